@@ -1,0 +1,307 @@
+//! The AES block cipher (FIPS-197): key expansion and multi-block encryption and
+//! decryption on every backend.
+//!
+//! The key schedule is backend-neutral ([`KeySchedule`]): the encryption round keys and
+//! the round keys of the *equivalent inverse cipher* (FIPS-197 §5.3.5, the form `aesdec`
+//! uses), as bytes. Every backend reads it as it is; it is computed once, in constant time,
+//! by portable code, and zeroized on drop.
+
+use core::fmt;
+
+use zeroize::Zeroize;
+
+use crate::Error;
+use crate::backend::{Backend, Dispatch};
+use crate::cpu::{AesNiToken, VaesAvx2Token, VaesAvx512Token};
+
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod aesni;
+pub(crate) mod soft;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod vaes_avx2;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod vaes_avx512;
+
+/// The 16-byte AES block.
+pub type Block = [u8; 16];
+
+/// Expanded AES round keys, backend-neutral. Zeroized on drop.
+#[derive(Clone)]
+pub(crate) struct KeySchedule {
+    /// 10, 12 or 14.
+    pub(crate) rounds: usize,
+    /// Encryption round keys `0..=rounds`.
+    pub(crate) enc: [Block; 15],
+    /// Equivalent-inverse-cipher round keys: `dec[0] = enc[rounds]`,
+    /// `dec[i] = InvMixColumns(enc[rounds - i])` for `0 < i < rounds`, `dec[rounds] = enc[0]`.
+    pub(crate) dec: [Block; 15],
+}
+
+impl KeySchedule {
+    /// Expands a 16-, 24- or 32-byte key.
+    pub(crate) fn new(key: &[u8]) -> Result<KeySchedule, Error> {
+        let nk = match key.len() {
+            16 => 4,
+            24 => 6,
+            32 => 8,
+            len => {
+                return Err(Error::InvalidKeyLength {
+                    len,
+                    expected: "16, 24 or 32 bytes",
+                });
+            }
+        };
+        let rounds = nk + 6;
+        let total = 4 * (rounds + 1);
+        let mut w = [0u32; 60];
+        for (i, c) in key.chunks_exact(4).enumerate() {
+            w[i] = u32::from_be_bytes([c[0], c[1], c[2], c[3]]);
+        }
+        let mut rcon: u8 = 1;
+        for i in nk..total {
+            let mut t = w[i - 1];
+            if i % nk == 0 {
+                t = soft::sub_word(t.rotate_left(8)) ^ (u32::from(rcon) << 24);
+                rcon = soft::xtime(rcon);
+            } else if nk > 6 && i % nk == 4 {
+                t = soft::sub_word(t);
+            }
+            w[i] = w[i - nk] ^ t;
+        }
+        let mut ks = KeySchedule {
+            rounds,
+            enc: [[0; 16]; 15],
+            dec: [[0; 16]; 15],
+        };
+        for r in 0..=rounds {
+            for j in 0..4 {
+                ks.enc[r][4 * j..4 * j + 4].copy_from_slice(&w[4 * r + j].to_be_bytes());
+            }
+        }
+        w.zeroize();
+        ks.dec[0] = ks.enc[rounds];
+        ks.dec[rounds] = ks.enc[0];
+        for i in 1..rounds {
+            ks.dec[i] = soft::inv_mix_columns(&ks.enc[rounds - i]);
+        }
+        Ok(ks)
+    }
+}
+
+impl Drop for KeySchedule {
+    fn drop(&mut self) {
+        self.enc.zeroize();
+        self.dec.zeroize();
+    }
+}
+
+impl fmt::Debug for KeySchedule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("KeySchedule")
+            .field("rounds", &self.rounds)
+            .finish_non_exhaustive()
+    }
+}
+
+/// An AES kernel family with the token that proves the CPU runs it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Impl {
+    Portable,
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    AesNi(AesNiToken),
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    VaesAvx2(VaesAvx2Token),
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    VaesAvx512(VaesAvx512Token),
+}
+
+impl Impl {
+    /// The block kernels for `b`, if `b` is an AES block backend this CPU runs.
+    pub(crate) fn new(b: Backend) -> Option<Impl> {
+        match b {
+            Backend::Portable => Some(Impl::Portable),
+            Backend::AesNi => AesNiToken::get().map(Impl::AesNi),
+            Backend::VaesAvx2 | Backend::VaesAvx2Asm => VaesAvx2Token::get().map(Impl::VaesAvx2),
+            Backend::VaesAvx512 => VaesAvx512Token::get().map(Impl::VaesAvx512),
+            _ => None,
+        }
+    }
+
+    /// Encrypts each block in place (ECB).
+    #[inline]
+    pub(crate) fn encrypt_blocks(self, ks: &KeySchedule, blocks: &mut [Block]) {
+        match self {
+            Impl::Portable => soft::encrypt_blocks(ks, blocks),
+            #[cfg(target_arch = "x86_64")]
+            Impl::AesNi(t) => aesni::encrypt_blocks(t, ks, blocks),
+            #[cfg(target_arch = "x86_64")]
+            Impl::VaesAvx2(t) => vaes_avx2::encrypt_blocks(t, ks, blocks),
+            #[cfg(target_arch = "x86_64")]
+            Impl::VaesAvx512(t) => vaes_avx512::encrypt_blocks(t, ks, blocks),
+            #[cfg(not(target_arch = "x86_64"))]
+            _ => soft::encrypt_blocks(ks, blocks),
+        }
+    }
+
+    /// Decrypts each block in place (ECB).
+    #[inline]
+    pub(crate) fn decrypt_blocks(self, ks: &KeySchedule, blocks: &mut [Block]) {
+        match self {
+            Impl::Portable => soft::decrypt_blocks(ks, blocks),
+            #[cfg(target_arch = "x86_64")]
+            Impl::AesNi(t) => aesni::decrypt_blocks(t, ks, blocks),
+            #[cfg(target_arch = "x86_64")]
+            Impl::VaesAvx2(t) => vaes_avx2::decrypt_blocks(t, ks, blocks),
+            #[cfg(target_arch = "x86_64")]
+            Impl::VaesAvx512(t) => vaes_avx512::decrypt_blocks(t, ks, blocks),
+            #[cfg(not(target_arch = "x86_64"))]
+            _ => soft::decrypt_blocks(ks, blocks),
+        }
+    }
+}
+
+static DISPATCH: Dispatch = Dispatch::new(
+    "AES",
+    &[
+        Backend::VaesAvx512,
+        Backend::VaesAvx2,
+        Backend::AesNi,
+        Backend::Portable,
+    ],
+);
+
+/// The AES block cipher, keyed, on one backend.
+///
+/// For building modes this crate does not have. Its round keys are zeroized on drop, and
+/// `Debug` prints no key material.
+///
+/// ```
+/// use simdcrypt::Aes;
+/// let aes = Aes::new(&[0u8; 16])?;
+/// let mut blocks = [[0u8; 16]; 3];
+/// aes.encrypt_blocks(&mut blocks);
+/// assert_eq!(blocks[2][..4], [0x66, 0xe9, 0x4b, 0xd4]);
+/// aes.decrypt_blocks(&mut blocks);
+/// assert_eq!(blocks, [[0u8; 16]; 3]);
+/// # Ok::<(), simdcrypt::Error>(())
+/// ```
+#[derive(Clone)]
+pub struct Aes {
+    ks: KeySchedule,
+    imp: Impl,
+    backend: Backend,
+}
+
+impl Aes {
+    /// Keys AES-128, -192 or -256 (a 16-, 24- or 32-byte key) on the automatic backend.
+    pub fn new(key: &[u8]) -> Result<Aes, Error> {
+        Aes::with_backend(key, DISPATCH.auto())
+    }
+
+    /// Keys AES on the backend given; `Err` if this CPU cannot run it.
+    pub fn with_backend(key: &[u8], backend: Backend) -> Result<Aes, Error> {
+        let backend = DISPATCH.check(backend)?;
+        let imp = Impl::new(backend).ok_or(Error::BackendUnavailable(backend))?;
+        Ok(Aes {
+            ks: KeySchedule::new(key)?,
+            imp,
+            backend,
+        })
+    }
+
+    /// The backends this CPU runs for AES, best first.
+    pub fn available_backends() -> impl Iterator<Item = Backend> {
+        DISPATCH.available()
+    }
+
+    /// The backend this instance runs on.
+    #[must_use]
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// Every backend that AES has, available here or not, best first.
+    #[doc(hidden)]
+    pub fn implemented_backends() -> &'static [Backend] {
+        DISPATCH.candidates
+    }
+
+    /// The key length in bytes (16, 24 or 32).
+    #[must_use]
+    pub fn key_len(&self) -> usize {
+        (self.ks.rounds - 6) * 4
+    }
+
+    /// Encrypts every block in place, independently (ECB).
+    #[inline]
+    pub fn encrypt_blocks(&self, blocks: &mut [Block]) {
+        self.imp.encrypt_blocks(&self.ks, blocks);
+    }
+
+    /// Decrypts every block in place, independently (ECB).
+    #[inline]
+    pub fn decrypt_blocks(&self, blocks: &mut [Block]) {
+        self.imp.decrypt_blocks(&self.ks, blocks);
+    }
+
+    /// Encrypts one block in place.
+    #[inline]
+    pub fn encrypt_block(&self, block: &mut Block) {
+        self.encrypt_blocks(core::slice::from_mut(block));
+    }
+
+    /// Decrypts one block in place.
+    #[inline]
+    pub fn decrypt_block(&self, block: &mut Block) {
+        self.decrypt_blocks(core::slice::from_mut(block));
+    }
+}
+
+impl fmt::Debug for Aes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Aes")
+            .field("key_bits", &(self.key_len() * 8))
+            .field("backend", &self.backend)
+            .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hex_literal::hex;
+
+    #[test]
+    fn fips197_key_expansion_a1() {
+        let ks = KeySchedule::new(&hex!("2b7e151628aed2a6abf7158809cf4f3c")).unwrap();
+        assert_eq!(ks.enc[10], hex!("d014f9a8c9ee2589e13f0cc8b6630ca6"));
+        let ks =
+            KeySchedule::new(&hex!("8e73b0f7da0e6452c810f32b809079e562f8ead2522c6b7b")).unwrap();
+        assert_eq!(ks.enc[12], hex!("e98ba06f448c773c8ecc720401002202"));
+        let ks = KeySchedule::new(&hex!(
+            "603deb1015ca71be2b73aef0857d77811f352c073b6108d72d9810a30914dff4"
+        ))
+        .unwrap();
+        assert_eq!(ks.enc[14], hex!("fe4890d1e6188d0b046df344706c631e"));
+    }
+
+    #[test]
+    fn bad_key_lengths() {
+        for len in [0, 1, 15, 17, 23, 25, 31, 33, 64] {
+            assert_eq!(
+                Aes::new(&[0u8; 64][..len]).unwrap_err(),
+                Error::InvalidKeyLength {
+                    len,
+                    expected: "16, 24 or 32 bytes"
+                }
+            );
+        }
+    }
+
+    #[test]
+    fn debug_prints_no_key() {
+        let aes = Aes::new(&[0xabu8; 16]).unwrap();
+        let s = std::format!("{aes:?} {:?}", aes.ks);
+        assert!(!s.contains("171") && !s.contains("ab"), "{s}");
+    }
+}

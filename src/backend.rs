@@ -1,0 +1,321 @@
+//! Backends (kernel families), the automatic choice, and the `SIMDCRYPT_BACKEND` cap.
+
+use core::fmt;
+use core::str::FromStr;
+use core::sync::atomic::{AtomicU8, Ordering};
+
+use crate::Error;
+use crate::cpu::{
+    AesNiToken, Avx2Token, Features, ShaNiToken, Ssse3Token, VaesAvx2Token, VaesAvx512Token,
+};
+
+/// A kernel family. Each algorithm implements some of them; see its `available_backends()`.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Backend {
+    /// Constant-time portable Rust (bitsliced AES, scalar SHA-1). Runs everywhere.
+    Portable,
+    /// AES-NI on 128-bit registers.
+    AesNi,
+    /// VAES and VPCLMULQDQ on 256-bit AVX2 registers, Rust intrinsics.
+    VaesAvx2,
+    /// VAES and VPCLMULQDQ on 256-bit AVX2 registers, hand-written assembly (`asm/`).
+    VaesAvx2Asm,
+    /// VAES and VPCLMULQDQ on 512-bit AVX-512 registers, Rust intrinsics.
+    VaesAvx512,
+    /// SSSE3 SIMD message schedule (SHA-1).
+    Ssse3,
+    /// AVX2 SIMD message schedule with BMI2 rounds (SHA-1), Rust intrinsics.
+    Avx2,
+    /// AVX2 SIMD message schedule with BMI2 rounds (SHA-1), hand-written assembly.
+    Avx2Asm,
+    /// The SHA extensions, Rust intrinsics.
+    ShaNi,
+    /// The SHA extensions, hand-written assembly.
+    ShaNiAsm,
+}
+
+/// Every backend, in declaration order.
+pub(crate) const ALL: &[Backend] = &[
+    Backend::Portable,
+    Backend::AesNi,
+    Backend::VaesAvx2,
+    Backend::VaesAvx2Asm,
+    Backend::VaesAvx512,
+    Backend::Ssse3,
+    Backend::Avx2,
+    Backend::Avx2Asm,
+    Backend::ShaNi,
+    Backend::ShaNiAsm,
+];
+
+pub(crate) const KNOWN_NAMES: &str = "portable, aesni, vaes-avx2, vaes-avx2-asm, vaes-avx512, ssse3, avx2, avx2-asm, sha-ni, sha-ni-asm";
+
+impl Backend {
+    /// The backend's name, as `FromStr`, `SIMDCRYPT_BACKEND` and `SIMDCRYPT_REQUIRE` spell it.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Backend::Portable => "portable",
+            Backend::AesNi => "aesni",
+            Backend::VaesAvx2 => "vaes-avx2",
+            Backend::VaesAvx2Asm => "vaes-avx2-asm",
+            Backend::VaesAvx512 => "vaes-avx512",
+            Backend::Ssse3 => "ssse3",
+            Backend::Avx2 => "avx2",
+            Backend::Avx2Asm => "avx2-asm",
+            Backend::ShaNi => "sha-ni",
+            Backend::ShaNiAsm => "sha-ni-asm",
+        }
+    }
+
+    /// The CPU features the backend's kernels use.
+    #[must_use]
+    pub const fn required_features(self) -> Features {
+        match self {
+            Backend::Portable => Features::NONE,
+            Backend::AesNi => AesNiToken::FEATURES,
+            Backend::VaesAvx2 | Backend::VaesAvx2Asm => VaesAvx2Token::FEATURES,
+            Backend::VaesAvx512 => VaesAvx512Token::FEATURES,
+            Backend::Ssse3 => Ssse3Token::FEATURES,
+            Backend::Avx2 | Backend::Avx2Asm => Avx2Token::FEATURES,
+            Backend::ShaNi | Backend::ShaNiAsm => ShaNiToken::FEATURES,
+        }
+    }
+
+    /// Whether the backend is written in assembly (`asm/`).
+    #[must_use]
+    pub const fn is_asm(self) -> bool {
+        matches!(
+            self,
+            Backend::VaesAvx2Asm | Backend::Avx2Asm | Backend::ShaNiAsm
+        )
+    }
+
+    /// Whether this CPU and this build can run the backend (whatever the algorithm).
+    #[must_use]
+    pub fn is_available(self) -> bool {
+        (!self.is_asm() || cfg!(simdcrypt_asm))
+            && (self == Backend::Portable || cfg!(target_arch = "x86_64"))
+            && crate::cpu::detected().contains(self.required_features())
+    }
+}
+
+impl fmt::Display for Backend {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Backend {
+    type Err = Error;
+
+    fn from_str(s: &str) -> Result<Backend, Error> {
+        let s = s.trim();
+        ALL.iter()
+            .copied()
+            .find(|b| b.name().eq_ignore_ascii_case(s))
+            .ok_or(Error::UnknownBackendName)
+    }
+}
+
+/// The features the automatic choice may use: every detected feature, unless
+/// `SIMDCRYPT_BACKEND` names backends, in which case only the features those backends use.
+///
+/// `SIMDCRYPT_BACKEND=aesni` makes every algorithm pick its best backend that uses no more
+/// than AES-NI's features (AES goes to `aesni`, SHA-1 to `ssse3`); `portable` turns every
+/// SIMD kernel off; a comma-separated list allows the union. An unknown name is reported on
+/// standard error once and caps everything at `portable`; a name this CPU cannot run is
+/// reported and caps at what the CPU has of it. Read once per process.
+pub fn automatic_features() -> Features {
+    cap::get()
+}
+
+/// Why `SIMDCRYPT_BACKEND` was not honoured as written, if it was not.
+///
+/// `None` when the variable is unset or every name in it is known and available.
+#[cfg(feature = "std")]
+pub fn backend_env_problem() -> Option<&'static str> {
+    cap::problem()
+}
+
+#[cfg(feature = "std")]
+mod cap {
+    use super::*;
+    use std::sync::OnceLock;
+
+    struct Cap {
+        features: Features,
+        problem: Option<&'static str>,
+    }
+
+    static CAP: OnceLock<Cap> = OnceLock::new();
+
+    fn compute() -> Cap {
+        let detected = crate::cpu::detected();
+        let Ok(value) = std::env::var("SIMDCRYPT_BACKEND") else {
+            return Cap {
+                features: detected,
+                problem: None,
+            };
+        };
+        let (features, problem) = parse(&value, detected);
+        if let Some(p) = &problem {
+            std::eprintln!("simdcrypt: SIMDCRYPT_BACKEND={value:?}: {p}");
+        }
+        Cap {
+            features,
+            problem: problem.map(|p| &*std::boxed::Box::leak(p.into_boxed_str())),
+        }
+    }
+
+    /// The cap for one value of the variable, and what is wrong with it.
+    pub(crate) fn parse(
+        value: &str,
+        detected: Features,
+    ) -> (Features, Option<std::string::String>) {
+        let mut features = Features::NONE;
+        let mut problems = std::vec::Vec::new();
+        let mut unknown = false;
+        for name in value.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            match name.parse::<Backend>() {
+                Ok(b) => {
+                    if !detected.contains(b.required_features()) {
+                        problems.push(std::format!("backend {b} is not available on this CPU"));
+                    }
+                    features = features.union(b.required_features());
+                }
+                Err(_) => {
+                    unknown = true;
+                    problems.push(std::format!(
+                        "unknown backend {name:?} (known: {KNOWN_NAMES}); capping at portable"
+                    ));
+                }
+            }
+        }
+        if unknown {
+            features = Features::NONE;
+        }
+        let problem = if problems.is_empty() {
+            None
+        } else {
+            Some(problems.join("; "))
+        };
+        (features.intersect(detected), problem)
+    }
+
+    pub(super) fn get() -> Features {
+        CAP.get_or_init(compute).features
+    }
+
+    pub(super) fn problem() -> Option<&'static str> {
+        CAP.get_or_init(compute).problem
+    }
+}
+
+#[cfg(not(feature = "std"))]
+mod cap {
+    use super::*;
+    pub(super) fn get() -> Features {
+        crate::cpu::detected()
+    }
+}
+
+/// The backends of one algorithm, best first, with its automatic choice cached.
+pub(crate) struct Dispatch {
+    pub(crate) algorithm: &'static str,
+    /// Best first: the order the automatic choice tries them in, set by measurement.
+    pub(crate) candidates: &'static [Backend],
+    cache: AtomicU8,
+}
+
+const UNSET: u8 = u8::MAX;
+
+impl Dispatch {
+    pub(crate) const fn new(algorithm: &'static str, candidates: &'static [Backend]) -> Self {
+        Dispatch {
+            algorithm,
+            candidates,
+            cache: AtomicU8::new(UNSET),
+        }
+    }
+
+    /// The backends this CPU runs, best first.
+    pub(crate) fn available(&self) -> impl Iterator<Item = Backend> + use<> {
+        let candidates = self.candidates;
+        candidates.iter().copied().filter(|b| b.is_available())
+    }
+
+    /// The automatic choice: the best available backend within `SIMDCRYPT_BACKEND`'s cap.
+    #[inline]
+    pub(crate) fn auto(&self) -> Backend {
+        let i = self.cache.load(Ordering::Relaxed);
+        if i != UNSET {
+            return self.candidates[usize::from(i)];
+        }
+        self.choose()
+    }
+
+    #[cold]
+    fn choose(&self) -> Backend {
+        let cap = automatic_features();
+        let i = self
+            .candidates
+            .iter()
+            .position(|b| b.is_available() && cap.contains(b.required_features()))
+            .expect("Portable is every algorithm's last candidate");
+        // Fits in u8: no algorithm has 255 backends.
+        self.cache.store(i as u8, Ordering::Relaxed);
+        self.candidates[i]
+    }
+
+    /// `Ok` if the algorithm implements `b` and this CPU runs it.
+    pub(crate) fn check(&self, b: Backend) -> Result<Backend, Error> {
+        if !self.candidates.contains(&b) {
+            return Err(Error::BackendNotForAlgorithm {
+                backend: b,
+                algorithm: self.algorithm,
+            });
+        }
+        if !b.is_available() {
+            return Err(Error::BackendUnavailable(b));
+        }
+        Ok(b)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for &b in ALL {
+            assert_eq!(b.name().parse::<Backend>(), Ok(b));
+            assert_eq!(std::format!("{b}"), b.name());
+            assert!(KNOWN_NAMES.contains(b.name()));
+        }
+        assert_eq!("VAES-AVX2".parse::<Backend>(), Ok(Backend::VaesAvx2));
+        assert_eq!("nope".parse::<Backend>(), Err(Error::UnknownBackendName));
+    }
+
+    #[cfg(feature = "std")]
+    #[test]
+    fn cap_parsing() {
+        let all = Features::ALL
+            .iter()
+            .fold(Features::NONE, |a, (f, _)| a.union(*f));
+        assert_eq!(cap::parse("aesni", all), (AesNiToken::FEATURES, None));
+        assert_eq!(cap::parse("portable", all), (Features::NONE, None));
+        assert_eq!(
+            cap::parse("aesni, sha-ni", all).0,
+            AesNiToken::FEATURES.union(ShaNiToken::FEATURES)
+        );
+        let (f, p) = cap::parse("aesni,bogus", all);
+        assert_eq!(f, Features::NONE);
+        assert!(p.unwrap().contains("unknown backend \"bogus\""));
+        let (f, p) = cap::parse("vaes-avx512", AesNiToken::FEATURES);
+        assert_eq!(f, AesNiToken::FEATURES);
+        assert!(p.unwrap().contains("not available"));
+    }
+}

@@ -1,0 +1,342 @@
+//! CPU feature detection and capability tokens.
+//!
+//! This is the only module that executes `cpuid` or `xgetbv`. Detection runs once; the
+//! result is cached in an atomic, so a later query is one relaxed load.
+//!
+//! A *capability token* is a zero-sized type that only this module can construct, and only
+//! after detection has found every instruction set extension (and the OS register state)
+//! that the token stands for. A kernel compiled with `#[target_feature]` takes the token as
+//! an argument, so every `unsafe` call into such a kernel has one justification: the token
+//! exists, therefore the CPU runs these instructions.
+//!
+//! `vaes` and `vpclmulqdq` are read here from CPUID leaf 7 and XCR0 directly: `cpufeatures`
+//! 0.3 reports them absent on CPUs without AVX-512 (AMD Zen 3, Intel Alder Lake), where the
+//! 256-bit forms exist and work.
+
+use core::sync::atomic::{AtomicU32, Ordering};
+
+/// A set of CPU features, as detected (and usable: the OS saves the registers they need).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Features(u32);
+
+macro_rules! features {
+    ($($name:ident = $bit:expr, $text:expr;)*) => {
+        impl Features {
+            $(
+                #[doc = concat!("The `", $text, "` extension.")]
+                pub const $name: Features = Features(1 << $bit);
+            )*
+            /// Every feature with its `/proc/cpuinfo` name, in bit order.
+            pub const ALL: &'static [(Features, &'static str)] = &[$((Features::$name, $text)),*];
+        }
+    };
+}
+
+features! {
+    AES = 0, "aes";
+    PCLMULQDQ = 1, "pclmulqdq";
+    SSSE3 = 2, "ssse3";
+    SSE41 = 3, "sse4_1";
+    AVX = 4, "avx";
+    AVX2 = 5, "avx2";
+    BMI1 = 6, "bmi1";
+    BMI2 = 7, "bmi2";
+    SHA = 8, "sha_ni";
+    VAES = 9, "vaes";
+    VPCLMULQDQ = 10, "vpclmulqdq";
+    AVX512F = 11, "avx512f";
+    AVX512BW = 12, "avx512bw";
+    AVX512VL = 13, "avx512vl";
+}
+
+/// Marks the cached word as filled in.
+const DETECTED: u32 = 1 << 31;
+
+impl Features {
+    /// No features at all.
+    pub const NONE: Features = Features(0);
+
+    /// The union of two sets.
+    #[must_use]
+    pub const fn union(self, other: Features) -> Features {
+        Features(self.0 | other.0)
+    }
+
+    /// The features in both sets.
+    #[must_use]
+    pub const fn intersect(self, other: Features) -> Features {
+        Features(self.0 & other.0)
+    }
+
+    /// Whether every feature of `other` is in `self`.
+    #[must_use]
+    pub const fn contains(self, other: Features) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// The names of the features in the set, `/proc/cpuinfo` style.
+    pub fn names(self) -> impl Iterator<Item = &'static str> {
+        Features::ALL
+            .iter()
+            .filter(move |(f, _)| self.contains(*f))
+            .map(|(_, n)| *n)
+    }
+}
+
+impl core::fmt::Debug for Features {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_list().entries(self.names()).finish()
+    }
+}
+
+impl core::fmt::Display for Features {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let mut first = true;
+        for n in self.names() {
+            if !first {
+                f.write_str(" ")?;
+            }
+            first = false;
+            f.write_str(n)?;
+        }
+        Ok(())
+    }
+}
+
+static CACHE: AtomicU32 = AtomicU32::new(0);
+
+/// The features this CPU has and the OS has enabled. Detected on the first call, cached.
+#[inline]
+pub fn detected() -> Features {
+    let v = CACHE.load(Ordering::Relaxed);
+    if v & DETECTED != 0 {
+        return Features(v & !DETECTED);
+    }
+    detect_and_cache()
+}
+
+#[cold]
+fn detect_and_cache() -> Features {
+    let f = probe();
+    CACHE.store(f.0 | DETECTED, Ordering::Relaxed);
+    f
+}
+
+#[cfg(target_arch = "x86_64")]
+#[allow(unused_unsafe)] // `__cpuid` is an `unsafe fn` before Rust 1.94 (MSRV 1.89)
+fn probe() -> Features {
+    use core::arch::x86_64::{__cpuid, __cpuid_count};
+
+    let bit = |reg: u32, n: u32| reg & (1 << n) != 0;
+    // SAFETY: `cpuid` exists on every x86-64 CPU; leaf 0 reports the highest leaf.
+    let max_leaf = unsafe { __cpuid(0) }.eax;
+    // SAFETY: as above; leaf 1 exists on every x86-64 CPU.
+    let l1 = unsafe { __cpuid(1) };
+    let l7 = if max_leaf >= 7 {
+        // SAFETY: leaf 7 is at most the highest leaf the CPU reports.
+        unsafe { __cpuid_count(7, 0) }
+    } else {
+        core::arch::x86_64::CpuidResult {
+            eax: 0,
+            ebx: 0,
+            ecx: 0,
+            edx: 0,
+        }
+    };
+
+    // XCR0: which register files the OS saves on a context switch.
+    let osxsave = bit(l1.ecx, 27);
+    let xcr0 = if osxsave {
+        // SAFETY: CPUID.1:ECX.OSXSAVE says the OS enabled `xgetbv`.
+        unsafe { xgetbv0() }
+    } else {
+        0
+    };
+    let ymm_state = xcr0 & 0b110 == 0b110; // XMM and YMM state
+    let zmm_state = xcr0 & 0b1110_0110 == 0b1110_0110; // plus opmask, ZMM_Hi256, Hi16_ZMM
+
+    let mut f = 0u32;
+    let mut set = |feature: Features, present: bool| {
+        if present {
+            f |= feature.0;
+        }
+    };
+    set(Features::AES, bit(l1.ecx, 25));
+    set(Features::PCLMULQDQ, bit(l1.ecx, 1));
+    set(Features::SSSE3, bit(l1.ecx, 9));
+    set(Features::SSE41, bit(l1.ecx, 19));
+    let avx = bit(l1.ecx, 28) && ymm_state;
+    set(Features::AVX, avx);
+    set(Features::AVX2, avx && bit(l7.ebx, 5));
+    set(Features::BMI1, bit(l7.ebx, 3));
+    set(Features::BMI2, bit(l7.ebx, 8));
+    set(Features::SHA, bit(l7.ebx, 29));
+    set(Features::VAES, avx && bit(l7.ecx, 9));
+    set(Features::VPCLMULQDQ, avx && bit(l7.ecx, 10));
+    let avx512 = avx && zmm_state;
+    set(Features::AVX512F, avx512 && bit(l7.ebx, 16));
+    set(Features::AVX512BW, avx512 && bit(l7.ebx, 30));
+    set(Features::AVX512VL, avx512 && bit(l7.ebx, 31));
+    Features(f)
+}
+
+/// Reads XCR0.
+///
+/// # Safety
+/// The CPU must support `xgetbv` and the OS must have enabled it (CPUID.1:ECX.OSXSAVE).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "xsave")]
+unsafe fn xgetbv0() -> u64 {
+    // SAFETY: the caller guarantees OSXSAVE, so `xgetbv` with ECX = 0 is defined.
+    unsafe { core::arch::x86_64::_xgetbv(0) }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn probe() -> Features {
+    Features::NONE
+}
+
+macro_rules! tokens {
+    ($($(#[$doc:meta])* $name:ident = [$($feat:ident),*];)*) => {
+        $(
+            $(#[$doc])*
+            ///
+            /// Only detection can make one: holding it proves the CPU runs its instructions.
+            #[derive(Clone, Copy, Debug)]
+            pub struct $name(());
+
+            impl $name {
+                /// The features this token stands for.
+                pub const FEATURES: Features = Features(0 $(| Features::$feat.0)*);
+
+                /// The token, if this CPU has every feature it stands for.
+                #[inline]
+                pub fn get() -> Option<Self> {
+                    if cfg!(target_arch = "x86_64") && detected().contains(Self::FEATURES) {
+                        Some($name(()))
+                    } else {
+                        None
+                    }
+                }
+            }
+        )*
+    };
+}
+
+tokens! {
+    /// AES-NI with PCLMULQDQ and SSE up to 4.1 (128-bit `aesenc`, `pclmulqdq`, `pshufb`).
+    AesNiToken = [AES, PCLMULQDQ, SSSE3, SSE41];
+    /// 256-bit VAES and VPCLMULQDQ on AVX2 (plus everything in [`AesNiToken`]).
+    VaesAvx2Token = [AES, PCLMULQDQ, SSSE3, SSE41, AVX, AVX2, VAES, VPCLMULQDQ];
+    /// 512-bit VAES and VPCLMULQDQ on AVX-512 F/BW/VL (plus everything in [`VaesAvx2Token`]).
+    VaesAvx512Token = [AES, PCLMULQDQ, SSSE3, SSE41, AVX, AVX2, VAES, VPCLMULQDQ, AVX512F, AVX512BW, AVX512VL];
+    /// SSSE3 (for SIMD message schedules).
+    Ssse3Token = [SSSE3];
+    /// AVX2 with BMI1 and BMI2 (`rorx`, `andn`).
+    Avx2Token = [SSSE3, AVX, AVX2, BMI1, BMI2];
+    /// The SHA extensions (`sha1rnds4`, `sha1msg1`, ...) with SSE up to 4.1.
+    ShaNiToken = [SHA, SSSE3, SSE41];
+}
+
+impl VaesAvx512Token {
+    /// The narrower token that this one implies.
+    #[inline]
+    pub fn vaes_avx2(self) -> VaesAvx2Token {
+        VaesAvx2Token(())
+    }
+}
+
+impl VaesAvx2Token {
+    /// The narrower token that this one implies.
+    #[inline]
+    pub fn aesni(self) -> AesNiToken {
+        AesNiToken(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cached_value_is_stable() {
+        assert_eq!(detected(), detected());
+        assert_eq!(CACHE.load(Ordering::Relaxed) & DETECTED, DETECTED);
+    }
+
+    #[test]
+    fn tokens_imply_their_subsets() {
+        if VaesAvx512Token::get().is_some() {
+            assert!(VaesAvx2Token::get().is_some());
+        }
+        if VaesAvx2Token::get().is_some() {
+            assert!(AesNiToken::get().is_some());
+        }
+        if Avx2Token::get().is_some() {
+            assert!(Ssse3Token::get().is_some());
+        }
+    }
+
+    /// `std`'s detection is right for these (it checks XCR0 for the AVX family too).
+    #[cfg(all(feature = "std", target_arch = "x86_64"))]
+    #[test]
+    fn agrees_with_std_detection() {
+        let f = detected();
+        assert_eq!(
+            f.contains(Features::AES),
+            std::is_x86_feature_detected!("aes")
+        );
+        assert_eq!(
+            f.contains(Features::PCLMULQDQ),
+            std::is_x86_feature_detected!("pclmulqdq")
+        );
+        assert_eq!(
+            f.contains(Features::SSSE3),
+            std::is_x86_feature_detected!("ssse3")
+        );
+        assert_eq!(
+            f.contains(Features::SSE41),
+            std::is_x86_feature_detected!("sse4.1")
+        );
+        assert_eq!(
+            f.contains(Features::AVX),
+            std::is_x86_feature_detected!("avx")
+        );
+        assert_eq!(
+            f.contains(Features::AVX2),
+            std::is_x86_feature_detected!("avx2")
+        );
+        assert_eq!(
+            f.contains(Features::BMI1),
+            std::is_x86_feature_detected!("bmi1")
+        );
+        assert_eq!(
+            f.contains(Features::BMI2),
+            std::is_x86_feature_detected!("bmi2")
+        );
+        assert_eq!(
+            f.contains(Features::SHA),
+            std::is_x86_feature_detected!("sha")
+        );
+        assert_eq!(
+            f.contains(Features::VAES),
+            std::is_x86_feature_detected!("vaes")
+        );
+        assert_eq!(
+            f.contains(Features::VPCLMULQDQ),
+            std::is_x86_feature_detected!("vpclmulqdq")
+        );
+        assert_eq!(
+            f.contains(Features::AVX512F),
+            std::is_x86_feature_detected!("avx512f")
+        );
+        assert_eq!(
+            f.contains(Features::AVX512BW),
+            std::is_x86_feature_detected!("avx512bw")
+        );
+        assert_eq!(
+            f.contains(Features::AVX512VL),
+            std::is_x86_feature_detected!("avx512vl")
+        );
+    }
+}
