@@ -1,0 +1,725 @@
+//! The algorithms and their contenders: simdcrypt's backends, OpenSSL and RustCrypto.
+//!
+//! Table-driven: [`catalog`] lists every algorithm with its family, key length, direction,
+//! stream count and ceiling; [`Algorithm::make`] builds a [`Runner`] for one contender and
+//! one message size. Adding simdcrypt's rows for a family is one arm in `make` plus its
+//! `backends` and `auto`.
+
+use std::hint::black_box;
+
+use aes::cipher::array::Array;
+use aes::cipher::consts::U16;
+use aes::cipher::{
+    BlockCipherDecrypt, BlockCipherEncrypt, BlockModeDecrypt, BlockModeEncrypt, BlockSizeUser,
+    KeyInit, KeyIvInit,
+};
+use simdcrypt::{Aes, Backend};
+
+use crate::ceiling::Ceiling;
+use crate::measure::Runner;
+
+/// Who implements a contender.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Who {
+    /// simdcrypt on a backend (`None`: an API without a backend parameter, run as chosen
+    /// automatically).
+    Simdcrypt(Option<Backend>),
+    /// The system libcrypto through the C shim.
+    OpenSsl,
+    /// The RustCrypto crates (`aes`, `xts-mode`, `cbc`, `sha1`, `hmac`).
+    RustCrypto,
+}
+
+impl Who {
+    /// The backend column: a simdcrypt backend name, `auto`, `openssl` or `rustcrypto`.
+    pub fn backend_name(self) -> &'static str {
+        match self {
+            Who::Simdcrypt(Some(b)) => b.name(),
+            Who::Simdcrypt(None) => "auto",
+            Who::OpenSsl => "openssl",
+            Who::RustCrypto => "rustcrypto",
+        }
+    }
+
+    /// `simdcrypt`, `openssl` or `rustcrypto`.
+    pub fn implementation(self) -> &'static str {
+        match self {
+            Who::Simdcrypt(_) => "simdcrypt",
+            Who::OpenSsl => "openssl",
+            Who::RustCrypto => "rustcrypto",
+        }
+    }
+
+    /// Whether this is a peer (not simdcrypt).
+    pub fn is_peer(self) -> bool {
+        !matches!(self, Who::Simdcrypt(_))
+    }
+}
+
+/// The peers compiled into this build.
+pub fn peers_built() -> Vec<Who> {
+    let mut v = Vec::new();
+    if cfg!(feature = "openssl") {
+        v.push(Who::OpenSsl);
+    }
+    v.push(Who::RustCrypto);
+    v
+}
+
+/// Kinds of algorithm.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    /// AES on independent blocks (`Aes::encrypt_blocks`).
+    Ecb,
+    /// AES-XTS, one data unit per message.
+    Xts,
+    /// AES-CBC, one chain.
+    Cbc,
+    /// AES-CBC encryption of several independent streams at once.
+    CbcMany,
+    /// SHA-1 of one message.
+    Sha1,
+    /// SHA-1 of several independent messages at once.
+    Sha1Many,
+    /// HMAC-SHA1 of one message, keyed per message.
+    HmacSha1,
+}
+
+/// One algorithm of the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Algorithm {
+    /// Its name, as `--alg` takes it.
+    pub name: &'static str,
+    /// Its kind.
+    pub family: Family,
+    /// Key bytes (0 for SHA-1; the HMAC key length for HMAC).
+    pub key_len: usize,
+    /// Encrypt (true) or decrypt.
+    pub encrypt: bool,
+    /// Independent messages per call; `size` is per message.
+    pub streams: usize,
+    /// What bounds it.
+    pub ceiling: Ceiling,
+}
+
+/// The sizes every algorithm is measured at, as `openssl speed` prints them.
+pub const SIZES: [usize; 6] = [16, 64, 256, 1024, 8192, 16384];
+/// The extra size for XTS: one 4 KiB data unit (a disk sector of today).
+pub const XTS_SECTOR: usize = 4096;
+
+const fn alg(
+    name: &'static str,
+    family: Family,
+    key_len: usize,
+    encrypt: bool,
+    streams: usize,
+    ceiling: Ceiling,
+) -> Algorithm {
+    Algorithm {
+        name,
+        family,
+        key_len,
+        encrypt,
+        streams,
+        ceiling,
+    }
+}
+
+/// Every algorithm, in the order the tool runs them.
+pub fn catalog() -> &'static [Algorithm] {
+    use Ceiling::*;
+    use Family::*;
+    const CATALOG: &[Algorithm] = &[
+        alg("aes-128-ecb-enc", Ecb, 16, true, 1, Parallel(10)),
+        alg("aes-256-ecb-enc", Ecb, 32, true, 1, Parallel(14)),
+        alg("aes-128-xts-enc", Xts, 32, true, 1, Parallel(10)),
+        alg("aes-128-xts-dec", Xts, 32, false, 1, Parallel(10)),
+        alg("aes-256-xts-enc", Xts, 64, true, 1, Parallel(14)),
+        alg("aes-256-xts-dec", Xts, 64, false, 1, Parallel(14)),
+        alg("aes-128-cbc-enc", Cbc, 16, true, 1, Chained(10)),
+        alg("aes-128-cbc-dec", Cbc, 16, false, 1, Parallel(10)),
+        alg("aes-192-cbc-enc", Cbc, 24, true, 1, Chained(12)),
+        alg("aes-192-cbc-dec", Cbc, 24, false, 1, Parallel(12)),
+        alg("aes-256-cbc-enc", Cbc, 32, true, 1, Chained(14)),
+        alg("aes-256-cbc-dec", Cbc, 32, false, 1, Parallel(14)),
+        alg("aes-128-cbc-enc-many", CbcMany, 16, true, 8, Parallel(10)),
+        alg("sha1", Sha1, 0, true, 1, Sha1Latency),
+        alg("sha1-many", Sha1Many, 0, true, 8, Sha1Throughput),
+        alg("hmac-sha1", HmacSha1, 20, true, 1, Sha1Latency),
+    ];
+    CATALOG
+}
+
+/// Whether `pattern` selects the algorithm `name`: `all`, or its `-`-separated words
+/// appear contiguously in the name (`xts`, `aes-128`, `cbc-enc`, `aes-256-xts-dec`).
+pub fn selects(pattern: &str, name: &str) -> bool {
+    if pattern == "all" {
+        return true;
+    }
+    let p: Vec<&str> = pattern.split('-').collect();
+    let n: Vec<&str> = name.split('-').collect();
+    p.iter().all(|w| !w.is_empty()) && n.windows(p.len()).any(|w| w == p.as_slice())
+}
+
+/// Deterministic key bytes (the two XTS halves differ).
+pub fn key(len: usize) -> Vec<u8> {
+    (0..len).map(|i| (i * 7 + 3) as u8).collect()
+}
+
+/// Deterministic message bytes.
+pub fn message(len: usize, seed: usize) -> Vec<u8> {
+    (0..len)
+        .map(|i| (i.wrapping_mul(31) ^ seed.wrapping_mul(0x9d)) as u8)
+        .collect()
+}
+
+/// The XTS data unit number every message uses (its tweak, little-endian).
+pub const SECTOR: u128 = 0x0123_4567_89ab_cdef_1122_3344_5566_7788;
+/// The CBC IV of stream `i`.
+pub fn iv(i: usize) -> [u8; 16] {
+    core::array::from_fn(|j| (0xa0 ^ (j * 5) ^ (i * 17)) as u8)
+}
+
+impl Algorithm {
+    /// The sizes measured by default.
+    pub fn default_sizes(&self) -> Vec<usize> {
+        let mut v = SIZES.to_vec();
+        if self.family == Family::Xts {
+            v.push(XTS_SECTOR);
+            v.sort_unstable();
+        }
+        v
+    }
+
+    /// Whether a message of `size` bytes is valid for the algorithm.
+    pub fn size_ok(&self, size: usize) -> bool {
+        match self.family {
+            Family::Ecb | Family::Cbc | Family::CbcMany => size > 0 && size.is_multiple_of(16),
+            Family::Xts => (16..=1 << 24).contains(&size),
+            Family::Sha1 | Family::Sha1Many | Family::HmacSha1 => size > 0,
+        }
+    }
+
+    /// AES rounds (10, 12, 14), or 0 for SHA-1.
+    pub fn rounds(&self) -> u32 {
+        match self.family {
+            Family::Xts => (self.key_len / 2 / 4 + 6) as u32,
+            Family::Ecb | Family::Cbc | Family::CbcMany => (self.key_len / 4 + 6) as u32,
+            _ => 0,
+        }
+    }
+
+    /// Bytes one `run` processes.
+    pub fn bytes(&self, size: usize) -> usize {
+        size * self.streams
+    }
+
+    /// simdcrypt's contenders on this CPU, best first.
+    pub fn backends(&self) -> Vec<Option<Backend>> {
+        match self.family {
+            Family::Ecb => Aes::available_backends().map(Some).collect(),
+            // XTS, CBC and SHA-1 rows appear here once those modules exist.
+            Family::Xts | Family::Cbc | Family::CbcMany => Vec::new(),
+            Family::Sha1 | Family::Sha1Many | Family::HmacSha1 => Vec::new(),
+        }
+    }
+
+    /// The backend simdcrypt picks automatically (`None`: no simdcrypt implementation yet,
+    /// or an API without a backend parameter).
+    pub fn auto(&self) -> Option<Backend> {
+        match self.family {
+            Family::Ecb => Aes::new(&key(self.key_len)).ok().map(|a| a.backend()),
+            _ => None,
+        }
+    }
+
+    /// Every contender on this CPU: simdcrypt's backends, then the peers built in.
+    pub fn contenders(&self) -> Vec<Who> {
+        let mut v: Vec<Who> = self.backends().into_iter().map(Who::Simdcrypt).collect();
+        for p in peers_built() {
+            if self.has_peer(p) {
+                v.push(p);
+            }
+        }
+        v
+    }
+
+    fn has_peer(&self, who: Who) -> bool {
+        match who {
+            Who::OpenSsl => self.family != Family::Ecb,
+            Who::RustCrypto => true,
+            Who::Simdcrypt(_) => false,
+        }
+    }
+
+    /// A runner for `who` at `size` bytes per message, or `None` if `who` cannot run it.
+    pub fn make(&self, who: Who, size: usize) -> Option<Box<dyn Runner>> {
+        if !self.size_ok(size) {
+            return None;
+        }
+        let k = key(self.key_len);
+        match who {
+            Who::Simdcrypt(b) => self.make_simdcrypt(b, &k, size),
+            Who::OpenSsl => self.make_openssl(&k, size),
+            Who::RustCrypto => self.make_rustcrypto(&k, size),
+        }
+    }
+
+    fn make_simdcrypt(&self, b: Option<Backend>, k: &[u8], size: usize) -> Option<Box<dyn Runner>> {
+        match self.family {
+            Family::Ecb => {
+                let aes = match b {
+                    Some(b) => Aes::with_backend(k, b).ok()?,
+                    None => Aes::new(k).ok()?,
+                };
+                let blocks = to_blocks(&message(size, 0));
+                Some(Box::new(OursEcb { aes, blocks }))
+            }
+            _ => None,
+        }
+    }
+
+    fn make_rustcrypto(&self, k: &[u8], size: usize) -> Option<Box<dyn Runner>> {
+        use aes::{Aes128, Aes192, Aes256};
+        let enc = self.encrypt;
+        match (self.family, self.key_len) {
+            (Family::Ecb, 16) => RcEcb::<Aes128>::boxed(k, size),
+            (Family::Ecb, 32) => RcEcb::<Aes256>::boxed(k, size),
+            (Family::Xts, 32) => RcXts::<Aes128>::boxed(k, size, enc),
+            (Family::Xts, 64) => RcXts::<Aes256>::boxed(k, size, enc),
+            (Family::Cbc, 16) => rc_cbc::<Aes128>(k, size, enc),
+            (Family::Cbc, 24) => rc_cbc::<Aes192>(k, size, enc),
+            (Family::Cbc, 32) => rc_cbc::<Aes256>(k, size, enc),
+            (Family::CbcMany, 16) => RcCbcMany::<Aes128>::boxed(k, size, self.streams),
+            (Family::Sha1 | Family::Sha1Many, _) => Some(Box::new(RcSha1 {
+                msgs: messages(size, self.streams),
+                out: vec![0; 20 * self.streams],
+            })),
+            (Family::HmacSha1, _) => Some(Box::new(RcHmac {
+                key: k.to_vec(),
+                msg: message(size, 0),
+                out: [0; 20],
+            })),
+            _ => None,
+        }
+    }
+
+    #[cfg(feature = "openssl")]
+    fn make_openssl(&self, k: &[u8], size: usize) -> Option<Box<dyn Runner>> {
+        use simdcrypt::ossl;
+        let streams = self.streams;
+        let r: Box<dyn Runner> = match self.family {
+            Family::Ecb => return None,
+            Family::Xts | Family::Cbc | Family::CbcMany => {
+                let kind = if self.family == Family::Xts {
+                    ossl::Kind::Xts
+                } else {
+                    ossl::Kind::Cbc
+                };
+                let ivs = (0..streams)
+                    .map(|i| {
+                        if self.family == Family::Xts {
+                            SECTOR.to_le_bytes()
+                        } else {
+                            iv(i)
+                        }
+                    })
+                    .collect();
+                Box::new(OsslCipher {
+                    c: ossl::Cipher::new(kind, k, self.encrypt)?,
+                    chained: kind == ossl::Kind::Cbc,
+                    ivs,
+                    input: messages(size, streams),
+                    out: vec![0; size * streams],
+                    size,
+                    ok: true,
+                })
+            }
+            Family::Sha1 | Family::Sha1Many => Box::new(OsslSha1 {
+                h: ossl::Sha1::new(),
+                msgs: messages(size, streams),
+                out: vec![0; 20 * streams],
+            }),
+            Family::HmacSha1 => Box::new(OsslHmac {
+                key: k.to_vec(),
+                msg: message(size, 0),
+                out: [0; 20],
+            }),
+        };
+        Some(r)
+    }
+
+    #[cfg(not(feature = "openssl"))]
+    fn make_openssl(&self, _: &[u8], _: usize) -> Option<Box<dyn Runner>> {
+        None
+    }
+}
+
+/// `streams` messages of `size` bytes, one after another (stream `i` seeded with `i`).
+pub fn messages(size: usize, streams: usize) -> Vec<u8> {
+    (0..streams).flat_map(|i| message(size, i)).collect()
+}
+
+fn to_blocks(bytes: &[u8]) -> Vec<[u8; 16]> {
+    bytes
+        .chunks_exact(16)
+        .map(|c| c.try_into().expect("16 bytes"))
+        .collect()
+}
+
+fn to_arrays(bytes: &[u8]) -> Vec<Array<u8, U16>> {
+    bytes
+        .chunks_exact(16)
+        .map(|c| Array::try_from(c).expect("16 bytes"))
+        .collect()
+}
+
+// ---------------------------------------------------------------- simdcrypt
+
+struct OursEcb {
+    aes: Aes,
+    blocks: Vec<[u8; 16]>,
+}
+
+impl Runner for OursEcb {
+    fn run(&mut self) {
+        self.aes.encrypt_blocks(black_box(&mut self.blocks));
+    }
+    fn output(&self) -> &[u8] {
+        self.blocks.as_flattened()
+    }
+}
+
+// ---------------------------------------------------------------- RustCrypto
+
+struct RcEcb<C> {
+    c: C,
+    blocks: Vec<Array<u8, U16>>,
+}
+
+impl<C: BlockCipherEncrypt + BlockSizeUser<BlockSize = U16> + KeyInit + 'static> RcEcb<C> {
+    fn boxed(k: &[u8], size: usize) -> Option<Box<dyn Runner>> {
+        Some(Box::new(RcEcb {
+            c: C::new_from_slice(k).ok()?,
+            blocks: to_arrays(&message(size, 0)),
+        }))
+    }
+}
+
+impl<C: BlockCipherEncrypt + BlockSizeUser<BlockSize = U16>> Runner for RcEcb<C> {
+    fn run(&mut self) {
+        self.c.encrypt_blocks(black_box(&mut self.blocks));
+    }
+    fn output(&self) -> &[u8] {
+        Array::slice_as_flattened(&self.blocks)
+    }
+}
+
+struct RcXts<C> {
+    xts: xts_mode::Xts128<C>,
+    buf: Vec<u8>,
+    encrypt: bool,
+}
+
+impl<C> RcXts<C>
+where
+    C: BlockCipherEncrypt + BlockCipherDecrypt + BlockSizeUser<BlockSize = U16> + KeyInit + 'static,
+{
+    fn boxed(k: &[u8], size: usize, encrypt: bool) -> Option<Box<dyn Runner>> {
+        let (k1, k2) = k.split_at(k.len() / 2);
+        Some(Box::new(RcXts {
+            xts: xts_mode::Xts128::new(C::new_from_slice(k1).ok()?, C::new_from_slice(k2).ok()?),
+            buf: message(size, 0),
+            encrypt,
+        }))
+    }
+}
+
+impl<C> Runner for RcXts<C>
+where
+    C: BlockCipherEncrypt + BlockCipherDecrypt + BlockSizeUser<BlockSize = U16>,
+{
+    fn run(&mut self) {
+        let tweak = Array::from(SECTOR.to_le_bytes());
+        if self.encrypt {
+            self.xts.encrypt_sector(black_box(&mut self.buf), tweak);
+        } else {
+            self.xts.decrypt_sector(black_box(&mut self.buf), tweak);
+        }
+    }
+    fn output(&self) -> &[u8] {
+        &self.buf
+    }
+}
+
+fn rc_cbc<C>(k: &[u8], size: usize, encrypt: bool) -> Option<Box<dyn Runner>>
+where
+    C: BlockCipherEncrypt + BlockCipherDecrypt + BlockSizeUser<BlockSize = U16> + KeyInit + 'static,
+{
+    let blocks = to_arrays(&message(size, 0));
+    let iv = iv(0);
+    if encrypt {
+        Some(Box::new(RcCbcEnc {
+            e: cbc::Encryptor::<C>::new_from_slices(k, &iv).ok()?,
+            blocks,
+        }))
+    } else {
+        Some(Box::new(RcCbcDec {
+            d: cbc::Decryptor::<C>::new_from_slices(k, &iv).ok()?,
+            blocks,
+        }))
+    }
+}
+
+/// One chain, continued across runs (as simdcrypt's updated IV and OpenSSL's do).
+struct RcCbcEnc<C: BlockCipherEncrypt> {
+    e: cbc::Encryptor<C>,
+    blocks: Vec<Array<u8, U16>>,
+}
+
+impl<C: BlockCipherEncrypt + BlockSizeUser<BlockSize = U16>> Runner for RcCbcEnc<C> {
+    fn run(&mut self) {
+        self.e.encrypt_blocks(black_box(&mut self.blocks));
+    }
+    fn output(&self) -> &[u8] {
+        Array::slice_as_flattened(&self.blocks)
+    }
+}
+
+struct RcCbcDec<C: BlockCipherDecrypt> {
+    d: cbc::Decryptor<C>,
+    blocks: Vec<Array<u8, U16>>,
+}
+
+impl<C: BlockCipherDecrypt + BlockSizeUser<BlockSize = U16>> Runner for RcCbcDec<C> {
+    fn run(&mut self) {
+        self.d.decrypt_blocks(black_box(&mut self.blocks));
+    }
+    fn output(&self) -> &[u8] {
+        Array::slice_as_flattened(&self.blocks)
+    }
+}
+
+/// Many streams, one after another (RustCrypto has no multi-stream CBC).
+struct RcCbcMany<C: BlockCipherEncrypt> {
+    e: Vec<cbc::Encryptor<C>>,
+    blocks: Vec<Array<u8, U16>>,
+}
+
+impl<C> RcCbcMany<C>
+where
+    C: BlockCipherEncrypt + BlockSizeUser<BlockSize = U16> + KeyInit + 'static,
+{
+    fn boxed(k: &[u8], size: usize, streams: usize) -> Option<Box<dyn Runner>> {
+        let e = (0..streams)
+            .map(|i| cbc::Encryptor::<C>::new_from_slices(k, &iv(i)).ok())
+            .collect::<Option<Vec<_>>>()?;
+        Some(Box::new(RcCbcMany {
+            e,
+            blocks: to_arrays(&messages(size, streams)),
+        }))
+    }
+}
+
+impl<C: BlockCipherEncrypt + BlockSizeUser<BlockSize = U16>> Runner for RcCbcMany<C> {
+    fn run(&mut self) {
+        let n = self.blocks.len() / self.e.len();
+        for (e, chunk) in self.e.iter_mut().zip(self.blocks.chunks_exact_mut(n)) {
+            e.encrypt_blocks(black_box(chunk));
+        }
+    }
+    fn output(&self) -> &[u8] {
+        Array::slice_as_flattened(&self.blocks)
+    }
+}
+
+/// SHA-1 of each message in turn.
+struct RcSha1 {
+    msgs: Vec<u8>,
+    out: Vec<u8>,
+}
+
+impl Runner for RcSha1 {
+    fn run(&mut self) {
+        use sha1::Digest;
+        let n = self.out.len() / 20;
+        let size = self.msgs.len() / n;
+        for (m, o) in self
+            .msgs
+            .chunks_exact(size)
+            .zip(self.out.chunks_exact_mut(20))
+        {
+            o.copy_from_slice(&sha1::Sha1::digest(black_box(m)));
+        }
+    }
+    fn output(&self) -> &[u8] {
+        &self.out
+    }
+}
+
+struct RcHmac {
+    key: Vec<u8>,
+    msg: Vec<u8>,
+    out: [u8; 20],
+}
+
+impl Runner for RcHmac {
+    fn run(&mut self) {
+        use hmac::{KeyInit, Mac};
+        let mut m = hmac::Hmac::<sha1::Sha1>::new_from_slice(black_box(&self.key))
+            .expect("HMAC takes any key length");
+        m.update(black_box(&self.msg));
+        self.out.copy_from_slice(&m.finalize().into_bytes());
+    }
+    fn output(&self) -> &[u8] {
+        &self.out
+    }
+}
+
+// ---------------------------------------------------------------- OpenSSL
+
+/// XTS (one data unit, fixed tweak) or CBC (chains continued across runs), one call per
+/// stream on one reused context, out of place as EVP works.
+#[cfg(feature = "openssl")]
+struct OsslCipher {
+    c: simdcrypt::ossl::Cipher,
+    chained: bool,
+    ivs: Vec<[u8; 16]>,
+    input: Vec<u8>,
+    out: Vec<u8>,
+    size: usize,
+    ok: bool,
+}
+
+#[cfg(feature = "openssl")]
+impl Runner for OsslCipher {
+    fn run(&mut self) {
+        let size = self.size;
+        for (i, iv) in self.ivs.iter_mut().enumerate() {
+            let mut tweak = *iv;
+            let slot = if self.chained { iv } else { &mut tweak };
+            let r = &self.input[i * size..(i + 1) * size];
+            let ok = self
+                .c
+                .run(slot, black_box(r), &mut self.out[i * size..(i + 1) * size]);
+            self.ok &= ok;
+        }
+    }
+    fn output(&self) -> &[u8] {
+        if self.ok { &self.out } else { &[] }
+    }
+}
+
+#[cfg(feature = "openssl")]
+struct OsslSha1 {
+    h: simdcrypt::ossl::Sha1,
+    msgs: Vec<u8>,
+    out: Vec<u8>,
+}
+
+#[cfg(feature = "openssl")]
+impl Runner for OsslSha1 {
+    fn run(&mut self) {
+        let n = self.out.len() / 20;
+        let size = self.msgs.len() / n;
+        for (m, o) in self
+            .msgs
+            .chunks_exact(size)
+            .zip(self.out.chunks_exact_mut(20))
+        {
+            o.copy_from_slice(&self.h.digest(black_box(m)));
+        }
+    }
+    fn output(&self) -> &[u8] {
+        &self.out
+    }
+}
+
+#[cfg(feature = "openssl")]
+struct OsslHmac {
+    key: Vec<u8>,
+    msg: Vec<u8>,
+    out: [u8; 20],
+}
+
+#[cfg(feature = "openssl")]
+impl Runner for OsslHmac {
+    fn run(&mut self) {
+        self.out = simdcrypt::ossl::hmac_sha1(black_box(&self.key), black_box(&self.msg));
+    }
+    fn output(&self) -> &[u8] {
+        &self.out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn selection_patterns() {
+        assert!(selects("all", "sha1"));
+        assert!(selects("xts", "aes-128-xts-enc"));
+        assert!(selects("aes-128-xts", "aes-128-xts-dec"));
+        assert!(selects("cbc-enc", "aes-128-cbc-enc-many"));
+        assert!(selects("sha1", "hmac-sha1"));
+        assert!(!selects("aes-128-x", "aes-128-xts-enc"));
+        assert!(!selects("xts", "aes-128-cbc-enc"));
+        assert!(!selects("", "sha1"));
+        assert!(!selects("aes--xts", "aes-128-xts-enc"));
+    }
+
+    #[test]
+    fn names_are_unique_and_sizes_valid() {
+        let cat = catalog();
+        for (i, a) in cat.iter().enumerate() {
+            assert!(cat[..i].iter().all(|b| b.name != a.name), "{}", a.name);
+            for s in a.default_sizes() {
+                assert!(a.size_ok(s), "{} {s}", a.name);
+            }
+        }
+        let xts = cat.iter().find(|a| a.name == "aes-256-xts-enc").unwrap();
+        assert_eq!(xts.rounds(), 14);
+        assert!(xts.default_sizes().contains(&XTS_SECTOR));
+        let cbc = cat.iter().find(|a| a.name == "aes-192-cbc-dec").unwrap();
+        assert_eq!(cbc.rounds(), 12);
+        assert!(!cbc.size_ok(100));
+    }
+
+    /// Every contender of every algorithm agrees after one run, at two sizes.
+    #[test]
+    fn contenders_agree() {
+        for a in catalog() {
+            for size in [16, 4096] {
+                let outs: Vec<(Who, Vec<u8>)> = a
+                    .contenders()
+                    .into_iter()
+                    .map(|w| {
+                        let mut r = a
+                            .make(w, size)
+                            .unwrap_or_else(|| panic!("{} {w:?}", a.name));
+                        r.run();
+                        (w, r.output().to_vec())
+                    })
+                    .collect();
+                for (w, o) in &outs[1..] {
+                    assert_eq!(
+                        o, &outs[0].1,
+                        "{} at {size}: {w:?} differs from {:?}",
+                        a.name, outs[0].0
+                    );
+                }
+                assert_eq!(
+                    outs[0].1.len(),
+                    if a.family == Family::Sha1 || a.family == Family::HmacSha1 {
+                        20
+                    } else if a.family == Family::Sha1Many {
+                        20 * a.streams
+                    } else {
+                        size * a.streams
+                    }
+                );
+            }
+        }
+    }
+}

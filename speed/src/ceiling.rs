@@ -1,0 +1,315 @@
+//! Instruction ceilings, measured in the same run as the kernels they bound.
+//!
+//! ```text
+//! throughput: 12 independent chains, x[i] = op(x[i], k), repeated; ops/s = 12 * n / t
+//! latency:    one chain,              x    = op(x, k),    repeated; ops/s = n / t = 1/latency
+//! ceilings:   parallel AES     = 32 B * vaesenc-ymm/s / rounds   (16 B * aesenc-xmm/s without VAES)
+//!             chained CBC enc  = 16 B / (rounds * aesenc latency)
+//!             SHA-1, 1 stream  = 64 B / (20 * sha1rnds4 latency)
+//!             SHA-1, n streams = 64 B / (20 * sha1rnds4 reciprocal throughput)
+//! ```
+//! Every probe is a safe `#[target_feature]` function reached only through a capability
+//! token from `simdcrypt::cpu`, so it runs only where detection found its instructions.
+
+use std::hint::black_box;
+
+use crate::measure::Runner;
+
+/// How many times each probe body repeats per `run`.
+const ITERS: u64 = 256;
+/// Independent chains in the throughput probes (8-12 saturate every core known).
+const CHAINS: usize = 12;
+/// Chains in the `sha1rnds4` throughput probe (latency / throughput is about 3 to 4).
+const SHA_CHAINS: usize = 8;
+
+/// One measurable instruction property.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Instr {
+    /// `aesenc xmm`, 12 independent chains.
+    AesXmmThroughput,
+    /// `vaesenc ymm`, 12 independent chains.
+    VaesYmmThroughput,
+    /// `vaesenc zmm`, 12 independent chains (shown for information; no ratio uses it).
+    VaesZmmThroughput,
+    /// `aesenc xmm`, one chain.
+    AesLatency,
+    /// `sha1rnds4`, one chain.
+    Sha1Rnds4Latency,
+    /// `sha1rnds4`, 8 independent chains.
+    Sha1Rnds4Throughput,
+}
+
+impl Instr {
+    /// Every probe, in display order.
+    pub const ALL: [Instr; 6] = [
+        Instr::AesXmmThroughput,
+        Instr::VaesYmmThroughput,
+        Instr::VaesZmmThroughput,
+        Instr::AesLatency,
+        Instr::Sha1Rnds4Latency,
+        Instr::Sha1Rnds4Throughput,
+    ];
+
+    /// A short name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Instr::AesXmmThroughput => "aesenc-xmm throughput",
+            Instr::VaesYmmThroughput => "vaesenc-ymm throughput",
+            Instr::VaesZmmThroughput => "vaesenc-zmm throughput",
+            Instr::AesLatency => "aesenc latency",
+            Instr::Sha1Rnds4Latency => "sha1rnds4 latency",
+            Instr::Sha1Rnds4Throughput => "sha1rnds4 throughput",
+        }
+    }
+
+    /// Whether the probe measures a latency (one chain).
+    pub fn is_latency(self) -> bool {
+        matches!(self, Instr::AesLatency | Instr::Sha1Rnds4Latency)
+    }
+
+    /// Instructions executed per `run` of the probe.
+    pub fn ops_per_run(self) -> u64 {
+        ITERS
+            * match self {
+                Instr::AesLatency | Instr::Sha1Rnds4Latency => 1,
+                Instr::Sha1Rnds4Throughput => SHA_CHAINS as u64,
+                _ => CHAINS as u64,
+            }
+    }
+
+    /// The probe, if this CPU has the instruction.
+    pub fn probe(self) -> Option<Box<dyn Runner>> {
+        use simdcrypt::cpu::{AesNiToken, ShaNiToken, VaesAvx2Token, VaesAvx512Token};
+        Some(match self {
+            Instr::AesXmmThroughput => Box::new(Probe::AesXmm(AesNiToken::get()?, false)),
+            Instr::AesLatency => Box::new(Probe::AesXmm(AesNiToken::get()?, true)),
+            Instr::VaesYmmThroughput => Box::new(Probe::VaesYmm(VaesAvx2Token::get()?)),
+            Instr::VaesZmmThroughput => Box::new(Probe::VaesZmm(VaesAvx512Token::get()?)),
+            Instr::Sha1Rnds4Latency => Box::new(Probe::Sha(ShaNiToken::get()?, true)),
+            Instr::Sha1Rnds4Throughput => Box::new(Probe::Sha(ShaNiToken::get()?, false)),
+        })
+    }
+}
+
+/// What bounds an algorithm's speed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ceiling {
+    /// Independent blocks (ECB, XTS, CBC decrypt, many CBC streams) with this many rounds.
+    Parallel(u32),
+    /// One CBC encryption chain with this many rounds.
+    Chained(u32),
+    /// One SHA-1 stream.
+    Sha1Latency,
+    /// Many independent SHA-1 streams.
+    Sha1Throughput,
+}
+
+impl Ceiling {
+    /// The instruction whose rate sets the ceiling here, and the bytes one such instruction
+    /// is worth; `None` if this CPU lacks the instruction.
+    pub fn resolve(self) -> Option<(Instr, f64)> {
+        use simdcrypt::cpu::{AesNiToken, ShaNiToken, VaesAvx2Token};
+        match self {
+            Ceiling::Parallel(rounds) => {
+                if VaesAvx2Token::get().is_some() {
+                    Some((Instr::VaesYmmThroughput, 32.0 / f64::from(rounds)))
+                } else if AesNiToken::get().is_some() {
+                    Some((Instr::AesXmmThroughput, 16.0 / f64::from(rounds)))
+                } else {
+                    None
+                }
+            }
+            Ceiling::Chained(rounds) => AesNiToken::get()
+                .is_some()
+                .then(|| (Instr::AesLatency, 16.0 / f64::from(rounds))),
+            Ceiling::Sha1Latency => ShaNiToken::get()
+                .is_some()
+                .then_some((Instr::Sha1Rnds4Latency, 64.0 / 20.0)),
+            Ceiling::Sha1Throughput => ShaNiToken::get()
+                .is_some()
+                .then_some((Instr::Sha1Rnds4Throughput, 64.0 / 20.0)),
+        }
+    }
+
+    /// The formula, for the table and the JSON.
+    pub fn describe(self) -> String {
+        match (self, self.resolve()) {
+            (Ceiling::Parallel(r), Some((Instr::VaesYmmThroughput, _))) => {
+                format!("32 B x vaesenc-ymm/s / {r}")
+            }
+            (Ceiling::Parallel(r), Some(_)) => format!("16 B x aesenc-xmm/s / {r}"),
+            (Ceiling::Chained(r), Some(_)) => format!("16 B / ({r} x aesenc latency)"),
+            (Ceiling::Sha1Latency, Some(_)) => "64 B / (20 x sha1rnds4 latency)".into(),
+            (Ceiling::Sha1Throughput, Some(_)) => "64 B x sha1rnds4/s / 20".into(),
+            (_, None) => "none (instruction absent)".into(),
+        }
+    }
+}
+
+enum Probe {
+    AesXmm(simdcrypt::cpu::AesNiToken, bool),
+    VaesYmm(simdcrypt::cpu::VaesAvx2Token),
+    VaesZmm(simdcrypt::cpu::VaesAvx512Token),
+    Sha(simdcrypt::cpu::ShaNiToken, bool),
+}
+
+impl Runner for Probe {
+    fn run(&mut self) {
+        let seed = black_box(0x0123_4567_89ab_cdef_u64);
+        let r = match *self {
+            Probe::AesXmm(_, true) => {
+                // SAFETY: the token proves AES-NI and SSE4.1.
+                unsafe { x86::aes_latency(seed) }
+            }
+            Probe::AesXmm(_, false) => {
+                // SAFETY: the token proves AES-NI and SSE4.1.
+                unsafe { x86::aes_xmm_throughput(seed) }
+            }
+            Probe::VaesYmm(_) => {
+                // SAFETY: the token proves AVX2 and VAES.
+                unsafe { x86::vaes_ymm_throughput(seed) }
+            }
+            Probe::VaesZmm(_) => {
+                // SAFETY: the token proves AVX-512F and VAES.
+                unsafe { x86::vaes_zmm_throughput(seed) }
+            }
+            Probe::Sha(_, true) => {
+                // SAFETY: the token proves the SHA extensions and SSE4.1.
+                unsafe { x86::sha1rnds4_latency(seed) }
+            }
+            Probe::Sha(_, false) => {
+                // SAFETY: the token proves the SHA extensions and SSE4.1.
+                unsafe { x86::sha1rnds4_throughput(seed) }
+            }
+        };
+        black_box(r);
+    }
+
+    fn output(&self) -> &[u8] {
+        &[]
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use core::arch::x86_64::*;
+    use std::hint::black_box;
+
+    use super::{CHAINS, ITERS, SHA_CHAINS};
+
+    #[target_feature(enable = "sse4.1")]
+    fn fold128(s: &[__m128i]) -> u64 {
+        let mut acc = _mm_setzero_si128();
+        for x in s {
+            acc = _mm_xor_si128(acc, *x);
+        }
+        _mm_extract_epi64::<0>(acc) as u64
+    }
+
+    #[target_feature(enable = "aes,sse4.1")]
+    pub(super) fn aes_xmm_throughput(seed: u64) -> u64 {
+        let k = black_box(_mm_set1_epi64x(seed as i64));
+        let mut s = [_mm_setzero_si128(); CHAINS];
+        for (i, x) in s.iter_mut().enumerate() {
+            *x = _mm_set1_epi32(i as i32 ^ seed as i32);
+        }
+        for _ in 0..ITERS {
+            for x in s.iter_mut() {
+                *x = _mm_aesenc_si128(*x, k);
+            }
+        }
+        fold128(&s)
+    }
+
+    #[target_feature(enable = "aes,sse4.1")]
+    pub(super) fn aes_latency(seed: u64) -> u64 {
+        let k = black_box(_mm_set1_epi64x(seed as i64));
+        let mut x = _mm_set1_epi32(seed as i32);
+        for _ in 0..ITERS {
+            x = _mm_aesenc_si128(x, k);
+        }
+        fold128(&[x])
+    }
+
+    #[target_feature(enable = "avx2,vaes,sse4.1")]
+    pub(super) fn vaes_ymm_throughput(seed: u64) -> u64 {
+        let k = black_box(_mm256_set1_epi64x(seed as i64));
+        let mut s = [_mm256_setzero_si256(); CHAINS];
+        for (i, x) in s.iter_mut().enumerate() {
+            *x = _mm256_set1_epi32(i as i32 ^ seed as i32);
+        }
+        for _ in 0..ITERS {
+            for x in s.iter_mut() {
+                *x = _mm256_aesenc_epi128(*x, k);
+            }
+        }
+        let mut acc = _mm256_setzero_si256();
+        for x in &s {
+            acc = _mm256_xor_si256(acc, *x);
+        }
+        fold128(&[
+            _mm256_castsi256_si128(acc),
+            _mm256_extracti128_si256::<1>(acc),
+        ])
+    }
+
+    #[target_feature(enable = "avx512f,vaes,sse4.1")]
+    pub(super) fn vaes_zmm_throughput(seed: u64) -> u64 {
+        let k = black_box(_mm512_set1_epi64(seed as i64));
+        let mut s = [_mm512_setzero_si512(); CHAINS];
+        for (i, x) in s.iter_mut().enumerate() {
+            *x = _mm512_set1_epi32(i as i32 ^ seed as i32);
+        }
+        for _ in 0..ITERS {
+            for x in s.iter_mut() {
+                *x = _mm512_aesenc_epi128(*x, k);
+            }
+        }
+        let mut acc = _mm512_setzero_si512();
+        for x in &s {
+            acc = _mm512_xor_si512(acc, *x);
+        }
+        fold128(&[_mm512_castsi512_si128(acc)])
+    }
+
+    #[target_feature(enable = "sha,sse4.1")]
+    pub(super) fn sha1rnds4_latency(seed: u64) -> u64 {
+        let e = black_box(_mm_set1_epi64x(seed as i64));
+        let mut x = _mm_set1_epi32(seed as i32);
+        for _ in 0..ITERS {
+            x = _mm_sha1rnds4_epu32::<0>(x, e);
+        }
+        fold128(&[x])
+    }
+
+    #[target_feature(enable = "sha,sse4.1")]
+    pub(super) fn sha1rnds4_throughput(seed: u64) -> u64 {
+        let e = black_box(_mm_set1_epi64x(seed as i64));
+        let mut s = [_mm_setzero_si128(); SHA_CHAINS];
+        for (i, x) in s.iter_mut().enumerate() {
+            *x = _mm_set1_epi32(i as i32 ^ seed as i32);
+        }
+        for _ in 0..ITERS {
+            for x in s.iter_mut() {
+                *x = _mm_sha1rnds4_epu32::<0>(*x, e);
+            }
+        }
+        fold128(&s)
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+mod x86 {
+    //! No probe runs here: no capability token can be made off x86-64.
+    macro_rules! never {
+        ($($name:ident)*) => {$(
+            /// # Safety
+            /// Never called: the probes need a capability token, which only x86-64 makes.
+            pub(super) unsafe fn $name(_: u64) -> u64 {
+                unreachable!("no instruction probe off x86-64")
+            }
+        )*};
+    }
+    never!(aes_latency aes_xmm_throughput vaes_ymm_throughput vaes_zmm_throughput
+        sha1rnds4_latency sha1rnds4_throughput);
+}

@@ -1,0 +1,628 @@
+//! simdcrypt's speed tool, as a library so that the `speed` binary, the criterion benches
+//! and the tests share one table of algorithms and contenders.
+//!
+//! ```text
+//! for each algorithm, for each size:
+//!     contenders = simdcrypt's backends + OpenSSL + RustCrypto (+ the ceiling's probe)
+//!     run each once; compare outputs (a contender that disagrees is flagged)
+//!     warm each up
+//!     repeat `rounds` times: run every contender for seconds/rounds, rotating who goes
+//!         first, so that drift (turbo, other load) hits every contender alike
+//!     report the median of the rounds, and ratios to the ceiling and to each peer
+//! ```
+
+pub mod algs;
+pub mod args;
+pub mod ceiling;
+pub mod cpuinfo;
+pub mod json;
+pub mod measure;
+
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+use algs::{Algorithm, Family, Who};
+use args::{BackendSel, Options};
+use ceiling::Instr;
+use measure::{Runner, stats, time_slice};
+use simdcrypt::Backend;
+
+/// One contender at one size, measured.
+#[derive(Clone, Debug)]
+pub struct Measured {
+    /// The algorithm.
+    pub alg: &'static Algorithm,
+    /// Who ran it.
+    pub who: Who,
+    /// Whether this is the backend simdcrypt picks automatically.
+    pub automatic: bool,
+    /// Bytes per message (per stream).
+    pub size: usize,
+    /// Median bytes per second over the rounds (all streams counted).
+    pub bps: f64,
+    /// Slowest round.
+    pub min: f64,
+    /// Fastest round.
+    pub max: f64,
+    /// The ceiling measured in the same rounds, in bytes per second.
+    pub ceiling_bps: Option<f64>,
+    /// Whether its output matched the reference contender's (`None`: nothing to compare).
+    pub verified: Option<bool>,
+}
+
+/// The machine, for the header and for every JSON record.
+pub struct Machine {
+    /// CPU brand and signature.
+    pub cpu: String,
+    /// Detected features.
+    pub features: Vec<&'static str>,
+    /// libcrypto's version string.
+    pub openssl: Option<String>,
+}
+
+impl Machine {
+    /// This machine.
+    pub fn here() -> Machine {
+        Machine {
+            cpu: cpuinfo::cpu_model(),
+            features: simdcrypt::cpu::detected().names().collect(),
+            openssl: cpuinfo::openssl_version(),
+        }
+    }
+}
+
+/// The simdcrypt contenders `opts` selects for `alg`.
+pub fn selected_contenders(alg: &Algorithm, opts: &Options) -> Vec<Who> {
+    let ours = alg.backends();
+    let mut v: Vec<Who> = match &opts.backends {
+        BackendSel::All => ours.into_iter().map(Who::Simdcrypt).collect(),
+        BackendSel::Auto => {
+            let auto = alg.auto();
+            ours.into_iter()
+                .filter(|b| b.is_none() || *b == auto)
+                .map(Who::Simdcrypt)
+                .collect()
+        }
+        BackendSel::Only(list) => ours
+            .into_iter()
+            .filter(|b| b.is_none_or(|b| list.contains(&b)))
+            .map(Who::Simdcrypt)
+            .collect(),
+    };
+    for w in alg.contenders() {
+        if w.is_peer() && opts.peers.contains(&w) {
+            v.push(w);
+        }
+    }
+    v
+}
+
+/// The sizes `opts` selects for `alg` (those the algorithm accepts).
+pub fn selected_sizes(alg: &Algorithm, opts: &Options) -> Vec<usize> {
+    match &opts.sizes {
+        Some(s) => s.iter().copied().filter(|&s| alg.size_ok(s)).collect(),
+        None => alg.default_sizes(),
+    }
+}
+
+fn preference(w: Who) -> u8 {
+    match w {
+        Who::OpenSsl => 0,
+        Who::RustCrypto => 1,
+        Who::Simdcrypt(Some(Backend::Portable)) => 2,
+        Who::Simdcrypt(_) => 3,
+    }
+}
+
+/// Measures one algorithm at one size; `None` if no contender can run it.
+pub fn measure_group(
+    alg: &'static Algorithm,
+    contenders: &[Who],
+    size: usize,
+    seconds: f64,
+    rounds: usize,
+) -> Vec<Measured> {
+    let mut entries: Vec<(Who, Box<dyn Runner>)> = contenders
+        .iter()
+        .filter_map(|&w| alg.make(w, size).map(|r| (w, r)))
+        .collect();
+    if entries.is_empty() {
+        return Vec::new();
+    }
+
+    // Cross-check: one run each from a fresh state.
+    let outputs: Vec<Vec<u8>> = entries
+        .iter_mut()
+        .map(|(_, r)| {
+            r.run();
+            r.output().to_vec()
+        })
+        .collect();
+    let verified: Vec<Option<bool>> = (0..entries.len())
+        .map(|i| {
+            let reference = (0..entries.len())
+                .filter(|&j| j != i)
+                .min_by_key(|&j| (preference(entries[j].0), j))?;
+            let ok = !outputs[i].is_empty() && outputs[i] == outputs[reference];
+            if !ok {
+                eprintln!(
+                    "speed: WARNING: {} at {size} bytes: {} {} disagrees with {} {}",
+                    alg.name,
+                    entries[i].0.implementation(),
+                    entries[i].0.backend_name(),
+                    entries[reference].0.implementation(),
+                    entries[reference].0.backend_name(),
+                );
+            }
+            Some(ok)
+        })
+        .collect();
+
+    let mut probe = alg.ceiling.resolve().and_then(|(instr, bytes_per_op)| {
+        instr
+            .probe()
+            .map(|p| (p, instr.ops_per_run() as f64 * bytes_per_op))
+    });
+
+    let bytes = alg.bytes(size) as f64;
+    let slice = Duration::from_secs_f64(seconds / rounds as f64);
+    let probe_slice = slice / 4;
+    for (_, r) in entries.iter_mut() {
+        time_slice(r.as_mut(), bytes, slice / 4);
+    }
+    let n = entries.len();
+    let mut samples = vec![Vec::with_capacity(rounds); n];
+    let mut ceiling_samples = Vec::with_capacity(rounds);
+    for round in 0..rounds {
+        for k in 0..n {
+            let i = (k + round) % n;
+            samples[i].push(time_slice(entries[i].1.as_mut(), bytes, slice));
+        }
+        if let Some((p, b)) = probe.as_mut() {
+            ceiling_samples.push(time_slice(p.as_mut(), *b, probe_slice));
+        }
+    }
+    let ceiling_bps = (!ceiling_samples.is_empty()).then(|| stats(&ceiling_samples).0);
+    let auto = alg.auto();
+    entries
+        .iter()
+        .zip(samples)
+        .zip(verified)
+        .map(|(((who, _), s), verified)| {
+            let (bps, min, max) = stats(&s);
+            Measured {
+                alg,
+                who: *who,
+                automatic: match who {
+                    Who::Simdcrypt(None) => true,
+                    Who::Simdcrypt(b) => *b == auto,
+                    _ => false,
+                },
+                size,
+                bps,
+                min,
+                max,
+                ceiling_bps,
+                verified,
+            }
+        })
+        .collect()
+}
+
+/// The instruction ceilings alone, interleaved over `rounds`: (instruction, ops per second).
+pub fn measure_instructions(seconds: f64, rounds: usize) -> Vec<(Instr, f64)> {
+    let mut probes: Vec<(Instr, Box<dyn Runner>)> = Instr::ALL
+        .iter()
+        .filter_map(|&i| i.probe().map(|p| (i, p)))
+        .collect();
+    let slice = Duration::from_secs_f64(seconds / rounds as f64);
+    let mut samples = vec![Vec::new(); probes.len()];
+    for (i, p) in probes.iter_mut() {
+        time_slice(p.as_mut(), i.ops_per_run() as f64, slice / 4);
+    }
+    for _ in 0..rounds {
+        for (k, (i, p)) in probes.iter_mut().enumerate() {
+            samples[k].push(time_slice(p.as_mut(), i.ops_per_run() as f64, slice));
+        }
+    }
+    probes
+        .iter()
+        .zip(samples)
+        .map(|((i, _), s)| (*i, stats(&s).0))
+        .collect()
+}
+
+/// `a`'s speed over the speed of peer `peer` at the same algorithm and size.
+pub fn ratio_to(results: &[Measured], a: &Measured, peer: Who) -> Option<f64> {
+    results
+        .iter()
+        .find(|r| r.who == peer && r.size == a.size && r.alg.name == a.alg.name)
+        .map(|r| a.bps / r.bps)
+}
+
+/// One JSON record.
+pub fn json_record(m: &Machine, opts: &Options, results: &[Measured], r: &Measured) -> String {
+    let mut o = json::Object::new();
+    o.str("tool", "simdcrypt-speed")
+        .str("version", env!("CARGO_PKG_VERSION"))
+        .str("cpu", &m.cpu)
+        .strs("features", m.features.iter().copied())
+        .opt_str("openssl_version", m.openssl.as_deref())
+        .str("algorithm", r.alg.name)
+        .str("implementation", r.who.implementation())
+        .str("backend", r.who.backend_name())
+        .bool("automatic", Some(r.automatic))
+        .int("size", r.size as u64)
+        .int("streams", r.alg.streams as u64)
+        .num("bytes_per_second", Some(r.bps))
+        .num("min_bytes_per_second", Some(r.min))
+        .num("max_bytes_per_second", Some(r.max))
+        .int("rounds", opts.rounds as u64)
+        .num("seconds", Some(opts.seconds))
+        .str("ceiling", &r.alg.ceiling.describe())
+        .num("ceiling_bytes_per_second", r.ceiling_bps)
+        .num("ratio_to_ceiling", r.ceiling_bps.map(|c| r.bps / c))
+        .num("ratio_to_openssl", ratio_to(results, r, Who::OpenSsl))
+        .num("ratio_to_rustcrypto", ratio_to(results, r, Who::RustCrypto))
+        .bool("verified", r.verified);
+    o.finish()
+}
+
+const LABEL: usize = 20;
+
+/// A ratio with one decimal from 10 up, two from 0.1, else three significant digits.
+fn sig(v: f64) -> String {
+    if v >= 10.0 {
+        format!("{v:.1}")
+    } else if v >= 0.1 {
+        format!("{v:.2}")
+    } else {
+        format!("{v:.2e}")
+    }
+}
+const COL: usize = 13;
+
+fn label(w: Who, automatic: bool) -> String {
+    let mut s = w.backend_name().to_string();
+    if automatic && !w.is_peer() {
+        s.push_str(" *");
+    }
+    s
+}
+
+/// The `openssl speed`-style table for one algorithm, with the ratio sections.
+pub fn table(alg: &Algorithm, sizes: &[usize], results: &[Measured]) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    let mine: Vec<&Measured> = results.iter().filter(|r| r.alg.name == alg.name).collect();
+    let mut whos: Vec<(Who, bool)> = Vec::new();
+    for r in &mine {
+        if !whos.iter().any(|(w, _)| *w == r.who) {
+            whos.push((r.who, r.automatic));
+        }
+    }
+    let auto = alg
+        .auto()
+        .map(|b| b.name().to_string())
+        .unwrap_or_else(|| "-".into());
+    let streams = if alg.streams > 1 {
+        format!("; {} streams, size is per stream", alg.streams)
+    } else {
+        String::new()
+    };
+    let _ = writeln!(
+        out,
+        "\n{}: automatic backend {auto}; ceiling {}{streams}",
+        alg.name,
+        alg.ceiling.describe()
+    );
+    let header = |out: &mut String, title: &str| {
+        let _ = write!(out, "{title:<LABEL$}");
+        for s in sizes {
+            let _ = write!(out, "{:>COL$}", format!("{s} bytes"));
+        }
+        out.push('\n');
+    };
+    let find = |w: Who, s: usize| mine.iter().find(|r| r.who == w && r.size == s);
+    header(&mut out, "type");
+    for &(w, a) in &whos {
+        let _ = write!(out, "{:<LABEL$}", label(w, a));
+        for &s in sizes {
+            match find(w, s) {
+                Some(r) => {
+                    let flag = if r.verified == Some(false) { "!" } else { "k" };
+                    let _ = write!(out, "{:>w$.2}{flag}", r.bps / 1000.0, w = COL - 1);
+                }
+                None => {
+                    let _ = write!(out, "{:>COL$}", "n/a");
+                }
+            }
+        }
+        out.push('\n');
+    }
+    let section = |out: &mut String,
+                   title: &str,
+                   f: &dyn Fn(&Measured) -> Option<f64>,
+                   pct: bool,
+                   rows: &[(Who, bool)]| {
+        if rows.is_empty() {
+            return;
+        }
+        header(out, title);
+        for &(w, a) in rows {
+            let _ = write!(out, "{:<LABEL$}", label(w, a));
+            for &s in sizes {
+                let cell = find(w, s).and_then(|r| f(r)).map(|v| {
+                    if pct {
+                        format!("{}%", sig(v * 100.0))
+                    } else {
+                        format!("{}x", sig(v))
+                    }
+                });
+                let _ = write!(out, "{:>COL$}", cell.unwrap_or_else(|| "-".into()));
+            }
+            out.push('\n');
+        }
+    };
+    if mine.iter().any(|r| r.ceiling_bps.is_some()) {
+        section(
+            &mut out,
+            "of ceiling",
+            &|r| r.ceiling_bps.map(|c| r.bps / c),
+            true,
+            &whos,
+        );
+    }
+    for (peer, title) in [
+        (Who::OpenSsl, "vs openssl"),
+        (Who::RustCrypto, "vs rustcrypto"),
+    ] {
+        if whos.iter().any(|(w, _)| *w == peer) {
+            let rows: Vec<(Who, bool)> = whos.iter().copied().filter(|(w, _)| *w != peer).collect();
+            section(
+                &mut out,
+                title,
+                &|r| ratio_to(results, r, peer),
+                false,
+                &rows,
+            );
+        }
+    }
+    if mine.iter().any(|r| r.verified == Some(false)) {
+        out.push_str("(!: output disagreed with the reference contender; that figure is not a valid result)\n");
+    }
+    out
+}
+
+/// The closing summary: per algorithm, simdcrypt's automatic choice at the headline sizes.
+pub fn summary(results: &[Measured], algs: &[&'static Algorithm]) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::from(
+        "\nsummary (simdcrypt's automatic backend; GB/s = 10^9 bytes/s):\n\
+         algorithm               size  backend          GB/s  of ceiling  x openssl  x rustcrypto  openssl GB/s\n",
+    );
+    let gbs = |v: f64| format!("{:.2}", v / 1e9);
+    for alg in algs {
+        let mut sizes: Vec<usize> = results
+            .iter()
+            .filter(|r| r.alg.name == alg.name)
+            .map(|r| r.size)
+            .collect();
+        sizes.sort_unstable();
+        sizes.dedup();
+        let mut headline: Vec<usize> = sizes.last().copied().into_iter().collect();
+        if alg.family == Family::Xts
+            && sizes.contains(&algs::XTS_SECTOR)
+            && headline != [algs::XTS_SECTOR]
+        {
+            headline.insert(0, algs::XTS_SECTOR);
+        }
+        for s in headline {
+            let at = |w: Who| {
+                results
+                    .iter()
+                    .find(|r| r.alg.name == alg.name && r.size == s && r.who == w)
+            };
+            let ours = results
+                .iter()
+                .find(|r| r.alg.name == alg.name && r.size == s && r.automatic);
+            let ossl = at(Who::OpenSsl)
+                .map(|r| gbs(r.bps))
+                .unwrap_or_else(|| "-".into());
+            let _ = match ours {
+                Some(r) => writeln!(
+                    out,
+                    "{:<20} {:>7}  {:<12} {:>8} {:>11} {:>10} {:>13} {:>13}",
+                    alg.name,
+                    s,
+                    r.who.backend_name(),
+                    gbs(r.bps),
+                    r.ceiling_bps
+                        .map(|c| format!("{:.1}%", 100.0 * r.bps / c))
+                        .unwrap_or_else(|| "-".into()),
+                    ratio_to(results, r, Who::OpenSsl)
+                        .map(|v| format!("{v:.2}x"))
+                        .unwrap_or_else(|| "-".into()),
+                    ratio_to(results, r, Who::RustCrypto)
+                        .map(|v| format!("{v:.2}x"))
+                        .unwrap_or_else(|| "-".into()),
+                    ossl,
+                ),
+                None => writeln!(
+                    out,
+                    "{:<20} {:>7}  {:<12} {:>8} {:>11} {:>10} {:>13} {:>13}",
+                    alg.name, s, "(none)", "-", "-", "-", "-", ossl
+                ),
+            };
+        }
+    }
+    out
+}
+
+/// Runs the tool; returns the process exit status.
+pub fn main_with_args(argv: &[String]) -> i32 {
+    let opts = match args::parse(argv) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("speed: error: {e}");
+            eprintln!("(run `speed --help` for the options)");
+            return 2;
+        }
+    };
+    if opts.help {
+        println!("{}", args::USAGE);
+        return 0;
+    }
+    if opts.list {
+        for a in &opts.algs {
+            let backends: Vec<&str> = a
+                .backends()
+                .iter()
+                .map(|b| b.map_or("auto", |b| b.name()))
+                .collect();
+            let peers: Vec<&str> = a
+                .contenders()
+                .into_iter()
+                .filter(|w| w.is_peer())
+                .map(|w| w.backend_name())
+                .collect();
+            println!(
+                "{:<22} backends here: {:<45} peers: {}",
+                a.name,
+                if backends.is_empty() {
+                    "(none yet)".to_string()
+                } else {
+                    backends.join(",")
+                },
+                peers.join(",")
+            );
+        }
+        return 0;
+    }
+    let machine = Machine::here();
+    let started = Instant::now();
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+
+    if let Some(p) = simdcrypt::backend_env_problem() {
+        eprintln!("speed: note: SIMDCRYPT_BACKEND: {p}");
+    }
+    eprintln!("speed: measuring the instruction ceilings");
+    let instr = measure_instructions(0.25_f64.min(opts.seconds * 2.0), opts.rounds);
+    if !opts.json {
+        let _ = writeln!(out, "simdcrypt speed {}", env!("CARGO_PKG_VERSION"));
+        let _ = writeln!(
+            out,
+            "CPU: {}, {} logical CPUs",
+            machine.cpu,
+            std::thread::available_parallelism().map_or(0, |n| n.get())
+        );
+        let _ = writeln!(out, "features: {}", machine.features.join(" "));
+        let _ = writeln!(
+            out,
+            "peers: {}; RustCrypto aes 0.9 (hardware AES: {}), xts-mode 0.6, cbc 0.2, sha1 0.11, hmac 0.13",
+            machine.openssl.as_deref().unwrap_or("OpenSSL not built in"),
+            if aes::hardware_accelerated() {
+                "yes"
+            } else {
+                "no"
+            },
+        );
+        let autos: Vec<String> = opts
+            .algs
+            .iter()
+            .map(|a| format!("{} {}", a.name, a.auto().map_or("-", |b| b.name())))
+            .collect();
+        let _ = writeln!(out, "automatic backends: {}", autos.join(", "));
+        let _ = writeln!(
+            out,
+            "instruction ceilings (median of {} rounds):",
+            opts.rounds
+        );
+        for (i, ops) in &instr {
+            if i.is_latency() {
+                let _ = writeln!(out, "  {:<24} {:>8.3} ns", i.name(), 1e9 / ops);
+            } else {
+                let _ = writeln!(out, "  {:<24} {:>8.3} G/s", i.name(), ops / 1e9);
+            }
+        }
+        let _ = writeln!(
+            out,
+            "each figure: median of {} rounds of {:.3} s per contender, contenders interleaved; * = automatic choice",
+            opts.rounds,
+            opts.seconds / opts.rounds as f64
+        );
+        let _ = writeln!(
+            out,
+            "The 'numbers' are in 1000s of bytes per second processed."
+        );
+        let _ = out.flush();
+    }
+
+    let mut all = Vec::new();
+    let total = opts.algs.len();
+    for (n, alg) in opts.algs.iter().enumerate() {
+        let contenders = selected_contenders(alg, &opts);
+        let sizes = selected_sizes(alg, &opts);
+        if contenders.is_empty() || sizes.is_empty() {
+            eprintln!(
+                "speed: [{}/{total}] {}: nothing to run (no contender or no valid size)",
+                n + 1,
+                alg.name
+            );
+            continue;
+        }
+        eprintln!(
+            "speed: [{}/{total}] {} ({} contenders x {} sizes) at {:.0} s",
+            n + 1,
+            alg.name,
+            contenders.len(),
+            sizes.len(),
+            started.elapsed().as_secs_f64()
+        );
+        let mut results = Vec::new();
+        for &s in &sizes {
+            results.extend(measure_group(
+                alg,
+                &contenders,
+                s,
+                opts.seconds,
+                opts.rounds,
+            ));
+        }
+        if opts.json {
+            for r in &results {
+                let _ = writeln!(out, "{}", json_record(&machine, &opts, &results, r));
+            }
+        } else {
+            let _ = write!(out, "{}", table(alg, &sizes, &results));
+        }
+        let _ = out.flush();
+        all.extend(results);
+    }
+    if !opts.json {
+        let _ = write!(out, "{}", summary(&all, &opts.algs));
+    }
+    let share = measure::cpu_share();
+    if let Some(share) = share {
+        let note = format!(
+            "timing: thread CPU time; the measuring thread got {:.0}% of a CPU{}",
+            share * 100.0,
+            if share < 0.9 {
+                " (the machine is busy: expect more spread between rounds)"
+            } else {
+                ""
+            }
+        );
+        if !opts.json {
+            let _ = writeln!(out, "{note}");
+        }
+        eprintln!("speed: {note}");
+    }
+    eprintln!("speed: done in {:.1} s", started.elapsed().as_secs_f64());
+    if all.iter().any(|r| r.verified == Some(false)) {
+        eprintln!("speed: some contender disagreed with its reference (see the warnings above)");
+        return 1;
+    }
+    0
+}

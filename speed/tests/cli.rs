@@ -1,0 +1,203 @@
+//! The `speed` binary from the outside: options, errors, the table and the JSON records.
+
+use std::process::{Command, Output};
+
+fn speed(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_speed"))
+        .args(args)
+        .output()
+        .expect("the speed binary runs")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8(b.to_vec()).expect("UTF-8 output")
+}
+
+#[test]
+fn help_and_list() {
+    let o = speed(&["--help"]);
+    assert!(o.status.success());
+    let out = text(&o.stdout);
+    for opt in ["--alg", "--backend", "--size", "--seconds", "--json"] {
+        assert!(out.contains(opt), "{out}");
+    }
+    let o = speed(&["--list", "--alg", "xts"]);
+    assert!(o.status.success());
+    let out = text(&o.stdout);
+    assert_eq!(out.lines().count(), 4, "{out}");
+    assert!(
+        out.contains("aes-256-xts-dec") && out.contains("rustcrypto"),
+        "{out}"
+    );
+}
+
+#[test]
+fn bad_alg_is_a_clear_error() {
+    let o = speed(&["--alg", "aes-999-gcm", "--seconds", "0.05"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(o.stdout.is_empty(), "nothing measured, nothing printed");
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("error: unknown algorithm \"aes-999-gcm\""),
+        "{err}"
+    );
+    assert!(
+        err.contains("aes-128-xts-enc"),
+        "the error lists the known names: {err}"
+    );
+}
+
+#[test]
+fn other_bad_options_fail() {
+    for args in [
+        &["--backend", "warp"][..],
+        &["--size", "zero"],
+        &["--seconds"],
+        &["--peers", "boringssl"],
+        &["--frobnicate"],
+    ] {
+        let o = speed(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(text(&o.stderr).contains("error:"), "{args:?}");
+    }
+}
+
+const FIELDS: &[&str] = &[
+    "tool",
+    "version",
+    "cpu",
+    "features",
+    "openssl_version",
+    "algorithm",
+    "implementation",
+    "backend",
+    "automatic",
+    "size",
+    "streams",
+    "bytes_per_second",
+    "min_bytes_per_second",
+    "max_bytes_per_second",
+    "rounds",
+    "seconds",
+    "ceiling",
+    "ceiling_bytes_per_second",
+    "ratio_to_ceiling",
+    "ratio_to_openssl",
+    "ratio_to_rustcrypto",
+    "verified",
+];
+
+#[test]
+fn json_smoke_run() {
+    let o = speed(&[
+        "--alg",
+        "aes-128-ecb-enc,sha1-many",
+        "--size",
+        "64,1024",
+        "--seconds",
+        "0.05",
+        "--rounds",
+        "2",
+        "--json",
+    ]);
+    let err = text(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains("[1/2] aes-128-ecb-enc"),
+        "progress on stderr: {err}"
+    );
+    let out = text(&o.stdout);
+    let records: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+
+    // Every simdcrypt backend and peer, at both sizes.
+    let ecb_contenders = simdcrypt::Aes::available_backends().count() + 1; // + RustCrypto
+    let many_contenders = 1 + usize::from(cfg!(feature = "openssl")); // + sha1_many itself once merged
+    let count = |alg: &str| records.iter().filter(|r| r["algorithm"] == alg).count();
+    assert_eq!(count("aes-128-ecb-enc"), 2 * ecb_contenders, "{out}");
+    assert!(count("sha1-many") >= 2 * many_contenders, "{out}");
+
+    for r in &records {
+        let obj = r.as_object().expect("an object per line");
+        for f in FIELDS {
+            assert!(obj.contains_key(*f), "missing {f}: {r}");
+        }
+        assert_eq!(obj.len(), FIELDS.len(), "unexpected fields: {r}");
+        assert_eq!(r["tool"], "simdcrypt-speed");
+        assert!(!r["cpu"].as_str().unwrap().is_empty());
+        assert!(r["features"].is_array());
+        assert!([64, 1024].contains(&r["size"].as_u64().unwrap()));
+        let bps = r["bytes_per_second"].as_f64().unwrap();
+        assert!(bps > 0.0);
+        assert!(r["min_bytes_per_second"].as_f64().unwrap() <= bps);
+        assert!(r["max_bytes_per_second"].as_f64().unwrap() >= bps);
+        assert_eq!(r["rounds"], 2);
+        assert_eq!(r["seconds"], 0.05);
+        assert_eq!(r["verified"], true, "every contender agrees: {r}");
+        let imp = r["implementation"].as_str().unwrap();
+        assert!(["simdcrypt", "openssl", "rustcrypto"].contains(&imp));
+        if imp != "simdcrypt" {
+            assert_eq!(r["backend"], imp);
+            assert_eq!(r["automatic"], false);
+        }
+        // The ratio to RustCrypto is present (RustCrypto ran), 1 on its own row.
+        let to_rc = r["ratio_to_rustcrypto"].as_f64().expect("RustCrypto ran");
+        if imp == "rustcrypto" {
+            assert_eq!(to_rc, 1.0);
+        }
+        match r["ratio_to_openssl"].as_f64() {
+            Some(_) => assert!(cfg!(feature = "openssl") && r["algorithm"] != "aes-128-ecb-enc"),
+            None => assert!(!cfg!(feature = "openssl") || r["algorithm"] == "aes-128-ecb-enc"),
+        }
+        // The ceiling and the ratio to it are there together, or absent together.
+        assert_eq!(
+            r["ceiling_bytes_per_second"].is_null(),
+            r["ratio_to_ceiling"].is_null()
+        );
+    }
+    // Exactly one automatic simdcrypt row per size for ECB.
+    let autos = records
+        .iter()
+        .filter(|r| r["algorithm"] == "aes-128-ecb-enc" && r["automatic"] == true)
+        .count();
+    assert_eq!(autos, 2);
+}
+
+#[test]
+fn table_smoke_run() {
+    let o = speed(&[
+        "--alg",
+        "aes-128-xts-enc",
+        "--size",
+        "4096",
+        "--seconds",
+        "0.05",
+        "--rounds",
+        "2",
+        "--backend",
+        "auto",
+    ]);
+    let out = text(&o.stdout);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    for want in [
+        "CPU: ",
+        "features: ",
+        "automatic backends: ",
+        "instruction ceilings",
+        "aes-128-xts-enc: automatic backend",
+        "4096 bytes",
+        "rustcrypto",
+        "vs rustcrypto",
+        "summary",
+    ] {
+        assert!(out.contains(want), "missing {want:?} in\n{out}");
+    }
+    if cfg!(feature = "openssl") {
+        assert!(
+            out.contains("vs openssl") && out.contains("OpenSSL"),
+            "{out}"
+        );
+    }
+}
