@@ -25,6 +25,8 @@ options:
                    (default 0.2)
   --rounds N       rounds per size (default 5)
   --json           one JSON object per result on stdout (JSON Lines) instead of tables
+  --markdown       Markdown tables (per algorithm: the automatic backend at every size,
+                   every backend at the largest) instead of the `openssl speed` tables
   --list           list the algorithms and backends, then exit
   -h, --help       this text
 
@@ -59,6 +61,8 @@ pub struct Options {
     pub rounds: usize,
     /// JSON Lines output.
     pub json: bool,
+    /// Markdown output.
+    pub markdown: bool,
     /// `--list`.
     pub list: bool,
     /// `--help`.
@@ -75,6 +79,7 @@ impl Default for Options {
             seconds: 0.2,
             rounds: 5,
             json: false,
+            markdown: false,
             list: false,
             help: false,
         }
@@ -160,10 +165,14 @@ pub fn parse<S: AsRef<str>>(args: &[S]) -> Result<Options, String> {
                 o.rounds = n;
             }
             "--json" => o.json = true,
+            "--markdown" => o.markdown = true,
             "--list" => o.list = true,
             "-h" | "--help" => o.help = true,
             _ => return Err(format!("unknown option {arg:?} (see --help)")),
         }
+    }
+    if o.json && o.markdown {
+        return Err("--json and --markdown exclude each other".into());
     }
     Ok(o)
 }
@@ -285,7 +294,7 @@ mod tests {
         assert_eq!(o.sizes, Some(vec![16, 4096]));
         assert_eq!(o.seconds, 0.5);
         assert_eq!(o.rounds, 3);
-        assert!(o.json && !o.list && !o.help);
+        assert!(o.json && !o.markdown && !o.list && !o.help);
         let o = parse(&["--backend", "auto", "--peers", "none", "--list", "-h"]).unwrap();
         assert_eq!(o.backends, BackendSel::Auto);
         assert!(o.peers.is_empty() && o.list && o.help);
@@ -335,6 +344,11 @@ mod tests {
                 .contains("takes no value")
         );
         assert!(parse(&["--fast"]).unwrap_err().contains("unknown option"));
+        assert!(
+            parse(&["--json", "--markdown"])
+                .unwrap_err()
+                .contains("exclude")
+        );
         assert!(parse(&["extra"]).is_err());
     }
 }

@@ -270,14 +270,14 @@ pub fn json_record(m: &Machine, opts: &Options, results: &[Measured], r: &Measur
 
 const LABEL: usize = 20;
 
-/// A ratio with one decimal from 10 up, two from 0.1, else three significant digits.
+/// A ratio with one decimal from 10 up, two from 0.1, else four.
 fn sig(v: f64) -> String {
     if v >= 10.0 {
         format!("{v:.1}")
     } else if v >= 0.1 {
         format!("{v:.2}")
     } else {
-        format!("{v:.2e}")
+        format!("{v:.4}")
     }
 }
 const COL: usize = 13;
@@ -390,6 +390,82 @@ pub fn table(alg: &Algorithm, sizes: &[usize], results: &[Measured]) -> String {
     }
     if mine.iter().any(|r| r.verified == Some(false)) {
         out.push_str("(!: output disagreed with the reference contender; that figure is not a valid result)\n");
+    }
+    out
+}
+
+fn opt_ratio(v: Option<f64>) -> String {
+    v.map(|v| format!("{}×", sig(v)))
+        .unwrap_or_else(|| "–".into())
+}
+
+fn opt_gbs(v: Option<f64>) -> String {
+    v.map(|v| format!("{:.2}", v / 1e9))
+        .unwrap_or_else(|| "–".into())
+}
+
+/// One algorithm as a Markdown table: the automatic backend at every size, then every
+/// other simdcrypt backend at the largest size.
+pub fn markdown(alg: &Algorithm, sizes: &[usize], results: &[Measured]) -> String {
+    use std::fmt::Write as _;
+    let mine: Vec<&Measured> = results.iter().filter(|r| r.alg.name == alg.name).collect();
+    let mut out = format!("\n#### {}\n\n", alg.name);
+    let ceil: Vec<f64> = mine.iter().filter_map(|r| r.ceiling_bps).collect();
+    let _ = write!(out, "Ceiling: {}", alg.ceiling.describe());
+    if !ceil.is_empty() {
+        let _ = write!(out, " = {:.2} GB/s", stats(&ceil).0 / 1e9);
+    }
+    if alg.streams > 1 {
+        let _ = write!(out, "; {} streams, size per stream", alg.streams);
+    }
+    out.push_str(".\n\n| size | backend | GB/s | of ceiling | × OpenSSL | × RustCrypto | OpenSSL GB/s | RustCrypto GB/s |\n|---:|---|---:|---:|---:|---:|---:|---:|\n");
+    let peer_bps = |s: usize, w: Who| {
+        mine.iter()
+            .find(|r| r.size == s && r.who == w)
+            .map(|r| r.bps)
+    };
+    let row = |out: &mut String, r: &Measured| {
+        let _ = writeln!(
+            out,
+            "| {} | {}{} | {:.2} | {} | {} | {} | {} | {} |",
+            r.size,
+            r.who.backend_name(),
+            if r.automatic { " (auto)" } else { "" },
+            r.bps / 1e9,
+            r.ceiling_bps
+                .map(|c| format!("{}%", sig(100.0 * r.bps / c)))
+                .unwrap_or_else(|| "–".into()),
+            opt_ratio(ratio_to(results, r, Who::OpenSsl)),
+            opt_ratio(ratio_to(results, r, Who::RustCrypto)),
+            opt_gbs(peer_bps(r.size, Who::OpenSsl)),
+            opt_gbs(peer_bps(r.size, Who::RustCrypto)),
+        );
+    };
+    let mut any = false;
+    for &s in sizes {
+        if let Some(r) = mine.iter().find(|r| r.size == s && r.automatic) {
+            row(&mut out, r);
+            any = true;
+        }
+    }
+    if let Some(&last) = sizes.last() {
+        for r in mine
+            .iter()
+            .filter(|r| r.size == last && !r.automatic && !r.who.is_peer())
+        {
+            row(&mut out, r);
+            any = true;
+        }
+    }
+    if !any {
+        for &s in sizes {
+            let _ = writeln!(
+                out,
+                "| {s} | (no simdcrypt kernel) | – | – | – | – | {} | {} |",
+                opt_gbs(peer_bps(s, Who::OpenSsl)),
+                opt_gbs(peer_bps(s, Who::RustCrypto)),
+            );
+        }
     }
     out
 }
@@ -509,7 +585,25 @@ pub fn main_with_args(argv: &[String]) -> i32 {
     }
     eprintln!("speed: measuring the instruction ceilings");
     let instr = measure_instructions(0.25_f64.min(opts.seconds * 2.0), opts.rounds);
-    if !opts.json {
+    if opts.markdown {
+        let _ = writeln!(
+            out,
+            "Measured with `speed {}` (simdcrypt speed {}) on {} ({}); {}. Each figure is the median of {} interleaved rounds, timed in thread CPU time.\n",
+            argv.join(" "),
+            env!("CARGO_PKG_VERSION"),
+            machine.cpu,
+            machine.features.join(" "),
+            machine.openssl.as_deref().unwrap_or("OpenSSL not built in"),
+            opts.rounds,
+        );
+        for (i, ops) in &instr {
+            if i.is_latency() {
+                let _ = writeln!(out, "- {}: {:.3} ns", i.name(), 1e9 / ops);
+            } else {
+                let _ = writeln!(out, "- {}: {:.3} G/s", i.name(), ops / 1e9);
+            }
+        }
+    } else if !opts.json {
         let _ = writeln!(out, "simdcrypt speed {}", env!("CARGO_PKG_VERSION"));
         let _ = writeln!(
             out,
@@ -590,7 +684,9 @@ pub fn main_with_args(argv: &[String]) -> i32 {
                 opts.rounds,
             ));
         }
-        if opts.json {
+        if opts.markdown {
+            let _ = write!(out, "{}", markdown(alg, &sizes, &results));
+        } else if opts.json {
             for r in &results {
                 let _ = writeln!(out, "{}", json_record(&machine, &opts, &results, r));
             }
@@ -600,7 +696,7 @@ pub fn main_with_args(argv: &[String]) -> i32 {
         let _ = out.flush();
         all.extend(results);
     }
-    if !opts.json {
+    if !opts.json && !opts.markdown {
         let _ = write!(out, "{}", summary(&all, &opts.algs));
     }
     let share = measure::cpu_share();
@@ -615,7 +711,7 @@ pub fn main_with_args(argv: &[String]) -> i32 {
             }
         );
         if !opts.json {
-            let _ = writeln!(out, "{note}");
+            let _ = writeln!(out, "\n{note}");
         }
         eprintln!("speed: {note}");
     }
