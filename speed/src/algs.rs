@@ -73,6 +73,8 @@ pub enum Family {
     Ecb,
     /// AES-XTS, one data unit per message.
     Xts,
+    /// AES-XTS over many consecutive 512-byte data units per call (`size` is the total).
+    XtsSectors,
     /// AES-CBC, one chain.
     Cbc,
     /// AES-CBC encryption of several independent streams at once.
@@ -106,6 +108,8 @@ pub struct Algorithm {
 pub const SIZES: [usize; 6] = [16, 64, 256, 1024, 8192, 16384];
 /// The extra size for XTS: one 4 KiB data unit (a disk sector of today).
 pub const XTS_SECTOR: usize = 4096;
+/// The data unit of the `-sectors` XTS algorithms: the classic 512-byte disk sector.
+pub const SMALL_SECTOR: usize = 512;
 
 const fn alg(
     name: &'static str,
@@ -136,6 +140,22 @@ pub fn catalog() -> &'static [Algorithm] {
         alg("aes-128-xts-dec", Xts, 32, false, 1, Parallel(10)),
         alg("aes-256-xts-enc", Xts, 64, true, 1, Parallel(14)),
         alg("aes-256-xts-dec", Xts, 64, false, 1, Parallel(14)),
+        alg(
+            "aes-128-xts-enc-sectors",
+            XtsSectors,
+            32,
+            true,
+            1,
+            Parallel(10),
+        ),
+        alg(
+            "aes-256-xts-enc-sectors",
+            XtsSectors,
+            64,
+            true,
+            1,
+            Parallel(14),
+        ),
         alg("aes-128-cbc-enc", Cbc, 16, true, 1, Chained(10)),
         alg("aes-128-cbc-dec", Cbc, 16, false, 1, Parallel(10)),
         alg("aes-192-cbc-enc", Cbc, 24, true, 1, Chained(12)),
@@ -183,8 +203,8 @@ pub fn iv(i: usize) -> [u8; 16] {
 impl Algorithm {
     /// The sizes measured by default.
     pub fn default_sizes(&self) -> Vec<usize> {
-        let mut v = SIZES.to_vec();
-        if self.family == Family::Xts {
+        let mut v: Vec<usize> = SIZES.into_iter().filter(|&s| self.size_ok(s)).collect();
+        if matches!(self.family, Family::Xts | Family::XtsSectors) {
             v.push(XTS_SECTOR);
             v.sort_unstable();
         }
@@ -196,6 +216,7 @@ impl Algorithm {
         match self.family {
             Family::Ecb | Family::Cbc | Family::CbcMany => size > 0 && size.is_multiple_of(16),
             Family::Xts => (16..=1 << 24).contains(&size),
+            Family::XtsSectors => size > 0 && size.is_multiple_of(SMALL_SECTOR),
             Family::Sha1 | Family::Sha1Many | Family::HmacSha1 => size > 0,
         }
     }
@@ -203,7 +224,7 @@ impl Algorithm {
     /// AES rounds (10, 12, 14), or 0 for SHA-1.
     pub fn rounds(&self) -> u32 {
         match self.family {
-            Family::Xts => (self.key_len / 2 / 4 + 6) as u32,
+            Family::Xts | Family::XtsSectors => (self.key_len / 2 / 4 + 6) as u32,
             Family::Ecb | Family::Cbc | Family::CbcMany => (self.key_len / 4 + 6) as u32,
             _ => 0,
         }
@@ -219,7 +240,7 @@ impl Algorithm {
         match self.family {
             Family::Ecb => Aes::available_backends().map(Some).collect(),
             // XTS, CBC and SHA-1 rows appear here once those modules exist.
-            Family::Xts | Family::Cbc | Family::CbcMany => Vec::new(),
+            Family::Xts | Family::XtsSectors | Family::Cbc | Family::CbcMany => Vec::new(),
             Family::Sha1 | Family::Sha1Many | Family::HmacSha1 => Vec::new(),
         }
     }
@@ -287,6 +308,8 @@ impl Algorithm {
             (Family::Ecb, 32) => RcEcb::<Aes256>::boxed(k, size),
             (Family::Xts, 32) => RcXts::<Aes128>::boxed(k, size, enc),
             (Family::Xts, 64) => RcXts::<Aes256>::boxed(k, size, enc),
+            (Family::XtsSectors, 32) => RcXtsSectors::<Aes128>::boxed(k, size),
+            (Family::XtsSectors, 64) => RcXtsSectors::<Aes256>::boxed(k, size),
             (Family::Cbc, 16) => rc_cbc::<Aes128>(k, size, enc),
             (Family::Cbc, 24) => rc_cbc::<Aes192>(k, size, enc),
             (Family::Cbc, 32) => rc_cbc::<Aes256>(k, size, enc),
@@ -310,6 +333,12 @@ impl Algorithm {
         let streams = self.streams;
         let r: Box<dyn Runner> = match self.family {
             Family::Ecb => return None,
+            Family::XtsSectors => Box::new(OsslXtsSectors {
+                c: ossl::Cipher::new(ossl::Kind::Xts, k, self.encrypt)?,
+                input: message(size, 0),
+                out: vec![0; size],
+                ok: true,
+            }),
             Family::Xts | Family::Cbc | Family::CbcMany => {
                 let kind = if self.family == Family::Xts {
                     ossl::Kind::Xts
@@ -446,6 +475,42 @@ where
         } else {
             self.xts.decrypt_sector(black_box(&mut self.buf), tweak);
         }
+    }
+    fn output(&self) -> &[u8] {
+        &self.buf
+    }
+}
+
+/// Consecutive 512-byte data units through `encrypt_area`.
+struct RcXtsSectors<C> {
+    xts: xts_mode::Xts128<C>,
+    buf: Vec<u8>,
+}
+
+impl<C> RcXtsSectors<C>
+where
+    C: BlockCipherEncrypt + BlockCipherDecrypt + BlockSizeUser<BlockSize = U16> + KeyInit + 'static,
+{
+    fn boxed(k: &[u8], size: usize) -> Option<Box<dyn Runner>> {
+        let (k1, k2) = k.split_at(k.len() / 2);
+        Some(Box::new(RcXtsSectors {
+            xts: xts_mode::Xts128::new(C::new_from_slice(k1).ok()?, C::new_from_slice(k2).ok()?),
+            buf: message(size, 0),
+        }))
+    }
+}
+
+impl<C> Runner for RcXtsSectors<C>
+where
+    C: BlockCipherEncrypt + BlockCipherDecrypt + BlockSizeUser<BlockSize = U16>,
+{
+    fn run(&mut self) {
+        self.xts.encrypt_area(
+            black_box(&mut self.buf),
+            SMALL_SECTOR,
+            SECTOR,
+            xts_mode::get_tweak_default,
+        );
     }
     fn output(&self) -> &[u8] {
         &self.buf
@@ -610,6 +675,32 @@ impl Runner for OsslCipher {
     }
 }
 
+/// One EVP call per 512-byte data unit, the tweak rising by one per unit.
+#[cfg(feature = "openssl")]
+struct OsslXtsSectors {
+    c: simdcrypt::ossl::Cipher,
+    input: Vec<u8>,
+    out: Vec<u8>,
+    ok: bool,
+}
+
+#[cfg(feature = "openssl")]
+impl Runner for OsslXtsSectors {
+    fn run(&mut self) {
+        let units = self
+            .input
+            .chunks_exact(SMALL_SECTOR)
+            .zip(self.out.chunks_exact_mut(SMALL_SECTOR));
+        for (i, (src, dst)) in units.enumerate() {
+            let mut tweak = (SECTOR + i as u128).to_le_bytes();
+            self.ok &= self.c.run(&mut tweak, black_box(src), dst);
+        }
+    }
+    fn output(&self) -> &[u8] {
+        if self.ok { &self.out } else { &[] }
+    }
+}
+
 #[cfg(feature = "openssl")]
 struct OsslSha1 {
     h: simdcrypt::ossl::Sha1,
@@ -690,7 +781,7 @@ mod tests {
     #[test]
     fn contenders_agree() {
         for a in catalog() {
-            for size in [16, 4096] {
+            for size in [512, 4096] {
                 let outs: Vec<(Who, Vec<u8>)> = a
                     .contenders()
                     .into_iter()

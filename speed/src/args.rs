@@ -281,6 +281,7 @@ mod tests {
             [
                 "aes-256-xts-enc",
                 "aes-256-xts-dec",
+                "aes-256-xts-enc-sectors",
                 "sha1",
                 "sha1-many",
                 "hmac-sha1"

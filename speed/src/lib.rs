@@ -475,7 +475,7 @@ pub fn summary(results: &[Measured], algs: &[&'static Algorithm]) -> String {
     use std::fmt::Write as _;
     let mut out = String::from(
         "\nsummary (simdcrypt's automatic backend; GB/s = 10^9 bytes/s):\n\
-         algorithm               size  backend          GB/s  of ceiling  x openssl  x rustcrypto  openssl GB/s\n",
+         algorithm                  size  backend          GB/s  of ceiling  x openssl  x rustcrypto  openssl GB/s\n",
     );
     let gbs = |v: f64| format!("{:.2}", v / 1e9);
     for alg in algs {
@@ -487,7 +487,7 @@ pub fn summary(results: &[Measured], algs: &[&'static Algorithm]) -> String {
         sizes.sort_unstable();
         sizes.dedup();
         let mut headline: Vec<usize> = sizes.last().copied().into_iter().collect();
-        if alg.family == Family::Xts
+        if matches!(alg.family, Family::Xts | Family::XtsSectors)
             && sizes.contains(&algs::XTS_SECTOR)
             && headline != [algs::XTS_SECTOR]
         {
@@ -508,7 +508,7 @@ pub fn summary(results: &[Measured], algs: &[&'static Algorithm]) -> String {
             let _ = match ours {
                 Some(r) => writeln!(
                     out,
-                    "{:<20} {:>7}  {:<12} {:>8} {:>11} {:>10} {:>13} {:>13}",
+                    "{:<24} {:>6}  {:<12} {:>8} {:>11} {:>10} {:>13} {:>13}",
                     alg.name,
                     s,
                     r.who.backend_name(),
@@ -526,7 +526,7 @@ pub fn summary(results: &[Measured], algs: &[&'static Algorithm]) -> String {
                 ),
                 None => writeln!(
                     out,
-                    "{:<20} {:>7}  {:<12} {:>8} {:>11} {:>10} {:>13} {:>13}",
+                    "{:<24} {:>6}  {:<12} {:>8} {:>11} {:>10} {:>13} {:>13}",
                     alg.name, s, "(none)", "-", "-", "-", "-", ossl
                 ),
             };
