@@ -162,9 +162,11 @@ impl Impl {
 
 static DISPATCH: Dispatch = Dispatch::new(
     "AES",
+    // VAES on zmm measured no faster than on ymm on Emerald Rapids (1.00x, 4096 blocks,
+    // AES-128 and AES-256), so the 256-bit kernel is preferred.
     &[
-        Backend::VaesAvx512,
         Backend::VaesAvx2,
+        Backend::VaesAvx512,
         Backend::AesNi,
         Backend::Portable,
     ],
