@@ -11,6 +11,8 @@ extern crate std;
 
 pub mod aes;
 mod backend;
+#[cfg(feature = "cipher")]
+mod cipher_impl;
 pub mod cpu;
 mod error;
 #[cfg(feature = "openssl")]
@@ -21,6 +23,8 @@ pub use aes::{Aes, Block};
 #[cfg(feature = "std")]
 pub use backend::backend_env_problem;
 pub use backend::{Backend, automatic_features};
+#[cfg(feature = "cipher")]
+pub use cipher_impl::{Aes128, Aes192, Aes256};
 pub use error::Error;
 
 /// Backend names accepted in `SIMDCRYPT_REQUIRE`-style lists, for tests and tools.

@@ -25,7 +25,10 @@ fn has(flags: &[String], want: &[&str]) -> bool {
 #[test]
 fn required_backends_are_available() {
     for b in common::required() {
-        assert!(b.is_available(), "SIMDCRYPT_REQUIRE names {b}, which this CPU or build lacks");
+        assert!(
+            b.is_available(),
+            "SIMDCRYPT_REQUIRE names {b}, which this CPU or build lacks"
+        );
     }
 }
 
@@ -75,7 +78,12 @@ fn automatic_choice_is_the_best_available() {
 /// Runs this test binary again with `SIMDCRYPT_BACKEND` set and reads what it picks.
 fn child_choice(cap: &str) -> String {
     let out = Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "print_choice_for_parent", "--nocapture", "--test-threads=1"])
+        .args([
+            "--exact",
+            "print_choice_for_parent",
+            "--nocapture",
+            "--test-threads=1",
+        ])
         .env("SIMDCRYPT_BACKEND", cap)
         .env("SIMDCRYPT_PRINT_CHOICE", "1")
         .output()
