@@ -80,5 +80,5 @@ proptest! {
 fn keyinit_uses_the_automatic_backend() {
     let c = simdcrypt::Aes256::new(&[5u8; 32].into());
     assert_eq!(c.inner().backend(), Aes::new(&[5u8; 32]).unwrap().backend());
-    assert_eq!(format!("{c:?}").contains("05"), false);
+    assert!(!format!("{c:?}").contains("05"));
 }
