@@ -36,9 +36,10 @@
 //! - `cipher`: [`Aes128`], [`Aes192`], [`Aes256`] implement RustCrypto's `cipher` 0.5
 //!   traits, so these kernels drop into `ctr`, `cbc`, `xts-mode` and the like.
 //! - `rayon`: multi-threaded multi-sector XTS.
-//! - `no-asm`: do not build the hand-written assembly in `asm/` (the intrinsics kernels
-//!   remain).
 //! - `openssl`: tests and benchmarks only: OpenSSL as a differential oracle and a peer.
+//!
+//! Building with the environment variable `SIMDCRYPT_NO_ASM` set leaves out the
+//! hand-written assembly in `asm/` (the intrinsics kernels remain).
 //!
 //! # Safety model
 //!
