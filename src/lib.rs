@@ -11,6 +11,7 @@ extern crate std;
 
 pub mod aes;
 mod backend;
+pub mod cbc;
 pub mod cpu;
 mod error;
 #[cfg(feature = "openssl")]
@@ -21,6 +22,7 @@ pub use aes::{Aes, Block};
 #[cfg(feature = "std")]
 pub use backend::backend_env_problem;
 pub use backend::{Backend, automatic_features};
+pub use cbc::Cbc;
 pub use error::Error;
 
 /// Backend names accepted in `SIMDCRYPT_REQUIRE`-style lists, for tests and tools.
