@@ -381,8 +381,14 @@ proptest! {
         seed in any::<u8>(),
     ) {
         let pt: Vec<u8> = (0..len).map(|i| (i as u8).wrapping_mul(7) ^ seed).collect();
-        let want = rc_cts(&key, &iv, &pt, true);
-        prop_assert_eq!(&rc_cts(&key, &iv, &want, false), &pt);
+        // Exactly one block is plain CBC (RFC 3962); RustCrypto `cts` 0.7 encrypts that
+        // block twice instead, so it is the reference only from 17 bytes on.
+        let want = if len == 16 {
+            rc_cbc(&key, &iv, &pt, true)
+        } else {
+            rc_cts(&key, &iv, &pt, true)
+        };
+        prop_assert_eq!(&rc_cts(&key, &iv, &rc_cts(&key, &iv, &pt, true), false), &pt);
         for b in Cbc::available_backends() {
             let cbc = Cbc::with_backend(&key, b).unwrap();
             let mut x = pt.clone();
