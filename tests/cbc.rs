@@ -213,8 +213,14 @@ fn every_corrupted_padding_is_rejected() {
             want.extend_from_slice(&last[..16 - usize::from(p)]);
             assert_eq!(r, Ok(want), "{b} good pad {p}");
             // Each pad byte but the last, changed to every other value: inconsistent.
+            // Every change on the SIMD backends; a spread of them on the (slow) portable one.
+            let deltas: Vec<u8> = if b == Backend::Portable {
+                vec![1, 2, 4, 8, 16, 32, 64, 128, 0xff, p ^ 17, p]
+            } else {
+                (1..=255).collect()
+            };
             for pos in 16 - usize::from(p)..15 {
-                for delta in 1..=255u8 {
+                for &delta in &deltas {
                     let mut bad = last;
                     bad[pos] ^= delta;
                     let (r, _) = try_last(bad);
