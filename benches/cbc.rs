@@ -63,6 +63,24 @@ mod ceil {
         _mm256_extract_epi32::<0>(acc)
     }
 
+    /// `iters` steps of 10 independent `vaesenc zmm` chains.
+    #[target_feature(enable = "avx512f,vaes")]
+    pub fn vaes_zmm_throughput(iters: u64) -> i32 {
+        let k = black_box(_mm512_set1_epi32(0x0102_0304));
+        let mut s: [__m512i; 10] = core::array::from_fn(|i| _mm512_set1_epi32(i as i32));
+        s = black_box(s);
+        for _ in 0..iters {
+            for x in s.iter_mut() {
+                *x = _mm512_aesenc_epi128(*x, k);
+            }
+        }
+        let mut acc = s[0];
+        for x in &s[1..] {
+            acc = _mm512_xor_si512(acc, *x);
+        }
+        _mm512_cvtsi512_si32(acc)
+    }
+
     /// `10 * iters` dependent `aesenc xmm` (one chain).
     #[target_feature(enable = "aes")]
     pub fn aesenc_latency(iters: u64) -> i32 {
@@ -110,6 +128,16 @@ fn main() {
                 Box::new(|| {
                     // SAFETY: VAES and AVX2 were detected (the VaesAvx2 backend is available).
                     black_box(unsafe { ceil::vaes_ymm_throughput(black_box(CEIL_ITERS)) });
+                }),
+            );
+        }
+        if simdcrypt::cpu::VaesAvx512Token::get().is_some() {
+            add(
+                &mut m,
+                "vaesenc zmm (10 chains)".into(),
+                Box::new(|| {
+                    // SAFETY: the token proves VAES and AVX-512F.
+                    black_box(unsafe { ceil::vaes_zmm_throughput(black_box(CEIL_ITERS)) });
                 }),
             );
         }
@@ -209,6 +237,12 @@ fn main() {
     let vaes_rate = m.get("vaesenc ymm (10 chains)").map(|s| ops / s);
     let lat = m.get("aesenc xmm (1 chain)").map(|s| s / ops);
     println!("ratios:");
+    if let (Some(y), Some(z)) = (
+        m.get("vaesenc ymm (10 chains)"),
+        m.get("vaesenc zmm (10 chains)"),
+    ) {
+        println!("  AES blocks/s, zmm vs ymm: {:.2}x", (4.0 / z) / (2.0 / y));
+    }
     for (bits, rounds) in [(128, 10.0), (192, 12.0), (256, 14.0)] {
         let par_ceil = vaes_rate.map(|r| 32.0 * r / rounds);
         let chain_ceil = lat.map(|l| 16.0 / (rounds * l));

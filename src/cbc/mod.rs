@@ -7,7 +7,7 @@
 //! decrypt: P[i] = D(C[i]) ^ C[i-1]                  (independent: throughput-bound)
 //! ```
 //! Each backend file holds three kernels: the chained encryption of one stream, the
-//! parallel decryption, and the interleaved encryption of several streams ([`Lane`]s).
+//! parallel decryption, and the interleaved encryption of several streams (lanes).
 
 use core::fmt;
 
@@ -309,6 +309,7 @@ impl Cbc {
         last.copy_from_slice(&pm[..d]);
         zeroize::Zeroize::zeroize(&mut pm);
         zeroize::Zeroize::zeroize(&mut dx[0]);
+        zeroize::Zeroize::zeroize(&mut e[0]);
         Ok(())
     }
 
