@@ -11,8 +11,11 @@
 //!     tail: 8, 4, 2 blocks the same way, an odd last block with AES-NI
 //!
 //! encrypt_lanes (up to 16 streams, two per ymm: stream 2k in the low lane, 2k+1 high):
-//!     s[k] = ymm(iv[2k], iv[2k+1])
-//!     for each step j: s[k] = E(ymm(P[2k][j], P[2k+1][j]) ^ s[k]); store both halves
+//!     s[k] = ymm(iv[2k], iv[2k+1]) ^ ymm(P[2k][0], P[2k+1][0]) ^ K[0]
+//!     for each step j: R-1 rounds of vaesenc over all registers, then
+//!         u = ymm(P[2k][j+1], P[2k+1][j+1]) ^ K[0]
+//!         s[k] = vaesenclast(s[k], K[R] ^ u); C = s[k] ^ u     (last step: plain K[R])
+//!         store both halves of C
 //!     an odd count duplicates the last stream into the spare lane: both halves compute
 //!     the same values, so storing both is harmless
 //! ```
@@ -141,29 +144,48 @@ fn lanes_m<const M: usize, const R: usize>(
     }
     // Lane of the high half of register k: 2k + 1, or the last lane again.
     let hi = |k: usize| (2 * k + 1).min(n - 1);
+    if steps == 0 {
+        return;
+    }
+    let (k0, kl) = (rk[0], rk[R]);
+    // Plaintext block `j` of register `k`, XORed with the first round key.
+    let input = |lanes: &[Lane<'_>], j: usize, k: usize| {
+        let p = pair(load(&lanes[2 * k].data[j]), load(&lanes[hi(k)].data[j]));
+        _mm256_xor_si256(p, k0)
+    };
     let mut s = [_mm256_setzero_si256(); M];
     for (k, x) in s.iter_mut().enumerate() {
-        *x = pair(load(&lanes[2 * k].iv), load(&lanes[hi(k)].iv));
+        let iv = pair(load(&lanes[2 * k].iv), load(&lanes[hi(k)].iv));
+        *x = _mm256_xor_si256(iv, input(lanes, 0, k));
     }
     for j in 0..steps {
-        for (k, x) in s.iter_mut().enumerate() {
-            let p = pair(load(&lanes[2 * k].data[j]), load(&lanes[hi(k)].data[j]));
-            *x = _mm256_xor_si256(*x, _mm256_xor_si256(p, rk[0]));
-        }
         for key in &rk[1..R] {
             for x in s.iter_mut() {
                 *x = _mm256_aesenc_epi128(*x, *key);
             }
         }
-        for (k, x) in s.iter_mut().enumerate() {
-            *x = _mm256_aesenclast_epi128(*x, rk[R]);
-            store(&mut lanes[2 * k].data[j], _mm256_castsi256_si128(*x));
-            store(&mut lanes[hi(k)].data[j], _mm256_extracti128_si256::<1>(*x));
+        let mut c = [_mm256_setzero_si256(); M];
+        if j + 1 < steps {
+            // The next block's input XOR rides in the last round key: the chain has no
+            // XOR of its own.
+            for (k, (x, y)) in s.iter_mut().zip(c.iter_mut()).enumerate() {
+                let u = input(lanes, j + 1, k);
+                *x = _mm256_aesenclast_epi128(*x, _mm256_xor_si256(kl, u));
+                *y = _mm256_xor_si256(*x, u);
+            }
+        } else {
+            for (x, y) in s.iter().zip(c.iter_mut()) {
+                *y = _mm256_aesenclast_epi128(*x, kl);
+            }
         }
-    }
-    for (k, x) in s.iter().enumerate() {
-        store(&mut lanes[2 * k].iv, _mm256_castsi256_si128(*x));
-        store(&mut lanes[hi(k)].iv, _mm256_extracti128_si256::<1>(*x));
+        for (k, y) in c.iter().enumerate() {
+            store(&mut lanes[2 * k].data[j], _mm256_castsi256_si128(*y));
+            store(&mut lanes[hi(k)].data[j], _mm256_extracti128_si256::<1>(*y));
+            if j + 1 == steps {
+                store(&mut lanes[2 * k].iv, _mm256_castsi256_si128(*y));
+                store(&mut lanes[hi(k)].iv, _mm256_extracti128_si256::<1>(*y));
+            }
+        }
     }
 }
 
