@@ -134,18 +134,23 @@ fn lanes_n<const N: usize, const R: usize>(
     for (x, l) in s.iter_mut().zip(lanes.iter()) {
         *x = load(&l.iv);
     }
-    for j in 0..steps {
-        for (x, l) in s.iter_mut().zip(lanes.iter()) {
-            *x = _mm_xor_si128(*x, _mm_xor_si128(load(&l.data[j]), rk[0]));
-        }
-        for k in &rk[1..R] {
-            for x in s.iter_mut() {
-                *x = _mm_aesenc_si128(*x, *k);
+    {
+        // Exactly `steps` blocks each, so indexing by `j < steps` needs no bounds checks
+        // (they would take issue slots from the AES ports).
+        let mut data = lanes.each_mut().map(|l| &mut l.data[..steps]);
+        for j in 0..steps {
+            for (x, d) in s.iter_mut().zip(data.iter()) {
+                *x = _mm_xor_si128(*x, _mm_xor_si128(load(&d[j]), rk[0]));
             }
-        }
-        for (x, l) in s.iter_mut().zip(lanes.iter_mut()) {
-            *x = _mm_aesenclast_si128(*x, rk[R]);
-            store(&mut l.data[j], *x);
+            for k in &rk[1..R] {
+                for x in s.iter_mut() {
+                    *x = _mm_aesenc_si128(*x, *k);
+                }
+            }
+            for (x, d) in s.iter_mut().zip(data.iter_mut()) {
+                *x = _mm_aesenclast_si128(*x, rk[R]);
+                store(&mut d[j], *x);
+            }
         }
     }
     for (x, l) in s.iter().zip(lanes.iter_mut()) {
