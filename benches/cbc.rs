@@ -1,7 +1,7 @@
 //! AES-CBC speed, side by side in one process, as ratios: decryption against the parallel
 //! AES ceiling (`32 B x vaesenc-ymm/s / rounds`) and OpenSSL; single-stream encryption
 //! against the chained ceiling (`16 B / (rounds x aesenc latency)`) and OpenSSL;
-//! `encrypt_many` (8 x 4 KiB) against single-stream encryption. The instruction rates are
+//! `encrypt_many` (8 x 4 KiB) against single-stream encryption; RustCrypto `cbc` too. The instruction rates are
 //! measured in the same run. Each figure is the best of several short rounds, interleaved.
 //!
 //! `cargo bench --features openssl --bench cbc` (about 6 s; best of 50 rounds of 4 ms each, to dodge other load).
@@ -95,6 +95,33 @@ mod ceil {
     }
 }
 
+/// RustCrypto `cbc` 0.2 over `aes` 0.9, in place, zero IV.
+fn rustcrypto_cbc(key: &[u8], buf: &mut [u8], enc: bool) {
+    use aes::cipher::block_padding::NoPadding;
+    use aes::cipher::{BlockModeDecrypt, BlockModeEncrypt, KeyIvInit};
+    macro_rules! run {
+        ($a:ty) => {
+            if enc {
+                let len = buf.len();
+                cbc::Encryptor::<$a>::new_from_slices(key, &[0; 16])
+                    .unwrap()
+                    .encrypt_padded::<NoPadding>(buf, len)
+                    .unwrap();
+            } else {
+                cbc::Decryptor::<$a>::new_from_slices(key, &[0; 16])
+                    .unwrap()
+                    .decrypt_padded::<NoPadding>(buf)
+                    .unwrap();
+            }
+        };
+    }
+    match key.len() {
+        16 => run!(aes::Aes128),
+        24 => run!(aes::Aes192),
+        _ => run!(aes::Aes256),
+    }
+}
+
 const CEIL_ITERS: u64 = 100_000;
 const SIZE: usize = 64 * 1024;
 
@@ -177,6 +204,16 @@ fn main() {
                 }),
             );
         }
+        for enc in [false, true] {
+            let key = key.to_vec();
+            let mut buf = vec![0x5au8; SIZE];
+            let what = if enc { "encrypt" } else { "decrypt" };
+            add(
+                &mut m,
+                format!("{what} {bits} rustcrypto"),
+                Box::new(move || rustcrypto_cbc(&key, black_box(&mut buf), enc)),
+            );
+        }
         #[cfg(feature = "openssl")]
         for enc in [false, true] {
             use simdcrypt::ossl::{Cipher, Kind};
@@ -257,6 +294,9 @@ fn main() {
             if let Some(o) = m.get(&format!("decrypt {bits} openssl")) {
                 line += &format!(", {:.2}x OpenSSL", o / s);
             }
+            if let Some(o) = m.get(&format!("decrypt {bits} rustcrypto")) {
+                line += &format!(", {:.2}x RustCrypto", o / s);
+            }
             println!("{line}");
         }
         for &b in &fast {
@@ -269,6 +309,9 @@ fn main() {
             }
             if let Some(o) = m.get(&format!("encrypt {bits} openssl")) {
                 line += &format!(", {:.2}x OpenSSL", o / s);
+            }
+            if let Some(o) = m.get(&format!("encrypt {bits} rustcrypto")) {
+                line += &format!(", {:.2}x RustCrypto", o / s);
             }
             if let Some(s8) = m.get(&format!("many8x4K {bits} {b}")) {
                 let ratio = (8.0 * 4096.0 / s8) / (SIZE as f64 / s);
