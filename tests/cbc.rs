@@ -96,6 +96,15 @@ fn rfc3962_ciphertext_stealing() {
             cbc.decrypt_cts(&[0; 16], &mut x).unwrap();
             assert_eq!(x, pt, "{b} len {}", pt.len());
         }
+        // Exactly one block is plain CBC.
+        let pt = hex("4920776f756c64206c696b6520746865");
+        let mut want = pt.clone();
+        cbc.encrypt(&mut [7; 16], &mut want).unwrap();
+        let mut x = pt.clone();
+        cbc.encrypt_cts(&[7; 16], &mut x).unwrap();
+        assert_eq!(x, want, "{b}");
+        cbc.decrypt_cts(&[7; 16], &mut x).unwrap();
+        assert_eq!(x, pt, "{b}");
     }
 }
 
