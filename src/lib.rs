@@ -76,6 +76,7 @@ extern crate std;
 
 pub mod aes;
 mod backend;
+pub mod cbc;
 #[cfg(feature = "cipher")]
 mod cipher_impl;
 pub mod cpu;
@@ -88,6 +89,7 @@ pub use aes::{Aes, Block};
 #[cfg(feature = "std")]
 pub use backend::backend_env_problem;
 pub use backend::{Backend, automatic_features};
+pub use cbc::Cbc;
 #[cfg(feature = "cipher")]
 pub use cipher_impl::{Aes128, Aes192, Aes256};
 pub use error::Error;
