@@ -1,5 +1,70 @@
 //! Hand-written SIMD AES-XTS, AES-CBC and SHA-1 for x86-64, chosen at run time, with
 //! constant-time portable fallbacks.
+//!
+//! ```
+//! let aes = simdcrypt::Aes::new(&[0u8; 32])?;
+//! let mut blocks = [[0u8; 16]; 4];
+//! aes.encrypt_blocks(&mut blocks);
+//! println!("AES runs on {}", aes.backend());
+//! # Ok::<(), simdcrypt::Error>(())
+//! ```
+//!
+//! # Backends
+//!
+//! Every keyed type picks the best kernel family ([`Backend`]) this CPU runs when it is
+//! made, from features detected once per process ([`cpu::detected`]). `available_backends()`
+//! lists an algorithm's backends that run here, best first; `with_backend` asks for one and
+//! is an [`Error::BackendUnavailable`] where the CPU lacks it; `backend()` says which one an
+//! instance uses.
+//!
+//! | backend | instructions |
+//! |---|---|
+//! | `portable` | none: constant-time Rust, bitsliced AES |
+//! | `aesni` | AES-NI, PCLMULQDQ, SSE4.1 (128-bit) |
+//! | `vaes-avx2` | VAES, VPCLMULQDQ on 256-bit AVX2 registers |
+//! | `vaes-avx512` | VAES, VPCLMULQDQ on 512-bit AVX-512 registers |
+//!
+//! The environment variable `SIMDCRYPT_BACKEND` (with `std`) caps the automatic choice for
+//! the whole process, as `OPENSSL_ia32cap` does for OpenSSL: `SIMDCRYPT_BACKEND=aesni`
+//! makes every algorithm use at most AES-NI's features, `portable` turns every SIMD kernel
+//! off. See [`automatic_features`] and [`backend_env_problem`].
+//!
+//! # Feature flags
+//!
+//! - `std` (default): `SIMDCRYPT_BACKEND`, `std::error::Error`; implies `alloc`.
+//! - `alloc`: the APIs that return a `Vec`.
+//! - `cipher`: [`Aes128`], [`Aes192`], [`Aes256`] implement RustCrypto's `cipher` 0.5
+//!   traits, so these kernels drop into `ctr`, `cbc`, `xts-mode` and the like.
+//! - `rayon`: multi-threaded multi-sector XTS.
+//! - `openssl`: tests and benchmarks only: OpenSSL as a differential oracle and a peer.
+//!
+//! Building with the environment variable `SIMDCRYPT_NO_ASM` set leaves out the
+//! hand-written assembly in `asm/` (the intrinsics kernels remain).
+//!
+//! # Safety model
+//!
+//! All `unsafe` code sits in the SIMD kernels and the assembly bindings. `cpu` is the only
+//! module that executes CPUID; it hands out zero-sized *capability tokens* that nothing
+//! else can make. Each kernel is a `#[target_feature]` function reached only through a
+//! wrapper that takes the token, so every call into SIMD code has one justification: the
+//! token exists, so the CPU has the instructions. Every `unsafe` block says why it is sound
+//! in a `SAFETY:` comment. The portable backends are `#![forbid(unsafe_code)]`. Inputs are
+//! validated before anything is written, so an `Err` leaves the caller's buffers as they
+//! were.
+//!
+//! # Security notes
+//!
+//! - No backend branches on, or indexes memory by, key or data bytes: the portable AES is
+//!   bitsliced (no S-box tables). A valgrind-based check (`examples/ct_check.rs`, run in
+//!   CI) marks keys and messages secret and fails on any secret-dependent branch or
+//!   address in the backends valgrind can run (it hides SHA-NI, VAES and AVX-512).
+//! - Key schedules are zeroized on drop; `Debug` never prints key material.
+//! - XTS and CBC provide confidentiality only, no integrity: an attacker can change
+//!   ciphertext undetected. Authenticate separately (for example HMAC over the
+//!   ciphertext) where that matters.
+//! - SHA-1 is broken for collision resistance. It is here for HMAC-SHA1 and for
+//!   interoperability with protocols and formats that fixed it; do not use it for new
+//!   signatures or content addressing that must resist collisions.
 #![no_std]
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
@@ -11,6 +76,9 @@ extern crate std;
 
 pub mod aes;
 mod backend;
+pub mod cbc;
+#[cfg(feature = "cipher")]
+mod cipher_impl;
 pub mod cpu;
 mod error;
 #[cfg(feature = "openssl")]
@@ -21,6 +89,9 @@ pub use aes::{Aes, Block};
 #[cfg(feature = "std")]
 pub use backend::backend_env_problem;
 pub use backend::{Backend, automatic_features};
+pub use cbc::Cbc;
+#[cfg(feature = "cipher")]
+pub use cipher_impl::{Aes128, Aes192, Aes256};
 pub use error::Error;
 
 /// Backend names accepted in `SIMDCRYPT_REQUIRE`-style lists, for tests and tools.

@@ -1,0 +1,30 @@
+//! Prints what this CPU offers and the backend each algorithm picks automatically.
+//!
+//! `cargo run --release --example backends`, optionally with `SIMDCRYPT_BACKEND=aesni`.
+
+use simdcrypt::{Aes, Backend, cpu};
+
+fn list(it: impl Iterator<Item = Backend>) -> String {
+    it.map(|b| b.name()).collect::<Vec<_>>().join(", ")
+}
+
+fn main() {
+    println!("detected CPU features: {}", cpu::detected());
+    println!(
+        "automatic choice may use: {}",
+        simdcrypt::automatic_features()
+    );
+    if let Some(p) = simdcrypt::backend_env_problem() {
+        println!("SIMDCRYPT_BACKEND problem: {p}");
+    }
+    println!();
+    println!("{:<8} {:<14} available (best first)", "algo", "automatic");
+    let key = [0u8; 16];
+    let aes = Aes::new(&key).expect("a 16-byte key is valid");
+    println!(
+        "{:<8} {:<14} {}",
+        "AES",
+        aes.backend().name(),
+        list(Aes::available_backends())
+    );
+}

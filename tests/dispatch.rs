@@ -1,0 +1,141 @@
+//! Dispatch: the automatic choice, `SIMDCRYPT_BACKEND`, `SIMDCRYPT_REQUIRE`.
+
+mod common;
+
+use std::process::Command;
+
+use simdcrypt::{Aes, Backend, Error};
+
+/// The CPU flags as the kernel reports them: independent of this crate's own detection.
+fn cpuinfo_flags() -> Vec<String> {
+    let text = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    text.lines()
+        .find(|l| l.starts_with("flags"))
+        .and_then(|l| l.split_once(':'))
+        .map(|(_, f)| f.split_whitespace().map(str::to_owned).collect())
+        .unwrap_or_default()
+}
+
+fn has(flags: &[String], want: &[&str]) -> bool {
+    want.iter().all(|w| flags.iter().any(|f| f == w))
+}
+
+/// Every backend named in `SIMDCRYPT_REQUIRE` exists here: unknown names and missing
+/// backends fail.
+#[test]
+fn required_backends_are_available() {
+    for b in common::required() {
+        assert!(
+            b.is_available(),
+            "SIMDCRYPT_REQUIRE names {b}, which this CPU or build lacks"
+        );
+    }
+}
+
+/// Our CPUID reading agrees with the kernel's view for every feature we detect.
+#[test]
+fn detection_agrees_with_proc_cpuinfo() {
+    let flags = cpuinfo_flags();
+    if flags.is_empty() {
+        eprintln!("no /proc/cpuinfo: nothing to compare");
+        return;
+    }
+    let detected = simdcrypt::cpu::detected();
+    for &(f, name) in simdcrypt::cpu::Features::ALL {
+        assert_eq!(
+            detected.contains(f),
+            has(&flags, &[name]),
+            "feature {name}: CPUID says {}, /proc/cpuinfo says {}",
+            detected.contains(f),
+            has(&flags, &[name])
+        );
+    }
+}
+
+/// Without a cap, AES picks a VAES kernel wherever the CPU has VAES.
+#[test]
+fn automatic_choice_is_the_best_available() {
+    let aes = Aes::new(&[0u8; 16]).unwrap();
+    let capped = std::env::var_os("SIMDCRYPT_BACKEND").is_some();
+    if !capped {
+        assert_eq!(Some(aes.backend()), Aes::available_backends().next());
+        let flags = cpuinfo_flags();
+        if has(&flags, &["aes", "avx2", "vaes", "vpclmulqdq"]) {
+            assert!(
+                matches!(aes.backend(), Backend::VaesAvx2 | Backend::VaesAvx512),
+                "VAES CPU, but AES picked {}",
+                aes.backend()
+            );
+        } else if has(&flags, &["aes", "pclmulqdq", "ssse3", "sse4_1"]) {
+            assert_eq!(aes.backend(), Backend::AesNi);
+        }
+    }
+    // Whatever the cap, the choice stays within it.
+    let cap = simdcrypt::automatic_features();
+    assert!(cap.contains(aes.backend().required_features()));
+}
+
+/// Runs this test binary again with `SIMDCRYPT_BACKEND` set and reads what it picks.
+fn child_choice(cap: &str) -> String {
+    let out = Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "print_choice_for_parent",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env("SIMDCRYPT_BACKEND", cap)
+        .env("SIMDCRYPT_PRINT_CHOICE", "1")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    stdout
+        .lines()
+        .find_map(|l| l.split_once("CHOICE ").map(|(_, c)| c.trim()))
+        .map(|s| format!("{s} | {stderr}"))
+        .unwrap_or_else(|| panic!("child printed no choice: {stdout}"))
+}
+
+/// In a child process (see `child_choice`), prints the automatic AES choice; in this
+/// process, checks that the choice is stable across instances.
+#[test]
+fn print_choice_for_parent() {
+    let a = Aes::new(&[1u8; 16]).unwrap().backend();
+    let b = Aes::new(&[2u8; 32]).unwrap().backend();
+    assert_eq!(a, b);
+    if std::env::var_os("SIMDCRYPT_PRINT_CHOICE").is_some() {
+        println!("CHOICE {a}");
+    }
+}
+
+#[test]
+fn simdcrypt_backend_caps_the_automatic_choice() {
+    if Backend::AesNi.is_available() {
+        let c = child_choice("aesni");
+        assert!(c.starts_with("aesni |"), "{c}");
+    }
+    let c = child_choice("portable");
+    assert!(c.starts_with("portable |"), "{c}");
+    // An unknown name is reported on stderr and caps at portable.
+    let c = child_choice("no-such-backend");
+    assert!(c.starts_with("portable |"), "{c}");
+    assert!(c.contains("unknown backend \"no-such-backend\""), "{c}");
+}
+
+#[test]
+fn explicit_backends_ignore_nothing() {
+    // `with_backend` of an absent backend is an error, never a silent substitute.
+    for &b in simdcrypt::all_backends() {
+        match Aes::with_backend(&[0u8; 16], b) {
+            Ok(a) => assert_eq!(a.backend(), b),
+            Err(Error::BackendUnavailable(x)) => {
+                assert_eq!(x, b);
+                assert!(!b.is_available());
+            }
+            Err(Error::BackendNotForAlgorithm { backend, .. }) => assert_eq!(backend, b),
+            Err(e) => panic!("{b}: unexpected {e}"),
+        }
+    }
+}
