@@ -104,6 +104,9 @@ pub struct Algorithm {
     pub ceiling: Ceiling,
 }
 
+/// The stream count of the many-stream algorithms.
+pub const MANY: usize = 8;
+
 /// The sizes every algorithm is measured at, as `openssl speed` prints them.
 pub const SIZES: [usize; 6] = [16, 64, 256, 1024, 8192, 16384];
 /// The extra size for XTS: one 4 KiB data unit (a disk sector of today).
@@ -162,9 +165,16 @@ pub fn catalog() -> &'static [Algorithm] {
         alg("aes-192-cbc-dec", Cbc, 24, false, 1, Parallel(12)),
         alg("aes-256-cbc-enc", Cbc, 32, true, 1, Chained(14)),
         alg("aes-256-cbc-dec", Cbc, 32, false, 1, Parallel(14)),
-        alg("aes-128-cbc-enc-many", CbcMany, 16, true, 8, Parallel(10)),
+        alg(
+            "aes-128-cbc-enc-many",
+            CbcMany,
+            16,
+            true,
+            MANY,
+            Parallel(10),
+        ),
         alg("sha1", Sha1, 0, true, 1, Sha1Latency),
-        alg("sha1-many", Sha1Many, 0, true, 8, Sha1Throughput),
+        alg("sha1-many", Sha1Many, 0, true, MANY, Sha1Throughput),
         alg("hmac-sha1", HmacSha1, 20, true, 1, Sha1Latency),
     ];
     CATALOG
@@ -239,8 +249,11 @@ impl Algorithm {
     pub fn backends(&self) -> Vec<Option<Backend>> {
         match self.family {
             Family::Ecb => Aes::available_backends().map(Some).collect(),
-            // XTS, CBC and SHA-1 rows appear here once those modules exist.
-            Family::Xts | Family::XtsSectors | Family::Cbc | Family::CbcMany => Vec::new(),
+            Family::Cbc | Family::CbcMany => {
+                simdcrypt::Cbc::available_backends().map(Some).collect()
+            }
+            // XTS and SHA-1 rows appear here once those modules exist.
+            Family::Xts | Family::XtsSectors => Vec::new(),
             Family::Sha1 | Family::Sha1Many | Family::HmacSha1 => Vec::new(),
         }
     }
@@ -250,6 +263,9 @@ impl Algorithm {
     pub fn auto(&self) -> Option<Backend> {
         match self.family {
             Family::Ecb => Aes::new(&key(self.key_len)).ok().map(|a| a.backend()),
+            Family::Cbc | Family::CbcMany => simdcrypt::Cbc::new(&key(self.key_len))
+                .ok()
+                .map(|c| c.backend()),
             _ => None,
         }
     }
@@ -296,6 +312,18 @@ impl Algorithm {
                 let blocks = to_blocks(&message(size, 0));
                 Some(Box::new(OursEcb { aes, blocks }))
             }
+            Family::Cbc => Some(Box::new(OursCbc {
+                cbc: simdcrypt::Cbc::with_backend(k, b?).ok()?,
+                iv: iv(0),
+                buf: message(size, 0),
+                encrypt: self.encrypt,
+            })),
+            Family::CbcMany => Some(Box::new(OursCbcMany {
+                cbc: simdcrypt::Cbc::with_backend(k, b?).ok()?,
+                ivs: core::array::from_fn(iv),
+                buf: messages(size, MANY),
+                size,
+            })),
             _ => None,
         }
     }
@@ -416,6 +444,49 @@ impl Runner for OursEcb {
     }
     fn output(&self) -> &[u8] {
         self.blocks.as_flattened()
+    }
+}
+
+/// One chain, continued across runs through the updated IV.
+struct OursCbc {
+    cbc: simdcrypt::Cbc,
+    iv: [u8; 16],
+    buf: Vec<u8>,
+    encrypt: bool,
+}
+
+impl Runner for OursCbc {
+    fn run(&mut self) {
+        let r = if self.encrypt {
+            self.cbc.encrypt(&mut self.iv, black_box(&mut self.buf))
+        } else {
+            self.cbc.decrypt(&mut self.iv, black_box(&mut self.buf))
+        };
+        black_box(r.is_ok());
+    }
+    fn output(&self) -> &[u8] {
+        &self.buf
+    }
+}
+
+/// `MANY` streams through `encrypt_many`, each chain continued across runs.
+struct OursCbcMany {
+    cbc: simdcrypt::Cbc,
+    ivs: [[u8; 16]; MANY],
+    buf: Vec<u8>,
+    size: usize,
+}
+
+impl Runner for OursCbcMany {
+    fn run(&mut self) {
+        let mut chunks = self.buf.chunks_exact_mut(self.size);
+        let mut bufs: [&mut [u8]; MANY] =
+            core::array::from_fn(|_| chunks.next().expect("MANY streams"));
+        let r = self.cbc.encrypt_many(&mut self.ivs, black_box(&mut bufs));
+        black_box(r.is_ok());
+    }
+    fn output(&self) -> &[u8] {
+        &self.buf
     }
 }
 
