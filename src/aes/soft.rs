@@ -12,7 +12,7 @@
 //! encrypt 4 blocks:
 //!   X = bitslice(blocks); X ^= RK[0]
 //!   for i in 1..=Nr:
-//!     X = S'(X)                              // Boyar-Peralta circuit, 0x63 left out
+//!     X = S'(X)                              // 113-gate circuit, 0x63 left out
 //!     k = i mod 4                            // ShiftRows skipped
 //!     if i < Nr: A = rot(1, k)(X); T = X ^ A  // MixColumns with rotations for deficit k:
 //!                X = xtime(T) ^ A ^ rot(2, 2k)(T)
@@ -23,12 +23,12 @@
 //!   InvMixColumns(X) = MixColumns(X ^ xtime(xtime(X ^ rot(2, 2k)(X))))
 //! ```
 //!
-//! The S-box is GF(2^8) inversion sandwiched between linear layers (the depth-16 structure
-//! of Boyar and Peralta, "A Small Depth-16 Circuit for the AES S-Box", 2012): a top layer
-//! (8 -> 21 signals, one for the S-box and one for its inverse), a shared nonlinear middle
-//! (21 -> 18), and a bottom layer (18 -> 8). Only XOR and AND on whole planes: no tables, no
-//! branches on data. The affine constants are folded into the bitsliced round keys (the
-//! forward 0x63 passes through MixColumns unchanged since 2^3^1^1 = 1).
+//! The S-boxes are the straight-line programs of Boyar, Peralta and Calik (the 113-gate
+//! forward circuit `SLP_AES_113` and the 121-gate inverse `Sinv` of the Yale Circuit
+//! Minimization Team; see also Boyar and Peralta, "A new combinational logic minimization
+//! technique with applications to cryptology", 2010): only XOR and AND on whole planes, no
+//! tables, no branches on data. Their affine constants (0x63) are folded into the bitsliced
+//! round keys: the forward one passes through MixColumns unchanged since 2^3^1^1 = 1.
 #![forbid(unsafe_code)]
 
 use zeroize::Zeroize;
@@ -99,228 +99,252 @@ type State = [u64; 8];
 // ---------------------------------------------------------------------------------------
 // S-box circuits. `x[b]` is bit b (LSB = 0) of every byte.
 
-/// The nonlinear middle shared by both directions: inversion in GF(2^8) expressed on the
-/// 21 linear signals of the top layer, giving 18 products for the bottom layer.
-#[inline(always)]
-fn sbox_middle(x: &[u64; 21]) -> [u64; 18] {
-    let m0 = x[3] ^ x[12];
-    let m1 = x[9] & x[5];
-    let m2 = x[17] & x[6];
-    let m3 = x[10] ^ m1;
-    let m4 = x[14] & x[0];
-    let m5 = m4 ^ m1;
-    let m6 = x[3] & x[12];
-    let m7 = x[16] & x[7];
-    let m8 = m0 ^ m6;
-    let m9 = x[15] & x[13];
-    let m10 = m9 ^ m6;
-    let m11 = x[1] & x[11];
-    let m12 = x[4] & x[20];
-    let m13 = m12 ^ m11;
-    let m14 = x[2] & x[8];
-    let m15 = m14 ^ m11;
-    let m16 = m3 ^ m2;
-    let m17 = m5 ^ x[18];
-    let m18 = m8 ^ m7;
-    let m19 = m10 ^ m15;
-    // The four coordinates of a GF(2^4) element, then its inverse.
-    let a0 = m16 ^ m13;
-    let a1 = m17 ^ m15;
-    let a2 = m18 ^ m13;
-    let a3 = m19 ^ x[19];
-    let n24 = a2 ^ a3;
-    let n25 = a2 & a0;
-    let n26 = a1 ^ n25;
-    let n27 = a0 ^ a1;
-    let n28 = a3 ^ n25;
-    let n29 = n28 & n27;
-    let n30 = n26 & n24;
-    let n31 = a0 & a3;
-    let n32 = n27 & n31;
-    let n33 = n27 ^ n25;
-    let n34 = a1 & a2;
-    let n35 = n24 & n34;
-    let n36 = n24 ^ n25;
-    let i0 = a1 ^ n29;
-    let i1 = n32 ^ n33;
-    let i2 = a3 ^ n30;
-    let i3 = n35 ^ n36;
-    let i4 = i1 ^ i3;
-    let i5 = i0 ^ i2;
-    let i6 = i0 ^ i1;
-    let i7 = i2 ^ i3;
-    let i8 = i5 ^ i4;
-    [
-        i1 & x[7],
-        i0 & x[13],
-        i5 & x[11],
-        i8 & x[20],
-        i4 & x[8],
-        i7 & x[9],
-        i3 & x[17],
-        i2 & x[14],
-        i6 & x[3],
-        i1 & x[16],
-        i0 & x[15],
-        i5 & x[1],
-        i8 & x[4],
-        i4 & x[2],
-        i7 & x[5],
-        i3 & x[6],
-        i2 & x[0],
-        i6 & x[12],
-    ]
-}
-
-/// Forward S-box without its constant: `x <- S(x) ^ 0x63` on every byte.
+/// Forward S-box without its constant: `x <- S(x) ^ 0x63` on every byte (113 gates).
 #[inline(always)]
 fn sbox_fwd(s: &mut State) {
     let [x0, x1, x2, x3, x4, x5, x6, x7] = *s;
-    let u1 = x7 ^ x4;
-    let u2 = x7 ^ x2;
-    let u3 = x7 ^ x1;
-    let u4 = x4 ^ x2;
-    let v0 = x3 ^ x1;
-    let u5 = u1 ^ v0;
-    let v1 = x6 ^ x5;
-    let u6 = x0 ^ u5;
-    let u7 = x0 ^ v1;
-    let u8 = u5 ^ v1;
-    let v2 = x6 ^ x2;
-    let v3 = x5 ^ x2;
-    let u9 = u3 ^ u4;
-    let u10 = u5 ^ v2;
-    let u11 = v0 ^ v2;
-    let u12 = v0 ^ v3;
-    let u13 = u7 ^ u12;
-    let v4 = x4 ^ x0;
-    let u14 = v1 ^ v4;
-    let u15 = u1 ^ u14;
-    let v5 = x1 ^ x0;
-    let u16 = v1 ^ v5;
-    let u17 = u2 ^ u16;
-    let u18 = u2 ^ u8;
-    let u19 = u15 ^ u13;
-    let u20 = u1 ^ v3;
-    let p = sbox_middle(&[
-        x0, u1, u2, u3, u4, u5, u6, u7, u8, u9, u10, u11, u12, u13, u14, u15, u16, u17, u18, u19,
-        u20,
-    ]);
-    let w0 = p[11] ^ p[12];
-    let w1 = p[0] ^ p[6];
-    let w2 = p[14] ^ p[16];
-    let w3 = p[15] ^ p[5];
-    let w4 = p[4] ^ p[8];
-    let w5 = p[17] ^ p[11];
-    let w6 = p[12] ^ w5;
-    let w7 = p[14] ^ w3;
-    let w8 = p[1] ^ p[9];
-    let w9 = p[2] ^ p[3];
-    let w10 = p[3] ^ w4;
-    let w11 = p[10] ^ w2;
-    let w12 = p[16] ^ p[1];
-    let w13 = p[0] ^ w0;
-    let w14 = p[2] ^ p[11];
-    let w15 = p[5] ^ w1;
-    let w16 = p[6] ^ w0;
-    let w17 = p[7] ^ w1;
-    let w18 = p[8] ^ w8;
-    let w19 = p[13] ^ w4;
-    let w20 = w0 ^ w1;
-    let w21 = w1 ^ w7;
-    let w22 = w3 ^ w12;
-    let w23 = w18 ^ w2;
-    let w24 = w15 ^ w9;
-    let w25 = w6 ^ w10;
-    let w26 = w7 ^ w9;
-    let w27 = w8 ^ w10;
-    let w28 = w11 ^ w14;
-    let w29 = w11 ^ w17;
-    *s = [
-        w6 ^ w23,
-        w13 ^ w27,
-        w25 ^ w29,
-        w20 ^ w22,
-        w6 ^ w21,
-        w19 ^ w28,
-        w16 ^ w26,
-        w6 ^ w24,
-    ];
+    let y14 = x4 ^ x2;
+    let y13 = x7 ^ x1;
+    let y9 = x7 ^ x4;
+    let y8 = x7 ^ x2;
+    let t0 = x6 ^ x5;
+    let y1 = t0 ^ x0;
+    let y4 = y1 ^ x4;
+    let y12 = y13 ^ y14;
+    let y2 = y1 ^ x7;
+    let y5 = y1 ^ x1;
+    let y3 = y5 ^ y8;
+    let t1 = x3 ^ y12;
+    let y15 = t1 ^ x2;
+    let y20 = t1 ^ x6;
+    let y6 = y15 ^ x0;
+    let y10 = y15 ^ t0;
+    let y11 = y20 ^ y9;
+    let y7 = x0 ^ y11;
+    let y17 = y10 ^ y11;
+    let y19 = y10 ^ y8;
+    let y16 = t0 ^ y11;
+    let y21 = y13 ^ y16;
+    let y18 = x7 ^ y16;
+    let t2 = y12 & y15;
+    let t3 = y3 & y6;
+    let t4 = t3 ^ t2;
+    let t5 = y4 & x0;
+    let t6 = t5 ^ t2;
+    let t7 = y13 & y16;
+    let t8 = y5 & y1;
+    let t9 = t8 ^ t7;
+    let t10 = y2 & y7;
+    let t11 = t10 ^ t7;
+    let t12 = y9 & y11;
+    let t13 = y14 & y17;
+    let t14 = t13 ^ t12;
+    let t15 = y8 & y10;
+    let t16 = t15 ^ t12;
+    let t17 = t4 ^ y20;
+    let t18 = t6 ^ t16;
+    let t19 = t9 ^ t14;
+    let t20 = t11 ^ t16;
+    let t21 = t17 ^ t14;
+    let t22 = t18 ^ y19;
+    let t23 = t19 ^ y21;
+    let t24 = t20 ^ y18;
+    let t25 = t21 ^ t22;
+    let t26 = t21 & t23;
+    let t27 = t24 ^ t26;
+    let t28 = t25 & t27;
+    let t29 = t28 ^ t22;
+    let t30 = t23 ^ t24;
+    let t31 = t22 ^ t26;
+    let t32 = t31 & t30;
+    let t33 = t32 ^ t24;
+    let t34 = t23 ^ t33;
+    let t35 = t27 ^ t33;
+    let t36 = t24 & t35;
+    let t37 = t36 ^ t34;
+    let t38 = t27 ^ t36;
+    let t39 = t29 & t38;
+    let t40 = t25 ^ t39;
+    let t41 = t40 ^ t37;
+    let t42 = t29 ^ t33;
+    let t43 = t29 ^ t40;
+    let t44 = t33 ^ t37;
+    let t45 = t42 ^ t41;
+    let z0 = t44 & y15;
+    let z1 = t37 & y6;
+    let z2 = t33 & x0;
+    let z3 = t43 & y16;
+    let z4 = t40 & y1;
+    let z5 = t29 & y7;
+    let z6 = t42 & y11;
+    let z7 = t45 & y17;
+    let z8 = t41 & y10;
+    let z9 = t44 & y12;
+    let z10 = t37 & y3;
+    let z11 = t33 & y4;
+    let z12 = t43 & y13;
+    let z13 = t40 & y5;
+    let z14 = t29 & y2;
+    let z15 = t42 & y9;
+    let z16 = t45 & y14;
+    let z17 = t41 & y8;
+    let tc1 = z15 ^ z16;
+    let tc2 = z10 ^ tc1;
+    let tc3 = z9 ^ tc2;
+    let tc4 = z0 ^ z2;
+    let tc5 = z1 ^ z0;
+    let tc6 = z3 ^ z4;
+    let tc7 = z12 ^ tc4;
+    let tc8 = z7 ^ tc6;
+    let tc9 = z8 ^ tc7;
+    let tc10 = tc8 ^ tc9;
+    let tc11 = tc6 ^ tc5;
+    let tc12 = z3 ^ z5;
+    let tc13 = z13 ^ tc1;
+    let tc14 = tc4 ^ tc12;
+    let o4 = tc3 ^ tc11;
+    let tc16 = z6 ^ tc8;
+    let tc17 = z14 ^ tc10;
+    let tc18 = tc13 ^ tc14;
+    let o0 = z12 ^ tc18;
+    let tc20 = z15 ^ tc16;
+    let tc21 = tc2 ^ z11;
+    let o7 = tc3 ^ tc16;
+    let o1 = tc10 ^ tc18;
+    let o3 = tc14 ^ o4;
+    let o6 = o4 ^ tc16;
+    let tc26 = tc17 ^ tc20;
+    let o5 = tc26 ^ z17;
+    let o2 = tc21 ^ tc17;
+    *s = [o0, o1, o2, o3, o4, o5, o6, o7];
 }
 
-/// Inverse S-box with its input constant left out: `x <- S^-1(x ^ 0x63)` on every byte.
+/// Inverse S-box with its input constant left out: `x <- S^-1(x ^ 0x63)` (121 gates).
 #[inline(always)]
 fn sbox_inv(s: &mut State) {
     let [x0, x1, x2, x3, x4, x5, x6, x7] = *s;
-    let u17 = x7 ^ x4;
-    let u16 = x6 ^ x4;
-    let u2 = x7 ^ x6;
-    let u1 = x4 ^ x3;
-    let u18 = x3 ^ x0;
-    let v0 = x1 ^ x0;
-    let u6 = x6 ^ u17;
-    let u14 = u16 ^ v0;
-    let u7 = x0 ^ u1;
-    let u8 = u2 ^ u18;
-    let u9 = u2 ^ v0;
-    let u3 = u1 ^ v0;
-    let u19 = x5 ^ u1;
-    let v1 = x6 ^ x1;
-    let u13 = x5 ^ u14;
-    let u15 = u18 ^ v1;
-    let u4 = x3 ^ u6;
-    let v2 = x5 ^ x2;
-    let v3 = x2 ^ x1;
-    let v4 = x5 ^ x3;
-    let u5 = u16 ^ v2;
-    let u12 = v1 ^ v4;
-    let u20 = u1 ^ v3;
-    let u11 = u8 ^ u20;
-    let u10 = u8 ^ v3;
-    let u0 = x7 ^ v2;
-    let p = sbox_middle(&[
-        u0, u1, u2, u3, u4, u5, u6, u7, u8, u9, u10, u11, u12, u13, u14, u15, u16, u17, u18, u19,
-        u20,
-    ]);
-    let w0 = p[2] ^ p[11];
-    let w1 = p[8] ^ p[9];
-    let w2 = p[4] ^ p[12];
-    let w3 = p[15] ^ p[0];
-    let w4 = p[16] ^ p[6];
-    let w5 = p[14] ^ p[1];
-    let w6 = p[17] ^ p[10];
-    let w7 = w0 ^ w1;
-    let w8 = p[0] ^ p[3];
-    let w9 = p[5] ^ p[13];
-    let w10 = p[7] ^ w4;
-    let w11 = w0 ^ w3;
-    let w12 = p[14] ^ p[16];
-    let w13 = p[17] ^ p[1];
-    let w14 = p[17] ^ p[12];
-    let w15 = p[4] ^ p[9];
-    let w16 = p[7] ^ p[11];
-    let w17 = p[8] ^ w2;
-    let w18 = p[13] ^ w5;
-    let w19 = w2 ^ w3;
-    let w20 = w4 ^ w6;
-    let w22 = w2 ^ w7;
-    let w23 = w7 ^ w8;
-    let w24 = w5 ^ w7;
-    let w25 = w6 ^ w10;
-    let w26 = w9 ^ w11;
-    let w27 = w10 ^ w18;
-    let w28 = w11 ^ w25;
-    let w29 = w15 ^ w20;
-    *s = [
-        w9 ^ w16,
-        w14 ^ w23,
-        w19 ^ w24,
-        w23 ^ w27,
-        w12 ^ w22,
-        w17 ^ w28,
-        w26 ^ w29,
-        w13 ^ w22,
-    ];
+    let y0 = x7 ^ x4;
+    let y2 = x6 ^ x4;
+    let y4 = x7 ^ y2;
+    let rtl0 = x1 ^ x0;
+    let y1 = y2 ^ rtl0;
+    let y7 = x5 ^ y1;
+    let rtl1 = x4 ^ x3;
+    let y6 = x0 ^ rtl1;
+    let y3 = y1 ^ rtl1;
+    let rtl2 = x7 ^ x5;
+    let y5 = x2 ^ rtl2;
+    let sa1 = y0 ^ y2;
+    let sa0 = y1 ^ y3;
+    let sb1 = y4 ^ y6;
+    let sb0 = y5 ^ y7;
+    let ah = y0 ^ y1;
+    let al = y2 ^ y3;
+    let aa = sa0 ^ sa1;
+    let bh = y4 ^ y5;
+    let bl = y6 ^ y7;
+    let bb = sb0 ^ sb1;
+    let ab20 = sa0 ^ sb0;
+    let ab22 = al ^ bl;
+    let ab23 = y3 ^ y7;
+    let ab21 = sa1 ^ sb1;
+    let abcd1 = ah & bh;
+    let rr1 = y0 & y4;
+    let ph11 = ab20 ^ abcd1;
+    let t01 = y1 & y5;
+    let ph01 = t01 ^ abcd1;
+    let abcd2 = al & bl;
+    let r1 = y2 & y6;
+    let pl11 = ab22 ^ abcd2;
+    let r2 = y3 & y7;
+    let pl01 = r2 ^ abcd2;
+    let r3 = sa0 & sb0;
+    let vr1 = aa & bb;
+    let pr1 = vr1 ^ r3;
+    let wr1 = sa1 & sb1;
+    let qr1 = wr1 ^ r3;
+    let ab0 = ph11 ^ rr1;
+    let ab1 = ph01 ^ ab21;
+    let ab2 = pl11 ^ r1;
+    let ab3 = pl01 ^ qr1;
+    let cp1 = ab0 ^ pr1;
+    let cp2 = ab1 ^ qr1;
+    let cp3 = ab2 ^ pr1;
+    let cp4 = ab3 ^ ab23;
+    let tinv1 = cp3 ^ cp4;
+    let tinv2 = cp3 & cp1;
+    let tinv3 = cp2 ^ tinv2;
+    let tinv4 = cp1 ^ cp2;
+    let tinv5 = cp4 ^ tinv2;
+    let tinv6 = tinv5 & tinv4;
+    let tinv7 = tinv3 & tinv1;
+    let d2 = cp4 ^ tinv7;
+    let d0 = cp2 ^ tinv6;
+    let tinv8 = cp1 & cp4;
+    let tinv9 = tinv4 & tinv8;
+    let tinv10 = tinv4 ^ tinv2;
+    let d1 = tinv9 ^ tinv10;
+    let tinv11 = cp2 & cp3;
+    let tinv12 = tinv1 & tinv11;
+    let tinv13 = tinv1 ^ tinv2;
+    let d3 = tinv12 ^ tinv13;
+    let sd1 = d1 ^ d3;
+    let sd0 = d0 ^ d2;
+    let dl = d0 ^ d1;
+    let dh = d2 ^ d3;
+    let dd = sd0 ^ sd1;
+    let abcd3 = dh & bh;
+    let rr2 = d3 & y4;
+    let t02 = d2 & y5;
+    let abcd4 = dl & bl;
+    let r4 = d1 & y6;
+    let r5 = d0 & y7;
+    let r6 = sd0 & sb0;
+    let vr2 = dd & bb;
+    let wr2 = sd1 & sb1;
+    let abcd5 = dh & ah;
+    let r7 = d3 & y0;
+    let r8 = d2 & y1;
+    let abcd6 = dl & al;
+    let r9 = d1 & y2;
+    let r10 = d0 & y3;
+    let r11 = sd0 & sa0;
+    let vr3 = dd & aa;
+    let wr3 = sd1 & sa1;
+    let ph12 = rr2 ^ abcd3;
+    let ph02 = t02 ^ abcd3;
+    let pl12 = r4 ^ abcd4;
+    let pl02 = r5 ^ abcd4;
+    let pr2 = vr2 ^ r6;
+    let qr2 = wr2 ^ r6;
+    let p0 = ph12 ^ pr2;
+    let p1 = ph02 ^ qr2;
+    let p2 = pl12 ^ pr2;
+    let p3 = pl02 ^ qr2;
+    let ph13 = r7 ^ abcd5;
+    let ph03 = r8 ^ abcd5;
+    let pl13 = r9 ^ abcd6;
+    let pl03 = r10 ^ abcd6;
+    let pr3 = vr3 ^ r11;
+    let qr3 = wr3 ^ r11;
+    let p4 = ph13 ^ pr3;
+    let o0 = ph03 ^ qr3;
+    let p6 = pl13 ^ pr3;
+    let p7 = pl03 ^ qr3;
+    let o4 = p1 ^ p6;
+    let o1 = p2 ^ p6;
+    let o7 = p3 ^ p6;
+    let x11 = p0 ^ p2;
+    let o2 = o7 ^ x11;
+    let x13 = p4 ^ p7;
+    let x14 = x11 ^ x13;
+    let o6 = o4 ^ x14;
+    let x16 = p1 ^ o0;
+    let o5 = x14 ^ x16;
+    let x18 = p0 ^ p4;
+    let x19 = o2 ^ x16;
+    let o3 = x18 ^ x19;
+    *s = [o0, o1, o2, o3, o4, o5, o6, o7];
 }
 
 // ---------------------------------------------------------------------------------------
