@@ -364,8 +364,8 @@ fn rot<const J: u32, const S: u32>(x: u64) -> u64 {
     if S == 0 {
         x.rotate_right(16 * J)
     } else {
-        let m = NO_WRAP[S as usize];
-        (x.rotate_right(16 * J + 4 * S) & m) | (x.rotate_right(16 * J + 4 * S - 16) & !m)
+        let wrapped = x.rotate_right(16 * J + 4 * S - 16);
+        wrapped ^ ((x.rotate_right(16 * J + 4 * S) ^ wrapped) & NO_WRAP[S as usize])
     }
 }
 
