@@ -473,7 +473,7 @@ fn bitslice(blocks: &[Block; 4]) -> State {
         }
     }
     transpose(&mut w, true);
-    let s = PLANE_WORD.map(|i| w[i]);
+    let s = core::array::from_fn(|b| w[PLANE_WORD[b]]);
     w.zeroize();
     s
 }
@@ -499,43 +499,56 @@ fn unbitslice(s: &State, k: usize, blocks: &mut [Block; 4]) {
     w.zeroize();
 }
 
-/// Bitsliced round keys for one direction: `rk[i]` is key `i` in the order of deficit
-/// `k(i)`, with `c` XORed into every byte where `fold(i)`, replicated to all four lanes.
-fn bitslice_keys(
-    keys: &[Block; 15],
-    rounds: usize,
-    k: impl Fn(usize) -> usize,
-    fold: impl Fn(usize) -> bool,
-) -> [State; 15] {
+/// Bytes of row 0 in a block read as a little-endian `u128` (AES byte index 4*col + row).
+const ROW0: u128 = 0x0000_00ff_0000_00ff_0000_00ff_0000_00ff;
+
+/// The block with row r moved `k*r` columns forward (stored order for deficit `k`).
+#[inline(always)]
+fn shift_columns(x: u128, k: usize) -> u128 {
+    let mut out = x & ROW0;
+    for r in 1..4 {
+        out |= x.rotate_left(32 * ((k * r) % 4) as u32) & (ROW0 << (8 * r));
+    }
+    out
+}
+
+/// Bitsliced round keys for one direction, replicated to all four lanes: `rk[i]` is key
+/// `i` (`dec` keys when `decrypt`) in the order of the deficit after round `i` (`i` mod 4
+/// encrypting, `-i` mod 4 decrypting), with 0x63 XORed into every byte of the keys that
+/// precede an S-box (decrypting) or follow one (encrypting). Four keys per transposition;
+/// lane `j` of group `g` is key `4g + j`, so its deficit depends on `j` alone.
+fn bitslice_keys(ks: &KeySchedule, decrypt: bool) -> [State; 15] {
+    let rounds = ks.rounds;
+    let keys = if decrypt { &ks.dec } else { &ks.enc };
     let mut rk = [[0u64; 8]; 15];
-    let mut tmp = [[0u8; 16]; 4];
     for g in 0..(rounds + 4) / 4 {
-        for (lane, t) in tmp.iter_mut().enumerate() {
-            let i = 4 * g + lane;
-            if i > rounds {
-                *t = [0; 16];
-                continue;
-            }
-            let kk = k(i);
-            let c = if fold(i) { 0x63 } else { 0 };
-            for col in 0..4 {
-                for row in 0..4 {
-                    t[4 * ((col + kk * row) % 4) + row] = keys[i][4 * col + row] ^ c;
-                }
-            }
-        }
-        let mut s = bitslice(&tmp);
+        let mut w = [0u64; 8];
         for lane in 0..4 {
             let i = 4 * g + lane;
-            if i <= rounds {
-                for b in 0..8 {
-                    rk[i][b] = ((s[b] >> lane) & 0x1111_1111_1111_1111) * 0xf;
-                }
+            if i > rounds {
+                break;
+            }
+            let mut x = u128::from_le_bytes(keys[i]);
+            if (decrypt && i < rounds) || (!decrypt && i > 0) {
+                x ^= 0x6363_6363_6363_6363_6363_6363_6363_6363;
+            }
+            x = shift_columns(x, if decrypt { (4 - lane) % 4 } else { lane });
+            w[2 * lane] = x as u64;
+            w[2 * lane + 1] = (x >> 64) as u64;
+            x.zeroize();
+        }
+        transpose(&mut w, true);
+        for lane in 0..4 {
+            let i = 4 * g + lane;
+            if i > rounds {
+                break;
+            }
+            for (b, &j) in PLANE_WORD.iter().enumerate() {
+                rk[i][b] = ((w[j] >> lane) & 0x1111_1111_1111_1111) * 0xf;
             }
         }
-        s.zeroize();
+        w.zeroize();
     }
-    tmp.zeroize();
     rk
 }
 
@@ -605,7 +618,7 @@ pub(crate) fn encrypt_blocks(ks: &KeySchedule, blocks: &mut [Block]) {
         return;
     }
     let rounds = ks.rounds;
-    let mut rk = bitslice_keys(&ks.enc, rounds, |i| i % 4, |i| i > 0);
+    let mut rk = bitslice_keys(ks, false);
     run(&rk, rounds, blocks, encrypt4);
     rk.zeroize();
 }
@@ -616,7 +629,7 @@ pub(crate) fn decrypt_blocks(ks: &KeySchedule, blocks: &mut [Block]) {
         return;
     }
     let rounds = ks.rounds;
-    let mut rk = bitslice_keys(&ks.dec, rounds, |i| (4 - i % 4) % 4, |i| i < rounds);
+    let mut rk = bitslice_keys(ks, true);
     run(&rk, rounds, blocks, decrypt4);
     rk.zeroize();
 }
