@@ -798,6 +798,21 @@ mod tests {
     }
 
     #[test]
+    fn key_permutation_matches_byte_order() {
+        let key: Block = core::array::from_fn(|i| (i as u8).wrapping_mul(37) ^ 0x5a);
+        for k in 0..4 {
+            let mut want = [0u8; 16];
+            for col in 0..4 {
+                for row in 0..4 {
+                    want[4 * ((col + k * row) % 4) + row] = key[4 * col + row];
+                }
+            }
+            let got = shift_columns(u128::from_le_bytes(key), k).to_le_bytes();
+            assert_eq!(got, want, "k={k}");
+        }
+    }
+
+    #[test]
     fn partial_batches_match_single_blocks() {
         let ks = KeySchedule::new(&[7u8; 32]).unwrap();
         let mut all: [Block; 9] = core::array::from_fn(|i| [i as u8 * 3; 16]);
