@@ -80,6 +80,7 @@ pub mod cbc;
 #[cfg(feature = "cipher")]
 mod cipher_impl;
 pub mod cpu;
+mod ct;
 mod error;
 #[cfg(feature = "openssl")]
 #[doc(hidden)]
