@@ -16,12 +16,14 @@ mod error;
 #[cfg(feature = "openssl")]
 #[doc(hidden)]
 pub mod ossl;
+pub mod xts;
 
 pub use aes::{Aes, Block};
 #[cfg(feature = "std")]
 pub use backend::backend_env_problem;
 pub use backend::{Backend, automatic_features};
 pub use error::Error;
+pub use xts::Xts;
 
 /// Backend names accepted in `SIMDCRYPT_REQUIRE`-style lists, for tests and tools.
 #[doc(hidden)]

@@ -1,0 +1,170 @@
+//! XTS unit kernels with AES-NI on 128-bit registers, 8 blocks in flight.
+//!
+//! ```text
+//! v[0..8] = T_0, T_0·x, ..., T_0·x^7                  // the first 8 tweaks
+//! for each group of 8 full blocks (all but the last when a partial block follows):
+//!     s[j] = P[j] ⊕ (v[j] ⊕ rk[0]);  w[j] = v[j] ⊕ rk[R]
+//!     round 1 (8 independent aesenc);  v[0..4] *= x^8
+//!     round 2;                          v[4..8] *= x^8      // hidden between rounds
+//!     rounds 3..R-1
+//!     C[j] = aesenclast(s[j], w[j])     // = AES(P ⊕ T) ⊕ T: the output XOR is in the key
+//! t·x^8 = (t << 8 bits, a byte shift) ⊕ clmul(top byte of t, 0x87)
+//! the remaining < 8 blocks and the ciphertext stealing: `super::finish` (AES-NI block
+//! kernels, from tweak v[0])
+//! ```
+//! Decryption is the same with `aesdec` and the equivalent-inverse-cipher keys.
+
+use core::arch::x86_64::*;
+
+use super::finish;
+use crate::aes::aesni::{load, load_keys, store};
+use crate::aes::{Block, Impl, KeySchedule};
+use crate::cpu::AesNiToken;
+
+/// `t · x` in GF(2^128), little-endian bit order (no branch).
+#[inline]
+#[target_feature(enable = "sse2")]
+pub(crate) fn mul_x(t: __m128i) -> __m128i {
+    // Sign of each dword: dword 3's (bit 127) goes to dword 0 for the reduction, dword 1's
+    // (bit 63) to dword 2 as the carry between the 64-bit halves.
+    let s = _mm_shuffle_epi32::<0x13>(_mm_srai_epi32::<31>(t));
+    let m = _mm_and_si128(s, _mm_set_epi32(0, 1, 0, 0x87));
+    _mm_xor_si128(_mm_add_epi64(t, t), m)
+}
+
+/// `t · x^8`: a byte shift, and the byte shifted out folded back by 0x87.
+#[inline]
+#[target_feature(enable = "pclmulqdq")]
+fn mul_x8(t: __m128i, poly: __m128i) -> __m128i {
+    let top = _mm_srli_si128::<15>(t);
+    let red = _mm_clmulepi64_si128::<0x00>(top, poly);
+    _mm_xor_si128(_mm_slli_si128::<1>(t), red)
+}
+
+#[inline]
+#[target_feature(enable = "aes")]
+fn round<const DEC: bool>(s: &mut [__m128i; 8], k: __m128i) {
+    for x in s.iter_mut() {
+        *x = if DEC {
+            _mm_aesdec_si128(*x, k)
+        } else {
+            _mm_aesenc_si128(*x, k)
+        };
+    }
+}
+
+/// # Safety
+/// As [`encrypt_unit`]; `ks.rounds == R`.
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+unsafe fn unit<const DEC: bool, const R: usize>(
+    tok: AesNiToken,
+    ks: &KeySchedule,
+    t0: &Block,
+    src: *const u8,
+    dst: *mut u8,
+    len: usize,
+) {
+    let rk = load_keys(if DEC { &ks.dec } else { &ks.enc });
+    let poly = _mm_set_epi64x(0, 0x87);
+    let rem = len % 16;
+    let bulk = if rem == 0 { len / 16 } else { len / 16 - 1 };
+    let mut v = [load(t0); 8];
+    for j in 1..8 {
+        v[j] = mul_x(v[j - 1]);
+    }
+    let mut off = 0;
+    for _ in 0..bulk / 8 {
+        let mut s = [_mm_setzero_si128(); 8];
+        let mut w = [_mm_setzero_si128(); 8];
+        for j in 0..8 {
+            // SAFETY: off + 128 <= bulk * 16 <= len, so these 16 bytes are readable.
+            let d = unsafe { _mm_loadu_si128(src.add(off + 16 * j).cast()) };
+            s[j] = _mm_xor_si128(d, _mm_xor_si128(v[j], rk[0]));
+            w[j] = _mm_xor_si128(v[j], rk[R]);
+        }
+        round::<DEC>(&mut s, rk[1]);
+        for x in &mut v[..4] {
+            *x = mul_x8(*x, poly);
+        }
+        round::<DEC>(&mut s, rk[2]);
+        for x in &mut v[4..] {
+            *x = mul_x8(*x, poly);
+        }
+        for k in &rk[3..R] {
+            round::<DEC>(&mut s, *k);
+        }
+        for j in 0..8 {
+            let c = if DEC {
+                _mm_aesdeclast_si128(s[j], w[j])
+            } else {
+                _mm_aesenclast_si128(s[j], w[j])
+            };
+            // SAFETY: the same 16 bytes are writable at `dst` (src == dst or disjoint, and
+            // every load of this group is done).
+            unsafe { _mm_storeu_si128(dst.add(off + 16 * j).cast(), c) };
+        }
+        off += 128;
+    }
+    let mut t = [0u8; 16];
+    store(&mut t, v[0]);
+    // SAFETY: `off <= len`; the rest (fewer than 8 blocks, then at most one full block and
+    // 15 bytes) is within the caller's ranges, and is 0 or at least 16 bytes.
+    unsafe {
+        finish(
+            Impl::AesNi(tok),
+            ks,
+            DEC,
+            &t,
+            src.add(off),
+            dst.add(off),
+            len - off,
+        );
+    }
+}
+
+/// Encrypts one data unit. `t0` is the initial tweak already encrypted with Key2
+/// (`E_K2(i)`); `k1` is Key1's schedule.
+///
+/// # Safety
+/// `src` readable and `dst` writable for `len` bytes; `src == dst` or the ranges do not
+/// overlap; `16 <= len <= 1 << 24`.
+pub(crate) unsafe fn encrypt_unit(
+    t: AesNiToken,
+    k1: &KeySchedule,
+    t0: &[u8; 16],
+    src: *const u8,
+    dst: *mut u8,
+    len: usize,
+) {
+    // SAFETY: the token proves AES-NI, PCLMULQDQ, SSSE3 and SSE4.1; the caller upholds the
+    // pointer and length contract; each instance matches the key's round count.
+    unsafe {
+        match k1.rounds {
+            10 => unit::<false, 10>(t, k1, t0, src, dst, len),
+            12 => unit::<false, 12>(t, k1, t0, src, dst, len),
+            _ => unit::<false, 14>(t, k1, t0, src, dst, len),
+        }
+    }
+}
+
+/// Decrypts one data unit (see [`encrypt_unit`]; `k1.dec` is used).
+///
+/// # Safety
+/// As [`encrypt_unit`].
+pub(crate) unsafe fn decrypt_unit(
+    t: AesNiToken,
+    k1: &KeySchedule,
+    t0: &[u8; 16],
+    src: *const u8,
+    dst: *mut u8,
+    len: usize,
+) {
+    // SAFETY: as in `encrypt_unit`.
+    unsafe {
+        match k1.rounds {
+            10 => unit::<true, 10>(t, k1, t0, src, dst, len),
+            12 => unit::<true, 12>(t, k1, t0, src, dst, len),
+            _ => unit::<true, 14>(t, k1, t0, src, dst, len),
+        }
+    }
+}
