@@ -15,9 +15,7 @@
 //! Tweak doubling is a shift and a masked XOR (no branch on the tweak).
 #![forbid(unsafe_code)]
 
-use zeroize::Zeroize;
-
-use super::mul_x;
+use super::{mul_x, wipe};
 use crate::aes::{Block, Impl, KeySchedule};
 
 /// Blocks per AES call.
@@ -94,9 +92,9 @@ pub(crate) fn unit_with(imp: Impl, ks: &KeySchedule, dec: bool, t0: &Block, buf:
         crypt(imp, ks, dec, core::slice::from_mut(&mut y));
         xor(&mut y, &second);
         full.copy_from_slice(&y);
-        x.zeroize();
-        y.zeroize();
+        wipe(core::slice::from_mut(&mut x));
+        wipe(core::slice::from_mut(&mut y));
     }
-    tw.zeroize();
-    b.zeroize();
+    wipe(&mut tw);
+    wipe(&mut b);
 }
