@@ -47,7 +47,8 @@ mod ceiling {
                 *x = _mm256_aesenc_epi128(*x, k);
             }
         }
-        s.iter().fold(_mm256_setzero_si256(), |a, b| _mm256_xor_si256(a, *b))
+        s.iter()
+            .fold(_mm256_setzero_si256(), |a, b| _mm256_xor_si256(a, *b))
     }
 
     /// Independent `vaesenc ymm` per second, or `None` without VAES.
@@ -68,47 +69,53 @@ mod ceiling {
     }
 }
 
+/// One measured row: label, bytes per second, AES rounds, OpenSSL's rate to compare.
+struct Row(String, f64, f64, Option<f64>);
+
 fn main() {
     let reps = 7;
-    let ceiling_ops = {
+    let mut ceiling_ops: Option<f64> = None;
+    let mut ceil = || {
         #[cfg(target_arch = "x86_64")]
-        {
-            ceiling::vaesenc_ymm_per_s()
+        if let Some(x) = ceiling::vaesenc_ymm_per_s() {
+            ceiling_ops = Some(ceiling_ops.map_or(x, |c: f64| c.max(x)));
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            None
-        }
+        ceiling_ops
     };
-    if let Some(ops) = ceiling_ops {
-        println!("ceiling: {:.3} G vaesenc-ymm/s", ops / 1e9);
-    }
-    // The kernels' rates, then the ceiling again: the best of both ceiling runs is used.
-    let run = |ceiling_ops: Option<f64>| main_with(reps, ceiling_ops);
-    run(ceiling_ops);
-    #[cfg(target_arch = "x86_64")]
-    if let Some(again) = ceiling::vaesenc_ymm_per_s() {
+    ceil();
+    let mut rows = Vec::new();
+    main_with(reps, &mut rows, &mut ceil);
+    let ops = ceil();
+    // The ceiling is the best of all its runs (before, between and after the kernels).
+    if let Some(ops) = ops {
         println!(
-            "ceiling again: {:.3} G vaesenc-ymm/s ({:+.1}% vs the first; ratios above use the first)",
-            again / 1e9,
-            100.0 * (again / ceiling_ops.unwrap_or(again) - 1.0)
+            "ceiling: {:.3} G vaesenc-ymm/s (best of all runs)",
+            ops / 1e9
         );
+    }
+    let mut last_rounds = 0.0;
+    for Row(label, r, rounds, ossl) in rows {
+        if rounds != last_rounds {
+            last_rounds = rounds;
+            let bits = if rounds == 10.0 { 128 } else { 256 };
+            println!("== XTS-AES-{bits} ==");
+            if let Some(o) = ops {
+                println!("  {:<30} {:7.3} GB/s", "ceiling", 32.0 * o / rounds / 1e9);
+            }
+        }
+        let pct = ops.map_or(String::new(), |o| {
+            format!("{:5.1}% of ceiling", 100.0 * r / (32.0 * o / rounds))
+        });
+        let vs = ossl.map_or(String::new(), |o| format!("  {:4.2}x openssl", r / o));
+        println!("  {label:<30} {:7.3} GB/s  {pct}{vs}", r / 1e9);
     }
 }
 
-fn main_with(reps: usize, ceiling_ops: Option<f64>) {
+fn main_with(reps: usize, rows: &mut Vec<Row>, ceil: &mut dyn FnMut() -> Option<f64>) {
     let backends: Vec<Backend> = Xts::available_backends().collect();
     for key_len in [32usize, 64] {
         let rounds = if key_len == 32 { 10.0 } else { 14.0 };
         let key: Vec<u8> = (0..key_len as u8).collect();
-        let ceil = ceiling_ops.map(|ops| 32.0 * ops / rounds);
-        let bits = key_len * 4;
-        println!("== XTS-AES-{bits} ==");
-        if let Some(c) = ceil {
-            println!("  ceiling                      {:7.2} GB/s", c / 1e9);
-        }
-        let pct = |r: f64| ceil.map_or(String::new(), |c| format!("{:5.1}% of ceiling", 100.0 * r / c));
-
         let mut ossl_4k = [None, None];
         #[cfg(feature = "openssl")]
         {
@@ -123,7 +130,7 @@ fn main_with(reps: usize, ceiling_ops: Option<f64>) {
                 });
                 *slot = Some(r);
                 let dir = if d == 0 { "enc" } else { "dec" };
-                println!("  openssl   4 KiB {dir}          {:7.2} GB/s  {}", r / 1e9, pct(r));
+                rows.push(Row(format!("openssl 4 KiB {dir}"), r, rounds, None));
                 let src = vec![1u8; 64 * 1024];
                 let mut dst = vec![0u8; 64 * 1024];
                 let r = rate(src.len(), reps, || {
@@ -132,7 +139,7 @@ fn main_with(reps: usize, ceiling_ops: Option<f64>) {
                         assert!(c.run(&mut iv, s, o));
                     }
                 });
-                println!("  openssl   512 B sectors {dir}  {:7.2} GB/s  {}", r / 1e9, pct(r));
+                rows.push(Row(format!("openssl 512 B sectors {dir}"), r, rounds, None));
             }
         }
         {
@@ -152,7 +159,7 @@ fn main_with(reps: usize, ceiling_ops: Option<f64>) {
                 );
                 rate(4096, 3, || x.encrypt_sector(&mut buf, [0u8; 16].into()))
             };
-            println!("  xts-mode  4 KiB enc          {:7.2} GB/s  {}", r / 1e9, pct(r));
+            rows.push(Row("xts-mode 4 KiB enc".into(), r, rounds, None));
         }
         for &b in &backends {
             let xts = Xts::with_backend(&key, b).unwrap();
@@ -167,17 +174,30 @@ fn main_with(reps: usize, ceiling_ops: Option<f64>) {
                         xts.encrypt_sector(black_box(&mut buf), 5).unwrap()
                     }
                 });
-                let vs = ossl_4k[usize::from(dec)]
-                    .map_or(String::new(), |o| format!("  {:4.2}x openssl", r / o));
-                println!(
-                    "  {:<12} 4 KiB {dir}       {:7.3} GB/s  {}{vs}",
-                    b.name(),
-                    r / 1e9,
-                    pct(r)
-                );
+                rows.push(Row(
+                    format!("{} 4 KiB {dir}", b.name()),
+                    r,
+                    rounds,
+                    ossl_4k[usize::from(dec)],
+                ));
+                ceil();
                 if b == Backend::Portable {
                     continue;
                 }
+                let mut big = vec![1u8; 64 * 1024];
+                let r = rate(big.len(), reps, || {
+                    if dec {
+                        xts.decrypt_sector(black_box(&mut big), 5).unwrap()
+                    } else {
+                        xts.encrypt_sector(black_box(&mut big), 5).unwrap()
+                    }
+                });
+                rows.push(Row(
+                    format!("{} 64 KiB unit {dir}", b.name()),
+                    r,
+                    rounds,
+                    None,
+                ));
                 let mut buf = vec![1u8; 64 * 1024];
                 let r = rate(buf.len(), reps, || {
                     if dec {
@@ -186,12 +206,12 @@ fn main_with(reps: usize, ceiling_ops: Option<f64>) {
                         xts.encrypt_sectors(black_box(&mut buf), 512, 9).unwrap()
                     }
                 });
-                println!(
-                    "  {:<12} 512 B sectors {dir} {:7.2} GB/s  {}",
-                    b.name(),
-                    r / 1e9,
-                    pct(r)
-                );
+                rows.push(Row(
+                    format!("{} 512 B sectors {dir}", b.name()),
+                    r,
+                    rounds,
+                    None,
+                ));
             }
         }
         #[cfg(feature = "rayon")]
@@ -202,7 +222,8 @@ fn main_with(reps: usize, ceiling_ops: Option<f64>) {
                 xts.encrypt_sectors(black_box(&mut buf), 4096, 0).unwrap()
             });
             let par = rate(buf.len(), 5, || {
-                xts.par_encrypt_sectors(black_box(&mut buf), 4096, 0).unwrap()
+                xts.par_encrypt_sectors(black_box(&mut buf), 4096, 0)
+                    .unwrap()
             });
             println!(
                 "  rayon 16 MiB {}: 1 thread {:.2} GB/s, par {:.2} GB/s ({} threads): {:.2}x",

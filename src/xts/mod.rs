@@ -82,42 +82,45 @@ impl Kernel {
         }
     }
 
-    /// One data unit.
+    /// Consecutive data units of `len` bytes, unit `i` under the encrypted tweak
+    /// `tweaks[i]`: the kernel's single-unit entry for one, its multi-unit entry (round keys
+    /// loaded once) for more. A kernel with only the single-unit entry loops here.
     ///
     /// # Safety
-    /// `src` readable and `dst` writable for `len` bytes; `src == dst` or the two ranges do
-    /// not overlap; `MIN_UNIT <= len <= MAX_UNIT`. Not for `Kernel::Portable`.
+    /// `src` readable and `dst` writable for `tweaks.len() * len` bytes; `src == dst` or
+    /// the two ranges do not overlap; `MIN_UNIT <= len <= MAX_UNIT`. Not for
+    /// `Kernel::Portable`.
     #[inline]
-    unsafe fn unit_raw(
+    unsafe fn units_raw(
         self,
         dec: bool,
         k1: &KeySchedule,
-        t0: &Block,
+        tweaks: &[Block],
         src: *const u8,
         dst: *mut u8,
         len: usize,
     ) {
+        macro_rules! call {
+            ($m:ident, $t:expr) => {
+                match (dec, tweaks) {
+                    (false, [t0]) => $m::encrypt_unit($t, k1, t0, src, dst, len),
+                    (true, [t0]) => $m::decrypt_unit($t, k1, t0, src, dst, len),
+                    (false, _) => $m::encrypt_units($t, k1, tweaks, src, dst, len),
+                    (true, _) => $m::decrypt_units($t, k1, tweaks, src, dst, len),
+                }
+            };
+        }
         // SAFETY (every arm): the caller upholds the pointer and length contract, which is
         // the kernels' contract; each token proves its kernel's CPU features.
         unsafe {
-            match (self, dec) {
+            match self {
                 #[cfg(target_arch = "x86_64")]
-                (Kernel::AesNi(t), false) => aesni::encrypt_unit(t, k1, t0, src, dst, len),
+                Kernel::AesNi(t) => call!(aesni, t),
                 #[cfg(target_arch = "x86_64")]
-                (Kernel::AesNi(t), true) => aesni::decrypt_unit(t, k1, t0, src, dst, len),
+                Kernel::VaesAvx2(t) => call!(vaes_avx2, t),
                 #[cfg(target_arch = "x86_64")]
-                (Kernel::VaesAvx2(t), false) => vaes_avx2::encrypt_unit(t, k1, t0, src, dst, len),
-                #[cfg(target_arch = "x86_64")]
-                (Kernel::VaesAvx2(t), true) => vaes_avx2::decrypt_unit(t, k1, t0, src, dst, len),
-                #[cfg(target_arch = "x86_64")]
-                (Kernel::VaesAvx512(t), false) => {
-                    vaes_avx512::encrypt_unit(t, k1, t0, src, dst, len)
-                }
-                #[cfg(target_arch = "x86_64")]
-                (Kernel::VaesAvx512(t), true) => {
-                    vaes_avx512::decrypt_unit(t, k1, t0, src, dst, len)
-                }
-                (Kernel::Portable, _) => unreachable_portable(),
+                Kernel::VaesAvx512(t) => call!(vaes_avx512, t),
+                Kernel::Portable => unreachable_portable(),
             }
         }
     }
@@ -398,23 +401,12 @@ impl Xts {
                         Some(s) => s[range].as_ptr(),
                         None => dp.cast_const(),
                     };
-                    for (i, t) in tw[..n].iter().enumerate() {
-                        // SAFETY: sector `i` of this batch is `unit` bytes at offset
-                        // `i * unit` of `d` (n * unit bytes) and of the source range (the
-                        // same length, checked by `validate`); the source is either `d`
-                        // itself (in place: equal pointers) or a shared borrow distinct
-                        // from the exclusive `d` (no overlap); `unit` is in range.
-                        unsafe {
-                            kernel.unit_raw(
-                                dec,
-                                &self.k1,
-                                t,
-                                sp.add(i * unit),
-                                dp.add(i * unit),
-                                unit,
-                            );
-                        }
-                    }
+                    // SAFETY: this batch is `n` sectors of `unit` bytes: `d` (n * unit
+                    // bytes) and the source range of the same length (checked by
+                    // `validate`); the source is either `d` itself (in place: equal
+                    // pointers) or a shared borrow distinct from the exclusive `d` (no
+                    // overlap); `unit` is in range.
+                    unsafe { kernel.units_raw(dec, &self.k1, &tw[..n], sp, dp, unit) };
                 }
             }
             done += n;

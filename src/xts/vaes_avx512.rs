@@ -2,7 +2,7 @@
 //! 32 blocks in flight.
 //!
 //! ```text
-//! v[0] = (T_0, T_0·x, T_0·x^2, T_0·x^3);  v[j] = v[0] · x^(4j)  for j = 1..8
+//! v[j] = (T_0·x^(4j), T_0·x^(4j+1), T_0·x^(4j+2), T_0·x^(4j+3))  for j = 0..8
 //! for each group of 32 full blocks (all but the last when a partial block follows):
 //!     s[j] = P[4j..4j+4] ⊕ v[j] ⊕ rk[0]  (one three-way XOR);  w[j] = v[j] ⊕ rk[R]
 //!     round 1 (8 independent vaesenc);  v[0..4] *= x^32
@@ -17,7 +17,6 @@
 
 use core::arch::x86_64::*;
 
-use super::aesni::mul_x;
 use super::finish;
 use crate::aes::aesni::{load, store};
 use crate::aes::{Block, Impl, KeySchedule};
@@ -38,15 +37,22 @@ fn mul_x32(t: __m512i, poly: __m512i) -> __m512i {
     _mm512_xor_si512(_mm512_bslli_epi128::<4>(t), red)
 }
 
-/// Each lane times x^k, `1 <= k <= 56` (for the first tweaks).
+/// Lane `l` (of 4) times x^(k + l), `0 <= k <= 56`.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,vpclmulqdq")]
-fn mul_xk(t: __m512i, k: i32, poly: __m512i) -> __m512i {
-    let shifted = _mm512_sll_epi64(t, _mm_cvtsi32_si128(k));
-    let carry = _mm512_srl_epi64(t, _mm_cvtsi32_si128(64 - k));
-    let up = _mm512_bslli_epi128::<8>(carry);
+fn mul_x_lanes(t: __m512i, k: i64, poly: __m512i) -> __m512i {
+    let up = _mm512_add_epi64(
+        _mm512_set1_epi64(k),
+        _mm512_set_epi64(3, 3, 2, 2, 1, 1, 0, 0),
+    );
+    let down = _mm512_sub_epi64(_mm512_set1_epi64(64), up);
+    // A shift by 64 gives zero, as needed for lane 0 when k = 0.
+    let shifted = _mm512_sllv_epi64(t, up);
+    let carry = _mm512_srlv_epi64(t, down);
+    // The low half's carry moves up into the high half; the high half's is reduced.
+    let hi = _mm512_bslli_epi128::<8>(carry);
     let red = _mm512_clmulepi64_epi128::<0x00>(_mm512_bsrli_epi128::<8>(carry), poly);
-    _mm512_ternarylogic_epi64::<0x96>(shifted, up, red)
+    _mm512_ternarylogic_epi64::<0x96>(shifted, hi, red)
 }
 
 #[inline]
@@ -59,39 +65,62 @@ fn round<const DEC: bool>(s: &mut [__m512i; 8], k: __m512i) {
             _mm512_aesenc_epi128(*x, k)
         };
     }
+    barrier(s);
+}
+
+/// Keeps the compiler from reordering the rounds block by block: after each round all
+/// eight states must exist, so round `r + 1` of any block comes after round `r` of every
+/// block in program order, and the out-of-order core sees 8 independent chains in a short
+/// window. No instruction is emitted.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn barrier(s: &mut [__m512i; 8]) {
+    // SAFETY: an empty template: it reads and writes only the eight registers named, and
+    // touches no memory, stack or flags.
+    unsafe {
+        core::arch::asm!(
+            "/* {0} {1} {2} {3} {4} {5} {6} {7} */",
+            inout(zmm_reg) s[0],
+            inout(zmm_reg) s[1],
+            inout(zmm_reg) s[2],
+            inout(zmm_reg) s[3],
+            inout(zmm_reg) s[4],
+            inout(zmm_reg) s[5],
+            inout(zmm_reg) s[6],
+            inout(zmm_reg) s[7],
+            options(pure, nomem, nostack, preserves_flags),
+        );
+    }
 }
 
 /// # Safety
-/// As [`encrypt_unit`]; `ks.rounds == R`.
+/// As [`encrypt_unit`]; `ks.rounds == R`; `rk` is `ks`'s keys for the direction.
+#[inline]
 #[target_feature(
     enable = "avx512f,avx512bw,avx512vl,avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1"
 )]
 unsafe fn unit<const DEC: bool, const R: usize>(
     tok: VaesAvx512Token,
     ks: &KeySchedule,
+    rk: &[__m512i; 15],
     t0: &Block,
     src: *const u8,
     dst: *mut u8,
     len: usize,
 ) {
-    let rk = load_keys(if DEC { &ks.dec } else { &ks.enc });
     let poly = _mm512_set1_epi64(0x87);
     let rem = len % 16;
     let bulk = if rem == 0 { len / 16 } else { len / 16 - 1 };
-    let t = load(t0);
-    let t1 = mul_x(t);
-    let t2 = mul_x(t1);
-    let t3 = mul_x(t2);
-    let mut v0 = _mm512_castsi128_si512(t);
-    v0 = _mm512_inserti32x4::<1>(v0, t1);
-    v0 = _mm512_inserti32x4::<2>(v0, t2);
-    v0 = _mm512_inserti32x4::<3>(v0, t3);
-    let mut v = [v0; 8];
-    for (j, x) in v.iter_mut().enumerate().skip(1) {
-        *x = mul_xk(v0, 4 * j as i32, poly);
+    // v[j] lane l = T_0 · x^(4j + l), each straight from T_0 (no serial chain).
+    let t = _mm512_broadcast_i32x4(load(t0));
+    let mut v = [t; 8];
+    for (j, x) in v.iter_mut().enumerate() {
+        *x = mul_x_lanes(t, 4 * j as i64, poly);
     }
     let mut off = 0;
     for _ in 0..bulk / 32 {
+        // The next tweaks are needed only if anything follows this group.
+        let more = off + 512 < len;
         let mut s = [_mm512_setzero_si512(); 8];
         let mut w = [_mm512_setzero_si512(); 8];
         for j in 0..8 {
@@ -101,12 +130,16 @@ unsafe fn unit<const DEC: bool, const R: usize>(
             w[j] = _mm512_xor_si512(v[j], rk[R]);
         }
         round::<DEC>(&mut s, rk[1]);
-        for x in &mut v[..4] {
-            *x = mul_x32(*x, poly);
+        if more {
+            for x in &mut v[..4] {
+                *x = mul_x32(*x, poly);
+            }
         }
         round::<DEC>(&mut s, rk[2]);
-        for x in &mut v[4..] {
-            *x = mul_x32(*x, poly);
+        if more {
+            for x in &mut v[4..] {
+                *x = mul_x32(*x, poly);
+            }
         }
         for k in &rk[3..R] {
             round::<DEC>(&mut s, *k);
@@ -140,6 +173,30 @@ unsafe fn unit<const DEC: bool, const R: usize>(
     }
 }
 
+/// Consecutive data units of `len` bytes, the `i`-th under `tweaks[i]`, with the round
+/// keys loaded once.
+///
+/// # Safety
+/// As [`encrypt_unit`] for the whole range of `tweaks.len() * len` bytes; `ks.rounds == R`.
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512vl,avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1"
+)]
+unsafe fn units<const DEC: bool, const R: usize>(
+    tok: VaesAvx512Token,
+    ks: &KeySchedule,
+    tweaks: &[Block],
+    src: *const u8,
+    dst: *mut u8,
+    len: usize,
+) {
+    let rk = load_keys(if DEC { &ks.dec } else { &ks.enc });
+    for (i, t0) in tweaks.iter().enumerate() {
+        // SAFETY: unit `i` lies within the caller's ranges (`i < tweaks.len()`), with the
+        // same aliasing (equal or disjoint) and a valid length.
+        unsafe { unit::<DEC, R>(tok, ks, &rk, t0, src.add(i * len), dst.add(i * len), len) };
+    }
+}
+
 /// Encrypts one data unit. `t0` is the initial tweak already encrypted with Key2
 /// (`E_K2(i)`); `k1` is Key1's schedule.
 ///
@@ -159,9 +216,9 @@ pub(crate) unsafe fn encrypt_unit(
     // the key's round count.
     unsafe {
         match k1.rounds {
-            10 => unit::<false, 10>(t, k1, t0, src, dst, len),
-            12 => unit::<false, 12>(t, k1, t0, src, dst, len),
-            _ => unit::<false, 14>(t, k1, t0, src, dst, len),
+            10 => units::<false, 10>(t, k1, core::slice::from_ref(t0), src, dst, len),
+            12 => units::<false, 12>(t, k1, core::slice::from_ref(t0), src, dst, len),
+            _ => units::<false, 14>(t, k1, core::slice::from_ref(t0), src, dst, len),
         }
     }
 }
@@ -181,9 +238,55 @@ pub(crate) unsafe fn decrypt_unit(
     // SAFETY: as in `encrypt_unit`.
     unsafe {
         match k1.rounds {
-            10 => unit::<true, 10>(t, k1, t0, src, dst, len),
-            12 => unit::<true, 12>(t, k1, t0, src, dst, len),
-            _ => unit::<true, 14>(t, k1, t0, src, dst, len),
+            10 => units::<true, 10>(t, k1, core::slice::from_ref(t0), src, dst, len),
+            12 => units::<true, 12>(t, k1, core::slice::from_ref(t0), src, dst, len),
+            _ => units::<true, 14>(t, k1, core::slice::from_ref(t0), src, dst, len),
+        }
+    }
+}
+
+/// Encrypts `tweaks.len()` consecutive data units of `len` bytes each, unit `i` under
+/// `tweaks[i]` (already encrypted with Key2).
+///
+/// # Safety
+/// `src` readable and `dst` writable for `tweaks.len() * len` bytes; `src == dst` or the
+/// ranges do not overlap; `16 <= len <= 1 << 24`.
+pub(crate) unsafe fn encrypt_units(
+    t: VaesAvx512Token,
+    k1: &KeySchedule,
+    tweaks: &[Block],
+    src: *const u8,
+    dst: *mut u8,
+    len: usize,
+) {
+    // SAFETY: as in `encrypt_unit`, for every unit.
+    unsafe {
+        match k1.rounds {
+            10 => units::<false, 10>(t, k1, tweaks, src, dst, len),
+            12 => units::<false, 12>(t, k1, tweaks, src, dst, len),
+            _ => units::<false, 14>(t, k1, tweaks, src, dst, len),
+        }
+    }
+}
+
+/// Decrypts consecutive data units (see [`encrypt_units`]).
+///
+/// # Safety
+/// As [`encrypt_units`].
+pub(crate) unsafe fn decrypt_units(
+    t: VaesAvx512Token,
+    k1: &KeySchedule,
+    tweaks: &[Block],
+    src: *const u8,
+    dst: *mut u8,
+    len: usize,
+) {
+    // SAFETY: as in `encrypt_unit`, for every unit.
+    unsafe {
+        match k1.rounds {
+            10 => units::<true, 10>(t, k1, tweaks, src, dst, len),
+            12 => units::<true, 12>(t, k1, tweaks, src, dst, len),
+            _ => units::<true, 14>(t, k1, tweaks, src, dst, len),
         }
     }
 }
