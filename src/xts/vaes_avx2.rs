@@ -2,7 +2,7 @@
 //! 16 blocks in flight.
 //!
 //! ```text
-//! v[0] = (T_0, T_0·x);  v[j] = v[0] · x^(2j)  for j = 1..8   // tweaks T_0..T_15
+//! v[j] = (T_0·x^(2j), T_0·x^(2j+1))  for j = 0..8         // tweaks T_0..T_15
 //! for each group of 16 full blocks (all but the last when a partial block follows):
 //!     s[j] = P[2j..2j+2] ⊕ (v[j] ⊕ rk[0]);  w[j] = v[j] ⊕ rk[R]
 //!     round 1 (8 independent vaesenc);  v[0..4] *= x^16
@@ -13,11 +13,13 @@
 //! the remaining < 16 blocks and the ciphertext stealing: `super::finish` (VAES block
 //! kernels, from the low lane of v[0])
 //! ```
+//! multi-unit calls whose unit is a whole number of groups run as one stream of groups:
+//! the next unit's first tweaks are made from its T_0 between the rounds of the
+//! current unit's last group (instead of the x^16 step).
 //! Decryption is the same with `vaesdec` and the equivalent-inverse-cipher keys.
 
 use core::arch::x86_64::*;
 
-use super::aesni::mul_x;
 use super::finish;
 use crate::aes::aesni::{load, store};
 use crate::aes::vaes_avx2::load_keys;
@@ -33,16 +35,19 @@ fn mul_x16(t: __m256i, poly: __m256i) -> __m256i {
     _mm256_xor_si256(_mm256_bslli_epi128::<2>(t), red)
 }
 
-/// Each lane times x^k, `1 <= k <= 56` (for the first tweaks).
+/// Lane `l` (of 2) times x^(k + l), `0 <= k <= 56`.
 #[inline]
 #[target_feature(enable = "avx2,vpclmulqdq")]
-fn mul_xk(t: __m256i, k: i32, poly: __m256i) -> __m256i {
-    let shifted = _mm256_sll_epi64(t, _mm_cvtsi32_si128(k));
-    let carry = _mm256_srl_epi64(t, _mm_cvtsi32_si128(64 - k));
+fn mul_x_lanes(t: __m256i, k: i64, poly: __m256i) -> __m256i {
+    let up = _mm256_add_epi64(_mm256_set1_epi64x(k), _mm256_set_epi64x(1, 1, 0, 0));
+    let down = _mm256_sub_epi64(_mm256_set1_epi64x(64), up);
+    // A shift by 64 gives zero, as needed for lane 0 when k = 0.
+    let shifted = _mm256_sllv_epi64(t, up);
+    let carry = _mm256_srlv_epi64(t, down);
     // The low half's carry moves up into the high half; the high half's is reduced.
-    let up = _mm256_bslli_epi128::<8>(carry);
+    let hi = _mm256_bslli_epi128::<8>(carry);
     let red = _mm256_clmulepi64_epi128::<0x00>(_mm256_bsrli_epi128::<8>(carry), poly);
-    _mm256_xor_si256(_mm256_xor_si256(shifted, up), red)
+    _mm256_xor_si256(_mm256_xor_si256(shifted, hi), red)
 }
 
 #[inline]
@@ -99,11 +104,11 @@ unsafe fn unit<const DEC: bool, const R: usize>(
     let poly = _mm256_set1_epi64x(0x87);
     let rem = len % 16;
     let bulk = if rem == 0 { len / 16 } else { len / 16 - 1 };
-    let t = load(t0);
-    let v0 = _mm256_set_m128i(mul_x(t), t);
-    let mut v = [v0; 8];
-    for (j, x) in v.iter_mut().enumerate().skip(1) {
-        *x = mul_xk(v0, 2 * j as i32, poly);
+    // v[j] lane l = T_0 · x^(2j + l), each straight from T_0 (no serial chain).
+    let t = _mm256_broadcastsi128_si256(load(t0));
+    let mut v = [t; 8];
+    for (j, x) in v.iter_mut().enumerate() {
+        *x = mul_x_lanes(t, 2 * j as i64, poly);
     }
     let mut off = 0;
     for _ in 0..bulk / 16 {
@@ -161,6 +166,83 @@ unsafe fn unit<const DEC: bool, const R: usize>(
     }
 }
 
+/// Units whose length is a whole number of 16-block groups, as one stream of groups:
+/// the tweaks of the group after the current one (the next group of this unit, or the first
+/// group of the next unit) are computed between its first rounds, so a unit boundary does
+/// not stall the pipeline on the next unit's tweak set-up.
+///
+/// # Safety
+/// As [`units`]; `len % 256 == 0`.
+#[inline]
+#[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1")]
+unsafe fn units_fused<const DEC: bool, const R: usize>(
+    rk: &[__m256i; 15],
+    tweaks: &[Block],
+    src: *const u8,
+    dst: *mut u8,
+    len: usize,
+) {
+    let poly = _mm256_set1_epi64x(0x87);
+    let per_unit = len / 256;
+    let total = tweaks.len() * per_unit;
+    let Some(t0) = tweaks.first() else {
+        return;
+    };
+    let first = _mm256_broadcastsi128_si256(load(t0));
+    let mut v = [first; 8];
+    for (j, x) in v.iter_mut().enumerate() {
+        *x = mul_x_lanes(first, (2 * j) as i64, poly);
+    }
+    for g in 0..total {
+        let off = g * 256;
+        let more = g + 1 < total;
+        // The next group starts a new unit: its tweaks come from that unit's T_0.
+        let fresh = (more && (g + 1) % per_unit == 0)
+            .then(|| _mm256_broadcastsi128_si256(load(&tweaks[(g + 1) / per_unit])));
+        let mut s = [_mm256_setzero_si256(); 8];
+        let mut w = [_mm256_setzero_si256(); 8];
+        for j in 0..8 {
+            // SAFETY: off + 256 <= total * 256 = tweaks.len() * len, within the caller's range.
+            let d = unsafe { _mm256_loadu_si256(src.add(off + 32 * j).cast()) };
+            s[j] = _mm256_xor_si256(d, _mm256_xor_si256(v[j], rk[0]));
+            w[j] = _mm256_xor_si256(v[j], rk[R]);
+        }
+        round::<DEC>(&mut s, rk[1]);
+        if more {
+            next_tweaks(&mut v, 0, fresh, poly);
+        }
+        round::<DEC>(&mut s, rk[2]);
+        if more {
+            next_tweaks(&mut v, 4, fresh, poly);
+        }
+        for k in &rk[3..R] {
+            round::<DEC>(&mut s, *k);
+        }
+        for j in 0..8 {
+            let c = if DEC {
+                _mm256_aesdeclast_epi128(s[j], w[j])
+            } else {
+                _mm256_aesenclast_epi128(s[j], w[j])
+            };
+            // SAFETY: the same bytes are writable at `dst` (src == dst or disjoint, and
+            // every load of this group is done).
+            unsafe { _mm256_storeu_si256(dst.add(off + 32 * j).cast(), c) };
+        }
+    }
+}
+
+/// `v[from..from + 4]` for the next group: advanced by x^16, or from a fresh `T_0`.
+#[inline]
+#[target_feature(enable = "avx2,vpclmulqdq")]
+fn next_tweaks(v: &mut [__m256i; 8], from: usize, fresh: Option<__m256i>, poly: __m256i) {
+    for (j, x) in v.iter_mut().enumerate().skip(from).take(4) {
+        *x = match fresh {
+            Some(t) => mul_x_lanes(t, (2 * j) as i64, poly),
+            None => mul_x16(*x, poly),
+        };
+    }
+}
+
 /// Consecutive data units of `len` bytes, the `i`-th under `tweaks[i]`, with the round
 /// keys loaded once.
 ///
@@ -176,6 +258,11 @@ unsafe fn units<const DEC: bool, const R: usize>(
     len: usize,
 ) {
     let rk = load_keys(if DEC { &ks.dec } else { &ks.enc });
+    if len.is_multiple_of(256) {
+        // SAFETY: the caller's contract, and whole groups.
+        unsafe { units_fused::<DEC, R>(&rk, tweaks, src, dst, len) };
+        return;
+    }
     for (i, t0) in tweaks.iter().enumerate() {
         // SAFETY: unit `i` lies within the caller's ranges (`i < tweaks.len()`), with the
         // same aliasing (equal or disjoint) and a valid length.

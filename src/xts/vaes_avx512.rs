@@ -13,6 +13,9 @@
 //! the remaining < 32 blocks and the ciphertext stealing: `super::finish` (VAES block
 //! kernels, from the lowest lane of v[0])
 //! ```
+//! multi-unit calls whose unit is a whole number of groups run as one stream of groups:
+//! the next unit's first tweaks are made from its T_0 between the rounds of the
+//! current unit's last group (instead of the x^32 step).
 //! Decryption is the same with `vaesdec` and the equivalent-inverse-cipher keys.
 
 use core::arch::x86_64::*;
@@ -173,6 +176,85 @@ unsafe fn unit<const DEC: bool, const R: usize>(
     }
 }
 
+/// Units whose length is a whole number of 32-block groups, as one stream of groups:
+/// the tweaks of the group after the current one (the next group of this unit, or the first
+/// group of the next unit) are computed between its first rounds, so a unit boundary does
+/// not stall the pipeline on the next unit's tweak set-up.
+///
+/// # Safety
+/// As [`units`]; `len % 512 == 0`.
+#[inline]
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512vl,avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1"
+)]
+unsafe fn units_fused<const DEC: bool, const R: usize>(
+    rk: &[__m512i; 15],
+    tweaks: &[Block],
+    src: *const u8,
+    dst: *mut u8,
+    len: usize,
+) {
+    let poly = _mm512_set1_epi64(0x87);
+    let per_unit = len / 512;
+    let total = tweaks.len() * per_unit;
+    let Some(t0) = tweaks.first() else {
+        return;
+    };
+    let first = _mm512_broadcast_i32x4(load(t0));
+    let mut v = [first; 8];
+    for (j, x) in v.iter_mut().enumerate() {
+        *x = mul_x_lanes(first, (4 * j) as i64, poly);
+    }
+    for g in 0..total {
+        let off = g * 512;
+        let more = g + 1 < total;
+        // The next group starts a new unit: its tweaks come from that unit's T_0.
+        let fresh = (more && (g + 1) % per_unit == 0)
+            .then(|| _mm512_broadcast_i32x4(load(&tweaks[(g + 1) / per_unit])));
+        let mut s = [_mm512_setzero_si512(); 8];
+        let mut w = [_mm512_setzero_si512(); 8];
+        for j in 0..8 {
+            // SAFETY: off + 512 <= total * 512 = tweaks.len() * len, within the caller's range.
+            let d = unsafe { _mm512_loadu_si512(src.add(off + 64 * j).cast()) };
+            s[j] = _mm512_ternarylogic_epi64::<0x96>(d, v[j], rk[0]);
+            w[j] = _mm512_xor_si512(v[j], rk[R]);
+        }
+        round::<DEC>(&mut s, rk[1]);
+        if more {
+            next_tweaks(&mut v, 0, fresh, poly);
+        }
+        round::<DEC>(&mut s, rk[2]);
+        if more {
+            next_tweaks(&mut v, 4, fresh, poly);
+        }
+        for k in &rk[3..R] {
+            round::<DEC>(&mut s, *k);
+        }
+        for j in 0..8 {
+            let c = if DEC {
+                _mm512_aesdeclast_epi128(s[j], w[j])
+            } else {
+                _mm512_aesenclast_epi128(s[j], w[j])
+            };
+            // SAFETY: the same bytes are writable at `dst` (src == dst or disjoint, and
+            // every load of this group is done).
+            unsafe { _mm512_storeu_si512(dst.add(off + 64 * j).cast(), c) };
+        }
+    }
+}
+
+/// `v[from..from + 4]` for the next group: advanced by x^32, or from a fresh `T_0`.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,vpclmulqdq")]
+fn next_tweaks(v: &mut [__m512i; 8], from: usize, fresh: Option<__m512i>, poly: __m512i) {
+    for (j, x) in v.iter_mut().enumerate().skip(from).take(4) {
+        *x = match fresh {
+            Some(t) => mul_x_lanes(t, (4 * j) as i64, poly),
+            None => mul_x32(*x, poly),
+        };
+    }
+}
+
 /// Consecutive data units of `len` bytes, the `i`-th under `tweaks[i]`, with the round
 /// keys loaded once.
 ///
@@ -190,6 +272,11 @@ unsafe fn units<const DEC: bool, const R: usize>(
     len: usize,
 ) {
     let rk = load_keys(if DEC { &ks.dec } else { &ks.enc });
+    if len.is_multiple_of(512) {
+        // SAFETY: the caller's contract, and whole groups.
+        unsafe { units_fused::<DEC, R>(&rk, tweaks, src, dst, len) };
+        return;
+    }
     for (i, t0) in tweaks.iter().enumerate() {
         // SAFETY: unit `i` lies within the caller's ranges (`i < tweaks.len()`), with the
         // same aliasing (equal or disjoint) and a valid length.
