@@ -161,6 +161,9 @@ pub struct Xts {
     k1: KeySchedule,
     k2: KeySchedule,
     tweak_imp: Impl,
+    /// For a single tweak: AES-NI where the backend has it (lower latency than the wide
+    /// kernels' entry), else `tweak_imp`.
+    tweak_one: Impl,
     kernel: Kernel,
     backend: Backend,
 }
@@ -177,6 +180,12 @@ impl Xts {
         let backend = DISPATCH.check(backend)?;
         let kernel = Kernel::new(backend).ok_or(Error::BackendUnavailable(backend))?;
         let tweak_imp = Impl::new(backend).ok_or(Error::BackendUnavailable(backend))?;
+        let tweak_one = match backend {
+            Backend::VaesAvx2 | Backend::VaesAvx2Asm | Backend::VaesAvx512 => {
+                Impl::new(Backend::AesNi).unwrap_or(tweak_imp)
+            }
+            _ => tweak_imp,
+        };
         if key.len() != 32 && key.len() != 64 {
             return Err(Error::InvalidKeyLength {
                 len: key.len(),
@@ -193,6 +202,7 @@ impl Xts {
             k1: KeySchedule::new(a)?,
             k2: KeySchedule::new(b)?,
             tweak_imp,
+            tweak_one,
             kernel,
             backend,
         })
@@ -365,6 +375,27 @@ impl Xts {
         tweak: Tweak<'_>,
     ) {
         let sectors = dst.len() / unit;
+        if sectors == 1 && !matches!(self.kernel, Kernel::Portable) {
+            // One unit (the common single-sector call): no batch array, and the tweak
+            // through the lightest block kernel, since its latency is on the critical path.
+            let mut t = match tweak {
+                Tweak::Sector(s) => s.to_le_bytes(),
+                Tweak::Raw(t) => *t,
+            };
+            self.tweak_one
+                .encrypt_blocks(&self.k2, core::slice::from_mut(&mut t));
+            let dp = dst.as_mut_ptr();
+            let sp = src.map_or(dp.cast_const(), <[u8]>::as_ptr);
+            // SAFETY: one unit of `unit == dst.len()` bytes (checked by `validate`); the
+            // source is `dst` itself (in place) or a shared borrow of the same length
+            // distinct from the exclusive `dst` (no overlap).
+            unsafe {
+                self.kernel
+                    .units_raw(dec, &self.k1, core::slice::from_ref(&t), sp, dp, unit);
+            }
+            wipe(core::slice::from_mut(&mut t));
+            return;
+        }
         let mut tw = [[0u8; 16]; TWEAK_BATCH];
         let mut done = 0usize;
         let mut used = 0usize;
@@ -420,7 +451,7 @@ impl Xts {
 impl Xts {
     /// Below this many bytes a parallel call stays on the calling thread (measured: the
     /// fan-out costs more than it gains below it).
-    pub const PAR_THRESHOLD: usize = 64 * 1024;
+    pub const PAR_THRESHOLD: usize = 256 * 1024;
 
     /// [`Xts::encrypt_sectors`] spread over rayon's threads at sector boundaries; on the
     /// calling thread below [`Xts::PAR_THRESHOLD`] bytes. Same result, same errors.
