@@ -45,7 +45,9 @@ pub const MIN_UNIT: usize = 16;
 /// How many sectors' tweaks are encrypted per block-kernel call.
 const TWEAK_BATCH: usize = 64;
 
-/// Best first, as measured on this machine (see `benches/xts.rs`).
+/// Best first, as measured on this machine (see `benches/xts.rs`). A new backend is a
+/// [`Kernel`] variant, its arm in `Kernel::new`, and one arm in `Kernel::units_raw`
+/// (`call!` for a kernel with multi-unit entries, `call_each!` for one without).
 static DISPATCH: Dispatch = Dispatch::new(
     "XTS",
     &[
@@ -110,8 +112,24 @@ impl Kernel {
                 }
             };
         }
+        // For a kernel with only the single-unit entries (`encrypt_unit`/`decrypt_unit`),
+        // such as an assembly twin: one call per unit.
+        #[allow(unused_macros)]
+        macro_rules! call_each {
+            ($m:ident, $t:expr) => {
+                for (i, t0) in tweaks.iter().enumerate() {
+                    let (s, d) = (src.add(i * len), dst.add(i * len));
+                    if dec {
+                        $m::decrypt_unit($t, k1, t0, s, d, len)
+                    } else {
+                        $m::encrypt_unit($t, k1, t0, s, d, len)
+                    }
+                }
+            };
+        }
         // SAFETY (every arm): the caller upholds the pointer and length contract, which is
-        // the kernels' contract; each token proves its kernel's CPU features.
+        // the kernels' contract (unit `i` of `call_each!` is the `i`-th `len` bytes of the
+        // ranges); each token proves its kernel's CPU features.
         unsafe {
             match self {
                 #[cfg(target_arch = "x86_64")]
