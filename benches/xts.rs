@@ -209,6 +209,19 @@ fn main_with(reps: usize, rows: &mut Vec<Row>, ceil: &mut dyn FnMut() -> Option<
                 let mut buf = vec![1u8; 64 * 1024];
                 let r = rate(buf.len(), reps, || {
                     if dec {
+                        xts.decrypt_sectors(black_box(&mut buf), 4096, 9).unwrap()
+                    } else {
+                        xts.encrypt_sectors(black_box(&mut buf), 4096, 9).unwrap()
+                    }
+                });
+                rows.push(Row(
+                    format!("{} 4 KiB sectors {dir}", b.name()),
+                    r,
+                    rounds,
+                    None,
+                ));
+                let r = rate(buf.len(), reps, || {
+                    if dec {
                         xts.decrypt_sectors(black_box(&mut buf), 512, 9).unwrap()
                     } else {
                         xts.encrypt_sectors(black_box(&mut buf), 512, 9).unwrap()
