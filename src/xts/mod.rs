@@ -90,8 +90,7 @@ impl Kernel {
     ///
     /// # Safety
     /// `src` readable and `dst` writable for `tweaks.len() * len` bytes; `src == dst` or
-    /// the two ranges do not overlap; `MIN_UNIT <= len <= MAX_UNIT`. Not for
-    /// `Kernel::Portable`.
+    /// the two ranges do not overlap; `MIN_UNIT <= len <= MAX_UNIT`.
     #[inline]
     unsafe fn units_raw(
         self,
@@ -129,7 +128,8 @@ impl Kernel {
         }
         // SAFETY (every arm): the caller upholds the pointer and length contract, which is
         // the kernels' contract (unit `i` of `call_each!` is the `i`-th `len` bytes of the
-        // ranges); each token proves its kernel's CPU features.
+        // ranges); each token proves its kernel's CPU features. Portable: `copy` allows
+        // equal or disjoint ranges, after which `dst` alone is the exclusive slice.
         unsafe {
             match self {
                 #[cfg(target_arch = "x86_64")]
@@ -138,15 +138,23 @@ impl Kernel {
                 Kernel::VaesAvx2(t) => call!(vaes_avx2, t),
                 #[cfg(target_arch = "x86_64")]
                 Kernel::VaesAvx512(t) => call!(vaes_avx512, t),
-                Kernel::Portable => unreachable_portable(),
+                Kernel::Portable => {
+                    // (`run_unchecked` takes the portable backend down its safe path; this
+                    // arm keeps the match total and correct.)
+                    let n = tweaks.len() * len;
+                    core::ptr::copy(src, dst, n);
+                    let buf = core::slice::from_raw_parts_mut(dst, n);
+                    for (t0, unit) in tweaks.iter().zip(buf.chunks_exact_mut(len)) {
+                        if dec {
+                            soft::decrypt_unit(k1, t0, unit);
+                        } else {
+                            soft::encrypt_unit(k1, t0, unit);
+                        }
+                    }
+                }
             }
         }
     }
-}
-
-#[cold]
-fn unreachable_portable() {
-    // `Xts::run` sends the portable backend down the safe path; never reached.
 }
 
 /// Where a call's tweaks come from.
