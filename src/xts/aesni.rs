@@ -1,7 +1,7 @@
 //! XTS unit kernels with AES-NI on 128-bit registers, 8 blocks in flight.
 //!
 //! ```text
-//! v[0..8] = T_0, T_0·x, ..., T_0·x^7                  // the first 8 tweaks
+//! v[j] = T_0·x^j  for j = 0..8 (each straight from T_0)  // the first 8 tweaks
 //! for each group of 8 full blocks (all but the last when a partial block follows):
 //!     s[j] = P[j] ⊕ (v[j] ⊕ rk[0]);  w[j] = v[j] ⊕ rk[R]
 //!     round 1 (8 independent aesenc);  v[0..4] *= x^8
@@ -12,6 +12,9 @@
 //! the remaining < 8 blocks and the ciphertext stealing: `super::finish` (AES-NI block
 //! kernels, from tweak v[0])
 //! ```
+//! multi-unit calls whose unit is a whole number of groups run as one stream of groups:
+//! the next unit's first tweaks are made from its T_0 between the rounds of the
+//! current unit's last group (instead of the x^8 step).
 //! Decryption is the same with `aesdec` and the equivalent-inverse-cipher keys.
 
 use core::arch::x86_64::*;
@@ -20,17 +23,6 @@ use super::finish;
 use crate::aes::aesni::{load, load_keys, store};
 use crate::aes::{Block, Impl, KeySchedule};
 use crate::cpu::AesNiToken;
-
-/// `t · x` in GF(2^128), little-endian bit order (no branch).
-#[inline]
-#[target_feature(enable = "sse2")]
-pub(crate) fn mul_x(t: __m128i) -> __m128i {
-    // Sign of each dword: dword 3's (bit 127) goes to dword 0 for the reduction, dword 1's
-    // (bit 63) to dword 2 as the carry between the 64-bit halves.
-    let s = _mm_shuffle_epi32::<0x13>(_mm_srai_epi32::<31>(t));
-    let m = _mm_and_si128(s, _mm_set_epi32(0, 1, 0, 0x87));
-    _mm_xor_si128(_mm_add_epi64(t, t), m)
-}
 
 /// `t · x^8`: a byte shift, and the byte shifted out folded back by 0x87.
 #[inline]
@@ -95,9 +87,10 @@ unsafe fn unit<const DEC: bool, const R: usize>(
     let poly = _mm_set_epi64x(0, 0x87);
     let rem = len % 16;
     let bulk = if rem == 0 { len / 16 } else { len / 16 - 1 };
-    let mut v = [load(t0); 8];
-    for j in 1..8 {
-        v[j] = mul_x(v[j - 1]);
+    let t = load(t0);
+    let mut v = [t; 8];
+    for (j, x) in v.iter_mut().enumerate() {
+        *x = mul_xk(t, j as i64, poly);
     }
     let mut off = 0;
     for _ in 0..bulk / 8 {
@@ -155,6 +148,95 @@ unsafe fn unit<const DEC: bool, const R: usize>(
     }
 }
 
+/// Units whose length is a whole number of 8-block groups, as one stream of groups: the
+/// tweaks of the group after the current one (the next group of this unit, or the first
+/// group of the next unit) are computed between its first rounds, so a unit boundary does
+/// not stall the pipeline on the next unit's tweak set-up.
+///
+/// # Safety
+/// As [`units`]; `len % 128 == 0`.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+unsafe fn units_fused<const DEC: bool, const R: usize>(
+    rk: &[__m128i; 15],
+    tweaks: &[Block],
+    src: *const u8,
+    dst: *mut u8,
+    len: usize,
+) {
+    let poly = _mm_set_epi64x(0, 0x87);
+    let per_unit = len / 128;
+    let total = tweaks.len() * per_unit;
+    let Some(t0) = tweaks.first() else {
+        return;
+    };
+    let first = load(t0);
+    let mut v = [first; 8];
+    for (j, x) in v.iter_mut().enumerate() {
+        *x = mul_xk(first, j as i64, poly);
+    }
+    for g in 0..total {
+        let off = g * 128;
+        let more = g + 1 < total;
+        // The next group starts a new unit: its tweaks come from that unit's T_0.
+        let fresh = (more && (g + 1) % per_unit == 0).then(|| load(&tweaks[(g + 1) / per_unit]));
+        let mut s = [_mm_setzero_si128(); 8];
+        let mut w = [_mm_setzero_si128(); 8];
+        for j in 0..8 {
+            // SAFETY: off + 128 <= total * 128 = tweaks.len() * len, within the caller's range.
+            let d = unsafe { _mm_loadu_si128(src.add(off + 16 * j).cast()) };
+            s[j] = _mm_xor_si128(d, _mm_xor_si128(v[j], rk[0]));
+            w[j] = _mm_xor_si128(v[j], rk[R]);
+        }
+        round::<DEC>(&mut s, rk[1]);
+        if more {
+            next_tweaks(&mut v, 0, fresh, poly);
+        }
+        round::<DEC>(&mut s, rk[2]);
+        if more {
+            next_tweaks(&mut v, 4, fresh, poly);
+        }
+        for k in &rk[3..R] {
+            round::<DEC>(&mut s, *k);
+        }
+        for j in 0..8 {
+            let c = if DEC {
+                _mm_aesdeclast_si128(s[j], w[j])
+            } else {
+                _mm_aesenclast_si128(s[j], w[j])
+            };
+            // SAFETY: the same bytes are writable at `dst` (src == dst or disjoint, and
+            // every load of this group is done).
+            unsafe { _mm_storeu_si128(dst.add(off + 16 * j).cast(), c) };
+        }
+    }
+}
+
+/// `v[from..from + 4]` for the next group: advanced by x^8, or from a fresh `T_0`.
+#[inline]
+#[target_feature(enable = "pclmulqdq")]
+fn next_tweaks(v: &mut [__m128i; 8], from: usize, fresh: Option<__m128i>, poly: __m128i) {
+    for (j, x) in v.iter_mut().enumerate().skip(from).take(4) {
+        *x = match fresh {
+            Some(t) => mul_xk(t, j as i64, poly),
+            None => mul_x8(*x, poly),
+        };
+    }
+}
+
+/// `t · x^k`, `0 <= k <= 56` (independent of the other tweaks: no serial chain).
+#[inline]
+#[target_feature(enable = "pclmulqdq")]
+fn mul_xk(t: __m128i, k: i64, poly: __m128i) -> __m128i {
+    // A shift by 64 gives zero, as needed when k = 0.
+    let shifted = _mm_sll_epi64(t, _mm_cvtsi64_si128(k));
+    let carry = _mm_srl_epi64(t, _mm_cvtsi64_si128(64 - k));
+    // The low half's carry moves up into the high half; the high half's is reduced.
+    let hi = _mm_slli_si128::<8>(carry);
+    let red = _mm_clmulepi64_si128::<0x00>(_mm_srli_si128::<8>(carry), poly);
+    _mm_xor_si128(_mm_xor_si128(shifted, hi), red)
+}
+
 /// Consecutive data units of `len` bytes, the `i`-th under `tweaks[i]`, with the round
 /// keys loaded once.
 ///
@@ -170,6 +252,11 @@ unsafe fn units<const DEC: bool, const R: usize>(
     len: usize,
 ) {
     let rk = load_keys(if DEC { &ks.dec } else { &ks.enc });
+    if len.is_multiple_of(128) {
+        // SAFETY: the caller's contract, and whole groups.
+        unsafe { units_fused::<DEC, R>(&rk, tweaks, src, dst, len) };
+        return;
+    }
     for (i, t0) in tweaks.iter().enumerate() {
         // SAFETY: unit `i` lies within the caller's ranges (`i < tweaks.len()`), with the
         // same aliasing (equal or disjoint) and a valid length.
