@@ -120,13 +120,19 @@ fn main() {
 }
 
 fn main_with(reps: usize, rows: &mut Vec<Row>, ceil: &mut dyn FnMut() -> Option<f64>) {
-    let backends: Vec<Backend> = Xts::available_backends().collect();
+    // `XTS_BENCH=rayon` measures only the threaded call (for a quiet moment).
+    let only_rayon = std::env::var("XTS_BENCH").is_ok_and(|v| v == "rayon");
+    let backends: Vec<Backend> = if only_rayon {
+        Vec::new()
+    } else {
+        Xts::available_backends().collect()
+    };
     for key_len in [32usize, 64] {
         let rounds = if key_len == 32 { 10.0 } else { 14.0 };
         let key: Vec<u8> = (0..key_len as u8).collect();
         let mut ossl_4k = [None, None];
         #[cfg(feature = "openssl")]
-        {
+        if !only_rayon {
             use simdcrypt::ossl::{Cipher, Kind};
             for (d, slot) in ossl_4k.iter_mut().enumerate() {
                 let mut c = Cipher::new(Kind::Xts, &key, d == 0).unwrap();
@@ -150,7 +156,7 @@ fn main_with(reps: usize, rows: &mut Vec<Row>, ceil: &mut dyn FnMut() -> Option<
                 rows.push(Row(format!("openssl 512 B sectors {dir}"), r, rounds, None));
             }
         }
-        {
+        if !only_rayon {
             use aes::cipher::KeyInit;
             let mut buf = vec![1u8; 4096];
             let half = key_len / 2;
@@ -254,7 +260,14 @@ fn main_with(reps: usize, rows: &mut Vec<Row>, ceil: &mut dyn FnMut() -> Option<
                 rayon::current_num_threads(),
                 par / one
             );
-            for size in [16usize << 10, 32 << 10, 64 << 10, 128 << 10, 256 << 10] {
+            for size in [
+                32usize << 10,
+                64 << 10,
+                128 << 10,
+                256 << 10,
+                512 << 10,
+                1 << 20,
+            ] {
                 let mut buf = vec![1u8; size];
                 let one = rate(size, 5, || {
                     xts.encrypt_sectors(black_box(&mut buf), 4096, 0).unwrap()

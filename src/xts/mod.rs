@@ -15,11 +15,14 @@
 //!
 //! Layout: this module validates every argument before it writes anything, encrypts the
 //! tweaks with Key2 in batches (one AES block-kernel call per batch of sectors), then runs
-//! one *unit kernel* per data unit. Every SIMD backend file (`aesni`, `vaes_avx2`,
-//! `vaes_avx512`) has the same two unit kernels, `encrypt_unit` / `decrypt_unit`, taking
-//! the already-encrypted initial tweak, so backends are interchangeable: adding one is a
-//! variant of [`Kernel`] and two match arms. The portable backend (`soft`) has the same
-//! shape on safe slices.
+//! the unit kernels. Every SIMD backend file (`aesni`, `vaes_avx2`, `vaes_avx512`) has
+//! the same entries: `encrypt_unit` / `decrypt_unit` (one data unit, taking the
+//! already-encrypted initial tweak) and `encrypt_units` / `decrypt_units` (consecutive
+//! units, round keys loaded once, and for units of whole kernel groups one continuous
+//! stream in which the next unit's tweaks are computed between the current rounds). So
+//! backends are interchangeable: adding one is a variant of [`Kernel`] and its match arms
+//! (a kernel with only the single-unit entries gets one call per unit). The portable
+//! backend (`soft`) has the single-unit shape on safe slices.
 
 use core::fmt;
 
