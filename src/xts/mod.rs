@@ -20,7 +20,7 @@
 //! already-encrypted initial tweak) and `encrypt_units` / `decrypt_units` (consecutive
 //! units, round keys loaded once, and for units of whole kernel groups one continuous
 //! stream in which the next unit's tweaks are computed between the current rounds). So
-//! backends are interchangeable: adding one is a variant of [`Kernel`] and its match arms
+//! backends are interchangeable: adding one is a variant of `Kernel` and its match arms
 //! (a kernel with only the single-unit entries gets one call per unit). The portable
 //! backend (`soft`) has the single-unit shape on safe slices.
 
