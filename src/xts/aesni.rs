@@ -175,11 +175,21 @@ unsafe fn units_fused<const DEC: bool, const R: usize>(
     for (j, x) in v.iter_mut().enumerate() {
         *x = mul_xk(first, j as i64, poly);
     }
+    // A countdown to the unit's last group, rather than a division per group.
+    let mut left_in_unit = per_unit;
+    let mut next_unit = 0;
     for g in 0..total {
         let off = g * 128;
         let more = g + 1 < total;
+        left_in_unit -= 1;
         // The next group starts a new unit: its tweaks come from that unit's T_0.
-        let fresh = (more && (g + 1) % per_unit == 0).then(|| load(&tweaks[(g + 1) / per_unit]));
+        let fresh = if left_in_unit == 0 && more {
+            left_in_unit = per_unit;
+            next_unit += 1;
+            Some(load(&tweaks[next_unit]))
+        } else {
+            None
+        };
         let mut s = [_mm_setzero_si128(); 8];
         let mut w = [_mm_setzero_si128(); 8];
         for j in 0..8 {
