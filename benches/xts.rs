@@ -130,6 +130,7 @@ fn main_with(reps: usize, rows: &mut Vec<Row>, ceil: &mut dyn FnMut() -> Option<
     for key_len in [32usize, 64] {
         let rounds = if key_len == 32 { 10.0 } else { 14.0 };
         let key: Vec<u8> = (0..key_len as u8).collect();
+        #[cfg_attr(not(feature = "openssl"), allow(unused_mut))]
         let mut ossl_4k = [None, None];
         #[cfg(feature = "openssl")]
         if !only_rayon {
