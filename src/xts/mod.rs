@@ -478,9 +478,13 @@ impl Xts {
 
 #[cfg(feature = "rayon")]
 impl Xts {
-    /// Below this many bytes a parallel call stays on the calling thread (measured: the
-    /// fan-out costs more than it gains below it).
-    pub const PAR_THRESHOLD: usize = 256 * 1024;
+    /// Below this many bytes a parallel call stays on the calling thread. Measured here
+    /// (`XTS_BENCH=rayon cargo bench --all-features --bench xts`, 2 cores): one call split
+    /// in two across rayon's threads first broke even at 256 KiB in a quiet moment and lost
+    /// up to 1 MiB while other work shared the cores (waking a pool thread from outside the
+    /// pool takes tens of microseconds; one thread does 1 MiB in about 90). 16 MiB ran
+    /// 1.7-2.0x faster on 2 threads when the machine was quiet.
+    pub const PAR_THRESHOLD: usize = 1 << 20;
 
     /// [`Xts::encrypt_sectors`] spread over rayon's threads at sector boundaries; on the
     /// calling thread below [`Xts::PAR_THRESHOLD`] bytes. Same result, same errors.
