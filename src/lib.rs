@@ -80,10 +80,12 @@ pub mod cbc;
 #[cfg(feature = "cipher")]
 mod cipher_impl;
 pub mod cpu;
+mod ct;
 mod error;
 #[cfg(feature = "openssl")]
 #[doc(hidden)]
 pub mod ossl;
+pub mod xts;
 
 pub use aes::{Aes, Block};
 #[cfg(feature = "std")]
@@ -93,6 +95,7 @@ pub use cbc::Cbc;
 #[cfg(feature = "cipher")]
 pub use cipher_impl::{Aes128, Aes192, Aes256};
 pub use error::Error;
+pub use xts::Xts;
 
 /// Backend names accepted in `SIMDCRYPT_REQUIRE`-style lists, for tests and tools.
 #[doc(hidden)]

@@ -236,7 +236,7 @@ impl Cbc {
         let blocks = v.as_chunks_mut::<16>().0;
         self.dec_blocks(&mut chain, blocks);
         let (good, pad) = pkcs7_check(&blocks[blocks.len() - 1]);
-        if good == 0 {
+        if !crate::ct::declassify(good) {
             zeroize::Zeroize::zeroize(v.as_mut_slice());
             return Err(Error::BadPadding);
         }

@@ -1,0 +1,368 @@
+//! XTS unit kernels with AES-NI on 128-bit registers, 8 blocks in flight.
+//!
+//! ```text
+//! v[j] = T_0·x^j  for j = 0..8 (each straight from T_0)  // the first 8 tweaks
+//! for each group of 8 full blocks (all but the last when a partial block follows):
+//!     s[j] = P[j] ⊕ (v[j] ⊕ rk[0]);  w[j] = v[j] ⊕ rk[R]
+//!     round 1 (8 independent aesenc);  v[0..4] *= x^8
+//!     round 2;                          v[4..8] *= x^8      // hidden between rounds
+//!     rounds 3..R-1
+//!     C[j] = aesenclast(s[j], w[j])     // = AES(P ⊕ T) ⊕ T: the output XOR is in the key
+//! t·x^8 = (t << 8 bits, a byte shift) ⊕ clmul(top byte of t, 0x87)
+//! the remaining < 8 blocks and the ciphertext stealing: `super::finish` (AES-NI block
+//! kernels, from tweak v[0])
+//! ```
+//! multi-unit calls whose unit is a whole number of groups run as one stream of groups:
+//! the next unit's first tweaks are made from its T_0 between the rounds of the
+//! current unit's last group (instead of the x^8 step).
+//! Decryption is the same with `aesdec` and the equivalent-inverse-cipher keys.
+
+use core::arch::x86_64::*;
+
+use super::finish;
+use crate::aes::aesni::{load, load_keys, store};
+use crate::aes::{Block, Impl, KeySchedule};
+use crate::cpu::AesNiToken;
+
+/// `t · x^8`: a byte shift, and the byte shifted out folded back by 0x87.
+#[inline]
+#[target_feature(enable = "pclmulqdq")]
+fn mul_x8(t: __m128i, poly: __m128i) -> __m128i {
+    let top = _mm_srli_si128::<15>(t);
+    let red = _mm_clmulepi64_si128::<0x00>(top, poly);
+    _mm_xor_si128(_mm_slli_si128::<1>(t), red)
+}
+
+#[inline]
+#[target_feature(enable = "aes")]
+fn round<const DEC: bool>(s: &mut [__m128i; 8], k: __m128i) {
+    for x in s.iter_mut() {
+        *x = if DEC {
+            _mm_aesdec_si128(*x, k)
+        } else {
+            _mm_aesenc_si128(*x, k)
+        };
+    }
+    barrier(s);
+}
+
+/// Keeps the compiler from reordering the rounds block by block: after each round all
+/// eight states must exist, so round `r + 1` of any block comes after round `r` of every
+/// block in program order, and the out-of-order core sees 8 independent chains in a short
+/// window. No instruction is emitted.
+#[inline]
+#[target_feature(enable = "sse2")]
+fn barrier(s: &mut [__m128i; 8]) {
+    // SAFETY: an empty template: it reads and writes only the eight registers named, and
+    // touches no memory, stack or flags.
+    unsafe {
+        core::arch::asm!(
+            "/* {0} {1} {2} {3} {4} {5} {6} {7} */",
+            inout(xmm_reg) s[0],
+            inout(xmm_reg) s[1],
+            inout(xmm_reg) s[2],
+            inout(xmm_reg) s[3],
+            inout(xmm_reg) s[4],
+            inout(xmm_reg) s[5],
+            inout(xmm_reg) s[6],
+            inout(xmm_reg) s[7],
+            options(pure, nomem, nostack, preserves_flags),
+        );
+    }
+}
+
+/// # Safety
+/// As [`encrypt_unit`]; `ks.rounds == R`; `rk` is `ks`'s keys for the direction.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+unsafe fn unit<const DEC: bool, const R: usize>(
+    tok: AesNiToken,
+    ks: &KeySchedule,
+    rk: &[__m128i; 15],
+    t0: &Block,
+    src: *const u8,
+    dst: *mut u8,
+    len: usize,
+) {
+    let poly = _mm_set_epi64x(0, 0x87);
+    let rem = len % 16;
+    let bulk = if rem == 0 { len / 16 } else { len / 16 - 1 };
+    let t = load(t0);
+    let mut v = [t; 8];
+    for (j, x) in v.iter_mut().enumerate() {
+        *x = mul_xk(t, j as i64, poly);
+    }
+    let mut off = 0;
+    for _ in 0..bulk / 8 {
+        // The next tweaks are needed only if anything follows this group.
+        let more = off + 128 < len;
+        let mut s = [_mm_setzero_si128(); 8];
+        let mut w = [_mm_setzero_si128(); 8];
+        for j in 0..8 {
+            // SAFETY: off + 128 <= bulk * 16 <= len, so these 16 bytes are readable.
+            let d = unsafe { _mm_loadu_si128(src.add(off + 16 * j).cast()) };
+            s[j] = _mm_xor_si128(d, _mm_xor_si128(v[j], rk[0]));
+            w[j] = _mm_xor_si128(v[j], rk[R]);
+        }
+        round::<DEC>(&mut s, rk[1]);
+        if more {
+            for x in &mut v[..4] {
+                *x = mul_x8(*x, poly);
+            }
+        }
+        round::<DEC>(&mut s, rk[2]);
+        if more {
+            for x in &mut v[4..] {
+                *x = mul_x8(*x, poly);
+            }
+        }
+        for k in &rk[3..R] {
+            round::<DEC>(&mut s, *k);
+        }
+        for j in 0..8 {
+            let c = if DEC {
+                _mm_aesdeclast_si128(s[j], w[j])
+            } else {
+                _mm_aesenclast_si128(s[j], w[j])
+            };
+            // SAFETY: the same 16 bytes are writable at `dst` (src == dst or disjoint, and
+            // every load of this group is done).
+            unsafe { _mm_storeu_si128(dst.add(off + 16 * j).cast(), c) };
+        }
+        off += 128;
+    }
+    let mut t = [0u8; 16];
+    store(&mut t, v[0]);
+    // SAFETY: `off <= len`; the rest (fewer than 8 blocks, then at most one full block and
+    // 15 bytes) is within the caller's ranges, and is 0 or at least 16 bytes.
+    unsafe {
+        finish(
+            Impl::AesNi(tok),
+            ks,
+            DEC,
+            &t,
+            src.add(off),
+            dst.add(off),
+            len - off,
+        );
+    }
+}
+
+/// Units whose length is a whole number of 8-block groups, as one stream of groups: the
+/// tweaks of the group after the current one (the next group of this unit, or the first
+/// group of the next unit) are computed between its first rounds, so a unit boundary does
+/// not stall the pipeline on the next unit's tweak set-up.
+///
+/// # Safety
+/// As [`units`]; `len % 128 == 0`.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+unsafe fn units_fused<const DEC: bool, const R: usize>(
+    rk: &[__m128i; 15],
+    tweaks: &[Block],
+    src: *const u8,
+    dst: *mut u8,
+    len: usize,
+) {
+    let poly = _mm_set_epi64x(0, 0x87);
+    let per_unit = len / 128;
+    let total = tweaks.len() * per_unit;
+    let Some(t0) = tweaks.first() else {
+        return;
+    };
+    let first = load(t0);
+    let mut v = [first; 8];
+    for (j, x) in v.iter_mut().enumerate() {
+        *x = mul_xk(first, j as i64, poly);
+    }
+    // A countdown to the unit's last group, rather than a division per group.
+    let mut left_in_unit = per_unit;
+    let mut next_unit = 0;
+    for g in 0..total {
+        let off = g * 128;
+        let more = g + 1 < total;
+        left_in_unit -= 1;
+        // The next group starts a new unit: its tweaks come from that unit's T_0.
+        let fresh = if left_in_unit == 0 && more {
+            left_in_unit = per_unit;
+            next_unit += 1;
+            Some(load(&tweaks[next_unit]))
+        } else {
+            None
+        };
+        let mut s = [_mm_setzero_si128(); 8];
+        let mut w = [_mm_setzero_si128(); 8];
+        for j in 0..8 {
+            // SAFETY: off + 128 <= total * 128 = tweaks.len() * len, within the caller's range.
+            let d = unsafe { _mm_loadu_si128(src.add(off + 16 * j).cast()) };
+            s[j] = _mm_xor_si128(d, _mm_xor_si128(v[j], rk[0]));
+            w[j] = _mm_xor_si128(v[j], rk[R]);
+        }
+        round::<DEC>(&mut s, rk[1]);
+        if more {
+            next_tweaks(&mut v, 0, fresh, poly);
+        }
+        round::<DEC>(&mut s, rk[2]);
+        if more {
+            next_tweaks(&mut v, 4, fresh, poly);
+        }
+        for k in &rk[3..R] {
+            round::<DEC>(&mut s, *k);
+        }
+        for j in 0..8 {
+            let c = if DEC {
+                _mm_aesdeclast_si128(s[j], w[j])
+            } else {
+                _mm_aesenclast_si128(s[j], w[j])
+            };
+            // SAFETY: the same bytes are writable at `dst` (src == dst or disjoint, and
+            // every load of this group is done).
+            unsafe { _mm_storeu_si128(dst.add(off + 16 * j).cast(), c) };
+        }
+    }
+}
+
+/// `v[from..from + 4]` for the next group: advanced by x^8, or from a fresh `T_0`.
+#[inline]
+#[target_feature(enable = "pclmulqdq")]
+fn next_tweaks(v: &mut [__m128i; 8], from: usize, fresh: Option<__m128i>, poly: __m128i) {
+    for (j, x) in v.iter_mut().enumerate().skip(from).take(4) {
+        *x = match fresh {
+            Some(t) => mul_xk(t, j as i64, poly),
+            None => mul_x8(*x, poly),
+        };
+    }
+}
+
+/// `t · x^k`, `0 <= k <= 56` (independent of the other tweaks: no serial chain).
+#[inline]
+#[target_feature(enable = "pclmulqdq")]
+fn mul_xk(t: __m128i, k: i64, poly: __m128i) -> __m128i {
+    // A shift by 64 gives zero, as needed when k = 0.
+    let shifted = _mm_sll_epi64(t, _mm_cvtsi64_si128(k));
+    let carry = _mm_srl_epi64(t, _mm_cvtsi64_si128(64 - k));
+    // The low half's carry moves up into the high half; the high half's is reduced.
+    let hi = _mm_slli_si128::<8>(carry);
+    let red = _mm_clmulepi64_si128::<0x00>(_mm_srli_si128::<8>(carry), poly);
+    _mm_xor_si128(_mm_xor_si128(shifted, hi), red)
+}
+
+/// Consecutive data units of `len` bytes, the `i`-th under `tweaks[i]`, with the round
+/// keys loaded once.
+///
+/// # Safety
+/// As [`encrypt_unit`] for the whole range of `tweaks.len() * len` bytes; `ks.rounds == R`.
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+unsafe fn units<const DEC: bool, const R: usize>(
+    tok: AesNiToken,
+    ks: &KeySchedule,
+    tweaks: &[Block],
+    src: *const u8,
+    dst: *mut u8,
+    len: usize,
+) {
+    let rk = load_keys(if DEC { &ks.dec } else { &ks.enc });
+    if len.is_multiple_of(128) {
+        // SAFETY: the caller's contract, and whole groups.
+        unsafe { units_fused::<DEC, R>(&rk, tweaks, src, dst, len) };
+        return;
+    }
+    for (i, t0) in tweaks.iter().enumerate() {
+        // SAFETY: unit `i` lies within the caller's ranges (`i < tweaks.len()`), with the
+        // same aliasing (equal or disjoint) and a valid length.
+        unsafe { unit::<DEC, R>(tok, ks, &rk, t0, src.add(i * len), dst.add(i * len), len) };
+    }
+}
+
+/// Encrypts one data unit. `t0` is the initial tweak already encrypted with Key2
+/// (`E_K2(i)`); `k1` is Key1's schedule.
+///
+/// # Safety
+/// `src` readable and `dst` writable for `len` bytes; `src == dst` or the ranges do not
+/// overlap; `16 <= len <= 1 << 24`.
+pub(crate) unsafe fn encrypt_unit(
+    t: AesNiToken,
+    k1: &KeySchedule,
+    t0: &[u8; 16],
+    src: *const u8,
+    dst: *mut u8,
+    len: usize,
+) {
+    // SAFETY: the token proves AES-NI, PCLMULQDQ, SSSE3 and SSE4.1; the caller upholds the
+    // pointer and length contract; each instance matches the key's round count.
+    unsafe {
+        match k1.rounds {
+            10 => units::<false, 10>(t, k1, core::slice::from_ref(t0), src, dst, len),
+            12 => units::<false, 12>(t, k1, core::slice::from_ref(t0), src, dst, len),
+            _ => units::<false, 14>(t, k1, core::slice::from_ref(t0), src, dst, len),
+        }
+    }
+}
+
+/// Decrypts one data unit (see [`encrypt_unit`]; `k1.dec` is used).
+///
+/// # Safety
+/// As [`encrypt_unit`].
+pub(crate) unsafe fn decrypt_unit(
+    t: AesNiToken,
+    k1: &KeySchedule,
+    t0: &[u8; 16],
+    src: *const u8,
+    dst: *mut u8,
+    len: usize,
+) {
+    // SAFETY: as in `encrypt_unit`.
+    unsafe {
+        match k1.rounds {
+            10 => units::<true, 10>(t, k1, core::slice::from_ref(t0), src, dst, len),
+            12 => units::<true, 12>(t, k1, core::slice::from_ref(t0), src, dst, len),
+            _ => units::<true, 14>(t, k1, core::slice::from_ref(t0), src, dst, len),
+        }
+    }
+}
+
+/// Encrypts `tweaks.len()` consecutive data units of `len` bytes each, unit `i` under
+/// `tweaks[i]` (already encrypted with Key2).
+///
+/// # Safety
+/// `src` readable and `dst` writable for `tweaks.len() * len` bytes; `src == dst` or the
+/// ranges do not overlap; `16 <= len <= 1 << 24`.
+pub(crate) unsafe fn encrypt_units(
+    t: AesNiToken,
+    k1: &KeySchedule,
+    tweaks: &[Block],
+    src: *const u8,
+    dst: *mut u8,
+    len: usize,
+) {
+    // SAFETY: as in `encrypt_unit`, for every unit.
+    unsafe {
+        match k1.rounds {
+            10 => units::<false, 10>(t, k1, tweaks, src, dst, len),
+            12 => units::<false, 12>(t, k1, tweaks, src, dst, len),
+            _ => units::<false, 14>(t, k1, tweaks, src, dst, len),
+        }
+    }
+}
+
+/// Decrypts consecutive data units (see [`encrypt_units`]).
+///
+/// # Safety
+/// As [`encrypt_units`].
+pub(crate) unsafe fn decrypt_units(
+    t: AesNiToken,
+    k1: &KeySchedule,
+    tweaks: &[Block],
+    src: *const u8,
+    dst: *mut u8,
+    len: usize,
+) {
+    // SAFETY: as in `encrypt_unit`, for every unit.
+    unsafe {
+        match k1.rounds {
+            10 => units::<true, 10>(t, k1, tweaks, src, dst, len),
+            12 => units::<true, 12>(t, k1, tweaks, src, dst, len),
+            _ => units::<true, 14>(t, k1, tweaks, src, dst, len),
+        }
+    }
+}

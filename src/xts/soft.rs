@@ -1,0 +1,100 @@
+//! Portable XTS unit kernel (constant time), and the generic safe unit routine the SIMD
+//! kernels use for their last few blocks.
+//!
+//! ```text
+//! t = T_0 (already E_K2(tweak)); bulk = all full blocks, less the last one if a partial
+//! block follows
+//! for each batch of up to 16 bulk blocks:
+//!     for i in batch: tw[i] = t; t = t · x; b[i] = P[i] ⊕ tw[i]
+//!     b = AES-ECB(Key1, b)                       // one call on 16 blocks: bitsliced core
+//!     for i in batch: C[i] = b[i] ⊕ tw[i]
+//! if a partial block of r bytes follows (ciphertext stealing):
+//!     encrypt: CC = E(P_{m-1} ⊕ t) ⊕ t;  C_{m-1} = E((P_m ‖ CC[r..]) ⊕ t·x) ⊕ t·x;  C_m = CC[..r]
+//!     decrypt: PP = D(C_{m-1} ⊕ t·x) ⊕ t·x;  P_{m-1} = D((C_m ‖ PP[r..]) ⊕ t) ⊕ t;  P_m = PP[..r]
+//! ```
+//! Tweak doubling is a shift and a masked XOR (no branch on the tweak).
+#![forbid(unsafe_code)]
+
+use super::{mul_x, wipe};
+use crate::aes::{Block, Impl, KeySchedule};
+
+/// Blocks per AES call.
+const BATCH: usize = 16;
+
+/// Encrypts one data unit (16..=2^24 bytes) in place; `t0` is E_K2(tweak).
+pub(crate) fn encrypt_unit(k1: &KeySchedule, t0: &Block, buf: &mut [u8]) {
+    unit_with(Impl::Portable, k1, false, t0, buf);
+}
+
+/// Decrypts one data unit in place; `t0` is E_K2(tweak).
+pub(crate) fn decrypt_unit(k1: &KeySchedule, t0: &Block, buf: &mut [u8]) {
+    unit_with(Impl::Portable, k1, true, t0, buf);
+}
+
+#[inline]
+fn crypt(imp: Impl, ks: &KeySchedule, dec: bool, blocks: &mut [Block]) {
+    if dec {
+        imp.decrypt_blocks(ks, blocks);
+    } else {
+        imp.encrypt_blocks(ks, blocks);
+    }
+}
+
+#[inline]
+fn xor(a: &mut Block, b: &Block) {
+    for (x, y) in a.iter_mut().zip(b) {
+        *x ^= y;
+    }
+}
+
+/// One data unit (or the end of one: `t0` is then the tweak of `buf`'s first block) with
+/// the AES block kernels of `imp`. `buf.len() >= 16` whenever it is not a multiple of 16.
+pub(crate) fn unit_with(imp: Impl, ks: &KeySchedule, dec: bool, t0: &Block, buf: &mut [u8]) {
+    let mut t = u128::from_le_bytes(*t0);
+    let rem = buf.len() % 16;
+    let bulk = if rem == 0 {
+        buf.len()
+    } else {
+        buf.len() - 16 - rem
+    };
+    let (head, last) = buf.split_at_mut(bulk);
+    let mut tw = [[0u8; 16]; BATCH];
+    let mut b = [[0u8; 16]; BATCH];
+    for chunk in head.chunks_mut(16 * BATCH) {
+        let n = chunk.len() / 16;
+        for (i, p) in chunk.chunks_exact(16).enumerate() {
+            tw[i] = t.to_le_bytes();
+            t = mul_x(t);
+            b[i].copy_from_slice(p);
+            xor(&mut b[i], &tw[i]);
+        }
+        crypt(imp, ks, dec, &mut b[..n]);
+        for (i, c) in chunk.chunks_exact_mut(16).enumerate() {
+            xor(&mut b[i], &tw[i]);
+            c.copy_from_slice(&b[i]);
+        }
+    }
+    if rem != 0 {
+        let (ta, tb) = (t.to_le_bytes(), mul_x(t).to_le_bytes());
+        // First the block at m-1 with its own tweak (encrypt) or T_m (decrypt).
+        let (first, second) = if dec { (tb, ta) } else { (ta, tb) };
+        let (full, part) = last.split_at_mut(16);
+        let mut x = [0u8; 16];
+        x.copy_from_slice(full);
+        xor(&mut x, &first);
+        crypt(imp, ks, dec, core::slice::from_mut(&mut x));
+        xor(&mut x, &first);
+        // x = CC (encrypt) or PP (decrypt); steal its tail.
+        let mut y = x;
+        y[..rem].copy_from_slice(part);
+        part.copy_from_slice(&x[..rem]);
+        xor(&mut y, &second);
+        crypt(imp, ks, dec, core::slice::from_mut(&mut y));
+        xor(&mut y, &second);
+        full.copy_from_slice(&y);
+        wipe(core::slice::from_mut(&mut x));
+        wipe(core::slice::from_mut(&mut y));
+    }
+    wipe(&mut tw);
+    wipe(&mut b);
+}
