@@ -16,6 +16,9 @@ mod error;
 #[cfg(feature = "openssl")]
 #[doc(hidden)]
 pub mod ossl;
+#[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
+#[path = "xts/vaes_avx2_asm.rs"]
+mod xts_vaes_avx2_asm;
 
 pub use aes::{Aes, Block};
 #[cfg(feature = "std")]
