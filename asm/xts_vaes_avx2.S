@@ -29,16 +29,13 @@
 .intel_syntax noprefix
 
 // Stack frame (offsets from the 32-byte-aligned rsp).
-// KEYS: 15 slots of 32 bytes; key j of an R-round schedule sits in slot 14 - R + j, so
-//       the last nine middle rounds always use slots 5..13 and the last key slot 14.
-.set KEYS, 0
 // LK: the 8 ymm of (tweak ^ last key) of the current main-loop group.
-.set LK, 480
+.set LK, 0
 // TW: the tweaks of the next 16 blocks (ymm i = blocks 2i, 2i+1), plus a 17th.
-.set TW, 736
+.set TW, 256
 // BUF: the block being stolen from.
-.set BUF, 1008
-.set FRAME, 1024
+.set BUF, 528
+.set FRAME, 544
 
 .section .rodata
 .p2align 5
@@ -75,7 +72,7 @@
 
 // One AES round with the key in slot `slot` on n (1, 2, 4 or 8) ymm states ymm0...
 .macro KROUND op, slot, n
-    vmovdqa     ymm8, YMMWORD PTR [rsp + KEYS + 32 * (\slot)]
+    vbroadcasti128 ymm8, XMMWORD PTR [r11 + 16 * (\slot)]
     \op         ymm0, ymm0, ymm8
 .if \n > 1
     \op         ymm1, ymm1, ymm8
@@ -179,14 +176,14 @@
     cmp         esi, 12
     jb          8f
     je          7f
-    \op         xmm0, xmm0, XMMWORD PTR [rsp + KEYS + 32 * 1]
-    \op         xmm0, xmm0, XMMWORD PTR [rsp + KEYS + 32 * 2]
+    \op         xmm0, xmm0, XMMWORD PTR [r11 + 16 * 1]
+    \op         xmm0, xmm0, XMMWORD PTR [r11 + 16 * 2]
 7:
-    \op         xmm0, xmm0, XMMWORD PTR [rsp + KEYS + 32 * 3]
-    \op         xmm0, xmm0, XMMWORD PTR [rsp + KEYS + 32 * 4]
+    \op         xmm0, xmm0, XMMWORD PTR [r11 + 16 * 3]
+    \op         xmm0, xmm0, XMMWORD PTR [r11 + 16 * 4]
 8:
 .irp s, 5, 6, 7, 8, 9, 10, 11, 12, 13
-    \op         xmm0, xmm0, XMMWORD PTR [rsp + KEYS + 32 * \s]
+    \op         xmm0, xmm0, XMMWORD PTR [r11 + 16 * \s]
 .endr
     vpxor       xmm5, xmm4, xmm10
     \oplast     xmm0, xmm0, xmm5
@@ -207,22 +204,12 @@
     and         rsp, -32
     sub         rsp, FRAME
 
-    // Broadcast key j to slot 14 - R + j.
-    mov         eax, 14
-    sub         rax, rsi
-    shl         rax, 5
-    lea         r10, [rsp + KEYS + rax]
-    lea         r11, [rsi + 1]
-    shl         r11, 4
-    xor         eax, eax
-1:
-    vbroadcasti128 ymm0, XMMWORD PTR [rdi + rax]
-    vmovdqa     YMMWORD PTR [r10 + 2 * rax], ymm0
-    add         rax, 16
-    cmp         rax, r11
-    jb          1b
-    vmovdqa     ymm9, YMMWORD PTR [r10]
-    vmovdqa     ymm10, YMMWORD PTR [rsp + KEYS + 32 * 14]
+    // r11 + 16 * s = key s - 14 + R: the last nine middle rounds always use s = 5..13.
+    mov         rax, rsi
+    shl         rax, 4
+    lea         r11, [rdi + rax - 224]
+    vbroadcasti128 ymm9, XMMWORD PTR [rdi]
+    vbroadcasti128 ymm10, XMMWORD PTR [rdi + rax]
     vmovdqa     ymm11, YMMWORD PTR [rip + .Lxts_poly]
 
     // The first 16 tweaks.
@@ -303,8 +290,7 @@
     ONE         \op, \oplast
     vmovdqa     XMMWORD PTR [rsp + BUF], xmm0
     // Swap the tail bytes: out[16 + i] = BUF[i], BUF[i] = in[16 + i].
-    mov         r11, r9
-    and         r11, 15
+    and         r9, 15
     xor         edx, edx
 1:
     movzx       eax, BYTE PTR [rcx + rdx + 16]
@@ -312,7 +298,7 @@
     mov         BYTE PTR [r8 + rdx + 16], dil
     mov         BYTE PTR [rsp + BUF + rdx], al
     inc         rdx
-    cmp         rdx, r11
+    cmp         rdx, r9
     jb          1b
     vmovdqa     xmm0, XMMWORD PTR [rsp + BUF]
 .if \dec
