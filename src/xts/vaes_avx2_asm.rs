@@ -7,7 +7,8 @@
 //! for each group of 16 blocks among the first n (8 ymm registers, 2 blocks each):
 //!     s = P ^ T ^ K0
 //!     rounds 1..R-1 (8 independent chains); meanwhile T += 16: T * x^16 is one byte shift
-//!                    and one carry-less multiply of the two top bytes by 0x87
+//!                    and one carry-less multiply of the two top bytes by 0x87 (done with
+//!                    the whitening for AES-128, between the middle rounds otherwise)
 //!     C = aesenclast(s, K_R ^ T)                  // output XOR folded into the last key
 //! the rest of the n blocks: groups of 8, 4, 2, then 1
 //! if r != 0 (ciphertext stealing; (A, B) = (T[m-1], T[m]) to encrypt, (T[m], T[m-1]) to
