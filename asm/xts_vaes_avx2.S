@@ -42,26 +42,17 @@
 .p2align 5
 .Lxts_poly:
     .quad 0x87, 0, 0x87, 0
+// Per-qword shift counts for the first tweaks: ymm i lanes are t0 * x^2i, t0 * x^(2i+1).
+.Lxts_sll:
+.irp i, 0, 1, 2, 3, 4, 5, 6, 7
+    .quad 2 * \i, 2 * \i, 2 * \i + 1, 2 * \i + 1
+.endr
+.Lxts_srl:
+.irp i, 0, 1, 2, 3, 4, 5, 6, 7
+    .quad 64 - 2 * \i, 64 - 2 * \i, 63 - 2 * \i, 63 - 2 * \i
+.endr
 
 .text
-
-// dst = src * x^k (1 <= k <= 56) per 128-bit lane; poly holds 0x87 in each low qword.
-.macro MULX dst, src, k, poly, t1, t2
-    vpsrlq      \t1, \src, 64 - \k
-    vpsllq      \dst, \src, \k
-    vpclmulqdq  \t2, \t1, \poly, 0x01
-    vpslldq     \t1, \t1, 8
-    vpxor       \dst, \dst, \t1
-    vpxor       \dst, \dst, \t2
-.endm
-
-// dst = src * x^8 per lane.
-.macro MUL8 dst, src, poly, t
-    vpsrldq     \t, \src, 15
-    vpslldq     \dst, \src, 1
-    vpclmulqdq  \t, \t, \poly, 0x00
-    vpxor       \dst, \dst, \t
-.endm
 
 // dst = src * x^16 per lane.
 .macro MUL16 dst, src, poly, t
@@ -246,18 +237,16 @@
     vbroadcasti128 ymm10, XMMWORD PTR [rdi + rax]
     vmovdqa     ymm11, YMMWORD PTR [rip + .Lxts_poly]
 
-    // The first 16 tweaks.
-    vmovdqu     xmm0, XMMWORD PTR [rdx]
-    MULX        xmm1, xmm0, 1, xmm11, xmm12, xmm13
-    vinserti128 ymm0, ymm0, xmm1, 1
-    MULX        ymm1, ymm0, 2, ymm11, ymm12, ymm13
-    MULX        ymm2, ymm0, 4, ymm11, ymm14, ymm15
-    MULX        ymm3, ymm0, 6, ymm11, ymm4, ymm5
-    MUL8        ymm4, ymm0, ymm11, ymm12
-    MUL8        ymm5, ymm1, ymm11, ymm13
-    MUL8        ymm6, ymm2, ymm11, ymm14
-    MUL8        ymm7, ymm3, ymm11, ymm15
+    // The first 16 tweaks, all from t0 at once: ymm i = (t0 * x^2i, t0 * x^(2i+1)), with
+    // per-lane shift counts.
+    vbroadcasti128 ymm15, XMMWORD PTR [rdx]
 .irp i, 0, 1, 2, 3, 4, 5, 6, 7
+    vpsrlvq     ymm12, ymm15, YMMWORD PTR [rip + .Lxts_srl + 32 * \i]
+    vpsllvq     ymm\i, ymm15, YMMWORD PTR [rip + .Lxts_sll + 32 * \i]
+    vpclmulqdq  ymm13, ymm12, ymm11, 0x01
+    vpslldq     ymm12, ymm12, 8
+    vpxor       ymm\i, ymm\i, ymm12
+    vpxor       ymm\i, ymm\i, ymm13
     vmovdqa     YMMWORD PTR [rsp + TW + 32 * \i], ymm\i
 .endr
 
