@@ -84,9 +84,9 @@
 // dst = src * x^16 per lane: the byte shift, plus the two top bytes (isolated in the high
 // qword by a qword shift) times 0x87.
 .macro NEXT16 dst, src, t
-    vpsrlq      \t, \src, 48
+    vpsrldq     \t, \src, 14
     vpslldq     \dst, \src, 2
-    vpclmulqdq  \t, \t, ymm11, 0x01
+    vpclmulqdq  \t, \t, ymm11, 0x00
     vpxor       \dst, \dst, \t
 .endm
 
