@@ -24,8 +24,9 @@
 //       out[(m-1)*16 ..] = XTS_B(in[m*16 .. m*16+r] || X[r..16])
 //
 // Lengths and counts are public; nothing branches on or indexes by key or data bytes.
-// Round keys broadcast to both lanes live in a 32-byte-aligned stack frame, zeroed
-// before returning (as are all vector registers, with vzeroall).
+// Round keys are broadcast to both lanes straight from the caller's schedule; the
+// 32-byte-aligned stack frame holds tweak material and is zeroed before returning, as
+// are all vector registers (vzeroall).
 
 .intel_syntax noprefix
 
@@ -54,7 +55,8 @@
 
 .text
 
-// dst = src * x^16 per lane.
+// dst = src * x^16 per lane: the byte shift, plus the two top bytes times 0x87 (one
+// carry-less multiply; poly holds 0x87 in each low qword).
 .macro MUL16 dst, src, poly, t
     vpsrldq     \t, \src, 14
     vpslldq     \dst, \src, 2
@@ -62,7 +64,8 @@
     vpxor       \dst, \dst, \t
 .endm
 
-// One AES round with the key in slot `slot` on n (1, 2, 4 or 8) ymm states ymm0...
+// One AES round with key slot `slot` (r11 + 16 slot = key slot - 14 + R) on n (1, 2, 4
+// or 8) ymm states ymm0...
 .macro KROUND op, slot, n
     vbroadcasti128 ymm8, XMMWORD PTR [r11 + 16 * (\slot)]
     \op         ymm0, ymm0, ymm8
@@ -81,19 +84,10 @@
 .endif
 .endm
 
-// dst = src * x^16 per lane: the byte shift, plus the two top bytes (isolated in the high
-// qword by a qword shift) times 0x87.
-.macro NEXT16 dst, src, t
-    vpsrldq     \t, \src, 14
-    vpslldq     \dst, \src, 2
-    vpclmulqdq  \t, \t, ymm11, 0x00
-    vpxor       \dst, \dst, \t
-.endm
-
 // Main loop: advance the stored tweaks of ymm i by x^16.
 .macro TWUPD i
     vmovdqa     ymm14, YMMWORD PTR [rsp + TW + 32 * \i]
-    NEXT16      ymm15, ymm14, ymm13
+    MUL16       ymm15, ymm14, ymm11, ymm13
     vmovdqa     YMMWORD PTR [rsp + TW + 32 * \i], ymm15
 .endm
 
@@ -119,7 +113,6 @@
 .endr
 .endm
 
-// Main loop whitening of ymm i: s = P ^ T ^ K0, LK[i] = T ^ K_R.
 // Main loop whitening of ymm i: s = P ^ T ^ K0, LK[i] = T ^ K_R; with inl, also the
 // tweaks of the next group, TW[i] = T * x^16.
 .macro MWHITEN i, inl
@@ -129,7 +122,7 @@
     vpxor       ymm13, ymm12, ymm10
     vmovdqa     YMMWORD PTR [rsp + LK + 32 * \i], ymm13
 .if \inl
-    NEXT16      ymm15, ymm12, ymm14
+    MUL16       ymm15, ymm12, ymm11, ymm14
     vmovdqa     YMMWORD PTR [rsp + TW + 32 * \i], ymm15
 .endif
 .endm
@@ -221,6 +214,9 @@
 .p2align 5
 \name:
     .cfi_startproc
+    // Callers guarantee len >= 16; anything shorter is left untouched.
+    cmp         r9, 16
+    jb          0f
     push        rbp
     .cfi_def_cfa_offset 16
     .cfi_offset rbp, -16
@@ -340,6 +336,7 @@
     .cfi_def_cfa_register rsp
     pop         rbp
     .cfi_def_cfa_offset 8
+0:
     ret
     .cfi_endproc
 .size \name, . - \name

@@ -443,4 +443,36 @@ mod tests {
             }
         }
     }
+
+    /// Outside the contract, but the assembly checks it: shorter than a block does nothing.
+    #[test]
+    fn shorter_than_a_block_is_untouched() {
+        let Some(_t) = token() else { return };
+        let ks = KeySchedule::new(&[9u8; 32]).unwrap();
+        for len in 0..16 {
+            let mut buf = [0x3cu8; 32];
+            let p = buf.as_mut_ptr();
+            // SAFETY: the token proves the CPU features; `buf` holds 32 >= len bytes; the
+            // assembly returns before reading or writing anything when len < 16.
+            unsafe {
+                simdcrypt_xts_vaes_avx2_encrypt(
+                    ks.enc.as_ptr().cast(),
+                    14,
+                    [1; 16].as_ptr(),
+                    p,
+                    p,
+                    len,
+                );
+                simdcrypt_xts_vaes_avx2_decrypt(
+                    ks.dec.as_ptr().cast(),
+                    14,
+                    [1; 16].as_ptr(),
+                    p,
+                    p,
+                    len,
+                );
+            }
+            assert_eq!(buf, [0x3c; 32], "len {len}");
+        }
+    }
 }
