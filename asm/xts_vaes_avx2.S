@@ -117,8 +117,8 @@
 // tweaks of the next group, TW[i] = T * x^16.
 .macro MWHITEN i, inl
     vmovdqa     ymm12, YMMWORD PTR [rsp + TW + 32 * \i]
-    vpxor       ymm\i, ymm12, YMMWORD PTR [rcx + 32 * \i]
-    vpxor       ymm\i, ymm\i, ymm9
+    vpxor       ymm\i, ymm9, YMMWORD PTR [rcx + 32 * \i]
+    vpxor       ymm\i, ymm\i, ymm12
     vpxor       ymm13, ymm12, ymm10
     vmovdqa     YMMWORD PTR [rsp + LK + 32 * \i], ymm13
 .if \inl
@@ -153,8 +153,8 @@
 // Tail whitening: state s, tweak register l (becomes T ^ K_R), tweaks at r10 + off.
 .macro TWHITEN s, l, off
     vmovdqu     \l, YMMWORD PTR [r10 + \off]
-    vpxor       \s, \l, YMMWORD PTR [rcx + \off]
-    vpxor       \s, \s, ymm9
+    vpxor       \s, ymm9, YMMWORD PTR [rcx + \off]
+    vpxor       \s, \s, \l
     vpxor       \l, \l, ymm10
 .endm
 
