@@ -17,8 +17,8 @@
 //!     out[16(m-1) .. 16m] = XTS_B(in[16m .. 16m+r] || X[r..])
 //! ```
 //! Decryption is the same with `aesdec` and the equivalent-inverse-cipher keys. Nothing
-//! branches on or indexes by key or data; the assembly wipes its stack frame (broadcast
-//! round keys, tweaks) and all vector registers before returning.
+//! branches on or indexes by key or data; the assembly wipes its stack frame (tweak
+//! material) and all vector registers before returning.
 // Until the XTS module wires `Backend::VaesAvx2Asm` to these entry points, only the tests
 // call them.
 #![cfg_attr(not(test), allow(dead_code))]
