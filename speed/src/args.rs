@@ -22,7 +22,7 @@ options:
   --size LIST      message sizes in bytes (comma-separated); default:
                    16,64,256,1024,8192,16384 (and 4096 for XTS)
   --seconds S      measuring time per contender and size, spread over the rounds
-                   (default 0.2)
+                   (default 0.12)
   --rounds N       rounds per size (default 5)
   --json           one JSON object per result on stdout (JSON Lines) instead of tables
   --markdown       Markdown tables (per algorithm: the automatic backend at every size,
@@ -76,7 +76,7 @@ impl Default for Options {
             backends: BackendSel::All,
             peers: algs::peers_built(),
             sizes: None,
-            seconds: 0.2,
+            seconds: 0.12,
             rounds: 5,
             json: false,
             markdown: false,

@@ -168,7 +168,7 @@ pub fn measure_group(
     let slice = Duration::from_secs_f64(seconds / rounds as f64);
     let probe_slice = slice / 4;
     for (_, r) in entries.iter_mut() {
-        time_slice(r.as_mut(), bytes, slice / 4);
+        time_slice(r.as_mut(), bytes, slice / 8);
     }
     let n = entries.len();
     let mut samples = vec![Vec::with_capacity(rounds); n];
@@ -563,7 +563,7 @@ pub fn main_with_args(argv: &[String]) -> i32 {
                 .map(|w| w.backend_name())
                 .collect();
             println!(
-                "{:<22} backends here: {:<45} peers: {}",
+                "{:<24} backends here: {:<48} peers: {}",
                 a.name,
                 if backends.is_empty() {
                     "(none yet)".to_string()
