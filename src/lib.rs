@@ -16,12 +16,14 @@ mod error;
 #[cfg(feature = "openssl")]
 #[doc(hidden)]
 pub mod ossl;
+pub mod sha1;
 
 pub use aes::{Aes, Block};
 #[cfg(feature = "std")]
 pub use backend::backend_env_problem;
 pub use backend::{Backend, automatic_features};
 pub use error::Error;
+pub use sha1::{HmacSha1, Sha1, sha1, sha1_many};
 
 /// Backend names accepted in `SIMDCRYPT_REQUIRE`-style lists, for tests and tools.
 #[doc(hidden)]
