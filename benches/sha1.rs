@@ -139,65 +139,68 @@ mod rnds4 {
             .fold(_mm_setzero_si128(), |s, x| _mm_xor_si128(s, *x))
     }
 
-    /// `n` steps of the real four-round mix (`sha1rnds4`, `sha1nexte`, `sha1msg1`,
-    /// `sha1msg2`) in `C` independent streams.
+    /// `n` x 8 of one SHA instruction (`OP`: 0 rnds4, 1 nexte, 2 msg1, 3 msg2) in eight
+    /// independent chains: its reciprocal throughput.
     #[target_feature(enable = "sha,sse2")]
-    pub fn mix<const C: usize>(n: u64, b: __m128i) -> __m128i {
-        let mut a: [__m128i; C] = core::array::from_fn(|i| _mm_set1_epi32(i as i32));
-        let mut x = [b; C];
-        let mut m = [_mm_add_epi32(b, b); C];
-        let mut m1 = [b; C];
+    pub fn op8<const OP: u8>(n: u64, k: __m128i) -> __m128i {
+        let mut r: [__m128i; 8] = core::array::from_fn(|i| _mm_set1_epi32(i as i32));
         for _ in 0..n {
-            for i in 0..C {
-                let p = a[i];
-                a[i] = _mm_sha1rnds4_epu32::<1>(a[i], x[i]);
-                m1[i] = _mm_sha1msg1_epu32(m1[i], m[i]);
-                m[i] = _mm_sha1msg2_epu32(_mm_xor_si128(m[i], m1[i]), m1[i]);
-                x[i] = _mm_sha1nexte_epu32(p, m[i]);
+            for x in r.iter_mut() {
+                *x = match OP {
+                    0 => _mm_sha1rnds4_epu32::<1>(*x, k),
+                    1 => _mm_sha1nexte_epu32(*x, k),
+                    2 => _mm_sha1msg1_epu32(*x, k),
+                    _ => _mm_sha1msg2_epu32(*x, k),
+                };
             }
         }
-        a.iter()
+        r.iter()
             .fold(_mm_setzero_si128(), |s, x| _mm_xor_si128(s, *x))
     }
 
-    /// Nanoseconds per step of the mix: (one stream, two streams, eight streams).
-    pub fn measure_mix() -> Option<(f64, f64, f64)> {
+    /// Reciprocal throughputs in nanoseconds of rnds4, nexte, msg1 and msg2.
+    pub fn measure_step() -> Option<[f64; 4]> {
         if !std::is_x86_feature_detected!("sha") {
             return None;
         }
-        let n = 100_000u64;
-        let mut best = (f64::MAX, f64::MAX, f64::MAX);
-        for _ in 0..40 {
-            let b3 = std::hint::black_box(3);
-            let t = super::now_ns();
-            // SAFETY: SHA was detected just above; SSE2 is part of x86-64.
-            std::hint::black_box(unsafe { mix::<1>(n, _mm_set1_epi32(b3)) });
-            best.0 = best.0.min((super::now_ns() - t) as f64 / n as f64);
-            let t = super::now_ns();
-            // SAFETY: as above.
-            std::hint::black_box(unsafe { mix::<2>(n, _mm_set1_epi32(b3)) });
-            best.1 = best.1.min((super::now_ns() - t) as f64 / (2 * n) as f64);
-            let t = super::now_ns();
-            // SAFETY: as above.
-            std::hint::black_box(unsafe { mix::<8>(n, _mm_set1_epi32(b3)) });
-            best.2 = best.2.min((super::now_ns() - t) as f64 / (8 * n) as f64);
+        let n = 50_000u64;
+        let mut best = [f64::MAX; 4];
+        for _ in 0..30 {
+            let k = std::hint::black_box(3);
+            let mut run = |i: usize, f: &dyn Fn() -> __m128i| {
+                let t = super::now_ns();
+                std::hint::black_box(f());
+                best[i] = best[i].min((super::now_ns() - t) as f64 / (8 * n) as f64);
+            };
+            // SAFETY (all four): SHA was detected just above; SSE2 is part of x86-64.
+            run(0, &|| unsafe { op8::<0>(n, _mm_set1_epi32(k)) });
+            run(1, &|| unsafe { op8::<1>(n, _mm_set1_epi32(k)) });
+            run(2, &|| unsafe { op8::<2>(n, _mm_set1_epi32(k)) });
+            run(3, &|| unsafe { op8::<3>(n, _mm_set1_epi32(k)) });
         }
         Some(best)
     }
 
     /// Nanoseconds per cycle, from a chain of dependent 64-bit `imul` (3 cycles each).
     pub fn ns_per_cycle() -> f64 {
-        let n = 1_000_000u64;
+        let n = 200_000u64;
         let mut best = f64::MAX;
-        for _ in 0..20 {
-            let k = std::hint::black_box(0x9e37_79b9_7f4a_7c15u64);
-            let mut x = std::hint::black_box(1u64);
+        for _ in 0..40 {
+            let mut x = std::hint::black_box(3u64);
             let t = super::now_ns();
             for _ in 0..n {
-                x = x.wrapping_mul(k);
+                // SAFETY: register-only arithmetic; no memory, stack or flags contract.
+                unsafe {
+                    std::arch::asm!(
+                        "imul {0}, {0}", "imul {0}, {0}", "imul {0}, {0}", "imul {0}, {0}",
+                        "imul {0}, {0}", "imul {0}, {0}", "imul {0}, {0}", "imul {0}, {0}",
+                        inout(reg) x,
+                        options(nomem, nostack)
+                    )
+                };
             }
             std::hint::black_box(x);
-            best = best.min((super::now_ns() - t) as f64 / (3 * n) as f64);
+            best = best.min((super::now_ns() - t) as f64 / (24 * n) as f64);
         }
         best
     }
@@ -225,7 +228,10 @@ mod rnds4 {
 
 /// Best of `rounds` interleaved measurements of each named case (short windows: on a
 /// shared machine the best window is the one nobody else interrupted).
-fn measure_all(cases: &mut [(&str, usize, Box<dyn FnMut() + '_>)], rounds: usize) -> Vec<f64> {
+/// A named case: bytes per call and the call.
+type Case<'a> = (&'static str, usize, Box<dyn FnMut() + 'a>);
+
+fn measure_all(cases: &mut [Case<'_>], rounds: usize) -> Vec<f64> {
     let mut best = vec![0f64; cases.len()];
     for _ in 0..rounds {
         for (i, (_, bytes, f)) in cases.iter_mut().enumerate() {
@@ -250,7 +256,7 @@ fn ratios() {
     );
 
     let mut names: Vec<&str> = Vec::new();
-    let mut cases: Vec<(&str, usize, Box<dyn FnMut() + '_>)> = Vec::new();
+    let mut cases: Vec<Case<'_>> = Vec::new();
     for b in [
         Backend::ShaNi,
         Backend::Avx2,
@@ -319,6 +325,18 @@ fn ratios() {
             ));
         }
     }
+    {
+        let inputs = &inputs;
+        cases.push((
+            "many8x4K:auto",
+            msgs.len(),
+            Box::new(move || {
+                let mut out = [[0u8; 20]; 8];
+                simdcrypt::sha1_many(black_box(inputs), &mut out).unwrap();
+                black_box(out);
+            }),
+        ));
+    }
     for b in [Backend::ShaNi, Backend::Avx2] {
         if has(b) {
             let blocks = &blocks;
@@ -374,19 +392,13 @@ fn ratios() {
                 l / c,
                 t / c
             );
-            if let Some((m1, m2, m8)) = rnds4::measure_mix() {
+            if let Some(ops) = rnds4::measure_step() {
                 println!(
-                    "four-round mix (rnds4+nexte+msg1+msg2) ns/step: 1 stream {m1:.3}, 2 streams {m2:.3}, 8 streams {m8:.3} ({:.2} / {:.2} / {:.2} cycles)",
-                    m1 / c,
-                    m2 / c,
-                    m8 / c
-                );
-                let mix_ceiling = 64.0 / (20.0 * m1.max(m8));
-                println!("one-stream ceiling from the mix: {mix_ceiling:.3} B/ns");
-                ratio(
-                    "sha-ni 64KiB / mix ceiling",
-                    get("sha-ni"),
-                    Some(mix_ceiling),
+                    "reciprocal throughput, cycles: rnds4 {:.2}, nexte {:.2}, msg1 {:.2}, msg2 {:.2}",
+                    ops[0] / c,
+                    ops[1] / c,
+                    ops[2] / c,
+                    ops[3] / c
                 );
             }
         }
@@ -402,6 +414,11 @@ fn ratios() {
     ratio(
         "many 8x4KiB sha-ni / one stream sha-ni",
         get("many8x4K:sha-ni"),
+        get("seq8x4K:sha-ni"),
+    );
+    ratio(
+        "many 8x4KiB auto (sha1_many) / one stream sha-ni",
+        get("many8x4K:auto"),
         get("seq8x4K:sha-ni"),
     );
     ratio(
