@@ -32,10 +32,12 @@ fn parity(b: u32, c: u32, d: u32) -> u32 {
     b ^ c ^ d
 }
 
-/// `Maj(b, c, d) = (b & c) | (b & d) | (c & d)`, written as a sum of disjoint terms.
+/// `Maj(b, c, d) = (b & c) | (b & d) | (c & d)`, written as a sum of disjoint terms with
+/// `b` (the newest variable, on the critical path) in one of them only: `c & d` is ready a
+/// round earlier.
 #[inline(always)]
 fn maj(b: u32, c: u32, d: u32) -> u32 {
-    (b & c).wrapping_add(d & (b ^ c))
+    (c & d).wrapping_add(b & (c ^ d))
 }
 
 /// One round, with the variables renamed by the caller instead of moved.
