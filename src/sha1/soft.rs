@@ -65,22 +65,33 @@ macro_rules! round5 {
 /// The 80 rounds of one block over a precomputed `W[t] + K[t / 20]`.
 #[inline(always)]
 pub(crate) fn rounds(state: &mut [u32; 5], wk: &[u32; 80]) {
+    rounds_with(state, wk, |_| {});
+}
+
+/// The 80 rounds, calling `between(g)` after each group `g` (0..16) of five rounds: the
+/// SIMD backends compute the next blocks' schedule there, in the gaps of the round chain.
+#[inline(always)]
+pub(crate) fn rounds_with(state: &mut [u32; 5], wk: &[u32; 80], mut between: impl FnMut(usize)) {
     let [mut a, mut b, mut c, mut d, mut e] = *state;
     let mut t = 0;
     while t < 20 {
         round5!(ch, wk, t, a, b, c, d, e);
+        between(t / 5);
         t += 5;
     }
     while t < 40 {
         round5!(parity, wk, t, a, b, c, d, e);
+        between(t / 5);
         t += 5;
     }
     while t < 60 {
         round5!(maj, wk, t, a, b, c, d, e);
+        between(t / 5);
         t += 5;
     }
     while t < 80 {
         round5!(parity, wk, t, a, b, c, d, e);
+        between(t / 5);
         t += 5;
     }
     state[0] = state[0].wrapping_add(a);
