@@ -10,6 +10,8 @@
 //!        (the same recurrence unrolled once: W[t] = rol2(W[t-6]^W[t-16]^W[t-28]^W[t-32]))
 //! WK[4j..4j+4] = V[j] + K[j / 5]
 //! rounds: as in `soft`, over WK
+//! software-pipelined: block i+1's schedule is computed step by step between the round
+//! groups of block i (two WK buffers, swapped per block)
 //! ```
 // The schedule and the lanes read as their index recurrences.
 #![allow(clippy::needless_range_loop)]
@@ -43,42 +45,61 @@ pub(crate) fn store(d: &mut [u32; 4], v: __m128i) {
     unsafe { _mm_storeu_si128(d.as_mut_ptr().cast(), v) }
 }
 
-/// The message schedule of one block plus the round constants, four words at a time.
+/// Step `j` (0..20) of one block's schedule: `V[j]` and `WK[4j..4j+4] = V[j] + K[j / 5]`.
 #[inline]
 #[target_feature(enable = "ssse3")]
-fn schedule(block: &[u8; 64], wk: &mut [[u32; 4]; 20]) {
-    let bswap = _mm_set_epi8(12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3);
-    let mut v = [_mm_setzero_si128(); 20];
-    for j in 0..4 {
-        v[j] = _mm_shuffle_epi8(load(block, j), bswap);
-    }
-    for j in 4..8 {
+fn schedule_step(j: usize, block: &[u8; 64], v: &mut [__m128i; 20], wk: &mut [[u32; 4]; 20]) {
+    let x = if j < 4 {
+        let bswap = _mm_set_epi8(12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3);
+        _mm_shuffle_epi8(load(block, j), bswap)
+    } else if j < 8 {
         let x = _mm_xor_si128(
             _mm_xor_si128(_mm_srli_si128::<4>(v[j - 1]), v[j - 2]),
             _mm_xor_si128(_mm_alignr_epi8::<8>(v[j - 3], v[j - 4]), v[j - 4]),
         );
         let fix = rol!(_mm_slli_si128::<12>(x), 2, 30);
-        v[j] = _mm_xor_si128(rol!(x, 1, 31), fix);
-    }
-    for j in 8..20 {
+        _mm_xor_si128(rol!(x, 1, 31), fix)
+    } else {
         let x = _mm_xor_si128(
             _mm_xor_si128(_mm_alignr_epi8::<8>(v[j - 1], v[j - 2]), v[j - 4]),
             _mm_xor_si128(v[j - 7], v[j - 8]),
         );
-        v[j] = rol!(x, 2, 30);
-    }
-    for j in 0..20 {
-        let k = _mm_set1_epi32(K[j / 5] as i32);
-        store(&mut wk[j], _mm_add_epi32(v[j], k));
-    }
+        rol!(x, 2, 30)
+    };
+    v[j] = x;
+    store(
+        &mut wk[j],
+        _mm_add_epi32(x, _mm_set1_epi32(K[j / 5] as i32)),
+    );
 }
 
 #[target_feature(enable = "ssse3")]
 fn compress_impl(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
-    let mut wk = [[0u32; 4]; 20];
-    for b in blocks {
-        schedule(b, &mut wk);
-        soft::rounds(state, flat(&wk));
+    let Some(first) = blocks.first() else {
+        return;
+    };
+    let mut v = [_mm_setzero_si128(); 20];
+    let (mut buf_a, mut buf_b) = ([[0u32; 4]; 20], [[0u32; 4]; 20]);
+    let (mut cur, mut next) = (&mut buf_a, &mut buf_b);
+    for j in 0..20 {
+        schedule_step(j, first, &mut v, cur);
+    }
+    for i in 0..blocks.len() {
+        // The next block's schedule runs in the gaps of this block's rounds: one step
+        // after each of the first twelve groups of five rounds, two after the rest.
+        let upcoming = blocks.get(i + 1);
+        let (nx, vv) = (&mut *next, &mut v);
+        soft::rounds_with(state, flat(cur), |g| {
+            if let Some(n) = upcoming {
+                if g < 12 {
+                    schedule_step(g, n, vv, nx);
+                } else {
+                    schedule_step(2 * g - 12, n, vv, nx);
+                    schedule_step(2 * g - 11, n, vv, nx);
+                }
+            }
+        });
+        core::mem::swap(&mut cur, &mut next);
     }
 }
 
