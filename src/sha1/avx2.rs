@@ -264,27 +264,27 @@ fn compress8_impl(states: &mut [[u32; 5]; 8], blocks: [&[[u8; 64]]; 8]) {
             _mm256_shuffle_epi8(if t < 8 { lo[t] } else { hi[t - 8] }, bswap)
         });
         let [mut a, mut b, mut c, mut d, mut e] = s;
-        let mut t = 0;
+        // Written out (not a loop) so that every index into the W ring is a constant.
         let k = _mm256_set1_epi32(K[0] as i32);
-        while t < 20 {
-            vround5!(v_ch, k, w, t, a, b, c, d, e);
-            t += 5;
-        }
+        vround5!(v_ch, k, w, 0, a, b, c, d, e);
+        vround5!(v_ch, k, w, 5, a, b, c, d, e);
+        vround5!(v_ch, k, w, 10, a, b, c, d, e);
+        vround5!(v_ch, k, w, 15, a, b, c, d, e);
         let k = _mm256_set1_epi32(K[1] as i32);
-        while t < 40 {
-            vround5!(v_parity, k, w, t, a, b, c, d, e);
-            t += 5;
-        }
+        vround5!(v_parity, k, w, 20, a, b, c, d, e);
+        vround5!(v_parity, k, w, 25, a, b, c, d, e);
+        vround5!(v_parity, k, w, 30, a, b, c, d, e);
+        vround5!(v_parity, k, w, 35, a, b, c, d, e);
         let k = _mm256_set1_epi32(K[2] as i32);
-        while t < 60 {
-            vround5!(v_maj, k, w, t, a, b, c, d, e);
-            t += 5;
-        }
+        vround5!(v_maj, k, w, 40, a, b, c, d, e);
+        vround5!(v_maj, k, w, 45, a, b, c, d, e);
+        vround5!(v_maj, k, w, 50, a, b, c, d, e);
+        vround5!(v_maj, k, w, 55, a, b, c, d, e);
         let k = _mm256_set1_epi32(K[3] as i32);
-        while t < 80 {
-            vround5!(v_parity, k, w, t, a, b, c, d, e);
-            t += 5;
-        }
+        vround5!(v_parity, k, w, 60, a, b, c, d, e);
+        vround5!(v_parity, k, w, 65, a, b, c, d, e);
+        vround5!(v_parity, k, w, 70, a, b, c, d, e);
+        vround5!(v_parity, k, w, 75, a, b, c, d, e);
         s = [
             _mm256_add_epi32(s[0], a),
             _mm256_add_epi32(s[1], b),
