@@ -22,8 +22,9 @@ use crate::backend::Dispatch;
 use crate::{Backend, Error};
 
 /// The multi-lane kernels, fastest first as measured on this machine (Intel Emerald
-/// Rapids): eight AVX2 lanes 2.5 B/ns, two interleaved SHA-NI streams 1.7 B/ns (one SHA-NI
-/// stream 1.5 B/ns: `sha1msg2` and `sha1rnds4` throughput, not latency, bound it here).
+/// Rapids, 8 messages of 4 KiB): eight AVX2 lanes 2.6 B/ns, two interleaved SHA-NI
+/// streams 1.7 B/ns, one SHA-NI stream 1.45 B/ns (`sha1rnds4` latency is only 1.34 times
+/// its reciprocal throughput here, so a second stream gains little).
 static MANY: Dispatch = Dispatch::new(
     "SHA-1",
     &[
@@ -173,7 +174,7 @@ fn run(lanes: Impl, single: Impl, backend: Backend, inputs: &[&[u8]], out: &mut 
         }),
         #[cfg(target_arch = "x86_64")]
         Impl::Avx2(t) => {
-            // Measured here: eight AVX2 lanes run 3.5x one AVX2 stream and 1.6x one SHA-NI
+            // Measured here: eight AVX2 lanes run 3.5x one AVX2 stream and 1.8x one SHA-NI
             // stream, so below 3 (resp. 6) busy lanes one stream is faster.
             let finish_below = if matches!(single, Impl::ShaNi(_)) {
                 6
