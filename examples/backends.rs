@@ -2,7 +2,7 @@
 //!
 //! `cargo run --release --example backends`, optionally with `SIMDCRYPT_BACKEND=aesni`.
 
-use simdcrypt::{Aes, Backend, cpu};
+use simdcrypt::{Aes, Backend, Cbc, Xts, cpu};
 
 fn list(it: impl Iterator<Item = Backend>) -> String {
     it.map(|b| b.name()).collect::<Vec<_>>().join(", ")
@@ -26,5 +26,19 @@ fn main() {
         "AES",
         aes.backend().name(),
         list(Aes::available_backends())
+    );
+    let xts = Xts::new(&[[1u8; 16], [2u8; 16]].concat()).expect("a valid XTS key");
+    println!(
+        "{:<8} {:<14} {}",
+        "AES-XTS",
+        xts.backend().name(),
+        list(Xts::available_backends())
+    );
+    let cbc = Cbc::new(&key).expect("a 16-byte key is valid");
+    println!(
+        "{:<8} {:<14} {}",
+        "AES-CBC",
+        cbc.backend().name(),
+        list(Cbc::available_backends())
     );
 }

@@ -11,7 +11,7 @@
 //! valgrind 3.19 hides SHA-NI, VAES and AVX-512 from CPUID, so under it the check covers
 //! the backends it reports (portable, AES-NI, SSSE3, AVX2); the list is printed.
 
-use simdcrypt::{Aes, Backend, Cbc};
+use simdcrypt::{Aes, Backend, Cbc, Xts};
 
 /// A memcheck client request (valgrind.h's amd64 magic sequence); returns `default` when
 /// not running under valgrind.
@@ -148,6 +148,36 @@ fn check_cbc() {
     println!("CBC: {:?}", names(Cbc::available_backends()));
 }
 
+fn check_xts() {
+    for b in Xts::available_backends() {
+        for klen in [32, 64] {
+            let key: Vec<u8> = (0..klen as u8).map(|i| i.wrapping_mul(29) ^ 0x11).collect();
+            let expect: Vec<u8> = (0..=255u8).cycle().take(4096 + 512 + 37).collect();
+            let msg = expect.clone();
+            secret(&key[..]);
+            secret(&msg[..]);
+            let xts = Xts::with_backend(&key, b).expect("available backend");
+            // One unit with ciphertext stealing, and many 512-byte sectors.
+            let mut unit = msg[..4096 + 37].to_vec();
+            xts.encrypt_sector(&mut unit, 77).unwrap();
+            xts.decrypt_sector(&mut unit, 77).unwrap();
+            let mut sectors = msg[..4096 + 512].to_vec();
+            xts.encrypt_sectors(&mut sectors, 512, 1 << 70).unwrap();
+            xts.decrypt_sectors(&mut sectors, 512, 1 << 70).unwrap();
+            let mut tw = msg[..100].to_vec();
+            xts.encrypt_with_tweak(&mut tw, &[0xff; 16]).unwrap();
+            xts.decrypt_with_tweak(&mut tw, &[0xff; 16]).unwrap();
+            public(&unit[..]);
+            public(&sectors[..]);
+            public(&tw[..]);
+            assert_eq!(unit, expect[..4096 + 37], "XTS {b}");
+            assert_eq!(sectors, expect[..4096 + 512], "XTS sectors {b}");
+            assert_eq!(tw, expect[..100], "XTS tweak {b}");
+        }
+    }
+    println!("XTS: {:?}", names(Xts::available_backends()));
+}
+
 fn main() {
     if std::env::args().any(|a| a == "--leaky-control") {
         leaky_control();
@@ -160,5 +190,6 @@ fn main() {
     );
     check_aes();
     check_cbc();
+    check_xts();
     println!("ct_check: done");
 }

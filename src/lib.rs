@@ -85,6 +85,7 @@ mod error;
 #[cfg(feature = "openssl")]
 #[doc(hidden)]
 pub mod ossl;
+pub mod sha1;
 pub mod xts;
 
 pub use aes::{Aes, Block};
@@ -95,6 +96,7 @@ pub use cbc::Cbc;
 #[cfg(feature = "cipher")]
 pub use cipher_impl::{Aes128, Aes192, Aes256};
 pub use error::Error;
+pub use sha1::{HmacSha1, Sha1, sha1, sha1_many};
 pub use xts::Xts;
 
 /// Backend names accepted in `SIMDCRYPT_REQUIRE`-style lists, for tests and tools.

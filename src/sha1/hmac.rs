@@ -1,0 +1,149 @@
+//! HMAC-SHA1 (RFC 2104, FIPS 198-1).
+//!
+//! ```text
+//! K0 = SHA1(key) if |key| > 64 else key, zero-padded to 64 bytes
+//! HMAC(key, m) = SHA1((K0 ^ opad) || SHA1((K0 ^ ipad) || m))     ipad = 0x36.., opad = 0x5c..
+//! ```
+//! The two chaining values after the padded key blocks are computed once, at `new`, and
+//! wiped on drop. `verify` compares in constant time.
+
+use core::fmt;
+
+use zeroize::Zeroize;
+
+use super::{DISPATCH, IV, Impl, Sha1, impl_for};
+use crate::{Backend, Error};
+
+/// HMAC-SHA1, incremental.
+///
+/// ```
+/// use simdcrypt::HmacSha1;
+/// let mut mac = HmacSha1::new(b"Jefe");
+/// mac.update(b"what do ya want for nothing?");
+/// let tag = mac.clone().finalize();
+/// assert_eq!(tag[..4], [0xef, 0xfc, 0xdf, 0x6a]);
+/// mac.verify(&tag[..12])?; // HMAC-SHA1-96
+/// # Ok::<(), simdcrypt::Error>(())
+/// ```
+#[derive(Clone)]
+pub struct HmacSha1 {
+    /// The running inner hash (started with `K0 ^ ipad`).
+    inner: Sha1,
+    /// The chaining value after `K0 ^ ipad` (for `reset`).
+    inner_start: [u32; 5],
+    /// The chaining value after `K0 ^ opad`.
+    outer_start: [u32; 5],
+}
+
+impl HmacSha1 {
+    /// Keys HMAC-SHA1 (any key length) on the automatic backend.
+    #[must_use]
+    pub fn new(key: &[u8]) -> HmacSha1 {
+        let backend = DISPATCH.auto();
+        let imp = Impl::new(backend).unwrap_or(Impl::Portable);
+        HmacSha1::from_impl(key, imp, backend)
+    }
+
+    /// Keys HMAC-SHA1 on the backend given; `Err` if this CPU cannot run it.
+    pub fn with_backend(key: &[u8], backend: Backend) -> Result<HmacSha1, Error> {
+        Ok(HmacSha1::from_impl(key, impl_for(backend)?, backend))
+    }
+
+    fn from_impl(key: &[u8], imp: Impl, backend: Backend) -> HmacSha1 {
+        let mut k0 = [0u8; 64];
+        if key.len() > 64 {
+            let mut h = Sha1::from_parts(imp, backend, IV, 0);
+            h.update(key);
+            k0[..20].copy_from_slice(&h.finish());
+        } else {
+            k0[..key.len()].copy_from_slice(key);
+        }
+        let mut pad = [[0u8; 64]; 1];
+        for (p, k) in pad[0].iter_mut().zip(&k0) {
+            *p = k ^ 0x36;
+        }
+        let mut inner_start = IV;
+        imp.compress(&mut inner_start, &pad);
+        for (p, k) in pad[0].iter_mut().zip(&k0) {
+            *p = k ^ 0x5c;
+        }
+        let mut outer_start = IV;
+        imp.compress(&mut outer_start, &pad);
+        pad.zeroize();
+        k0.zeroize();
+        HmacSha1 {
+            inner: Sha1::from_parts(imp, backend, inner_start, 64),
+            inner_start,
+            outer_start,
+        }
+    }
+
+    /// The backend this instance runs on.
+    #[must_use]
+    pub fn backend(&self) -> Backend {
+        self.inner.backend()
+    }
+
+    /// Authenticates more data; any chunking gives the same tag.
+    pub fn update(&mut self, data: &[u8]) {
+        self.inner.update(data);
+    }
+
+    /// Starts a new message under the same key.
+    pub fn reset(&mut self) {
+        self.inner = Sha1::from_parts(self.inner.imp(), self.inner.backend(), self.inner_start, 64);
+    }
+
+    /// The 20-byte tag of everything authenticated.
+    #[must_use]
+    pub fn finalize(mut self) -> [u8; 20] {
+        self.tag()
+    }
+
+    fn tag(&mut self) -> [u8; 20] {
+        let mut inner = self.inner.finish();
+        let mut outer =
+            Sha1::from_parts(self.inner.imp(), self.inner.backend(), self.outer_start, 64);
+        outer.update(&inner);
+        inner.zeroize();
+        outer.finalize()
+    }
+
+    /// Checks `tag` (the full 20 bytes, or its first 10 to 19 bytes) in constant time.
+    ///
+    /// `Err(InvalidTagLength)` for a tag shorter than 10 or longer than 20 bytes,
+    /// `Err(TagMismatch)` if it does not match.
+    pub fn verify(mut self, tag: &[u8]) -> Result<(), Error> {
+        if !(10..=20).contains(&tag.len()) {
+            return Err(Error::InvalidTagLength { len: tag.len() });
+        }
+        let mut mac = self.tag();
+        let mut diff = 0u8;
+        for (a, b) in mac.iter().zip(tag) {
+            diff |= a ^ b;
+        }
+        mac.zeroize();
+        // The comparison is over every byte; only the final result is branched on.
+        if core::hint::black_box(diff) == 0 {
+            Ok(())
+        } else {
+            Err(Error::TagMismatch)
+        }
+    }
+}
+
+impl Drop for HmacSha1 {
+    fn drop(&mut self) {
+        self.inner_start.zeroize();
+        self.outer_start.zeroize();
+        // `inner` wipes itself.
+    }
+}
+
+impl fmt::Debug for HmacSha1 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("HmacSha1")
+            .field("backend", &self.backend())
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,308 @@
+//! SHA-1 (FIPS 180-4) and HMAC-SHA1 (RFC 2104) on every backend, and many independent
+//! messages at once.
+//!
+//! SHA-1 is broken for collision resistance; it is here for the protocols and formats that
+//! fixed it (HMAC-SHA1 in Kerberos and IPsec, TOTP, git object ids, legacy signatures).
+//!
+//! ```text
+//! H = 67452301 efcdab89 98badcfe 10325476 c3d2e1f0
+//! M' = M || 0x80 || 0x00 * k || bitlen(M) as 64-bit big-endian,  |M'| ≡ 0 (mod 64)
+//! for each 64-byte block of M': H = compress(H, block)
+//! digest = H as five big-endian words
+//! ```
+//!
+//! The length field is the message length in bits modulo 2^64: the byte counter is a
+//! wrapping `u64` and the bit count is that times 8, wrapping.
+
+use core::fmt;
+
+use zeroize::Zeroize;
+
+use crate::Error;
+use crate::backend::{Backend, Dispatch};
+#[cfg(target_arch = "x86_64")]
+use crate::cpu::{Avx2Token, ShaNiToken, Ssse3Token};
+
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod avx2;
+mod hmac;
+mod many;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod shani;
+pub(crate) mod soft;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod ssse3;
+
+pub use hmac::HmacSha1;
+pub use many::sha1_many;
+#[doc(hidden)]
+pub use many::sha1_many_with;
+
+/// The initial hash value (FIPS 180-4 §5.3.1).
+pub(crate) const IV: [u32; 5] = [
+    0x6745_2301,
+    0xefcd_ab89,
+    0x98ba_dcfe,
+    0x1032_5476,
+    0xc3d2_e1f0,
+];
+
+/// The round constants, one per 20 rounds.
+pub(crate) const K: [u32; 4] = [0x5a82_7999, 0x6ed9_eba1, 0x8f1b_bcdc, 0xca62_c1d6];
+
+/// The SHA-1 backends, fastest first. Measured on the development machine (Intel Emerald
+/// Rapids, 64 KiB messages, `benches/sha1.rs --ratios`): SHA-NI 1.55 B/ns, AVX2 0.80,
+/// SSSE3 0.64, portable 0.42.
+///
+/// Assembly twins slot in as `Backend::ShaNiAsm` / `Backend::Avx2Asm`: add them here and as
+/// arms of [`Impl::new`] and [`Impl::compress`].
+static DISPATCH: Dispatch = Dispatch::new(
+    "SHA-1",
+    &[
+        Backend::ShaNi,
+        Backend::Avx2,
+        Backend::Ssse3,
+        Backend::Portable,
+    ],
+);
+
+/// A SHA-1 compression kernel with the token that proves the CPU runs it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Impl {
+    Portable,
+    #[cfg(target_arch = "x86_64")]
+    Ssse3(Ssse3Token),
+    #[cfg(target_arch = "x86_64")]
+    Avx2(Avx2Token),
+    #[cfg(target_arch = "x86_64")]
+    ShaNi(ShaNiToken),
+}
+
+impl Impl {
+    /// The kernel for `b`, if `b` is a SHA-1 backend this CPU runs.
+    pub(crate) fn new(b: Backend) -> Option<Impl> {
+        match b {
+            Backend::Portable => Some(Impl::Portable),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Ssse3 => Ssse3Token::get().map(Impl::Ssse3),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2 => Avx2Token::get().map(Impl::Avx2),
+            #[cfg(target_arch = "x86_64")]
+            Backend::ShaNi => ShaNiToken::get().map(Impl::ShaNi),
+            _ => None,
+        }
+    }
+
+    /// Compresses whole blocks into the state.
+    #[inline]
+    pub(crate) fn compress(self, state: &mut [u32; 5], blocks: &[[u8; 64]]) {
+        match self {
+            Impl::Portable => soft::compress(state, blocks),
+            #[cfg(target_arch = "x86_64")]
+            Impl::Ssse3(t) => ssse3::compress(t, state, blocks),
+            #[cfg(target_arch = "x86_64")]
+            Impl::Avx2(t) => avx2::compress(t, state, blocks),
+            #[cfg(target_arch = "x86_64")]
+            Impl::ShaNi(t) => shani::compress(t, state, blocks),
+        }
+    }
+}
+
+/// The kernel for an explicitly chosen backend, checked.
+fn impl_for(backend: Backend) -> Result<Impl, Error> {
+    let backend = DISPATCH.check(backend)?;
+    Impl::new(backend).ok_or(Error::BackendUnavailable(backend))
+}
+
+/// Runs the compression function of `backend` over whole blocks: a hook for differential
+/// tests against other implementations of the compression function.
+#[doc(hidden)]
+pub fn compress_with(
+    backend: Backend,
+    state: &mut [u32; 5],
+    blocks: &[[u8; 64]],
+) -> Result<(), Error> {
+    impl_for(backend)?.compress(state, blocks);
+    Ok(())
+}
+
+/// The final one or two blocks of a message: its last `tail.len() < 64` bytes, the `0x80`
+/// marker, zeros, and the length in bits (`total_len` bytes, times 8, modulo 2^64).
+pub(crate) fn pad(tail: &[u8], total_len: u64) -> ([[u8; 64]; 2], usize) {
+    debug_assert!(tail.len() < 64);
+    let mut blocks = [[0u8; 64]; 2];
+    blocks[0][..tail.len()].copy_from_slice(tail);
+    blocks[0][tail.len()] = 0x80;
+    let n = if tail.len() < 56 { 1 } else { 2 };
+    blocks[n - 1][56..].copy_from_slice(&total_len.wrapping_mul(8).to_be_bytes());
+    (blocks, n)
+}
+
+/// The digest bytes of a state.
+pub(crate) fn digest_bytes(state: &[u32; 5]) -> [u8; 20] {
+    let mut out = [0u8; 20];
+    for (o, w) in out.as_chunks_mut::<4>().0.iter_mut().zip(state) {
+        *o = w.to_be_bytes();
+    }
+    out
+}
+
+/// The SHA-1 hash function, incremental, on one backend.
+///
+/// ```
+/// use simdcrypt::Sha1;
+/// let mut h = Sha1::new();
+/// h.update(b"ab");
+/// h.update(b"c");
+/// assert_eq!(h.finalize()[..4], [0xa9, 0x99, 0x3e, 0x36]);
+/// ```
+#[derive(Clone)]
+pub struct Sha1 {
+    state: [u32; 5],
+    /// Bytes hashed so far, modulo 2^64.
+    len: u64,
+    buf: [u8; 64],
+    buf_len: usize,
+    imp: Impl,
+    backend: Backend,
+}
+
+impl Sha1 {
+    /// A new hash on the automatic backend.
+    #[must_use]
+    pub fn new() -> Sha1 {
+        let backend = DISPATCH.auto();
+        let imp = Impl::new(backend).unwrap_or(Impl::Portable);
+        Sha1::from_parts(imp, backend, IV, 0)
+    }
+
+    /// A new hash on the backend given; `Err` if this CPU (or build) cannot run it, or it
+    /// does not implement SHA-1.
+    pub fn with_backend(backend: Backend) -> Result<Sha1, Error> {
+        Ok(Sha1::from_parts(impl_for(backend)?, backend, IV, 0))
+    }
+
+    /// A hash that resumes from a chaining value after `bytes_hashed` bytes (any number,
+    /// modulo 2^64), with an empty buffer: a hook for testing the length counter without
+    /// hashing gigabytes.
+    #[doc(hidden)]
+    pub fn with_state(backend: Backend, state: [u32; 5], bytes_hashed: u64) -> Result<Sha1, Error> {
+        Ok(Sha1::from_parts(
+            impl_for(backend)?,
+            backend,
+            state,
+            bytes_hashed,
+        ))
+    }
+
+    pub(crate) fn from_parts(imp: Impl, backend: Backend, state: [u32; 5], len: u64) -> Sha1 {
+        Sha1 {
+            state,
+            len,
+            buf: [0; 64],
+            buf_len: 0,
+            imp,
+            backend,
+        }
+    }
+
+    /// The backends this CPU runs for SHA-1, best first.
+    pub fn available_backends() -> impl Iterator<Item = Backend> {
+        DISPATCH.available()
+    }
+
+    /// Every backend that SHA-1 has, available here or not, best first.
+    #[doc(hidden)]
+    pub fn implemented_backends() -> &'static [Backend] {
+        DISPATCH.candidates
+    }
+
+    /// The backend this instance runs on.
+    #[must_use]
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    pub(crate) fn imp(&self) -> Impl {
+        self.imp
+    }
+
+    /// Hashes more data; any chunking gives the same digest.
+    pub fn update(&mut self, mut data: &[u8]) {
+        self.len = self.len.wrapping_add(data.len() as u64);
+        if self.buf_len > 0 {
+            let take = (64 - self.buf_len).min(data.len());
+            self.buf[self.buf_len..self.buf_len + take].copy_from_slice(&data[..take]);
+            self.buf_len += take;
+            data = &data[take..];
+            if self.buf_len < 64 {
+                return;
+            }
+            self.imp
+                .compress(&mut self.state, core::slice::from_ref(&self.buf));
+            self.buf_len = 0;
+        }
+        let (blocks, rest) = data.as_chunks::<64>();
+        if !blocks.is_empty() {
+            self.imp.compress(&mut self.state, blocks);
+        }
+        self.buf[..rest.len()].copy_from_slice(rest);
+        self.buf_len = rest.len();
+    }
+
+    /// Pads and returns the digest, leaving the state spent (callers reset or drop it).
+    pub(crate) fn finish(&mut self) -> [u8; 20] {
+        let (mut blocks, n) = pad(&self.buf[..self.buf_len], self.len);
+        self.imp.compress(&mut self.state, &blocks[..n]);
+        blocks.zeroize();
+        digest_bytes(&self.state)
+    }
+
+    /// The digest of everything hashed.
+    #[must_use]
+    pub fn finalize(mut self) -> [u8; 20] {
+        self.finish()
+    }
+
+    /// Starts over, as if new, on the same backend.
+    pub fn reset(&mut self) {
+        self.state = IV;
+        self.len = 0;
+        self.buf.zeroize();
+        self.buf_len = 0;
+    }
+}
+
+impl Default for Sha1 {
+    fn default() -> Self {
+        Sha1::new()
+    }
+}
+
+impl Drop for Sha1 {
+    /// The state may be key-derived (inside HMAC): wiped.
+    fn drop(&mut self) {
+        self.state.zeroize();
+        self.buf.zeroize();
+    }
+}
+
+impl fmt::Debug for Sha1 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Sha1")
+            .field("backend", &self.backend)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The SHA-1 digest of `data`, on the automatic backend.
+///
+/// ```
+/// assert_eq!(simdcrypt::sha1(b"")[..4], [0xda, 0x39, 0xa3, 0xee]);
+/// ```
+#[must_use]
+pub fn sha1(data: &[u8]) -> [u8; 20] {
+    let mut h = Sha1::new();
+    h.update(data);
+    h.finalize()
+}

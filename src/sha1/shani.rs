@@ -1,0 +1,227 @@
+//! SHA-1 compression with the SHA extensions (`sha1rnds4`, `sha1nexte`, `sha1msg1`,
+//! `sha1msg2`), one stream and two interleaved streams.
+//!
+//! ```text
+//! ABCD = (a, b, c, d) with a in the top lane; E = (e, 0, 0, 0) in the top lane
+//! for each block:
+//!     M[j] = the block's words 4j..4j+4, byte-swapped, word 4j in the top lane   j < 4
+//!     M[j] = sha1msg2(sha1msg1(M[j-4], M[j-3]) ^ M[j-2], M[j-1])                 4 <= j < 20
+//!     X = E + M[0]                      (W + e for the first four rounds)
+//!     for j in 0..20:
+//!         P = ABCD
+//!         ABCD = sha1rnds4(ABCD, X, j / 5)            (four rounds: the critical chain)
+//!         X = sha1nexte(P, M[j+1])      (rol30 of the old a, plus the next four words)
+//!     E = sha1nexte(P_19, E_saved); ABCD += ABCD_saved
+//! ```
+//!
+//! One stream is a chain of 20 dependent `sha1rnds4` per block, so its speed is
+//! `64 B / (20 × latency)`; everything else runs beside the chain. Two independent streams
+//! ([`compress2`]) fill the gaps the chain leaves when the instruction's throughput is
+//! higher than its latency allows one chain to use.
+
+use core::arch::x86_64::*;
+
+use crate::cpu::ShaNiToken;
+
+/// Loads 16 bytes (unaligned).
+#[inline(always)]
+fn load(b: &[u8; 64], i: usize) -> __m128i {
+    let c: &[u8; 16] = b[16 * i..16 * i + 16].try_into().expect("16 bytes");
+    // SAFETY: `c` is 16 readable bytes; `loadu` has no alignment requirement; SSE2 is part
+    // of x86-64.
+    unsafe { _mm_loadu_si128(c.as_ptr().cast()) }
+}
+
+/// Byte-reverses the whole register: big-endian words, first word in the top lane.
+#[inline]
+#[target_feature(enable = "ssse3")]
+fn bswap128(v: __m128i) -> __m128i {
+    _mm_shuffle_epi8(
+        v,
+        _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+    )
+}
+
+/// The state as the instructions want it: `(ABCD, E)`.
+#[inline]
+#[target_feature(enable = "sse2")]
+fn load_state(s: &[u32; 5]) -> (__m128i, __m128i) {
+    // a in the top lane.
+    let abcd = _mm_set_epi32(s[0] as i32, s[1] as i32, s[2] as i32, s[3] as i32);
+    let e = _mm_set_epi32(s[4] as i32, 0, 0, 0);
+    (abcd, e)
+}
+
+#[inline]
+#[target_feature(enable = "sse4.1")]
+fn store_state(s: &mut [u32; 5], abcd: __m128i, e: __m128i) {
+    s[0] = _mm_extract_epi32::<3>(abcd) as u32;
+    s[1] = _mm_extract_epi32::<2>(abcd) as u32;
+    s[2] = _mm_extract_epi32::<1>(abcd) as u32;
+    s[3] = _mm_extract_epi32::<0>(abcd) as u32;
+    s[4] = _mm_extract_epi32::<3>(e) as u32;
+}
+
+/// Four rounds `j` of the block: consumes `x`, produces the next `x`, extends the schedule.
+/// `m` is a ring of the last four message vectors (`M[j]` lives in `m[j % 4]`).
+macro_rules! quad {
+    ($j:literal, $f:literal, $abcd:ident, $x:ident, $m:ident, $last:ident) => {{
+        let p = $abcd;
+        $abcd = _mm_sha1rnds4_epu32::<$f>($abcd, $x);
+        if $j < 19 {
+            if $j >= 3 {
+                // M[j+1] from M[j-3], M[j-2], M[j-1], M[j].
+                $m[($j + 1) % 4] = _mm_sha1msg2_epu32(
+                    _mm_xor_si128(
+                        _mm_sha1msg1_epu32($m[($j + 1) % 4], $m[($j + 2) % 4]),
+                        $m[($j + 3) % 4],
+                    ),
+                    $m[$j % 4],
+                );
+            }
+            $x = _mm_sha1nexte_epu32(p, $m[($j + 1) % 4]);
+        } else {
+            $last = p;
+        }
+    }};
+}
+
+/// Calls `$step!(j, f)` for the 20 four-round steps in order.
+macro_rules! twenty {
+    ($step:ident) => {
+        $step!(0, 0);
+        $step!(1, 0);
+        $step!(2, 0);
+        $step!(3, 0);
+        $step!(4, 0);
+        $step!(5, 1);
+        $step!(6, 1);
+        $step!(7, 1);
+        $step!(8, 1);
+        $step!(9, 1);
+        $step!(10, 2);
+        $step!(11, 2);
+        $step!(12, 2);
+        $step!(13, 2);
+        $step!(14, 2);
+        $step!(15, 3);
+        $step!(16, 3);
+        $step!(17, 3);
+        $step!(18, 3);
+        $step!(19, 3);
+    };
+}
+
+/// One block: the whole 80 rounds.
+// The last step's "next X" branch is dead code the lint still sees.
+#[allow(unused_assignments)]
+#[inline]
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+fn block(abcd: &mut __m128i, e: &mut __m128i, b: &[u8; 64]) {
+    let mut m = [
+        bswap128(load(b, 0)),
+        bswap128(load(b, 1)),
+        bswap128(load(b, 2)),
+        bswap128(load(b, 3)),
+    ];
+    let (abcd0, e0) = (*abcd, *e);
+    let mut s = *abcd;
+    let mut x = _mm_add_epi32(e0, m[0]);
+    let mut last = s;
+    macro_rules! step {
+        ($j:literal, $f:literal) => {
+            quad!($j, $f, s, x, m, last)
+        };
+    }
+    twenty!(step);
+    *e = _mm_sha1nexte_epu32(last, e0);
+    *abcd = _mm_add_epi32(s, abcd0);
+}
+
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+fn compress_impl(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
+    let (mut abcd, mut e) = load_state(state);
+    for b in blocks {
+        block(&mut abcd, &mut e, b);
+    }
+    store_state(state, abcd, e);
+}
+
+/// Two blocks of two streams, the steps of one interleaved with the other's.
+#[allow(unused_assignments)]
+#[inline]
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+fn block2(
+    abcd_a: &mut __m128i,
+    e_a: &mut __m128i,
+    ba: &[u8; 64],
+    abcd_b: &mut __m128i,
+    e_b: &mut __m128i,
+    bb: &[u8; 64],
+) {
+    let mut ma = [
+        bswap128(load(ba, 0)),
+        bswap128(load(ba, 1)),
+        bswap128(load(ba, 2)),
+        bswap128(load(ba, 3)),
+    ];
+    let mut mb = [
+        bswap128(load(bb, 0)),
+        bswap128(load(bb, 1)),
+        bswap128(load(bb, 2)),
+        bswap128(load(bb, 3)),
+    ];
+    let (abcd0a, e0a, abcd0b, e0b) = (*abcd_a, *e_a, *abcd_b, *e_b);
+    let (mut sa, mut sb) = (abcd0a, abcd0b);
+    let mut xa = _mm_add_epi32(e0a, ma[0]);
+    let mut xb = _mm_add_epi32(e0b, mb[0]);
+    let (mut la, mut lb) = (sa, sb);
+    macro_rules! step {
+        ($j:literal, $f:literal) => {
+            quad!($j, $f, sa, xa, ma, la);
+            quad!($j, $f, sb, xb, mb, lb);
+        };
+    }
+    twenty!(step);
+    *e_a = _mm_sha1nexte_epu32(la, e0a);
+    *abcd_a = _mm_add_epi32(sa, abcd0a);
+    *e_b = _mm_sha1nexte_epu32(lb, e0b);
+    *abcd_b = _mm_add_epi32(sb, abcd0b);
+}
+
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+fn compress2_impl(
+    a: &mut [u32; 5],
+    blocks_a: &[[u8; 64]],
+    b: &mut [u32; 5],
+    blocks_b: &[[u8; 64]],
+) {
+    let (mut abcd_a, mut e_a) = load_state(a);
+    let (mut abcd_b, mut e_b) = load_state(b);
+    for (ba, bb) in blocks_a.iter().zip(blocks_b) {
+        block2(&mut abcd_a, &mut e_a, ba, &mut abcd_b, &mut e_b, bb);
+    }
+    store_state(a, abcd_a, e_a);
+    store_state(b, abcd_b, e_b);
+}
+
+/// Compresses whole blocks into the state.
+pub(crate) fn compress(_: ShaNiToken, state: &mut [u32; 5], blocks: &[[u8; 64]]) {
+    // SAFETY: the token proves the CPU has SHA, SSSE3 and SSE4.1.
+    unsafe { compress_impl(state, blocks) }
+}
+
+/// Compresses two independent streams of equally many blocks at once (two interleaved
+/// dependency chains). Unequal lengths compress only the common prefix: callers must pass
+/// equal lengths.
+pub(crate) fn compress2(
+    _: ShaNiToken,
+    a: &mut [u32; 5],
+    blocks_a: &[[u8; 64]],
+    b: &mut [u32; 5],
+    blocks_b: &[[u8; 64]],
+) {
+    debug_assert_eq!(blocks_a.len(), blocks_b.len());
+    // SAFETY: the token proves the CPU has SHA, SSSE3 and SSE4.1.
+    unsafe { compress2_impl(a, blocks_a, b, blocks_b) }
+}
