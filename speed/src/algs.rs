@@ -255,7 +255,9 @@ impl Algorithm {
             Family::Xts | Family::XtsSectors => {
                 simdcrypt::Xts::available_backends().map(Some).collect()
             }
-            Family::Sha1 | Family::Sha1Many | Family::HmacSha1 => Vec::new(),
+            Family::Sha1 | Family::Sha1Many | Family::HmacSha1 => {
+                simdcrypt::Sha1::available_backends().map(Some).collect()
+            }
         }
     }
 
@@ -270,7 +272,10 @@ impl Algorithm {
             Family::Cbc | Family::CbcMany => simdcrypt::Cbc::new(&key(self.key_len))
                 .ok()
                 .map(|c| c.backend()),
-            _ => None,
+            // `sha1_many` and `HmacSha1::new` use SHA-1's automatic choice.
+            Family::Sha1 | Family::Sha1Many | Family::HmacSha1 => {
+                Some(simdcrypt::Sha1::new().backend())
+            }
         }
     }
 
@@ -337,7 +342,35 @@ impl Algorithm {
                 buf: messages(size, MANY),
                 size,
             })),
-            _ => None,
+            Family::Sha1 => {
+                let backend = b?;
+                simdcrypt::Sha1::with_backend(backend).ok()?;
+                Some(Box::new(OursSha1 {
+                    backend,
+                    msg: message(size, 0),
+                    out: [0; 20],
+                }))
+            }
+            Family::Sha1Many => {
+                let mut r = OursSha1Many {
+                    backend: b?,
+                    msgs: messages(size, MANY),
+                    size,
+                    out: [[0; 20]; MANY],
+                };
+                r.try_run().ok()?;
+                Some(Box::new(r))
+            }
+            Family::HmacSha1 => {
+                let backend = b?;
+                simdcrypt::HmacSha1::with_backend(k, backend).ok()?;
+                Some(Box::new(OursHmac {
+                    backend,
+                    key: k.to_vec(),
+                    msg: message(size, 0),
+                    out: [0; 20],
+                }))
+            }
         }
     }
 
@@ -539,6 +572,69 @@ impl Runner for OursCbcMany {
     }
     fn output(&self) -> &[u8] {
         &self.buf
+    }
+}
+
+/// One message per run, hashed from a fresh state.
+struct OursSha1 {
+    backend: Backend,
+    msg: Vec<u8>,
+    out: [u8; 20],
+}
+
+impl Runner for OursSha1 {
+    fn run(&mut self) {
+        let mut h = simdcrypt::Sha1::with_backend(self.backend).expect("checked when made");
+        h.update(black_box(&self.msg));
+        self.out = h.finalize();
+    }
+    fn output(&self) -> &[u8] {
+        &self.out
+    }
+}
+
+/// `MANY` messages per run through `sha1_many` on the backend given.
+struct OursSha1Many {
+    backend: Backend,
+    msgs: Vec<u8>,
+    size: usize,
+    out: [[u8; 20]; MANY],
+}
+
+impl OursSha1Many {
+    fn try_run(&mut self) -> Result<(), simdcrypt::Error> {
+        let mut chunks = self.msgs.chunks_exact(self.size);
+        let inputs: [&[u8]; MANY] = core::array::from_fn(|_| chunks.next().expect("MANY messages"));
+        simdcrypt::sha1::sha1_many_with(self.backend, black_box(&inputs), &mut self.out)
+    }
+}
+
+impl Runner for OursSha1Many {
+    fn run(&mut self) {
+        black_box(self.try_run().is_ok());
+    }
+    fn output(&self) -> &[u8] {
+        self.out.as_flattened()
+    }
+}
+
+/// HMAC keyed per message, as the peers' rows are.
+struct OursHmac {
+    backend: Backend,
+    key: Vec<u8>,
+    msg: Vec<u8>,
+    out: [u8; 20],
+}
+
+impl Runner for OursHmac {
+    fn run(&mut self) {
+        let mut m = simdcrypt::HmacSha1::with_backend(black_box(&self.key), self.backend)
+            .expect("checked when made");
+        m.update(black_box(&self.msg));
+        self.out = m.finalize();
+    }
+    fn output(&self) -> &[u8] {
+        &self.out
     }
 }
 
