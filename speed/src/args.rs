@@ -22,8 +22,8 @@ options:
   --size LIST      message sizes in bytes (comma-separated); default:
                    16,64,256,1024,8192,16384 (and 4096 for XTS)
   --seconds S      measuring time per contender and size, spread over the rounds
-                   (default 0.12)
-  --rounds N       rounds per size (default 5)
+                   (default 0.15)
+  --rounds N       rounds per size (default 7)
   --json           one JSON object per result on stdout (JSON Lines) instead of tables
   --markdown       Markdown tables (per algorithm: the automatic backend at every size,
                    every backend at the largest) instead of the `openssl speed` tables
@@ -76,8 +76,8 @@ impl Default for Options {
             backends: BackendSel::All,
             peers: algs::peers_built(),
             sizes: None,
-            seconds: 0.12,
-            rounds: 5,
+            seconds: 0.15,
+            rounds: 7,
             json: false,
             markdown: false,
             list: false,

@@ -166,7 +166,7 @@ pub fn measure_group(
 
     let bytes = alg.bytes(size) as f64;
     let slice = Duration::from_secs_f64(seconds / rounds as f64);
-    let probe_slice = slice / 4;
+    let probe_slice = slice / 2;
     for (_, r) in entries.iter_mut() {
         time_slice(r.as_mut(), bytes, slice / 8);
     }
