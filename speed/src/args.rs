@@ -13,9 +13,9 @@ Measures simdcrypt's kernels on this machine next to OpenSSL (when built with th
 interleaved round by round; every figure is the median over the rounds.
 
 options:
-  --alg LIST       algorithms to run (comma-separated). A word selects every algorithm
-                   whose name contains it as whole words: `xts`, `cbc-dec`, `aes-256`,
-                   `sha1`; or an exact name; or `all` (default). See --list.
+  --alg LIST       algorithms to run (comma-separated): exact names (see --list), or
+                   words that select every algorithm whose name contains them as whole
+                   words (`xts`, `cbc-dec`, `aes-256`, `many`, `enc`), or `all` (default)
   --backend LIST   simdcrypt backends to run (comma-separated names, or `auto` for the
                    automatic choice only); default: every backend this CPU runs
   --peers LIST     peers to run: `openssl`, `rustcrypto`, or `none`; default: all built in
@@ -191,9 +191,19 @@ fn parse_algs(v: &str) -> Result<Vec<&'static Algorithm>, String> {
             ));
         }
     }
+    // An exact name selects that algorithm alone; any other pattern, every match.
+    let exact = |p: &str| names.contains(&p);
     Ok(algs::catalog()
         .iter()
-        .filter(|a| pats.iter().any(|p| algs::selects(p, a.name)))
+        .filter(|a| {
+            pats.iter().any(|p| {
+                if exact(p) {
+                    *p == a.name
+                } else {
+                    algs::selects(p, a.name)
+                }
+            })
+        })
         .collect())
 }
 
@@ -283,8 +293,6 @@ mod tests {
                 "aes-256-xts-dec",
                 "aes-256-xts-enc-sectors",
                 "sha1",
-                "sha1-many",
-                "hmac-sha1"
             ]
         );
         assert_eq!(
