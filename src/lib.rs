@@ -28,3 +28,6 @@ pub use error::Error;
 pub fn all_backends() -> &'static [Backend] {
     backend::ALL
 }
+#[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
+#[path = "sha1/shani_asm.rs"]
+mod sha1_shani_asm;
