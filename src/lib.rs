@@ -29,5 +29,8 @@ pub fn all_backends() -> &'static [Backend] {
     backend::ALL
 }
 #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
+#[path = "sha1/avx2_asm.rs"]
+mod sha1_avx2_asm;
+#[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
 #[path = "sha1/shani_asm.rs"]
 mod sha1_shani_asm;

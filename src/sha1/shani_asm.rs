@@ -194,6 +194,23 @@ mod tests {
         }
     }
 
+    /// Blocks at every byte offset (the kernels load unaligned), odd and even counts.
+    #[test]
+    fn unaligned_blocks() {
+        let Some(t) = token() else { return };
+        let mut rng = Rng(4);
+        let bytes: Vec<u8> = (0..64 * 9 + 64).map(|_| rng.next() as u8).collect();
+        for off in 0..64 {
+            for n in [1, 2, 3, 8, 9] {
+                let (blocks, _) = bytes[off..off + 64 * n].as_chunks::<64>();
+                let start = rng.state();
+                let mut s = start;
+                compress(t, &mut s, blocks);
+                assert_eq!(s, reference(&start, blocks), "offset {off}, {n} blocks");
+            }
+        }
+    }
+
     #[test]
     fn fips180_digests() {
         let Some(t) = token() else { return };
