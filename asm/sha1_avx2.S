@@ -17,7 +17,7 @@
  *     e += WK[t] + F_t(b, c, d) + rol5(a);  b = rol30(b);  (a, b, c, d, e) = (e, a, b, c, d)
  *     F = Ch  (t < 20):  (b & c) + (~b & d)                 (andn)
  *         Par (20..39, 60..79): b ^ c ^ d
- *         Maj (40..59):  (b & c) + (d & (b ^ c))
+ *         Maj (40..59):  (b & (c ^ d)) + (c & d)
  *     rol5 / rol30 with rorx (no flags, no copy)
  *   then H += (a, b, c, d, e).
  * The schedule of the next pair (two buffers of 640 bytes, used in turn) is spread over
@@ -139,38 +139,40 @@
         .set    RA, RTMP
 .endm
 
-/* Round `t` (a symbol) of the block whose WK words sit at CUR + `lane`. */
+/* Round `t` (a symbol) of the block whose WK words sit at CUR + `lane`. The order of
+   the instructions inside a round was chosen by measurement; in Maj only one operation
+   depends on b, the newest input: Maj(b, c, d) = (b & (c ^ d)) + (c & d). */
 .macro ROUND t, lane
   .if \t < 20
+        rorx            T3, RA, 27
         add             RE, dword ptr [CUR + 32 * (\t / 4) + \lane + 4 * (\t % 4)]
         andn            T1, RB, RD
         mov             T2, RC
         and             T2, RB
-        add             RE, T1
-        rorx            T3, RA, 27
         rorx            RB, RB, 2
+        add             RE, T1
         add             RE, T2
         add             RE, T3
   .elseif \t >= 40 && \t < 60
-        add             RE, dword ptr [CUR + 32 * (\t / 4) + \lane + 4 * (\t % 4)]
         mov             T1, RC
-        and             T1, RB
+        xor             T1, RD
         mov             T2, RC
-        xor             T2, RB
         and             T2, RD
-        rorx            T3, RA, 27
+        add             RE, dword ptr [CUR + 32 * (\t / 4) + \lane + 4 * (\t % 4)]
+        and             T1, RB
+        add             RE, T2
         rorx            RB, RB, 2
         add             RE, T1
-        add             RE, T2
+        rorx            T3, RA, 27
         add             RE, T3
   .else
-        add             RE, dword ptr [CUR + 32 * (\t / 4) + \lane + 4 * (\t % 4)]
         mov             T1, RD
         xor             T1, RC
+        add             RE, dword ptr [CUR + 32 * (\t / 4) + \lane + 4 * (\t % 4)]
         xor             T1, RB
-        rorx            T3, RA, 27
         rorx            RB, RB, 2
         add             RE, T1
+        rorx            T3, RA, 27
         add             RE, T3
   .endif
         ROTATE
