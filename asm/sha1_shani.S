@@ -14,21 +14,31 @@
  *   g > 0:  Ein = rol30(A of ABCD before group g-1) + quad g      (sha1nexte)
  *   copy ABCD (its A gives the next group's E)
  *   ABCD = four rounds of function f on ABCD with Ein              (sha1rnds4)
- *   message schedule, quad q >= 4:
- *     quad q = sha1msg2(sha1msg1(quad q-4, quad q-3) ^ quad q-2, quad q-1)
- *   spread over the groups: at group g, msg2 finishes quad g+1, msg1 starts quad g+3,
- *   pxor adds quad g to quad g+2, so each piece is ready when its group needs it.
  *   after g = 19: E = rol30(A before group 19) + saved E; ABCD += saved ABCD
+ * Message schedule, two equivalent forms:
+ *   in registers (SHANI_*): quad q = sha1msg2(sha1msg1(q-4, q-3) ^ q-2, q-1), spread over
+ *     the groups: at group g, msg2 finishes quad g+1, msg1 starts quad g+3, pxor adds
+ *     quad g to quad g+2, so each piece is ready when its group needs it;
+ *   in memory (SCHED + SHANIM_*): quads 4..7 as above, quads 8..19 with plain SSE as
+ *     rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32]), into a stack buffer read by sha1nexte.
  *
- * One stream is a chain of 20 sha1rnds4 per block (each needs the previous ABCD), so it
- * runs at the instruction's latency. compress2 interleaves two independent streams, which
- * fills the latency gaps of one with the work of the other.
+ * Why both (measured on Emerald Rapids, the development machine): sha1rnds4 has latency
+ * 4 and reciprocal throughput 3 cycles, sha1nexte shares its unit (a nexte + rnds4 chain
+ * runs at 5 cycles per group, not 4), and sha1msg2 costs 4 cycles of reciprocal
+ * throughput on the same unit. With all-SHA scheduling one stream runs at about 120
+ * cycles per block, bound by that unit rather than by the rnds4 chain; the plain-SSE
+ * schedule takes most of that load off it (about 1.07x faster for one stream). Two
+ * streams share one SHA unit, so compress2 gives one stream each form: stream A keeps
+ * the in-register SHA schedule, stream B the SSE one, which balances the SHA unit
+ * against the vector ALUs (about 1.15x one stream here; on cores where sha1rnds4
+ * latency is about three times its throughput, as on Zen 3, the gain is larger).
  *
  * void simdcrypt_sha1_shani_compress(uint32_t st[5], const uint8_t *blocks, size_t n)
  * void simdcrypt_sha1_shani_compress2(uint32_t sa[5], const uint8_t *ba,
  *                                     uint32_t sb[5], const uint8_t *bb, size_t n)
  *   st/sa/sb: H0..H4 as native u32; blocks: n raw 64-byte message blocks (each stream
- *   has n blocks). Only xmm registers and rax/r9 are touched; no callee-saved register.
+ *   has n blocks). Touches xmm registers, rsp-aligned stack below the frame and rbp
+ *   (saved and restored); no other callee-saved register.
  */
 
         .intel_syntax noprefix
@@ -108,7 +118,86 @@
 .endm
 
 /* ------------------------------------------------------------------------------------ */
-/* One stream. rdi = state, rsi = blocks, rdx = number of blocks. */
+/* Message schedule of one block into a 320-byte aligned buffer (quad q at buf + 16 q),
+   SHA register form. Uses the symbols BSWAP, SX, SQ1, SQ2, SY (xmm).
+     q = 0..3:   byte-reversed block quads
+     q = 4..7:   sha1msg2(sha1msg1(q-4, q-3) ^ q-2, q-1)
+     q = 8..19:  rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32]) with plain SSE, where the
+                 W[t-6] quad is palignr(quad q-2, quad q-1, 8)
+   The rol2 form keeps most of the schedule off the SHA unit, whose sha1msg2 is slow on
+   some cores (a 4-cycle reciprocal throughput measured on Emerald Rapids, sharing the
+   unit with sha1rnds4). SQ1 / SQ2 always hold quads q-1 / q-2. */
+
+.macro SCHED_ROT
+        .set    STMP, SQ2
+        .set    SQ2, SQ1
+        .set    SQ1, SX
+        .set    SX, STMP
+.endm
+
+.macro SCHED buf, ptr
+        movdqu          SX, [\ptr]
+        movdqu          SY, [\ptr + 16]
+        movdqu          SQ2, [\ptr + 32]
+        movdqu          SQ1, [\ptr + 48]
+        pshufb          SX, BSWAP
+        pshufb          SY, BSWAP
+        pshufb          SQ2, BSWAP
+        pshufb          SQ1, BSWAP
+        movdqa          [\buf], SX
+        movdqa          [\buf + 16], SY
+        movdqa          [\buf + 32], SQ2
+        movdqa          [\buf + 48], SQ1
+        .set    Q, 4
+        .rept   4
+        movdqa          SX, [\buf + 16 * (Q - 4)]
+        sha1msg1        SX, [\buf + 16 * (Q - 3)]
+        pxor            SX, SQ2
+        sha1msg2        SX, SQ1
+        movdqa          [\buf + 16 * Q], SX
+        SCHED_ROT
+        .set    Q, Q + 1
+        .endr
+        .rept   12
+        movdqa          SX, [\buf + 16 * (Q - 8)]
+        pxor            SX, [\buf + 16 * (Q - 7)]
+        pxor            SX, [\buf + 16 * (Q - 4)]
+        movdqa          SY, SQ2
+        palignr         SY, SQ1, 8
+        pxor            SX, SY
+        movdqa          SY, SX
+        psrld           SY, 30
+        pslld           SX, 2
+        por             SX, SY
+        movdqa          [\buf + 16 * Q], SX
+        SCHED_ROT
+        .set    Q, Q + 1
+        .endr
+.endm
+
+/* Four rounds of stream `p` whose schedule sits in memory at `buf` (quad g at
+   buf + 16 g): same as SHANI_PRE / SHANI_RND without the in-register schedule. */
+.macro SHANIM_PRE p, g, buf
+  .if \g == 0
+        paddd           \p\()E0, [\buf]
+  .else
+        sha1nexte       \p\()E0, [\buf + 16 * \g]
+  .endif
+        movdqa          \p\()E1, \p\()ABCD
+.endm
+
+.macro SHANIM_RND p, g
+        sha1rnds4       \p\()ABCD, \p\()E0, (\g / 5)
+        .set    \p\()TMP, \p\()E0
+        .set    \p\()E0, \p\()E1
+        .set    \p\()E1, \p\()TMP
+.endm
+
+/* ------------------------------------------------------------------------------------ */
+/* One stream. rdi = state, rsi = blocks, rdx = number of blocks. The schedule of a block
+   is computed whole (SCHED, mostly plain SSE) into a stack buffer before its rounds; the
+   out-of-order core overlaps it with the rounds of the block before, and the SHA unit is
+   left to sha1rnds4 / sha1nexte (plus four sha1msg2). */
 
         .globl  simdcrypt_sha1_shani_compress
         .type   simdcrypt_sha1_shani_compress, @function
@@ -117,34 +206,34 @@ simdcrypt_sha1_shani_compress:
         .set    AABCD, xmm0
         .set    AE0, xmm1
         .set    AE1, xmm2
-        .set    AM0, xmm3
-        .set    AM1, xmm4
-        .set    AM2, xmm5
-        .set    AM3, xmm6
-        .set    BSWAP, xmm7
-        .set    SAVE_ABCD, xmm8
-        .set    SAVE_E, xmm9
+        .set    BSWAP, xmm6
+        .set    SX, xmm7
+        .set    SQ1, xmm8
+        .set    SQ2, xmm9
+        .set    SY, xmm10
+        .set    SAVE_ABCD, xmm11
+        .set    SAVE_E, xmm12
 
         test            rdx, rdx
         jz              .Lshani1_ret
+        push            rbp
+        mov             rbp, rsp
+        sub             rsp, 320
+        and             rsp, -16
         SHANI_LOAD_STATE A, rdi
         movdqa          BSWAP, [rip + .Lsha1ni_bswap128]
 
         .balign 16
 .Lshani1_loop:
+        SCHED           rsp, rsi
         movdqa          SAVE_ABCD, AABCD
         movdqa          SAVE_E, AE0
-        SHANI_LOAD      A, rsi
-
         .set    G, 0
         .rept   20
-        SHANI_PRE       A, G
-        SHANI_RND       A, G
-        SHANI_POST      A, G
-        SHANI_ROT       A
+        SHANIM_PRE      A, G, rsp
+        SHANIM_RND      A, G
         .set    G, G + 1
         .endr
-
         sha1nexte       AE0, SAVE_E
         paddd           AABCD, SAVE_ABCD
         add             rsi, 64
@@ -152,14 +241,19 @@ simdcrypt_sha1_shani_compress:
         jnz             .Lshani1_loop
 
         SHANI_STORE_STATE A, rdi
+        mov             rsp, rbp
+        pop             rbp
 .Lshani1_ret:
         ret
         .size   simdcrypt_sha1_shani_compress, . - simdcrypt_sha1_shani_compress
 
 /* ------------------------------------------------------------------------------------ */
 /* Two streams. rdi = state A, rsi = blocks A, rdx = state B, rcx = blocks B, r8 = n.
-   The saved ABCD/E of both streams live in 64 aligned bytes of the red zone (leaf
-   function), addressed through r9. */
+   Stream A keeps its schedule in registers on the SHA unit (sha1msg1/sha1msg2, as in the
+   one-stream kernel); stream B computes its schedule mostly with plain SSE into a stack
+   buffer (SCHED). Splitting the schedule work this way keeps both the SHA unit and the
+   vector ALUs busy instead of queueing all of it on one. Saved ABCD/E of both streams
+   go to the stack as well. */
 
         .globl  simdcrypt_sha1_shani_compress2
         .type   simdcrypt_sha1_shani_compress2, @function
@@ -172,49 +266,49 @@ simdcrypt_sha1_shani_compress2:
         .set    AM1, xmm4
         .set    AM2, xmm5
         .set    AM3, xmm6
-        .set    BABCD, xmm7
-        .set    BE0, xmm8
-        .set    BE1, xmm9
-        .set    BM0, xmm10
-        .set    BM1, xmm11
-        .set    BM2, xmm12
-        .set    BM3, xmm13
+        .set    SX, xmm7
+        .set    SQ1, xmm8
+        .set    SQ2, xmm9
+        .set    SY, xmm10
+        .set    BABCD, xmm11
+        .set    BE0, xmm12
+        .set    BE1, xmm13
         .set    BSWAP, xmm14
 
         test            r8, r8
         jz              .Lshani2_ret
-        lea             r9, [rsp - 72]
-        and             r9, -16                 /* [r9, r9 + 64) lies in [rsp - 87, rsp - 8) */
+        push            rbp
+        mov             rbp, rsp
+        sub             rsp, 320 + 64
+        and             rsp, -16
         SHANI_LOAD_STATE A, rdi
         SHANI_LOAD_STATE B, rdx
         movdqa          BSWAP, [rip + .Lsha1ni_bswap128]
 
         .balign 16
 .Lshani2_loop:
-        movdqa          [r9], AABCD
-        movdqa          [r9 + 16], AE0
-        movdqa          [r9 + 32], BABCD
-        movdqa          [r9 + 48], BE0
+        movdqa          [rsp + 320], AABCD
+        movdqa          [rsp + 336], AE0
+        movdqa          [rsp + 352], BABCD
+        movdqa          [rsp + 368], BE0
+        SCHED           rsp, rcx
         SHANI_LOAD      A, rsi
-        SHANI_LOAD      B, rcx
 
         .set    G, 0
         .rept   20
         SHANI_PRE       A, G
-        SHANI_PRE       B, G
+        SHANIM_PRE      B, G, rsp
         SHANI_RND       A, G
-        SHANI_RND       B, G
+        SHANIM_RND      B, G
         SHANI_POST      A, G
-        SHANI_POST      B, G
         SHANI_ROT       A
-        SHANI_ROT       B
         .set    G, G + 1
         .endr
 
-        sha1nexte       AE0, [r9 + 16]
-        sha1nexte       BE0, [r9 + 48]
-        paddd           AABCD, [r9]
-        paddd           BABCD, [r9 + 32]
+        sha1nexte       AE0, [rsp + 336]
+        sha1nexte       BE0, [rsp + 368]
+        paddd           AABCD, [rsp + 320]
+        paddd           BABCD, [rsp + 352]
         add             rsi, 64
         add             rcx, 64
         dec             r8
@@ -222,6 +316,8 @@ simdcrypt_sha1_shani_compress2:
 
         SHANI_STORE_STATE A, rdi
         SHANI_STORE_STATE B, rdx
+        mov             rsp, rbp
+        pop             rbp
 .Lshani2_ret:
         ret
         .size   simdcrypt_sha1_shani_compress2, . - simdcrypt_sha1_shani_compress2

@@ -14,9 +14,13 @@
 //!   ABCD = ABCD + saved ABCD
 //! ```
 //!
-//! One message is a chain of 20 `sha1rnds4` per block, so [`compress`] runs at that
-//! instruction's latency; [`compress2`] interleaves two independent messages so that the
-//! second fills the first one's latency gaps.
+//! One message is a chain of 20 `sha1rnds4` per block. [`compress`] computes quads 8..19
+//! of the schedule with plain SSE (`rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])`) into a
+//! stack buffer, which keeps the slow `sha1msg2` off the SHA unit that `sha1rnds4` and
+//! `sha1nexte` need; [`compress2`] interleaves two independent messages, one with the
+//! all-SHA in-register schedule and one with the SSE schedule, so that the second fills
+//! the first one's latency gaps without both queueing on the SHA unit. See the comment at
+//! the top of `asm/sha1_shani.S` for the measurements behind this.
 // Wired into the SHA-1 dispatch by the lead; until then only the tests call it.
 #![cfg_attr(not(test), allow(dead_code))]
 
