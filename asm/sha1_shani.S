@@ -19,18 +19,21 @@
  *   in registers (SHANI_*): quad q = sha1msg2(sha1msg1(q-4, q-3) ^ q-2, q-1), spread over
  *     the groups: at group g, msg2 finishes quad g+1, msg1 starts quad g+3, pxor adds
  *     quad g to quad g+2, so each piece is ready when its group needs it;
- *   in memory (SCHED + SHANIM_*): quads 4..7 as above, quads 8..19 with plain SSE as
- *     rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32]), into a stack buffer read by sha1nexte.
+ *   in memory (SCHED / SCHED_Q1 + SHANIM_*): quads 4..7 as above, quads 8..19 with
+ *     plain SSE as rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32]), into a stack buffer read
+ *     by sha1nexte; the next block's quads are computed during the current block's
+ *     rounds (one per group), so the work is spread evenly instead of in bursts.
  *
  * Why both (measured on Emerald Rapids, the development machine): sha1rnds4 has latency
  * 4 and reciprocal throughput 3 cycles, sha1nexte shares its unit (a nexte + rnds4 chain
  * runs at 5 cycles per group, not 4), and sha1msg2 costs 4 cycles of reciprocal
  * throughput on the same unit. With all-SHA scheduling one stream runs at about 120
  * cycles per block, bound by that unit rather than by the rnds4 chain; the plain-SSE
- * schedule takes most of that load off it (about 1.07x faster for one stream). Two
+ * schedule takes most of that load off it (about 1.05x faster for one stream, 1.10x with
+ * the schedule spread over the previous block's rounds). Two
  * streams share one SHA unit, so compress2 gives one stream each form: stream A keeps
  * the in-register SHA schedule, stream B the SSE one, which balances the SHA unit
- * against the vector ALUs (about 1.15x one stream here; on cores where sha1rnds4
+ * against the vector ALUs (about 1.2x one stream here; on cores where sha1rnds4
  * latency is about three times its throughput, as on Zen 3, the gain is larger).
  *
  * void simdcrypt_sha1_shani_compress(uint32_t st[5], const uint8_t *blocks, size_t n)
@@ -175,6 +178,44 @@
         .endr
 .endm
 
+/* Quad `q` alone of SCHED (same registers), for spreading the schedule of the next
+   block over the rounds of the current one. */
+.macro SCHED_Q1 buf, ptr, q
+  .if \q < 2
+        movdqu          SX, [\ptr + 16 * \q]
+        pshufb          SX, BSWAP
+        movdqa          [\buf + 16 * \q], SX
+  .elseif \q == 2
+        movdqu          SQ2, [\ptr + 32]
+        pshufb          SQ2, BSWAP
+        movdqa          [\buf + 32], SQ2
+  .elseif \q == 3
+        movdqu          SQ1, [\ptr + 48]
+        pshufb          SQ1, BSWAP
+        movdqa          [\buf + 48], SQ1
+  .elseif \q < 8
+        movdqa          SX, [\buf + 16 * (\q - 4)]
+        sha1msg1        SX, [\buf + 16 * (\q - 3)]
+        pxor            SX, SQ2
+        sha1msg2        SX, SQ1
+        movdqa          [\buf + 16 * \q], SX
+        SCHED_ROT
+  .else
+        movdqa          SX, [\buf + 16 * (\q - 8)]
+        pxor            SX, [\buf + 16 * (\q - 7)]
+        pxor            SX, [\buf + 16 * (\q - 4)]
+        movdqa          SY, SQ2
+        palignr         SY, SQ1, 8
+        pxor            SX, SY
+        movdqa          SY, SX
+        psrld           SY, 30
+        pslld           SX, 2
+        por             SX, SY
+        movdqa          [\buf + 16 * \q], SX
+        SCHED_ROT
+  .endif
+.endm
+
 /* Four rounds of stream `p` whose schedule sits in memory at `buf` (quad g at
    buf + 16 g): same as SHANI_PRE / SHANI_RND without the in-register schedule. */
 .macro SHANIM_PRE p, g, buf
@@ -194,10 +235,11 @@
 .endm
 
 /* ------------------------------------------------------------------------------------ */
-/* One stream. rdi = state, rsi = blocks, rdx = number of blocks. The schedule of a block
-   is computed whole (SCHED, mostly plain SSE) into a stack buffer before its rounds; the
-   out-of-order core overlaps it with the rounds of the block before, and the SHA unit is
-   left to sha1rnds4 / sha1nexte (plus four sha1msg2). */
+/* One stream. rdi = state, rsi = blocks, rdx = number of blocks. The schedule (SCHED,
+   mostly plain SSE) goes to one of two stack buffers: the first block's before the
+   loop, every next block's one quad per group during the rounds of the current block
+   (the last block schedules itself again, unused). The SHA unit is left to sha1rnds4 /
+   sha1nexte plus four sha1msg1/sha1msg2 per block. */
 
         .globl  simdcrypt_sha1_shani_compress
         .type   simdcrypt_sha1_shani_compress, @function
@@ -218,25 +260,32 @@ simdcrypt_sha1_shani_compress:
         jz              .Lshani1_ret
         push            rbp
         mov             rbp, rsp
-        sub             rsp, 320
+        sub             rsp, 640
         and             rsp, -16
+        mov             r9, rsp                 /* schedule of the current block */
+        lea             r10, [rsp + 320]        /* schedule of the next block */
         SHANI_LOAD_STATE A, rdi
         movdqa          BSWAP, [rip + .Lsha1ni_bswap128]
+        SCHED           r9, rsi
 
         .balign 16
 .Lshani1_loop:
-        SCHED           rsp, rsi
+        lea             r11, [rsi + 64]         /* next block, or this one again */
+        cmp             rdx, 1
+        cmove           r11, rsi
         movdqa          SAVE_ABCD, AABCD
         movdqa          SAVE_E, AE0
         .set    G, 0
         .rept   20
-        SHANIM_PRE      A, G, rsp
+        SHANIM_PRE      A, G, r9
         SHANIM_RND      A, G
+        SCHED_Q1        r10, r11, G
         .set    G, G + 1
         .endr
         sha1nexte       AE0, SAVE_E
         paddd           AABCD, SAVE_ABCD
         add             rsi, 64
+        xchg            r9, r10
         dec             rdx
         jnz             .Lshani1_loop
 
@@ -249,11 +298,11 @@ simdcrypt_sha1_shani_compress:
 
 /* ------------------------------------------------------------------------------------ */
 /* Two streams. rdi = state A, rsi = blocks A, rdx = state B, rcx = blocks B, r8 = n.
-   Stream A keeps its schedule in registers on the SHA unit (sha1msg1/sha1msg2, as in the
-   one-stream kernel); stream B computes its schedule mostly with plain SSE into a stack
-   buffer (SCHED). Splitting the schedule work this way keeps both the SHA unit and the
-   vector ALUs busy instead of queueing all of it on one. Saved ABCD/E of both streams
-   go to the stack as well. */
+   Stream A keeps its schedule in registers on the SHA unit (sha1msg1/sha1msg2 spread over
+   the groups); stream B uses the SSE schedule in two stack buffers, its next block's
+   quads spread over the current groups as in the one-stream kernel. Splitting the
+   schedule work this way keeps both the SHA unit and the vector ALUs busy instead of
+   queueing all of it on one. Saved ABCD/E of both streams go to the stack. */
 
         .globl  simdcrypt_sha1_shani_compress2
         .type   simdcrypt_sha1_shani_compress2, @function
@@ -279,38 +328,45 @@ simdcrypt_sha1_shani_compress2:
         jz              .Lshani2_ret
         push            rbp
         mov             rbp, rsp
-        sub             rsp, 320 + 64
+        sub             rsp, 640 + 64
         and             rsp, -16
+        mov             r9, rsp                 /* B schedule, current block */
+        lea             r10, [rsp + 320]        /* B schedule, next block */
         SHANI_LOAD_STATE A, rdi
         SHANI_LOAD_STATE B, rdx
         movdqa          BSWAP, [rip + .Lsha1ni_bswap128]
+        SCHED           r9, rcx
 
         .balign 16
 .Lshani2_loop:
-        movdqa          [rsp + 320], AABCD
-        movdqa          [rsp + 336], AE0
-        movdqa          [rsp + 352], BABCD
-        movdqa          [rsp + 368], BE0
-        SCHED           rsp, rcx
+        lea             r11, [rcx + 64]         /* B's next block, or this one again */
+        cmp             r8, 1
+        cmove           r11, rcx
+        movdqa          [rsp + 640], AABCD
+        movdqa          [rsp + 656], AE0
+        movdqa          [rsp + 672], BABCD
+        movdqa          [rsp + 688], BE0
         SHANI_LOAD      A, rsi
 
         .set    G, 0
         .rept   20
         SHANI_PRE       A, G
-        SHANIM_PRE      B, G, rsp
+        SHANIM_PRE      B, G, r9
         SHANI_RND       A, G
         SHANIM_RND      B, G
         SHANI_POST      A, G
         SHANI_ROT       A
+        SCHED_Q1        r10, r11, G
         .set    G, G + 1
         .endr
 
-        sha1nexte       AE0, [rsp + 336]
-        sha1nexte       BE0, [rsp + 368]
-        paddd           AABCD, [rsp + 320]
-        paddd           BABCD, [rsp + 352]
+        sha1nexte       AE0, [rsp + 656]
+        sha1nexte       BE0, [rsp + 688]
+        paddd           AABCD, [rsp + 640]
+        paddd           BABCD, [rsp + 672]
         add             rsi, 64
         add             rcx, 64
+        xchg            r9, r10
         dec             r8
         jnz             .Lshani2_loop
 
