@@ -7,7 +7,8 @@
 //! SHA-NI from OpenSSL only, so its AVX2 path is the peer of the AVX2 kernel.
 //!
 //! Prints ratios; absolute numbers on a shared machine are noise. Each figure is the best
-//! of several short runs (about 3 s in all).
+//! of 400 short runs, all candidates (and the instruction loops that give the ceilings)
+//! taking turns, so that they see the same machine state (a few seconds in all).
 
 #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
 mod imp {
@@ -31,76 +32,63 @@ mod imp {
     const LEN: usize = 64 * 1024;
     const H0: [u32; 5] = [0x67452301, 0xEFCDAB89, 0x98BADCFE, 0x10325476, 0xC3D2E1F0];
 
-    /// Best time per call, in seconds, of `f` over `reps` runs of `iters` calls.
-    fn best(iters: usize, reps: usize, mut f: impl FnMut()) -> f64 {
-        f();
-        (0..reps)
-            .map(|_| {
-                let t = Instant::now();
-                for _ in 0..iters {
-                    f();
-                }
-                t.elapsed().as_secs_f64() / iters as f64
-            })
-            .fold(f64::INFINITY, f64::min)
+    /// Chain lengths of the instruction loops below.
+    const N: usize = 4_000;
+
+    /// `8 N` `sha1rnds4` in one dependent chain (their latency).
+    fn rnds4_latency() {
+        // SAFETY: only called when SHA-NI was detected; only xmm0/xmm1 are written.
+        unsafe {
+            asm!(
+                "2:",
+                "sha1rnds4 xmm0, xmm1, 0", "sha1rnds4 xmm0, xmm1, 0",
+                "sha1rnds4 xmm0, xmm1, 0", "sha1rnds4 xmm0, xmm1, 0",
+                "sha1rnds4 xmm0, xmm1, 0", "sha1rnds4 xmm0, xmm1, 0",
+                "sha1rnds4 xmm0, xmm1, 0", "sha1rnds4 xmm0, xmm1, 0",
+                "dec {n}", "jnz 2b",
+                n = inout(reg) N => _, out("xmm0") _, out("xmm1") _,
+                options(nostack),
+            );
+        }
     }
 
-    /// Seconds per `sha1rnds4` in one dependent chain (latency), with 8 independent
-    /// chains (reciprocal throughput), and per four-round group of the real one-stream
-    /// step `sha1nexte; movdqa; sha1rnds4` (whose E input comes from the ABCD two groups
-    /// back, as in a SHA-1 block).
-    fn rnds4() -> (f64, f64, f64) {
-        const N: usize = 100_000;
-        let lat = best(1, 7, || {
-            // SAFETY: SHA-NI was detected by the caller; only xmm0/xmm1 are written.
-            unsafe {
-                asm!(
-                    "2:",
-                    "sha1rnds4 xmm0, xmm1, 0", "sha1rnds4 xmm0, xmm1, 0",
-                    "sha1rnds4 xmm0, xmm1, 0", "sha1rnds4 xmm0, xmm1, 0",
-                    "sha1rnds4 xmm0, xmm1, 0", "sha1rnds4 xmm0, xmm1, 0",
-                    "sha1rnds4 xmm0, xmm1, 0", "sha1rnds4 xmm0, xmm1, 0",
-                    "dec {n}", "jnz 2b",
-                    n = inout(reg) N => _, out("xmm0") _, out("xmm1") _,
-                    options(nostack),
-                );
-            }
-        }) / (N * 8) as f64;
-        let thr = best(1, 7, || {
-            // SAFETY: as above; xmm0..xmm8 are declared clobbered.
-            unsafe {
-                asm!(
-                    "2:",
-                    "sha1rnds4 xmm0, xmm8, 0", "sha1rnds4 xmm1, xmm8, 0",
-                    "sha1rnds4 xmm2, xmm8, 0", "sha1rnds4 xmm3, xmm8, 0",
-                    "sha1rnds4 xmm4, xmm8, 0", "sha1rnds4 xmm5, xmm8, 0",
-                    "sha1rnds4 xmm6, xmm8, 0", "sha1rnds4 xmm7, xmm8, 0",
-                    "dec {n}", "jnz 2b",
-                    n = inout(reg) N => _,
-                    out("xmm0") _, out("xmm1") _, out("xmm2") _, out("xmm3") _,
-                    out("xmm4") _, out("xmm5") _, out("xmm6") _, out("xmm7") _,
-                    out("xmm8") _,
-                    options(nostack),
-                );
-            }
-        }) / (N * 8) as f64;
-        let step = best(1, 7, || {
-            // SAFETY: as above; xmm0..xmm3 are declared clobbered.
-            unsafe {
-                asm!(
-                    "2:",
-                    "sha1nexte xmm1, xmm3", "movdqa xmm2, xmm0", "sha1rnds4 xmm0, xmm1, 0",
-                    "sha1nexte xmm2, xmm3", "movdqa xmm1, xmm0", "sha1rnds4 xmm0, xmm2, 0",
-                    "sha1nexte xmm1, xmm3", "movdqa xmm2, xmm0", "sha1rnds4 xmm0, xmm1, 0",
-                    "sha1nexte xmm2, xmm3", "movdqa xmm1, xmm0", "sha1rnds4 xmm0, xmm2, 0",
-                    "dec {n}", "jnz 2b",
-                    n = inout(reg) N => _,
-                    out("xmm0") _, out("xmm1") _, out("xmm2") _, out("xmm3") _,
-                    options(nostack),
-                );
-            }
-        }) / (N * 4) as f64;
-        (lat, thr, step)
+    /// `8 N` `sha1rnds4` in 8 independent chains (their reciprocal throughput).
+    fn rnds4_throughput() {
+        // SAFETY: as above; xmm0..xmm8 are declared clobbered.
+        unsafe {
+            asm!(
+                "2:",
+                "sha1rnds4 xmm0, xmm8, 0", "sha1rnds4 xmm1, xmm8, 0",
+                "sha1rnds4 xmm2, xmm8, 0", "sha1rnds4 xmm3, xmm8, 0",
+                "sha1rnds4 xmm4, xmm8, 0", "sha1rnds4 xmm5, xmm8, 0",
+                "sha1rnds4 xmm6, xmm8, 0", "sha1rnds4 xmm7, xmm8, 0",
+                "dec {n}", "jnz 2b",
+                n = inout(reg) N => _,
+                out("xmm0") _, out("xmm1") _, out("xmm2") _, out("xmm3") _,
+                out("xmm4") _, out("xmm5") _, out("xmm6") _, out("xmm7") _,
+                out("xmm8") _,
+                options(nostack),
+            );
+        }
+    }
+
+    /// `4 N` four-round groups of the real one-stream step `sha1nexte; movdqa;
+    /// sha1rnds4`, whose E input comes from the ABCD two groups back as in a block.
+    fn group_step() {
+        // SAFETY: as above; xmm0..xmm3 are declared clobbered.
+        unsafe {
+            asm!(
+                "2:",
+                "sha1nexte xmm1, xmm3", "movdqa xmm2, xmm0", "sha1rnds4 xmm0, xmm1, 0",
+                "sha1nexte xmm2, xmm3", "movdqa xmm1, xmm0", "sha1rnds4 xmm0, xmm2, 0",
+                "sha1nexte xmm1, xmm3", "movdqa xmm2, xmm0", "sha1rnds4 xmm0, xmm1, 0",
+                "sha1nexte xmm2, xmm3", "movdqa xmm1, xmm0", "sha1rnds4 xmm0, xmm2, 0",
+                "dec {n}", "jnz 2b",
+                n = inout(reg) N => _,
+                out("xmm0") _, out("xmm1") _, out("xmm2") _, out("xmm3") _,
+                options(nostack),
+            );
+        }
     }
 
     fn gbps(bytes: usize, secs: f64) -> f64 {
@@ -178,7 +166,11 @@ mod imp {
         let mut cands: Vec<(&str, &mut dyn FnMut())> = vec![("rustcrypto", &mut rc)];
         #[cfg(feature = "openssl")]
         cands.push(("openssl", &mut ossl));
+        let (mut lat, mut thr, mut step) = (rnds4_latency, rnds4_throughput, group_step);
         if sha {
+            cands.push(("rnds4-latency", &mut lat));
+            cands.push(("rnds4-thr", &mut thr));
+            cands.push(("group-step", &mut step));
             cands.push(("shani-asm", &mut one));
             cands.push(("shani-asm-x2", &mut two));
         }
@@ -193,6 +185,9 @@ mod imp {
             std::env::var("OPENSSL_ia32cap").unwrap_or_default()
         );
         for (name, secs) in names.iter().zip(&t) {
+            if matches!(*name, "rnds4-latency" | "rnds4-thr" | "group-step") {
+                continue;
+            }
             let bytes = if *name == "shani-asm-x2" {
                 2 * LEN
             } else {
@@ -203,7 +198,9 @@ mod imp {
         let rc = t[0];
         let ossl = get("openssl");
         if sha {
-            let (lat, thr, step) = rnds4();
+            let lat = get("rnds4-latency").unwrap() / (8 * N) as f64;
+            let thr = get("rnds4-thr").unwrap() / (8 * N) as f64;
+            let step = get("group-step").unwrap() / (4 * N) as f64;
             let ceiling = 64.0 / (20.0 * lat);
             let (one, two) = (get("shani-asm").unwrap(), get("shani-asm-x2").unwrap());
             let g1 = gbps(LEN, one);
