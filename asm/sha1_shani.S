@@ -353,10 +353,10 @@ simdcrypt_sha1_shani_compress2:
         SHANI_PRE       A, G
         SHANIM_PRE      B, G, r9
         SHANI_RND       A, G
+        SCHED_Q1        r10, r11, G
         SHANIM_RND      B, G
         SHANI_POST      A, G
         SHANI_ROT       A
-        SCHED_Q1        r10, r11, G
         .set    G, G + 1
         .endr
 
