@@ -240,7 +240,7 @@
 /* One stream. rdi = state, rsi = blocks, rdx = number of blocks. The schedule (SCHED,
    mostly plain SSE) goes to one of two stack buffers: the first block's before the
    loop, every next block's one quad per group during the rounds of the current block
-   (the last block schedules itself again, unused). The SHA unit is left to sha1rnds4 /
+   (the last block has its own copy of the loop body, without schedule work). The SHA unit is left to sha1rnds4 /
    sha1nexte plus four sha1msg1/sha1msg2 per block. */
 
         .globl  simdcrypt_sha1_shani_compress
@@ -272,16 +272,15 @@ simdcrypt_sha1_shani_compress:
 
         .balign 16
 .Lshani1_loop:
-        lea             r11, [rsi + 64]         /* next block, or this one again */
         cmp             rdx, 1
-        cmove           r11, rsi
+        je              .Lshani1_last
         movdqa          SAVE_ABCD, AABCD
         movdqa          SAVE_E, AE0
         .set    G, 0
         .rept   20
         SHANIM_PRE      A, G, r9
         SHANIM_RND      A, G
-        SCHED_Q1        r10, r11, G
+        SCHED_Q1        r10, rsi+64, G
         .set    G, G + 1
         .endr
         sha1nexte       AE0, SAVE_E
@@ -289,7 +288,20 @@ simdcrypt_sha1_shani_compress:
         add             rsi, 64
         xchg            r9, r10
         dec             rdx
-        jnz             .Lshani1_loop
+        jmp             .Lshani1_loop
+
+        /* The last block: nothing left to schedule. */
+.Lshani1_last:
+        movdqa          SAVE_ABCD, AABCD
+        movdqa          SAVE_E, AE0
+        .set    G, 0
+        .rept   20
+        SHANIM_PRE      A, G, r9
+        SHANIM_RND      A, G
+        .set    G, G + 1
+        .endr
+        sha1nexte       AE0, SAVE_E
+        paddd           AABCD, SAVE_ABCD
 
         SHANI_STORE_STATE A, rdi
         mov             rsp, rbp
@@ -305,6 +317,36 @@ simdcrypt_sha1_shani_compress:
    quads spread over the current groups as in the one-stream kernel. Splitting the
    schedule work this way keeps both the SHA unit and the vector ALUs busy instead of
    queueing all of it on one. Saved ABCD/E of both streams go to the stack. */
+
+/* One block of each stream for compress2; with `sched`, also B's next block's schedule
+   into r10 (its blocks at rcx + 64). */
+.macro SHANI2_BLOCK sched
+        movdqa          [rsp + 640], AABCD
+        movdqa          [rsp + 656], AE0
+        movdqa          [rsp + 672], BABCD
+        movdqa          [rsp + 688], BE0
+        SHANI_LOAD      A, rsi
+        .set    G, 0
+        .rept   20
+        SHANI_PRE       A, G
+        SHANIM_PRE      B, G, r9
+        SHANI_RND       A, G
+  .if \sched
+        SCHED_Q1        r10, rcx+64, G
+  .endif
+        SHANIM_RND      B, G
+        SHANI_POST      A, G
+        SHANI_ROT       A
+        .set    G, G + 1
+        .endr
+        sha1nexte       AE0, [rsp + 656]
+        sha1nexte       BE0, [rsp + 688]
+        paddd           AABCD, [rsp + 640]
+        paddd           BABCD, [rsp + 672]
+        add             rsi, 64
+        add             rcx, 64
+        xchg            r9, r10
+.endm
 
         .globl  simdcrypt_sha1_shani_compress2
         .type   simdcrypt_sha1_shani_compress2, @function
@@ -341,36 +383,15 @@ simdcrypt_sha1_shani_compress2:
 
         .balign 16
 .Lshani2_loop:
-        lea             r11, [rcx + 64]         /* B's next block, or this one again */
         cmp             r8, 1
-        cmove           r11, rcx
-        movdqa          [rsp + 640], AABCD
-        movdqa          [rsp + 656], AE0
-        movdqa          [rsp + 672], BABCD
-        movdqa          [rsp + 688], BE0
-        SHANI_LOAD      A, rsi
-
-        .set    G, 0
-        .rept   20
-        SHANI_PRE       A, G
-        SHANIM_PRE      B, G, r9
-        SHANI_RND       A, G
-        SCHED_Q1        r10, r11, G
-        SHANIM_RND      B, G
-        SHANI_POST      A, G
-        SHANI_ROT       A
-        .set    G, G + 1
-        .endr
-
-        sha1nexte       AE0, [rsp + 656]
-        sha1nexte       BE0, [rsp + 688]
-        paddd           AABCD, [rsp + 640]
-        paddd           BABCD, [rsp + 672]
-        add             rsi, 64
-        add             rcx, 64
-        xchg            r9, r10
+        je              .Lshani2_last
+        SHANI2_BLOCK    1
         dec             r8
-        jnz             .Lshani2_loop
+        jmp             .Lshani2_loop
+
+        /* The last block pair: nothing left to schedule. */
+.Lshani2_last:
+        SHANI2_BLOCK    0
 
         SHANI_STORE_STATE A, rdi
         SHANI_STORE_STATE B, rdx
