@@ -44,8 +44,9 @@ pub(crate) fn compress(_t: ShaNiToken, state: &mut [u32; 5], blocks: &[[u8; 64]]
         return;
     }
     // SAFETY: the token proves SHA-NI, SSSE3 and SSE4.1, all the kernel uses. `state` is
-    // 5 writable u32 and `blocks` is `blocks.len() * 64` readable bytes; the kernel touches
-    // nothing else but its red zone, and follows the SysV ABI.
+    // 5 writable u32 and `blocks` is `blocks.len() * 64` readable bytes; the kernel reads
+    // no block past the last one, writes only `state` and its own aligned stack frame,
+    // and follows the SysV ABI (rbp saved and restored).
     unsafe {
         simdcrypt_sha1_shani_compress(state.as_mut_ptr(), blocks.as_ptr().cast(), blocks.len())
     }
@@ -67,7 +68,8 @@ pub(crate) fn compress2(
     if n > 0 {
         // SAFETY: the token proves SHA-NI, SSSE3 and SSE4.1, all the kernel uses. `a` and
         // `b` are distinct 5-word states (two `&mut`), and both block pointers are
-        // readable for `n * 64` bytes; the kernel touches nothing else but its red zone.
+        // readable for `n * 64` bytes; the kernel reads no block past the last one and
+        // writes only the two states and its own aligned stack frame (SysV ABI).
         unsafe {
             simdcrypt_sha1_shani_compress2(
                 a.as_mut_ptr(),
