@@ -2,7 +2,7 @@
 //!
 //! `cargo run --release --example backends`, optionally with `SIMDCRYPT_BACKEND=aesni`.
 
-use simdcrypt::{Aes, Backend, Cbc, Xts, cpu};
+use simdcrypt::{Aes, Backend, Cbc, Sha1, Xts, cpu};
 
 fn list(it: impl Iterator<Item = Backend>) -> String {
     it.map(|b| b.name()).collect::<Vec<_>>().join(", ")
@@ -40,5 +40,11 @@ fn main() {
         "AES-CBC",
         cbc.backend().name(),
         list(Cbc::available_backends())
+    );
+    println!(
+        "{:<8} {:<14} {}",
+        "SHA-1",
+        Sha1::new().backend().name(),
+        list(Sha1::available_backends())
     );
 }

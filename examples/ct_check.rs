@@ -11,7 +11,7 @@
 //! valgrind 3.19 hides SHA-NI, VAES and AVX-512 from CPUID, so under it the check covers
 //! the backends it reports (portable, AES-NI, SSSE3, AVX2); the list is printed.
 
-use simdcrypt::{Aes, Backend, Cbc, Xts};
+use simdcrypt::{Aes, Backend, Cbc, HmacSha1, Sha1, Xts};
 
 /// A memcheck client request (valgrind.h's amd64 magic sequence); returns `default` when
 /// not running under valgrind.
@@ -178,6 +178,42 @@ fn check_xts() {
     println!("XTS: {:?}", names(Xts::available_backends()));
 }
 
+fn check_sha1() {
+    let want = simdcrypt::sha1(&[0x61u8; 1000]);
+    let want_mac = {
+        let mut h = HmacSha1::new(b"key");
+        h.update(&[0x61u8; 1000]);
+        h.finalize()
+    };
+    for b in Sha1::available_backends() {
+        // The message is the secret (a keyed hash's key is hashed as a message).
+        let msg = vec![0x61u8; 1000];
+        secret(&msg[..]);
+        let mut h = Sha1::with_backend(b).expect("available backend");
+        h.update(&msg[..3]);
+        h.update(&msg[3..]);
+        let d = h.finalize();
+        public(&d);
+        assert_eq!(d, want, "SHA-1 {b}");
+        let mut out = [[0u8; 20]; 9];
+        let msgs: Vec<&[u8]> = (0..9).map(|i| &msg[..100 * i + 7]).collect();
+        simdcrypt::sha1::sha1_many_with(b, &msgs, &mut out).expect("available backend");
+        public(&out);
+    }
+    let key = b"key".to_vec();
+    let msg = vec![0x61u8; 1000];
+    secret(&key[..]);
+    secret(&msg[..]);
+    let mut m = HmacSha1::new(&key);
+    m.update(&msg);
+    // Verifying a correct tag: only the final yes/no is public.
+    m.clone().verify(&want_mac[..12]).expect("tag matches");
+    let t = m.finalize();
+    public(&t);
+    assert_eq!(t, want_mac, "HMAC-SHA1");
+    println!("SHA-1: {:?}", names(Sha1::available_backends()));
+}
+
 fn main() {
     if std::env::args().any(|a| a == "--leaky-control") {
         leaky_control();
@@ -191,5 +227,6 @@ fn main() {
     check_aes();
     check_cbc();
     check_xts();
+    check_sha1();
     println!("ct_check: done");
 }

@@ -123,11 +123,12 @@ impl HmacSha1 {
             diff |= a ^ b;
         }
         mac.zeroize();
-        // The comparison is over every byte; only the final result is branched on.
-        if core::hint::black_box(diff) == 0 {
-            Ok(())
-        } else {
+        // The comparison is over every byte; only the final result, public by design, is
+        // branched on, in `ct::declassify`.
+        if crate::ct::declassify(u32::from(diff)) {
             Err(Error::TagMismatch)
+        } else {
+            Ok(())
         }
     }
 }

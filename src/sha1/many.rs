@@ -15,8 +15,10 @@
 //! The lane count and its per-lane cost are public (message lengths), never the data.
 #![forbid(unsafe_code)]
 
-use super::{DISPATCH, IV, Impl, Sha1, digest_bytes, impl_for, pad};
 #[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
+use super::shani_asm;
+use super::{DISPATCH, IV, Impl, Sha1, digest_bytes, impl_for, pad};
 use super::{avx2, shani};
 use crate::backend::Dispatch;
 use crate::{Backend, Error};
@@ -29,6 +31,7 @@ static MANY: Dispatch = Dispatch::new(
     "SHA-1",
     &[
         Backend::Avx2,
+        Backend::ShaNiAsm,
         Backend::ShaNi,
         Backend::Ssse3,
         Backend::Portable,
@@ -176,15 +179,20 @@ fn run(lanes: Impl, single: Impl, backend: Backend, inputs: &[&[u8]], out: &mut 
         Impl::Avx2(t) => {
             // Measured here: eight AVX2 lanes run 3.5x one AVX2 stream and 1.8x one SHA-NI
             // stream, so below 3 (resp. 5) busy lanes one stream is faster.
-            let finish_below = if matches!(single, Impl::ShaNi(_)) {
-                5
-            } else {
-                3
-            };
+            let finish_below = if single.is_sha_ni() { 5 } else { 3 };
             drive::<8>(inputs, out, finish_below, single, |s, b, _| {
                 avx2::compress8(t, s, b)
             })
         }
+        #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
+        Impl::ShaNiAsm(t) => drive::<2>(inputs, out, 0, single, |s, b, busy| {
+            let [sa, sb] = s;
+            match busy {
+                [true, true] => shani_asm::compress2(t, sa, b[0], sb, b[1]),
+                [true, false] => shani_asm::compress(t, sa, b[0]),
+                _ => shani_asm::compress(t, sb, b[1]),
+            }
+        }),
         _ => sequential(single, backend, inputs, out),
     }
 }

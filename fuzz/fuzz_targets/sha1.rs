@@ -1,0 +1,81 @@
+//! SHA-1 and HMAC-SHA1: the chosen backend against the portable one and RustCrypto
+//! `sha1`/`hmac`, with data split into random `update` chunks; `sha1_many` over several
+//! messages; HMAC with random key lengths and truncated-tag `verify`.
+#![no_main]
+
+use arbitrary::Arbitrary;
+use hmac::{KeyInit, Mac};
+use libfuzzer_sys::fuzz_target;
+use sha1::Digest;
+use simdcrypt::{Backend, HmacSha1, Sha1};
+
+#[derive(Arbitrary, Debug)]
+struct Input {
+    backend: u8,
+    data: Vec<u8>,
+    splits: Vec<u16>,
+    messages: Vec<Vec<u8>>,
+    key: Vec<u8>,
+    tag_len: u8,
+    flip: u8,
+}
+
+fuzz_target!(|inp: Input| {
+    let backends: Vec<Backend> = Sha1::available_backends().collect();
+    let b = backends[usize::from(inp.backend) % backends.len()];
+
+    // Chunked updates equal one RustCrypto digest.
+    let mut h = Sha1::with_backend(b).unwrap();
+    let mut rest = &inp.data[..];
+    for s in &inp.splits {
+        let n = usize::from(*s).min(rest.len());
+        h.update(&rest[..n]);
+        rest = &rest[n..];
+    }
+    h.update(rest);
+    let want: [u8; 20] = sha1::Sha1::digest(&inp.data).into();
+    assert_eq!(h.finalize(), want, "{b}");
+
+    // Many messages at once equal one digest each.
+    let msgs: Vec<&[u8]> = inp.messages.iter().take(20).map(|m| &m[..]).collect();
+    let mut out = vec![[0u8; 20]; msgs.len()];
+    simdcrypt::sha1::sha1_many_with(b, &msgs, &mut out).unwrap();
+    let mut auto = vec![[0u8; 20]; msgs.len()];
+    simdcrypt::sha1_many(&msgs, &mut auto).unwrap();
+    for (i, m) in msgs.iter().enumerate() {
+        let d: [u8; 20] = sha1::Sha1::digest(m).into();
+        assert_eq!(out[i], d, "{b} many[{i}] of {}", msgs.len());
+        assert_eq!(auto[i], d, "auto many[{i}] of {}", msgs.len());
+    }
+    // Mismatched counts are refused, `out` untouched.
+    if !msgs.is_empty() {
+        let mut short = vec![[7u8; 20]; msgs.len() - 1];
+        assert!(simdcrypt::sha1_many(&msgs, &mut short).is_err());
+        assert!(short.iter().all(|d| *d == [7u8; 20]));
+    }
+
+    // HMAC against RustCrypto; truncated tags verify, corrupted or too short ones fail.
+    let mut m = HmacSha1::with_backend(&inp.key, b).unwrap();
+    m.update(&inp.data);
+    let mut rc = hmac::Hmac::<sha1::Sha1>::new_from_slice(&inp.key).unwrap();
+    rc.update(&inp.data);
+    let want: [u8; 20] = rc.finalize().into_bytes().into();
+    let n = usize::from(inp.tag_len) % 24;
+    let mut tag = want.to_vec();
+    tag.resize(n, 0);
+    let ok = m.clone().verify(&tag);
+    assert_eq!(
+        ok.is_ok(),
+        (10..=20).contains(&n),
+        "verify of a {n}-byte prefix"
+    );
+    if (10..=20).contains(&n) {
+        let mut bad = want;
+        bad[usize::from(inp.flip) % n] ^= 1 << (inp.flip % 8);
+        assert!(
+            m.clone().verify(&bad[..n]).is_err(),
+            "corrupted tag accepted"
+        );
+    }
+    assert_eq!(m.finalize(), want, "{b} HMAC");
+});
