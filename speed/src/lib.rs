@@ -114,7 +114,7 @@ fn preference(w: Who) -> u8 {
     }
 }
 
-/// Measures one algorithm at one size; `None` if no contender can run it.
+/// Measures one algorithm at one size (empty if no contender can run it).
 pub fn measure_group(
     alg: &'static Algorithm,
     contenders: &[Who],
@@ -582,6 +582,11 @@ pub fn main_with_args(argv: &[String]) -> i32 {
 
     if let Some(p) = simdcrypt::backend_env_problem() {
         eprintln!("speed: note: SIMDCRYPT_BACKEND: {p}");
+    }
+    if let BackendSel::Only(list) = &opts.backends {
+        for b in list.iter().filter(|b| !b.is_available()) {
+            eprintln!("speed: note: backend {b} is not available on this CPU or in this build");
+        }
     }
     eprintln!("speed: measuring the instruction ceilings");
     let instr = measure_instructions(0.25_f64.min(opts.seconds * 2.0), opts.rounds);
