@@ -593,8 +593,8 @@ pub fn main_with_args(argv: &[String]) -> i32 {
     if opts.markdown {
         let _ = writeln!(
             out,
-            "Measured with `speed {}` (simdcrypt speed {}) on {} ({}); {}. Each figure is the median of {} interleaved rounds, timed in thread CPU time.\n",
-            argv.join(" "),
+            "Measured with `cargo run --release --bin speed --{}` (simdcrypt speed {}) on {} ({}); {}. Each figure is the median of {} interleaved rounds, timed in thread CPU time.\n",
+            argv.iter().map(|a| format!(" {a}")).collect::<String>(),
             env!("CARGO_PKG_VERSION"),
             machine.cpu,
             machine.features.join(" "),
