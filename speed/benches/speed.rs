@@ -2,10 +2,26 @@
 //! `openssl` feature) and RustCrypto, all from the speed tool's table.
 //!
 //! `cargo bench -p simdcrypt-speed -- aes-128-xts-enc/` runs one algorithm; the benchmark
-//! ids are `<algorithm>/<backend>/<size>`.
+//! ids are `<algorithm>/<backend>/<size>`, and `ceilings/<instruction>` for the instruction
+//! probes (throughput in instructions per second).
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use simdcrypt_speed::algs;
+use simdcrypt_speed::ceiling::Instr;
+
+/// The instruction probes, as operations per second (`elements`): the ceilings that the
+/// speed tool divides by.
+fn ceilings(c: &mut Criterion) {
+    let mut g = c.benchmark_group("ceilings");
+    for instr in Instr::ALL {
+        let Some(mut p) = instr.probe() else {
+            continue;
+        };
+        g.throughput(Throughput::Elements(instr.ops_per_run()));
+        g.bench_function(instr.name().replace(' ', "-"), |b| b.iter(|| p.run()));
+    }
+    g.finish();
+}
 
 fn all(c: &mut Criterion) {
     for alg in algs::catalog() {
@@ -30,6 +46,6 @@ criterion_group! {
     config = Criterion::default()
         .warm_up_time(std::time::Duration::from_millis(300))
         .measurement_time(std::time::Duration::from_secs(1));
-    targets = all
+    targets = ceilings, all
 }
 criterion_main!(benches);
