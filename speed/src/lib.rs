@@ -580,6 +580,7 @@ pub fn main_with_args(argv: &[String]) -> i32 {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
 
+    #[cfg(feature = "std")]
     if let Some(p) = simdcrypt::backend_env_problem() {
         eprintln!("speed: note: SIMDCRYPT_BACKEND: {p}");
     }
