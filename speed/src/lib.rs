@@ -474,8 +474,8 @@ pub fn markdown(alg: &Algorithm, sizes: &[usize], results: &[Measured]) -> Strin
 pub fn summary(results: &[Measured], algs: &[&'static Algorithm]) -> String {
     use std::fmt::Write as _;
     let mut out = String::from(
-        "\nsummary (simdcrypt's automatic backend; GB/s = 10^9 bytes/s):\n\
-         algorithm                  size  backend          GB/s  of ceiling  x openssl  x rustcrypto  openssl GB/s\n",
+        "\nsummary (simdcrypt's automatic backend; GB/s = 10^9 bytes/s; spread = (fastest - slowest round) / median):\n\
+         algorithm                  size  backend          GB/s  spread  of ceiling  x openssl  x rustcrypto  openssl GB/s\n",
     );
     let gbs = |v: f64| format!("{:.2}", v / 1e9);
     for alg in algs {
@@ -508,11 +508,12 @@ pub fn summary(results: &[Measured], algs: &[&'static Algorithm]) -> String {
             let _ = match ours {
                 Some(r) => writeln!(
                     out,
-                    "{:<24} {:>6}  {:<12} {:>8} {:>11} {:>10} {:>13} {:>13}",
+                    "{:<24} {:>6}  {:<12} {:>8} {:>7} {:>11} {:>10} {:>13} {:>13}",
                     alg.name,
                     s,
                     r.who.backend_name(),
                     gbs(r.bps),
+                    format!("{:.0}%", 100.0 * (r.max - r.min) / r.bps),
                     r.ceiling_bps
                         .map(|c| format!("{:.1}%", 100.0 * r.bps / c))
                         .unwrap_or_else(|| "-".into()),
@@ -526,8 +527,8 @@ pub fn summary(results: &[Measured], algs: &[&'static Algorithm]) -> String {
                 ),
                 None => writeln!(
                     out,
-                    "{:<24} {:>6}  {:<12} {:>8} {:>11} {:>10} {:>13} {:>13}",
-                    alg.name, s, "(none)", "-", "-", "-", "-", ossl
+                    "{:<24} {:>6}  {:<12} {:>8} {:>7} {:>11} {:>10} {:>13} {:>13}",
+                    alg.name, s, "(none)", "-", "-", "-", "-", "-", ossl
                 ),
             };
         }
