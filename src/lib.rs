@@ -99,6 +99,11 @@ pub use error::Error;
 pub use sha1::{HmacSha1, Sha1, sha1, sha1_many};
 pub use xts::Xts;
 
+/// The README's example runs as a doc test.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
+
 /// Backend names accepted in `SIMDCRYPT_REQUIRE`-style lists, for tests and tools.
 #[doc(hidden)]
 pub fn all_backends() -> &'static [Backend] {
