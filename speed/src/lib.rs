@@ -44,8 +44,12 @@ pub struct Measured {
     pub min: f64,
     /// Fastest round.
     pub max: f64,
-    /// The ceiling measured in the same rounds, in bytes per second.
+    /// The ceiling measured in the same rounds, in bytes per second (median).
     pub ceiling_bps: Option<f64>,
+    /// Bytes per second in each round.
+    pub samples: Vec<f64>,
+    /// The ceiling in each round (empty without one).
+    pub ceiling_samples: Vec<f64>,
     /// Whether its output matched the reference contender's (`None`: nothing to compare).
     pub verified: Option<bool>,
 }
@@ -190,6 +194,7 @@ pub fn measure_group(
         .zip(verified)
         .map(|(((who, _), s), verified)| {
             let (bps, min, max) = stats(&s);
+            let s = s.clone();
             Measured {
                 alg,
                 who: *who,
@@ -203,6 +208,8 @@ pub fn measure_group(
                 min,
                 max,
                 ceiling_bps,
+                samples: s,
+                ceiling_samples: ceiling_samples.clone(),
                 verified,
             }
         })
@@ -233,11 +240,28 @@ pub fn measure_instructions(seconds: f64, rounds: usize) -> Vec<(Instr, f64)> {
 }
 
 /// `a`'s speed over the speed of peer `peer` at the same algorithm and size.
+///
+/// The median of the per-round ratios: both were measured within the same round, a fraction
+/// of a second apart, so the machine's drift between rounds cancels out.
 pub fn ratio_to(results: &[Measured], a: &Measured, peer: Who) -> Option<f64> {
     results
         .iter()
         .find(|r| r.who == peer && r.size == a.size && r.alg.name == a.alg.name)
-        .map(|r| a.bps / r.bps)
+        .map(|r| per_round_ratio(&a.samples, &r.samples))
+}
+
+/// The median over rounds of `a[i] / b[i]`.
+pub fn per_round_ratio(a: &[f64], b: &[f64]) -> f64 {
+    let r: Vec<f64> = a.iter().zip(b).map(|(x, y)| x / y).collect();
+    stats(&r).0
+}
+
+impl Measured {
+    /// The fraction of the ceiling: the median of the per-round fractions.
+    pub fn ratio_to_ceiling(&self) -> Option<f64> {
+        (!self.ceiling_samples.is_empty())
+            .then(|| per_round_ratio(&self.samples, &self.ceiling_samples))
+    }
 }
 
 /// One JSON record.
@@ -261,7 +285,7 @@ pub fn json_record(m: &Machine, opts: &Options, results: &[Measured], r: &Measur
         .num("seconds", Some(opts.seconds))
         .str("ceiling", &r.alg.ceiling.describe())
         .num("ceiling_bytes_per_second", r.ceiling_bps)
-        .num("ratio_to_ceiling", r.ceiling_bps.map(|c| r.bps / c))
+        .num("ratio_to_ceiling", r.ratio_to_ceiling())
         .num("ratio_to_openssl", ratio_to(results, r, Who::OpenSsl))
         .num("ratio_to_rustcrypto", ratio_to(results, r, Who::RustCrypto))
         .bool("verified", r.verified);
@@ -368,7 +392,7 @@ pub fn table(alg: &Algorithm, sizes: &[usize], results: &[Measured]) -> String {
         section(
             &mut out,
             "of ceiling",
-            &|r| r.ceiling_bps.map(|c| r.bps / c),
+            &|r| r.ratio_to_ceiling(),
             true,
             &whos,
         );
@@ -432,8 +456,8 @@ pub fn markdown(alg: &Algorithm, sizes: &[usize], results: &[Measured]) -> Strin
             r.who.backend_name(),
             if r.automatic { " (auto)" } else { "" },
             r.bps / 1e9,
-            r.ceiling_bps
-                .map(|c| format!("{}%", sig(100.0 * r.bps / c)))
+            r.ratio_to_ceiling()
+                .map(|c| format!("{}%", sig(100.0 * c)))
                 .unwrap_or_else(|| "–".into()),
             opt_ratio(ratio_to(results, r, Who::OpenSsl)),
             opt_ratio(ratio_to(results, r, Who::RustCrypto)),
@@ -514,8 +538,8 @@ pub fn summary(results: &[Measured], algs: &[&'static Algorithm]) -> String {
                     r.who.backend_name(),
                     gbs(r.bps),
                     format!("{:.0}%", 100.0 * (r.max - r.min) / r.bps),
-                    r.ceiling_bps
-                        .map(|c| format!("{:.1}%", 100.0 * r.bps / c))
+                    r.ratio_to_ceiling()
+                        .map(|c| format!("{:.1}%", 100.0 * c))
                         .unwrap_or_else(|| "-".into()),
                     ratio_to(results, r, Who::OpenSsl)
                         .map(|v| format!("{v:.2}x"))
@@ -728,4 +752,38 @@ pub fn main_with_args(argv: &[String]) -> i32 {
         return 1;
     }
     0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ratios_are_medians_of_per_round_ratios() {
+        // Round 2 is slow for both contenders alike: the per-round ratio stays 2.
+        let a = [10.0, 2.0, 12.0];
+        let b = [5.0, 1.0, 6.0];
+        assert_eq!(per_round_ratio(&a, &b), 2.0);
+        // The ratio of the medians would be 10 / 5 = 2 too, but here it differs:
+        let a = [10.0, 2.0, 2.0];
+        let b = [5.0, 1.0, 6.0];
+        assert_eq!(per_round_ratio(&a, &b), 2.0);
+        assert_eq!(stats(&a).0 / stats(&b).0, 0.4);
+    }
+
+    #[test]
+    fn group_measures_every_contender() {
+        let alg = algs::catalog().iter().find(|a| a.name == "sha1").unwrap();
+        let who = alg.contenders();
+        let res = measure_group(alg, &who, 64, 0.01, 2);
+        assert_eq!(res.len(), who.len());
+        for r in &res {
+            assert_eq!(r.samples.len(), 2);
+            assert!(r.bps > 0.0 && r.min <= r.bps && r.bps <= r.max);
+            assert_eq!(r.verified, Some(true));
+            assert_eq!(r.ceiling_samples.is_empty(), r.ratio_to_ceiling().is_none());
+            assert_eq!(ratio_to(&res, r, Who::RustCrypto).map(|_| ()), Some(()));
+        }
+        assert_eq!(res.iter().filter(|r| r.automatic).count(), 1);
+    }
 }
