@@ -272,10 +272,10 @@ impl Algorithm {
             Family::Cbc | Family::CbcMany => simdcrypt::Cbc::new(&key(self.key_len))
                 .ok()
                 .map(|c| c.backend()),
-            // `sha1_many` and `HmacSha1::new` use SHA-1's automatic choice.
-            Family::Sha1 | Family::Sha1Many | Family::HmacSha1 => {
-                Some(simdcrypt::Sha1::new().backend())
-            }
+            // `sha1_many` has its own automatic choice of multi-lane kernel.
+            Family::Sha1Many => Some(simdcrypt::sha1::sha1_many_backend()),
+            // `HmacSha1::new` uses SHA-1's automatic choice.
+            Family::Sha1 | Family::HmacSha1 => Some(simdcrypt::Sha1::new().backend()),
         }
     }
 

@@ -40,7 +40,7 @@ pub(crate) mod ssse3;
 pub use hmac::HmacSha1;
 pub use many::sha1_many;
 #[doc(hidden)]
-pub use many::sha1_many_with;
+pub use many::{sha1_many_backend, sha1_many_with};
 
 /// The initial hash value (FIPS 180-4 §5.3.1).
 pub(crate) const IV: [u32; 5] = [

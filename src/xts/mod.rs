@@ -579,17 +579,13 @@ pub(crate) fn mul_x(t: u128) -> u128 {
     (t << 1) ^ (0u128.wrapping_sub(t >> 127) & 0x87)
 }
 
-/// The most bytes a SIMD kernel leaves to [`finish`]: fewer than 32 bulk blocks, then the
-/// last full block and up to 15 bytes.
-const FINISH_MAX: usize = 33 * 16;
-
 /// The end of a data unit in a SIMD kernel: the blocks after its last full group, with the
 /// ciphertext stealing, through the generic routine and `imp`'s AES block kernels. `t` is
 /// the tweak of the first of these blocks.
 ///
 /// # Safety
 /// `src` readable and `dst` writable for `len` bytes; `src == dst` or the ranges do not
-/// overlap; `len <= FINISH_MAX`, and `len == 0` or `len >= 16`.
+/// overlap; `len == 0` or `len >= 16`.
 #[cfg(target_arch = "x86_64")]
 pub(crate) unsafe fn finish(
     imp: Impl,
@@ -603,17 +599,17 @@ pub(crate) unsafe fn finish(
     if len == 0 {
         return;
     }
-    debug_assert!((16..=FINISH_MAX).contains(&len));
-    let len = len.min(FINISH_MAX);
-    let mut buf = [0u8; FINISH_MAX];
-    // SAFETY: the caller guarantees `len` readable bytes at `src`; `buf` is a local array
-    // of at least `len` bytes, distinct from both.
-    unsafe { core::ptr::copy_nonoverlapping(src, buf.as_mut_ptr(), len) };
-    soft::unit_with(imp, ks, dec, t, &mut buf[..len]);
-    // SAFETY: the caller guarantees `len` writable bytes at `dst`; `buf` is local.
-    unsafe { core::ptr::copy_nonoverlapping(buf.as_ptr(), dst, len) };
-    // SAFETY: `buf` is a live local array, written whole.
-    unsafe { core::ptr::write_volatile(&mut buf, [0; FINISH_MAX]) };
+    debug_assert!(len >= 16);
+    // Work in place in `dst`: no stack copy of the data to wipe afterwards (the caller's
+    // output buffer holds the input only until it is overwritten here).
+    // SAFETY: `copy` allows equal or disjoint ranges, which the caller guarantees, of
+    // `len` readable bytes at `src` and writable bytes at `dst`; after it, the `len`
+    // bytes at `dst` are this function's alone for the rest of the call.
+    let buf = unsafe {
+        core::ptr::copy(src, dst, len);
+        core::slice::from_raw_parts_mut(dst, len)
+    };
+    soft::unit_with(imp, ks, dec, t, buf);
 }
 
 #[cfg(test)]
