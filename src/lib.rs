@@ -35,6 +35,8 @@
 //! - `alloc`: the APIs that return a `Vec`.
 //! - `cipher`: [`Aes128`], [`Aes192`], [`Aes256`] implement RustCrypto's `cipher` 0.5
 //!   traits, so these kernels drop into `ctr`, `cbc`, `xts-mode` and the like.
+//! - `digest`: [`Sha1`] implements RustCrypto's `digest` 0.11 traits (with the block-level
+//!   `Sha1Core`), so `hmac::Hmac<simdcrypt::Sha1>` and `pbkdf2::pbkdf2_hmac` use it.
 //! - `rayon`: multi-threaded multi-sector XTS.
 //! - `openssl`: tests and benchmarks only: OpenSSL as a differential oracle and a peer.
 //!
@@ -81,6 +83,8 @@ pub mod cbc;
 mod cipher_impl;
 pub mod cpu;
 mod ct;
+#[cfg(feature = "digest")]
+mod digest_impl;
 mod error;
 #[cfg(feature = "openssl")]
 #[doc(hidden)]
@@ -95,6 +99,8 @@ pub use backend::{Backend, automatic_features};
 pub use cbc::Cbc;
 #[cfg(feature = "cipher")]
 pub use cipher_impl::{Aes128, Aes192, Aes256};
+#[cfg(feature = "digest")]
+pub use digest_impl::Sha1Core;
 pub use error::Error;
 pub use sha1::{HmacSha1, Sha1, sha1, sha1_many};
 pub use xts::Xts;

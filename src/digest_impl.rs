@@ -1,0 +1,231 @@
+//! RustCrypto [`digest`] 0.11 traits for [`Sha1`] (feature `digest`).
+//!
+//! [`Sha1`] itself implements the high-level traits (`Update`, `FixedOutput`,
+//! `FixedOutputReset`, `Reset`, `HashMarker`, `Default`, so `digest::Digest` through the
+//! blanket impl) and `digest::block_api::EagerHash`, whose block-level core is
+//! [`Sha1Core`]. `EagerHash` is what `hmac::Hmac<D>` 0.13 and `pbkdf2::pbkdf2_hmac::<D>`
+//! 0.13 require, so `hmac::Hmac<simdcrypt::Sha1>` works as is.
+//!
+//! `EagerHash` is implemented directly rather than through `CoreProxy` (as RustCrypto's
+//! own `sha1` does with its buffer macro): `CoreProxy` would need `Sha1` to be rebuilt as
+//! a `(core, buffer)` pair, which would change its type; `EagerHash` only names the core.
+//!
+//! Both run on the automatic backend (the one `Sha1::new()` picks) and wipe their chaining
+//! state on drop, since inside HMAC it is derived from the key.
+
+use core::fmt;
+
+use digest::{
+    FixedOutput, FixedOutputReset, HashMarker, Output, OutputSizeUser, Reset, Update,
+    array::Array,
+    block_api::{
+        AlgorithmName, Block, BlockSizeUser, Buffer, BufferKindUser, Eager, EagerHash,
+        FixedOutputCore, UpdateCore,
+    },
+    typenum::{U20, U64},
+};
+use zeroize::Zeroize;
+
+use crate::backend::Backend;
+use crate::sha1::{IV, Impl, Sha1};
+
+/// The block-level SHA-1 core behind [`Sha1`]'s `digest` traits: the chaining value and
+/// a count of whole 64-byte blocks, with no buffer (RustCrypto's wrappers own the buffer).
+///
+/// It exists because `digest::block_api::EagerHash::Core`, which `hmac` 0.13 uses for
+/// the inner and outer hashes, has to name a public type; most code never touches it.
+/// It runs on the automatic backend and wipes its state on drop.
+///
+/// Through the traits on [`Sha1`]:
+///
+/// ```
+/// use digest::Digest;
+/// use hmac::{KeyInit, Mac};
+///
+/// let h = <simdcrypt::Sha1 as Digest>::digest(b"abc");
+/// assert_eq!(h[..4], [0xa9, 0x99, 0x3e, 0x36]);
+///
+/// let mut mac = hmac::Hmac::<simdcrypt::Sha1>::new_from_slice(b"Jefe").unwrap();
+/// mac.update(b"what do ya want for nothing?");
+/// assert_eq!(mac.finalize().into_bytes()[..4], [0xef, 0xfc, 0xdf, 0x6a]);
+///
+/// let mut key = [0u8; 20];
+/// pbkdf2::pbkdf2_hmac::<simdcrypt::Sha1>(b"password", b"salt", 2, &mut key);
+/// assert_eq!(key[..4], [0xea, 0x6c, 0x01, 0x4d]);
+/// ```
+///
+/// The core alone, with RustCrypto's block buffer in front of it:
+///
+/// ```
+/// use digest::block_api::{Buffer, FixedOutputCore, UpdateCore};
+/// use simdcrypt::Sha1Core;
+///
+/// let mut core = Sha1Core::default();
+/// core.update_blocks(&[[b'a'; 64].into()]);
+/// let mut buffer = Buffer::<Sha1Core>::default();
+/// let mut out = Default::default();
+/// core.finalize_fixed_core(&mut buffer, &mut out);
+/// assert_eq!(out[..], simdcrypt::sha1(&[b'a'; 64]));
+/// assert_eq!(core.backend(), simdcrypt::Sha1::new().backend());
+/// ```
+#[derive(Clone)]
+pub struct Sha1Core {
+    state: [u32; 5],
+    /// Whole blocks compressed so far, modulo 2^64.
+    blocks: u64,
+    imp: Impl,
+    backend: Backend,
+}
+
+impl Sha1Core {
+    /// The backend this core runs on (the automatic one).
+    ///
+    /// ```
+    /// let core = simdcrypt::Sha1Core::default();
+    /// assert!(simdcrypt::Sha1::available_backends().any(|b| b == core.backend()));
+    /// ```
+    #[must_use]
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+}
+
+impl Default for Sha1Core {
+    fn default() -> Self {
+        let backend = Sha1::new().backend();
+        let imp = Impl::new(backend).unwrap_or(Impl::Portable);
+        Sha1Core {
+            state: IV,
+            blocks: 0,
+            imp,
+            backend: if matches!(imp, Impl::Portable) {
+                Backend::Portable
+            } else {
+                backend
+            },
+        }
+    }
+}
+
+impl HashMarker for Sha1Core {}
+
+impl BlockSizeUser for Sha1Core {
+    type BlockSize = U64;
+}
+
+impl BufferKindUser for Sha1Core {
+    type BufferKind = Eager;
+}
+
+impl OutputSizeUser for Sha1Core {
+    type OutputSize = U20;
+}
+
+impl UpdateCore for Sha1Core {
+    #[inline]
+    fn update_blocks(&mut self, blocks: &[Block<Self>]) {
+        self.blocks = self.blocks.wrapping_add(blocks.len() as u64);
+        self.imp
+            .compress(&mut self.state, Array::cast_slice_to_core(blocks));
+    }
+}
+
+impl FixedOutputCore for Sha1Core {
+    #[inline]
+    fn finalize_fixed_core(&mut self, buffer: &mut Buffer<Self>, out: &mut Output<Self>) {
+        // Lengths are public: the bit count only depends on how much was hashed.
+        let bit_len = self
+            .blocks
+            .wrapping_mul(512)
+            .wrapping_add(8 * buffer.get_pos() as u64);
+        let imp = self.imp;
+        let state = &mut self.state;
+        buffer.len64_padding_be(bit_len, |b| {
+            imp.compress(state, core::slice::from_ref(&b.0))
+        });
+        out.copy_from_slice(&crate::sha1::digest_bytes(&self.state));
+    }
+}
+
+impl Reset for Sha1Core {
+    fn reset(&mut self) {
+        self.state = IV;
+        self.blocks = 0;
+    }
+}
+
+impl AlgorithmName for Sha1Core {
+    fn write_alg_name(f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Sha1")
+    }
+}
+
+impl fmt::Debug for Sha1Core {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Sha1Core")
+            .field("backend", &self.backend)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Drop for Sha1Core {
+    /// Inside HMAC the state is derived from the key: wiped.
+    fn drop(&mut self) {
+        self.state.zeroize();
+        self.blocks.zeroize();
+    }
+}
+
+// High-level traits on `Sha1`, delegating to its inherent methods (which take precedence
+// in method calls, so its own API is unchanged).
+
+impl HashMarker for Sha1 {}
+
+impl OutputSizeUser for Sha1 {
+    type OutputSize = U20;
+}
+
+impl BlockSizeUser for Sha1 {
+    type BlockSize = U64;
+}
+
+impl Update for Sha1 {
+    #[inline]
+    fn update(&mut self, data: &[u8]) {
+        Sha1::update(self, data);
+    }
+}
+
+impl FixedOutput for Sha1 {
+    #[inline]
+    fn finalize_into(self, out: &mut Output<Self>) {
+        out.copy_from_slice(&Sha1::finalize(self));
+    }
+}
+
+impl Reset for Sha1 {
+    #[inline]
+    fn reset(&mut self) {
+        Sha1::reset(self);
+    }
+}
+
+impl FixedOutputReset for Sha1 {
+    #[inline]
+    fn finalize_into_reset(&mut self, out: &mut Output<Self>) {
+        let mut digest = self.finish();
+        out.copy_from_slice(&digest);
+        digest.zeroize();
+        Sha1::reset(self);
+    }
+}
+
+impl AlgorithmName for Sha1 {
+    fn write_alg_name(f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Sha1")
+    }
+}
+
+impl EagerHash for Sha1 {
+    type Core = Sha1Core;
+}
