@@ -33,7 +33,7 @@
 //!
 //! - `std` (default): `SIMDCRYPT_BACKEND`, `std::error::Error`; implies `alloc`.
 //! - `alloc`: the APIs that return a `Vec`.
-//! - `cipher`: [`Aes128`], [`Aes192`], [`Aes256`] implement RustCrypto's `cipher` 0.5
+//! - `cipher`: `Aes128`, `Aes192`, `Aes256` implement RustCrypto's `cipher` 0.5
 //!   traits, so these kernels drop into `ctr`, `cbc`, `xts-mode` and the like.
 //! - `digest`: [`Sha1`] implements RustCrypto's `digest` 0.11 traits (with the block-level
 //!   `Sha1Core`), so `hmac::Hmac<simdcrypt::Sha1>` and `pbkdf2::pbkdf2_hmac` use it.
