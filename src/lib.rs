@@ -27,13 +27,13 @@
 //! The environment variable `SIMDCRYPT_BACKEND` (with `std`) caps the automatic choice for
 //! the whole process, as `OPENSSL_ia32cap` does for OpenSSL: `SIMDCRYPT_BACKEND=aesni`
 //! makes every algorithm use at most AES-NI's features, `portable` turns every SIMD kernel
-//! off. See [`automatic_features`] and [`backend_env_problem`].
+//! off. See [`automatic_features`] and `backend_env_problem` (with `std`).
 //!
 //! # Feature flags
 //!
 //! - `std` (default): `SIMDCRYPT_BACKEND`, `std::error::Error`; implies `alloc`.
 //! - `alloc`: the APIs that return a `Vec`.
-//! - `cipher`: [`Aes128`], [`Aes192`], [`Aes256`] implement RustCrypto's `cipher` 0.5
+//! - `cipher`: `Aes128`, `Aes192`, `Aes256` implement RustCrypto's `cipher` 0.5
 //!   traits, so these kernels drop into `ctr`, `cbc`, `xts-mode` and the like.
 //! - `rayon`: multi-threaded multi-sector XTS.
 //! - `openssl`: tests and benchmarks only: OpenSSL as a differential oracle and a peer.

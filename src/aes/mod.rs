@@ -5,6 +5,15 @@
 //! the round keys of the *equivalent inverse cipher* (FIPS-197 §5.3.5, the form `aesdec`
 //! uses), as bytes. Every backend reads it as it is; it is computed once, in constant time,
 //! by portable code, and zeroized on drop.
+//!
+//! ```
+//! use simdcrypt::aes::{Aes, Block};
+//! let aes = Aes::new(&[0u8; 16])?;
+//! let mut blocks: [Block; 2] = [[0u8; 16]; 2];
+//! aes.encrypt_blocks(&mut blocks);
+//! assert_eq!(blocks[0][..4], [0x66, 0xe9, 0x4b, 0xd4]);
+//! # Ok::<(), simdcrypt::Error>(())
+//! ```
 
 use core::fmt;
 

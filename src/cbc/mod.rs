@@ -8,6 +8,16 @@
 //! ```
 //! Each backend file holds three kernels: the chained encryption of one stream, the
 //! parallel decryption, and the interleaved encryption of several streams (lanes).
+//!
+//! ```
+//! let cbc = simdcrypt::cbc::Cbc::new(&[7u8; 16])?;
+//! let mut buf = *b"seventeen bytes!!"; // CBC-CS3: no padding, any length >= 16
+//! cbc.encrypt_cts(&[0u8; 16], &mut buf)?;
+//! assert_ne!(&buf, b"seventeen bytes!!");
+//! cbc.decrypt_cts(&[0u8; 16], &mut buf)?;
+//! assert_eq!(&buf, b"seventeen bytes!!");
+//! # Ok::<(), simdcrypt::Error>(())
+//! ```
 
 use core::fmt;
 

@@ -13,6 +13,16 @@
 //!
 //! The length field is the message length in bits modulo 2^64: the byte counter is a
 //! wrapping `u64` and the bit count is that times 8, wrapping.
+//!
+//! ```
+//! use simdcrypt::sha1::{HmacSha1, Sha1, sha1};
+//! let mut h = Sha1::new();
+//! h.update(b"abc");
+//! assert_eq!(h.finalize(), sha1(b"abc"));
+//! let mut mac = HmacSha1::new(b"Jefe");
+//! mac.update(b"what do ya want for nothing?");
+//! assert_eq!(mac.finalize()[..4], [0xef, 0xfc, 0xdf, 0x6a]);
+//! ```
 
 use core::fmt;
 

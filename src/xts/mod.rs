@@ -23,6 +23,16 @@
 //! backends are interchangeable: adding one is a variant of `Kernel` and its match arms
 //! (a kernel with only the single-unit entries gets one call per unit). The portable
 //! backend (`soft`) has the single-unit shape on safe slices.
+//!
+//! ```
+//! use simdcrypt::xts::{MIN_UNIT, Xts};
+//! let xts = Xts::new(&[[1u8; 16], [2u8; 16]].concat())?;
+//! let mut unit = [0u8; MIN_UNIT + 5]; // ciphertext stealing for the last 5 bytes
+//! xts.encrypt_sector(&mut unit, 0)?;
+//! xts.decrypt_sector(&mut unit, 0)?;
+//! assert_eq!(unit, [0u8; MIN_UNIT + 5]);
+//! # Ok::<(), simdcrypt::Error>(())
+//! ```
 
 use core::fmt;
 
