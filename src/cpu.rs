@@ -280,9 +280,22 @@ macro_rules! tokens {
             /// Only detection can make one: holding it proves the CPU runs its instructions.
             ///
             /// ```
-            #[doc = concat!("use simdcrypt::cpu::{", stringify!($name), ", detected};")]
-            #[doc = concat!("let have = detected().contains(", stringify!($name), "::FEATURES);")]
-            #[doc = concat!("assert_eq!(", stringify!($name), "::get().is_some(), have && cfg!(target_arch = \"x86_64\"));")]
+            #[doc = concat!("use simdcrypt::cpu::", stringify!($name), ";")]
+            /// // Code that may only run where the instructions exist takes the token as proof.
+            #[doc = concat!("fn kernel(_proof: ", stringify!($name), ", data: &mut [u8]) {")]
+            ///     data.reverse();
+            /// }
+            /// let mut data = [1, 2, 3];
+            #[doc = concat!("if let Some(token) = ", stringify!($name), "::get() {")]
+            ///     kernel(token, &mut data);
+            ///     assert_eq!(data, [3, 2, 1]);
+            /// }
+            /// ```
+            ///
+            /// Nothing outside detection can make one:
+            ///
+            /// ```compile_fail,E0423
+            #[doc = concat!("let forged = simdcrypt::cpu::", stringify!($name), "(());")]
             /// ```
             #[derive(Clone, Copy, Debug)]
             pub struct $name(());
@@ -300,13 +313,12 @@ macro_rules! tokens {
                 /// The token, if this CPU has every feature it stands for.
                 ///
                 /// ```
-                #[doc = concat!("use simdcrypt::cpu::", stringify!($name), ";")]
+                #[doc = concat!("use simdcrypt::cpu::{", stringify!($name), ", detected};")]
+                #[doc = concat!("let have = detected().contains(", stringify!($name), "::FEATURES);")]
                 #[doc = concat!("match ", stringify!($name), "::get() {")]
-                ///     Some(token) => println!("usable: {token:?}"),
-                ///     None => println!("this CPU lacks some of it"),
+                ///     Some(token) => assert!(have, "{token:?} without its features"),
+                ///     None => assert!(!have || !cfg!(target_arch = "x86_64")),
                 /// }
-                #[doc = concat!("let detected = simdcrypt::cpu::detected().contains(", stringify!($name), "::FEATURES);")]
-                #[doc = concat!("assert_eq!(", stringify!($name), "::get().is_some(), detected && cfg!(target_arch = \"x86_64\"));")]
                 /// ```
                 #[inline]
                 pub fn get() -> Option<Self> {
