@@ -10,6 +10,17 @@ use crate::cpu::{
 };
 
 /// A kernel family. Each algorithm implements some of them; see its `available_backends()`.
+///
+/// ```
+/// use simdcrypt::{Backend, Sha1};
+/// let b: Backend = "sha-ni".parse()?;
+/// assert_eq!(b, Backend::ShaNi);
+/// assert_eq!(b.to_string(), "sha-ni");
+/// assert!(Backend::Portable.is_available());
+/// // Every algorithm lists what runs here; portable always does.
+/// assert!(Sha1::available_backends().any(|b| b == Backend::Portable));
+/// # Ok::<(), simdcrypt::Error>(())
+/// ```
 #[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Backend {
@@ -53,6 +64,13 @@ pub(crate) const KNOWN_NAMES: &str = "portable, aesni, vaes-avx2, vaes-avx2-asm,
 
 impl Backend {
     /// The backend's name, as `FromStr`, `SIMDCRYPT_BACKEND` and `SIMDCRYPT_REQUIRE` spell it.
+    ///
+    /// ```
+    /// use simdcrypt::{Backend, Error};
+    /// assert_eq!(Backend::VaesAvx2.name(), "vaes-avx2");
+    /// assert_eq!("VAES-AVX2".parse::<Backend>(), Ok(Backend::VaesAvx2));
+    /// assert_eq!("vaes".parse::<Backend>(), Err(Error::UnknownBackendName));
+    /// ```
     #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
@@ -70,6 +88,14 @@ impl Backend {
     }
 
     /// The CPU features the backend's kernels use.
+    ///
+    /// ```
+    /// use simdcrypt::{Backend, cpu::Features};
+    /// assert_eq!(Backend::Portable.required_features(), Features::NONE);
+    /// let vaes = Backend::VaesAvx2.required_features();
+    /// assert!(vaes.contains(Features::VAES.union(Features::AVX2)));
+    /// assert!(vaes.contains(Backend::AesNi.required_features()));
+    /// ```
     #[must_use]
     pub const fn required_features(self) -> Features {
         match self {
@@ -84,6 +110,14 @@ impl Backend {
     }
 
     /// Whether the backend is written in assembly (`asm/`).
+    ///
+    /// ```
+    /// use simdcrypt::Backend;
+    /// assert!(Backend::ShaNiAsm.is_asm());
+    /// assert!(!Backend::ShaNi.is_asm());
+    /// // Both use the same instructions.
+    /// assert_eq!(Backend::ShaNiAsm.required_features(), Backend::ShaNi.required_features());
+    /// ```
     #[must_use]
     pub const fn is_asm(self) -> bool {
         matches!(
@@ -93,6 +127,18 @@ impl Backend {
     }
 
     /// Whether this CPU and this build can run the backend (whatever the algorithm).
+    ///
+    /// ```
+    /// use simdcrypt::{Aes, Backend, Error};
+    /// assert!(Backend::Portable.is_available());
+    /// let aes = Aes::with_backend(&[0u8; 16], Backend::AesNi);
+    /// if Backend::AesNi.is_available() {
+    ///     assert_eq!(aes?.backend(), Backend::AesNi);
+    /// } else {
+    ///     assert_eq!(aes.unwrap_err(), Error::BackendUnavailable(Backend::AesNi));
+    /// }
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
     #[must_use]
     pub fn is_available(self) -> bool {
         (!self.is_asm() || cfg!(simdcrypt_asm))
@@ -127,6 +173,16 @@ impl FromStr for Backend {
 /// SIMD kernel off; a comma-separated list allows the union. An unknown name is reported on
 /// standard error once and caps everything at `portable`; a name this CPU cannot run is
 /// reported and caps at what the CPU has of it. Read once per process.
+///
+/// ```
+/// use simdcrypt::{Aes, Sha1, automatic_features, cpu};
+/// let cap = automatic_features();
+/// assert!(cpu::detected().contains(cap));
+/// // The automatic choices stay within the cap.
+/// assert!(cap.contains(Sha1::new().backend().required_features()));
+/// assert!(cap.contains(Aes::new(&[0u8; 16])?.backend().required_features()));
+/// # Ok::<(), simdcrypt::Error>(())
+/// ```
 pub fn automatic_features() -> Features {
     cap::get()
 }
@@ -134,6 +190,14 @@ pub fn automatic_features() -> Features {
 /// Why `SIMDCRYPT_BACKEND` was not honoured as written, if it was not.
 ///
 /// `None` when the variable is unset or every name in it is known and available.
+///
+/// ```
+/// if std::env::var_os("SIMDCRYPT_BACKEND").is_none() {
+///     assert_eq!(simdcrypt::backend_env_problem(), None);
+/// } else if let Some(problem) = simdcrypt::backend_env_problem() {
+///     eprintln!("SIMDCRYPT_BACKEND ignored in part: {problem}");
+/// }
+/// ```
 #[cfg(feature = "std")]
 pub fn backend_env_problem() -> Option<&'static str> {
     cap::problem()

@@ -12,10 +12,26 @@
 //! `vaes` and `vpclmulqdq` are read here from CPUID leaf 7 and XCR0 directly: `cpufeatures`
 //! 0.3 reports them absent on CPUs without AVX-512 (AMD Zen 3, Intel Alder Lake), where the
 //! 256-bit forms exist and work.
+//!
+//! ```
+//! use simdcrypt::cpu::{self, AesNiToken, Features};
+//! let f = cpu::detected();
+//! println!("usable here: {f}");
+//! assert_eq!(AesNiToken::get().is_some(), f.contains(AesNiToken::FEATURES));
+//! assert!(AesNiToken::FEATURES.contains(Features::AES.union(Features::PCLMULQDQ)));
+//! ```
 
 use core::sync::atomic::{AtomicU32, Ordering};
 
 /// A set of CPU features, as detected (and usable: the OS saves the registers they need).
+///
+/// ```
+/// use simdcrypt::cpu::Features;
+/// let aes_ni = Features::AES.union(Features::PCLMULQDQ);
+/// assert_eq!(aes_ni.to_string(), "aes pclmulqdq");
+/// assert_eq!(format!("{aes_ni:?}"), r#"["aes", "pclmulqdq"]"#);
+/// assert!(aes_ni.contains(Features::AES) && !aes_ni.contains(Features::SHA));
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Features(u32);
 
@@ -24,9 +40,24 @@ macro_rules! features {
         impl Features {
             $(
                 #[doc = concat!("The `", $text, "` extension.")]
+                ///
+                /// ```
+                /// use simdcrypt::cpu::Features;
+                #[doc = concat!("let f = Features::", stringify!($name), ";")]
+                #[doc = concat!("assert!(f.names().eq([\"", $text, "\"]));")]
+                /// assert!(Features::NONE.union(f).contains(f));
+                /// ```
                 pub const $name: Features = Features(1 << $bit);
             )*
             /// Every feature with its `/proc/cpuinfo` name, in bit order.
+            ///
+            /// ```
+            /// use simdcrypt::cpu::Features;
+            /// assert_eq!(Features::ALL[0], (Features::AES, "aes"));
+            /// let every = Features::ALL.iter().fold(Features::NONE, |a, &(f, _)| a.union(f));
+            /// assert_eq!(every.names().count(), Features::ALL.len());
+            /// assert!(every.contains(simdcrypt::cpu::detected()));
+            /// ```
             pub const ALL: &'static [(Features, &'static str)] = &[$((Features::$name, $text)),*];
         }
     };
@@ -54,27 +85,63 @@ const DETECTED: u32 = 1 << 31;
 
 impl Features {
     /// No features at all.
+    ///
+    /// ```
+    /// use simdcrypt::{Backend, cpu::Features};
+    /// assert_eq!(Features::NONE.names().count(), 0);
+    /// assert!(Features::AES.contains(Features::NONE));
+    /// assert_eq!(Backend::Portable.required_features(), Features::NONE);
+    /// ```
     pub const NONE: Features = Features(0);
 
     /// The union of two sets.
+    ///
+    /// ```
+    /// use simdcrypt::cpu::Features;
+    /// let f = Features::SSSE3.union(Features::AVX2);
+    /// assert!(f.contains(Features::SSSE3) && f.contains(Features::AVX2));
+    /// assert_eq!(f.to_string(), "ssse3 avx2");
+    /// ```
     #[must_use]
     pub const fn union(self, other: Features) -> Features {
         Features(self.0 | other.0)
     }
 
     /// The features in both sets.
+    ///
+    /// ```
+    /// use simdcrypt::cpu::Features;
+    /// let a = Features::AES.union(Features::SSSE3);
+    /// let b = Features::SSSE3.union(Features::SHA);
+    /// assert_eq!(a.intersect(b), Features::SSSE3);
+    /// assert_eq!(Features::AES.intersect(Features::SHA), Features::NONE);
+    /// ```
     #[must_use]
     pub const fn intersect(self, other: Features) -> Features {
         Features(self.0 & other.0)
     }
 
     /// Whether every feature of `other` is in `self`.
+    ///
+    /// ```
+    /// use simdcrypt::cpu::Features;
+    /// let f = Features::AES.union(Features::PCLMULQDQ);
+    /// assert!(f.contains(Features::AES));
+    /// assert!(f.contains(f));
+    /// assert!(!f.contains(Features::AES.union(Features::VAES)));
+    /// ```
     #[must_use]
     pub const fn contains(self, other: Features) -> bool {
         self.0 & other.0 == other.0
     }
 
     /// The names of the features in the set, `/proc/cpuinfo` style.
+    ///
+    /// ```
+    /// use simdcrypt::cpu::Features;
+    /// let f = Features::SHA.union(Features::SSE41);
+    /// assert_eq!(f.names().collect::<Vec<_>>(), ["sse4_1", "sha_ni"]); // bit order
+    /// ```
     pub fn names(self) -> impl Iterator<Item = &'static str> {
         Features::ALL
             .iter()
@@ -106,6 +173,15 @@ impl core::fmt::Display for Features {
 static CACHE: AtomicU32 = AtomicU32::new(0);
 
 /// The features this CPU has and the OS has enabled. Detected on the first call, cached.
+///
+/// ```
+/// use simdcrypt::cpu::{Features, detected};
+/// let f = detected();
+/// assert_eq!(f, detected());
+/// #[cfg(target_arch = "x86_64")]
+/// assert_eq!(f.contains(Features::AES), std::is_x86_feature_detected!("aes"));
+/// println!("{f}");
+/// ```
 #[inline]
 pub fn detected() -> Features {
     let v = CACHE.load(Ordering::Relaxed);
@@ -202,14 +278,48 @@ macro_rules! tokens {
             $(#[$doc])*
             ///
             /// Only detection can make one: holding it proves the CPU runs its instructions.
+            ///
+            /// ```
+            #[doc = concat!("use simdcrypt::cpu::", stringify!($name), ";")]
+            /// // Code that may only run where the instructions exist takes the token as proof.
+            #[doc = concat!("fn kernel(_proof: ", stringify!($name), ", data: &mut [u8]) {")]
+            ///     data.reverse();
+            /// }
+            /// let mut data = [1, 2, 3];
+            #[doc = concat!("if let Some(token) = ", stringify!($name), "::get() {")]
+            ///     kernel(token, &mut data);
+            ///     assert_eq!(data, [3, 2, 1]);
+            /// }
+            /// ```
+            ///
+            /// Nothing outside detection can make one:
+            ///
+            /// ```compile_fail,E0423
+            #[doc = concat!("let forged = simdcrypt::cpu::", stringify!($name), "(());")]
+            /// ```
             #[derive(Clone, Copy, Debug)]
             pub struct $name(());
 
             impl $name {
                 /// The features this token stands for.
+                ///
+                /// ```
+                #[doc = concat!("use simdcrypt::cpu::{", stringify!($name), ", Features};")]
+                #[doc = concat!("let f = ", stringify!($name), "::FEATURES;")]
+                #[doc = concat!("assert_eq!(f, Features::NONE", $(".union(Features::", stringify!($feat), ")",)* ");")]
+                /// ```
                 pub const FEATURES: Features = Features(0 $(| Features::$feat.0)*);
 
                 /// The token, if this CPU has every feature it stands for.
+                ///
+                /// ```
+                #[doc = concat!("use simdcrypt::cpu::{", stringify!($name), ", detected};")]
+                #[doc = concat!("let have = detected().contains(", stringify!($name), "::FEATURES);")]
+                #[doc = concat!("match ", stringify!($name), "::get() {")]
+                ///     Some(token) => assert!(have, "{token:?} without its features"),
+                ///     None => assert!(!have || !cfg!(target_arch = "x86_64")),
+                /// }
+                /// ```
                 #[inline]
                 pub fn get() -> Option<Self> {
                     if cfg!(target_arch = "x86_64") && detected().contains(Self::FEATURES) {
@@ -240,6 +350,15 @@ tokens! {
 
 impl VaesAvx512Token {
     /// The narrower token that this one implies.
+    ///
+    /// ```
+    /// use simdcrypt::cpu::{VaesAvx2Token, VaesAvx512Token};
+    /// assert!(VaesAvx512Token::FEATURES.contains(VaesAvx2Token::FEATURES));
+    /// if let Some(wide) = VaesAvx512Token::get() {
+    ///     let _narrow: VaesAvx2Token = wide.vaes_avx2();
+    ///     assert!(VaesAvx2Token::get().is_some());
+    /// }
+    /// ```
     #[inline]
     pub fn vaes_avx2(self) -> VaesAvx2Token {
         VaesAvx2Token(())
@@ -248,6 +367,15 @@ impl VaesAvx512Token {
 
 impl VaesAvx2Token {
     /// The narrower token that this one implies.
+    ///
+    /// ```
+    /// use simdcrypt::cpu::{AesNiToken, VaesAvx2Token};
+    /// assert!(VaesAvx2Token::FEATURES.contains(AesNiToken::FEATURES));
+    /// if let Some(wide) = VaesAvx2Token::get() {
+    ///     let _narrow: AesNiToken = wide.aesni();
+    ///     assert!(AesNiToken::get().is_some());
+    /// }
+    /// ```
     #[inline]
     pub fn aesni(self) -> AesNiToken {
         AesNiToken(())

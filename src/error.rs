@@ -7,6 +7,19 @@ use crate::Backend;
 /// Everything that can go wrong in a call to this crate.
 ///
 /// Every failing call leaves the caller's buffers untouched.
+///
+/// ```
+/// use simdcrypt::{Error, Xts};
+/// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
+/// let mut buf = [7u8; 10];
+/// match xts.encrypt_sector(&mut buf, 0) {
+///     Err(Error::DataTooShort { len, min }) => assert_eq!((len, min), (10, 16)),
+///     other => panic!("unexpected {other:?}"),
+/// }
+/// assert_eq!(buf, [7u8; 10]); // untouched
+/// assert_eq!(Error::BadPadding.to_string(), "bad padding");
+/// # Ok::<(), simdcrypt::Error>(())
+/// ```
 #[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Error {

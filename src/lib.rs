@@ -27,7 +27,7 @@
 //! The environment variable `SIMDCRYPT_BACKEND` (with `std`) caps the automatic choice for
 //! the whole process, as `OPENSSL_ia32cap` does for OpenSSL: `SIMDCRYPT_BACKEND=aesni`
 //! makes every algorithm use at most AES-NI's features, `portable` turns every SIMD kernel
-//! off. See [`automatic_features`] and [`backend_env_problem`].
+//! off. See [`automatic_features`] and `backend_env_problem` (with `std`).
 //!
 //! # Feature flags
 //!

@@ -5,6 +5,15 @@
 //! the round keys of the *equivalent inverse cipher* (FIPS-197 §5.3.5, the form `aesdec`
 //! uses), as bytes. Every backend reads it as it is; it is computed once, in constant time,
 //! by portable code, and zeroized on drop.
+//!
+//! ```
+//! use simdcrypt::aes::{Aes, Block};
+//! let aes = Aes::new(&[0u8; 16])?;
+//! let mut blocks: [Block; 2] = [[0u8; 16]; 2];
+//! aes.encrypt_blocks(&mut blocks);
+//! assert_eq!(blocks[0][..4], [0x66, 0xe9, 0x4b, 0xd4]);
+//! # Ok::<(), simdcrypt::Error>(())
+//! ```
 
 use core::fmt;
 
@@ -23,6 +32,14 @@ pub(crate) mod vaes_avx2;
 pub(crate) mod vaes_avx512;
 
 /// The 16-byte AES block.
+///
+/// ```
+/// use hex_literal::hex;
+/// let mut block: simdcrypt::Block = [0u8; 16];
+/// simdcrypt::Aes::new(&[0u8; 16])?.encrypt_block(&mut block);
+/// assert_eq!(block, hex!("66e94bd4ef8a2c3b884cfa59ca342b2e"));
+/// # Ok::<(), simdcrypt::Error>(())
+/// ```
 pub type Block = [u8; 16];
 
 /// Expanded AES round keys, backend-neutral. Zeroized on drop.
@@ -196,11 +213,34 @@ pub struct Aes {
 
 impl Aes {
     /// Keys AES-128, -192 or -256 (a 16-, 24- or 32-byte key) on the automatic backend.
+    ///
+    /// ```
+    /// use simdcrypt::{Aes, Error};
+    /// let aes = Aes::new(&[0u8; 24])?;
+    /// assert_eq!(aes.key_len(), 24);
+    /// assert!(matches!(
+    ///     Aes::new(&[0u8; 20]),
+    ///     Err(Error::InvalidKeyLength { len: 20, .. })
+    /// ));
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
     pub fn new(key: &[u8]) -> Result<Aes, Error> {
         Aes::with_backend(key, DISPATCH.auto())
     }
 
     /// Keys AES on the backend given; `Err` if this CPU cannot run it.
+    ///
+    /// ```
+    /// use simdcrypt::{Aes, Backend, Error};
+    /// for b in Aes::available_backends() {
+    ///     let mut block = [0u8; 16];
+    ///     Aes::with_backend(&[0u8; 16], b)?.encrypt_block(&mut block);
+    ///     assert_eq!(block[..4], [0x66, 0xe9, 0x4b, 0xd4]);
+    /// }
+    /// let not_aes = Aes::with_backend(&[0u8; 16], Backend::ShaNi);
+    /// assert!(matches!(not_aes, Err(Error::BackendNotForAlgorithm { .. })));
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
     pub fn with_backend(key: &[u8], backend: Backend) -> Result<Aes, Error> {
         let backend = DISPATCH.check(backend)?;
         let imp = Impl::new(backend).ok_or(Error::BackendUnavailable(backend))?;
@@ -212,11 +252,27 @@ impl Aes {
     }
 
     /// The backends this CPU runs for AES, best first.
+    ///
+    /// ```
+    /// use simdcrypt::{Aes, Backend};
+    /// let all: Vec<Backend> = Aes::available_backends().collect();
+    /// assert!(all.iter().all(|b| b.is_available()));
+    /// assert_eq!(all.last(), Some(&Backend::Portable)); // runs everywhere, slowest
+    /// ```
     pub fn available_backends() -> impl Iterator<Item = Backend> {
         DISPATCH.available()
     }
 
     /// The backend this instance runs on.
+    ///
+    /// ```
+    /// use simdcrypt::{Aes, Backend};
+    /// let auto = Aes::new(&[0u8; 16])?;
+    /// assert!(Aes::available_backends().any(|b| b == auto.backend()));
+    /// let soft = Aes::with_backend(&[0u8; 16], Backend::Portable)?;
+    /// assert_eq!(soft.backend(), Backend::Portable);
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
     #[must_use]
     pub fn backend(&self) -> Backend {
         self.backend
@@ -229,30 +285,79 @@ impl Aes {
     }
 
     /// The key length in bytes (16, 24 or 32).
+    ///
+    /// ```
+    /// for len in [16, 24, 32] {
+    ///     assert_eq!(simdcrypt::Aes::new(&[0u8; 32][..len])?.key_len(), len);
+    /// }
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
     #[must_use]
     pub fn key_len(&self) -> usize {
         (self.ks.rounds - 6) * 4
     }
 
     /// Encrypts every block in place, independently (ECB).
+    ///
+    /// ```
+    /// use hex_literal::hex;
+    /// // FIPS-197 appendix C.1 (AES-128).
+    /// let aes = simdcrypt::Aes::new(&hex!("000102030405060708090a0b0c0d0e0f"))?;
+    /// let mut blocks = [hex!("00112233445566778899aabbccddeeff"); 5];
+    /// aes.encrypt_blocks(&mut blocks);
+    /// assert_eq!(blocks, [hex!("69c4e0d86a7b0430d8cdb78070b4c55a"); 5]);
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
     #[inline]
     pub fn encrypt_blocks(&self, blocks: &mut [Block]) {
         self.imp.encrypt_blocks(&self.ks, blocks);
     }
 
     /// Decrypts every block in place, independently (ECB).
+    ///
+    /// ```
+    /// let aes = simdcrypt::Aes::new(&[9u8; 32])?;
+    /// let plain: Vec<[u8; 16]> = (0..40u8).map(|i| [i; 16]).collect();
+    /// let mut blocks = plain.clone();
+    /// aes.encrypt_blocks(&mut blocks);
+    /// assert_ne!(blocks, plain);
+    /// aes.decrypt_blocks(&mut blocks);
+    /// assert_eq!(blocks, plain);
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
     #[inline]
     pub fn decrypt_blocks(&self, blocks: &mut [Block]) {
         self.imp.decrypt_blocks(&self.ks, blocks);
     }
 
     /// Encrypts one block in place.
+    ///
+    /// ```
+    /// use hex_literal::hex;
+    /// // FIPS-197 appendix C.2 (AES-192).
+    /// let aes = simdcrypt::Aes::new(&hex!("000102030405060708090a0b0c0d0e0f1011121314151617"))?;
+    /// let mut block = hex!("00112233445566778899aabbccddeeff");
+    /// aes.encrypt_block(&mut block);
+    /// assert_eq!(block, hex!("dda97ca4864cdfe06eaf70a0ec0d7191"));
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
     #[inline]
     pub fn encrypt_block(&self, block: &mut Block) {
         self.encrypt_blocks(core::slice::from_mut(block));
     }
 
     /// Decrypts one block in place.
+    ///
+    /// ```
+    /// use hex_literal::hex;
+    /// // FIPS-197 appendix C.3 (AES-256).
+    /// let key = hex!("000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f");
+    /// let aes = simdcrypt::Aes::new(&key)?;
+    /// let mut block = hex!("8ea2b7ca516745bfeafc49904b496089");
+    /// aes.decrypt_block(&mut block);
+    /// assert_eq!(block, hex!("00112233445566778899aabbccddeeff"));
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
     #[inline]
     pub fn decrypt_block(&self, block: &mut Block) {
         self.decrypt_blocks(core::slice::from_mut(block));

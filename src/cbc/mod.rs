@@ -8,6 +8,16 @@
 //! ```
 //! Each backend file holds three kernels: the chained encryption of one stream, the
 //! parallel decryption, and the interleaved encryption of several streams (lanes).
+//!
+//! ```
+//! let cbc = simdcrypt::cbc::Cbc::new(&[7u8; 16])?;
+//! let mut buf = *b"seventeen bytes!!"; // CBC-CS3: no padding, any length >= 16
+//! cbc.encrypt_cts(&[0u8; 16], &mut buf)?;
+//! assert_ne!(&buf, b"seventeen bytes!!");
+//! cbc.decrypt_cts(&[0u8; 16], &mut buf)?;
+//! assert_eq!(&buf, b"seventeen bytes!!");
+//! # Ok::<(), simdcrypt::Error>(())
+//! ```
 
 use core::fmt;
 
@@ -125,11 +135,37 @@ fn pkcs7_check(last: &Block) -> (u32, usize) {
 
 impl Cbc {
     /// Keys AES-128, -192 or -256 (a 16-, 24- or 32-byte key) on the automatic backend.
+    ///
+    /// ```
+    /// use simdcrypt::{Cbc, Error};
+    /// let cbc = Cbc::new(&[0u8; 32])?;
+    /// assert!(Cbc::available_backends().any(|b| b == cbc.backend()));
+    /// assert!(matches!(
+    ///     Cbc::new(&[0u8; 8]),
+    ///     Err(Error::InvalidKeyLength { len: 8, .. })
+    /// ));
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
     pub fn new(key: &[u8]) -> Result<Cbc, Error> {
         Cbc::with_backend(key, DISPATCH.auto())
     }
 
     /// Keys CBC on the backend given; `Err` if CBC lacks it or this CPU cannot run it.
+    ///
+    /// ```
+    /// use simdcrypt::{Backend, Cbc, Error};
+    /// let reference = Cbc::with_backend(&[5u8; 16], Backend::Portable)?;
+    /// let (mut iv0, mut want) = ([1u8; 16], [3u8; 64]);
+    /// reference.encrypt(&mut iv0, &mut want)?;
+    /// for b in Cbc::available_backends() {
+    ///     let (mut iv, mut buf) = ([1u8; 16], [3u8; 64]);
+    ///     Cbc::with_backend(&[5u8; 16], b)?.encrypt(&mut iv, &mut buf)?;
+    ///     assert_eq!(buf, want);
+    /// }
+    /// let not_cbc = Cbc::with_backend(&[5u8; 16], Backend::ShaNi);
+    /// assert!(matches!(not_cbc, Err(Error::BackendNotForAlgorithm { .. })));
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
     pub fn with_backend(key: &[u8], backend: Backend) -> Result<Cbc, Error> {
         let backend = DISPATCH.check(backend)?;
         let imp = Imp::new(backend).ok_or(Error::BackendUnavailable(backend))?;
@@ -141,11 +177,26 @@ impl Cbc {
     }
 
     /// The backends this CPU runs for CBC, best first.
+    ///
+    /// ```
+    /// use simdcrypt::{Backend, Cbc};
+    /// let all: Vec<Backend> = Cbc::available_backends().collect();
+    /// assert!(all.iter().all(|b| b.is_available()));
+    /// assert_eq!(all.last(), Some(&Backend::Portable));
+    /// ```
     pub fn available_backends() -> impl Iterator<Item = Backend> {
         DISPATCH.available()
     }
 
     /// The backend this instance runs on.
+    ///
+    /// ```
+    /// use simdcrypt::{Backend, Cbc};
+    /// let cbc = Cbc::with_backend(&[0u8; 16], Backend::Portable)?;
+    /// assert_eq!(cbc.backend(), Backend::Portable);
+    /// assert_eq!(format!("{cbc:?}"), "Cbc { key_bits: 128, backend: Portable, .. }");
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
     #[must_use]
     pub fn backend(&self) -> Backend {
         self.backend
@@ -189,6 +240,22 @@ impl Cbc {
 
     /// Encrypts `buf` in place; `iv` becomes the last ciphertext block, so a following call
     /// continues the chain. `Err` (nothing written) unless `buf.len()` is a multiple of 16.
+    ///
+    /// ```
+    /// use hex_literal::hex;
+    /// use simdcrypt::{Cbc, Error};
+    /// // NIST SP 800-38A F.2.1, first block.
+    /// let cbc = Cbc::new(&hex!("2b7e151628aed2a6abf7158809cf4f3c"))?;
+    /// let mut iv = hex!("000102030405060708090a0b0c0d0e0f");
+    /// let mut buf = hex!("6bc1bee22e409f96e93d7e117393172a");
+    /// cbc.encrypt(&mut iv, &mut buf)?;
+    /// assert_eq!(buf, hex!("7649abac8119b246cee98e9b12e9197d"));
+    /// assert_eq!(iv, buf); // ready for the next call
+    /// let mut odd = [1u8; 17];
+    /// assert_eq!(cbc.encrypt(&mut iv, &mut odd), Err(Error::NotBlockMultiple { len: 17 }));
+    /// assert_eq!(odd, [1u8; 17]);
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
     pub fn encrypt(&self, iv: &mut [u8; 16], buf: &mut [u8]) -> Result<(), Error> {
         let blocks = as_blocks(buf)?;
         self.enc_blocks(iv, blocks);
@@ -197,6 +264,18 @@ impl Cbc {
 
     /// Decrypts `buf` in place; `iv` becomes the last ciphertext block, so a following call
     /// continues the chain. `Err` (nothing written) unless `buf.len()` is a multiple of 16.
+    ///
+    /// ```
+    /// use hex_literal::hex;
+    /// // NIST SP 800-38A F.2.2, first block.
+    /// let cbc = simdcrypt::Cbc::new(&hex!("2b7e151628aed2a6abf7158809cf4f3c"))?;
+    /// let mut iv = hex!("000102030405060708090a0b0c0d0e0f");
+    /// let mut buf = hex!("7649abac8119b246cee98e9b12e9197d");
+    /// cbc.decrypt(&mut iv, &mut buf)?;
+    /// assert_eq!(buf, hex!("6bc1bee22e409f96e93d7e117393172a"));
+    /// assert_eq!(iv, hex!("7649abac8119b246cee98e9b12e9197d"));
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
     pub fn decrypt(&self, iv: &mut [u8; 16], buf: &mut [u8]) -> Result<(), Error> {
         let blocks = as_blocks(buf)?;
         self.dec_blocks(iv, blocks);
@@ -204,6 +283,16 @@ impl Cbc {
     }
 
     /// Encrypts `msg` with PKCS#7 padding (1 to 16 bytes) into a new vector.
+    ///
+    /// ```
+    /// let cbc = simdcrypt::Cbc::new(&[7u8; 16])?;
+    /// let iv = [0u8; 16];
+    /// assert_eq!(cbc.encrypt_padded(&iv, b"hello").len(), 16);
+    /// let ct = cbc.encrypt_padded(&iv, &[0u8; 16]); // a whole padding block is added
+    /// assert_eq!(ct.len(), 32);
+    /// assert_eq!(cbc.decrypt_padded(&iv, &ct)?, [0u8; 16]);
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
     #[cfg(feature = "alloc")]
     #[must_use]
     pub fn encrypt_padded(&self, iv: &[u8; 16], msg: &[u8]) -> Vec<u8> {
@@ -222,6 +311,20 @@ impl Cbc {
     /// The padding is checked in constant time; whatever is wrong with it, the answer is
     /// the one [`Error::BadPadding`]. A length that is not a positive multiple of 16 is a
     /// length error.
+    ///
+    /// ```
+    /// use simdcrypt::{Cbc, Error};
+    /// let cbc = Cbc::new(&[7u8; 16])?;
+    /// let iv = [0u8; 16];
+    /// let ct = cbc.encrypt_padded(&iv, b"attack at dawn");
+    /// assert_eq!(cbc.decrypt_padded(&iv, &ct)?, b"attack at dawn");
+    /// // A block that decrypts to a last byte of 0 is not PKCS#7.
+    /// let mut bad = [0u8; 16];
+    /// cbc.encrypt(&mut iv.clone(), &mut bad)?;
+    /// assert_eq!(cbc.decrypt_padded(&iv, &bad), Err(Error::BadPadding));
+    /// assert_eq!(cbc.decrypt_padded(&iv, &[]), Err(Error::DataTooShort { len: 0, min: 16 }));
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
     #[cfg(feature = "alloc")]
     pub fn decrypt_padded(&self, iv: &[u8; 16], ct: &[u8]) -> Result<Vec<u8>, Error> {
         let len = ct.len();
@@ -248,6 +351,16 @@ impl Cbc {
     /// Kerberos form of RFC 3962): any length of at least 16. Exactly 16 bytes is one CBC
     /// block; beyond that the last two ciphertext blocks are swapped and the last one
     /// truncated. `Err` (nothing written) if `buf` is shorter than 16 bytes.
+    ///
+    /// ```
+    /// use hex_literal::hex;
+    /// // RFC 3962 appendix B, the 17-byte case.
+    /// let cbc = simdcrypt::Cbc::new(&hex!("636869636b656e207465726979616b69"))?;
+    /// let mut buf = hex!("4920776f756c64206c696b652074686520");
+    /// cbc.encrypt_cts(&[0u8; 16], &mut buf)?;
+    /// assert_eq!(buf, hex!("c6353568f2bf8cb4d8a580362da7ff7f97"));
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
     pub fn encrypt_cts(&self, iv: &[u8; 16], buf: &mut [u8]) -> Result<(), Error> {
         let len = buf.len();
         if len < 16 {
@@ -278,6 +391,20 @@ impl Cbc {
 
     /// Decrypts a CBC-CS3 buffer in place (the inverse of [`Cbc::encrypt_cts`]). `Err`
     /// (nothing written) if `buf` is shorter than 16 bytes.
+    ///
+    /// ```
+    /// use simdcrypt::{Cbc, Error};
+    /// let cbc = Cbc::new(&[7u8; 16])?;
+    /// let mut msg = *b"thirty-one bytes, not a multiple";
+    /// cbc.encrypt_cts(&[1u8; 16], &mut msg)?;
+    /// cbc.decrypt_cts(&[1u8; 16], &mut msg)?;
+    /// assert_eq!(&msg, b"thirty-one bytes, not a multiple");
+    /// let mut short = [9u8; 15];
+    /// let err = cbc.decrypt_cts(&[1u8; 16], &mut short);
+    /// assert_eq!(err, Err(Error::DataTooShort { len: 15, min: 16 }));
+    /// assert_eq!(short, [9u8; 15]);
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
     pub fn decrypt_cts(&self, iv: &[u8; 16], buf: &mut [u8]) -> Result<(), Error> {
         let len = buf.len();
         if len < 16 {
@@ -317,6 +444,20 @@ impl Cbc {
     /// units busy; `ivs[i]` is stream `i`'s IV and becomes its last ciphertext block, as
     /// with [`Cbc::encrypt`]. Lengths may differ. `Err` (nothing written) if the counts
     /// differ or a length is not a multiple of 16.
+    ///
+    /// ```
+    /// use simdcrypt::{Cbc, Error};
+    /// let cbc = Cbc::new(&[7u8; 16])?;
+    /// let (mut a, mut b) = ([1u8; 48], [2u8; 160]);
+    /// let mut ivs = [[3u8; 16], [4u8; 16]];
+    /// cbc.encrypt_many(&mut ivs, &mut [&mut a[..], &mut b[..]])?;
+    /// let (mut iv, mut one) = ([4u8; 16], [2u8; 160]);
+    /// cbc.encrypt(&mut iv, &mut one)?; // the same as one stream at a time
+    /// assert_eq!((b, ivs[1]), (one, iv));
+    /// let err = cbc.encrypt_many(&mut ivs, &mut [&mut a[..]]);
+    /// assert_eq!(err, Err(Error::LengthMismatch { left: 2, right: 1 }));
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
     pub fn encrypt_many(&self, ivs: &mut [[u8; 16]], bufs: &mut [&mut [u8]]) -> Result<(), Error> {
         if ivs.len() != bufs.len() {
             return Err(Error::LengthMismatch {

@@ -37,6 +37,14 @@ pub struct HmacSha1 {
 
 impl HmacSha1 {
     /// Keys HMAC-SHA1 (any key length) on the automatic backend.
+    ///
+    /// ```
+    /// use hex_literal::hex;
+    /// // RFC 2202 test case 6: a key longer than the block is hashed first.
+    /// let mut mac = simdcrypt::HmacSha1::new(&[0xaa; 80]);
+    /// mac.update(b"Test Using Larger Than Block-Size Key - Hash Key First");
+    /// assert_eq!(mac.finalize(), hex!("aa4ae5e15272d00e95705637ce8a3b55ed402112"));
+    /// ```
     #[must_use]
     pub fn new(key: &[u8]) -> HmacSha1 {
         let backend = DISPATCH.auto();
@@ -45,6 +53,18 @@ impl HmacSha1 {
     }
 
     /// Keys HMAC-SHA1 on the backend given; `Err` if this CPU cannot run it.
+    ///
+    /// ```
+    /// use simdcrypt::{Backend, Error, HmacSha1, Sha1};
+    /// for b in Sha1::available_backends() {
+    ///     let mut mac = HmacSha1::with_backend(b"Jefe", b)?;
+    ///     mac.update(b"what do ya want for nothing?");
+    ///     assert_eq!(mac.finalize()[..4], [0xef, 0xfc, 0xdf, 0x6a]);
+    /// }
+    /// let aes = HmacSha1::with_backend(b"Jefe", Backend::AesNi);
+    /// assert!(matches!(aes, Err(Error::BackendNotForAlgorithm { .. })));
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
     pub fn with_backend(key: &[u8], backend: Backend) -> Result<HmacSha1, Error> {
         Ok(HmacSha1::from_impl(key, impl_for(backend)?, backend))
     }
@@ -79,22 +99,59 @@ impl HmacSha1 {
     }
 
     /// The backend this instance runs on.
+    ///
+    /// ```
+    /// use simdcrypt::{Backend, HmacSha1, Sha1};
+    /// assert_eq!(HmacSha1::new(b"key").backend(), Sha1::new().backend());
+    /// let mac = HmacSha1::with_backend(b"key", Backend::Portable)?;
+    /// assert_eq!(mac.backend(), Backend::Portable);
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
     #[must_use]
     pub fn backend(&self) -> Backend {
         self.inner.backend()
     }
 
     /// Authenticates more data; any chunking gives the same tag.
+    ///
+    /// ```
+    /// use hex_literal::hex;
+    /// // RFC 2202 test case 2, in three pieces.
+    /// let mut mac = simdcrypt::HmacSha1::new(b"Jefe");
+    /// for part in [&b"what do ya"[..], b" want for ", b"nothing?"] {
+    ///     mac.update(part);
+    /// }
+    /// assert_eq!(mac.finalize(), hex!("effcdf6ae5eb2fa2d27416d5f184df9c259a7c79"));
+    /// ```
     pub fn update(&mut self, data: &[u8]) {
         self.inner.update(data);
     }
 
     /// Starts a new message under the same key.
+    ///
+    /// ```
+    /// use simdcrypt::HmacSha1;
+    /// let mut mac = HmacSha1::new(b"key");
+    /// mac.update(b"discarded");
+    /// mac.reset();
+    /// mac.update(b"message");
+    /// let mut fresh = HmacSha1::new(b"key");
+    /// fresh.update(b"message");
+    /// assert_eq!(mac.finalize(), fresh.finalize());
+    /// ```
     pub fn reset(&mut self) {
         self.inner = Sha1::from_parts(self.inner.imp(), self.inner.backend(), self.inner_start, 64);
     }
 
     /// The 20-byte tag of everything authenticated.
+    ///
+    /// ```
+    /// use hex_literal::hex;
+    /// // RFC 2202 test case 1.
+    /// let mut mac = simdcrypt::HmacSha1::new(&[0x0b; 20]);
+    /// mac.update(b"Hi There");
+    /// assert_eq!(mac.finalize(), hex!("b617318655057264e28bc0b6fb378c8ef146be00"));
+    /// ```
     #[must_use]
     pub fn finalize(mut self) -> [u8; 20] {
         self.tag()
@@ -113,6 +170,19 @@ impl HmacSha1 {
     ///
     /// `Err(InvalidTagLength)` for a tag shorter than 10 or longer than 20 bytes,
     /// `Err(TagMismatch)` if it does not match.
+    ///
+    /// ```
+    /// use hex_literal::hex;
+    /// use simdcrypt::{Error, HmacSha1};
+    /// let mut mac = HmacSha1::new(b"Jefe");
+    /// mac.update(b"what do ya want for nothing?");
+    /// let tag = hex!("effcdf6ae5eb2fa2d27416d5f184df9c259a7c79");
+    /// mac.clone().verify(&tag)?;
+    /// mac.clone().verify(&tag[..12])?; // truncated, HMAC-SHA1-96
+    /// assert_eq!(mac.clone().verify(&tag[..8]), Err(Error::InvalidTagLength { len: 8 }));
+    /// assert_eq!(mac.verify(&[0u8; 20]), Err(Error::TagMismatch));
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
     pub fn verify(mut self, tag: &[u8]) -> Result<(), Error> {
         if !(10..=20).contains(&tag.len()) {
             return Err(Error::InvalidTagLength { len: tag.len() });

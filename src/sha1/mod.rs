@@ -13,6 +13,16 @@
 //!
 //! The length field is the message length in bits modulo 2^64: the byte counter is a
 //! wrapping `u64` and the bit count is that times 8, wrapping.
+//!
+//! ```
+//! use simdcrypt::sha1::{HmacSha1, Sha1, sha1};
+//! let mut h = Sha1::new();
+//! h.update(b"abc");
+//! assert_eq!(h.finalize(), sha1(b"abc"));
+//! let mut mac = HmacSha1::new(b"Jefe");
+//! mac.update(b"what do ya want for nothing?");
+//! assert_eq!(mac.finalize()[..4], [0xef, 0xfc, 0xdf, 0x6a]);
+//! ```
 
 use core::fmt;
 
@@ -196,6 +206,13 @@ pub struct Sha1 {
 
 impl Sha1 {
     /// A new hash on the automatic backend.
+    ///
+    /// ```
+    /// use hex_literal::hex;
+    /// let mut h = simdcrypt::Sha1::new();
+    /// h.update(b"abc");
+    /// assert_eq!(h.finalize(), hex!("a9993e364706816aba3e25717850c26c9cd0d89d"));
+    /// ```
     #[must_use]
     pub fn new() -> Sha1 {
         let backend = DISPATCH.auto();
@@ -205,6 +222,18 @@ impl Sha1 {
 
     /// A new hash on the backend given; `Err` if this CPU (or build) cannot run it, or it
     /// does not implement SHA-1.
+    ///
+    /// ```
+    /// use simdcrypt::{Backend, Error, Sha1};
+    /// for b in Sha1::available_backends() {
+    ///     let mut h = Sha1::with_backend(b)?;
+    ///     h.update(b"abc");
+    ///     assert_eq!(h.finalize()[..4], [0xa9, 0x99, 0x3e, 0x36]);
+    /// }
+    /// let aes = Sha1::with_backend(Backend::VaesAvx2);
+    /// assert!(matches!(aes, Err(Error::BackendNotForAlgorithm { .. })));
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
     pub fn with_backend(backend: Backend) -> Result<Sha1, Error> {
         Ok(Sha1::from_parts(impl_for(backend)?, backend, IV, 0))
     }
@@ -234,6 +263,13 @@ impl Sha1 {
     }
 
     /// The backends this CPU runs for SHA-1, best first.
+    ///
+    /// ```
+    /// use simdcrypt::{Backend, Sha1};
+    /// let all: Vec<Backend> = Sha1::available_backends().collect();
+    /// assert!(all.iter().all(|b| b.is_available()));
+    /// assert_eq!(all.last(), Some(&Backend::Portable));
+    /// ```
     pub fn available_backends() -> impl Iterator<Item = Backend> {
         DISPATCH.available()
     }
@@ -245,6 +281,13 @@ impl Sha1 {
     }
 
     /// The backend this instance runs on.
+    ///
+    /// ```
+    /// use simdcrypt::{Backend, Sha1};
+    /// assert!(Sha1::available_backends().any(|b| b == Sha1::new().backend()));
+    /// assert_eq!(Sha1::with_backend(Backend::Portable)?.backend(), Backend::Portable);
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
     #[must_use]
     pub fn backend(&self) -> Backend {
         self.backend
@@ -255,6 +298,15 @@ impl Sha1 {
     }
 
     /// Hashes more data; any chunking gives the same digest.
+    ///
+    /// ```
+    /// let data: Vec<u8> = (0..=255u8).cycle().take(1000).collect();
+    /// let mut h = simdcrypt::Sha1::new();
+    /// for chunk in data.chunks(37) {
+    ///     h.update(chunk);
+    /// }
+    /// assert_eq!(h.finalize(), simdcrypt::sha1(&data));
+    /// ```
     pub fn update(&mut self, mut data: &[u8]) {
         self.len = self.len.wrapping_add(data.len() as u64);
         if self.buf_len > 0 {
@@ -286,12 +338,26 @@ impl Sha1 {
     }
 
     /// The digest of everything hashed.
+    ///
+    /// ```
+    /// use hex_literal::hex;
+    /// let empty = simdcrypt::Sha1::new().finalize();
+    /// assert_eq!(empty, hex!("da39a3ee5e6b4b0d3255bfef95601890afd80709"));
+    /// ```
     #[must_use]
     pub fn finalize(mut self) -> [u8; 20] {
         self.finish()
     }
 
     /// Starts over, as if new, on the same backend.
+    ///
+    /// ```
+    /// let mut h = simdcrypt::Sha1::new();
+    /// h.update(b"discarded");
+    /// h.reset();
+    /// h.update(b"abc");
+    /// assert_eq!(h.finalize(), simdcrypt::sha1(b"abc"));
+    /// ```
     pub fn reset(&mut self) {
         self.state = IV;
         self.len = 0;

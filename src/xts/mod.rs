@@ -23,6 +23,16 @@
 //! backends are interchangeable: adding one is a variant of `Kernel` and its match arms
 //! (a kernel with only the single-unit entries gets one call per unit). The portable
 //! backend (`soft`) has the single-unit shape on safe slices.
+//!
+//! ```
+//! use simdcrypt::xts::{MIN_UNIT, Xts};
+//! let xts = Xts::new(&[[1u8; 16], [2u8; 16]].concat())?;
+//! let mut unit = [0u8; MIN_UNIT + 5]; // ciphertext stealing for the last 5 bytes
+//! xts.encrypt_sector(&mut unit, 0)?;
+//! xts.decrypt_sector(&mut unit, 0)?;
+//! assert_eq!(unit, [0u8; MIN_UNIT + 5]);
+//! # Ok::<(), simdcrypt::Error>(())
+//! ```
 
 use core::fmt;
 
@@ -43,8 +53,29 @@ pub(crate) mod vaes_avx2_asm;
 pub(crate) mod vaes_avx512;
 
 /// The longest data unit IEEE 1619 allows: 2^20 blocks.
+///
+/// ```
+/// use simdcrypt::{Error, Xts, xts::MAX_UNIT};
+/// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
+/// xts.encrypt_sectors(&mut [], MAX_UNIT, 0)?; // zero sectors of the longest size
+/// assert_eq!(
+///     xts.encrypt_sectors(&mut [], MAX_UNIT + 16, 0),
+///     Err(Error::DataUnitTooLong { len: MAX_UNIT + 16, max: MAX_UNIT })
+/// );
+/// # Ok::<(), simdcrypt::Error>(())
+/// ```
 pub const MAX_UNIT: usize = 1 << 24;
 /// The shortest data unit: one block.
+///
+/// ```
+/// use simdcrypt::{Error, Xts, xts::MIN_UNIT};
+/// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
+/// xts.encrypt_sector(&mut [0u8; MIN_UNIT], 0)?;
+/// let mut short = [0u8; MIN_UNIT - 1];
+/// let err = xts.encrypt_sector(&mut short, 0);
+/// assert_eq!(err, Err(Error::DataTooShort { len: MIN_UNIT - 1, min: MIN_UNIT }));
+/// # Ok::<(), simdcrypt::Error>(())
+/// ```
 pub const MIN_UNIT: usize = 16;
 
 /// How many sectors' tweaks are encrypted per block-kernel call.
@@ -214,11 +245,34 @@ pub struct Xts {
 impl Xts {
     /// Keys XTS-AES-128 (32-byte key) or XTS-AES-256 (64-byte key), `Key1 ‖ Key2`, on the
     /// automatic backend. `Err` for another length or for equal halves.
+    ///
+    /// ```
+    /// use simdcrypt::{Error, Xts};
+    /// assert_eq!(Xts::new(&[[1u8; 16], [2u8; 16]].concat())?.key_len(), 32);
+    /// assert_eq!(Xts::new(&[5u8; 64]).unwrap_err(), Error::XtsDuplicateKeyHalves);
+    /// assert!(matches!(Xts::new(&[1u8; 48]), Err(Error::InvalidKeyLength { len: 48, .. })));
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
     pub fn new(key: &[u8]) -> Result<Xts, Error> {
         Xts::with_backend(key, DISPATCH.auto())
     }
 
     /// As [`Xts::new`], on the backend given; `Err` if this CPU cannot run it.
+    ///
+    /// ```
+    /// use simdcrypt::{Backend, Error, Xts};
+    /// let key = [[1u8; 32], [2u8; 32]].concat();
+    /// let mut want = [6u8; 100];
+    /// Xts::with_backend(&key, Backend::Portable)?.encrypt_sector(&mut want, 9)?;
+    /// for b in Xts::available_backends() {
+    ///     let mut buf = [6u8; 100];
+    ///     Xts::with_backend(&key, b)?.encrypt_sector(&mut buf, 9)?;
+    ///     assert_eq!(buf, want);
+    /// }
+    /// let not_xts = Xts::with_backend(&key, Backend::Avx2);
+    /// assert!(matches!(not_xts, Err(Error::BackendNotForAlgorithm { .. })));
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
     pub fn with_backend(key: &[u8], backend: Backend) -> Result<Xts, Error> {
         let backend = DISPATCH.check(backend)?;
         let kernel = Kernel::new(backend).ok_or(Error::BackendUnavailable(backend))?;
@@ -254,11 +308,26 @@ impl Xts {
     }
 
     /// The backends this CPU runs for XTS, best first.
+    ///
+    /// ```
+    /// use simdcrypt::{Backend, Xts};
+    /// let all: Vec<Backend> = Xts::available_backends().collect();
+    /// assert!(all.iter().all(|b| b.is_available()));
+    /// assert_eq!(all.last(), Some(&Backend::Portable));
+    /// ```
     pub fn available_backends() -> impl Iterator<Item = Backend> {
         DISPATCH.available()
     }
 
     /// The backend this instance runs on.
+    ///
+    /// ```
+    /// use simdcrypt::Xts;
+    /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
+    /// assert!(Xts::available_backends().any(|b| b == xts.backend()));
+    /// println!("XTS runs on {}", xts.backend());
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
     #[must_use]
     pub fn backend(&self) -> Backend {
         self.backend
@@ -271,6 +340,13 @@ impl Xts {
     }
 
     /// The whole key's length in bytes (32 or 64).
+    ///
+    /// ```
+    /// use simdcrypt::Xts;
+    /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
+    /// assert_eq!(xts.key_len(), 64); // XTS-AES-256
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
     #[must_use]
     pub fn key_len(&self) -> usize {
         (self.k1.rounds - 6) * 8
@@ -278,31 +354,95 @@ impl Xts {
 
     /// Encrypts one data unit (16 to 2^24 bytes) in place; the tweak is `sector` as 16
     /// bytes little-endian (IEEE 1619, Linux `plain64`).
+    ///
+    /// ```
+    /// use hex_literal::hex;
+    /// // IEEE 1619 annex B, vector 2 (XTS-AES-128).
+    /// let xts = simdcrypt::Xts::new(&[[0x11u8; 16], [0x22u8; 16]].concat())?;
+    /// let mut buf = [0x44u8; 32];
+    /// xts.encrypt_sector(&mut buf, 0x33_3333_3333)?;
+    /// let ct = hex!("c454185e6a16936e39334038acef838bfb186fff7480adc4289382ecd6d394f0");
+    /// assert_eq!(buf, ct);
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
     pub fn encrypt_sector(&self, buf: &mut [u8], sector: u128) -> Result<(), Error> {
         self.run(false, None, buf, buf.len(), Tweak::Sector(sector))
     }
 
     /// Decrypts one data unit in place (see [`Xts::encrypt_sector`]).
+    ///
+    /// ```
+    /// use simdcrypt::Xts;
+    /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
+    /// let mut sector = *b"a data unit need not be a multiple of 16 bytes";
+    /// xts.encrypt_sector(&mut sector, 42)?;
+    /// xts.decrypt_sector(&mut sector, 42)?;
+    /// assert_eq!(&sector, b"a data unit need not be a multiple of 16 bytes");
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
     pub fn decrypt_sector(&self, buf: &mut [u8], sector: u128) -> Result<(), Error> {
         self.run(true, None, buf, buf.len(), Tweak::Sector(sector))
     }
 
     /// Encrypts one data unit from `src` into `dst` (equal lengths); `src` is not touched.
+    ///
+    /// ```
+    /// use simdcrypt::{Error, Xts};
+    /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
+    /// let (src, mut dst, mut inplace) = ([3u8; 64], [0u8; 64], [3u8; 64]);
+    /// xts.encrypt_sector_to(&src, &mut dst, 7)?;
+    /// xts.encrypt_sector(&mut inplace, 7)?;
+    /// assert_eq!(dst, inplace);
+    /// let err = xts.encrypt_sector_to(&src, &mut [0u8; 48], 7);
+    /// assert_eq!(err, Err(Error::LengthMismatch { left: 64, right: 48 }));
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
     pub fn encrypt_sector_to(&self, src: &[u8], dst: &mut [u8], sector: u128) -> Result<(), Error> {
         self.run(false, Some(src), dst, src.len(), Tweak::Sector(sector))
     }
 
     /// Decrypts one data unit from `src` into `dst` (equal lengths).
+    ///
+    /// ```
+    /// use simdcrypt::Xts;
+    /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
+    /// let (mut ct, mut pt) = ([0u8; 40], [0u8; 40]);
+    /// xts.encrypt_sector_to(&[8u8; 40], &mut ct, 1)?;
+    /// xts.decrypt_sector_to(&ct, &mut pt, 1)?;
+    /// assert_eq!(pt, [8u8; 40]);
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
     pub fn decrypt_sector_to(&self, src: &[u8], dst: &mut [u8], sector: u128) -> Result<(), Error> {
         self.run(true, Some(src), dst, src.len(), Tweak::Sector(sector))
     }
 
     /// Encrypts one data unit in place under a raw 16-byte tweak.
+    ///
+    /// ```
+    /// use simdcrypt::Xts;
+    /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
+    /// let (mut a, mut b) = ([0u8; 32], [0u8; 32]);
+    /// xts.encrypt_with_tweak(&mut a, &77u128.to_le_bytes())?;
+    /// xts.encrypt_sector(&mut b, 77)?; // a sector number is its little-endian tweak
+    /// assert_eq!(a, b);
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
     pub fn encrypt_with_tweak(&self, buf: &mut [u8], tweak: &[u8; 16]) -> Result<(), Error> {
         self.run(false, None, buf, buf.len(), Tweak::Raw(tweak))
     }
 
     /// Decrypts one data unit in place under a raw 16-byte tweak.
+    ///
+    /// ```
+    /// use simdcrypt::Xts;
+    /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
+    /// let tweak = [0xa5u8; 16];
+    /// let mut buf = [1u8; 20];
+    /// xts.encrypt_with_tweak(&mut buf, &tweak)?;
+    /// xts.decrypt_with_tweak(&mut buf, &tweak)?;
+    /// assert_eq!(buf, [1u8; 20]);
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
     pub fn decrypt_with_tweak(&self, buf: &mut [u8], tweak: &[u8; 16]) -> Result<(), Error> {
         self.run(true, None, buf, buf.len(), Tweak::Raw(tweak))
     }
@@ -312,6 +452,21 @@ impl Xts {
     ///
     /// `Err` (and `buf` untouched) unless `16 <= sector_size <= 2^24` and `buf` is a whole
     /// number of sectors. An empty `buf` is zero sectors.
+    ///
+    /// ```
+    /// use simdcrypt::{Error, Xts};
+    /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
+    /// let mut disk = vec![0u8; 4 * 512];
+    /// xts.encrypt_sectors(&mut disk, 512, 10)?;
+    /// let mut third = [0u8; 512];
+    /// xts.encrypt_sector(&mut third, 12)?;
+    /// assert_eq!(disk[1024..1536], third);
+    /// let mut ragged = vec![0u8; 1000];
+    /// let err = xts.encrypt_sectors(&mut ragged, 512, 0);
+    /// assert_eq!(err, Err(Error::NotWholeSectors { len: 1000, sector_size: 512 }));
+    /// assert!(ragged.iter().all(|&b| b == 0)); // untouched
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
     pub fn encrypt_sectors(
         &self,
         buf: &mut [u8],
@@ -322,6 +477,16 @@ impl Xts {
     }
 
     /// Decrypts consecutive data units in place (see [`Xts::encrypt_sectors`]).
+    ///
+    /// ```
+    /// use simdcrypt::Xts;
+    /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
+    /// let mut disk = vec![9u8; 8 * 4096];
+    /// xts.encrypt_sectors(&mut disk, 4096, u128::MAX - 3)?; // sector numbers wrap
+    /// xts.decrypt_sectors(&mut disk, 4096, u128::MAX - 3)?;
+    /// assert!(disk.iter().all(|&b| b == 9));
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
     pub fn decrypt_sectors(
         &self,
         buf: &mut [u8],
@@ -332,6 +497,17 @@ impl Xts {
     }
 
     /// Encrypts consecutive data units from `src` into `dst` (equal lengths).
+    ///
+    /// ```
+    /// use simdcrypt::Xts;
+    /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
+    /// let src = vec![4u8; 3 * 512];
+    /// let (mut dst, mut inplace) = (vec![0u8; 3 * 512], src.clone());
+    /// xts.encrypt_sectors_to(&src, &mut dst, 512, 5)?;
+    /// xts.encrypt_sectors(&mut inplace, 512, 5)?;
+    /// assert_eq!(dst, inplace);
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
     pub fn encrypt_sectors_to(
         &self,
         src: &[u8],
@@ -349,6 +525,16 @@ impl Xts {
     }
 
     /// Decrypts consecutive data units from `src` into `dst` (equal lengths).
+    ///
+    /// ```
+    /// use simdcrypt::Xts;
+    /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
+    /// let (mut ct, mut pt) = (vec![0u8; 2 * 520], vec![0u8; 2 * 520]);
+    /// xts.encrypt_sectors_to(&[4u8; 2 * 520], &mut ct, 520, 5)?;
+    /// xts.decrypt_sectors_to(&ct, &mut pt, 520, 5)?;
+    /// assert!(pt.iter().all(|&b| b == 4));
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
     pub fn decrypt_sectors_to(
         &self,
         src: &[u8],
@@ -500,10 +686,33 @@ impl Xts {
     /// up to 1 MiB while other work shared the cores (waking a pool thread from outside the
     /// pool takes tens of microseconds; one thread does 1 MiB in about 90). 16 MiB ran
     /// 1.7-2.0x faster on 2 threads when the machine was quiet.
+    ///
+    /// ```
+    /// use simdcrypt::Xts;
+    /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
+    /// // Below the threshold: one thread, same result.
+    /// let mut small = vec![0u8; Xts::PAR_THRESHOLD / 2];
+    /// let mut serial = small.clone();
+    /// xts.par_encrypt_sectors(&mut small, 4096, 0)?;
+    /// xts.encrypt_sectors(&mut serial, 4096, 0)?;
+    /// assert_eq!(small, serial);
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
     pub const PAR_THRESHOLD: usize = 1 << 20;
 
     /// [`Xts::encrypt_sectors`] spread over rayon's threads at sector boundaries; on the
     /// calling thread below [`Xts::PAR_THRESHOLD`] bytes. Same result, same errors.
+    ///
+    /// ```
+    /// use simdcrypt::Xts;
+    /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
+    /// let mut disk = vec![0u8; 2 * Xts::PAR_THRESHOLD];
+    /// let mut serial = disk.clone();
+    /// xts.par_encrypt_sectors(&mut disk, 4096, 100)?;
+    /// xts.encrypt_sectors(&mut serial, 4096, 100)?;
+    /// assert!(disk == serial);
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
     pub fn par_encrypt_sectors(
         &self,
         buf: &mut [u8],
@@ -515,6 +724,18 @@ impl Xts {
 
     /// [`Xts::decrypt_sectors`] spread over rayon's threads (see
     /// [`Xts::par_encrypt_sectors`]).
+    ///
+    /// ```
+    /// use simdcrypt::{Error, Xts};
+    /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
+    /// let mut disk = vec![5u8; 2 * Xts::PAR_THRESHOLD];
+    /// xts.par_encrypt_sectors(&mut disk, 512, 0)?;
+    /// xts.par_decrypt_sectors(&mut disk, 512, 0)?;
+    /// assert!(disk.iter().all(|&b| b == 5));
+    /// let err = xts.par_decrypt_sectors(&mut disk, 8, 0);
+    /// assert_eq!(err, Err(Error::DataTooShort { len: 8, min: 16 }));
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
     pub fn par_decrypt_sectors(
         &self,
         buf: &mut [u8],
