@@ -42,6 +42,64 @@ use crate::backend::{Backend, Dispatch};
 #[cfg(target_arch = "x86_64")]
 use crate::cpu::{AesNiToken, VaesAvx2Token, VaesAvx512Token};
 
+/// The entry points of a SIMD unit kernel file, over its generic
+/// `units::<DEC, R>(token, k1, tweaks, src, dst, len)`: one monomorphised body for each
+/// direction and round count. (A single data unit is `tweaks` of length one.)
+#[cfg(target_arch = "x86_64")]
+macro_rules! unit_entries {
+    ($tok:ty) => {
+        /// Encrypts `tweaks.len()` consecutive data units of `len` bytes each, unit `i`
+        /// under `tweaks[i]` (already encrypted with Key2); `k1.enc` is used.
+        ///
+        /// # Safety
+        /// `src` readable and `dst` writable for `tweaks.len() * len` bytes; `src == dst`
+        /// or the ranges do not overlap; `16 <= len <= 1 << 24`.
+        pub(crate) unsafe fn encrypt_units(
+            t: $tok,
+            k1: &KeySchedule,
+            tweaks: &[Block],
+            src: *const u8,
+            dst: *mut u8,
+            len: usize,
+        ) {
+            // SAFETY: the token proves the CPU features of this file's kernel; the caller
+            // upholds the pointer and length contract; each instance matches the key's
+            // round count.
+            unsafe {
+                match k1.rounds {
+                    10 => units::<false, 10>(t, k1, tweaks, src, dst, len),
+                    12 => units::<false, 12>(t, k1, tweaks, src, dst, len),
+                    _ => units::<false, 14>(t, k1, tweaks, src, dst, len),
+                }
+            }
+        }
+
+        /// Decrypts consecutive data units (see [`encrypt_units`]); `k1.dec` is used.
+        ///
+        /// # Safety
+        /// As [`encrypt_units`].
+        pub(crate) unsafe fn decrypt_units(
+            t: $tok,
+            k1: &KeySchedule,
+            tweaks: &[Block],
+            src: *const u8,
+            dst: *mut u8,
+            len: usize,
+        ) {
+            // SAFETY: as in `encrypt_units`.
+            unsafe {
+                match k1.rounds {
+                    10 => units::<true, 10>(t, k1, tweaks, src, dst, len),
+                    12 => units::<true, 12>(t, k1, tweaks, src, dst, len),
+                    _ => units::<true, 14>(t, k1, tweaks, src, dst, len),
+                }
+            }
+        }
+    };
+}
+#[cfg(target_arch = "x86_64")]
+use unit_entries;
+
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod aesni;
 pub(crate) mod soft;
@@ -149,11 +207,10 @@ impl Kernel {
     ) {
         macro_rules! call {
             ($m:ident, $t:expr) => {
-                match (dec, tweaks) {
-                    (false, [t0]) => $m::encrypt_unit($t, k1, t0, src, dst, len),
-                    (true, [t0]) => $m::decrypt_unit($t, k1, t0, src, dst, len),
-                    (false, _) => $m::encrypt_units($t, k1, tweaks, src, dst, len),
-                    (true, _) => $m::decrypt_units($t, k1, tweaks, src, dst, len),
+                if dec {
+                    $m::decrypt_units($t, k1, tweaks, src, dst, len)
+                } else {
+                    $m::encrypt_units($t, k1, tweaks, src, dst, len)
                 }
             };
         }

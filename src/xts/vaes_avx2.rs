@@ -89,7 +89,8 @@ fn barrier(s: &mut [__m256i; 8]) {
 }
 
 /// # Safety
-/// As [`encrypt_unit`]; `ks.rounds == R`; `rk` is `ks`'s keys for the direction.
+/// As [`encrypt_units`] for one unit of `len` bytes; `ks.rounds == R`; `rk` is `ks`'s keys
+/// for the direction.
 #[inline]
 #[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1")]
 unsafe fn unit<const DEC: bool, const R: usize>(
@@ -256,7 +257,7 @@ fn next_tweaks(v: &mut [__m256i; 8], from: usize, fresh: Option<__m256i>, poly: 
 /// keys loaded once.
 ///
 /// # Safety
-/// As [`encrypt_unit`] for the whole range of `tweaks.len() * len` bytes; `ks.rounds == R`.
+/// As [`encrypt_units`]; `ks.rounds == R`.
 #[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1")]
 unsafe fn units<const DEC: bool, const R: usize>(
     tok: VaesAvx2Token,
@@ -279,96 +280,4 @@ unsafe fn units<const DEC: bool, const R: usize>(
     }
 }
 
-/// Encrypts one data unit. `t0` is the initial tweak already encrypted with Key2
-/// (`E_K2(i)`); `k1` is Key1's schedule.
-///
-/// # Safety
-/// `src` readable and `dst` writable for `len` bytes; `src == dst` or the ranges do not
-/// overlap; `16 <= len <= 1 << 24`.
-pub(crate) unsafe fn encrypt_unit(
-    t: VaesAvx2Token,
-    k1: &KeySchedule,
-    t0: &[u8; 16],
-    src: *const u8,
-    dst: *mut u8,
-    len: usize,
-) {
-    // SAFETY: the token proves AVX2, VAES, VPCLMULQDQ and AES-NI (with SSSE3, SSE4.1) and
-    // the YMM state; the caller upholds the pointer and length contract; each instance
-    // matches the key's round count.
-    unsafe {
-        match k1.rounds {
-            10 => units::<false, 10>(t, k1, core::slice::from_ref(t0), src, dst, len),
-            12 => units::<false, 12>(t, k1, core::slice::from_ref(t0), src, dst, len),
-            _ => units::<false, 14>(t, k1, core::slice::from_ref(t0), src, dst, len),
-        }
-    }
-}
-
-/// Decrypts one data unit (see [`encrypt_unit`]; `k1.dec` is used).
-///
-/// # Safety
-/// As [`encrypt_unit`].
-pub(crate) unsafe fn decrypt_unit(
-    t: VaesAvx2Token,
-    k1: &KeySchedule,
-    t0: &[u8; 16],
-    src: *const u8,
-    dst: *mut u8,
-    len: usize,
-) {
-    // SAFETY: as in `encrypt_unit`.
-    unsafe {
-        match k1.rounds {
-            10 => units::<true, 10>(t, k1, core::slice::from_ref(t0), src, dst, len),
-            12 => units::<true, 12>(t, k1, core::slice::from_ref(t0), src, dst, len),
-            _ => units::<true, 14>(t, k1, core::slice::from_ref(t0), src, dst, len),
-        }
-    }
-}
-
-/// Encrypts `tweaks.len()` consecutive data units of `len` bytes each, unit `i` under
-/// `tweaks[i]` (already encrypted with Key2).
-///
-/// # Safety
-/// `src` readable and `dst` writable for `tweaks.len() * len` bytes; `src == dst` or the
-/// ranges do not overlap; `16 <= len <= 1 << 24`.
-pub(crate) unsafe fn encrypt_units(
-    t: VaesAvx2Token,
-    k1: &KeySchedule,
-    tweaks: &[Block],
-    src: *const u8,
-    dst: *mut u8,
-    len: usize,
-) {
-    // SAFETY: as in `encrypt_unit`, for every unit.
-    unsafe {
-        match k1.rounds {
-            10 => units::<false, 10>(t, k1, tweaks, src, dst, len),
-            12 => units::<false, 12>(t, k1, tweaks, src, dst, len),
-            _ => units::<false, 14>(t, k1, tweaks, src, dst, len),
-        }
-    }
-}
-
-/// Decrypts consecutive data units (see [`encrypt_units`]).
-///
-/// # Safety
-/// As [`encrypt_units`].
-pub(crate) unsafe fn decrypt_units(
-    t: VaesAvx2Token,
-    k1: &KeySchedule,
-    tweaks: &[Block],
-    src: *const u8,
-    dst: *mut u8,
-    len: usize,
-) {
-    // SAFETY: as in `encrypt_unit`, for every unit.
-    unsafe {
-        match k1.rounds {
-            10 => units::<true, 10>(t, k1, tweaks, src, dst, len),
-            12 => units::<true, 12>(t, k1, tweaks, src, dst, len),
-            _ => units::<true, 14>(t, k1, tweaks, src, dst, len),
-        }
-    }
-}
+super::unit_entries!(VaesAvx2Token);
