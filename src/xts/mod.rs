@@ -887,7 +887,7 @@ pub(crate) unsafe fn finish(
         core::ptr::copy(src, dst, len);
         core::slice::from_raw_parts_mut(dst, len)
     };
-    soft::unit_with(imp, ks, dec, t, buf);
+    soft::unit_with::<{ soft::TAIL_BATCH }>(imp, ks, dec, t, buf);
 }
 
 #[cfg(test)]
