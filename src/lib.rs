@@ -90,6 +90,9 @@ mod error;
 #[doc(hidden)]
 pub mod ossl;
 pub mod sha1;
+#[cfg(test)]
+#[cfg_attr(not(simdcrypt_asm), allow(dead_code))] // used by the assembly twins' tests
+mod test_util;
 pub mod xts;
 
 pub use aes::{Aes, Block};

@@ -399,3 +399,51 @@ pub fn sha1(data: &[u8]) -> [u8; 20] {
     h.update(data);
     h.finalize()
 }
+
+/// Shared by the SHA-1 kernels' unit tests (today the assembly twins' tests).
+#[cfg(test)]
+#[cfg_attr(not(simdcrypt_asm), allow(dead_code))]
+pub(crate) mod testing {
+    use std::vec::Vec;
+
+    use crate::test_util::Rng;
+
+    /// A random chaining state.
+    pub(crate) fn state(rng: &mut Rng) -> [u32; 5] {
+        core::array::from_fn(|_| rng.next() as u32)
+    }
+
+    /// `n` random message blocks.
+    pub(crate) fn blocks(rng: &mut Rng, n: usize) -> Vec<[u8; 64]> {
+        (0..n)
+            .map(|_| core::array::from_fn(|_| rng.next() as u8))
+            .collect()
+    }
+
+    /// The compression function of RustCrypto `sha1`, as the oracle.
+    pub(crate) fn reference(state: &[u32; 5], blocks: &[[u8; 64]]) -> [u32; 5] {
+        let mut s = *state;
+        sha1::block_api::compress(&mut s, blocks);
+        s
+    }
+
+    /// Pads `msg` (FIPS 180-4 §5.1.1) into whole blocks.
+    pub(crate) fn pad(msg: &[u8]) -> Vec<[u8; 64]> {
+        let mut m = msg.to_vec();
+        m.push(0x80);
+        while m.len() % 64 != 56 {
+            m.push(0);
+        }
+        m.extend_from_slice(&((msg.len() as u64) * 8).to_be_bytes());
+        m.chunks_exact(64).map(|c| c.try_into().unwrap()).collect()
+    }
+
+    /// The digest bytes of a final state.
+    pub(crate) fn digest(state: &[u32; 5]) -> [u8; 20] {
+        let mut out = [0u8; 20];
+        for (o, w) in out.chunks_exact_mut(4).zip(state) {
+            o.copy_from_slice(&w.to_be_bytes());
+        }
+        out
+    }
+}

@@ -63,66 +63,12 @@ mod tests {
     use super::*;
     use std::vec::Vec;
 
-    const H0: [u32; 5] = [0x67452301, 0xEFCDAB89, 0x98BADCFE, 0x10325476, 0xC3D2E1F0];
+    use crate::sha1::IV as H0;
+    use crate::sha1::testing::{blocks, digest, pad, reference, state};
+    use crate::test_util::{Rng, token_or_skip};
 
-    /// The token, or `None` after saying so; panics if `SIMDCRYPT_REQUIRE` names SHA-NI.
     fn token() -> Option<ShaNiToken> {
-        let t = ShaNiToken::get();
-        if t.is_none() {
-            let req = std::env::var("SIMDCRYPT_REQUIRE").unwrap_or_default();
-            assert!(
-                !req.split(',')
-                    .any(|r| matches!(r.trim(), "sha-ni" | "sha-ni-asm")),
-                "SIMDCRYPT_REQUIRE names SHA-NI but this CPU lacks it"
-            );
-            std::eprintln!("sha1 shani_asm: SKIPPED, no SHA-NI on this CPU");
-        }
-        t
-    }
-
-    /// splitmix64: deterministic test data without a dependency.
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        }
-        fn state(&mut self) -> [u32; 5] {
-            core::array::from_fn(|_| self.next() as u32)
-        }
-        fn blocks(&mut self, n: usize) -> Vec<[u8; 64]> {
-            (0..n)
-                .map(|_| core::array::from_fn(|_| self.next() as u8))
-                .collect()
-        }
-    }
-
-    fn reference(state: &[u32; 5], blocks: &[[u8; 64]]) -> [u32; 5] {
-        let mut s = *state;
-        sha1::block_api::compress(&mut s, blocks);
-        s
-    }
-
-    /// Pads `msg` (FIPS 180-4 §5.1.1) into whole blocks.
-    fn pad(msg: &[u8]) -> Vec<[u8; 64]> {
-        let mut m = msg.to_vec();
-        m.push(0x80);
-        while m.len() % 64 != 56 {
-            m.push(0);
-        }
-        m.extend_from_slice(&((msg.len() as u64) * 8).to_be_bytes());
-        m.chunks_exact(64).map(|c| c.try_into().unwrap()).collect()
-    }
-
-    fn digest(state: &[u32; 5]) -> [u8; 20] {
-        let mut out = [0u8; 20];
-        for (o, w) in out.chunks_exact_mut(4).zip(state) {
-            o.copy_from_slice(&w.to_be_bytes());
-        }
-        out
+        token_or_skip(ShaNiToken::get(), &["sha-ni", "sha-ni-asm"], "SHA-NI")
     }
 
     #[test]
@@ -131,8 +77,8 @@ mod tests {
         let mut rng = Rng(1);
         for n in 0..=40 {
             for _ in 0..3 {
-                let start = rng.state();
-                let blocks = rng.blocks(n);
+                let start = state(&mut rng);
+                let blocks = blocks(&mut rng, n);
                 let mut s = start;
                 compress(t, &mut s, &blocks);
                 assert_eq!(s, reference(&start, &blocks), "{n} blocks");
@@ -145,15 +91,15 @@ mod tests {
         let Some(t) = token() else { return };
         let mut rng = Rng(2);
         for n in 0..=40 {
-            let (sa, sb) = (rng.state(), rng.state());
-            let (ba, bb) = (rng.blocks(n), rng.blocks(n));
+            let (sa, sb) = (state(&mut rng), state(&mut rng));
+            let (ba, bb) = (blocks(&mut rng, n), blocks(&mut rng, n));
             let (mut a, mut b) = (sa, sb);
             compress2(t, &mut a, &ba, &mut b, &bb);
             assert_eq!(a, reference(&sa, &ba), "stream a, {n} blocks");
             assert_eq!(b, reference(&sb, &bb), "stream b, {n} blocks");
         }
         // The same message in both streams.
-        let blocks = rng.blocks(7);
+        let blocks = blocks(&mut rng, 7);
         let (mut a, mut b) = (H0, H0);
         compress2(t, &mut a, &blocks, &mut b, &blocks);
         assert_eq!(a, reference(&H0, &blocks));
@@ -165,8 +111,8 @@ mod tests {
         let Some(t) = token() else { return };
         let mut rng = Rng(3);
         for (na, nb) in [(0, 3), (5, 0), (2, 9), (11, 4)] {
-            let (sa, sb) = (rng.state(), rng.state());
-            let (ba, bb) = (rng.blocks(na), rng.blocks(nb));
+            let (sa, sb) = (state(&mut rng), state(&mut rng));
+            let (ba, bb) = (blocks(&mut rng, na), blocks(&mut rng, nb));
             let (mut a, mut b) = (sa, sb);
             compress2(t, &mut a, &ba, &mut b, &bb);
             assert_eq!(a, reference(&sa, &ba));
@@ -183,7 +129,7 @@ mod tests {
         for off in 0..64 {
             for n in [1, 2, 3, 8, 9] {
                 let (blocks, _) = bytes[off..off + 64 * n].as_chunks::<64>();
-                let start = rng.state();
+                let start = state(&mut rng);
                 let mut s = start;
                 compress(t, &mut s, blocks);
                 assert_eq!(s, reference(&start, blocks), "offset {off}, {n} blocks");

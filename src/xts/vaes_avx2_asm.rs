@@ -110,47 +110,22 @@ mod tests {
     use super::*;
     use crate::aes::{Impl, KeySchedule};
     use crate::cpu::AesNiToken;
+    use crate::test_util::{Rng, token_or_skip};
     use std::vec::Vec;
 
     /// The token, or `None` (with a note) where the CPU lacks VAES-AVX2; a hard failure if
     /// `SIMDCRYPT_REQUIRE` asks for the VAES-AVX2 backends.
     fn token() -> Option<VaesAvx2Token> {
-        let t = VaesAvx2Token::get();
-        if t.is_none() {
-            let req = std::env::var("SIMDCRYPT_REQUIRE").unwrap_or_default();
-            assert!(
-                !req.split(',').any(|b| b.trim().starts_with("vaes-avx2")),
-                "SIMDCRYPT_REQUIRE names vaes-avx2 but this CPU lacks it"
-            );
-            std::eprintln!("vaes-avx2-asm: CPU lacks VAES-AVX2, not tested here");
-        }
-        t
+        token_or_skip(
+            VaesAvx2Token::get(),
+            &["vaes-avx2", "vaes-avx2-asm"],
+            "VAES-AVX2",
+        )
     }
 
     /// The block cipher behind the reference XTS.
     fn reference_impl() -> Impl {
         AesNiToken::get().map_or(Impl::Portable, Impl::AesNi)
-    }
-
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            // xorshift64*
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-        }
-        fn fill(&mut self, buf: &mut [u8]) {
-            for b in buf {
-                *b = (self.next() >> 56) as u8;
-            }
-        }
-        fn bytes(&mut self, n: usize) -> Vec<u8> {
-            let mut v = std::vec![0; n];
-            self.fill(&mut v);
-            v
-        }
     }
 
     fn mul_x(t: &mut [u8; 16]) {
