@@ -444,17 +444,24 @@ fn length_errors_leave_buffers_untouched() {
 #[test]
 fn multi_sector_agrees_with_portable_across_batches() {
     // Unit sizes that are and are not whole kernel groups (128, 256, 512 bytes), counts
-    // that cross the 64-sector tweak batch.
+    // that cross the 64-sector tweak batch; units shorter than a group, with and without
+    // a partial block (the masked tail groups and the stealing path).
     for key_len in [32, 64] {
         let k = key(21 + key_len as u64, key_len);
         let portable = Xts::with_backend(&k, Backend::Portable).unwrap();
         for (sector, count) in [
             (16, 130),
+            (17, 40),
+            (100, 33),
             (128, 65),
+            (240, 7),
             (256, 64),
+            (271, 9),
+            (496, 5),
             (512, 129),
             (520, 66),
             (4096, 3),
+            (4097, 2),
         ] {
             let pt = bytes((sector * count) as u64, sector * count);
             let first = u128::MAX - 70;
@@ -468,6 +475,11 @@ fn multi_sector_agrees_with_portable_across_batches() {
                 let mut y = vec![0u8; x.len()];
                 xts.decrypt_sectors_to(&x, &mut y, sector, first).unwrap();
                 assert_eq!(y, pt, "{b} key {key_len} sector {sector} x {count}");
+                let mut z = vec![0u8; x.len()];
+                xts.encrypt_sectors_to(&pt, &mut z, sector, first).unwrap();
+                assert_eq!(z, want, "{b} key {key_len} sector {sector} x {count}");
+                xts.decrypt_sectors(&mut z, sector, first).unwrap();
+                assert_eq!(z, pt, "{b} key {key_len} sector {sector} x {count}");
             }
         }
     }

@@ -9,8 +9,8 @@
 //!     rounds 3..R-1
 //!     C[j] = aesenclast(s[j], w[j])     // = AES(P ⊕ T) ⊕ T: the output XOR is in the key
 //! t·x^8 = (t << 8 bits, a byte shift) ⊕ clmul(top byte of t, 0x87)
-//! the remaining < 8 blocks and the ciphertext stealing: `super::finish` (AES-NI block
-//! kernels, from tweak v[0])
+//! the remaining < 8 blocks: `super::finish` (AES-NI block kernels, from tweak v[0]);
+//! the ciphertext stealing: [`steal`] (two dependent blocks, splice by shuffle and blend)
 //! ```
 //! multi-unit calls whose unit is a whole number of groups run as one stream of groups:
 //! the next unit's first tweaks are made from its T_0 between the rounds of the
@@ -276,3 +276,99 @@ unsafe fn units<const DEC: bool, const R: usize>(
 }
 
 super::unit_entries!(AesNiToken);
+
+/// Ciphertext stealing at the end of a unit: the last full block and the `rem` bytes
+/// after it (`1 <= rem <= 15`), `t` the full block's tweak. Two dependent single blocks on
+/// xmm registers (the shortest latency here); the partial block is moved with 16-byte
+/// loads and stores that end at the unit's end, byte shuffles and a blend (indexes from
+/// `rem`, which is public), so nothing goes through memory byte by byte.
+///
+/// ```text
+/// encrypt: CC = E(P_{m-1} ⊕ t) ⊕ t;  C_m = CC[..rem];  C_{m-1} = E((P_m ‖ CC[rem..]) ⊕ t·x) ⊕ t·x
+/// decrypt: PP = D(C_{m-1} ⊕ t·x) ⊕ t·x;  P_m = PP[..rem];  P_{m-1} = D((C_m ‖ PP[rem..]) ⊕ t) ⊕ t
+/// ```
+///
+/// # Safety
+/// `src` readable and `dst` writable for `16 + rem` bytes, equal or disjoint.
+#[target_feature(enable = "aes,ssse3,sse4.1")]
+pub(crate) unsafe fn steal<const DEC: bool>(
+    _: AesNiToken,
+    ks: &KeySchedule,
+    t: &Block,
+    src: *const u8,
+    dst: *mut u8,
+    rem: usize,
+) {
+    /// `UP[16 - rem..][..16]` moves bytes `16 - rem..16` down to `0..rem` (zero above).
+    const UP: [u8; 32] = {
+        let mut u = [0x80u8; 32];
+        let mut i = 0;
+        while i < 16 {
+            u[i] = i as u8;
+            i += 1;
+        }
+        u
+    };
+    /// `DOWN[rem..][..16]` moves bytes `0..rem` up to `16 - rem..16`.
+    const DOWN: [u8; 32] = {
+        let mut d = [0x80u8; 32];
+        let mut i = 16;
+        while i < 32 {
+            d[i] = (i - 16) as u8;
+            i += 1;
+        }
+        d
+    };
+    debug_assert!((1..16).contains(&rem));
+    let keys = if DEC { &ks.dec } else { &ks.enc };
+    let rounds = ks.rounds;
+    let one = |x: __m128i| -> __m128i {
+        let mut s = _mm_xor_si128(x, load(&keys[0]));
+        for k in &keys[1..rounds] {
+            s = if DEC {
+                _mm_aesdec_si128(s, load(k))
+            } else {
+                _mm_aesenc_si128(s, load(k))
+            };
+        }
+        if DEC {
+            _mm_aesdeclast_si128(s, load(&keys[rounds]))
+        } else {
+            _mm_aesenclast_si128(s, load(&keys[rounds]))
+        }
+    };
+    let ta = u128::from_le_bytes(*t);
+    let (ta, tb) = (
+        load(&ta.to_le_bytes()),
+        load(&super::mul_x(ta).to_le_bytes()),
+    );
+    let (first, second) = if DEC { (tb, ta) } else { (ta, tb) };
+    // SAFETY: the constants' windows are within their 32 bytes (`rem < 16`).
+    let (up, down) = unsafe {
+        (
+            _mm_loadu_si128(UP.as_ptr().add(16 - rem).cast()),
+            _mm_loadu_si128(DOWN.as_ptr().add(rem).cast()),
+        )
+    };
+    // Read everything first (`src` may be `dst`): the full block, and the 16 bytes that
+    // end at the unit's end, whose top `rem` bytes are the partial block.
+    // SAFETY: both 16-byte windows lie within the `16 + rem` readable bytes.
+    let (full, end) = unsafe {
+        (
+            _mm_loadu_si128(src.cast()),
+            _mm_loadu_si128(src.add(rem).cast()),
+        )
+    };
+    let cc = _mm_xor_si128(one(_mm_xor_si128(full, first)), first);
+    // The partial block's bytes, then CC's (or PP's) after them: `up` is 0x80 exactly
+    // where CC's bytes are kept.
+    let part = _mm_blendv_epi8(_mm_shuffle_epi8(end, up), cc, up);
+    let last = _mm_xor_si128(one(_mm_xor_si128(part, second)), second);
+    // SAFETY: both 16-byte windows lie within the `16 + rem` writable bytes; every read is
+    // done. The first store puts CC's first `rem` bytes at the end; the second, of the
+    // full block, overwrites the rest of the first.
+    unsafe {
+        _mm_storeu_si128(dst.add(rem).cast(), _mm_shuffle_epi8(cc, down));
+        _mm_storeu_si128(dst.cast(), last);
+    }
+}

@@ -10,8 +10,9 @@
 //!     rounds 3..R-1
 //!     C[2j..2j+2] = vaesenclast(s[j], w[j])   // = AES(P ⊕ T) ⊕ T, output XOR in the key
 //! per 128-bit lane: t·x^16 = (t shifted up 2 bytes) ⊕ clmul(top 2 bytes of t, 0x87)
-//! the remaining < 16 blocks and the ciphertext stealing: `super::finish` (VAES block
-//! kernels, from the low lane of v[0])
+//! the remaining n < 16 full blocks: one group of ceil(n/2) vectors (1, 2, 4 or 8) with
+//! masked loads and stores (vpmaskmovq), tweaks from the first lanes of v
+//! the ciphertext stealing: `super::finish` (two AES-NI blocks, tweak = lane n of v)
 //! ```
 //! multi-unit calls whose unit is a whole number of groups run as one stream of groups:
 //! the next unit's first tweaks are made from its T_0 between the rounds of the
@@ -108,7 +109,10 @@ unsafe fn unit<const DEC: bool, const R: usize>(
     // v[j] lane l = T_0 · x^(2j + l), each straight from T_0 (no serial chain).
     let t = _mm256_broadcastsi128_si256(load(t0));
     let mut v = [t; 8];
-    for (j, x) in v.iter_mut().enumerate() {
+    // A unit shorter than a group needs only the vectors its blocks (and the stealing
+    // block's tweak) fall in.
+    let need = if bulk >= 16 { 8 } else { bulk / 2 + 1 };
+    for (j, x) in v.iter_mut().enumerate().take(need) {
         *x = mul_x_lanes(t, 2 * j as i64, poly);
     }
     let mut off = 0;
@@ -150,10 +154,35 @@ unsafe fn unit<const DEC: bool, const R: usize>(
         }
         off += 256;
     }
-    let mut t = [0u8; 16];
-    store(&mut t, _mm256_castsi256_si128(v[0]));
-    // SAFETY: `off <= len`; the rest (fewer than 16 blocks, then at most one full block
-    // and 15 bytes) is within the caller's ranges, and is 0 or at least 16 bytes.
+    // The full blocks after the last group (fewer than 16): one masked group, as few
+    // vectors as they need. Their tweaks are the first lanes of `v`.
+    let left = bulk % 16;
+    if left > 0 {
+        // SAFETY: blocks `off / 16 .. off / 16 + left` are within `bulk`, so within the
+        // caller's ranges.
+        unsafe {
+            let (s, d) = (src.add(off), dst.add(off));
+            match left.div_ceil(2) {
+                1 => tail_group::<DEC, R, 1>(rk, &v, s, d, left),
+                2 => tail_group::<DEC, R, 2>(rk, &v, s, d, left),
+                3 | 4 => tail_group::<DEC, R, 4>(rk, &v, s, d, left),
+                _ => tail_group::<DEC, R, 8>(rk, &v, s, d, left),
+            }
+        }
+        off += 16 * left;
+    }
+    if off == len {
+        return;
+    }
+    // Ciphertext stealing: the tweak of block `left` of the set, lane `left % 2` of
+    // `v[left / 2]` (a public position).
+    let mut lanes = [[0u8; 16]; 2];
+    store(&mut lanes[0], _mm256_castsi256_si128(v[left / 2]));
+    store(&mut lanes[1], _mm256_extracti128_si256::<1>(v[left / 2]));
+    let t = lanes[left % 2];
+    super::wipe(&mut lanes);
+    // SAFETY: `off <= len`; the rest (one full block and 1 to 15 bytes) is within the
+    // caller's ranges.
     unsafe {
         finish(
             Impl::VaesAvx2(tok),
@@ -164,6 +193,58 @@ unsafe fn unit<const DEC: bool, const R: usize>(
             dst.add(off),
             len - off,
         );
+    }
+}
+
+/// `n` blocks (`n <= 2 * NV`, fewer than 16) at `src` → `dst` with the tweaks in the
+/// first lanes of `v`: `NV` vectors, masked loads and stores past block `n`.
+///
+/// # Safety
+/// `src` readable and `dst` writable for `16 * n` bytes, equal or disjoint.
+#[inline]
+#[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1")]
+unsafe fn tail_group<const DEC: bool, const R: usize, const NV: usize>(
+    rk: &[__m256i; 15],
+    v: &[__m256i; 8],
+    src: *const u8,
+    dst: *mut u8,
+    n: usize,
+) {
+    // Two 64-bit elements per block; vector j holds blocks 2j and 2j + 1. An element is
+    // enabled when its index within the vector is below twice the blocks left for it.
+    let mask = |j: usize| -> __m256i {
+        let elems = 2 * n.saturating_sub(2 * j).min(2);
+        _mm256_cmpgt_epi64(
+            _mm256_set1_epi64x(elems as i64),
+            _mm256_set_epi64x(3, 2, 1, 0),
+        )
+    };
+    let mut s = [_mm256_setzero_si256(); NV];
+    let mut w = [_mm256_setzero_si256(); NV];
+    for j in 0..NV {
+        // SAFETY: the mask enables only elements of blocks below `n`; masked-off elements
+        // are not read (no fault past the range).
+        let d = unsafe { _mm256_maskload_epi64(src.add(32 * j).cast(), mask(j)) };
+        s[j] = _mm256_xor_si256(d, _mm256_xor_si256(v[j], rk[0]));
+        w[j] = _mm256_xor_si256(v[j], rk[R]);
+    }
+    for k in &rk[1..R] {
+        for x in s.iter_mut() {
+            *x = if DEC {
+                _mm256_aesdec_epi128(*x, *k)
+            } else {
+                _mm256_aesenc_epi128(*x, *k)
+            };
+        }
+    }
+    for j in 0..NV {
+        let c = if DEC {
+            _mm256_aesdeclast_epi128(s[j], w[j])
+        } else {
+            _mm256_aesenclast_epi128(s[j], w[j])
+        };
+        // SAFETY: as for the loads: only the elements of blocks below `n` are written.
+        unsafe { _mm256_maskstore_epi64(dst.add(32 * j).cast(), mask(j), c) };
     }
 }
 

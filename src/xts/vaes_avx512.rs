@@ -10,8 +10,9 @@
 //!     rounds 3..R-1
 //!     C[4j..4j+4] = vaesenclast(s[j], w[j])   // = AES(P ⊕ T) ⊕ T, output XOR in the key
 //! per 128-bit lane: t·x^32 = (t shifted up 4 bytes) ⊕ clmul(top 4 bytes of t, 0x87)
-//! the remaining < 32 blocks and the ciphertext stealing: `super::finish` (VAES block
-//! kernels, from the lowest lane of v[0])
+//! the remaining n < 32 full blocks: one masked group of ceil(n/4) vectors (1, 2, 4 or 8),
+//! tweaks from the first lanes of v (a unit shorter than a group computes only those)
+//! the ciphertext stealing: `super::finish` (two AES-NI blocks, tweak = lane n of v)
 //! ```
 //! multi-unit calls whose unit is a whole number of groups run as one stream of groups:
 //! the next unit's first tweaks are made from its T_0 between the rounds of the
@@ -118,7 +119,10 @@ unsafe fn unit<const DEC: bool, const R: usize>(
     // v[j] lane l = T_0 · x^(4j + l), each straight from T_0 (no serial chain).
     let t = _mm512_broadcast_i32x4(load(t0));
     let mut v = [t; 8];
-    for (j, x) in v.iter_mut().enumerate() {
+    // A unit shorter than a group needs only the vectors its blocks (and the stealing
+    // block's tweak) fall in.
+    let need = if bulk >= 32 { 8 } else { bulk / 4 + 1 };
+    for (j, x) in v.iter_mut().enumerate().take(need) {
         *x = mul_x_lanes(t, 4 * j as i64, poly);
     }
     let mut off = 0;
@@ -160,10 +164,38 @@ unsafe fn unit<const DEC: bool, const R: usize>(
         }
         off += 512;
     }
-    let mut t = [0u8; 16];
-    store(&mut t, _mm512_castsi512_si128(v[0]));
-    // SAFETY: `off <= len`; the rest (fewer than 32 blocks, then at most one full block
-    // and 15 bytes) is within the caller's ranges, and is 0 or at least 16 bytes.
+    // The full blocks after the last group (fewer than 32): one masked group, as few
+    // vectors as they need. Their tweaks are the first lanes of `v`.
+    let left = bulk % 32;
+    if left > 0 {
+        // SAFETY: blocks `off / 16 .. off / 16 + left` are within `bulk`, so within the
+        // caller's ranges.
+        unsafe {
+            let (s, d) = (src.add(off), dst.add(off));
+            match left.div_ceil(4) {
+                1 => tail_group::<DEC, R, 1>(rk, &v, s, d, left),
+                2 => tail_group::<DEC, R, 2>(rk, &v, s, d, left),
+                3 | 4 => tail_group::<DEC, R, 4>(rk, &v, s, d, left),
+                _ => tail_group::<DEC, R, 8>(rk, &v, s, d, left),
+            }
+        }
+        off += 16 * left;
+    }
+    if off == len {
+        return;
+    }
+    // Ciphertext stealing: the tweak of block `left` of the set, lane `left % 4` of
+    // `v[left / 4]` (a public position).
+    let mut lanes = [[0u8; 16]; 4];
+    let tv = v[left / 4];
+    store(&mut lanes[0], _mm512_castsi512_si128(tv));
+    store(&mut lanes[1], _mm512_extracti32x4_epi32::<1>(tv));
+    store(&mut lanes[2], _mm512_extracti32x4_epi32::<2>(tv));
+    store(&mut lanes[3], _mm512_extracti32x4_epi32::<3>(tv));
+    let t = lanes[left % 4];
+    super::wipe(&mut lanes);
+    // SAFETY: `off <= len`; the rest (one full block and 1 to 15 bytes) is within the
+    // caller's ranges.
     unsafe {
         finish(
             Impl::VaesAvx512(tok),
@@ -174,6 +206,56 @@ unsafe fn unit<const DEC: bool, const R: usize>(
             dst.add(off),
             len - off,
         );
+    }
+}
+
+/// `n` blocks (`n <= 4 * NV`, fewer than 32) at `src` → `dst` with the tweaks in the
+/// first lanes of `v`: `NV` vectors, masked loads and stores past block `n`.
+///
+/// # Safety
+/// `src` readable and `dst` writable for `16 * n` bytes, equal or disjoint.
+#[inline]
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512vl,avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1"
+)]
+unsafe fn tail_group<const DEC: bool, const R: usize, const NV: usize>(
+    rk: &[__m512i; 15],
+    v: &[__m512i; 8],
+    src: *const u8,
+    dst: *mut u8,
+    n: usize,
+) {
+    // Two 64-bit elements per block; vector j holds blocks 4j..4j+4.
+    let mask = |j: usize| -> __mmask8 {
+        let blocks = n.saturating_sub(4 * j).min(4);
+        ((1u32 << (2 * blocks)) - 1) as __mmask8
+    };
+    let mut s = [_mm512_setzero_si512(); NV];
+    let mut w = [_mm512_setzero_si512(); NV];
+    for j in 0..NV {
+        // SAFETY: the mask enables only elements of blocks below `n`; masked-off elements
+        // are not read (no fault past the range).
+        let d = unsafe { _mm512_maskz_loadu_epi64(mask(j), src.add(64 * j).cast()) };
+        s[j] = _mm512_ternarylogic_epi64::<0x96>(d, v[j], rk[0]);
+        w[j] = _mm512_xor_si512(v[j], rk[R]);
+    }
+    for k in &rk[1..R] {
+        for x in s.iter_mut() {
+            *x = if DEC {
+                _mm512_aesdec_epi128(*x, *k)
+            } else {
+                _mm512_aesenc_epi128(*x, *k)
+            };
+        }
+    }
+    for j in 0..NV {
+        let c = if DEC {
+            _mm512_aesdeclast_epi128(s[j], w[j])
+        } else {
+            _mm512_aesenclast_epi128(s[j], w[j])
+        };
+        // SAFETY: as for the loads: only the elements of blocks below `n` are written.
+        unsafe { _mm512_mask_storeu_epi64(dst.add(64 * j).cast(), mask(j), c) };
     }
 }
 
@@ -281,20 +363,6 @@ unsafe fn units<const DEC: bool, const R: usize>(
     dst: *mut u8,
     len: usize,
 ) {
-    if len < 512 {
-        // Shorter than one 32-block group: the 256-bit kernel does it in ymm groups of 16
-        // (measured here: 256-byte units 3.2 GB/s there against 0.9 through this kernel's
-        // tail path).
-        // SAFETY: the same contract; the AVX-512 token implies the AVX2 one.
-        unsafe {
-            if DEC {
-                super::vaes_avx2::decrypt_units(tok.vaes_avx2(), ks, tweaks, src, dst, len);
-            } else {
-                super::vaes_avx2::encrypt_units(tok.vaes_avx2(), ks, tweaks, src, dst, len);
-            }
-        }
-        return;
-    }
     let rk = load_keys(if DEC { &ks.dec } else { &ks.enc });
     if len.is_multiple_of(512) {
         // SAFETY: the caller's contract, and whole groups.
