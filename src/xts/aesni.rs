@@ -9,8 +9,9 @@
 //!     rounds 3..R-1
 //!     C[j] = aesenclast(s[j], w[j])     // = AES(P ⊕ T) ⊕ T: the output XOR is in the key
 //! t·x^8 = (t << 8 bits, a byte shift) ⊕ clmul(top byte of t, 0x87)
-//! the remaining < 8 blocks: `super::finish` (AES-NI block kernels, from tweak v[0]);
-//! the ciphertext stealing: [`steal`] (two dependent blocks, splice by shuffle and blend)
+//! the remaining n < 8 full blocks: n blocks in flight with the tweaks v[0..n]
+//! the ciphertext stealing: [`steal`] (two dependent blocks, splice by shuffle and blend),
+//! through `super::finish`, tweak v[n]
 //! ```
 //! multi-unit calls whose unit is a whole number of groups run as one stream of groups:
 //! the next unit's first tweaks are made from its T_0 between the rounds of the
@@ -21,7 +22,7 @@ use core::arch::x86_64::*;
 
 use super::finish;
 use crate::aes::aesni::{load, load_keys, store};
-use crate::aes::{Block, Impl, KeySchedule};
+use crate::aes::{Block, KeySchedule};
 use crate::cpu::AesNiToken;
 
 /// `t · x^8`: a byte shift, and the byte shifted out folded back by 0x87.
@@ -90,7 +91,10 @@ unsafe fn unit<const DEC: bool, const R: usize>(
     let bulk = if rem == 0 { len / 16 } else { len / 16 - 1 };
     let t = load(t0);
     let mut v = [t; 8];
-    for (j, x) in v.iter_mut().enumerate() {
+    // A unit shorter than a group needs only the tweaks of its blocks (and of the stealing
+    // block).
+    let need = if bulk >= 8 { 8 } else { bulk + 1 };
+    for (j, x) in v.iter_mut().enumerate().take(need) {
         *x = mul_xk(t, j as i64, poly);
     }
     let mut off = 0;
@@ -132,20 +136,73 @@ unsafe fn unit<const DEC: bool, const R: usize>(
         }
         off += 128;
     }
+    // The full blocks after the last group (fewer than 8), with the first tweaks of `v`.
+    let left = bulk % 8;
+    if left > 0 {
+        // SAFETY: blocks `off / 16 .. off / 16 + left` are within `bulk`, so within the
+        // caller's ranges.
+        unsafe {
+            let (s, d) = (src.add(off), dst.add(off));
+            match left {
+                1 => tail_group::<DEC, R, 1>(rk, &v, s, d),
+                2 => tail_group::<DEC, R, 2>(rk, &v, s, d),
+                3 => tail_group::<DEC, R, 3>(rk, &v, s, d),
+                4 => tail_group::<DEC, R, 4>(rk, &v, s, d),
+                5 => tail_group::<DEC, R, 5>(rk, &v, s, d),
+                6 => tail_group::<DEC, R, 6>(rk, &v, s, d),
+                _ => tail_group::<DEC, R, 7>(rk, &v, s, d),
+            }
+        }
+        off += 16 * left;
+    }
+    if off == len {
+        return;
+    }
     let mut t = [0u8; 16];
-    store(&mut t, v[0]);
-    // SAFETY: `off <= len`; the rest (fewer than 8 blocks, then at most one full block and
-    // 15 bytes) is within the caller's ranges, and is 0 or at least 16 bytes.
+    store(&mut t, v[left]);
+    // SAFETY: `off <= len`; the rest (one full block and 1 to 15 bytes) is within the
+    // caller's ranges.
     unsafe {
-        finish(
-            Impl::AesNi(tok),
-            ks,
-            DEC,
-            &t,
-            src.add(off),
-            dst.add(off),
-            len - off,
-        );
+        finish(tok, ks, DEC, &t, src.add(off), dst.add(off), rem);
+    }
+}
+
+/// `N` blocks (fewer than 8) at `src` → `dst` under the tweaks `v[..N]`.
+///
+/// # Safety
+/// `src` readable and `dst` writable for `16 * N` bytes, equal or disjoint.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+unsafe fn tail_group<const DEC: bool, const R: usize, const N: usize>(
+    rk: &[__m128i; 15],
+    v: &[__m128i; 8],
+    src: *const u8,
+    dst: *mut u8,
+) {
+    let mut s = [_mm_setzero_si128(); N];
+    for j in 0..N {
+        // SAFETY: block `j < N` is within the caller's range.
+        let d = unsafe { _mm_loadu_si128(src.add(16 * j).cast()) };
+        s[j] = _mm_xor_si128(d, _mm_xor_si128(v[j], rk[0]));
+    }
+    for k in &rk[1..R] {
+        for x in s.iter_mut() {
+            *x = if DEC {
+                _mm_aesdec_si128(*x, *k)
+            } else {
+                _mm_aesenc_si128(*x, *k)
+            };
+        }
+    }
+    for j in 0..N {
+        let w = _mm_xor_si128(v[j], rk[R]);
+        let c = if DEC {
+            _mm_aesdeclast_si128(s[j], w)
+        } else {
+            _mm_aesenclast_si128(s[j], w)
+        };
+        // SAFETY: block `j < N` is writable; every load is done.
+        unsafe { _mm_storeu_si128(dst.add(16 * j).cast(), c) };
     }
 }
 

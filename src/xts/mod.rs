@@ -857,88 +857,32 @@ pub(crate) fn mul_x(t: u128) -> u128 {
     (t << 1) ^ (0u128.wrapping_sub(t >> 127) & 0x87)
 }
 
-/// The end of a data unit in a SIMD kernel: the full blocks after its last group through
-/// the generic routine and `imp`'s AES block kernels, then the ciphertext stealing on
-/// AES-NI (two dependent single blocks: latency matters, not width). `t` is the tweak of
-/// the first of these blocks.
+/// The end of a data unit in a SIMD kernel, after all its full blocks but the last: the
+/// ciphertext stealing over that block and the `rem` bytes after it (`1 <= rem <= 15`),
+/// as two dependent AES-NI blocks (latency matters here, not width). `t` is the tweak of
+/// the full block.
 ///
 /// # Safety
-/// `src` readable and `dst` writable for `len` bytes; `src == dst` or the ranges do not
-/// overlap; `len == 0` or `len >= 16`.
+/// `src` readable and `dst` writable for `16 + rem` bytes; `src == dst` or the ranges do
+/// not overlap.
 #[cfg(target_arch = "x86_64")]
 pub(crate) unsafe fn finish(
-    imp: Impl,
+    tok: AesNiToken,
     ks: &KeySchedule,
     dec: bool,
     t: &Block,
     src: *const u8,
     dst: *mut u8,
-    len: usize,
+    rem: usize,
 ) {
-    if len == 0 {
-        return;
-    }
-    debug_assert!(len >= 16);
-    let rem = len % 16;
-    let aesni = match imp {
-        Impl::AesNi(t) => Some(t),
-        Impl::VaesAvx2(t) => Some(t.aesni()),
-        Impl::VaesAvx512(t) => Some(t.vaes_avx2().aesni()),
-        Impl::Portable => None,
-    };
-    let (Some(tok), true) = (aesni, rem != 0) else {
-        // SAFETY: the caller's contract.
-        unsafe { finish_generic(imp, ks, dec, t, src, dst, len) };
-        return;
-    };
-    // Full blocks before the stealing pair, then the pair with its tweak.
-    let bulk = len - 16 - rem;
-    let mut tw = u128::from_le_bytes(*t);
-    for _ in 0..bulk / 16 {
-        tw = mul_x(tw);
-    }
-    let mut tb = tw.to_le_bytes();
-    // SAFETY: the first `bulk` bytes (whole blocks) and then the `16 + rem` after them lie
-    // within the caller's ranges, with the same aliasing; the token proves AES-NI.
+    // SAFETY: the caller's contract; the token proves AES-NI.
     unsafe {
-        finish_generic(imp, ks, dec, t, src, dst, bulk);
-        let (s, d) = (src.add(bulk), dst.add(bulk));
         if dec {
-            aesni::steal::<true>(tok, ks, &tb, s, d, rem);
+            aesni::steal::<true>(tok, ks, t, src, dst, rem);
         } else {
-            aesni::steal::<false>(tok, ks, &tb, s, d, rem);
+            aesni::steal::<false>(tok, ks, t, src, dst, rem);
         }
     }
-    wipe(core::slice::from_mut(&mut tb));
-}
-
-/// `finish` through the generic routine alone.
-///
-/// # Safety
-/// As [`finish`].
-#[cfg(target_arch = "x86_64")]
-unsafe fn finish_generic(
-    imp: Impl,
-    ks: &KeySchedule,
-    dec: bool,
-    t: &Block,
-    src: *const u8,
-    dst: *mut u8,
-    len: usize,
-) {
-    if len == 0 {
-        return;
-    }
-    // Work in place in `dst`: no stack copy of the data to wipe afterwards (the caller's
-    // output buffer holds the input only until it is overwritten here).
-    // SAFETY: `copy` allows equal or disjoint ranges, which the caller guarantees, of
-    // `len` readable bytes at `src` and writable bytes at `dst`; after it, the `len`
-    // bytes at `dst` are this function's alone for the rest of the call.
-    let buf = unsafe {
-        core::ptr::copy(src, dst, len);
-        core::slice::from_raw_parts_mut(dst, len)
-    };
-    soft::unit_with::<{ soft::TAIL_BATCH }>(imp, ks, dec, t, buf);
 }
 
 #[cfg(test)]

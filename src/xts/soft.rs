@@ -1,12 +1,11 @@
-//! Portable XTS unit kernel (constant time), and the generic safe unit routine the SIMD
-//! kernels use for their last few blocks.
+//! Portable XTS unit kernel (constant time).
 //!
 //! ```text
 //! t = T_0 (already E_K2(tweak)); bulk = all full blocks, less the last one if a partial
 //! block follows
-//! for each batch of up to 16 bulk blocks:
+//! for each batch of up to 64 bulk blocks:
 //!     for i in batch: tw[i] = t; t = t · x; b[i] = P[i] ⊕ tw[i]
-//!     b = AES-ECB(Key1, b)                       // one call on 16 blocks: bitsliced core
+//!     b = AES-ECB(Key1, b)                       // one call on 64 blocks: bitsliced core
 //!     for i in batch: C[i] = b[i] ⊕ tw[i]
 //! if a partial block of r bytes follows (ciphertext stealing):
 //!     encrypt: CC = E(P_{m-1} ⊕ t) ⊕ t;  C_{m-1} = E((P_m ‖ CC[r..]) ⊕ t·x) ⊕ t·x;  C_m = CC[..r]
@@ -16,33 +15,29 @@
 #![forbid(unsafe_code)]
 
 use super::{mul_x, wipe};
-use crate::aes::{Block, Impl, KeySchedule};
+use crate::aes::{Block, KeySchedule, soft};
 
 /// Blocks per call into the bitsliced core, which bitslices the round keys on every call:
 /// 64 blocks keep that to a few percent (measured here: portable AES-256-XTS at 4 KiB
 /// went from about 0.39x to 0.51x OpenSSL's software path when raised from 16).
 const PORTABLE_BATCH: usize = 64;
 
-/// Blocks per call for the SIMD kernels' tails (fewer than 33 blocks; smaller stack
-/// arrays to clear per call).
-pub(crate) const TAIL_BATCH: usize = 16;
-
 /// Encrypts one data unit (16..=2^24 bytes) in place; `t0` is E_K2(tweak).
 pub(crate) fn encrypt_unit(k1: &KeySchedule, t0: &Block, buf: &mut [u8]) {
-    unit_with::<PORTABLE_BATCH>(Impl::Portable, k1, false, t0, buf);
+    unit(k1, false, t0, buf);
 }
 
 /// Decrypts one data unit in place; `t0` is E_K2(tweak).
 pub(crate) fn decrypt_unit(k1: &KeySchedule, t0: &Block, buf: &mut [u8]) {
-    unit_with::<PORTABLE_BATCH>(Impl::Portable, k1, true, t0, buf);
+    unit(k1, true, t0, buf);
 }
 
 #[inline]
-fn crypt(imp: Impl, ks: &KeySchedule, dec: bool, blocks: &mut [Block]) {
+fn crypt(ks: &KeySchedule, dec: bool, blocks: &mut [Block]) {
     if dec {
-        imp.decrypt_blocks(ks, blocks);
+        soft::decrypt_blocks(ks, blocks);
     } else {
-        imp.encrypt_blocks(ks, blocks);
+        soft::encrypt_blocks(ks, blocks);
     }
 }
 
@@ -53,16 +48,8 @@ fn xor(a: &mut Block, b: &Block) {
     }
 }
 
-/// One data unit (or the end of one: `t0` is then the tweak of `buf`'s first block) with
-/// the AES block kernels of `imp`. `buf.len() >= 16` whenever it is not a multiple of 16.
-/// `B` blocks go to the block kernels per call.
-pub(crate) fn unit_with<const B: usize>(
-    imp: Impl,
-    ks: &KeySchedule,
-    dec: bool,
-    t0: &Block,
-    buf: &mut [u8],
-) {
+/// One data unit, `PORTABLE_BATCH` blocks per call into the AES core.
+fn unit(ks: &KeySchedule, dec: bool, t0: &Block, buf: &mut [u8]) {
     let mut t = u128::from_le_bytes(*t0);
     let rem = buf.len() % 16;
     let bulk = if rem == 0 {
@@ -71,9 +58,9 @@ pub(crate) fn unit_with<const B: usize>(
         buf.len() - 16 - rem
     };
     let (head, last) = buf.split_at_mut(bulk);
-    let mut tw = [[0u8; 16]; B];
-    let mut b = [[0u8; 16]; B];
-    for chunk in head.chunks_mut(16 * B) {
+    let mut tw = [[0u8; 16]; PORTABLE_BATCH];
+    let mut b = [[0u8; 16]; PORTABLE_BATCH];
+    for chunk in head.chunks_mut(16 * PORTABLE_BATCH) {
         let n = chunk.len() / 16;
         for (i, p) in chunk.chunks_exact(16).enumerate() {
             tw[i] = t.to_le_bytes();
@@ -81,7 +68,7 @@ pub(crate) fn unit_with<const B: usize>(
             b[i].copy_from_slice(p);
             xor(&mut b[i], &tw[i]);
         }
-        crypt(imp, ks, dec, &mut b[..n]);
+        crypt(ks, dec, &mut b[..n]);
         for (i, c) in chunk.chunks_exact_mut(16).enumerate() {
             xor(&mut b[i], &tw[i]);
             c.copy_from_slice(&b[i]);
@@ -95,14 +82,14 @@ pub(crate) fn unit_with<const B: usize>(
         let mut x = [0u8; 16];
         x.copy_from_slice(full);
         xor(&mut x, &first);
-        crypt(imp, ks, dec, core::slice::from_mut(&mut x));
+        crypt(ks, dec, core::slice::from_mut(&mut x));
         xor(&mut x, &first);
         // x = CC (encrypt) or PP (decrypt); steal its tail.
         let mut y = x;
         y[..rem].copy_from_slice(part);
         part.copy_from_slice(&x[..rem]);
         xor(&mut y, &second);
-        crypt(imp, ks, dec, core::slice::from_mut(&mut y));
+        crypt(ks, dec, core::slice::from_mut(&mut y));
         xor(&mut y, &second);
         full.copy_from_slice(&y);
         wipe(core::slice::from_mut(&mut x));

@@ -24,7 +24,7 @@ use core::arch::x86_64::*;
 use super::finish;
 use crate::aes::aesni::{load, store};
 use crate::aes::vaes_avx2::load_keys;
-use crate::aes::{Block, Impl, KeySchedule};
+use crate::aes::{Block, KeySchedule};
 use crate::cpu::VaesAvx2Token;
 
 /// Each lane times x^16.
@@ -184,15 +184,7 @@ unsafe fn unit<const DEC: bool, const R: usize>(
     // SAFETY: `off <= len`; the rest (one full block and 1 to 15 bytes) is within the
     // caller's ranges.
     unsafe {
-        finish(
-            Impl::VaesAvx2(tok),
-            ks,
-            DEC,
-            &t,
-            src.add(off),
-            dst.add(off),
-            len - off,
-        );
+        finish(tok.aesni(), ks, DEC, &t, src.add(off), dst.add(off), rem);
     }
 }
 

@@ -23,7 +23,7 @@ use core::arch::x86_64::*;
 
 use super::finish;
 use crate::aes::aesni::{load, store};
-use crate::aes::{Block, Impl, KeySchedule};
+use crate::aes::{Block, KeySchedule};
 use crate::cpu::VaesAvx512Token;
 
 #[inline]
@@ -198,13 +198,13 @@ unsafe fn unit<const DEC: bool, const R: usize>(
     // caller's ranges.
     unsafe {
         finish(
-            Impl::VaesAvx512(tok),
+            tok.vaes_avx2().aesni(),
             ks,
             DEC,
             &t,
             src.add(off),
             dst.add(off),
-            len - off,
+            rem,
         );
     }
 }
