@@ -171,7 +171,7 @@ impl fmt::Debug for Sha1Core {
 impl Drop for Sha1Core {
     /// Inside HMAC the state is derived from the key: wiped.
     fn drop(&mut self) {
-        self.state.zeroize();
+        crate::wipe::words(&mut self.state);
         self.blocks.zeroize();
     }
 }
@@ -215,7 +215,7 @@ impl FixedOutputReset for Sha1 {
     fn finalize_into_reset(&mut self, out: &mut Output<Self>) {
         let mut digest = self.finish();
         out.copy_from_slice(&digest);
-        digest.zeroize();
+        crate::wipe::bytes(&mut digest);
         Sha1::reset(self);
     }
 }

@@ -93,6 +93,7 @@ pub mod sha1;
 #[cfg(test)]
 #[cfg_attr(not(simdcrypt_asm), allow(dead_code))] // used by the assembly twins' tests
 mod test_util;
+mod wipe;
 pub mod xts;
 
 pub use aes::{Aes, Block};

@@ -107,8 +107,8 @@ impl KeySchedule {
 
 impl Drop for KeySchedule {
     fn drop(&mut self) {
-        self.enc.zeroize();
-        self.dec.zeroize();
+        crate::wipe::blocks(&mut self.enc);
+        crate::wipe::blocks(&mut self.dec);
     }
 }
 

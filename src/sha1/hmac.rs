@@ -9,8 +9,6 @@
 
 use core::fmt;
 
-use zeroize::Zeroize;
-
 use super::{DISPATCH, IV, Impl, Sha1, impl_for};
 use crate::{Backend, Error};
 
@@ -89,8 +87,8 @@ impl HmacSha1 {
         }
         let mut outer_start = IV;
         imp.compress(&mut outer_start, &pad);
-        pad.zeroize();
-        k0.zeroize();
+        crate::wipe::bytes(pad.as_flattened_mut());
+        crate::wipe::bytes(&mut k0);
         HmacSha1 {
             inner: Sha1::from_parts(imp, backend, inner_start, 64),
             inner_start,
@@ -162,7 +160,7 @@ impl HmacSha1 {
         let mut outer =
             Sha1::from_parts(self.inner.imp(), self.inner.backend(), self.outer_start, 64);
         outer.update(&inner);
-        inner.zeroize();
+        crate::wipe::bytes(&mut inner);
         outer.finalize()
     }
 
@@ -192,7 +190,7 @@ impl HmacSha1 {
         for (a, b) in mac.iter().zip(tag) {
             diff |= a ^ b;
         }
-        mac.zeroize();
+        crate::wipe::bytes(&mut mac);
         // The comparison is over every byte; only the final result, public by design, is
         // branched on, in `ct::declassify`.
         if crate::ct::declassify(u32::from(diff)) {
@@ -205,8 +203,8 @@ impl HmacSha1 {
 
 impl Drop for HmacSha1 {
     fn drop(&mut self) {
-        self.inner_start.zeroize();
-        self.outer_start.zeroize();
+        crate::wipe::words(&mut self.inner_start);
+        crate::wipe::words(&mut self.outer_start);
         // `inner` wipes itself.
     }
 }

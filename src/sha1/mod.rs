@@ -26,8 +26,6 @@
 
 use core::fmt;
 
-use zeroize::Zeroize;
-
 use crate::Error;
 use crate::backend::{Backend, Dispatch};
 #[cfg(target_arch = "x86_64")]
@@ -333,7 +331,7 @@ impl Sha1 {
     pub(crate) fn finish(&mut self) -> [u8; 20] {
         let (mut blocks, n) = pad(&self.buf[..self.buf_len], self.len);
         self.imp.compress(&mut self.state, &blocks[..n]);
-        blocks.zeroize();
+        crate::wipe::bytes(blocks[..n].as_flattened_mut());
         digest_bytes(&self.state)
     }
 
@@ -361,7 +359,7 @@ impl Sha1 {
     pub fn reset(&mut self) {
         self.state = IV;
         self.len = 0;
-        self.buf.zeroize();
+        crate::wipe::bytes(&mut self.buf);
         self.buf_len = 0;
     }
 }
@@ -375,8 +373,8 @@ impl Default for Sha1 {
 impl Drop for Sha1 {
     /// The state may be key-derived (inside HMAC): wiped.
     fn drop(&mut self) {
-        self.state.zeroize();
-        self.buf.zeroize();
+        crate::wipe::words(&mut self.state);
+        crate::wipe::bytes(&mut self.buf);
     }
 }
 

@@ -840,16 +840,7 @@ impl fmt::Debug for Xts {
     }
 }
 
-/// Overwrites blocks of key-derived or plain data with zeros, with stores the compiler
-/// keeps (one 16-byte volatile store per block: `zeroize` writes byte by byte, which costs
-/// a visible share of a 512-byte sector).
-#[inline]
-pub(crate) fn wipe(blocks: &mut [Block]) {
-    for b in blocks {
-        // SAFETY: `b` is a valid, exclusive, aligned reference to a block.
-        unsafe { core::ptr::write_volatile(b, [0; 16]) };
-    }
-}
+pub(crate) use crate::wipe::blocks as wipe;
 
 /// Multiplies a tweak by x in GF(2^128) (little-endian bit order), in constant time.
 #[inline]
