@@ -325,3 +325,34 @@ mod x86 {
     never!(aes_latency aes_xmm_throughput vaes_ymm_throughput vaes_zmm_throughput
         sha1rnds4_latency sha1rnds4_throughput);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The latency probe is one chain across runs: each run starts from the previous run's
+    /// result, so two runs give what one run from that result gives.
+    #[test]
+    fn aes_latency_probe_continues_its_chain() {
+        let Some(tok) = simdcrypt::cpu::AesNiToken::get() else {
+            // No AES-NI: the probe is never built here (Instr::probe returns None).
+            eprintln!("skipped: no AES-NI on this CPU");
+            return;
+        };
+        let mut p = Probe::AesLatency(tok, 0);
+        p.run();
+        let Probe::AesLatency(_, after_one) = p else {
+            unreachable!()
+        };
+        assert_ne!(after_one, 0);
+        p.run();
+        let Probe::AesLatency(_, after_two) = p else {
+            unreachable!()
+        };
+        // SAFETY: the token proves AES-NI and SSE4.1.
+        let want = unsafe { x86::aes_latency(after_one) };
+        assert_eq!(after_two, want);
+        assert_ne!(after_two, after_one);
+        assert_eq!(Instr::AesLatency.ops_per_run(), AES_LAT_ITERS);
+    }
+}
