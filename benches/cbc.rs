@@ -4,7 +4,13 @@
 //! `encrypt_many` (8 x 4 KiB) against single-stream encryption; RustCrypto `cbc` too. The instruction rates are
 //! measured in the same run. Each figure is the best of several short rounds, interleaved.
 //!
-//! `cargo bench --features openssl --bench cbc` (about 6 s; best of 50 rounds of 4 ms each, to dodge other load).
+//! `cargo bench --features openssl --bench cbc` (about 8 s; best of 50 rounds of 4 ms each, to dodge other load).
+//!
+//! Also shown: the AES chain itself in three forms (one key; ten distinct keys, nine
+//! `aesenc` and one `aesenclast`, as a real block has; and 256-op chains restarted from the
+//! same value on every call, the way the speed tool's latency probe once was: the
+//! out-of-order core overlaps consecutive calls' chains, so that form times less than the
+//! latency), and decryption at 16 KiB next to 64 KiB (L1d is 48 KiB here).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -81,6 +87,37 @@ mod ceil {
         _mm512_cvtsi512_si32(acc)
     }
 
+    /// `10 * iters` dependent AES rounds (one chain): per step nine `aesenc` and one
+    /// `aesenclast` with ten distinct round keys, as in one AES-128 block.
+    #[target_feature(enable = "aes")]
+    pub fn aes_block_chain(iters: u64) -> i32 {
+        let k: [__m128i; 10] = black_box(core::array::from_fn(|i| _mm_set1_epi32(i as i32 + 1)));
+        let mut s = black_box(_mm_set1_epi32(7));
+        for _ in 0..iters {
+            for key in &k[..9] {
+                s = _mm_aesenc_si128(s, *key);
+            }
+            s = _mm_aesenclast_si128(s, k[9]);
+        }
+        _mm_cvtsi128_si32(s)
+    }
+
+    /// About `10 * iters` `aesenc` (whole chains of 256) in chains that each start again from the same value
+    /// (consecutive chains are independent).
+    #[target_feature(enable = "aes")]
+    pub fn aesenc_short_chains(iters: u64) -> i32 {
+        let k = black_box(_mm_set1_epi32(0x0102_0304));
+        let mut acc = 0;
+        for _ in 0..iters * 10 / 256 {
+            let mut s = black_box(_mm_set1_epi32(7));
+            for _ in 0..256 {
+                s = _mm_aesenc_si128(s, k);
+            }
+            acc ^= black_box(_mm_cvtsi128_si32(s));
+        }
+        acc
+    }
+
     /// `10 * iters` dependent `aesenc xmm` (one chain).
     #[target_feature(enable = "aes")]
     pub fn aesenc_latency(iters: u64) -> i32 {
@@ -124,6 +161,7 @@ fn rustcrypto_cbc(key: &[u8], buf: &mut [u8], enc: bool) {
 
 const CEIL_ITERS: u64 = 100_000;
 const SIZE: usize = 64 * 1024;
+const SMALL: usize = 16 * 1024;
 
 type Job = Box<dyn FnMut()>;
 
@@ -177,21 +215,39 @@ fn main() {
                     black_box(unsafe { ceil::aesenc_latency(black_box(CEIL_ITERS)) });
                 }),
             );
+            add(
+                &mut m,
+                "aes rounds, 10 keys (1 chain)".into(),
+                Box::new(|| {
+                    // SAFETY: AES-NI was detected (the AesNi backend is available).
+                    black_box(unsafe { ceil::aes_block_chain(black_box(CEIL_ITERS)) });
+                }),
+            );
+            add(
+                &mut m,
+                "aesenc xmm (256-op chains)".into(),
+                Box::new(|| {
+                    // SAFETY: AES-NI was detected (the AesNi backend is available).
+                    black_box(unsafe { ceil::aesenc_short_chains(black_box(CEIL_ITERS)) });
+                }),
+            );
         }
     }
     let keys: [&[u8]; 3] = [&[1u8; 16], &[2u8; 24], &[3u8; 32]];
     for key in keys {
         let bits = key.len() * 8;
         for &b in &fast {
-            let cbc = Cbc::with_backend(key, b).unwrap();
-            let mut buf = vec![0x5au8; SIZE];
-            add(
-                &mut m,
-                format!("decrypt {bits} {b}"),
-                Box::new(move || {
-                    cbc.decrypt(&mut [0u8; 16], black_box(&mut buf)).unwrap();
-                }),
-            );
+            for (size, tag) in [(SIZE, ""), (SMALL, " 16K")] {
+                let cbc = Cbc::with_backend(key, b).unwrap();
+                let mut buf = vec![0x5au8; size];
+                add(
+                    &mut m,
+                    format!("decrypt {bits} {b}{tag}"),
+                    Box::new(move || {
+                        cbc.decrypt(&mut [0u8; 16], black_box(&mut buf)).unwrap();
+                    }),
+                );
+            }
         }
         for &b in &fast {
             let cbc = Cbc::with_backend(key, b).unwrap();
@@ -265,6 +321,8 @@ fn main() {
         } else {
             let bytes = if n.starts_with("many") {
                 8 * 4096
+            } else if n.ends_with(" 16K") {
+                SMALL
             } else {
                 SIZE
             };
@@ -274,6 +332,19 @@ fn main() {
     let vaes_rate = m.get("vaesenc ymm (10 chains)").map(|s| ops / s);
     let lat = m.get("aesenc xmm (1 chain)").map(|s| s / ops);
     println!("ratios:");
+    if let Some(l) = lat {
+        for other in [
+            "aes rounds, 10 keys (1 chain)",
+            "aesenc xmm (256-op chains)",
+        ] {
+            if let Some(s) = m.get(other) {
+                println!(
+                    "  {other}: {:.2}x the one-key chain's time per op",
+                    s / ops / l
+                );
+            }
+        }
+    }
     if let (Some(y), Some(z)) = (
         m.get("vaesenc ymm (10 chains)"),
         m.get("vaesenc zmm (10 chains)"),
@@ -296,6 +367,9 @@ fn main() {
             }
             if let Some(o) = m.get(&format!("decrypt {bits} rustcrypto")) {
                 line += &format!(", {:.2}x RustCrypto", o / s);
+            }
+            if let (Some(c), Some(s16)) = (par_ceil, m.get(&format!("decrypt {bits} {b} 16K"))) {
+                line += &format!("; 16 KiB {:5.1}%", 100.0 * SMALL as f64 / s16 / c);
             }
             println!("{line}");
         }

@@ -3,6 +3,9 @@
 //! ```text
 //! throughput: 12 independent chains, x[i] = op(x[i], k), repeated; ops/s = 12 * n / t
 //! latency:    one chain,              x    = op(x, k),    repeated; ops/s = n / t = 1/latency
+//!             (the aesenc chain continues from one run to the next, as a kernel's chain
+//!             does: a fresh chain per run would let the out-of-order core overlap the
+//!             next run's chain with this one's, and time less than the latency)
 //! ceilings:   parallel AES     = 32 B * vaesenc-ymm/s / rounds   (16 B * aesenc-xmm/s without VAES)
 //!             chained CBC enc  = 16 B / (rounds * aesenc latency)
 //!             SHA-1, 1 stream  = 64 B / (20 * sha1rnds4 latency)
@@ -17,6 +20,9 @@ use crate::measure::Runner;
 
 /// How many times each probe body repeats per `run`.
 const ITERS: u64 = 256;
+/// `aesenc` per `run` of the latency probe: long, so that moving the chain value between
+/// runs (a few cycles, on the chain) is under 0.1% of the time.
+const AES_LAT_ITERS: u64 = 4096;
 /// Independent chains in the throughput probes (8-12 saturate every core known).
 const CHAINS: usize = 12;
 /// Chains in the `sha1rnds4` throughput probe (latency / throughput is about 3 to 4).
@@ -71,7 +77,8 @@ impl Instr {
     pub fn ops_per_run(self) -> u64 {
         ITERS
             * match self {
-                Instr::AesLatency | Instr::Sha1Rnds4Latency => 1,
+                Instr::AesLatency => AES_LAT_ITERS / ITERS,
+                Instr::Sha1Rnds4Latency => 1,
                 Instr::Sha1Rnds4Throughput => SHA_CHAINS as u64,
                 _ => CHAINS as u64,
             }
@@ -81,8 +88,8 @@ impl Instr {
     pub fn probe(self) -> Option<Box<dyn Runner>> {
         use simdcrypt::cpu::{AesNiToken, ShaNiToken, VaesAvx2Token, VaesAvx512Token};
         Some(match self {
-            Instr::AesXmmThroughput => Box::new(Probe::AesXmm(AesNiToken::get()?, false)),
-            Instr::AesLatency => Box::new(Probe::AesXmm(AesNiToken::get()?, true)),
+            Instr::AesXmmThroughput => Box::new(Probe::AesXmm(AesNiToken::get()?)),
+            Instr::AesLatency => Box::new(Probe::AesLatency(AesNiToken::get()?, 0)),
             Instr::VaesYmmThroughput => Box::new(Probe::VaesYmm(VaesAvx2Token::get()?)),
             Instr::VaesZmmThroughput => Box::new(Probe::VaesZmm(VaesAvx512Token::get()?)),
             Instr::Sha1Rnds4Latency => Box::new(Probe::Sha(ShaNiToken::get()?, true)),
@@ -147,7 +154,9 @@ impl Ceiling {
 }
 
 enum Probe {
-    AesXmm(simdcrypt::cpu::AesNiToken, bool),
+    AesXmm(simdcrypt::cpu::AesNiToken),
+    /// The chain value, carried from one run into the next.
+    AesLatency(simdcrypt::cpu::AesNiToken, u64),
     VaesYmm(simdcrypt::cpu::VaesAvx2Token),
     VaesZmm(simdcrypt::cpu::VaesAvx512Token),
     Sha(simdcrypt::cpu::ShaNiToken, bool),
@@ -157,11 +166,12 @@ impl Runner for Probe {
     fn run(&mut self) {
         let seed = black_box(0x0123_4567_89ab_cdef_u64);
         let r = match *self {
-            Probe::AesXmm(_, true) => {
+            Probe::AesLatency(_, ref mut x) => {
                 // SAFETY: the token proves AES-NI and SSE4.1.
-                unsafe { x86::aes_latency(seed) }
+                *x = unsafe { x86::aes_latency(*x) };
+                *x
             }
-            Probe::AesXmm(_, false) => {
+            Probe::AesXmm(_) => {
                 // SAFETY: the token proves AES-NI and SSE4.1.
                 unsafe { x86::aes_xmm_throughput(seed) }
             }
@@ -195,7 +205,7 @@ mod x86 {
     use core::arch::x86_64::*;
     use std::hint::black_box;
 
-    use super::{CHAINS, ITERS, SHA_CHAINS};
+    use super::{AES_LAT_ITERS, CHAINS, ITERS, SHA_CHAINS};
 
     #[target_feature(enable = "sse4.1")]
     fn fold128(s: &[__m128i]) -> u64 {
@@ -221,14 +231,16 @@ mod x86 {
         fold128(&s)
     }
 
+    /// Continues the chain from `x` (the previous run's result), so consecutive runs are
+    /// one dependent chain that the out-of-order core cannot overlap.
     #[target_feature(enable = "aes,sse4.1")]
-    pub(super) fn aes_latency(seed: u64) -> u64 {
-        let k = black_box(_mm_set1_epi64x(seed as i64));
-        let mut x = _mm_set1_epi32(seed as i32);
-        for _ in 0..ITERS {
+    pub(super) fn aes_latency(x: u64) -> u64 {
+        let k = black_box(_mm_set1_epi64x(0x0123_4567_89ab_cdef));
+        let mut x = _mm_cvtsi64_si128(x as i64);
+        for _ in 0..AES_LAT_ITERS {
             x = _mm_aesenc_si128(x, k);
         }
-        fold128(&[x])
+        _mm_cvtsi128_si64(x) as u64
     }
 
     #[target_feature(enable = "avx2,vaes,sse4.1")]
@@ -312,4 +324,35 @@ mod x86 {
     }
     never!(aes_latency aes_xmm_throughput vaes_ymm_throughput vaes_zmm_throughput
         sha1rnds4_latency sha1rnds4_throughput);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The latency probe is one chain across runs: each run starts from the previous run's
+    /// result, so two runs give what one run from that result gives.
+    #[test]
+    fn aes_latency_probe_continues_its_chain() {
+        let Some(tok) = simdcrypt::cpu::AesNiToken::get() else {
+            // No AES-NI: the probe is never built here (Instr::probe returns None).
+            eprintln!("skipped: no AES-NI on this CPU");
+            return;
+        };
+        let mut p = Probe::AesLatency(tok, 0);
+        p.run();
+        let Probe::AesLatency(_, after_one) = p else {
+            unreachable!()
+        };
+        assert_ne!(after_one, 0);
+        p.run();
+        let Probe::AesLatency(_, after_two) = p else {
+            unreachable!()
+        };
+        // SAFETY: the token proves AES-NI and SSE4.1.
+        let want = unsafe { x86::aes_latency(after_one) };
+        assert_eq!(after_two, want);
+        assert_ne!(after_two, after_one);
+        assert_eq!(Instr::AesLatency.ops_per_run(), AES_LAT_ITERS);
+    }
 }
