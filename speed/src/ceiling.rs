@@ -3,7 +3,7 @@
 //! ```text
 //! throughput: 12 independent chains, x[i] = op(x[i], k), repeated; ops/s = 12 * n / t
 //! latency:    one chain,              x    = op(x, k),    repeated; ops/s = n / t = 1/latency
-//!             (the aesenc chain continues from one run to the next, as a kernel's chain
+//!             (each latency chain continues from one run to the next, as a kernel's chain
 //!             does: a fresh chain per run would let the out-of-order core overlap the
 //!             next run's chain with this one's, and time less than the latency)
 //! ceilings:   parallel AES     = 32 B * vaesenc-ymm/s / rounds   (16 B * aesenc-xmm/s without VAES)
@@ -23,6 +23,8 @@ const ITERS: u64 = 256;
 /// `aesenc` per `run` of the latency probe: long, so that moving the chain value between
 /// runs (a few cycles, on the chain) is under 0.1% of the time.
 const AES_LAT_ITERS: u64 = 4096;
+/// `sha1rnds4` per `run` of its latency probe (continued across runs, as for `aesenc`).
+const SHA_LAT_ITERS: u64 = 4096;
 /// Independent chains in the throughput probes (8-12 saturate every core known).
 const CHAINS: usize = 12;
 /// Chains in the `sha1rnds4` throughput probe (latency / throughput is about 3 to 4).
@@ -78,7 +80,7 @@ impl Instr {
         ITERS
             * match self {
                 Instr::AesLatency => AES_LAT_ITERS / ITERS,
-                Instr::Sha1Rnds4Latency => 1,
+                Instr::Sha1Rnds4Latency => SHA_LAT_ITERS / ITERS,
                 Instr::Sha1Rnds4Throughput => SHA_CHAINS as u64,
                 _ => CHAINS as u64,
             }
@@ -92,8 +94,8 @@ impl Instr {
             Instr::AesLatency => Box::new(Probe::AesLatency(AesNiToken::get()?, 0)),
             Instr::VaesYmmThroughput => Box::new(Probe::VaesYmm(VaesAvx2Token::get()?)),
             Instr::VaesZmmThroughput => Box::new(Probe::VaesZmm(VaesAvx512Token::get()?)),
-            Instr::Sha1Rnds4Latency => Box::new(Probe::Sha(ShaNiToken::get()?, true)),
-            Instr::Sha1Rnds4Throughput => Box::new(Probe::Sha(ShaNiToken::get()?, false)),
+            Instr::Sha1Rnds4Latency => Box::new(Probe::ShaLatency(ShaNiToken::get()?, [0; 2])),
+            Instr::Sha1Rnds4Throughput => Box::new(Probe::Sha(ShaNiToken::get()?)),
         })
     }
 }
@@ -159,7 +161,9 @@ enum Probe {
     AesLatency(simdcrypt::cpu::AesNiToken, u64),
     VaesYmm(simdcrypt::cpu::VaesAvx2Token),
     VaesZmm(simdcrypt::cpu::VaesAvx512Token),
-    Sha(simdcrypt::cpu::ShaNiToken, bool),
+    Sha(simdcrypt::cpu::ShaNiToken),
+    /// The chain value (128 bits), carried from one run into the next.
+    ShaLatency(simdcrypt::cpu::ShaNiToken, [u64; 2]),
 }
 
 impl Runner for Probe {
@@ -183,11 +187,12 @@ impl Runner for Probe {
                 // SAFETY: the token proves AVX-512F and VAES.
                 unsafe { x86::vaes_zmm_throughput(seed) }
             }
-            Probe::Sha(_, true) => {
+            Probe::ShaLatency(_, ref mut x) => {
                 // SAFETY: the token proves the SHA extensions and SSE4.1.
-                unsafe { x86::sha1rnds4_latency(seed) }
+                *x = unsafe { x86::sha1rnds4_latency(*x) };
+                x[0]
             }
-            Probe::Sha(_, false) => {
+            Probe::Sha(_) => {
                 // SAFETY: the token proves the SHA extensions and SSE4.1.
                 unsafe { x86::sha1rnds4_throughput(seed) }
             }
@@ -205,7 +210,7 @@ mod x86 {
     use core::arch::x86_64::*;
     use std::hint::black_box;
 
-    use super::{AES_LAT_ITERS, CHAINS, ITERS, SHA_CHAINS};
+    use super::{AES_LAT_ITERS, CHAINS, ITERS, SHA_CHAINS, SHA_LAT_ITERS};
 
     #[target_feature(enable = "sse4.1")]
     fn fold128(s: &[__m128i]) -> u64 {
@@ -284,14 +289,19 @@ mod x86 {
         fold128(&[_mm512_castsi512_si128(acc)])
     }
 
+    /// Continues the chain from `x` (the previous run's result): consecutive runs are one
+    /// dependent chain.
     #[target_feature(enable = "sha,sse4.1")]
-    pub(super) fn sha1rnds4_latency(seed: u64) -> u64 {
-        let e = black_box(_mm_set1_epi64x(seed as i64));
-        let mut x = _mm_set1_epi32(seed as i32);
-        for _ in 0..ITERS {
-            x = _mm_sha1rnds4_epu32::<0>(x, e);
+    pub(super) fn sha1rnds4_latency(x: [u64; 2]) -> [u64; 2] {
+        let e = black_box(_mm_set1_epi64x(0x0123_4567_89ab_cdef));
+        let mut v = _mm_set_epi64x(x[1] as i64, x[0] as i64);
+        for _ in 0..SHA_LAT_ITERS {
+            v = _mm_sha1rnds4_epu32::<0>(v, e);
         }
-        fold128(&[x])
+        [
+            _mm_cvtsi128_si64(v) as u64,
+            _mm_extract_epi64::<1>(v) as u64,
+        ]
     }
 
     #[target_feature(enable = "sha,sse4.1")]
@@ -323,7 +333,13 @@ mod x86 {
         )*};
     }
     never!(aes_latency aes_xmm_throughput vaes_ymm_throughput vaes_zmm_throughput
-        sha1rnds4_latency sha1rnds4_throughput);
+        sha1rnds4_throughput);
+
+    /// # Safety
+    /// Never called: the probes need a capability token, which only x86-64 makes.
+    pub(super) unsafe fn sha1rnds4_latency(_: [u64; 2]) -> [u64; 2] {
+        unreachable!("no instruction probe off x86-64")
+    }
 }
 
 #[cfg(test)]
@@ -354,5 +370,30 @@ mod tests {
         assert_eq!(after_two, want);
         assert_ne!(after_two, after_one);
         assert_eq!(Instr::AesLatency.ops_per_run(), AES_LAT_ITERS);
+    }
+
+    /// The same for the `sha1rnds4` latency probe.
+    #[test]
+    fn sha1rnds4_latency_probe_continues_its_chain() {
+        let Some(tok) = simdcrypt::cpu::ShaNiToken::get() else {
+            // No SHA-NI: the probe is never built here (Instr::probe returns None).
+            eprintln!("skipped: no SHA-NI on this CPU");
+            return;
+        };
+        let mut p = Probe::ShaLatency(tok, [0; 2]);
+        p.run();
+        let Probe::ShaLatency(_, after_one) = p else {
+            unreachable!()
+        };
+        assert_ne!(after_one, [0; 2]);
+        p.run();
+        let Probe::ShaLatency(_, after_two) = p else {
+            unreachable!()
+        };
+        // SAFETY: the token proves the SHA extensions and SSE4.1.
+        let want = unsafe { x86::sha1rnds4_latency(after_one) };
+        assert_eq!(after_two, want);
+        assert_ne!(after_two, after_one);
+        assert_eq!(Instr::Sha1Rnds4Latency.ops_per_run(), SHA_LAT_ITERS);
     }
 }
