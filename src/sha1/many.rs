@@ -19,7 +19,7 @@
 #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
 use super::shani_asm;
 use super::{DISPATCH, IV, Impl, Sha1, digest_bytes, impl_for, pad};
-use super::{avx2, shani};
+use super::{avx2, avx512, shani};
 use crate::backend::Dispatch;
 use crate::{Backend, Error};
 
@@ -30,6 +30,7 @@ use crate::{Backend, Error};
 static MANY: Dispatch = Dispatch::new(
     "SHA-1",
     &[
+        Backend::Avx512,
         Backend::Avx2,
         Backend::ShaNiAsm,
         Backend::ShaNi,
@@ -37,6 +38,10 @@ static MANY: Dispatch = Dispatch::new(
         Backend::Portable,
     ],
 );
+
+/// From this many messages on, the AVX-512 backend runs sixteen lanes (zmm) instead of
+/// eight (ymm).
+const SIXTEEN_FROM: usize = 9;
 
 /// One lane's message: whole blocks still to do, then its padding blocks.
 #[derive(Clone, Copy)]
@@ -183,6 +188,16 @@ fn run(lanes: Impl, single: Impl, backend: Backend, inputs: &[&[u8]], out: &mut 
             drive::<8>(inputs, out, finish_below, single, |s, b, _| {
                 avx2::compress8(t, s, b)
             })
+        }
+        #[cfg(target_arch = "x86_64")]
+        Impl::Avx512(t) => {
+            if inputs.len() >= SIXTEEN_FROM {
+                drive::<16>(inputs, out, 0, single, |s, b, _| {
+                    avx512::compress16(t, s, b)
+                })
+            } else {
+                drive::<8>(inputs, out, 0, single, |s, b, _| avx512::compress8(t, s, b))
+            }
         }
         #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
         Impl::ShaNiAsm(t) => drive::<2>(inputs, out, 0, single, |s, b, busy| {

@@ -31,12 +31,14 @@ use zeroize::Zeroize;
 use crate::Error;
 use crate::backend::{Backend, Dispatch};
 #[cfg(target_arch = "x86_64")]
-use crate::cpu::{Avx2Token, ShaNiToken, Ssse3Token};
+use crate::cpu::{Avx2Token, Avx512Token, ShaNiToken, Ssse3Token};
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx2;
 #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
 pub(crate) mod avx2_asm;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod avx512;
 mod hmac;
 mod many;
 #[cfg(target_arch = "x86_64")]
@@ -73,6 +75,7 @@ static DISPATCH: Dispatch = Dispatch::new(
     &[
         Backend::ShaNiAsm,
         Backend::ShaNi,
+        Backend::Avx512,
         Backend::Avx2Asm,
         Backend::Avx2,
         Backend::Ssse3,
@@ -90,6 +93,8 @@ pub(crate) enum Impl {
     Avx2(Avx2Token),
     #[cfg(target_arch = "x86_64")]
     ShaNi(ShaNiToken),
+    #[cfg(target_arch = "x86_64")]
+    Avx512(Avx512Token),
     #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
     Avx2Asm(Avx2Token),
     #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
@@ -107,6 +112,8 @@ impl Impl {
             Backend::Avx2 => Avx2Token::get().map(Impl::Avx2),
             #[cfg(target_arch = "x86_64")]
             Backend::ShaNi => ShaNiToken::get().map(Impl::ShaNi),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512 => Avx512Token::get().map(Impl::Avx512),
             #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
             Backend::Avx2Asm => Avx2Token::get().map(Impl::Avx2Asm),
             #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
@@ -137,6 +144,8 @@ impl Impl {
             Impl::Avx2(t) => avx2::compress(t, state, blocks),
             #[cfg(target_arch = "x86_64")]
             Impl::ShaNi(t) => shani::compress(t, state, blocks),
+            #[cfg(target_arch = "x86_64")]
+            Impl::Avx512(t) => avx2::compress_avx512(t, state, blocks),
             #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
             Impl::Avx2Asm(t) => avx2_asm::compress(t, state, blocks),
             #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
