@@ -69,14 +69,17 @@ pub(crate) const K: [u32; 4] = [0x5a82_7999, 0x6ed9_eba1, 0x8f1b_bcdc, 0xca62_c1
 /// The SHA-1 backends, fastest first. Measured on the development machine (Intel Emerald
 /// Rapids, one 64 KiB message, best of 30 interleaved rounds): SHA-NI assembly 1.79 GB/s,
 /// SHA-NI intrinsics 1.60, AVX2 assembly 0.92, AVX2 intrinsics 0.82, SSSE3 0.74,
-/// portable 0.42.
+/// portable 0.42. The AVX-512 one-stream kernel (the AVX2 intrinsics kernel compiled with
+/// AVX-512 VL: only its schedule changes, the scalar rounds bound it) measured 0.9 times
+/// AVX2 assembly and 1.02 times AVX2 intrinsics (4 and 16 KiB, three runs of the speed
+/// tool, 15 interleaved rounds each); its place in [`sha1_many`]'s order is first.
 static DISPATCH: Dispatch = Dispatch::new(
     "SHA-1",
     &[
         Backend::ShaNiAsm,
         Backend::ShaNi,
-        Backend::Avx512,
         Backend::Avx2Asm,
+        Backend::Avx512,
         Backend::Avx2,
         Backend::Ssse3,
         Backend::Portable,
