@@ -20,6 +20,15 @@
 //!     a..e += save
 //! ```
 //!
+//! `sha1_many` (many.rs) runs sixteen lanes while more than eight messages are in flight,
+//! then eight. The `avx512` backend's one-stream kernel is avx2.rs's schedule kernel
+//! compiled with AVX-512 VL (`avx2::compress_avx512`).
+//!
+//! The 16x16 transpose: `vpunpck{l,h}dq` then `vpunpck{l,h}qdq` transpose the 4x4 word
+//! blocks inside each 128-bit lane of four rows at a time; two rounds of `vshufi32x4` then
+//! transpose the 4x4 matrix of 128-bit lanes across those groups (64 shuffles per 16
+//! blocks).
+//!
 //! Every lane runs the same instructions on its own words: no branch and no memory index
 //! depends on the data. The number of blocks (the fewest of any lane, a public length) is
 //! the only thing that steers the loop.
