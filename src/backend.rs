@@ -42,7 +42,8 @@ pub enum Backend {
     /// AVX2 SIMD message schedule with BMI2 rounds (SHA-1), hand-written assembly.
     Avx2Asm,
     /// AVX-512 F/BW/VL (SHA-1): the AVX2 schedule kernel with `vprold`/`vpternlogd`, and
-    /// sixteen messages at once in 512-bit registers, Rust intrinsics.
+    /// many messages at once (sixteen in 512-bit registers, eight in 256-bit ones), Rust
+    /// intrinsics.
     Avx512,
     /// The SHA extensions, Rust intrinsics.
     ShaNi,
