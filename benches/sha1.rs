@@ -6,6 +6,9 @@
 //! and OpenSSL, `sha1_many` against one stream, AVX2 against OpenSSL and the portable path.
 //! Run it a second time with `OPENSSL_ia32cap=":~0x20000000"` to compare against OpenSSL's
 //! path without SHA-NI.
+//! `cargo bench --all-features --bench sha1 -- --lanes` prints `sha1_many` per message count
+//! (1 to 40 messages of 4 KiB) on the AVX-512, AVX2 and SHA-NI lanes, against one SHA-NI
+//! stream per message.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -292,6 +295,7 @@ fn ratios() {
     let mut cases: Vec<Case<'_>> = Vec::new();
     for b in [
         Backend::ShaNi,
+        Backend::Avx512,
         Backend::Avx2,
         Backend::Ssse3,
         Backend::Portable,
@@ -327,15 +331,15 @@ fn ratios() {
             }),
         ));
     }
-    for b in [Backend::ShaNi, Backend::Avx2] {
+    for (b, many, seq) in [
+        (Backend::ShaNi, "many8x4K:sha-ni", "seq8x4K:sha-ni"),
+        (Backend::Avx512, "many8x4K:avx512", "seq8x4K:avx512"),
+        (Backend::Avx2, "many8x4K:avx2", "seq8x4K:avx2"),
+    ] {
         if has(b) {
             let inputs = &inputs;
             cases.push((
-                if b == Backend::ShaNi {
-                    "many8x4K:sha-ni"
-                } else {
-                    "many8x4K:avx2"
-                },
+                many,
                 msgs.len(),
                 Box::new(move || {
                     let mut out = [[0u8; 20]; 8];
@@ -344,11 +348,7 @@ fn ratios() {
                 }),
             ));
             cases.push((
-                if b == Backend::ShaNi {
-                    "seq8x4K:sha-ni"
-                } else {
-                    "seq8x4K:avx2"
-                },
+                seq,
                 msgs.len(),
                 Box::new(move || {
                     for m in inputs {
@@ -370,15 +370,15 @@ fn ratios() {
             }),
         ));
     }
-    for b in [Backend::ShaNi, Backend::Avx2] {
+    for (b, name) in [
+        (Backend::ShaNi, "compress:sha-ni"),
+        (Backend::Avx512, "compress:avx512"),
+        (Backend::Avx2, "compress:avx2"),
+    ] {
         if has(b) {
             let blocks = &blocks;
             cases.push((
-                if b == Backend::ShaNi {
-                    "compress:sha-ni"
-                } else {
-                    "compress:avx2"
-                },
+                name,
                 big.len(),
                 Box::new(move || {
                     let mut s = [1, 2, 3, 4, 5];
@@ -468,15 +468,99 @@ fn ratios() {
         get("many8x4K:avx2"),
         get("seq8x4K:avx2"),
     );
+    ratio(
+        "many 8x4KiB avx512 / one stream sha-ni",
+        get("many8x4K:avx512"),
+        get("seq8x4K:sha-ni"),
+    );
+    ratio(
+        "many 8x4KiB avx512 / many 8x4KiB avx2",
+        get("many8x4K:avx512"),
+        get("many8x4K:avx2"),
+    );
+    ratio("avx512 64KiB / avx2 64KiB", get("avx512"), get("avx2"));
+    ratio(
+        "avx512 compress / avx2 compress",
+        get("compress:avx512"),
+        get("compress:avx2"),
+    );
     ratio("avx2 / openssl", get("avx2"), get("openssl"));
     ratio("ssse3 / openssl", get("ssse3"), get("openssl"));
     ratio("avx2 / portable", get("avx2"), get("portable"));
     ratio("ssse3 / portable", get("ssse3"), get("portable"));
 }
 
+/// `sha1_many` per message count: the AVX-512 lanes (sixteen zmm lanes from nine messages
+/// on, eight ymm lanes below), the eight AVX2 lanes, two SHA-NI lanes (each finishing its
+/// stragglers on its own one-stream kernel) and the automatic choice (stragglers on
+/// SHA-NI), against one SHA-NI stream per message, all 4 KiB messages.
+fn lanes() {
+    let avail: Vec<Backend> = Sha1::available_backends().collect();
+    let msgs = data(40 * 4096);
+    let single = [Backend::ShaNiAsm, Backend::ShaNi, Backend::Avx2]
+        .into_iter()
+        .find(|b| avail.contains(b))
+        .unwrap_or(Backend::Portable);
+    let many: Vec<Backend> = [Backend::Avx512, Backend::Avx2, Backend::ShaNiAsm]
+        .into_iter()
+        .filter(|b| avail.contains(b))
+        .collect();
+    println!("sha1_many, 4 KiB messages, B/ns (x one {single} stream per message)");
+    for n in [1usize, 2, 3, 4, 8, 9, 12, 16, 17, 20, 24, 32, 40] {
+        let inputs: Vec<&[u8]> = msgs.chunks(4096).take(n).collect();
+        let inputs = &inputs;
+        let mut cases: Vec<Case<'_>> = vec![(
+            "seq",
+            n * 4096,
+            Box::new(move || {
+                for m in inputs {
+                    black_box(hash(single, black_box(m)));
+                }
+            }),
+        )];
+        for &b in &many {
+            cases.push((
+                b.name(),
+                n * 4096,
+                Box::new(move || {
+                    let mut out = vec![[0u8; 20]; n];
+                    sha1_many_with(b, black_box(inputs), &mut out).unwrap();
+                    black_box(out);
+                }),
+            ));
+        }
+        cases.push((
+            "auto",
+            n * 4096,
+            Box::new(move || {
+                let mut out = vec![[0u8; 20]; n];
+                simdcrypt::sha1_many(black_box(inputs), &mut out).unwrap();
+                black_box(out);
+            }),
+        ));
+        let r = measure_all(&mut cases, 15);
+        let row: Vec<String> = many
+            .iter()
+            .map(|b| b.name())
+            .chain(["auto"])
+            .zip(&r[1..])
+            .map(|(b, v)| format!("{b}: {v:.2} ({:.2}x)", v / r[0]))
+            .collect();
+        println!(
+            "{n:>3} messages: one stream {:.2}; {}",
+            r[0],
+            row.join("; ")
+        );
+    }
+}
+
 fn main() {
     if std::env::args().any(|a| a == "--ratios") {
         ratios();
+        return;
+    }
+    if std::env::args().any(|a| a == "--lanes") {
+        lanes();
         return;
     }
     let mut c = Criterion::default().configure_from_args();

@@ -6,7 +6,8 @@ use core::sync::atomic::{AtomicU8, Ordering};
 
 use crate::Error;
 use crate::cpu::{
-    AesNiToken, Avx2Token, Features, ShaNiToken, Ssse3Token, VaesAvx2Token, VaesAvx512Token,
+    AesNiToken, Avx2Token, Avx512Token, Features, ShaNiToken, Ssse3Token, VaesAvx2Token,
+    VaesAvx512Token,
 };
 
 /// A kernel family. Each algorithm implements some of them; see its `available_backends()`.
@@ -40,6 +41,10 @@ pub enum Backend {
     Avx2,
     /// AVX2 SIMD message schedule with BMI2 rounds (SHA-1), hand-written assembly.
     Avx2Asm,
+    /// AVX-512 F/BW/VL (SHA-1): the AVX2 schedule kernel with `vprold`/`vpternlogd`, and
+    /// many messages at once (sixteen in 512-bit registers, eight in 256-bit ones), Rust
+    /// intrinsics.
+    Avx512,
     /// The SHA extensions, Rust intrinsics.
     ShaNi,
     /// The SHA extensions, hand-written assembly.
@@ -56,11 +61,12 @@ pub(crate) const ALL: &[Backend] = &[
     Backend::Ssse3,
     Backend::Avx2,
     Backend::Avx2Asm,
+    Backend::Avx512,
     Backend::ShaNi,
     Backend::ShaNiAsm,
 ];
 
-pub(crate) const KNOWN_NAMES: &str = "portable, aesni, vaes-avx2, vaes-avx2-asm, vaes-avx512, ssse3, avx2, avx2-asm, sha-ni, sha-ni-asm";
+pub(crate) const KNOWN_NAMES: &str = "portable, aesni, vaes-avx2, vaes-avx2-asm, vaes-avx512, ssse3, avx2, avx2-asm, avx512, sha-ni, sha-ni-asm";
 
 impl Backend {
     /// The backend's name, as `FromStr`, `SIMDCRYPT_BACKEND` and `SIMDCRYPT_REQUIRE` spell it.
@@ -82,6 +88,7 @@ impl Backend {
             Backend::Ssse3 => "ssse3",
             Backend::Avx2 => "avx2",
             Backend::Avx2Asm => "avx2-asm",
+            Backend::Avx512 => "avx512",
             Backend::ShaNi => "sha-ni",
             Backend::ShaNiAsm => "sha-ni-asm",
         }
@@ -105,6 +112,7 @@ impl Backend {
             Backend::VaesAvx512 => VaesAvx512Token::FEATURES,
             Backend::Ssse3 => Ssse3Token::FEATURES,
             Backend::Avx2 | Backend::Avx2Asm => Avx2Token::FEATURES,
+            Backend::Avx512 => Avx512Token::FEATURES,
             Backend::ShaNi | Backend::ShaNiAsm => ShaNiToken::FEATURES,
         }
     }
@@ -360,6 +368,8 @@ mod tests {
             assert!(KNOWN_NAMES.contains(b.name()));
         }
         assert_eq!("VAES-AVX2".parse::<Backend>(), Ok(Backend::VaesAvx2));
+        assert_eq!("AVX512".parse::<Backend>(), Ok(Backend::Avx512));
+        assert_ne!(Backend::Avx512.name(), Backend::VaesAvx512.name());
         assert_eq!("nope".parse::<Backend>(), Err(Error::UnknownBackendName));
     }
 
@@ -375,6 +385,10 @@ mod tests {
             cap::parse("aesni, sha-ni", all).0,
             AesNiToken::FEATURES.union(ShaNiToken::FEATURES)
         );
+        // The AVX-512 SHA-1 backend allows everything the AVX2 one uses, not SHA-NI.
+        let (f, p) = cap::parse("avx512", all);
+        assert_eq!((f, p), (Avx512Token::FEATURES, None));
+        assert!(f.contains(Avx2Token::FEATURES) && !f.contains(ShaNiToken::FEATURES));
         let (f, p) = cap::parse("aesni,bogus", all);
         assert_eq!(f, Features::NONE);
         assert!(p.unwrap().contains("unknown backend \"bogus\""));

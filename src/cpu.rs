@@ -344,6 +344,9 @@ tokens! {
     Ssse3Token = [SSSE3];
     /// AVX2 with BMI1 and BMI2 (`rorx`, `andn`).
     Avx2Token = [SSSE3, AVX, AVX2, BMI1, BMI2];
+    /// AVX-512 F/BW/VL on top of everything in [`Avx2Token`] (`vprold`, `vpternlogd` on
+    /// 256- and 512-bit registers, for SIMD message schedules and multi-lane hashing).
+    Avx512Token = [SSSE3, AVX, AVX2, BMI1, BMI2, AVX512F, AVX512BW, AVX512VL];
     /// The SHA extensions (`sha1rnds4`, `sha1msg1`, ...) with SSE up to 4.1.
     ShaNiToken = [SHA, SSSE3, SSE41];
 }
@@ -362,6 +365,23 @@ impl VaesAvx512Token {
     #[inline]
     pub fn vaes_avx2(self) -> VaesAvx2Token {
         VaesAvx2Token(())
+    }
+}
+
+impl Avx512Token {
+    /// The narrower token that this one implies.
+    ///
+    /// ```
+    /// use simdcrypt::cpu::{Avx2Token, Avx512Token};
+    /// assert!(Avx512Token::FEATURES.contains(Avx2Token::FEATURES));
+    /// if let Some(wide) = Avx512Token::get() {
+    ///     let _narrow: Avx2Token = wide.avx2();
+    ///     assert!(Avx2Token::get().is_some());
+    /// }
+    /// ```
+    #[inline]
+    pub fn avx2(self) -> Avx2Token {
+        Avx2Token(())
     }
 }
 
@@ -403,6 +423,10 @@ mod tests {
         if Avx2Token::get().is_some() {
             assert!(Ssse3Token::get().is_some());
         }
+        if Avx512Token::get().is_some() {
+            assert!(Avx2Token::get().is_some());
+        }
+        assert!(Avx512Token::FEATURES.contains(Avx2Token::FEATURES));
     }
 
     /// `std`'s detection is right for these (it checks XCR0 for the AVX family too).

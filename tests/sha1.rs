@@ -8,7 +8,7 @@ use ::sha1::Digest;
 use common::{backends_under_test, hex, records};
 use hmac::{KeyInit, Mac};
 use proptest::prelude::*;
-use simdcrypt::sha1::{compress_with, sha1_many_with};
+use simdcrypt::sha1::{compress_with, sha1_many_backend, sha1_many_with};
 use simdcrypt::{Backend, Error, HmacSha1, Sha1, sha1, sha1_many};
 
 const IV: [u32; 5] = [
@@ -326,6 +326,86 @@ fn sha1_many_lane_edges() {
     }
 }
 
+/// splitmix64, for deterministic message lengths.
+fn splitmix(x: &mut u64) -> u64 {
+    *x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *x;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Every message count 0..=40 (the AVX-512 backend switches from eight to sixteen lanes at
+/// nine, and back to eight once at most eight are left), with random lengths 0..=5000, all
+/// lengths equal, and one long message among many short ones, on every backend.
+#[test]
+fn sha1_many_every_count_and_length_mix() {
+    let data: Vec<u8> = (0..40_000u32).map(|i| (i * 29 + i / 251) as u8).collect();
+    let mut seed = 0x5a1_u64;
+    let bs = backends();
+    for count in 0..=40usize {
+        let random: Vec<usize> = (0..count)
+            .map(|_| (splitmix(&mut seed) % 5001) as usize)
+            .collect();
+        let equal_len = [0, 55, 64, 4096][count % 4];
+        let equal = vec![equal_len; count];
+        let long_first: Vec<usize> = (0..count)
+            .map(|i| if i == 0 { 40_000 } else { i * 3 })
+            .collect();
+        let long_last: Vec<usize> = (0..count)
+            .map(|i| if i + 1 == count { 39_999 } else { 100 + i })
+            .collect();
+        for (pattern, lens) in [
+            ("random", random),
+            ("equal", equal),
+            ("long first", long_first),
+            ("long last", long_last),
+        ] {
+            let inputs: Vec<&[u8]> = lens
+                .iter()
+                .enumerate()
+                .map(|(i, &l)| &data[(i * 17) % (40_001 - l)..][..l])
+                .collect();
+            let want: Vec<[u8; 20]> = inputs.iter().map(|m| rustcrypto(m)).collect();
+            let mut out = vec![[0u8; 20]; count];
+            sha1_many(&inputs, &mut out).unwrap();
+            assert_eq!(out, want, "auto, {count} messages, {pattern}");
+            for &b in &bs {
+                let mut out = vec![[0u8; 20]; count];
+                sha1_many_with(b, &inputs, &mut out).unwrap();
+                assert_eq!(out, want, "{b}, {count} messages, {pattern}");
+            }
+        }
+    }
+}
+
+#[test]
+fn sha1_many_backend_choice() {
+    let avx512 = Sha1::available_backends().any(|b| b == Backend::Avx512);
+    assert_eq!(avx512, Backend::Avx512.is_available());
+    if std::env::var_os("SIMDCRYPT_BACKEND").is_none() {
+        // Sixteen (or eight) AVX-512 lanes first wherever the CPU has them, else AVX2.
+        let want = if avx512 {
+            Backend::Avx512
+        } else if Backend::Avx2.is_available() {
+            Backend::Avx2
+        } else {
+            sha1_many_backend()
+        };
+        assert_eq!(sha1_many_backend(), want);
+    }
+    let inputs: [&[u8]; 1] = [b"abc"];
+    let mut out = [[0u8; 20]];
+    let r = sha1_many_with(Backend::Avx512, &inputs, &mut out);
+    if avx512 {
+        r.unwrap();
+        assert_eq!(out[0], sha1(b"abc"));
+    } else {
+        assert_eq!(r, Err(Error::BackendUnavailable(Backend::Avx512)));
+        assert_eq!(out, [[0u8; 20]], "output untouched");
+    }
+}
+
 fn split_points(len: usize, cuts: &[usize]) -> Vec<usize> {
     let mut p: Vec<usize> = cuts.iter().map(|c| c % (len + 1)).collect();
     p.push(0);
@@ -407,7 +487,7 @@ proptest! {
 
     #[test]
     fn sha1_many_matches_one_at_a_time(
-        lens in proptest::collection::vec(0usize..=5000, 0..=20),
+        lens in proptest::collection::vec(0usize..=5000, 0..=40),
         seed in any::<u8>(),
     ) {
         let data: Vec<u8> = (0..5000u32).map(|i| seed.wrapping_add((i * 31 / 7) as u8)).collect();

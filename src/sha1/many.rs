@@ -1,7 +1,10 @@
 //! Many independent messages at once.
 //!
 //! ```text
-//! lanes = 8 (AVX2: one message per 32-bit lane; preferred, it measures fastest) or
+//! lanes = 16 then 8 (AVX-512: one message per 32-bit lane of a zmm register while more
+//!             than eight messages are in flight, then of a ymm register; preferred, it
+//!             measures fastest) or
+//!         8 (AVX2 without AVX-512: one message per 32-bit lane of a ymm register) or
 //!         2 (SHA-NI without AVX2: two interleaved sha1rnds4 chains) or 1 (otherwise)
 //! each message = its whole blocks, then its 1 or 2 padding blocks
 //! loop:
@@ -10,7 +13,10 @@
 //!     compress n blocks in every busy lane at once (idle lanes read a busy lane's blocks,
 //!         and their result is dropped)
 //!     a lane whose message is done writes its digest and goes idle
-//!     no message left to start and too few lanes busy: finish each on a one-stream kernel
+//!     no message left to start and at most eight lanes busy on sixteen: move them to
+//!         eight lanes
+//!     no message left to start and too few lanes busy: finish them on a one-stream kernel
+//!         (SHA-NI: two at a time, as two interleaved streams)
 //! ```
 //! The lane count and its per-lane cost are public (message lengths), never the data.
 #![forbid(unsafe_code)]
@@ -19,17 +25,19 @@
 #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
 use super::shani_asm;
 use super::{DISPATCH, IV, Impl, Sha1, digest_bytes, impl_for, pad};
-use super::{avx2, shani};
+use super::{avx2, avx512, shani};
 use crate::backend::Dispatch;
 use crate::{Backend, Error};
 
 /// The multi-lane kernels, fastest first as measured on this machine (Intel Emerald
-/// Rapids, 8 messages of 4 KiB): eight AVX2 lanes 2.6 B/ns, two interleaved SHA-NI
-/// streams 1.7 B/ns, one SHA-NI stream 1.45 B/ns (`sha1rnds4` latency is only 1.34 times
-/// its reciprocal throughput here, so a second stream gains little).
+/// Rapids, 8 messages of 4 KiB, best of 15 interleaved windows): eight AVX-512 ymm lanes
+/// 3.9 B/ns (sixteen zmm lanes 5.3 B/ns with 16 messages), eight AVX2 lanes 2.5 B/ns, two
+/// interleaved SHA-NI streams 1.9 B/ns, one SHA-NI stream 1.6 B/ns (`sha1rnds4` latency is
+/// only 1.34 times its reciprocal throughput here, so a second stream gains little).
 static MANY: Dispatch = Dispatch::new(
     "SHA-1",
     &[
+        Backend::Avx512,
         Backend::Avx2,
         Backend::ShaNiAsm,
         Backend::ShaNi,
@@ -37,6 +45,13 @@ static MANY: Dispatch = Dispatch::new(
         Backend::Portable,
     ],
 );
+
+/// From this many messages on, the AVX-512 backend starts on sixteen lanes (zmm); it moves
+/// to eight (ymm) once no message is left to start and fewer than this many are busy.
+/// Measured (`benches/sha1.rs --lanes`): eight messages of 4 KiB run 1.6 times faster on
+/// eight ymm lanes than on sixteen half-empty zmm lanes; sixteen messages 1.2 to 1.3 times
+/// faster on sixteen zmm lanes than on eight ymm lanes twice.
+const SIXTEEN_FROM: usize = 9;
 
 /// One lane's message: whole blocks still to do, then its padding blocks.
 #[derive(Clone, Copy)]
@@ -92,42 +107,80 @@ impl<'a> Lane<'a> {
     }
 }
 
-/// Runs `inputs` through `N` lanes; `kernel(states, blocks, busy)` compresses
-/// `blocks[i]` (all of one length) into `states[i]` for every lane (idle lanes' results
-/// are ignored). Once no message is left to start and fewer than `finish_below` lanes are
-/// busy, each busy lane is finished on its own with `single` instead (a wide kernel with
-/// most lanes idle is slower than a one-stream kernel).
-fn drive<const N: usize>(
-    inputs: &[&[u8]],
+/// `N` lanes: each one's message (or idle) and chaining state.
+struct Pool<'a, const N: usize> {
+    lanes: [Lane<'a>; N],
+    states: [[u32; 5]; N],
+}
+
+impl<'a, const N: usize> Pool<'a, N> {
+    fn new() -> Self {
+        Pool {
+            lanes: [Lane::IDLE; N],
+            states: [IV; N],
+        }
+    }
+
+    fn busy(&self) -> usize {
+        self.lanes.iter().filter(|l| l.slot.is_some()).count()
+    }
+
+    /// A pool with up to `N` of `other`'s busy lanes, mid-message (they go idle there).
+    fn take_from<const M: usize>(other: &mut Pool<'a, M>) -> Self {
+        let mut pool = Pool::new();
+        let busy = other.lanes.iter_mut().zip(&other.states);
+        let busy = busy.filter(|(l, _)| l.slot.is_some());
+        for ((to, to_state), (from, from_state)) in
+            pool.lanes.iter_mut().zip(pool.states.iter_mut()).zip(busy)
+        {
+            *to = *from;
+            *to_state = *from_state;
+            *from = Lane::IDLE;
+        }
+        pool
+    }
+
+    /// Finishes every busy lane on its own with the one-stream kernel `single`.
+    fn finish_each(&mut self, single: Impl, out: &mut [[u8; 20]]) {
+        for (lane, state) in self.lanes.iter_mut().zip(self.states.iter_mut()) {
+            if let Some(slot) = lane.slot {
+                single.compress(state, lane.main);
+                single.compress(state, &lane.tail[lane.tail_pos..lane.tail_end]);
+                out[slot] = digest_bytes(state);
+                *lane = Lane::IDLE;
+            }
+        }
+    }
+}
+
+/// Runs `inputs[*next..]` through the pool's `N` lanes; `kernel(states, blocks, busy)`
+/// compresses `blocks[i]` (all of one length) into `states[i]` for every lane (idle lanes'
+/// results are ignored). Returns when every message is done, or once no message is left
+/// to start and fewer than `stop_below` lanes are busy (a wide kernel with most lanes idle
+/// is slower than a narrower one: the caller finishes them on one).
+fn drive<'a, const N: usize>(
+    pool: &mut Pool<'a, N>,
+    inputs: &[&'a [u8]],
+    next: &mut usize,
     out: &mut [[u8; 20]],
-    finish_below: usize,
-    single: Impl,
+    stop_below: usize,
     mut kernel: impl FnMut(&mut [[u32; 5]; N], [&[[u8; 64]]; N], [bool; N]),
 ) {
-    let mut lanes = [Lane::IDLE; N];
-    let mut states = [IV; N];
-    let mut next = 0;
+    let Pool { lanes, states } = pool;
     loop {
         for (lane, state) in lanes.iter_mut().zip(states.iter_mut()) {
-            if lane.slot.is_none() && next < inputs.len() {
-                *lane = Lane::start(next, inputs[next]);
+            if lane.slot.is_none() && *next < inputs.len() {
+                *lane = Lane::start(*next, inputs[*next]);
                 *state = IV;
-                next += 1;
+                *next += 1;
             }
         }
         let busy: [bool; N] = core::array::from_fn(|i| lanes[i].slot.is_some());
         let Some(first) = busy.iter().position(|&b| b) else {
-            break;
+            return;
         };
-        if next == inputs.len() && busy.iter().filter(|&&b| b).count() < finish_below {
-            for (lane, state) in lanes.iter().zip(states.iter_mut()) {
-                if let Some(slot) = lane.slot {
-                    single.compress(state, lane.main);
-                    single.compress(state, &lane.tail[lane.tail_pos..lane.tail_end]);
-                    out[slot] = digest_bytes(state);
-                }
-            }
-            break;
+        if *next == inputs.len() && busy.iter().filter(|&&b| b).count() < stop_below {
+            return;
         }
         let n = lanes
             .iter()
@@ -140,7 +193,7 @@ fn drive<const N: usize>(
                 let l = if busy[i] { &lanes[i] } else { &lanes[first] };
                 &l.current()[..n]
             });
-            kernel(&mut states, blocks, busy);
+            kernel(states, blocks, busy);
         }
         for (lane, state) in lanes.iter_mut().zip(states.iter()) {
             if let Some(slot) = lane.slot {
@@ -152,6 +205,61 @@ fn drive<const N: usize>(
             }
         }
     }
+}
+
+/// [`drive`] on two interleaved SHA-NI streams (nothing if `imp` is not SHA-NI).
+fn drive_sha_ni<'a>(
+    pool: &mut Pool<'a, 2>,
+    inputs: &[&'a [u8]],
+    next: &mut usize,
+    out: &mut [[u8; 20]],
+    imp: Impl,
+) {
+    match imp {
+        #[cfg(target_arch = "x86_64")]
+        Impl::ShaNi(t) => drive(pool, inputs, next, out, 0, |s, b, busy| {
+            let [sa, sb] = s;
+            match busy {
+                [true, true] => shani::compress2(t, sa, b[0], sb, b[1]),
+                [true, false] => shani::compress(t, sa, b[0]),
+                _ => shani::compress(t, sb, b[1]),
+            }
+        }),
+        #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
+        Impl::ShaNiAsm(t) => drive(pool, inputs, next, out, 0, |s, b, busy| {
+            let [sa, sb] = s;
+            match busy {
+                [true, true] => shani_asm::compress2(t, sa, b[0], sb, b[1]),
+                [true, false] => shani_asm::compress(t, sa, b[0]),
+                _ => shani_asm::compress(t, sb, b[1]),
+            }
+        }),
+        _ => debug_assert!(!imp.is_sha_ni(), "every SHA-NI kernel has its arm"),
+    }
+}
+
+/// Finishes every busy lane of `pool` on the one-stream kernel `single`; where that is
+/// SHA-NI, two at a time as two interleaved streams (measured 1.2 times one stream).
+fn finish<const N: usize>(pool: &mut Pool<'_, N>, single: Impl, out: &mut [[u8; 20]]) {
+    if single.is_sha_ni() {
+        while pool.busy() >= 2 {
+            drive_sha_ni(&mut Pool::take_from(pool), &[], &mut 0, out, single);
+        }
+    }
+    pool.finish_each(single, out);
+}
+
+/// [`drive`] from the first message, the last few stragglers finished on `single`.
+fn drive_all<const N: usize>(
+    inputs: &[&[u8]],
+    out: &mut [[u8; 20]],
+    finish_below: usize,
+    single: Impl,
+    kernel: impl FnMut(&mut [[u32; 5]; N], [&[[u8; 64]]; N], [bool; N]),
+) {
+    let mut pool = Pool::<N>::new();
+    drive(&mut pool, inputs, &mut 0, out, finish_below, kernel);
+    finish(&mut pool, single, out);
 }
 
 /// One message after another on a single-stream kernel.
@@ -167,40 +275,58 @@ fn sequential(imp: Impl, backend: Backend, inputs: &[&[u8]], out: &mut [[u8; 20]
 fn run(lanes: Impl, single: Impl, backend: Backend, inputs: &[&[u8]], out: &mut [[u8; 20]]) {
     match lanes {
         #[cfg(target_arch = "x86_64")]
-        Impl::ShaNi(t) => drive::<2>(inputs, out, 0, single, |s, b, busy| {
-            let [sa, sb] = s;
-            match busy {
-                [true, true] => shani::compress2(t, sa, b[0], sb, b[1]),
-                [true, false] => shani::compress(t, sa, b[0]),
-                _ => shani::compress(t, sb, b[1]),
-            }
-        }),
-        #[cfg(target_arch = "x86_64")]
         Impl::Avx2(t) => {
             // Measured here: eight AVX2 lanes run 3.5x one AVX2 stream and 1.8x one SHA-NI
             // stream, so below 3 (resp. 5) busy lanes one stream is faster.
             let finish_below = if single.is_sha_ni() { 5 } else { 3 };
-            drive::<8>(inputs, out, finish_below, single, |s, b, _| {
+            drive_all::<8>(inputs, out, finish_below, single, |s, b, _| {
                 avx2::compress8(t, s, b)
             })
         }
-        #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
-        Impl::ShaNiAsm(t) => drive::<2>(inputs, out, 0, single, |s, b, busy| {
-            let [sa, sb] = s;
-            match busy {
-                [true, true] => shani_asm::compress2(t, sa, b[0], sb, b[1]),
-                [true, false] => shani_asm::compress(t, sa, b[0]),
-                _ => shani_asm::compress(t, sb, b[1]),
+        #[cfg(target_arch = "x86_64")]
+        Impl::Avx512(t) => {
+            // Measured here (4 KiB messages, `benches/sha1.rs --lanes`): eight busy ymm
+            // lanes run 2.5 times one SHA-NI stream, three 0.97 times, two interleaved
+            // SHA-NI streams 1.15 to 1.2 times one; so below 4 busy lanes SHA-NI (in pairs)
+            // is faster. With a single busy lane they run as fast as one AVX-512 stream.
+            let finish_below = if single.is_sha_ni() { 4 } else { 2 };
+            let mut next = 0;
+            let mut wide = Pool::<16>::new();
+            if inputs.len() >= SIXTEEN_FROM {
+                drive(
+                    &mut wide,
+                    inputs,
+                    &mut next,
+                    out,
+                    SIXTEEN_FROM,
+                    |s, b, _| avx512::compress16(t, s, b),
+                );
             }
-        }),
+            let mut pool = Pool::<8>::take_from(&mut wide);
+            drive(
+                &mut pool,
+                inputs,
+                &mut next,
+                out,
+                finish_below,
+                |s, b, _| avx512::compress8(t, s, b),
+            );
+            finish(&mut pool, single, out);
+        }
+        _ if lanes.is_sha_ni() => {
+            let mut pool = Pool::<2>::new();
+            drive_sha_ni(&mut pool, inputs, &mut 0, out, lanes);
+        }
         _ => sequential(single, backend, inputs, out),
     }
 }
 
 /// The SHA-1 digests of many independent messages (of any, unequal lengths), hashed in
-/// parallel lanes: eight AVX2 lanes (the last few stragglers finished on the fastest
-/// one-stream kernel, SHA-NI where present), or two interleaved SHA-NI streams on CPUs
-/// with SHA-NI but no AVX2. `out[i]` receives the digest of `inputs[i]`.
+/// parallel lanes: on AVX-512, sixteen lanes in zmm registers while more than eight
+/// messages are in flight, then eight in ymm registers; eight AVX2 lanes on CPUs without
+/// AVX-512; the last few stragglers finished on the fastest one-stream kernel (SHA-NI
+/// where present). Two interleaved SHA-NI streams on CPUs with SHA-NI but no AVX2.
+/// `out[i]` receives the digest of `inputs[i]`.
 ///
 /// `Err(LengthMismatch)` (and `out` untouched) if `inputs` and `out` differ in length.
 ///
@@ -227,8 +353,9 @@ pub fn sha1_many_backend() -> Backend {
     MANY.auto()
 }
 
-/// [`sha1_many`] on the backend given (`avx2` forces the eight AVX2 lanes): a hook for
-/// tests and benchmarks.
+/// [`sha1_many`] on the backend given (`avx512` forces the AVX-512 lanes, `avx2` the eight
+/// AVX2 lanes; stragglers go to that backend's one-stream kernel): a hook for tests and
+/// benchmarks.
 #[doc(hidden)]
 pub fn sha1_many_with(
     backend: Backend,
