@@ -297,9 +297,27 @@ pub fn xts_inputs() -> Result<Vec<(String, xts::Input)>, String> {
                 }
             }
         }
+        // Every ciphertext-stealing tail (1..=15 bytes after two and after eight blocks).
+        for len in (1..16).flat_map(|d| [32 + d, 128 + d]) {
+            let key_len = if len % 2 == 0 { 32 } else { 64 };
+            let decrypt = len % 3 == 0;
+            let s = (key_len + len) as u64 + 3;
+            let input = xts_input(
+                b,
+                &pattern(key_len, s),
+                arr(&pattern(16, s + 1))?,
+                0,
+                len,
+                false,
+                false,
+                decrypt,
+                pattern(len, s + 2),
+            )?;
+            out.push((format!("steal-b{b}-{len}"), input));
+        }
         // Sector counters that carry, several sectors in flight, for every backend.
         for (j, start) in XTS_CARRY_SECTORS.into_iter().enumerate() {
-            for (size, n) in [(16, 4), (32, 8), (512, 2)] {
+            for (size, n) in [(16, 4), (32, 8), (512, 2), (1039, 3)] {
                 let s = (j * 1000 + size) as u64;
                 let input = xts_input(
                     b,
@@ -488,6 +506,40 @@ pub fn cbc_inputs() -> Result<Vec<(String, cbc::Input)>, String> {
                 out.push((format!("len-b{b}-k{key_len}-{len}"), input));
             }
         }
+        // Every block count to 33, whole and with a 1-byte tail (the CS3 head is then
+        // that many blocks less one), for every key size: each kernel's remainder paths.
+        for blocks in 0..=33usize {
+            for tail in [0, 1, 15] {
+                for key_len in [16, 24, 32] {
+                    let len = 16 * blocks + tail;
+                    let s = (key_len * 10000 + len) as u64 + 7;
+                    let input = cbc_input(
+                        b,
+                        &pattern(key_len, s),
+                        arr(&pattern(16, s + 1))?,
+                        pattern(len, s + 2),
+                        vec![],
+                        vec![],
+                    )?;
+                    out.push((format!("blocks-b{b}-k{key_len}-{blocks}+{tail}"), input));
+                }
+            }
+        }
+        // Every CS3 tail length (1..=16 bytes stolen) after one and after nine blocks.
+        for len in (1..=16).flat_map(|d| [16 + d, 144 + d]) {
+            for key_len in [16, 24, 32] {
+                let s = (key_len * 10000 + len) as u64 + 11;
+                let input = cbc_input(
+                    b,
+                    &pattern(key_len, s),
+                    arr(&pattern(16, s + 1))?,
+                    pattern(len, s + 2),
+                    vec![],
+                    vec![],
+                )?;
+                out.push((format!("cs3-b{b}-k{key_len}-{len}"), input));
+            }
+        }
         let splits: [&[u8]; 10] = [
             &[0],
             &[1],
@@ -521,21 +573,30 @@ pub fn cbc_inputs() -> Result<Vec<(String, cbc::Input)>, String> {
             &[48; 20],
             &[32; 21],
         ];
+        // Every lane-group size (1..=16 streams, then 17, 20 and 21), ragged lengths, the
+        // key size rotating.
+        let mut stream_sets: Vec<Vec<usize>> = stream_sets.iter().map(|s| s.to_vec()).collect();
+        for count in (1..=17).chain([20, 21]) {
+            stream_sets.push((0..count).map(|j| 16 * ((j * 5 + count) % 7)).collect());
+            stream_sets.push(vec![48; count]);
+        }
         for (i, set) in stream_sets.iter().enumerate() {
-            let streams = set
-                .iter()
-                .enumerate()
-                .map(|(j, &n)| pattern(n, (i * 100 + j) as u64))
-                .collect();
-            let input = cbc_input(
-                b,
-                &pattern(32, i as u64),
-                [0x10 + i as u8; 16],
-                pattern(32, 9),
-                vec![],
-                streams,
-            )?;
-            out.push((format!("many-b{b}-{i}"), input));
+            for key_len in [16, 24, 32] {
+                let streams = set
+                    .iter()
+                    .enumerate()
+                    .map(|(j, &n)| pattern(n, (i * 100 + j) as u64))
+                    .collect();
+                let input = cbc_input(
+                    b,
+                    &pattern(key_len, i as u64),
+                    [0x10 + i as u8; 16],
+                    pattern(32, 9),
+                    vec![],
+                    streams,
+                )?;
+                out.push((format!("many-b{b}-k{key_len}-{i}"), input));
+            }
         }
     }
     Ok(out)
@@ -625,7 +686,7 @@ pub fn sha1_inputs() -> Result<Vec<(String, sha1::Input)>, String> {
             let input = sha1_input(b, pattern(200, i as u64), sp, vec![], vec![], 20, 0);
             out.push((format!("split-b{b}-{i}"), input));
         }
-        let sets: [Vec<usize>; 7] = [
+        let mut sets: Vec<Vec<usize>> = vec![
             SHA1_LENGTHS.to_vec(),
             vec![64; 8],
             vec![55; 4],
@@ -633,7 +694,14 @@ pub fn sha1_inputs() -> Result<Vec<(String, sha1::Input)>, String> {
             (0..20).map(|i| i * 7).collect(),
             vec![65; 21],
             vec![0],
+            // One long straggler among short ones, and lanes refilled mid-run.
+            [vec![2000], vec![64; 9]].concat(),
+            [vec![64; 7], vec![700, 0, 1]].concat(),
         ];
+        // Every lane count to 17, ragged lengths.
+        for count in 1..=17 {
+            sets.push((0..count).map(|j| (j * 37 + count * 11) % 300).collect());
+        }
         for (i, set) in sets.iter().enumerate() {
             let messages = set
                 .iter()
