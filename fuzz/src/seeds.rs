@@ -697,7 +697,19 @@ pub fn sha1_inputs() -> Result<Vec<(String, sha1::Input)>, String> {
             // One long straggler among short ones, and lanes refilled mid-run.
             [vec![2000], vec![64; 9]].concat(),
             [vec![64; 7], vec![700, 0, 1]].concat(),
+            // The first lane finishes first, so an idle lane leads the group.
+            [vec![0], vec![300; 7]].concat(),
+            [vec![0], vec![300; 4]].concat(),
+            [vec![0, 1], vec![200; 9]].concat(),
+            // Lanes refilled with one-block messages while a longer one runs (a shape
+            // 30 s of fuzzing found and these seeds lacked).
+            vec![0, 0, 0, 0, 1, 0, 136, 21, 15, 0, 2, 2, 2],
         ];
+        // Eight lanes, k of one block and the rest of two: after the first step 8 - k
+        // stay busy, on either side of the threshold for finishing them one by one.
+        for k in 1..8 {
+            sets.push([vec![0; k], vec![81; 8 - k]].concat());
+        }
         // Every lane count to 17, ragged lengths.
         for count in 1..=17 {
             sets.push((0..count).map(|j| (j * 37 + count * 11) % 300).collect());
@@ -711,6 +723,19 @@ pub fn sha1_inputs() -> Result<Vec<(String, sha1::Input)>, String> {
             let input = sha1_input(b, pattern(3, 1), vec![], messages, vec![], 20, 0);
             out.push((format!("many-b{b}-{i}"), input));
         }
+    }
+    // Every tag length the target makes (tag_len % 24), accepted (10..=20) or not.
+    for tag_len in 0..24u8 {
+        let input = sha1_input(
+            rot.next().unwrap_or(0),
+            pattern(usize::from(tag_len) * 5, 4),
+            vec![],
+            vec![],
+            pattern(20, u64::from(tag_len)),
+            tag_len,
+            tag_len.wrapping_mul(7),
+        );
+        out.push((format!("tag-{tag_len}"), input));
     }
     for key_len in [0, 1, 20, 63, 64, 65, 80, 128] {
         for tag_len in [0, 9, 10, 20, 21] {
