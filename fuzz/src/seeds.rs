@@ -185,10 +185,10 @@ fn xts_input(
         return Err(format!("XTS key of {} bytes", key.len()));
     }
     k[..key.len()].copy_from_slice(key);
-    let l = u16::try_from(len - 16).map_err(|e| e.to_string())?;
     if (multi && len > 16 + 1023) || (!multi && len > 8192) || len < 16 {
         return Err(format!("XTS length {len} out of the target's range"));
     }
+    let l = u16::try_from(len - 16).map_err(|e| e.to_string())?;
     Ok(xts::Input {
         backend,
         wide_key: key.len() == 64,
