@@ -3,16 +3,9 @@
 #![no_main]
 
 use aes::cipher::{BlockCipherEncrypt, KeyInit};
-use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use simdcrypt::{Aes, Backend};
-
-#[derive(Arbitrary, Debug)]
-struct Input {
-    backend: u8,
-    key: Vec<u8>,
-    blocks: Vec<[u8; 16]>,
-}
+use simdcrypt_fuzz::aes::Input;
 
 fuzz_target!(|inp: Input| {
     let backends: Vec<Backend> = Aes::available_backends().collect();

@@ -2,21 +2,10 @@
 //! calls, PKCS#7, CS3 stealing, `encrypt_many`, and rejection with buffers untouched.
 #![no_main]
 
-use arbitrary::Arbitrary;
 use cbc::cipher::{BlockModeEncrypt, KeyIvInit, block_padding::NoPadding};
 use libfuzzer_sys::fuzz_target;
 use simdcrypt::{Backend, Cbc};
-
-#[derive(Arbitrary, Debug)]
-struct Input {
-    backend: u8,
-    key_size: u8,
-    key: [u8; 32],
-    iv: [u8; 16],
-    data: Vec<u8>,
-    splits: Vec<u8>,
-    streams: Vec<Vec<u8>>,
-}
+use simdcrypt_fuzz::cbc::Input;
 
 fn rustcrypto_cbc(key: &[u8], iv: &[u8; 16], data: &[u8]) -> Vec<u8> {
     macro_rules! run {
@@ -59,7 +48,7 @@ fuzz_target!(|inp: Input| {
     assert_eq!(back, whole, "{b} decrypt");
 
     // A length that is not whole blocks is rejected, the buffer untouched.
-    if inp.data.len() % 16 != 0 {
+    if !inp.data.len().is_multiple_of(16) {
         let mut x = inp.data.clone();
         let mut iv2 = inp.iv;
         assert!(c.encrypt(&mut iv2, &mut x).is_err());

@@ -3,22 +3,11 @@
 //! messages; HMAC with random key lengths and truncated-tag `verify`.
 #![no_main]
 
-use arbitrary::Arbitrary;
 use hmac::{KeyInit, Mac};
 use libfuzzer_sys::fuzz_target;
 use sha1::Digest;
 use simdcrypt::{Backend, HmacSha1, Sha1};
-
-#[derive(Arbitrary, Debug)]
-struct Input {
-    backend: u8,
-    data: Vec<u8>,
-    splits: Vec<u16>,
-    messages: Vec<Vec<u8>>,
-    key: Vec<u8>,
-    tag_len: u8,
-    flip: u8,
-}
+use simdcrypt_fuzz::sha1::Input;
 
 fuzz_target!(|inp: Input| {
     let backends: Vec<Backend> = Sha1::available_backends().collect();

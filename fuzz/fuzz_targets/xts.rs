@@ -4,24 +4,9 @@
 #![no_main]
 
 use aes::cipher::KeyInit;
-use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use simdcrypt::{Backend, Xts};
-
-#[derive(Arbitrary, Debug)]
-struct Input {
-    backend: u8,
-    wide_key: bool,
-    key: [u8; 64],
-    tweak: [u8; 16],
-    sector: u128,
-    unit_len: u16,
-    sector_size: u16,
-    out_of_place: bool,
-    decrypt: bool,
-    multi: bool,
-    data: Vec<u8>,
-}
+use simdcrypt_fuzz::xts::Input;
 
 fn rustcrypto(key: &[u8], buf: &mut [u8], tweak: &[u8; 16], decrypt: bool) {
     let (k1, k2) = key.split_at(key.len() / 2);
@@ -112,7 +97,7 @@ fuzz_target!(|inp: Input| {
             assert_eq!(g, &one[..], "{b} sector {i} of {n}, size {size}");
         }
         // A buffer that is not whole sectors is refused and left untouched.
-        if inp.data.len() % size != 0 {
+        if !inp.data.len().is_multiple_of(size) {
             let mut whole = inp.data.clone();
             assert!(x.encrypt_sectors(&mut whole, size, 0).is_err());
             assert_eq!(whole, inp.data);

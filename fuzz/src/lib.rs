@@ -1,0 +1,104 @@
+//! The fuzz targets' input types, shared by the targets (`fuzz_targets/*.rs`) and the seed
+//! writer (`examples/write-seeds.rs`), with an encoder that turns a value back into the
+//! bytes `arbitrary` decodes into it ([`encode`]) and the seed sets built from the
+//! known-answer vectors and the edge lengths ([`seeds`]).
+//!
+//! Each target decodes its input with `fuzz_target!(|inp: Input| ...)`, that is with
+//! `Input::arbitrary_take_rest`; the types derive `PartialEq` so that every seed can be
+//! checked to decode back to the value it was written from.
+
+pub mod encode;
+pub mod seeds;
+pub mod vectors;
+
+/// Input of the `aes` target.
+pub mod aes {
+    use arbitrary::Arbitrary;
+
+    #[derive(Arbitrary, Debug, Clone, PartialEq, Eq)]
+    pub struct Input {
+        /// Index into `Aes::available_backends()`, modulo its length.
+        pub backend: u8,
+        /// Any length; only 16, 24 and 32 are valid.
+        pub key: Vec<u8>,
+        pub blocks: Vec<[u8; 16]>,
+    }
+    crate::encode_struct!(Input { backend, key ; blocks });
+}
+
+/// Input of the `xts` target.
+pub mod xts {
+    use arbitrary::Arbitrary;
+
+    #[derive(Arbitrary, Debug, Clone, PartialEq, Eq)]
+    pub struct Input {
+        /// Index into `Xts::available_backends()`, modulo its length.
+        pub backend: u8,
+        /// The whole 64 bytes of `key` (AES-256-XTS), else its first 32 (AES-128-XTS).
+        pub wide_key: bool,
+        pub key: [u8; 64],
+        /// The raw tweak of the single-unit case.
+        pub tweak: [u8; 16],
+        /// The first sector number of the multi-sector case.
+        pub sector: u128,
+        /// Single unit: `16 + unit_len % 8177` bytes (16..=8192).
+        pub unit_len: u16,
+        /// Multi-sector: `16 + sector_size % 1024` bytes per sector (16..=1039).
+        pub sector_size: u16,
+        pub out_of_place: bool,
+        pub decrypt: bool,
+        /// Several sectors (numbered from `sector`) rather than one unit (raw `tweak`).
+        pub multi: bool,
+        /// Single unit: the unit's first bytes (the rest is 0xa5). Multi-sector: the whole
+        /// sectors in it, at most 16.
+        pub data: Vec<u8>,
+    }
+    crate::encode_struct!(Input {
+        backend, wide_key, key, tweak, sector, unit_len, sector_size, out_of_place, decrypt,
+        multi ; data
+    });
+}
+
+/// Input of the `cbc` target.
+pub mod cbc {
+    use arbitrary::Arbitrary;
+
+    #[derive(Arbitrary, Debug, Clone, PartialEq, Eq)]
+    pub struct Input {
+        /// Index into `Cbc::available_backends()`, modulo its length.
+        pub backend: u8,
+        /// Key length `[16, 24, 32][key_size % 3]`, the first bytes of `key`.
+        pub key_size: u8,
+        pub key: [u8; 32],
+        pub iv: [u8; 16],
+        pub data: Vec<u8>,
+        /// Chained-call sizes in blocks; the rest goes in a last call.
+        pub splits: Vec<u8>,
+        /// `encrypt_many` streams (whole blocks of each, the first 20).
+        pub streams: Vec<Vec<u8>>,
+    }
+    crate::encode_struct!(Input { backend, key_size, key, iv, data, splits ; streams });
+}
+
+/// Input of the `sha1` target.
+pub mod sha1 {
+    use arbitrary::Arbitrary;
+
+    #[derive(Arbitrary, Debug, Clone, PartialEq, Eq)]
+    pub struct Input {
+        /// Index into `Sha1::available_backends()`, modulo its length.
+        pub backend: u8,
+        pub data: Vec<u8>,
+        /// `update` chunk sizes; the rest goes in a last call.
+        pub splits: Vec<u16>,
+        /// `sha1_many` messages (the first 20).
+        pub messages: Vec<Vec<u8>>,
+        /// HMAC key, any length.
+        pub key: Vec<u8>,
+        /// Tag prefix length for `verify`: `tag_len % 24`.
+        pub tag_len: u8,
+        /// The bit flipped to corrupt the tag.
+        pub flip: u8,
+    }
+    crate::encode_struct!(Input { backend, data, splits, messages, key, tag_len ; flip });
+}
