@@ -11,7 +11,7 @@
 //! t·x^8 = (t << 8 bits, a byte shift) ⊕ clmul(top byte of t, 0x87)
 //! the remaining n < 8 full blocks: n blocks in flight with the tweaks v[0..n]
 //! the ciphertext stealing: [`steal`] (two dependent blocks, splice by shuffle and blend),
-//! through `super::finish`, tweak v[n]
+//! tweak v[n]
 //! ```
 //! multi-unit calls whose unit is a whole number of groups run as one stream of groups:
 //! the next unit's first tweaks are made from its T_0 between the rounds of the
@@ -20,7 +20,6 @@
 
 use core::arch::x86_64::*;
 
-use super::finish;
 use crate::aes::aesni::{load, load_keys, store};
 use crate::aes::{Block, KeySchedule};
 use crate::cpu::AesNiToken;
@@ -161,10 +160,8 @@ unsafe fn unit<const DEC: bool, const R: usize>(
     let mut t = [0u8; 16];
     store(&mut t, v[left]);
     // SAFETY: `off <= len`; the rest (one full block and 1 to 15 bytes) is within the
-    // caller's ranges.
-    unsafe {
-        finish(tok, ks, DEC, &t, src.add(off), dst.add(off), rem);
-    }
+    // caller's ranges, equal or disjoint; the token proves AES-NI (and SSSE3, SSE4.1).
+    unsafe { steal::<DEC>(tok, ks, &t, src.add(off), dst.add(off), rem) }
 }
 
 /// `N` blocks (fewer than 8) at `src` → `dst` under the tweaks `v[..N]`.

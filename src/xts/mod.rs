@@ -848,34 +848,6 @@ pub(crate) fn mul_x(t: u128) -> u128 {
     (t << 1) ^ (0u128.wrapping_sub(t >> 127) & 0x87)
 }
 
-/// The end of a data unit in a SIMD kernel, after all its full blocks but the last: the
-/// ciphertext stealing over that block and the `rem` bytes after it (`1 <= rem <= 15`),
-/// as two dependent AES-NI blocks (latency matters here, not width). `t` is the tweak of
-/// the full block.
-///
-/// # Safety
-/// `src` readable and `dst` writable for `16 + rem` bytes; `src == dst` or the ranges do
-/// not overlap.
-#[cfg(target_arch = "x86_64")]
-pub(crate) unsafe fn finish(
-    tok: AesNiToken,
-    ks: &KeySchedule,
-    dec: bool,
-    t: &Block,
-    src: *const u8,
-    dst: *mut u8,
-    rem: usize,
-) {
-    // SAFETY: the caller's contract; the token proves AES-NI.
-    unsafe {
-        if dec {
-            aesni::steal::<true>(tok, ks, t, src, dst, rem);
-        } else {
-            aesni::steal::<false>(tok, ks, t, src, dst, rem);
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

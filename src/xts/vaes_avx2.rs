@@ -12,7 +12,7 @@
 //! per 128-bit lane: t·x^16 = (t shifted up 2 bytes) ⊕ clmul(top 2 bytes of t, 0x87)
 //! the remaining n < 16 full blocks: one group of ceil(n/2) vectors (1, 2, 4 or 8) with
 //! masked loads and stores (vpmaskmovq), tweaks from the first lanes of v
-//! the ciphertext stealing: `super::finish` (two AES-NI blocks, tweak = lane n of v)
+//! the ciphertext stealing: `aesni::steal` (two AES-NI blocks, tweak = lane n of v)
 //! ```
 //! multi-unit calls whose unit is a whole number of groups run as one stream of groups:
 //! the next unit's first tweaks are made from its T_0 between the rounds of the
@@ -21,7 +21,6 @@
 
 use core::arch::x86_64::*;
 
-use super::finish;
 use crate::aes::aesni::{load, store};
 use crate::aes::vaes_avx2::load_keys;
 use crate::aes::{Block, KeySchedule};
@@ -182,10 +181,8 @@ unsafe fn unit<const DEC: bool, const R: usize>(
     let t = lanes[left % 2];
     super::wipe(&mut lanes);
     // SAFETY: `off <= len`; the rest (one full block and 1 to 15 bytes) is within the
-    // caller's ranges.
-    unsafe {
-        finish(tok.aesni(), ks, DEC, &t, src.add(off), dst.add(off), rem);
-    }
+    // caller's ranges, equal or disjoint; the token proves AES-NI (and SSSE3, SSE4.1).
+    unsafe { super::aesni::steal::<DEC>(tok.aesni(), ks, &t, src.add(off), dst.add(off), rem) }
 }
 
 /// `n` blocks (`n <= 2 * NV`, fewer than 16) at `src` → `dst` with the tweaks in the

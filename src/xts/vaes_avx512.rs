@@ -12,7 +12,7 @@
 //! per 128-bit lane: t·x^32 = (t shifted up 4 bytes) ⊕ clmul(top 4 bytes of t, 0x87)
 //! the remaining n < 32 full blocks: one masked group of ceil(n/4) vectors (1, 2, 4 or 8),
 //! tweaks from the first lanes of v (a unit shorter than a group computes only those)
-//! the ciphertext stealing: `super::finish` (two AES-NI blocks, tweak = lane n of v)
+//! the ciphertext stealing: `aesni::steal` (two AES-NI blocks, tweak = lane n of v)
 //! ```
 //! multi-unit calls whose unit is a whole number of groups run as one stream of groups:
 //! the next unit's first tweaks are made from its T_0 between the rounds of the
@@ -21,7 +21,6 @@
 
 use core::arch::x86_64::*;
 
-use super::finish;
 use crate::aes::aesni::{load, store};
 use crate::aes::{Block, KeySchedule};
 use crate::cpu::VaesAvx512Token;
@@ -195,17 +194,16 @@ unsafe fn unit<const DEC: bool, const R: usize>(
     let t = lanes[left % 4];
     super::wipe(&mut lanes);
     // SAFETY: `off <= len`; the rest (one full block and 1 to 15 bytes) is within the
-    // caller's ranges.
+    // caller's ranges, equal or disjoint; the token proves AES-NI (and SSSE3, SSE4.1).
     unsafe {
-        finish(
+        super::aesni::steal::<DEC>(
             tok.vaes_avx2().aesni(),
             ks,
-            DEC,
             &t,
             src.add(off),
             dst.add(off),
             rem,
-        );
+        )
     }
 }
 
