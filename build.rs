@@ -1,77 +1,57 @@
-//! Builds the hand-written assembly in `asm/` (x86-64 SysV ELF only) and, with the
-//! `openssl` feature, the C shim over the system libcrypto.
+//! Sets the one cfg that gates every piece of architecture-specific code, and builds the
+//! hand-written assembly in `asm/`.
+//!
+//! - `simdcrypt_x86_64`: the target is x86-64 with 64-bit pointers and the `pure` feature is
+//!   off. Every intrinsic kernel, capability token, dispatch arm, test and bench that only
+//!   exists on x86-64 is gated on this cfg and on nothing else, so `--features pure` on
+//!   x86-64 compiles exactly what an aarch64, riscv64 or 32-bit x86 target compiles: the
+//!   portable backends.
+//! - `simdcrypt_asm`: `simdcrypt_x86_64`, a SysV ELF target, the `no-asm` feature off (and
+//!   `SIMDCRYPT_NO_ASM` unset): the assembly in `asm/` is built and linked. x32 (x86-64 with
+//!   32-bit pointers) gets neither cfg: the assembly assumes 64-bit pointers.
 
 use std::env;
-use std::path::Path;
 
 fn main() {
+    println!("cargo::rustc-check-cfg=cfg(simdcrypt_x86_64)");
     println!("cargo::rustc-check-cfg=cfg(simdcrypt_asm)");
     println!("cargo::rerun-if-changed=asm");
-    println!("cargo::rerun-if-changed=shim");
+    println!("cargo::rerun-if-changed=build.rs");
     println!("cargo::rerun-if-env-changed=SIMDCRYPT_NO_ASM");
 
-    let arch = env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_default();
-    let os = env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
-    let no_asm =
-        env::var_os("CARGO_FEATURE_NO_ASM").is_some() || env::var_os("SIMDCRYPT_NO_ASM").is_some();
-    let sysv_elf = arch == "x86_64"
-        && matches!(
-            os.as_str(),
-            "linux" | "freebsd" | "netbsd" | "openbsd" | "android"
-        );
+    let var = |k: &str| env::var(k).unwrap_or_default();
+    let feature = |name: &str| env::var_os(format!("CARGO_FEATURE_{name}")).is_some();
 
-    if sysv_elf && !no_asm {
-        let mut files: Vec<_> = std::fs::read_dir("asm")
-            .map(|d| {
-                d.filter_map(|e| e.ok().map(|e| e.path()))
-                    .filter(|p| p.extension().is_some_and(|x| x == "S"))
-                    .collect()
-            })
-            .unwrap_or_default();
-        files.sort();
-        if !files.is_empty() {
-            let mut b = cc::Build::new();
-            for f in &files {
-                b.file(f);
-            }
-            b.compile("simdcrypt_asm");
-            println!("cargo::rustc-cfg=simdcrypt_asm");
+    let x86_64 = var("CARGO_CFG_TARGET_ARCH") == "x86_64"
+        && var("CARGO_CFG_TARGET_POINTER_WIDTH") == "64"
+        && !feature("PURE");
+    if !x86_64 {
+        return;
+    }
+    println!("cargo::rustc-cfg=simdcrypt_x86_64");
+
+    let sysv_elf = matches!(
+        var("CARGO_CFG_TARGET_OS").as_str(),
+        "linux" | "freebsd" | "netbsd" | "openbsd" | "android" | "dragonfly"
+    );
+    let no_asm = feature("NO_ASM") || env::var_os("SIMDCRYPT_NO_ASM").is_some();
+    if !sysv_elf || no_asm {
+        return;
+    }
+    let mut files: Vec<_> = std::fs::read_dir("asm")
+        .map(|d| {
+            d.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "S"))
+                .collect()
+        })
+        .unwrap_or_default();
+    files.sort();
+    if !files.is_empty() {
+        let mut b = cc::Build::new();
+        for f in &files {
+            b.file(f);
         }
+        b.compile("simdcrypt_asm");
+        println!("cargo::rustc-cfg=simdcrypt_asm");
     }
-
-    if env::var_os("CARGO_FEATURE_OPENSSL").is_some() {
-        build_openssl_shim();
-    }
-}
-
-fn build_openssl_shim() {
-    let header_dirs = [
-        "/usr/include",
-        "/usr/local/include",
-        "/opt/homebrew/include",
-    ];
-    let found = env::var_os("OPENSSL_INCLUDE_DIR")
-        .map(|d| Path::new(&d).join("openssl/evp.h").exists())
-        .unwrap_or(false)
-        || header_dirs
-            .iter()
-            .any(|d| Path::new(d).join("openssl/evp.h").exists());
-    if !found {
-        panic!(
-            "\n\nsimdcrypt: the `openssl` feature needs OpenSSL's headers and libcrypto \
-             (openssl/evp.h was not found).\nInstall them (Debian/Ubuntu: `apt-get install \
-             libssl-dev`; Fedora: `dnf install openssl-devel`) or set OPENSSL_INCLUDE_DIR, \
-             or build without `--features openssl`.\n\n"
-        );
-    }
-    let mut b = cc::Build::new();
-    b.file("shim/openssl_shim.c").warnings(true);
-    if let Some(d) = env::var_os("OPENSSL_INCLUDE_DIR") {
-        b.include(d);
-    }
-    b.compile("simdcrypt_openssl_shim");
-    if let Some(d) = env::var_os("OPENSSL_LIB_DIR") {
-        println!("cargo::rustc-link-search=native={}", d.to_string_lossy());
-    }
-    println!("cargo::rustc-link-lib=crypto");
 }

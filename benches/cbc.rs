@@ -46,7 +46,7 @@ impl Meter {
     }
 }
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(simdcrypt_x86_64)]
 mod ceil {
     use core::arch::x86_64::*;
     use std::hint::black_box;
@@ -168,6 +168,7 @@ type Job = Box<dyn FnMut()>;
 fn main() {
     let per = Duration::from_millis(4);
     let rounds_of_measure = 50;
+    #[cfg(simdcrypt_x86_64)]
     let have = |x: Backend| Cbc::available_backends().any(|b| b == x);
     let fast: Vec<Backend> = Cbc::available_backends()
         .filter(|b| *b != Backend::Portable)
@@ -184,7 +185,7 @@ fn main() {
         jobs.push(f);
     };
 
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(simdcrypt_x86_64)]
     {
         if have(Backend::VaesAvx2) {
             add(

@@ -108,7 +108,7 @@ fn rate(bytes: usize, ms: u64, mut f: impl FnMut()) -> f64 {
     (calls as f64 * bytes as f64) / (now_ns() - start) as f64
 }
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(simdcrypt_x86_64)]
 mod rnds4 {
     use std::arch::x86_64::*;
 
@@ -390,14 +390,14 @@ fn ratios() {
     }
     names.extend(cases.iter().map(|c| c.0));
 
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(simdcrypt_x86_64)]
     let lat = rnds4::measure();
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(not(simdcrypt_x86_64))]
     let lat: Option<(f64, f64)> = None;
     let r = measure_all(&mut cases, 40);
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(simdcrypt_x86_64)]
     let lat2 = rnds4::measure();
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(not(simdcrypt_x86_64))]
     let lat2: Option<(f64, f64)> = None;
     let get = |n: &str| names.iter().position(|x| *x == n).map(|i| r[i]);
     for (n, v) in names.iter().zip(&r) {
@@ -416,7 +416,7 @@ fn ratios() {
         );
         let ceiling = 64.0 / (20.0 * l);
         println!("one-stream ceiling 64 B / (20 x latency) = {ceiling:.3} B/ns");
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(simdcrypt_x86_64)]
         {
             let c = rnds4::ns_per_cycle();
             println!(

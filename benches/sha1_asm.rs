@@ -10,7 +10,7 @@
 //! of 400 short runs, all candidates (and the instruction loops that give the ceilings)
 //! taking turns, so that they see the same machine state (a few seconds in all).
 
-#[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
+#[cfg(simdcrypt_asm)]
 mod imp {
     use std::arch::asm;
     use std::hint::black_box;
@@ -243,8 +243,8 @@ mod imp {
 }
 
 fn main() {
-    #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
+    #[cfg(simdcrypt_asm)]
     imp::main();
-    #[cfg(not(all(target_arch = "x86_64", simdcrypt_asm)))]
+    #[cfg(not(simdcrypt_asm))]
     println!("sha1_asm: built without the assembly kernels (no-asm or not x86-64 ELF)");
 }

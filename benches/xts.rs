@@ -34,7 +34,7 @@ fn rate(bytes: usize, reps: usize, mut f: impl FnMut()) -> f64 {
     bytes as f64 * per_batch as f64 / best
 }
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(simdcrypt_x86_64)]
 mod ceiling {
     use core::arch::x86_64::*;
 
@@ -77,9 +77,10 @@ struct Row(String, f64, f64, Option<f64>);
 
 fn main() {
     let reps = 7;
+    #[cfg_attr(not(simdcrypt_x86_64), allow(unused_mut))]
     let mut ceiling_ops: Option<f64> = None;
     let mut ceil = || {
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(simdcrypt_x86_64)]
         if let Some(x) = ceiling::vaesenc_ymm_per_s() {
             ceiling_ops = Some(ceiling_ops.map_or(x, |c: f64| c.max(x)));
         }

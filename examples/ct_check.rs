@@ -15,7 +15,7 @@ use simdcrypt::{Aes, Backend, Cbc, HmacSha1, Sha1, Xts};
 
 /// A memcheck client request (valgrind.h's amd64 magic sequence); returns `default` when
 /// not running under valgrind.
-#[cfg(target_arch = "x86_64")]
+#[cfg(simdcrypt_x86_64)]
 fn client_request(request: u64, addr: u64, len: u64) -> u64 {
     let args: [u64; 6] = [request, addr, len, 0, 0, 0];
     let mut result: u64 = 0;
@@ -37,7 +37,7 @@ fn client_request(request: u64, addr: u64, len: u64) -> u64 {
     result
 }
 
-#[cfg(not(target_arch = "x86_64"))]
+#[cfg(not(simdcrypt_x86_64))]
 fn client_request(_: u64, _: u64, _: u64) -> u64 {
     0
 }

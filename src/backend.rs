@@ -150,7 +150,7 @@ impl Backend {
     #[must_use]
     pub fn is_available(self) -> bool {
         (!self.is_asm() || cfg!(simdcrypt_asm))
-            && (self == Backend::Portable || cfg!(target_arch = "x86_64"))
+            && (self == Backend::Portable || cfg!(simdcrypt_x86_64))
             && crate::cpu::detected().contains(self.required_features())
     }
 }

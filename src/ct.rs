@@ -10,7 +10,7 @@
 /// Turns a secret-derived mask (0 or non-zero) into a public `bool`: `mask != 0`.
 #[inline(never)]
 pub(crate) fn declassify(mask: u32) -> bool {
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(simdcrypt_x86_64)]
     {
         let out: u8;
         // SAFETY: pure register arithmetic and local jumps; no memory, no stack. The branch
@@ -31,7 +31,7 @@ pub(crate) fn declassify(mask: u32) -> bool {
         }
         out != 0
     }
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(not(simdcrypt_x86_64))]
     {
         core::hint::black_box(mask) != 0
     }

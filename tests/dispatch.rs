@@ -7,6 +7,7 @@ use std::process::Command;
 use simdcrypt::{Aes, Backend, Error};
 
 /// The CPU flags as the kernel reports them: independent of this crate's own detection.
+#[cfg(simdcrypt_x86_64)]
 fn cpuinfo_flags() -> Vec<String> {
     let text = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
     text.lines()
@@ -16,6 +17,7 @@ fn cpuinfo_flags() -> Vec<String> {
         .unwrap_or_default()
 }
 
+#[cfg(simdcrypt_x86_64)]
 fn has(flags: &[String], want: &[&str]) -> bool {
     want.iter().all(|w| flags.iter().any(|f| f == w))
 }
@@ -33,6 +35,7 @@ fn required_backends_are_available() {
 }
 
 /// Our CPUID reading agrees with the kernel's view for every feature we detect.
+#[cfg(simdcrypt_x86_64)]
 #[test]
 fn detection_agrees_with_proc_cpuinfo() {
     let flags = cpuinfo_flags();
@@ -52,7 +55,25 @@ fn detection_agrees_with_proc_cpuinfo() {
     }
 }
 
+/// Without the architecture code (a non-x86-64 target or the `pure` feature) nothing is
+/// detected and every algorithm has the portable backend alone.
+#[cfg(not(simdcrypt_x86_64))]
+#[test]
+fn portable_build_detects_nothing_and_picks_portable() {
+    assert_eq!(simdcrypt::cpu::detected(), simdcrypt::cpu::Features::NONE);
+    let only_portable = |v: Vec<Backend>| assert_eq!(v, [Backend::Portable]);
+    only_portable(Aes::available_backends().collect());
+    only_portable(simdcrypt::Cbc::available_backends().collect());
+    only_portable(simdcrypt::Xts::available_backends().collect());
+    only_portable(simdcrypt::Sha1::available_backends().collect());
+    assert_eq!(Aes::new(&[0u8; 16]).unwrap().backend(), Backend::Portable);
+    for b in simdcrypt::all_backends() {
+        assert_eq!(b.is_available(), *b == Backend::Portable, "{b}");
+    }
+}
+
 /// Without a cap, AES picks a VAES kernel wherever the CPU has VAES.
+#[cfg(simdcrypt_x86_64)]
 #[test]
 fn automatic_choice_is_the_best_available() {
     let aes = Aes::new(&[0u8; 16]).unwrap();

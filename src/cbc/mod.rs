@@ -29,10 +29,10 @@ use crate::cpu::{AesNiToken, VaesAvx2Token};
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(simdcrypt_x86_64)]
 mod aesni;
 mod soft;
-#[cfg(target_arch = "x86_64")]
+#[cfg(simdcrypt_x86_64)]
 mod vaes_avx2;
 
 /// Best first, by measurement on this machine (Emerald Rapids): VAES decrypts twice as
@@ -57,9 +57,9 @@ pub(crate) struct Lane<'a> {
 #[derive(Clone, Copy, Debug)]
 enum Imp {
     Portable,
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    #[cfg_attr(not(simdcrypt_x86_64), allow(dead_code))]
     AesNi(AesNiToken),
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    #[cfg_attr(not(simdcrypt_x86_64), allow(dead_code))]
     VaesAvx2(VaesAvx2Token),
 }
 
@@ -217,11 +217,11 @@ impl Cbc {
         }
         match self.imp {
             Imp::Portable => soft::encrypt(&self.ks, iv, blocks),
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(simdcrypt_x86_64)]
             Imp::AesNi(t) => aesni::encrypt(t, &self.ks, iv, blocks),
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(simdcrypt_x86_64)]
             Imp::VaesAvx2(t) => aesni::encrypt(t.aesni(), &self.ks, iv, blocks),
-            #[cfg(not(target_arch = "x86_64"))]
+            #[cfg(not(simdcrypt_x86_64))]
             _ => soft::encrypt(&self.ks, iv, blocks),
         }
     }
@@ -232,11 +232,11 @@ impl Cbc {
         }
         match self.imp {
             Imp::Portable => soft::decrypt(&self.ks, iv, blocks),
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(simdcrypt_x86_64)]
             Imp::AesNi(t) => aesni::decrypt(t, &self.ks, iv, blocks),
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(simdcrypt_x86_64)]
             Imp::VaesAvx2(t) => vaes_avx2::decrypt(t, &self.ks, iv, blocks),
-            #[cfg(not(target_arch = "x86_64"))]
+            #[cfg(not(simdcrypt_x86_64))]
             _ => soft::decrypt(&self.ks, iv, blocks),
         }
     }
@@ -474,11 +474,11 @@ impl Cbc {
         let ks = &self.ks;
         match self.imp {
             Imp::Portable => many::<8>(ivs, bufs, |l, s| soft::encrypt_lanes(ks, l, s)),
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(simdcrypt_x86_64)]
             Imp::AesNi(t) => many::<8>(ivs, bufs, |l, s| aesni::encrypt_lanes(t, ks, l, s)),
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(simdcrypt_x86_64)]
             Imp::VaesAvx2(t) => many::<16>(ivs, bufs, |l, s| vaes_avx2::encrypt_lanes(t, ks, l, s)),
-            #[cfg(not(target_arch = "x86_64"))]
+            #[cfg(not(simdcrypt_x86_64))]
             _ => many::<8>(ivs, bufs, |l, s| soft::encrypt_lanes(ks, l, s)),
         }
         Ok(())
@@ -542,6 +542,7 @@ impl fmt::Debug for Cbc {
 }
 
 /// Calls `$f::<R>` with the round count as a constant (10, 12 or 14).
+#[cfg(simdcrypt_x86_64)]
 macro_rules! with_rounds {
     ($rounds:expr, $f:ident ( $($arg:expr),* )) => {
         match $rounds {
@@ -551,7 +552,7 @@ macro_rules! with_rounds {
         }
     };
 }
-#[cfg_attr(not(target_arch = "x86_64"), allow(unused_imports))]
+#[cfg(simdcrypt_x86_64)]
 pub(crate) use with_rounds;
 
 #[cfg(test)]

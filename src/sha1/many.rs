@@ -21,11 +21,13 @@
 //! The lane count and its per-lane cost are public (message lengths), never the data.
 #![forbid(unsafe_code)]
 
-#[cfg(target_arch = "x86_64")]
-#[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
+#[cfg(simdcrypt_asm)]
 use super::shani_asm;
-use super::{DISPATCH, IV, Impl, Sha1, digest_bytes, impl_for, pad};
+use super::{DISPATCH, IV, Impl, Sha1, impl_for};
+#[cfg(simdcrypt_x86_64)]
 use super::{avx2, avx512, shani};
+#[cfg(simdcrypt_x86_64)]
+use super::{digest_bytes, pad};
 use crate::backend::Dispatch;
 use crate::{Backend, Error};
 
@@ -46,6 +48,7 @@ static MANY: Dispatch = Dispatch::new(
     ],
 );
 
+#[cfg(simdcrypt_x86_64)]
 /// From this many messages on, the AVX-512 backend starts on sixteen lanes (zmm); it moves
 /// to eight (ymm) once no message is left to start and fewer than this many are busy.
 /// Measured (`benches/sha1.rs --lanes`): eight messages of 4 KiB run 1.6 times faster on
@@ -53,6 +56,7 @@ static MANY: Dispatch = Dispatch::new(
 /// faster on sixteen zmm lanes than on eight ymm lanes twice.
 const SIXTEEN_FROM: usize = 9;
 
+#[cfg(simdcrypt_x86_64)]
 /// One lane's message: whole blocks still to do, then its padding blocks.
 #[derive(Clone, Copy)]
 struct Lane<'a> {
@@ -64,6 +68,7 @@ struct Lane<'a> {
     tail_end: usize,
 }
 
+#[cfg(simdcrypt_x86_64)]
 impl<'a> Lane<'a> {
     const IDLE: Lane<'static> = Lane {
         slot: None,
@@ -107,12 +112,14 @@ impl<'a> Lane<'a> {
     }
 }
 
+#[cfg(simdcrypt_x86_64)]
 /// `N` lanes: each one's message (or idle) and chaining state.
 struct Pool<'a, const N: usize> {
     lanes: [Lane<'a>; N],
     states: [[u32; 5]; N],
 }
 
+#[cfg(simdcrypt_x86_64)]
 impl<'a, const N: usize> Pool<'a, N> {
     fn new() -> Self {
         Pool {
@@ -153,6 +160,7 @@ impl<'a, const N: usize> Pool<'a, N> {
     }
 }
 
+#[cfg(simdcrypt_x86_64)]
 /// Runs `inputs[*next..]` through the pool's `N` lanes; `kernel(states, blocks, busy)`
 /// compresses `blocks[i]` (all of one length) into `states[i]` for every lane (idle lanes'
 /// results are ignored). Returns when every message is done, or once no message is left
@@ -207,6 +215,7 @@ fn drive<'a, const N: usize>(
     }
 }
 
+#[cfg(simdcrypt_x86_64)]
 /// [`drive`] on two interleaved SHA-NI streams (nothing if `imp` is not SHA-NI).
 fn drive_sha_ni<'a>(
     pool: &mut Pool<'a, 2>,
@@ -216,7 +225,7 @@ fn drive_sha_ni<'a>(
     imp: Impl,
 ) {
     match imp {
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(simdcrypt_x86_64)]
         Impl::ShaNi(t) => drive(pool, inputs, next, out, 0, |s, b, busy| {
             let [sa, sb] = s;
             match busy {
@@ -225,7 +234,7 @@ fn drive_sha_ni<'a>(
                 _ => shani::compress(t, sb, b[1]),
             }
         }),
-        #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
+        #[cfg(simdcrypt_asm)]
         Impl::ShaNiAsm(t) => drive(pool, inputs, next, out, 0, |s, b, busy| {
             let [sa, sb] = s;
             match busy {
@@ -238,6 +247,7 @@ fn drive_sha_ni<'a>(
     }
 }
 
+#[cfg(simdcrypt_x86_64)]
 /// Finishes every busy lane of `pool` on the one-stream kernel `single`; where that is
 /// SHA-NI, two at a time as two interleaved streams (measured 1.2 times one stream).
 fn finish<const N: usize>(pool: &mut Pool<'_, N>, single: Impl, out: &mut [[u8; 20]]) {
@@ -249,6 +259,7 @@ fn finish<const N: usize>(pool: &mut Pool<'_, N>, single: Impl, out: &mut [[u8; 
     pool.finish_each(single, out);
 }
 
+#[cfg(simdcrypt_x86_64)]
 /// [`drive`] from the first message, the last few stragglers finished on `single`.
 fn drive_all<const N: usize>(
     inputs: &[&[u8]],
@@ -274,7 +285,7 @@ fn sequential(imp: Impl, backend: Backend, inputs: &[&[u8]], out: &mut [[u8; 20]
 /// Hashes on `lanes`' multi-lane kernel (if it has one), finishing stragglers on `single`.
 fn run(lanes: Impl, single: Impl, backend: Backend, inputs: &[&[u8]], out: &mut [[u8; 20]]) {
     match lanes {
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(simdcrypt_x86_64)]
         Impl::Avx2(t) => {
             // Measured here: eight AVX2 lanes run 3.5x one AVX2 stream and 1.8x one SHA-NI
             // stream, so below 3 (resp. 5) busy lanes one stream is faster.
@@ -283,7 +294,7 @@ fn run(lanes: Impl, single: Impl, backend: Backend, inputs: &[&[u8]], out: &mut 
                 avx2::compress8(t, s, b)
             })
         }
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(simdcrypt_x86_64)]
         Impl::Avx512(t) => {
             // Measured here (4 KiB messages, `benches/sha1.rs --lanes`): eight busy ymm
             // lanes run 2.5 times one SHA-NI stream, three 0.97 times, two interleaved
@@ -313,6 +324,7 @@ fn run(lanes: Impl, single: Impl, backend: Backend, inputs: &[&[u8]], out: &mut 
             );
             finish(&mut pool, single, out);
         }
+        #[cfg(simdcrypt_x86_64)]
         _ if lanes.is_sha_ni() => {
             let mut pool = Pool::<2>::new();
             drive_sha_ni(&mut pool, inputs, &mut 0, out, lanes);

@@ -28,23 +28,23 @@ use core::fmt;
 
 use crate::Error;
 use crate::backend::{Backend, Dispatch};
-#[cfg(target_arch = "x86_64")]
+#[cfg(simdcrypt_x86_64)]
 use crate::cpu::{Avx2Token, Avx512Token, ShaNiToken, Ssse3Token};
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(simdcrypt_x86_64)]
 pub(crate) mod avx2;
-#[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
+#[cfg(simdcrypt_asm)]
 pub(crate) mod avx2_asm;
-#[cfg(target_arch = "x86_64")]
+#[cfg(simdcrypt_x86_64)]
 pub(crate) mod avx512;
 mod hmac;
 mod many;
-#[cfg(target_arch = "x86_64")]
+#[cfg(simdcrypt_x86_64)]
 pub(crate) mod shani;
-#[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
+#[cfg(simdcrypt_asm)]
 pub(crate) mod shani_asm;
 pub(crate) mod soft;
-#[cfg(target_arch = "x86_64")]
+#[cfg(simdcrypt_x86_64)]
 pub(crate) mod ssse3;
 
 pub use hmac::HmacSha1;
@@ -88,17 +88,17 @@ static DISPATCH: Dispatch = Dispatch::new(
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Impl {
     Portable,
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(simdcrypt_x86_64)]
     Ssse3(Ssse3Token),
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(simdcrypt_x86_64)]
     Avx2(Avx2Token),
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(simdcrypt_x86_64)]
     ShaNi(ShaNiToken),
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(simdcrypt_x86_64)]
     Avx512(Avx512Token),
-    #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
+    #[cfg(simdcrypt_asm)]
     Avx2Asm(Avx2Token),
-    #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
+    #[cfg(simdcrypt_asm)]
     ShaNiAsm(ShaNiToken),
 }
 
@@ -107,28 +107,29 @@ impl Impl {
     pub(crate) fn new(b: Backend) -> Option<Impl> {
         match b {
             Backend::Portable => Some(Impl::Portable),
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(simdcrypt_x86_64)]
             Backend::Ssse3 => Ssse3Token::get().map(Impl::Ssse3),
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(simdcrypt_x86_64)]
             Backend::Avx2 => Avx2Token::get().map(Impl::Avx2),
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(simdcrypt_x86_64)]
             Backend::ShaNi => ShaNiToken::get().map(Impl::ShaNi),
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(simdcrypt_x86_64)]
             Backend::Avx512 => Avx512Token::get().map(Impl::Avx512),
-            #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
+            #[cfg(simdcrypt_asm)]
             Backend::Avx2Asm => Avx2Token::get().map(Impl::Avx2Asm),
-            #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
+            #[cfg(simdcrypt_asm)]
             Backend::ShaNiAsm => ShaNiToken::get().map(Impl::ShaNiAsm),
             _ => None,
         }
     }
 
     /// Whether this is a SHA-NI kernel (intrinsics or assembly).
+    #[cfg(simdcrypt_x86_64)]
     pub(crate) fn is_sha_ni(self) -> bool {
         match self {
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(simdcrypt_x86_64)]
             Impl::ShaNi(_) => true,
-            #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
+            #[cfg(simdcrypt_asm)]
             Impl::ShaNiAsm(_) => true,
             _ => false,
         }
@@ -139,17 +140,17 @@ impl Impl {
     pub(crate) fn compress(self, state: &mut [u32; 5], blocks: &[[u8; 64]]) {
         match self {
             Impl::Portable => soft::compress(state, blocks),
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(simdcrypt_x86_64)]
             Impl::Ssse3(t) => ssse3::compress(t, state, blocks),
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(simdcrypt_x86_64)]
             Impl::Avx2(t) => avx2::compress(t, state, blocks),
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(simdcrypt_x86_64)]
             Impl::ShaNi(t) => shani::compress(t, state, blocks),
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(simdcrypt_x86_64)]
             Impl::Avx512(t) => avx2::compress_avx512(t, state, blocks),
-            #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
+            #[cfg(simdcrypt_asm)]
             Impl::Avx2Asm(t) => avx2_asm::compress(t, state, blocks),
-            #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
+            #[cfg(simdcrypt_asm)]
             Impl::ShaNiAsm(t) => shani_asm::compress(t, state, blocks),
         }
     }
