@@ -79,6 +79,7 @@ extern crate std;
 pub mod aes;
 mod backend;
 pub mod cbc;
+pub mod cbc_hmac;
 #[cfg(feature = "cipher")]
 mod cipher_impl;
 pub mod cpu;
@@ -101,6 +102,7 @@ pub use aes::{Aes, Block};
 pub use backend::backend_env_problem;
 pub use backend::{Backend, automatic_features};
 pub use cbc::Cbc;
+pub use cbc_hmac::CbcHmacSha1;
 #[cfg(feature = "cipher")]
 pub use cipher_impl::{Aes128, Aes192, Aes256};
 #[cfg(feature = "digest")]
