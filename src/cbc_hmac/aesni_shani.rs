@@ -47,6 +47,23 @@ const fn ops(j: usize, r: usize) -> (usize, usize) {
     (j * 4 * r / 20, (j + 1) * 4 * r / 20)
 }
 
+/// A compiler-only ordering point: the registers named pass through an empty `asm!`, so
+/// everything that uses them afterwards is ordered after everything that produced them
+/// before. It emits no instruction (the CPU sees no dependency); it keeps LLVM's
+/// scheduler from gathering the AES rounds in one place, which undoes the interleaving.
+macro_rules! pin {
+    ($($r:ident),+) => {
+        // SAFETY: a template of comments only: no instructions, no memory, no stack, no flags.
+        unsafe {
+            core::arch::asm!(
+                concat!($("/* {", stringify!($r), "} */"),+),
+                $($r = inout(xmm_reg) $r,)+
+                options(pure, nomem, nostack, preserves_flags)
+            )
+        }
+    };
+}
+
 /// One group of the seal: encrypts `g` in place and hashes its plaintext.
 ///
 /// `s` enters as the round-0 state of the group's first block (`P0 ^ C[-1] ^ K0`); it
@@ -102,6 +119,7 @@ fn seal_group<const R: usize, const FOLD: bool>(
         ($j:literal, $f:literal) => {
             quad!($j, $f, h, x, m, last);
             aes_ops!($j);
+            pin!(st, h, x);
         };
     }
     twenty!(step);
@@ -189,13 +207,18 @@ fn open_step<const R: usize, const HASH: bool, const DEC: bool>(
         let mut h = *abcd;
         let mut x = _mm_add_epi32(e0, m[0]);
         let mut last = h;
+        let [mut s0, mut s1, mut s2, mut s3] = st;
         macro_rules! step {
             ($j:literal, $f:literal) => {
-                quad!($j, $f, h, x, m, last);
+                st = [s0, s1, s2, s3];
                 aes_ops!($j);
+                [s0, s1, s2, s3] = st;
+                quad!($j, $f, h, x, m, last);
+                pin!(s0, s1, s2, s3, h, x);
             };
         }
         twenty!(step);
+        st = [s0, s1, s2, s3];
         *e = _mm_sha1nexte_epu32(last, e0);
         *abcd = _mm_add_epi32(h, abcd0);
     } else {
