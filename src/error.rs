@@ -75,6 +75,11 @@ pub enum Error {
         /// The length given, in bytes.
         len: usize,
     },
+    /// A PBKDF2 iteration count that is not accepted (0: RFC 3962 reads it as 2^32).
+    InvalidIterationCount {
+        /// The count given.
+        iterations: u32,
+    },
     /// A backend this CPU (or this build) cannot run.
     BackendUnavailable(Backend),
     /// A backend that does not implement the algorithm asked for (SHA-NI for AES, say).
@@ -125,6 +130,12 @@ impl fmt::Display for Error {
                 write!(
                     f,
                     "tag of {len} bytes cannot be verified (10 to 20 bytes accepted)"
+                )
+            }
+            Error::InvalidIterationCount { iterations } => {
+                write!(
+                    f,
+                    "PBKDF2 iteration count {iterations} is not accepted (at least 1)"
                 )
             }
             Error::BackendUnavailable(b) => {

@@ -87,6 +87,8 @@ mod ct;
 #[cfg(feature = "digest")]
 mod digest_impl;
 mod error;
+#[cfg(feature = "alloc")]
+pub mod krb5;
 #[cfg(feature = "openssl")]
 #[doc(hidden)]
 pub mod ossl;

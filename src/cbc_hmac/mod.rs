@@ -235,7 +235,7 @@ impl CbcHmacSha1 {
 
     /// Seals `buf[..split]` (whole blocks) and then, with stealing, `buf[split..]` (16 to
     /// 32 bytes, or nothing).
-    fn seal_split(&self, iv: &Block, buf: &mut [u8], split: usize) -> [u8; 20] {
+    pub(crate) fn seal_split(&self, iv: &Block, buf: &mut [u8], split: usize) -> [u8; 20] {
         let bulk = split / 64 * 64;
         let mut chain = *iv;
         let mut state = self.inner_start;
