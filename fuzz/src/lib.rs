@@ -102,3 +102,32 @@ pub mod sha1 {
     }
     crate::encode_struct!(Input { backend, data, splits, messages, key, tag_len ; flip });
 }
+
+/// Input of the `krb5` target.
+pub mod krb5 {
+    use arbitrary::Arbitrary;
+
+    #[derive(Arbitrary, Debug, Clone, PartialEq, Eq)]
+    pub struct Input {
+        /// Index into `CbcHmacSha1::available_backends()`, modulo its length.
+        pub backend: u8,
+        /// AES-256 (`key` whole; enctype 18) rather than AES-128 (its first 16 bytes; 17).
+        pub wide: bool,
+        pub key: [u8; 32],
+        pub iv: [u8; 16],
+        /// The Kerberos key usage.
+        pub usage: u32,
+        pub confounder: [u8; 16],
+        /// Tag prefix length for `open_cts`: `tag_len % 24`.
+        pub tag_len: u8,
+        /// The bit flipped to corrupt a ciphertext (`flip % (8 · len)`).
+        pub flip: u16,
+        /// The HMAC key of the `CbcHmacSha1` part, any length.
+        pub mac_key: Vec<u8>,
+        /// The plaintext, and, as is, the input handed to `decrypt`.
+        pub data: Vec<u8>,
+    }
+    crate::encode_struct!(Input {
+        backend, wide, key, iv, usage, confounder, tag_len, flip, mac_key ; data
+    });
+}
