@@ -27,7 +27,11 @@ fn usage_keys(inp: &Input, b: Backend) -> UsageKeys {
 fuzz_target!(|inp: Input| {
     let backends: Vec<Backend> = CbcHmacSha1::available_backends().collect();
     let b = backends[usize::from(inp.backend) % backends.len()];
-    let key = if inp.wide { &inp.key[..] } else { &inp.key[..16] };
+    let key = if inp.wide {
+        &inp.key[..]
+    } else {
+        &inp.key[..16]
+    };
     let c = CbcHmacSha1::with_backend(key, &inp.mac_key, b).unwrap();
     let p = CbcHmacSha1::with_backend(key, &inp.mac_key, Backend::Portable).unwrap();
     let data = &inp.data;
@@ -37,7 +41,11 @@ fuzz_target!(|inp: Input| {
         let mut x = data.clone();
         let tag = c.seal_cts(&inp.iv, &mut x).unwrap();
         let mut y = data.clone();
-        assert_eq!(tag, p.seal_cts(&inp.iv, &mut y).unwrap(), "{b} seal_cts tag");
+        assert_eq!(
+            tag,
+            p.seal_cts(&inp.iv, &mut y).unwrap(),
+            "{b} seal_cts tag"
+        );
         assert_eq!(x, y, "{b} seal_cts");
         let n = usize::from(inp.tag_len % 24);
         let mut z = x.clone();
@@ -65,12 +73,18 @@ fuzz_target!(|inp: Input| {
         let mut bad = x.clone();
         bad[bit / 8] ^= 1 << (bit % 8);
         assert_eq!(c.open_cts(&inp.iv, &mut bad, &tag), Err(Error::TagMismatch));
-        assert!(bad.iter().all(|&v| v == 0), "{b} plaintext left after a mismatch");
+        assert!(
+            bad.iter().all(|&v| v == 0),
+            "{b} plaintext left after a mismatch"
+        );
     } else {
         let mut x = data.clone();
-        let err = Err(Error::DataTooShort { len: data.len(), min: 16 });
-        assert_eq!(c.seal_cts(&inp.iv, &mut x), err);
-        assert_eq!(c.open_cts(&inp.iv, &mut x, &[0u8; 12]), err);
+        let err = Error::DataTooShort {
+            len: data.len(),
+            min: 16,
+        };
+        assert_eq!(c.seal_cts(&inp.iv, &mut x), Err(err));
+        assert_eq!(c.open_cts(&inp.iv, &mut x, &[0u8; 12]), Err(err));
         assert_eq!(&x, data);
     }
     let whole = &data[..data.len() / 16 * 16];
@@ -88,7 +102,13 @@ fuzz_target!(|inp: Input| {
     let got = k.decrypt(data);
     assert_eq!(got, kp.decrypt(data), "{b} krb5 decrypt");
     if data.len() < 28 {
-        assert_eq!(got, Err(Error::DataTooShort { len: data.len(), min: 28 }));
+        assert_eq!(
+            got,
+            Err(Error::DataTooShort {
+                len: data.len(),
+                min: 28
+            })
+        );
     }
     // Encrypt round trip, equal to portable; a flipped bit is rejected.
     let ct = k.encrypt(&inp.confounder, data);
