@@ -1182,6 +1182,8 @@ mod tests {
                         20
                     } else if a.family == Family::Sha1Many {
                         20 * a.streams
+                    } else if a.family == Family::Krb5 && a.encrypt {
+                        size + 28
                     } else {
                         size * a.streams
                     }
