@@ -6,7 +6,10 @@ use crate::Backend;
 
 /// Everything that can go wrong in a call to this crate.
 ///
-/// Every failing call leaves the caller's buffers untouched.
+/// Every failing call leaves the caller's buffers untouched, with one deliberate exception:
+/// a [`TagMismatch`](Error::TagMismatch) from [`CbcHmacSha1`](crate::CbcHmacSha1)'s `open`
+/// and `open_cts` overwrites the buffer with zeros, so that no unauthenticated plaintext is
+/// left behind.
 ///
 /// ```
 /// use simdcrypt::{Error, Xts};

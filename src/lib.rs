@@ -23,6 +23,7 @@
 //! | `aesni` | AES-NI, PCLMULQDQ, SSE4.1 (128-bit) |
 //! | `vaes-avx2` | VAES, VPCLMULQDQ on 256-bit AVX2 registers |
 //! | `vaes-avx512` | VAES, VPCLMULQDQ on 512-bit AVX-512 registers |
+//! | `aesni-sha-ni` | AES-NI and the SHA extensions stitched in one loop ([`CbcHmacSha1`]) |
 //!
 //! The environment variable `SIMDCRYPT_BACKEND` (with `std`) caps the automatic choice for
 //! the whole process, as `OPENSSL_ia32cap` does for OpenSSL: `SIMDCRYPT_BACKEND=aesni`
