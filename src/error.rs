@@ -75,6 +75,12 @@ pub enum Error {
         /// The length given, in bytes.
         len: usize,
     },
+    /// An XTS tweak counter width ([`Tweaks::wrap_bits`](crate::xts::Tweaks::wrap_bits))
+    /// other than 32, 64 or 128 bits.
+    InvalidWrapBits {
+        /// The width given, in bits.
+        bits: u32,
+    },
     /// A backend this CPU (or this build) cannot run.
     BackendUnavailable(Backend),
     /// A backend that does not implement the algorithm asked for (SHA-NI for AES, say).
@@ -127,6 +133,10 @@ impl fmt::Display for Error {
                     "tag of {len} bytes cannot be verified (10 to 20 bytes accepted)"
                 )
             }
+            Error::InvalidWrapBits { bits } => write!(
+                f,
+                "wrap_bits {bits} is not a tweak counter width (32, 64 or 128 accepted)"
+            ),
             Error::BackendUnavailable(b) => {
                 write!(
                     f,
