@@ -1,15 +1,18 @@
 //! XTS tweak conventions (`Tweaks`), areas with a short last unit, and decrypt-only keys
 //! with equal halves, on every available backend: multi-unit calls against a loop of
-//! single-unit calls on tweaks written here from the formats' definitions, against OpenSSL
-//! per unit, `encrypt_area` against RustCrypto `xts-mode`, and error cases.
+//! single-unit calls on tweaks written from the formats' definitions (`tweak_conv`),
+//! `encrypt_area` against RustCrypto `xts-mode`, and error cases. The comparisons with
+//! OpenSSL per unit are in `oracle/tests/xts_tweaks.rs`.
 
 mod common;
+mod tweak_conv;
 
 use aes::cipher::KeyInit;
 use common::{backends_under_test, records};
 use proptest::prelude::*;
 use simdcrypt::xts::Tweaks;
 use simdcrypt::{Backend, Error, Xts};
+use tweak_conv::{Conv, SHAPES, conventions};
 
 fn backends() -> Vec<Backend> {
     backends_under_test(
@@ -30,47 +33,6 @@ fn bytes(seed: u64, len: usize) -> Vec<u8> {
             (s >> 24) as u8
         })
         .collect()
-}
-
-/// A tweak convention, spelled out independently of the library's `Tweaks`.
-#[derive(Clone, Copy, Debug)]
-struct Conv {
-    first: u128,
-    step: u128,
-    bits: u32,
-    be: bool,
-}
-
-impl Conv {
-    fn tweaks(&self) -> Tweaks {
-        let t = Tweaks::new(self.first).step(self.step).wrap_bits(self.bits);
-        if self.be { t.big_endian() } else { t }
-    }
-
-    /// The raw tweak of unit `i`: the counter reduced modulo 2^bits by a remainder on a
-    /// wide product (no shift-and-mask), then laid out byte by byte.
-    fn tweak(&self, i: u128) -> [u8; 16] {
-        // (first + i * step) mod 2^128, as two 64-bit halves with explicit carries.
-        let mul = |a: u128, b: u128| -> u128 {
-            let (a0, a1) = (a as u64 as u128, a >> 64);
-            let (b0, b1) = (b as u64 as u128, b >> 64);
-            let lo = a0 * b0;
-            let mid = (a0 * b1).wrapping_add(a1 * b0);
-            lo.wrapping_add(mid << 64)
-        };
-        let c = self.first.wrapping_add(mul(i, self.step));
-        let c = match self.bits {
-            32 => c % (1u128 << 32),
-            64 => c % (1u128 << 64),
-            _ => c,
-        };
-        let mut out = [0u8; 16];
-        for (k, b) in out.iter_mut().enumerate() {
-            let shift = if self.be { 8 * (15 - k) } else { 8 * k };
-            *b = (c >> shift) as u8;
-        }
-        out
-    }
 }
 
 /// The formats' tweaks, written as their reference code lays them out.
@@ -108,48 +70,6 @@ fn presets_lay_out_the_formats_ivs() {
         1u128.to_le_bytes()
     );
 }
-
-/// The conventions under test: every width and byte order, steps of 0, 1, 8, the sector
-/// size, odd and huge, starts just before a wrap (so that one call crosses it) and at 0.
-fn conventions() -> Vec<Conv> {
-    let mut v = Vec::new();
-    for bits in [32u32, 64, 128] {
-        let top = if bits == 128 {
-            u128::MAX
-        } else {
-            (1u128 << bits) - 1
-        };
-        for be in [false, true] {
-            for step in [1u128, 8, 4096, 3, 0, u64::MAX as u128, u128::MAX, 1 << 64] {
-                // Wraps after 2 units with step 1 (and sooner with larger steps).
-                v.push(Conv {
-                    first: top - 1,
-                    step,
-                    bits,
-                    be,
-                });
-            }
-            v.push(Conv {
-                first: 0,
-                step: 8,
-                bits,
-                be,
-            });
-            // A start above the width: reduced like the rest.
-            v.push(Conv {
-                first: (7u128 << 100) | 0x1234_5678_9abc_def0,
-                step: 1,
-                bits,
-                be,
-            });
-        }
-    }
-    v
-}
-
-/// (sector size, count): counts that cross the 64-unit tweak batch, units that are and
-/// are not whole kernel groups, with and without a partial block.
-const SHAPES: [(usize, usize); 5] = [(16, 70), (17, 3), (512, 66), (520, 2), (4096, 3)];
 
 #[test]
 fn multi_unit_calls_equal_a_loop_of_single_units() {
@@ -257,43 +177,6 @@ fn counter_wraps_in_the_middle_of_a_call() {
             t[8..].copy_from_slice(&(u64::MAX - 2).wrapping_add(i as u64).to_be_bytes());
             xts.encrypt_with_tweak(&mut one, &t).unwrap();
             assert_eq!(one, &all[512 * i..512 * i + 512], "{b} plain64be unit {i}");
-        }
-    }
-}
-
-#[cfg(feature = "openssl")]
-#[test]
-fn multi_unit_calls_agree_with_openssl_per_unit() {
-    use simdcrypt::ossl::{Cipher, Kind};
-    let convs = conventions();
-    for key_len in [32, 64] {
-        let k = bytes(70 + key_len as u64, key_len);
-        let mut enc = Cipher::new(Kind::Xts, &k, true).unwrap();
-        let mut dec = Cipher::new(Kind::Xts, &k, false).unwrap();
-        let xs: Vec<Xts> = backends()
-            .into_iter()
-            .map(|b| Xts::with_backend(&k, b).unwrap())
-            .collect();
-        for (ci, c) in convs.iter().enumerate() {
-            let (size, count) = SHAPES[ci % SHAPES.len()];
-            let pt = bytes(ci as u64 + 1000, size * count);
-            let mut want = vec![0u8; pt.len()];
-            for (i, (p, w)) in pt.chunks(size).zip(want.chunks_mut(size)).enumerate() {
-                assert!(enc.run(&mut c.tweak(i as u128), p, w));
-            }
-            let mut back = vec![0u8; pt.len()];
-            for (i, (w, p)) in want.chunks(size).zip(back.chunks_mut(size)).enumerate() {
-                assert!(dec.run(&mut c.tweak(i as u128), w, p));
-            }
-            assert_eq!(back, pt);
-            for xts in &xs {
-                let what = format!("{} key {key_len} {c:?} {size} x {count}", xts.backend());
-                let mut x = pt.clone();
-                xts.encrypt_sectors_with(&mut x, size, c.tweaks()).unwrap();
-                assert_eq!(x, want, "vs OpenSSL {what}");
-                xts.decrypt_sectors_with(&mut x, size, c.tweaks()).unwrap();
-                assert_eq!(x, pt, "{what}");
-            }
         }
     }
 }
@@ -586,33 +469,6 @@ fn equal_halves_decrypt_only_on_every_backend() {
             expected: "32 or 64 bytes"
         }
     );
-}
-
-/// OpenSSL outside FIPS mode decrypts under equal halves and refuses to encrypt: the same
-/// policy, and the same plaintext.
-#[cfg(feature = "openssl")]
-#[test]
-fn equal_halves_match_openssl_policy() {
-    use simdcrypt::ossl::{Cipher, Kind};
-    for key_len in [32, 64] {
-        let half = bytes(30 + key_len as u64, key_len / 2);
-        let k = [half.clone(), half].concat();
-        assert!(
-            Cipher::new(Kind::Xts, &k, true).is_none(),
-            "OpenSSL encrypts under equal halves"
-        );
-        let mut dec = Cipher::new(Kind::Xts, &k, false).expect("OpenSSL decrypts");
-        let ct = bytes(31, 4096 + 7);
-        let tweak = Tweaks::plain64(12345).tweak(0).unwrap();
-        let mut want = vec![0u8; ct.len()];
-        assert!(dec.run(&mut tweak.clone(), &ct, &mut want));
-        for b in backends() {
-            let xts = Xts::with_backend_allow_equal_halves(&k, b).unwrap();
-            let mut x = ct.clone();
-            xts.decrypt_with_tweak(&mut x, &tweak).unwrap();
-            assert_eq!(x, want, "{b} key {key_len}");
-        }
-    }
 }
 
 proptest! {
