@@ -7,8 +7,10 @@
 //! ```
 //!
 //! For every backend and each sector size (512, 4096), every round times a batch of calls
-//! of each variant in turn (rotating which goes first); the best batch per variant is
-//! reported, with its throughput relative to `encrypt_sectors` (1.00 = the same speed).
+//! of each variant in turn (rotating which goes first). Reported per variant: the best
+//! batch's throughput, its ratio to `encrypt_sectors`' best (1.00 = the same speed), and
+//! the median over rounds of the ratio within a round (batches a few milliseconds apart,
+//! so less exposed to other load on the machine than the best-of ratio).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -62,22 +64,30 @@ fn main() -> Result<(), simdcrypt::Error> {
             let one = t0.elapsed().max(Duration::from_nanos(100));
             let per_batch = (Duration::from_millis(2).as_nanos() / one.as_nanos()).clamp(1, 10_000);
             let mut best = vec![Duration::MAX; variants.len()];
+            let mut paired: Vec<Vec<f64>> = vec![Vec::with_capacity(rounds); variants.len()];
             for r in 0..rounds {
+                let mut this = vec![Duration::ZERO; variants.len()];
                 for k in 0..variants.len() {
                     let v = (r + k) % variants.len();
                     let t = Instant::now();
                     for _ in 0..per_batch {
                         (variants[v].1)(&xts, black_box(&mut buf))?;
                     }
-                    best[v] = best[v].min(t.elapsed());
+                    this[v] = t.elapsed();
+                    best[v] = best[v].min(this[v]);
+                }
+                for v in 0..variants.len() {
+                    paired[v].push(this[0].as_secs_f64() / this[v].as_secs_f64());
                 }
             }
             let base = best[0].as_secs_f64();
             for (v, (name, _)) in variants.iter().enumerate() {
                 let gbs = (buf.len() as f64 * per_batch as f64) / best[v].as_secs_f64() / 1e9;
+                paired[v].sort_by(f64::total_cmp);
                 println!(
-                    "{b:>14} {sector:>5} B  {name:<28} {gbs:7.2} GB/s  {:.3}x",
-                    base / best[v].as_secs_f64()
+                    "{b:>14} {sector:>5} B  {name:<28} {gbs:7.2} GB/s  best {:.3}x  median {:.3}x",
+                    base / best[v].as_secs_f64(),
+                    paired[v][paired[v].len() / 2]
                 );
             }
         }
