@@ -9,8 +9,10 @@
 //! For every backend and each sector size (512, 4096), every round times a batch of calls
 //! of each variant in turn (rotating which goes first). Reported per variant: the best
 //! batch's throughput, its ratio to `encrypt_sectors`' best (1.00 = the same speed), and
-//! the median over rounds of the ratio within a round (batches a few milliseconds apart,
-//! so less exposed to other load on the machine than the best-of ratio).
+//! the median over rounds of the ratio within a round (batches a few milliseconds apart).
+//! On a shared machine either view can stray when another process takes the core for a
+//! batch; compare variants that run the same code (`plain64` and `encrypt_sectors`) to see
+//! how far the noise goes.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
