@@ -83,6 +83,12 @@ pub enum Error {
         /// The count given.
         iterations: u32,
     },
+    /// An XTS tweak counter width ([`Tweaks::wrap_bits`](crate::xts::Tweaks::wrap_bits))
+    /// other than 32, 64 or 128 bits.
+    InvalidWrapBits {
+        /// The width given, in bits.
+        bits: u32,
+    },
     /// A backend this CPU (or this build) cannot run.
     BackendUnavailable(Backend),
     /// A backend that does not implement the algorithm asked for (SHA-NI for AES, say).
@@ -141,6 +147,10 @@ impl fmt::Display for Error {
                     "PBKDF2 iteration count {iterations} is not accepted (at least 1)"
                 )
             }
+            Error::InvalidWrapBits { bits } => write!(
+                f,
+                "wrap_bits {bits} is not a tweak counter width (32, 64 or 128 accepted)"
+            ),
             Error::BackendUnavailable(b) => {
                 write!(
                     f,
@@ -159,5 +169,23 @@ impl fmt::Display for Error {
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for Error {}
+/// `core::error::Error` (stable since Rust 1.81), so `no_std` users can box and chain it too.
+impl core::error::Error for Error {}
+
+#[cfg(test)]
+mod tests {
+    use super::Error;
+
+    /// Without `std` too (`cargo test --no-default-features --lib`): usable as a
+    /// `dyn core::error::Error` with its message.
+    #[test]
+    fn is_a_core_error() {
+        let e = Error::NotBlockMultiple { len: 17 };
+        let dyn_e: &dyn core::error::Error = &e;
+        assert!(dyn_e.source().is_none());
+        assert_eq!(
+            std::format!("{dyn_e}"),
+            "length 17 is not a multiple of the 16-byte block"
+        );
+    }
+}

@@ -37,11 +37,13 @@ pub mod xts {
         /// The whole 64 bytes of `key` (AES-256-XTS), else its first 32 (AES-128-XTS).
         pub wide_key: bool,
         pub key: [u8; 64],
-        /// The raw tweak of the single-unit case.
+        /// The raw tweak of the single-unit case. Multi-sector: bytes 0-3 pick the `Tweaks`
+        /// convention of a second run (width, byte order, step; see the target).
         pub tweak: [u8; 16],
         /// The first sector number of the multi-sector case.
         pub sector: u128,
-        /// Single unit: `16 + unit_len % 8177` bytes (16..=8192).
+        /// Single unit: `16 + unit_len % 8177` bytes (16..=8192). Multi-sector: the area
+        /// run's short last unit is `unit_len % sector size` bytes (as far as `data` goes).
         pub unit_len: u16,
         /// Multi-sector: `16 + sector_size % 1024` bytes per sector (16..=1039).
         pub sector_size: u16,

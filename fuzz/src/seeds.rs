@@ -357,6 +357,33 @@ pub fn xts_inputs() -> Result<Vec<(String, xts::Input)>, String> {
             out.push((format!("sectors-{size}x{n}"), input));
         }
     }
+    // `Tweaks` conventions (tweak bytes 0-2: width, byte order, step; byte 3 an invalid
+    // width) starting just before each width wraps, with an area tail of `size - 16` bytes
+    // (24: ciphertext stealing; 4: refused).
+    for w in 0u8..4 {
+        for be in 0u8..2 {
+            for step in 0u8..4 {
+                let k = usize::from(w * 8 + be * 4 + step);
+                let size = if k % 5 == 4 { 20 } else { 40 };
+                let start = XTS_CARRY_SECTORS[1 + usize::from(w % 3)];
+                let mut tweak = [0u8; 16];
+                tweak[..4].copy_from_slice(&[w, be, step, 48]);
+                let s = 7000 + k as u64;
+                let input = xts_input(
+                    rot.next().unwrap_or(0),
+                    &pattern(32 << (k % 2), s),
+                    tweak,
+                    start,
+                    size,
+                    true,
+                    k % 3 == 0,
+                    k % 2 == 1,
+                    pattern(3 * size + size - 16, s + 1),
+                )?;
+                out.push((format!("tweaks-w{w}-be{be}-s{step}"), input));
+            }
+        }
+    }
     // Refused: data that is not whole sectors, duplicate key halves, a unit under 16.
     for (i, size) in [16usize, 512].into_iter().enumerate() {
         let input = xts_input(
