@@ -9,7 +9,7 @@
 
 use core::fmt;
 
-use super::{DISPATCH, IV, Impl, Sha1, impl_for};
+use super::{DISPATCH, IV, Impl, Sha1, digest_from, impl_for};
 use crate::{Backend, Error};
 
 /// HMAC-SHA1, incremental.
@@ -68,27 +68,16 @@ impl HmacSha1 {
     }
 
     fn from_impl(key: &[u8], imp: Impl, backend: Backend) -> HmacSha1 {
-        let mut k0 = [0u8; 64];
-        if key.len() > 64 {
-            let mut h = Sha1::from_parts(imp, backend, IV, 0);
-            h.update(key);
-            k0[..20].copy_from_slice(&h.finish());
-        } else {
-            k0[..key.len()].copy_from_slice(key);
-        }
-        let mut pad = [[0u8; 64]; 1];
-        for (p, k) in pad[0].iter_mut().zip(&k0) {
-            *p = k ^ 0x36;
-        }
-        let mut inner_start = IV;
-        imp.compress(&mut inner_start, &pad);
-        for (p, k) in pad[0].iter_mut().zip(&k0) {
-            *p = k ^ 0x5c;
-        }
-        let mut outer_start = IV;
-        imp.compress(&mut outer_start, &pad);
-        crate::wipe::bytes(pad.as_flattened_mut());
-        crate::wipe::bytes(&mut k0);
+        let (inner_start, outer_start) = key_states(key, imp, backend);
+        HmacSha1::from_states(imp, backend, inner_start, outer_start)
+    }
+
+    fn from_states(
+        imp: Impl,
+        backend: Backend,
+        inner_start: [u32; 5],
+        outer_start: [u32; 5],
+    ) -> HmacSha1 {
         HmacSha1 {
             inner: Sha1::from_parts(imp, backend, inner_start, 64),
             inner_start,
@@ -172,11 +161,9 @@ impl HmacSha1 {
 
     fn tag(&mut self) -> [u8; 20] {
         let mut inner = self.inner.finish();
-        let mut outer =
-            Sha1::from_parts(self.inner.imp(), self.inner.backend(), self.outer_start, 64);
-        outer.update(&inner);
+        let tag = digest_from(self.inner.imp(), self.outer_start, 64, &inner);
         crate::wipe::bytes(&mut inner);
-        outer.finalize()
+        tag
     }
 
     /// Checks `tag` (the full 20 bytes, or its first 10 to 19 bytes) in constant time.
@@ -200,19 +187,166 @@ impl HmacSha1 {
         if !(10..=20).contains(&tag.len()) {
             return Err(Error::InvalidTagLength { len: tag.len() });
         }
-        let mut mac = self.tag();
-        let mut diff = 0u8;
-        for (a, b) in mac.iter().zip(tag) {
-            diff |= a ^ b;
+        check_tag(self.tag(), tag)
+    }
+}
+
+/// Compares `tag` with the first `tag.len()` (10 to 20, checked by the caller) bytes of
+/// `mac` in constant time, then wipes `mac`.
+fn check_tag(mut mac: [u8; 20], tag: &[u8]) -> Result<(), Error> {
+    let mut diff = 0u8;
+    for (a, b) in mac.iter().zip(tag) {
+        diff |= a ^ b;
+    }
+    crate::wipe::bytes(&mut mac);
+    // The comparison is over every byte; only the final result, public by design, is
+    // branched on, in `ct::declassify`.
+    if crate::ct::declassify(u32::from(diff)) {
+        Err(Error::TagMismatch)
+    } else {
+        Ok(())
+    }
+}
+
+/// The chaining values after the blocks `K0 ^ ipad` and `K0 ^ opad`.
+fn key_states(key: &[u8], imp: Impl, backend: Backend) -> ([u32; 5], [u32; 5]) {
+    let mut k0 = [0u8; 64];
+    if key.len() > 64 {
+        let mut h = Sha1::from_parts(imp, backend, IV, 0);
+        h.update(key);
+        let mut d = h.finish();
+        k0[..20].copy_from_slice(&d);
+        crate::wipe::bytes(&mut d);
+    } else {
+        k0[..key.len()].copy_from_slice(key);
+    }
+    let mut pad = [[0u8; 64]; 1];
+    for (p, k) in pad[0].iter_mut().zip(&k0) {
+        *p = k ^ 0x36;
+    }
+    let mut inner_start = IV;
+    imp.compress(&mut inner_start, &pad);
+    for (p, k) in pad[0].iter_mut().zip(&k0) {
+        *p = k ^ 0x5c;
+    }
+    let mut outer_start = IV;
+    imp.compress(&mut outer_start, &pad);
+    crate::wipe::bytes(pad.as_flattened_mut());
+    crate::wipe::bytes(&mut k0);
+    (inner_start, outer_start)
+}
+
+/// An HMAC-SHA1 key, set up once: the chaining values after `K0 ^ ipad` and `K0 ^ opad`,
+/// so that a message costs its own blocks and one outer block, and nothing for the key.
+/// The pattern of Kerberos and IPsec, where one key authenticates many packets.
+///
+/// ```
+/// use hex_literal::hex;
+/// use simdcrypt::{Error, HmacSha1Key};
+/// // RFC 2202 test case 2.
+/// let key = HmacSha1Key::new(b"Jefe");
+/// let tag = key.mac(b"what do ya want for nothing?");
+/// assert_eq!(tag, hex!("effcdf6ae5eb2fa2d27416d5f184df9c259a7c79"));
+/// key.verify(b"what do ya want for nothing?", &tag[..12])?; // HMAC-SHA1-96
+/// assert_eq!(key.verify(b"tampered", &tag[..12]), Err(Error::TagMismatch));
+/// // Incremental, from the keyed state (no key blocks compressed again):
+/// let mut mac = key.start();
+/// mac.update(b"what do ya want ");
+/// mac.update(b"for nothing?");
+/// assert_eq!(mac.finalize(), tag);
+/// # Ok::<(), Error>(())
+/// ```
+#[derive(Clone)]
+pub struct HmacSha1Key {
+    inner_start: [u32; 5],
+    outer_start: [u32; 5],
+    imp: Impl,
+    backend: Backend,
+}
+
+impl HmacSha1Key {
+    /// Sets up `key` (any length) on the automatic backend.
+    #[must_use]
+    pub fn new(key: &[u8]) -> HmacSha1Key {
+        let backend = DISPATCH.auto();
+        let imp = Impl::new(backend).unwrap_or(Impl::Portable);
+        HmacSha1Key::from_impl(key, imp, backend)
+    }
+
+    /// Sets up `key` on the backend given; `Err` if this CPU cannot run it or it is not a
+    /// SHA-1 backend.
+    ///
+    /// ```
+    /// use simdcrypt::{HmacSha1Key, Sha1};
+    /// for b in HmacSha1Key::available_backends() {
+    ///     let key = HmacSha1Key::with_backend(b"Jefe", b)?;
+    ///     assert_eq!(key.backend(), b);
+    ///     assert_eq!(key.mac(b"what do ya want for nothing?")[..4], [0xef, 0xfc, 0xdf, 0x6a]);
+    /// }
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
+    pub fn with_backend(key: &[u8], backend: Backend) -> Result<HmacSha1Key, Error> {
+        Ok(HmacSha1Key::from_impl(key, impl_for(backend)?, backend))
+    }
+
+    fn from_impl(key: &[u8], imp: Impl, backend: Backend) -> HmacSha1Key {
+        let (inner_start, outer_start) = key_states(key, imp, backend);
+        HmacSha1Key {
+            inner_start,
+            outer_start,
+            imp,
+            backend,
         }
-        crate::wipe::bytes(&mut mac);
-        // The comparison is over every byte; only the final result, public by design, is
-        // branched on, in `ct::declassify`.
-        if crate::ct::declassify(u32::from(diff)) {
-            Err(Error::TagMismatch)
-        } else {
-            Ok(())
+    }
+
+    /// The backends this CPU runs for HMAC-SHA1, best first.
+    pub fn available_backends() -> impl Iterator<Item = Backend> {
+        Sha1::available_backends()
+    }
+
+    /// The backend this key runs on.
+    #[must_use]
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// The 20-byte HMAC-SHA1 tag of `msg`.
+    #[must_use]
+    pub fn mac(&self, msg: &[u8]) -> [u8; 20] {
+        let mut inner = digest_from(self.imp, self.inner_start, 64, msg);
+        let tag = digest_from(self.imp, self.outer_start, 64, &inner);
+        crate::wipe::bytes(&mut inner);
+        tag
+    }
+
+    /// Checks `tag` (20 bytes, or its first 10 to 19) for `msg` in constant time, as
+    /// [`HmacSha1::verify`] does.
+    pub fn verify(&self, msg: &[u8], tag: &[u8]) -> Result<(), Error> {
+        if !(10..=20).contains(&tag.len()) {
+            return Err(Error::InvalidTagLength { len: tag.len() });
         }
+        check_tag(self.mac(msg), tag)
+    }
+
+    /// An incremental [`HmacSha1`] under this key, ready for `update`.
+    #[must_use]
+    pub fn start(&self) -> HmacSha1 {
+        HmacSha1::from_states(self.imp, self.backend, self.inner_start, self.outer_start)
+    }
+}
+
+impl Drop for HmacSha1Key {
+    fn drop(&mut self) {
+        crate::wipe::words(&mut self.inner_start);
+        crate::wipe::words(&mut self.outer_start);
+    }
+}
+
+impl fmt::Debug for HmacSha1Key {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("HmacSha1Key")
+            .field("backend", &self.backend)
+            .finish_non_exhaustive()
     }
 }
 
