@@ -302,7 +302,8 @@ mod cap {
 /// The backends of one algorithm, best first, with its automatic choice cached.
 pub(crate) struct Dispatch {
     pub(crate) algorithm: &'static str,
-    /// Best first: the order the automatic choice tries them in, set by measurement.
+    /// Best first by default: the order the automatic choice tries them in, set by
+    /// measurement; a CPU's row in the tuning table (`crate::tuning`) may reorder them.
     pub(crate) candidates: &'static [Backend],
     cache: AtomicU8,
 }
@@ -318,10 +319,15 @@ impl Dispatch {
         }
     }
 
+    /// The candidates in this CPU's order: its row of the tuning table, else the defaults.
+    fn ordered(&self) -> impl Iterator<Item = Backend> + use<> {
+        let (order, n) = crate::tuning::order(self.candidates, crate::tuning::current());
+        order.into_iter().take(n)
+    }
+
     /// The backends this CPU runs, best first.
     pub(crate) fn available(&self) -> impl Iterator<Item = Backend> + use<> {
-        let candidates = self.candidates;
-        candidates.iter().copied().filter(|b| b.is_available())
+        self.ordered().filter(|b| b.is_available())
     }
 
     /// The automatic choice: the best available backend within `SIMDCRYPT_BACKEND`'s cap.
@@ -329,7 +335,7 @@ impl Dispatch {
     pub(crate) fn auto(&self) -> Backend {
         let i = self.cache.load(Ordering::Relaxed);
         if i != UNSET {
-            return self.candidates[usize::from(i)];
+            return ALL[usize::from(i)];
         }
         self.choose()
     }
@@ -337,14 +343,17 @@ impl Dispatch {
     #[cold]
     fn choose(&self) -> Backend {
         let cap = automatic_features();
-        let i = self
-            .candidates
-            .iter()
-            .position(|b| b.is_available() && cap.contains(b.required_features()))
+        let b = self
+            .ordered()
+            .find(|b| b.is_available() && cap.contains(b.required_features()))
             .expect("Portable is every algorithm's last candidate");
-        // Fits in u8: no algorithm has 255 backends.
+        let i = ALL
+            .iter()
+            .position(|&x| x == b)
+            .expect("every backend is in ALL");
+        // Fits in u8: there are far fewer than 255 backends.
         self.cache.store(i as u8, Ordering::Relaxed);
-        self.candidates[i]
+        b
     }
 
     /// `Ok` if the algorithm implements `b` and this CPU runs it.

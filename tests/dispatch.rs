@@ -55,6 +55,35 @@ fn detection_agrees_with_proc_cpuinfo() {
     }
 }
 
+/// The vendor, family, model and stepping we read (which pick the tuning table's row)
+/// agree with the kernel's `/proc/cpuinfo`.
+#[cfg(simdcrypt_x86_64)]
+#[test]
+fn signature_agrees_with_proc_cpuinfo() {
+    let text = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let field = |name: &str| {
+        text.lines()
+            .find(|l| l.split(':').next().map(str::trim) == Some(name))
+            .and_then(|l| l.split_once(':'))
+            .map(|(_, v)| v.trim().to_owned())
+    };
+    let Some(vendor) = field("vendor_id") else {
+        panic!("no vendor_id in /proc/cpuinfo on an x86-64 Linux machine");
+    };
+    let sig = simdcrypt::cpu::signature().expect("x86-64 reads a signature");
+    let want = match vendor.as_str() {
+        "GenuineIntel" => simdcrypt::cpu::Vendor::Intel,
+        "AuthenticAMD" => simdcrypt::cpu::Vendor::Amd,
+        _ => simdcrypt::cpu::Vendor::Other,
+    };
+    assert_eq!(sig.vendor, want);
+    let num = |n: &str| field(n).unwrap().parse::<u32>().unwrap();
+    assert_eq!(sig.family, num("cpu family"));
+    assert_eq!(sig.model, num("model"));
+    assert_eq!(sig.stepping, num("stepping"));
+    eprintln!("{sig:?}: tuning row {:?}", simdcrypt::tuning_row());
+}
+
 /// Without the architecture code (a non-x86-64 target or the `pure` feature) nothing is
 /// detected and every algorithm has the portable backend alone.
 #[cfg(not(simdcrypt_x86_64))]

@@ -47,7 +47,7 @@ pub(crate) mod soft;
 #[cfg(simdcrypt_x86_64)]
 pub(crate) mod ssse3;
 
-pub use hmac::HmacSha1;
+pub use hmac::{HmacSha1, HmacSha1Key};
 pub use many::sha1_many;
 #[doc(hidden)]
 pub use many::{sha1_many_backend, sha1_many_with};
@@ -184,6 +184,28 @@ pub(crate) fn pad(tail: &[u8], total_len: u64) -> ([[u8; 64]; 2], usize) {
     let n = if tail.len() < 56 { 1 } else { 2 };
     blocks[n - 1][56..].copy_from_slice(&total_len.wrapping_mul(8).to_be_bytes());
     (blocks, n)
+}
+
+/// The digest of a message that follows `prefix_len` bytes already compressed into
+/// `state` (0 for a plain hash, 64 after an HMAC key block): whole blocks straight from
+/// `data`, then its padded tail. The one-shot path: no buffer, no copy of whole blocks.
+#[inline]
+pub(crate) fn digest_from(
+    imp: Impl,
+    mut state: [u32; 5],
+    prefix_len: u64,
+    data: &[u8],
+) -> [u8; 20] {
+    let (blocks, tail) = data.as_chunks::<64>();
+    if !blocks.is_empty() {
+        imp.compress(&mut state, blocks);
+    }
+    let (mut last, n) = pad(tail, prefix_len.wrapping_add(data.len() as u64));
+    imp.compress(&mut state, &last[..n]);
+    crate::wipe::bytes(last[..n].as_flattened_mut());
+    let out = digest_bytes(&state);
+    crate::wipe::words(&mut state);
+    out
 }
 
 /// The digest bytes of a state.
@@ -406,9 +428,9 @@ impl fmt::Debug for Sha1 {
 /// ```
 #[must_use]
 pub fn sha1(data: &[u8]) -> [u8; 20] {
-    let mut h = Sha1::new();
-    h.update(data);
-    h.finalize()
+    let backend = DISPATCH.auto();
+    let imp = Impl::new(backend).unwrap_or(Impl::Portable);
+    digest_from(imp, IV, 0, data)
 }
 
 /// Shared by the SHA-1 kernels' unit tests (today the assembly twins' tests).
