@@ -105,7 +105,7 @@ pub use cbc::Cbc;
 pub use cipher_impl::{Aes128, Aes192, Aes256};
 #[cfg(feature = "digest")]
 pub use digest_impl::Sha1Core;
-pub use error::Error;
+pub use error::{BackendName, Error};
 pub use sha1::{HmacSha1, Sha1, sha1, sha1_many};
 pub use xts::Xts;
 

@@ -458,12 +458,13 @@ impl Cbc {
     /// cbc.encrypt(&mut iv, &mut one)?; // the same as one stream at a time
     /// assert_eq!((b, ivs[1]), (one, iv));
     /// let err = cbc.encrypt_many(&mut ivs, &mut [&mut a[..]]);
-    /// assert_eq!(err, Err(Error::LengthMismatch { left: 2, right: 1 }));
+    /// assert_eq!(err, Err(Error::LengthMismatch { what: "ivs and bufs counts", left: 2, right: 1 }));
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
     pub fn encrypt_many(&self, ivs: &mut [[u8; 16]], bufs: &mut [&mut [u8]]) -> Result<(), Error> {
         if ivs.len() != bufs.len() {
             return Err(Error::LengthMismatch {
+                what: "ivs and bufs counts",
                 left: ivs.len(),
                 right: bufs.len(),
             });

@@ -385,6 +385,7 @@ fn check(inputs: &[&[u8]], out: &[[u8; 20]]) -> Result<(), Error> {
         Ok(())
     } else {
         Err(Error::LengthMismatch {
+            what: "inputs and out counts",
             left: inputs.len(),
             right: out.len(),
         })

@@ -113,12 +113,12 @@ pub(crate) mod vaes_avx512;
 /// The longest data unit IEEE 1619 allows: 2^20 blocks.
 ///
 /// ```
-/// use simdcrypt::{Error, Xts, xts::MAX_UNIT};
+/// use simdcrypt::{Error, Xts, xts::{MAX_UNIT, MIN_UNIT}};
 /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
 /// xts.encrypt_sectors(&mut [], MAX_UNIT, 0)?; // zero sectors of the longest size
 /// assert_eq!(
 ///     xts.encrypt_sectors(&mut [], MAX_UNIT + 16, 0),
-///     Err(Error::DataUnitTooLong { len: MAX_UNIT + 16, max: MAX_UNIT })
+///     Err(Error::InvalidSectorSize { sector_size: MAX_UNIT + 16, min: MIN_UNIT, max: MAX_UNIT })
 /// );
 /// # Ok::<(), simdcrypt::Error>(())
 /// ```
@@ -131,7 +131,7 @@ pub const MAX_UNIT: usize = 1 << 24;
 /// xts.encrypt_sector(&mut [0u8; MIN_UNIT], 0)?;
 /// let mut short = [0u8; MIN_UNIT - 1];
 /// let err = xts.encrypt_sector(&mut short, 0);
-/// assert_eq!(err, Err(Error::DataTooShort { len: MIN_UNIT - 1, min: MIN_UNIT }));
+/// assert_eq!(err, Err(Error::DataUnitTooShort { len: MIN_UNIT - 1, min: MIN_UNIT }));
 /// # Ok::<(), simdcrypt::Error>(())
 /// ```
 pub const MIN_UNIT: usize = 16;
@@ -261,6 +261,15 @@ impl Kernel {
             }
         }
     }
+}
+
+/// A call's data-unit length: its whole buffer, or the `sector_size` argument.
+#[derive(Clone, Copy)]
+enum Unit {
+    /// One data unit, the whole buffer (`encrypt_sector`, `encrypt_with_tweak`, ...).
+    Whole,
+    /// Consecutive units of the size given (`encrypt_sectors`, ...).
+    Sectors(usize),
 }
 
 /// Where a call's tweaks come from.
@@ -424,7 +433,7 @@ impl Xts {
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
     pub fn encrypt_sector(&self, buf: &mut [u8], sector: u128) -> Result<(), Error> {
-        self.run(false, None, buf, buf.len(), Tweak::Sector(sector))
+        self.run(false, None, buf, Unit::Whole, Tweak::Sector(sector))
     }
 
     /// Decrypts one data unit in place (see [`Xts::encrypt_sector`]).
@@ -439,7 +448,7 @@ impl Xts {
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
     pub fn decrypt_sector(&self, buf: &mut [u8], sector: u128) -> Result<(), Error> {
-        self.run(true, None, buf, buf.len(), Tweak::Sector(sector))
+        self.run(true, None, buf, Unit::Whole, Tweak::Sector(sector))
     }
 
     /// Encrypts one data unit from `src` into `dst` (equal lengths); `src` is not touched.
@@ -452,11 +461,14 @@ impl Xts {
     /// xts.encrypt_sector(&mut inplace, 7)?;
     /// assert_eq!(dst, inplace);
     /// let err = xts.encrypt_sector_to(&src, &mut [0u8; 48], 7);
-    /// assert_eq!(err, Err(Error::LengthMismatch { left: 64, right: 48 }));
+    /// assert_eq!(
+    ///     err,
+    ///     Err(Error::LengthMismatch { what: "src and dst lengths", left: 64, right: 48 })
+    /// );
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
     pub fn encrypt_sector_to(&self, src: &[u8], dst: &mut [u8], sector: u128) -> Result<(), Error> {
-        self.run(false, Some(src), dst, src.len(), Tweak::Sector(sector))
+        self.run(false, Some(src), dst, Unit::Whole, Tweak::Sector(sector))
     }
 
     /// Decrypts one data unit from `src` into `dst` (equal lengths).
@@ -471,7 +483,7 @@ impl Xts {
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
     pub fn decrypt_sector_to(&self, src: &[u8], dst: &mut [u8], sector: u128) -> Result<(), Error> {
-        self.run(true, Some(src), dst, src.len(), Tweak::Sector(sector))
+        self.run(true, Some(src), dst, Unit::Whole, Tweak::Sector(sector))
     }
 
     /// Encrypts one data unit in place under a raw 16-byte tweak.
@@ -486,7 +498,7 @@ impl Xts {
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
     pub fn encrypt_with_tweak(&self, buf: &mut [u8], tweak: &[u8; 16]) -> Result<(), Error> {
-        self.run(false, None, buf, buf.len(), Tweak::Raw(tweak))
+        self.run(false, None, buf, Unit::Whole, Tweak::Raw(tweak))
     }
 
     /// Decrypts one data unit in place under a raw 16-byte tweak.
@@ -502,7 +514,7 @@ impl Xts {
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
     pub fn decrypt_with_tweak(&self, buf: &mut [u8], tweak: &[u8; 16]) -> Result<(), Error> {
-        self.run(true, None, buf, buf.len(), Tweak::Raw(tweak))
+        self.run(true, None, buf, Unit::Whole, Tweak::Raw(tweak))
     }
 
     /// Encrypts `buf.len() / sector_size` consecutive data units in place, the first with
@@ -531,7 +543,13 @@ impl Xts {
         sector_size: usize,
         first_sector: u128,
     ) -> Result<(), Error> {
-        self.run(false, None, buf, sector_size, Tweak::Sector(first_sector))
+        self.run(
+            false,
+            None,
+            buf,
+            Unit::Sectors(sector_size),
+            Tweak::Sector(first_sector),
+        )
     }
 
     /// Decrypts consecutive data units in place (see [`Xts::encrypt_sectors`]).
@@ -551,7 +569,13 @@ impl Xts {
         sector_size: usize,
         first_sector: u128,
     ) -> Result<(), Error> {
-        self.run(true, None, buf, sector_size, Tweak::Sector(first_sector))
+        self.run(
+            true,
+            None,
+            buf,
+            Unit::Sectors(sector_size),
+            Tweak::Sector(first_sector),
+        )
     }
 
     /// Encrypts consecutive data units from `src` into `dst` (equal lengths).
@@ -577,7 +601,7 @@ impl Xts {
             false,
             Some(src),
             dst,
-            sector_size,
+            Unit::Sectors(sector_size),
             Tweak::Sector(first_sector),
         )
     }
@@ -604,40 +628,52 @@ impl Xts {
             true,
             Some(src),
             dst,
-            sector_size,
+            Unit::Sectors(sector_size),
             Tweak::Sector(first_sector),
         )
     }
 
-    /// Checks a call's arguments; nothing is written before this returns `Ok`.
-    fn validate(src: Option<&[u8]>, dst: &[u8], unit: usize) -> Result<(), Error> {
+    /// Checks a call's arguments; nothing is written before this returns `Ok`. The unit
+    /// length is `dst`'s for a one-unit call, `sector_size` for a multi-sector one; each
+    /// form reports its own argument.
+    fn validate(src: Option<&[u8]>, dst: &[u8], unit: Unit) -> Result<usize, Error> {
         if let Some(s) = src
             && s.len() != dst.len()
         {
             return Err(Error::LengthMismatch {
+                what: "src and dst lengths",
                 left: s.len(),
                 right: dst.len(),
             });
         }
-        if unit < MIN_UNIT {
-            return Err(Error::DataTooShort {
-                len: unit,
-                min: MIN_UNIT,
-            });
+        match unit {
+            Unit::Whole => {
+                let len = dst.len();
+                if len < MIN_UNIT {
+                    return Err(Error::DataUnitTooShort { len, min: MIN_UNIT });
+                }
+                if len > MAX_UNIT {
+                    return Err(Error::DataUnitTooLong { len, max: MAX_UNIT });
+                }
+                Ok(len)
+            }
+            Unit::Sectors(sector_size) => {
+                if !(MIN_UNIT..=MAX_UNIT).contains(&sector_size) {
+                    return Err(Error::InvalidSectorSize {
+                        sector_size,
+                        min: MIN_UNIT,
+                        max: MAX_UNIT,
+                    });
+                }
+                if !dst.len().is_multiple_of(sector_size) {
+                    return Err(Error::NotWholeSectors {
+                        len: dst.len(),
+                        sector_size,
+                    });
+                }
+                Ok(sector_size)
+            }
         }
-        if unit > MAX_UNIT {
-            return Err(Error::DataUnitTooLong {
-                len: unit,
-                max: MAX_UNIT,
-            });
-        }
-        if !dst.len().is_multiple_of(unit) {
-            return Err(Error::NotWholeSectors {
-                len: dst.len(),
-                sector_size: unit,
-            });
-        }
-        Ok(())
     }
 
     fn run(
@@ -645,10 +681,10 @@ impl Xts {
         dec: bool,
         src: Option<&[u8]>,
         dst: &mut [u8],
-        unit: usize,
+        unit: Unit,
         tweak: Tweak<'_>,
     ) -> Result<(), Error> {
-        Self::validate(src, dst, unit)?;
+        let unit = Self::validate(src, dst, unit)?;
         self.run_unchecked(dec, src, dst, unit, tweak);
         Ok(())
     }
@@ -792,7 +828,7 @@ impl Xts {
     /// xts.par_decrypt_sectors(&mut disk, 512, 0)?;
     /// assert!(disk.iter().all(|&b| b == 5));
     /// let err = xts.par_decrypt_sectors(&mut disk, 8, 0);
-    /// assert_eq!(err, Err(Error::DataTooShort { len: 8, min: 16 }));
+    /// assert_eq!(err, Err(Error::InvalidSectorSize { sector_size: 8, min: 16, max: 1 << 24 }));
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
     pub fn par_decrypt_sectors(
@@ -813,7 +849,7 @@ impl Xts {
     ) -> Result<(), Error> {
         use rayon::prelude::*;
 
-        Self::validate(None, buf, sector_size)?;
+        Self::validate(None, buf, Unit::Sectors(sector_size))?;
         let threads = rayon::current_num_threads().max(1);
         if buf.len() < Self::PAR_THRESHOLD || threads == 1 {
             self.run_unchecked(dec, None, buf, sector_size, Tweak::Sector(first_sector));
@@ -828,7 +864,7 @@ impl Xts {
             .for_each(|(i, chunk)| {
                 let first = first_sector.wrapping_add((i * per) as u128);
                 self.run_unchecked(dec, None, chunk, sector_size, Tweak::Sector(first));
-            });
+                });
         Ok(())
     }
 }
