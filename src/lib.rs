@@ -86,6 +86,8 @@ mod ct;
 #[cfg(feature = "digest")]
 mod digest_impl;
 mod error;
+#[cfg(all(test, feature = "std"))]
+mod leak_tests;
 #[cfg(feature = "openssl")]
 #[doc(hidden)]
 pub mod ossl;

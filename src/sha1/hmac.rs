@@ -68,6 +68,15 @@ impl HmacSha1 {
     }
 
     fn from_impl(key: &[u8], imp: Impl, backend: Backend) -> HmacSha1 {
+        let mac = HmacSha1::keyed(key, imp, backend);
+        // The compression of `K0 ^ ipad` and `K0 ^ opad` (and of a long key) leaves their
+        // message schedules (key bytes) and chaining values in the kernels' stack frames:
+        // zeroed here, once per key, so `update` and `finalize` pay nothing.
+        imp.burn_stack();
+        mac
+    }
+
+    fn keyed(key: &[u8], imp: Impl, backend: Backend) -> HmacSha1 {
         let mut k0 = [0u8; 64];
         if key.len() > 64 {
             let mut h = Sha1::from_parts(imp, backend, IV, 0);

@@ -120,6 +120,17 @@ struct Pool<'a, const N: usize> {
 }
 
 #[cfg(simdcrypt_x86_64)]
+impl<const N: usize> Drop for Pool<'_, N> {
+    /// The padding blocks (message bytes) and the chaining states: wiped as `Sha1`'s are.
+    fn drop(&mut self) {
+        for lane in &mut self.lanes {
+            crate::wipe::bytes(lane.tail.as_flattened_mut());
+        }
+        crate::wipe::words(self.states.as_flattened_mut());
+    }
+}
+
+#[cfg(simdcrypt_x86_64)]
 impl<'a, const N: usize> Pool<'a, N> {
     fn new() -> Self {
         Pool {

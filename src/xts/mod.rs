@@ -686,7 +686,29 @@ impl Xts {
     ) -> Result<(), Error> {
         let unit = Self::validate(src, dst, unit)?;
         self.run_unchecked(dec, src, dst, unit, tweak);
+        self.burn();
         Ok(())
+    }
+
+    /// Zeroes the stack the kernels just used: the round keys they loaded into vector
+    /// registers, the tweaks and the whitening values (round key ⊕ tweak) that their
+    /// compiled code spills, none of which a wipe of a named variable reaches. Called
+    /// after every call's work. The depths are the kernels' measured stack use in an
+    /// optimised build (`leak_tests.rs`) with a margin; an unoptimised build uses more
+    /// stack than this covers.
+    #[inline(always)]
+    fn burn(&self) {
+        match self.kernel {
+            Kernel::Portable => crate::wipe::stack::<352>(),
+            #[cfg(simdcrypt_x86_64)]
+            Kernel::AesNi(_) => crate::wipe::stack::<176>(),
+            #[cfg(simdcrypt_x86_64)]
+            Kernel::VaesAvx2(_) => crate::wipe::stack::<288>(),
+            #[cfg(simdcrypt_asm)]
+            Kernel::VaesAvx2Asm(_) => crate::wipe::stack::<160>(),
+            #[cfg(simdcrypt_x86_64)]
+            Kernel::VaesAvx512(_) => crate::wipe::stack::<384>(),
+        }
     }
 
     /// The work, after validation: `dst.len()` is a whole number of `unit`s, `unit` is in
@@ -853,6 +875,7 @@ impl Xts {
         let threads = rayon::current_num_threads().max(1);
         if buf.len() < Self::PAR_THRESHOLD || threads == 1 {
             self.run_unchecked(dec, None, buf, sector_size, Tweak::Sector(first_sector));
+            self.burn();
             return Ok(());
         }
         let sectors = buf.len() / sector_size;
@@ -864,7 +887,8 @@ impl Xts {
             .for_each(|(i, chunk)| {
                 let first = first_sector.wrapping_add((i * per) as u128);
                 self.run_unchecked(dec, None, chunk, sector_size, Tweak::Sector(first));
-                });
+                self.burn();
+            });
         Ok(())
     }
 }
