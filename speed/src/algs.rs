@@ -56,14 +56,22 @@ impl Who {
     }
 }
 
-/// The peers compiled into this build.
+/// The peers compiled into this build (OpenSSL only where the oracle crate found it).
 pub fn peers_built() -> Vec<Who> {
     let mut v = Vec::new();
-    if cfg!(feature = "openssl") {
+    if openssl_built() {
         v.push(Who::OpenSsl);
     }
     v.push(Who::RustCrypto);
     v
+}
+
+/// Whether OpenSSL is linked in: the `openssl` feature, and the oracle crate found it.
+pub fn openssl_built() -> bool {
+    #[cfg(feature = "openssl")]
+    return simdcrypt_oracle::openssl::available();
+    #[cfg(not(feature = "openssl"))]
+    false
 }
 
 /// Kinds of algorithm.
@@ -403,7 +411,7 @@ impl Algorithm {
 
     #[cfg(feature = "openssl")]
     fn make_openssl(&self, k: &[u8], size: usize) -> Option<Box<dyn Runner>> {
-        use simdcrypt::ossl;
+        use simdcrypt_oracle::openssl as ossl;
         let streams = self.streams;
         let r: Box<dyn Runner> = match self.family {
             Family::Ecb => return None,
@@ -439,7 +447,7 @@ impl Algorithm {
                 })
             }
             Family::Sha1 | Family::Sha1Many => Box::new(OsslSha1 {
-                h: ossl::Sha1::new(),
+                h: ossl::Sha1::try_new()?,
                 msgs: messages(size, streams),
                 out: vec![0; 20 * streams],
             }),
@@ -866,7 +874,7 @@ impl Runner for RcHmac {
 /// stream on one reused context, out of place as EVP works.
 #[cfg(feature = "openssl")]
 struct OsslCipher {
-    c: simdcrypt::ossl::Cipher,
+    c: simdcrypt_oracle::openssl::Cipher,
     chained: bool,
     ivs: Vec<[u8; 16]>,
     input: Vec<u8>,
@@ -897,7 +905,7 @@ impl Runner for OsslCipher {
 /// One EVP call per 512-byte data unit, the tweak rising by one per unit.
 #[cfg(feature = "openssl")]
 struct OsslXtsSectors {
-    c: simdcrypt::ossl::Cipher,
+    c: simdcrypt_oracle::openssl::Cipher,
     input: Vec<u8>,
     out: Vec<u8>,
     ok: bool,
@@ -922,7 +930,7 @@ impl Runner for OsslXtsSectors {
 
 #[cfg(feature = "openssl")]
 struct OsslSha1 {
-    h: simdcrypt::ossl::Sha1,
+    h: simdcrypt_oracle::openssl::Sha1,
     msgs: Vec<u8>,
     out: Vec<u8>,
 }
@@ -955,7 +963,7 @@ struct OsslHmac {
 #[cfg(feature = "openssl")]
 impl Runner for OsslHmac {
     fn run(&mut self) {
-        self.out = simdcrypt::ossl::hmac_sha1(black_box(&self.key), black_box(&self.msg));
+        self.out = simdcrypt_oracle::openssl::hmac_sha1(black_box(&self.key), black_box(&self.msg));
     }
     fn output(&self) -> &[u8] {
         &self.out

@@ -243,7 +243,7 @@ fn parse_peers(v: &str) -> Result<Vec<Who>, String> {
         };
         if !algs::peers_built().contains(&who) {
             return Err(format!(
-                "peer {name} is not built in (build with the `openssl` feature)"
+                "peer {name} is not built in (the `openssl` feature, and an OpenSSL the oracle crate finds: libssl-dev or OPENSSL_DIR)"
             ));
         }
         if !out.contains(&who) {
@@ -267,7 +267,7 @@ mod tests {
         assert_eq!(o, Options::default());
         assert_eq!(o.algs.len(), algs::catalog().len());
         assert!(o.peers.contains(&Who::RustCrypto));
-        assert_eq!(o.peers.contains(&Who::OpenSsl), cfg!(feature = "openssl"));
+        assert_eq!(o.peers.contains(&Who::OpenSsl), algs::openssl_built());
     }
 
     #[test]
