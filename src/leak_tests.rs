@@ -299,6 +299,40 @@ fn stack_depths() {
         std::eprintln!("depth: HMAC keying {b}: {d}");
     }
     for b in Xts::available_backends() {
+        let xts = Xts::with_backend(&[[1u8; 32], [2u8; 32]].concat(), b).unwrap();
+        for (len, sector) in [
+            (512, 512),
+            (64, 64),
+            (33, 33),
+            (4096, 4096),
+            (64 * 512, 512),
+        ] {
+            let xts = xts.clone();
+            let mut buf = std::vec![0u8; len];
+            let d = depth(move || {
+                xts.encrypt_sectors(&mut buf, sector, 0).unwrap();
+            });
+            std::eprintln!("depth: XTS {b} enc {len}/{sector}: {d}");
+        }
+    }
+    for b in Cbc::available_backends() {
+        let cbc = Cbc::with_backend(&[1u8; 32], b).unwrap();
+        for len in [64, 4096] {
+            for dec in [false, true] {
+                let cbc = cbc.clone();
+                let mut buf = std::vec![0u8; len];
+                let d = depth(move || {
+                    if dec {
+                        cbc.decrypt(&mut [0; 16], &mut buf).unwrap();
+                    } else {
+                        cbc.encrypt(&mut [0; 16], &mut buf).unwrap();
+                    }
+                });
+                std::eprintln!("depth: CBC {b} {len} dec {dec}: {d}");
+            }
+        }
+    }
+    for b in Xts::available_backends() {
         for len in [512, 4096 * 3] {
             let xts = Xts::with_backend(&[[1u8; 32], [2u8; 32]].concat(), b).unwrap();
             let mut buf = std::vec![0u8; len];

@@ -50,15 +50,60 @@ pub(crate) fn words(words: &mut [u32]) {
 /// in `leak_tests.rs`). Its own frame is this array, placed where the kernel's were.
 #[inline(never)]
 pub(crate) fn stack<const N: usize>() {
-    let mut area = core::mem::MaybeUninit::<[[u8; 16]; N]>::uninit();
-    let p = area.as_mut_ptr().cast::<[u8; 16]>();
+    let mut area = core::mem::MaybeUninit::<Area<N>>::uninit();
+    let p = area.as_mut_ptr().cast::<Chunk>();
     for i in 0..N {
-        // SAFETY: `i < N`: a block of the local array, written (never read) as a whole.
-        unsafe { core::ptr::write_volatile(p.add(i), [0; 16]) };
+        // SAFETY: `i < N`: an aligned 16-byte chunk of the local array, written (never
+        // read) as a whole.
+        unsafe { core::ptr::write_volatile(p.add(i), ZERO) };
     }
     compiler_fence(Ordering::SeqCst);
     core::hint::black_box(&mut area);
 }
+
+/// [`stack`] with 32-byte stores (half as many) where the CPU has AVX, which the token
+/// proves: `32 * N` bytes.
+#[cfg(simdcrypt_x86_64)]
+#[inline(always)]
+pub(crate) fn stack_avx<const N: usize>(_avx: crate::cpu::VaesAvx2Token) {
+    // SAFETY: the token proves AVX (and more), the only feature `stack_avx_impl` enables.
+    unsafe { stack_avx_impl::<N>() }
+}
+
+/// # Safety
+/// The CPU has AVX.
+#[cfg(simdcrypt_x86_64)]
+#[inline(never)]
+#[target_feature(enable = "avx")]
+unsafe fn stack_avx_impl<const N: usize>() {
+    use core::arch::x86_64::{__m256i, _mm256_setzero_si256};
+    #[repr(C, align(32))]
+    struct Area<const N: usize>([__m256i; N]);
+    let mut area = core::mem::MaybeUninit::<Area<N>>::uninit();
+    let p = area.as_mut_ptr().cast::<__m256i>();
+    for i in 0..N {
+        // SAFETY: `i < N`: an aligned 32-byte chunk of the local array, written whole.
+        unsafe { core::ptr::write_volatile(p.add(i), _mm256_setzero_si256()) };
+    }
+    compiler_fence(Ordering::SeqCst);
+    core::hint::black_box(&mut area);
+}
+
+/// `N` aligned 16-byte chunks of stack.
+#[repr(C, align(16))]
+struct Area<const N: usize>([Chunk; N]);
+
+/// A 16-byte chunk as one register-sized value, so that a volatile store of it is one
+/// `movaps` (a volatile store of a byte array is split, or goes through a temporary).
+#[cfg(simdcrypt_x86_64)]
+type Chunk = core::arch::x86_64::__m128i;
+#[cfg(simdcrypt_x86_64)]
+// SAFETY: SSE2 is part of the x86-64 baseline; an all-zero vector.
+const ZERO: Chunk = unsafe { core::mem::transmute::<u128, Chunk>(0) };
+#[cfg(not(simdcrypt_x86_64))]
+type Chunk = u128;
+#[cfg(not(simdcrypt_x86_64))]
+const ZERO: Chunk = 0;
 
 #[cfg(test)]
 mod tests {

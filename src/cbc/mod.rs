@@ -221,7 +221,7 @@ impl Cbc {
             #[cfg(simdcrypt_x86_64)]
             Imp::AesNi(_) => crate::wipe::stack::<176>(),
             #[cfg(simdcrypt_x86_64)]
-            Imp::VaesAvx2(_) => crate::wipe::stack::<224>(),
+            Imp::VaesAvx2(t) => crate::wipe::stack_avx::<112>(t),
             #[cfg(not(simdcrypt_x86_64))]
             _ => crate::wipe::stack::<224>(),
         }

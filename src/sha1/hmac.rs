@@ -76,6 +76,7 @@ impl HmacSha1 {
         mac
     }
 
+    #[inline(always)]
     fn keyed(key: &[u8], imp: Impl, backend: Backend) -> HmacSha1 {
         let mut k0 = [0u8; 64];
         if key.len() > 64 {

@@ -142,17 +142,17 @@ impl Impl {
     #[inline(always)]
     pub(crate) fn burn_stack(self) {
         match self {
-            Impl::Portable => crate::wipe::stack::<80>(),
+            Impl::Portable => crate::wipe::stack::<40>(),
             #[cfg(simdcrypt_x86_64)]
-            Impl::Ssse3(_) => crate::wipe::stack::<128>(),
+            Impl::Ssse3(_) => crate::wipe::stack::<88>(),
             #[cfg(simdcrypt_x86_64)]
-            Impl::Avx2(_) | Impl::Avx512(_) => crate::wipe::stack::<208>(),
+            Impl::Avx2(_) | Impl::Avx512(_) => crate::wipe::stack::<168>(),
             #[cfg(simdcrypt_x86_64)]
-            Impl::ShaNi(_) => crate::wipe::stack::<64>(),
+            Impl::ShaNi(_) => crate::wipe::stack::<24>(),
             #[cfg(simdcrypt_asm)]
-            Impl::Avx2Asm(_) => crate::wipe::stack::<144>(),
+            Impl::Avx2Asm(_) => crate::wipe::stack::<104>(),
             #[cfg(simdcrypt_asm)]
-            Impl::ShaNiAsm(_) => crate::wipe::stack::<96>(),
+            Impl::ShaNiAsm(_) => crate::wipe::stack::<56>(),
         }
     }
 

@@ -703,11 +703,11 @@ impl Xts {
             #[cfg(simdcrypt_x86_64)]
             Kernel::AesNi(_) => crate::wipe::stack::<176>(),
             #[cfg(simdcrypt_x86_64)]
-            Kernel::VaesAvx2(_) => crate::wipe::stack::<288>(),
+            Kernel::VaesAvx2(t) => crate::wipe::stack_avx::<144>(t),
             #[cfg(simdcrypt_asm)]
-            Kernel::VaesAvx2Asm(_) => crate::wipe::stack::<160>(),
+            Kernel::VaesAvx2Asm(t) => crate::wipe::stack_avx::<80>(t),
             #[cfg(simdcrypt_x86_64)]
-            Kernel::VaesAvx512(_) => crate::wipe::stack::<384>(),
+            Kernel::VaesAvx512(t) => crate::wipe::stack_avx::<192>(t.vaes_avx2()),
         }
     }
 
