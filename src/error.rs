@@ -288,7 +288,7 @@ mod tests {
         assert!(dyn_e.source().is_none());
         assert_eq!(
             std::format!("{dyn_e}"),
-            "length 17 is not a multiple of the 16-byte block"
+            "data of 17 bytes is not a whole number of 16-byte blocks"
         );
     }
 }
