@@ -90,6 +90,8 @@ mod digest_impl;
 mod error;
 #[cfg(feature = "alloc")]
 pub mod krb5;
+#[cfg(all(test, feature = "std"))]
+mod leak_tests;
 pub mod sha1;
 #[cfg(test)]
 #[cfg_attr(not(simdcrypt_asm), allow(dead_code))] // used by the assembly twins' tests
@@ -108,7 +110,7 @@ pub use cbc_hmac::CbcHmacSha1;
 pub use cipher_impl::{Aes128, Aes192, Aes256};
 #[cfg(feature = "digest")]
 pub use digest_impl::Sha1Core;
-pub use error::Error;
+pub use error::{BackendName, Error};
 pub use sha1::{HmacSha1, HmacSha1Key, Sha1, sha1, sha1_many};
 pub use xts::Xts;
 

@@ -305,7 +305,11 @@ fn sha1_many_rejects_mismatched_lengths() {
     let mut out = [[7u8; 20]; 3];
     assert_eq!(
         sha1_many(&inputs, &mut out),
-        Err(Error::LengthMismatch { left: 2, right: 3 })
+        Err(Error::LengthMismatch {
+            what: "inputs and out counts",
+            left: 2,
+            right: 3
+        })
     );
     assert_eq!(out, [[7u8; 20]; 3], "output untouched");
     for b in backends() {

@@ -69,6 +69,10 @@ impl HmacSha1 {
 
     fn from_impl(key: &[u8], imp: Impl, backend: Backend) -> HmacSha1 {
         let (inner_start, outer_start) = key_states(key, imp, backend);
+        // The compression of `K0 ^ ipad` and `K0 ^ opad` (and of a long key) leaves their
+        // message schedules (key bytes) and chaining values in the kernels' stack frames:
+        // zeroed here, once per key, so `update` and `finalize` pay nothing.
+        imp.burn_stack();
         HmacSha1::from_states(imp, backend, inner_start, outer_start)
     }
 
@@ -192,7 +196,10 @@ impl HmacSha1 {
 }
 
 /// The chaining values after the padded key blocks `K0 ^ ipad` and `K0 ^ opad`: HMAC's
-/// inner and outer starting states (the caller wipes them when done).
+/// inner and outer starting states (the caller wipes them when done, and zeroes the stack
+/// the compressions used with `Impl::burn_stack`: inlined, so that the measured depths
+/// hold).
+#[inline(always)]
 pub(crate) fn key_states(key: &[u8], imp: Impl, backend: Backend) -> ([u32; 5], [u32; 5]) {
     let mut k0 = [0u8; 64];
     if key.len() > 64 {
@@ -302,6 +309,7 @@ impl HmacSha1Key {
 
     fn from_impl(key: &[u8], imp: Impl, backend: Backend) -> HmacSha1Key {
         let (inner_start, outer_start) = key_states(key, imp, backend);
+        imp.burn_stack();
         HmacSha1Key {
             inner_start,
             outer_start,

@@ -135,6 +135,27 @@ impl Impl {
         }
     }
 
+    /// Zeroes the stack a compression (and HMAC keying around it) just used, where the
+    /// message schedule and chaining values of key blocks are left: the kernels' measured
+    /// stack use in an optimised build (`leak_tests.rs`) with a margin. For HMAC keying
+    /// only; plain hashing of public data pays nothing.
+    #[inline(always)]
+    pub(crate) fn burn_stack(self) {
+        match self {
+            Impl::Portable => crate::wipe::stack::<40>(),
+            #[cfg(simdcrypt_x86_64)]
+            Impl::Ssse3(_) => crate::wipe::stack::<88>(),
+            #[cfg(simdcrypt_x86_64)]
+            Impl::Avx2(_) | Impl::Avx512(_) => crate::wipe::stack::<168>(),
+            #[cfg(simdcrypt_x86_64)]
+            Impl::ShaNi(_) => crate::wipe::stack::<24>(),
+            #[cfg(simdcrypt_asm)]
+            Impl::Avx2Asm(_) => crate::wipe::stack::<104>(),
+            #[cfg(simdcrypt_asm)]
+            Impl::ShaNiAsm(_) => crate::wipe::stack::<56>(),
+        }
+    }
+
     /// Compresses whole blocks into the state.
     #[inline]
     pub(crate) fn compress(self, state: &mut [u32; 5], blocks: &[[u8; 64]]) {
