@@ -317,13 +317,30 @@ fn errors_leave_buffers_untouched() {
         for (len, size, want) in [
             (512 + 15, 512, Error::DataTooShort { len: 15, min: 16 }),
             (1, 512, Error::DataTooShort { len: 1, min: 16 }),
-            (1000, 15, Error::DataTooShort { len: 15, min: 16 }),
-            (1000, 0, Error::DataTooShort { len: 0, min: 16 }),
+            (
+                1000,
+                15,
+                Error::InvalidSectorSize {
+                    sector_size: 15,
+                    min: 16,
+                    max: 1 << 24,
+                },
+            ),
+            (
+                1000,
+                0,
+                Error::InvalidSectorSize {
+                    sector_size: 0,
+                    min: 16,
+                    max: 1 << 24,
+                },
+            ),
             (
                 (1 << 24) + 32,
                 (1 << 24) + 16,
-                Error::DataUnitTooLong {
-                    len: (1 << 24) + 16,
+                Error::InvalidSectorSize {
+                    sector_size: (1 << 24) + 16,
+                    min: 16,
                     max: 1 << 24,
                 },
             ),
