@@ -24,8 +24,10 @@ pub enum Who {
     /// simdcrypt on a backend (`None`: an API without a backend parameter, run as chosen
     /// automatically).
     Simdcrypt(Option<Backend>),
-    /// The system libcrypto through the C shim.
+    /// OpenSSL's libcrypto through the C shim (the system's, or a vendored build).
     OpenSsl,
+    /// AWS-LC through `aws-lc-rs`.
+    AwsLc,
     /// The RustCrypto crates (`aes`, `xts-mode`, `cbc`, `sha1`, `hmac`).
     RustCrypto,
 }
@@ -37,15 +39,17 @@ impl Who {
             Who::Simdcrypt(Some(b)) => b.name(),
             Who::Simdcrypt(None) => "auto",
             Who::OpenSsl => "openssl",
+            Who::AwsLc => "aws-lc",
             Who::RustCrypto => "rustcrypto",
         }
     }
 
-    /// `simdcrypt`, `openssl` or `rustcrypto`.
+    /// `simdcrypt`, `openssl`, `aws-lc` or `rustcrypto`.
     pub fn implementation(self) -> &'static str {
         match self {
             Who::Simdcrypt(_) => "simdcrypt",
             Who::OpenSsl => "openssl",
+            Who::AwsLc => "aws-lc",
             Who::RustCrypto => "rustcrypto",
         }
     }
@@ -56,11 +60,17 @@ impl Who {
     }
 }
 
+/// Every peer, in the order of the ratio columns.
+pub const PEERS: [Who; 3] = [Who::OpenSsl, Who::AwsLc, Who::RustCrypto];
+
 /// The peers compiled into this build.
 pub fn peers_built() -> Vec<Who> {
     let mut v = Vec::new();
     if cfg!(feature = "openssl") {
         v.push(Who::OpenSsl);
+    }
+    if cfg!(feature = "aws-lc") {
+        v.push(Who::AwsLc);
     }
     v.push(Who::RustCrypto);
     v
@@ -191,6 +201,48 @@ pub fn selects(pattern: &str, name: &str) -> bool {
     p.iter().all(|w| !w.is_empty()) && n.windows(p.len()).any(|w| w == p.as_slice())
 }
 
+/// The algorithms that `patterns` select, in catalog order: an exact name selects that
+/// algorithm alone, any other pattern every algorithm it [`selects`]. An unknown pattern
+/// is an error that names the closest algorithm and lists them all.
+pub fn select<S: AsRef<str>>(patterns: &[S]) -> Result<Vec<&'static Algorithm>, String> {
+    let pats: Vec<&str> = patterns
+        .iter()
+        .map(|p| p.as_ref().trim())
+        .filter(|p| !p.is_empty())
+        .collect();
+    if pats.is_empty() {
+        return Err("--alg: no algorithm given".into());
+    }
+    let names: Vec<&str> = catalog().iter().map(|a| a.name).collect();
+    for p in &pats {
+        if !names.iter().any(|n| selects(p, n)) {
+            let closest = names
+                .iter()
+                .map(|n| (strsim::jaro_winkler(p, n), *n))
+                .max_by(|a, b| a.0.total_cmp(&b.0))
+                .filter(|(score, _)| *score > 0.8)
+                .map(|(_, n)| format!(" (did you mean {n:?}?)"))
+                .unwrap_or_default();
+            return Err(format!(
+                "unknown algorithm {p:?}{closest}; known: {} (or a word of them, or `all`)",
+                names.join(", ")
+            ));
+        }
+    }
+    Ok(catalog()
+        .iter()
+        .filter(|a| {
+            pats.iter().any(|p| {
+                if names.contains(p) {
+                    *p == a.name
+                } else {
+                    selects(p, a.name)
+                }
+            })
+        })
+        .collect())
+}
+
 /// Deterministic key bytes (the two XTS halves differ).
 pub fn key(len: usize) -> Vec<u8> {
     (0..len).map(|i| (i * 7 + 3) as u8).collect()
@@ -293,6 +345,8 @@ impl Algorithm {
     fn has_peer(&self, who: Who) -> bool {
         match who {
             Who::OpenSsl => self.family != Family::Ecb,
+            // aws-lc-rs has no XTS and no raw block API.
+            Who::AwsLc => !matches!(self.family, Family::Ecb | Family::Xts | Family::XtsSectors),
             Who::RustCrypto => true,
             Who::Simdcrypt(_) => false,
         }
@@ -307,6 +361,7 @@ impl Algorithm {
         match who {
             Who::Simdcrypt(b) => self.make_simdcrypt(b, &k, size),
             Who::OpenSsl => self.make_openssl(&k, size),
+            Who::AwsLc => self.make_awslc(&k, size),
             Who::RustCrypto => self.make_rustcrypto(&k, size),
         }
     }
@@ -454,6 +509,11 @@ impl Algorithm {
 
     #[cfg(not(feature = "openssl"))]
     fn make_openssl(&self, _: &[u8], _: usize) -> Option<Box<dyn Runner>> {
+        None
+    }
+
+    #[cfg(not(feature = "aws-lc"))]
+    fn make_awslc(&self, _: &[u8], _: usize) -> Option<Box<dyn Runner>> {
         None
     }
 }

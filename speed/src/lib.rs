@@ -12,19 +12,21 @@
 //! ```
 
 pub mod algs;
-pub mod args;
 pub mod ceiling;
+pub mod cli;
 pub mod cpuinfo;
-pub mod json;
 pub mod measure;
+pub mod record;
 
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-use algs::{Algorithm, Family, Who};
-use args::{BackendSel, Options};
+use algs::{Algorithm, Family, PEERS, Who};
 use ceiling::Instr;
+use clap::{CommandFactory, Parser};
+use cli::{BackendSel, Cli, Options};
 use measure::{Runner, stats, time_slice};
+use record::Record;
 use simdcrypt::Backend;
 
 /// One contender at one size, measured.
@@ -112,9 +114,10 @@ pub fn selected_sizes(alg: &Algorithm, opts: &Options) -> Vec<usize> {
 fn preference(w: Who) -> u8 {
     match w {
         Who::OpenSsl => 0,
-        Who::RustCrypto => 1,
-        Who::Simdcrypt(Some(Backend::Portable)) => 2,
-        Who::Simdcrypt(_) => 3,
+        Who::AwsLc => 1,
+        Who::RustCrypto => 2,
+        Who::Simdcrypt(Some(Backend::Portable)) => 3,
+        Who::Simdcrypt(_) => 4,
     }
 }
 
@@ -264,32 +267,32 @@ impl Measured {
     }
 }
 
-/// One JSON record.
-pub fn json_record(m: &Machine, opts: &Options, results: &[Measured], r: &Measured) -> String {
-    let mut o = json::Object::new();
-    o.str("tool", "simdcrypt-speed")
-        .str("version", env!("CARGO_PKG_VERSION"))
-        .str("cpu", &m.cpu)
-        .strs("features", m.features.iter().copied())
-        .opt_str("openssl_version", m.openssl.as_deref())
-        .str("algorithm", r.alg.name)
-        .str("implementation", r.who.implementation())
-        .str("backend", r.who.backend_name())
-        .bool("automatic", Some(r.automatic))
-        .int("size", r.size as u64)
-        .int("streams", r.alg.streams as u64)
-        .num("bytes_per_second", Some(r.bps))
-        .num("min_bytes_per_second", Some(r.min))
-        .num("max_bytes_per_second", Some(r.max))
-        .int("rounds", opts.rounds as u64)
-        .num("seconds", Some(opts.seconds))
-        .str("ceiling", &r.alg.ceiling.describe())
-        .num("ceiling_bytes_per_second", r.ceiling_bps)
-        .num("ratio_to_ceiling", r.ratio_to_ceiling())
-        .num("ratio_to_openssl", ratio_to(results, r, Who::OpenSsl))
-        .num("ratio_to_rustcrypto", ratio_to(results, r, Who::RustCrypto))
-        .bool("verified", r.verified);
-    o.finish()
+/// The record of `r` (one of `results`, measured on `m` with `opts`).
+pub fn record(m: &Machine, opts: &Options, results: &[Measured], r: &Measured) -> Record {
+    Record {
+        tool: "simdcrypt-speed".into(),
+        version: env!("CARGO_PKG_VERSION").into(),
+        cpu: m.cpu.clone(),
+        features: m.features.iter().map(|f| f.to_string()).collect(),
+        openssl_version: m.openssl.clone(),
+        algorithm: r.alg.name.into(),
+        implementation: r.who.implementation().into(),
+        backend: r.who.backend_name().into(),
+        automatic: r.automatic,
+        size: r.size,
+        streams: r.alg.streams,
+        bytes_per_second: r.bps,
+        min_bytes_per_second: r.min,
+        max_bytes_per_second: r.max,
+        rounds: opts.rounds,
+        seconds: opts.seconds,
+        ceiling: r.alg.ceiling.describe(),
+        ceiling_bytes_per_second: r.ceiling_bps,
+        ratio_to_ceiling: r.ratio_to_ceiling(),
+        ratio_to_openssl: ratio_to(results, r, Who::OpenSsl),
+        ratio_to_rustcrypto: ratio_to(results, r, Who::RustCrypto),
+        verified: r.verified,
+    }
 }
 
 const LABEL: usize = 20;
@@ -397,15 +400,13 @@ pub fn table(alg: &Algorithm, sizes: &[usize], results: &[Measured]) -> String {
             &whos,
         );
     }
-    for (peer, title) in [
-        (Who::OpenSsl, "vs openssl"),
-        (Who::RustCrypto, "vs rustcrypto"),
-    ] {
+    for peer in PEERS {
+        let title = format!("vs {}", peer.backend_name());
         if whos.iter().any(|(w, _)| *w == peer) {
             let rows: Vec<(Who, bool)> = whos.iter().copied().filter(|(w, _)| *w != peer).collect();
             section(
                 &mut out,
-                title,
+                &title,
                 &|r| ratio_to(results, r, peer),
                 false,
                 &rows,
@@ -562,19 +563,29 @@ pub fn summary(results: &[Measured], algs: &[&'static Algorithm]) -> String {
 
 /// Runs the tool; returns the process exit status.
 pub fn main_with_args(argv: &[String]) -> i32 {
-    let opts = match args::parse(argv) {
+    let cli =
+        match Cli::try_parse_from(std::iter::once("speed".to_string()).chain(argv.iter().cloned()))
+        {
+            Ok(c) => c,
+            Err(e) => {
+                let _ = e.print();
+                return e.exit_code();
+            }
+        };
+    let opts = match Options::resolve(cli.run) {
         Ok(o) => o,
         Err(e) => {
-            eprintln!("speed: error: {e}");
-            eprintln!("(run `speed --help` for the options)");
-            return 2;
+            let e = Cli::command().error(clap::error::ErrorKind::InvalidValue, e);
+            let _ = e.print();
+            return e.exit_code();
         }
     };
-    if opts.help {
-        println!("{}", args::USAGE);
-        return 0;
-    }
-    if opts.list {
+    measure_and_print(&opts, argv)
+}
+
+/// `speed` without a subcommand: measures what `opts` selects and prints it.
+pub fn measure_and_print(opts: &Options, argv: &[String]) -> i32 {
+    if opts.args.list {
         for a in &opts.algs {
             let backends: Vec<&str> = a
                 .backends()
@@ -616,7 +627,7 @@ pub fn main_with_args(argv: &[String]) -> i32 {
     }
     eprintln!("speed: measuring the instruction ceilings");
     let instr = measure_instructions(0.25_f64.min(opts.seconds * 2.0), opts.rounds);
-    if opts.markdown {
+    if opts.args.markdown {
         let _ = writeln!(
             out,
             "Measured with `cargo run --release --bin speed --{}` (simdcrypt speed {}) on {} ({}); {}. Each figure is the median of {} interleaved rounds, timed in thread CPU time.\n",
@@ -634,7 +645,7 @@ pub fn main_with_args(argv: &[String]) -> i32 {
                 let _ = writeln!(out, "- {}: {:.3} G/s", i.name(), ops / 1e9);
             }
         }
-    } else if !opts.json {
+    } else if !opts.args.json {
         let _ = writeln!(out, "simdcrypt speed {}", env!("CARGO_PKG_VERSION"));
         let _ = writeln!(
             out,
@@ -686,9 +697,19 @@ pub fn main_with_args(argv: &[String]) -> i32 {
 
     let mut all = Vec::new();
     let total = opts.algs.len();
+    // Progress: the work is counted in contender x size slices; the time left is the rate
+    // so far (a first guess from --seconds before any is done) times the slices left.
+    let work: Vec<usize> = opts
+        .algs
+        .iter()
+        .map(|a| selected_contenders(a, opts).len() * selected_sizes(a, opts).len())
+        .collect();
+    let total_work: usize = work.iter().sum();
+    let mut done_work = 0usize;
+    let measuring = Instant::now();
     for (n, alg) in opts.algs.iter().enumerate() {
-        let contenders = selected_contenders(alg, &opts);
-        let sizes = selected_sizes(alg, &opts);
+        let contenders = selected_contenders(alg, opts);
+        let sizes = selected_sizes(alg, opts);
         if contenders.is_empty() || sizes.is_empty() {
             eprintln!(
                 "speed: [{}/{total}] {}: nothing to run (no contender or no valid size)",
@@ -697,14 +718,21 @@ pub fn main_with_args(argv: &[String]) -> i32 {
             );
             continue;
         }
+        let per_slice = if done_work == 0 {
+            opts.seconds * 1.3
+        } else {
+            measuring.elapsed().as_secs_f64() / done_work as f64
+        };
         eprintln!(
-            "speed: [{}/{total}] {} ({} contenders x {} sizes) at {:.0} s",
+            "speed: [{}/{total}] {} ({} contenders x {} sizes); {:.0} s so far, about {:.0} s left",
             n + 1,
             alg.name,
             contenders.len(),
             sizes.len(),
-            started.elapsed().as_secs_f64()
+            started.elapsed().as_secs_f64(),
+            per_slice * (total_work - done_work) as f64,
         );
+        done_work += work[n];
         let mut results = Vec::new();
         for &s in &sizes {
             results.extend(measure_group(
@@ -715,11 +743,16 @@ pub fn main_with_args(argv: &[String]) -> i32 {
                 opts.rounds,
             ));
         }
-        if opts.markdown {
+        if opts.args.markdown {
             let _ = write!(out, "{}", markdown(alg, &sizes, &results));
-        } else if opts.json {
+        } else if opts.args.json {
             for r in &results {
-                let _ = writeln!(out, "{}", json_record(&machine, &opts, &results, r));
+                let rec = record(&machine, opts, &results, r);
+                let _ = writeln!(
+                    out,
+                    "{}",
+                    serde_json::to_string(&rec).expect("serialisable")
+                );
             }
         } else {
             let _ = write!(out, "{}", table(alg, &sizes, &results));
@@ -727,7 +760,7 @@ pub fn main_with_args(argv: &[String]) -> i32 {
         let _ = out.flush();
         all.extend(results);
     }
-    if !opts.json && !opts.markdown {
+    if !opts.args.json && !opts.args.markdown {
         let _ = write!(out, "{}", summary(&all, &opts.algs));
     }
     let share = measure::cpu_share();
@@ -741,7 +774,7 @@ pub fn main_with_args(argv: &[String]) -> i32 {
                 ""
             }
         );
-        if !opts.json {
+        if !opts.args.json {
             let _ = writeln!(out, "\n{note}");
         }
         eprintln!("speed: {note}");

@@ -21,6 +21,12 @@ fn help_and_list() {
     for opt in ["--alg", "--backend", "--size", "--seconds", "--json"] {
         assert!(out.contains(opt), "{out}");
     }
+    let o = speed(&["--version"]);
+    assert!(o.status.success());
+    assert_eq!(
+        text(&o.stdout).trim(),
+        format!("speed {}", env!("CARGO_PKG_VERSION"))
+    );
     let o = speed(&["--list", "--alg", "xts"]);
     assert!(o.status.success());
     let out = text(&o.stdout);
@@ -55,6 +61,8 @@ fn other_bad_options_fail() {
         &["--seconds"],
         &["--peers", "boringssl"],
         &["--frobnicate"],
+        &["--size", "1g"],
+        &["compare"],
     ] {
         let o = speed(args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");
