@@ -76,6 +76,12 @@ pub fn peers_built() -> Vec<Who> {
     v
 }
 
+/// AWS-LC's own version string, where it is built in.
+#[cfg(not(feature = "aws-lc"))]
+pub fn aws_lc_version() -> Option<String> {
+    None
+}
+
 /// Kinds of algorithm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Family {

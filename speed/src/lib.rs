@@ -26,7 +26,7 @@ use ceiling::Instr;
 use clap::{CommandFactory, Parser};
 use cli::{BackendSel, Cli, Options};
 use measure::{Runner, stats, time_slice};
-use record::Record;
+use record::{Record, RunInfo};
 use simdcrypt::Backend;
 
 /// One contender at one size, measured.
@@ -56,24 +56,58 @@ pub struct Measured {
     pub verified: Option<bool>,
 }
 
-/// The machine, for the header and for every JSON record.
-pub struct Machine {
-    /// CPU brand and signature.
-    pub cpu: String,
-    /// Detected features.
-    pub features: Vec<&'static str>,
-    /// libcrypto's version string.
-    pub openssl: Option<String>,
-}
-
-impl Machine {
-    /// This machine.
-    pub fn here() -> Machine {
-        Machine {
-            cpu: cpuinfo::cpu_model(),
-            features: simdcrypt::cpu::detected().names().collect(),
-            openssl: cpuinfo::openssl_version(),
+/// The run's provenance: this machine, this build, the peers' versions, now.
+pub fn run_info(threads: usize) -> RunInfo {
+    let sig = cpuinfo::signature();
+    let mut peers = std::collections::BTreeMap::new();
+    let openssl = cpuinfo::openssl_version();
+    if let Some(v) = &openssl {
+        peers.insert("openssl".to_string(), v.clone());
+    }
+    if let Some(v) = algs::aws_lc_version() {
+        peers.insert("aws-lc".to_string(), v);
+    }
+    for pair in env!("SPEED_CRATE_VERSIONS").split(',') {
+        let Some((name, version)) = pair.split_once('=') else {
+            continue;
+        };
+        let built = match name {
+            "aws-lc-rs" | "aws-lc-sys" => cfg!(feature = "aws-lc"),
+            _ => true,
+        };
+        if built {
+            peers.insert(name.to_string(), version.to_string());
         }
+    }
+    let nonempty = |s: &str| (!s.is_empty()).then(|| s.to_string());
+    RunInfo {
+        schema: record::SCHEMA,
+        tool: "simdcrypt-speed".into(),
+        version: env!("CARGO_PKG_VERSION").into(),
+        git_commit: nonempty(env!("SPEED_GIT_COMMIT")),
+        rustc: env!("SPEED_RUSTC").into(),
+        target: format!("{} {}", env!("SPEED_TARGET"), env!("SPEED_PROFILE")),
+        target_features: env!("SPEED_TARGET_FEATURES")
+            .split(',')
+            .filter(|f| !f.is_empty())
+            .map(String::from)
+            .collect(),
+        cpu: cpuinfo::cpu_model(),
+        cpu_vendor: cpuinfo::vendor(),
+        cpu_family: sig.map(|s| s.0),
+        cpu_model: sig.map(|s| s.1),
+        cpu_stepping: sig.map(|s| s.2),
+        cpu_model_name: cpuinfo::model_name(),
+        cpus: std::thread::available_parallelism().map_or(0, |n| n.get()),
+        os: cpuinfo::os(),
+        timestamp: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
+        features: simdcrypt::cpu::detected()
+            .names()
+            .map(String::from)
+            .collect(),
+        openssl_version: openssl,
+        peers,
+        threads,
     }
 }
 
@@ -268,13 +302,9 @@ impl Measured {
 }
 
 /// The record of `r` (one of `results`, measured on `m` with `opts`).
-pub fn record(m: &Machine, opts: &Options, results: &[Measured], r: &Measured) -> Record {
+pub fn record(m: &RunInfo, opts: &Options, results: &[Measured], r: &Measured) -> Record {
     Record {
-        tool: "simdcrypt-speed".into(),
-        version: env!("CARGO_PKG_VERSION").into(),
-        cpu: m.cpu.clone(),
-        features: m.features.iter().map(|f| f.to_string()).collect(),
-        openssl_version: m.openssl.clone(),
+        run: m.clone(),
         algorithm: r.alg.name.into(),
         implementation: r.who.implementation().into(),
         backend: r.who.backend_name().into(),
@@ -289,8 +319,11 @@ pub fn record(m: &Machine, opts: &Options, results: &[Measured], r: &Measured) -
         ceiling: r.alg.ceiling.describe(),
         ceiling_bytes_per_second: r.ceiling_bps,
         ratio_to_ceiling: r.ratio_to_ceiling(),
+        par_threads: 1,
         ratio_to_openssl: ratio_to(results, r, Who::OpenSsl),
+        ratio_to_aws_lc: ratio_to(results, r, Who::AwsLc),
         ratio_to_rustcrypto: ratio_to(results, r, Who::RustCrypto),
+        ratio_to_one_thread: None,
         verified: r.verified,
     }
 }
@@ -611,7 +644,7 @@ pub fn measure_and_print(opts: &Options, argv: &[String]) -> i32 {
         }
         return 0;
     }
-    let machine = Machine::here();
+    let machine = run_info(opts.threads);
     let started = Instant::now();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
@@ -630,12 +663,20 @@ pub fn measure_and_print(opts: &Options, argv: &[String]) -> i32 {
     if opts.args.markdown {
         let _ = writeln!(
             out,
-            "Measured with `cargo run --release --bin speed --{}` (simdcrypt speed {}) on {} ({}); {}. Each figure is the median of {} interleaved rounds, timed in thread CPU time.\n",
+            "Measured with `cargo run --release --bin speed --{}` (simdcrypt speed {}{}) on {} ({}); {}. Each figure is the median of {} interleaved rounds, timed in thread CPU time.\n",
             argv.iter().map(|a| format!(" {a}")).collect::<String>(),
             env!("CARGO_PKG_VERSION"),
+            machine
+                .git_commit
+                .as_deref()
+                .map(|c| format!(", commit {}", &c[..c.len().min(12)]))
+                .unwrap_or_default(),
             machine.cpu,
             machine.features.join(" "),
-            machine.openssl.as_deref().unwrap_or("OpenSSL not built in"),
+            machine
+                .openssl_version
+                .as_deref()
+                .unwrap_or("OpenSSL not built in"),
             opts.rounds,
         );
         for (i, ops) in &instr {
@@ -656,8 +697,30 @@ pub fn measure_and_print(opts: &Options, argv: &[String]) -> i32 {
         let _ = writeln!(out, "features: {}", machine.features.join(" "));
         let _ = writeln!(
             out,
-            "peers: {}; RustCrypto aes 0.9 (hardware AES: {}), xts-mode 0.6, cbc 0.2, sha1 0.11, hmac 0.13",
-            machine.openssl.as_deref().unwrap_or("OpenSSL not built in"),
+            "build: {} {}, {}{}",
+            machine.tool,
+            machine.version,
+            machine.rustc,
+            machine
+                .git_commit
+                .as_deref()
+                .map(|c| format!(", commit {c}"))
+                .unwrap_or_default()
+        );
+        let peers: Vec<String> = machine
+            .peers
+            .iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect();
+        let _ = writeln!(
+            out,
+            "peers: {}{} (RustCrypto's hardware AES: {})",
+            peers.join(", "),
+            if machine.openssl_version.is_none() {
+                "; OpenSSL not built in"
+            } else {
+                ""
+            },
             if aes::hardware_accelerated() {
                 "yes"
             } else {

@@ -71,17 +71,33 @@ fn other_bad_options_fail() {
 }
 
 const FIELDS: &[&str] = &[
+    "schema",
     "tool",
     "version",
+    "git_commit",
+    "rustc",
+    "target",
+    "target_features",
     "cpu",
+    "cpu_vendor",
+    "cpu_family",
+    "cpu_model",
+    "cpu_stepping",
+    "cpu_model_name",
+    "cpus",
+    "os",
+    "timestamp",
     "features",
     "openssl_version",
+    "peers",
+    "threads",
     "algorithm",
     "implementation",
     "backend",
     "automatic",
     "size",
     "streams",
+    "par_threads",
     "bytes_per_second",
     "min_bytes_per_second",
     "max_bytes_per_second",
@@ -91,7 +107,9 @@ const FIELDS: &[&str] = &[
     "ceiling_bytes_per_second",
     "ratio_to_ceiling",
     "ratio_to_openssl",
+    "ratio_to_aws_lc",
     "ratio_to_rustcrypto",
+    "ratio_to_one_thread",
     "verified",
 ];
 
@@ -135,7 +153,74 @@ fn json_smoke_run() {
         }
         assert_eq!(obj.len(), FIELDS.len(), "unexpected fields: {r}");
         assert_eq!(r["tool"], "simdcrypt-speed");
+        assert_eq!(r["schema"], 2);
+        assert_eq!(r["version"], env!("CARGO_PKG_VERSION"));
         assert!(!r["cpu"].as_str().unwrap().is_empty());
+        // Provenance: the same in every record of the run.
+        for f in [
+            "git_commit",
+            "rustc",
+            "timestamp",
+            "os",
+            "cpu",
+            "peers",
+            "target_features",
+        ] {
+            assert_eq!(r[f], records[0][f], "{f} differs within one run");
+        }
+        // Built from a checkout (tests run in one): the full commit hash.
+        let commit = r["git_commit"].as_str().expect("built from a git checkout");
+        assert!(
+            commit.len() == 40 && commit.bytes().all(|b| b.is_ascii_hexdigit()),
+            "{commit}"
+        );
+        assert!(r["rustc"].as_str().unwrap().starts_with("rustc 1."), "{r}");
+        let ts = r["timestamp"].as_str().unwrap();
+        humantime::parse_rfc3339(ts).unwrap_or_else(|e| panic!("{ts}: {e}"));
+        assert!(
+            r["target_features"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|f| f == "sse2")
+        );
+        assert!(!r["cpu_model_name"].as_str().unwrap().is_empty());
+        assert!(
+            r["cpu"]
+                .as_str()
+                .unwrap()
+                .contains(r["cpu_model_name"].as_str().unwrap())
+        );
+        // Where CPUID gave a signature (x86-64), the vendor is its 12-byte string and the
+        // display name carries the same family, model and stepping.
+        if r["cpu_family"].is_u64() {
+            let vendor = r["cpu_vendor"].as_str().unwrap();
+            assert_eq!(vendor.len(), 12, "{vendor}");
+            let fms = format!(
+                "family {} model {} stepping {}",
+                r["cpu_family"], r["cpu_model"], r["cpu_stepping"]
+            );
+            assert!(
+                r["cpu"].as_str().unwrap().contains(&fms),
+                "{fms} in {}",
+                r["cpu"]
+            );
+        }
+        assert!(r["os"].as_str().unwrap().starts_with(std::env::consts::OS));
+        assert_eq!(r["threads"], 1);
+        assert_eq!(r["par_threads"], 1);
+        // Every peer's version: RustCrypto's crates always, OpenSSL where built in.
+        let peers = r["peers"].as_object().unwrap();
+        for c in ["aes", "xts-mode", "cbc", "sha1", "hmac"] {
+            assert!(peers[c].as_str().unwrap().starts_with("0."), "{c}: {r}");
+        }
+        assert_eq!(
+            peers.contains_key("openssl"),
+            !r["openssl_version"].is_null()
+        );
+        if let Some(v) = r["openssl_version"].as_str() {
+            assert!(v.starts_with("OpenSSL "), "{v}");
+        }
         assert!(r["features"].is_array());
         assert!([64, 1024].contains(&r["size"].as_u64().unwrap()));
         let bps = r["bytes_per_second"].as_f64().unwrap();
