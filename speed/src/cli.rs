@@ -54,6 +54,9 @@ pub struct CompareArgs {
     /// Every simdcrypt backend, not only the automatic choice.
     #[arg(long)]
     pub all_backends: bool,
+    /// Markdown tables.
+    #[arg(long)]
+    pub markdown: bool,
 }
 
 /// A peer, as `--peers` names it.

@@ -14,9 +14,11 @@
 pub mod algs;
 pub mod ceiling;
 pub mod cli;
+pub mod compare;
 pub mod cpuinfo;
 pub mod measure;
 pub mod record;
+pub mod svg;
 
 use std::io::Write;
 use std::time::{Duration, Instant};
@@ -602,6 +604,9 @@ pub fn main_with_args(argv: &[String]) -> i32 {
                 return e.exit_code();
             }
         };
+    if let Some(cli::Command::Compare(args)) = cli.command {
+        return compare_main(&args);
+    }
     let opts = match Options::resolve(cli.run) {
         Ok(o) => o,
         Err(e) => {
@@ -611,6 +616,47 @@ pub fn main_with_args(argv: &[String]) -> i32 {
         }
     };
     measure_and_print(&opts, argv)
+}
+
+/// `speed compare`.
+pub fn compare_main(args: &cli::CompareArgs) -> i32 {
+    let runs: Result<Vec<compare::Run>, String> = args
+        .files
+        .iter()
+        .enumerate()
+        .map(|(i, f)| compare::Run::load(f, i))
+        .collect();
+    let runs = match runs {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("speed compare: error: {e}");
+            return 2;
+        }
+    };
+    print!(
+        "{}",
+        compare::compare(&runs, args.alg.as_deref(), args.all_backends, args.markdown)
+    );
+    if let Some(path) = &args.svg {
+        let wanted = |r: &Record| {
+            args.alg
+                .as_ref()
+                .is_none_or(|p| p.iter().any(|p| algs::selects(p, &r.algorithm)))
+        };
+        let data: Vec<(String, Vec<Record>)> = runs
+            .iter()
+            .map(|r| {
+                let recs = r.records.iter().filter(|x| wanted(x)).cloned().collect();
+                (r.label.clone(), recs)
+            })
+            .collect();
+        if let Err(e) = std::fs::write(path, svg::render(&data, args.all_backends)) {
+            eprintln!("speed compare: error: cannot write {}: {e}", path.display());
+            return 2;
+        }
+        eprintln!("speed compare: wrote {}", path.display());
+    }
+    0
 }
 
 /// `speed` without a subcommand: measures what `opts` selects and prints it.
@@ -756,6 +802,7 @@ pub fn measure_and_print(opts: &Options, argv: &[String]) -> i32 {
     }
 
     let mut all = Vec::new();
+    let mut records = Vec::new();
     let total = opts.algs.len();
     // Progress: the work is counted in contender x size slices; the time left is the rate
     // so far (a first guess from --seconds before any is done) times the slices left.
@@ -818,10 +865,21 @@ pub fn measure_and_print(opts: &Options, argv: &[String]) -> i32 {
             let _ = write!(out, "{}", table(alg, &sizes, &results));
         }
         let _ = out.flush();
+        records.extend(results.iter().map(|r| record(&machine, opts, &results, r)));
         all.extend(results);
     }
     if !opts.args.json && !opts.args.markdown {
         let _ = write!(out, "{}", summary(&all, &opts.algs));
+    }
+    if let Some(path) = &opts.args.svg {
+        let chart = svg::render(&[("run".to_string(), records)], true);
+        match std::fs::write(path, chart) {
+            Ok(()) => eprintln!("speed: wrote {}", path.display()),
+            Err(e) => {
+                eprintln!("speed: error: cannot write {}: {e}", path.display());
+                return 2;
+            }
+        }
     }
     let share = measure::cpu_share();
     if let Some(share) = share {

@@ -115,7 +115,10 @@ const FIELDS: &[&str] = &[
 
 #[test]
 fn json_smoke_run() {
+    let svg = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("smoke.svg");
     let o = speed(&[
+        "--svg",
+        svg.to_str().unwrap(),
         "--alg",
         "aes-128-ecb-enc,sha1-many",
         "--size",
@@ -132,6 +135,15 @@ fn json_smoke_run() {
         err.contains("[1/2] aes-128-ecb-enc"),
         "progress on stderr: {err}"
     );
+    // The chart: well-formed, one group per family measured.
+    let chart = std::fs::read_to_string(&svg).unwrap();
+    let doc = roxmltree::Document::parse(&chart).expect("the SVG parses");
+    for id in ["family-ecb", "family-sha1-many"] {
+        assert!(
+            doc.descendants().any(|n| n.attribute("id") == Some(id)),
+            "{id}"
+        );
+    }
     let out = text(&o.stdout);
     let records: Vec<serde_json::Value> = out
         .lines()
@@ -294,4 +306,51 @@ fn table_smoke_run() {
             "{out}"
         );
     }
+}
+
+#[test]
+fn compare_two_records_files() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let a = dir.join("compare_a.jsonl");
+    let o = speed(&[
+        "--alg",
+        "sha1",
+        "--size",
+        "1k",
+        "--seconds",
+        "0.02",
+        "--rounds",
+        "1",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    std::fs::write(&a, &o.stdout).unwrap();
+    let svg = dir.join("compare.svg");
+    let a = a.to_str().unwrap();
+    let o = speed(&["compare", a, a, "--svg", svg.to_str().unwrap()]);
+    let out = text(&o.stdout);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(out.contains("A = ") && out.contains("B = "), "{out}");
+    let header = out
+        .lines()
+        .find(|l| l.starts_with("size"))
+        .expect("a table");
+    for col in ["A GB/s", "A of ceiling", "A x rustcrypto", "B GB/s", "B/A"] {
+        assert!(header.contains(col), "{col} in {header}");
+    }
+    // The same file twice: every between-runs ratio is exactly 1.
+    let rows: Vec<&str> = out.lines().filter(|l| l.starts_with("1024 ")).collect();
+    assert!(rows.len() >= 2, "{out}");
+    for r in rows {
+        assert!(r.ends_with("1.00x"), "{r}");
+    }
+    let chart = std::fs::read_to_string(&svg).unwrap();
+    let doc = roxmltree::Document::parse(&chart).expect("the SVG parses");
+    assert!(
+        doc.descendants()
+            .any(|n| n.attribute("id") == Some("family-sha1"))
+    );
+    let o = speed(&["compare", a, "/nonexistent/b.jsonl"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("/nonexistent/b.jsonl"));
 }
