@@ -28,6 +28,9 @@ pub enum Who {
     OpenSsl,
     /// AWS-LC through `aws-lc-rs`.
     AwsLc,
+    /// simdcrypt's `par_encrypt_sectors` on a rayon pool of this many threads (automatic
+    /// backend).
+    Par(u16),
     /// The RustCrypto crates (`aes`, `xts-mode`, `cbc`, `sha1`, `hmac`).
     RustCrypto,
 }
@@ -40,6 +43,7 @@ impl Who {
             Who::Simdcrypt(None) => "auto",
             Who::OpenSsl => "openssl",
             Who::AwsLc => "aws-lc",
+            Who::Par(n) => par_name(n),
             Who::RustCrypto => "rustcrypto",
         }
     }
@@ -47,7 +51,7 @@ impl Who {
     /// `simdcrypt`, `openssl`, `aws-lc` or `rustcrypto`.
     pub fn implementation(self) -> &'static str {
         match self {
-            Who::Simdcrypt(_) => "simdcrypt",
+            Who::Simdcrypt(_) | Who::Par(_) => "simdcrypt",
             Who::OpenSsl => "openssl",
             Who::AwsLc => "aws-lc",
             Who::RustCrypto => "rustcrypto",
@@ -56,8 +60,30 @@ impl Who {
 
     /// Whether this is a peer (not simdcrypt).
     pub fn is_peer(self) -> bool {
-        !matches!(self, Who::Simdcrypt(_))
+        !matches!(self, Who::Simdcrypt(_) | Who::Par(_))
     }
+}
+
+/// `par-N`, the backend column of [`Who::Par`].
+fn par_name(n: u16) -> &'static str {
+    static NAMES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    let names = NAMES.get_or_init(|| (0..=1024).map(|i| format!("par-{i}")).collect());
+    names.get(usize::from(n)).map_or("par-many", String::as_str)
+}
+
+/// The thread counts of the `par_*` sweep up to `n`: every count up to 8, then doublings
+/// and `n` itself.
+pub fn par_threads(n: usize) -> Vec<u16> {
+    let mut v: Vec<usize> = (1..=n.min(8)).collect();
+    let mut k = 16;
+    while k < n {
+        v.push(k);
+        k *= 2;
+    }
+    if n > 8 {
+        v.push(n);
+    }
+    v.into_iter().map(|k| k.min(1024) as u16).collect()
 }
 
 /// Every peer, in the order of the ratio columns.
@@ -76,9 +102,11 @@ pub fn peers_built() -> Vec<Who> {
     v
 }
 
-/// AWS-LC's own version string, where it is built in.
-#[cfg(not(feature = "aws-lc"))]
+/// AWS-LC's own version string (`AWS-LC 5.12.0`), where it is built in.
 pub fn aws_lc_version() -> Option<String> {
+    #[cfg(feature = "aws-lc")]
+    return Some(format!("AWS-LC {}", aws_lc_rs::awslc_version()));
+    #[cfg(not(feature = "aws-lc"))]
     None
 }
 
@@ -101,6 +129,9 @@ pub enum Family {
     Sha1Many,
     /// HMAC-SHA1 of one message, keyed per message.
     HmacSha1,
+    /// AES-XTS over 4 KiB data units through `par_encrypt_sectors`, from 1 to `--threads`
+    /// threads (only with `--threads` above 1 and the `rayon` feature).
+    XtsPar,
 }
 
 /// One algorithm of the table.
@@ -129,6 +160,8 @@ pub const SIZES: [usize; 6] = [16, 64, 256, 1024, 8192, 16384];
 pub const XTS_SECTOR: usize = 4096;
 /// The data unit of the `-sectors` XTS algorithms: the classic 512-byte disk sector.
 pub const SMALL_SECTOR: usize = 512;
+/// The sizes of the `-par` algorithms: from `Xts::PAR_THRESHOLD` (1 MiB) up.
+pub const PAR_SIZES: [usize; 3] = [1 << 20, 4 << 20, 16 << 20];
 
 const fn alg(
     name: &'static str,
@@ -192,6 +225,8 @@ pub fn catalog() -> &'static [Algorithm] {
         alg("sha1", Sha1, 0, true, 1, Sha1Latency),
         alg("sha1-many", Sha1Many, 0, true, MANY, Sha1Throughput),
         alg("hmac-sha1", HmacSha1, 20, true, 1, Sha1Latency),
+        alg("aes-128-xts-enc-par", XtsPar, 32, true, 1, Ceiling::None),
+        alg("aes-256-xts-enc-par", XtsPar, 64, true, 1, Ceiling::None),
     ];
     CATALOG
 }
@@ -271,6 +306,9 @@ pub fn iv(i: usize) -> [u8; 16] {
 impl Algorithm {
     /// The sizes measured by default.
     pub fn default_sizes(&self) -> Vec<usize> {
+        if self.family == Family::XtsPar {
+            return PAR_SIZES.to_vec();
+        }
         let mut v: Vec<usize> = SIZES.into_iter().filter(|&s| self.size_ok(s)).collect();
         if matches!(self.family, Family::Xts | Family::XtsSectors) {
             v.push(XTS_SECTOR);
@@ -285,6 +323,7 @@ impl Algorithm {
             Family::Ecb | Family::Cbc | Family::CbcMany => size > 0 && size.is_multiple_of(16),
             Family::Xts => (16..=1 << 24).contains(&size),
             Family::XtsSectors => size > 0 && size.is_multiple_of(SMALL_SECTOR),
+            Family::XtsPar => size > 0 && size.is_multiple_of(XTS_SECTOR),
             Family::Sha1 | Family::Sha1Many | Family::HmacSha1 => size > 0,
         }
     }
@@ -292,7 +331,7 @@ impl Algorithm {
     /// AES rounds (10, 12, 14), or 0 for SHA-1.
     pub fn rounds(&self) -> u32 {
         match self.family {
-            Family::Xts | Family::XtsSectors => (self.key_len / 2 / 4 + 6) as u32,
+            Family::Xts | Family::XtsSectors | Family::XtsPar => (self.key_len / 2 / 4 + 6) as u32,
             Family::Ecb | Family::Cbc | Family::CbcMany => (self.key_len / 4 + 6) as u32,
             _ => 0,
         }
@@ -313,6 +352,8 @@ impl Algorithm {
             Family::Xts | Family::XtsSectors => {
                 simdcrypt::Xts::available_backends().map(Some).collect()
             }
+            // The `par-N` contenders, chosen by `--threads`.
+            Family::XtsPar => Vec::new(),
             Family::Sha1 | Family::Sha1Many | Family::HmacSha1 => {
                 simdcrypt::Sha1::available_backends().map(Some).collect()
             }
@@ -324,9 +365,11 @@ impl Algorithm {
     pub fn auto(&self) -> Option<Backend> {
         match self.family {
             Family::Ecb => Aes::new(&key(self.key_len)).ok().map(|a| a.backend()),
-            Family::Xts | Family::XtsSectors => simdcrypt::Xts::new(&key(self.key_len))
-                .ok()
-                .map(|x| x.backend()),
+            Family::Xts | Family::XtsSectors | Family::XtsPar => {
+                simdcrypt::Xts::new(&key(self.key_len))
+                    .ok()
+                    .map(|x| x.backend())
+            }
             Family::Cbc | Family::CbcMany => simdcrypt::Cbc::new(&key(self.key_len))
                 .ok()
                 .map(|c| c.backend()),
@@ -350,11 +393,14 @@ impl Algorithm {
 
     fn has_peer(&self, who: Who) -> bool {
         match who {
-            Who::OpenSsl => self.family != Family::Ecb,
-            // aws-lc-rs has no XTS and no raw block API.
-            Who::AwsLc => !matches!(self.family, Family::Ecb | Family::Xts | Family::XtsSectors),
-            Who::RustCrypto => true,
-            Who::Simdcrypt(_) => false,
+            Who::OpenSsl => !matches!(self.family, Family::Ecb | Family::XtsPar),
+            // aws-lc-rs has no XTS.
+            Who::AwsLc => !matches!(
+                self.family,
+                Family::Xts | Family::XtsSectors | Family::XtsPar
+            ),
+            Who::RustCrypto => self.family != Family::XtsPar,
+            Who::Simdcrypt(_) | Who::Par(_) => false,
         }
     }
 
@@ -368,6 +414,7 @@ impl Algorithm {
             Who::Simdcrypt(b) => self.make_simdcrypt(b, &k, size),
             Who::OpenSsl => self.make_openssl(&k, size),
             Who::AwsLc => self.make_awslc(&k, size),
+            Who::Par(n) => self.make_par(n, &k, size),
             Who::RustCrypto => self.make_rustcrypto(&k, size),
         }
     }
@@ -387,6 +434,7 @@ impl Algorithm {
                 buf: message(size, 0),
                 encrypt: self.encrypt,
             })),
+            Family::XtsPar => None,
             Family::XtsSectors => Some(Box::new(OursXtsSectors {
                 xts: simdcrypt::Xts::with_backend(k, b?).ok()?,
                 buf: message(size, 0),
@@ -435,6 +483,27 @@ impl Algorithm {
         }
     }
 
+    #[cfg(feature = "rayon")]
+    fn make_par(&self, threads: u16, k: &[u8], size: usize) -> Option<Box<dyn Runner>> {
+        if self.family != Family::XtsPar {
+            return None;
+        }
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads.into())
+            .build()
+            .ok()?;
+        Some(Box::new(OursXtsPar {
+            pool,
+            xts: simdcrypt::Xts::new(k).ok()?,
+            buf: message(size, 0),
+        }))
+    }
+
+    #[cfg(not(feature = "rayon"))]
+    fn make_par(&self, _: u16, _: &[u8], _: usize) -> Option<Box<dyn Runner>> {
+        None
+    }
+
     fn make_rustcrypto(&self, k: &[u8], size: usize) -> Option<Box<dyn Runner>> {
         use aes::{Aes128, Aes192, Aes256};
         let enc = self.encrypt;
@@ -467,7 +536,7 @@ impl Algorithm {
         use simdcrypt::ossl;
         let streams = self.streams;
         let r: Box<dyn Runner> = match self.family {
-            Family::Ecb => return None,
+            Family::Ecb | Family::XtsPar => return None,
             Family::XtsSectors => Box::new(OsslXtsSectors {
                 c: ossl::Cipher::new(ossl::Kind::Xts, k, self.encrypt)?,
                 input: message(size, 0),
@@ -521,6 +590,52 @@ impl Algorithm {
     #[cfg(not(feature = "aws-lc"))]
     fn make_awslc(&self, _: &[u8], _: usize) -> Option<Box<dyn Runner>> {
         None
+    }
+
+    /// AWS-LC through aws-lc-rs: ECB and CBC through its cipher API, SHA-1 and HMAC-SHA1
+    /// through its `*_FOR_LEGACY_USE_ONLY` algorithms.
+    #[cfg(feature = "aws-lc")]
+    fn make_awslc(&self, k: &[u8], size: usize) -> Option<Box<dyn Runner>> {
+        use aws_lc_rs::cipher::{AES_128, AES_192, AES_256, UnboundCipherKey};
+        let alg = match self.key_len {
+            16 => &AES_128,
+            24 => &AES_192,
+            32 => &AES_256,
+            _ => &AES_128,
+        };
+        let key = || UnboundCipherKey::new(alg, k).ok();
+        let r: Box<dyn Runner> = match self.family {
+            Family::Xts | Family::XtsSectors | Family::XtsPar => return None,
+            Family::Ecb => Box::new(AwsEcb {
+                k: aws_lc_rs::cipher::EncryptingKey::ecb(key()?).ok()?,
+                buf: message(size, 0),
+                ok: true,
+            }),
+            Family::Cbc | Family::CbcMany => {
+                let dir = if self.encrypt {
+                    AwsDir::Enc(aws_lc_rs::cipher::EncryptingKey::cbc(key()?).ok()?)
+                } else {
+                    AwsDir::Dec(aws_lc_rs::cipher::DecryptingKey::cbc(key()?).ok()?)
+                };
+                Box::new(AwsCbc {
+                    dir,
+                    ivs: (0..self.streams).map(iv).collect(),
+                    buf: messages(size, self.streams),
+                    size,
+                    ok: true,
+                })
+            }
+            Family::Sha1 | Family::Sha1Many => Box::new(AwsSha1 {
+                msgs: messages(size, self.streams),
+                out: vec![0; 20 * self.streams],
+            }),
+            Family::HmacSha1 => Box::new(AwsHmac {
+                key: k.to_vec(),
+                msg: message(size, 0),
+                out: [0; 20],
+            }),
+        };
+        Some(r)
     }
 }
 
@@ -595,6 +710,31 @@ impl Runner for OursXtsSectors {
     }
     fn output(&self) -> &[u8] {
         &self.buf
+    }
+}
+
+/// `par_encrypt_sectors` over 4 KiB data units on its own rayon pool; timed in wall time.
+#[cfg(feature = "rayon")]
+struct OursXtsPar {
+    pool: rayon::ThreadPool,
+    xts: simdcrypt::Xts,
+    buf: Vec<u8>,
+}
+
+#[cfg(feature = "rayon")]
+impl Runner for OursXtsPar {
+    fn run(&mut self) {
+        let (xts, buf) = (&self.xts, &mut self.buf);
+        let r = self
+            .pool
+            .install(|| xts.par_encrypt_sectors(black_box(buf), XTS_SECTOR, SECTOR));
+        black_box(r.is_ok());
+    }
+    fn output(&self) -> &[u8] {
+        &self.buf
+    }
+    fn wall_clock(&self) -> bool {
+        true
     }
 }
 
@@ -926,6 +1066,120 @@ impl Runner for RcHmac {
     }
 }
 
+// ---------------------------------------------------------------- AWS-LC
+
+#[cfg(feature = "aws-lc")]
+struct AwsEcb {
+    k: aws_lc_rs::cipher::EncryptingKey,
+    buf: Vec<u8>,
+    ok: bool,
+}
+
+#[cfg(feature = "aws-lc")]
+impl Runner for AwsEcb {
+    fn run(&mut self) {
+        self.ok &= self.k.encrypt(black_box(&mut self.buf)).is_ok();
+    }
+    fn output(&self) -> &[u8] {
+        if self.ok { &self.buf } else { &[] }
+    }
+}
+
+#[cfg(feature = "aws-lc")]
+enum AwsDir {
+    Enc(aws_lc_rs::cipher::EncryptingKey),
+    Dec(aws_lc_rs::cipher::DecryptingKey),
+}
+
+/// CBC, one call per stream, each chain continued across runs (the next IV is the last
+/// ciphertext block, as simdcrypt's updated IV is).
+#[cfg(feature = "aws-lc")]
+struct AwsCbc {
+    dir: AwsDir,
+    ivs: Vec<[u8; 16]>,
+    buf: Vec<u8>,
+    size: usize,
+    ok: bool,
+}
+
+#[cfg(feature = "aws-lc")]
+impl Runner for AwsCbc {
+    fn run(&mut self) {
+        use aws_lc_rs::cipher::{DecryptionContext, EncryptionContext};
+        use aws_lc_rs::iv::FixedLength;
+        for (iv, chunk) in self
+            .ivs
+            .iter_mut()
+            .zip(self.buf.chunks_exact_mut(self.size))
+        {
+            let last: [u8; 16] = chunk[chunk.len() - 16..].try_into().expect("16 bytes");
+            let chunk = black_box(chunk);
+            match &self.dir {
+                AwsDir::Enc(k) => {
+                    let ctx = EncryptionContext::Iv128(FixedLength::from(*iv));
+                    self.ok &= k.less_safe_encrypt(chunk, ctx).is_ok();
+                    *iv = chunk[chunk.len() - 16..].try_into().expect("16 bytes");
+                }
+                AwsDir::Dec(k) => {
+                    let ctx = DecryptionContext::Iv128(FixedLength::from(*iv));
+                    self.ok &= k.decrypt(chunk, ctx).is_ok();
+                    *iv = last;
+                }
+            }
+        }
+    }
+    fn output(&self) -> &[u8] {
+        if self.ok { &self.buf } else { &[] }
+    }
+}
+
+#[cfg(feature = "aws-lc")]
+struct AwsSha1 {
+    msgs: Vec<u8>,
+    out: Vec<u8>,
+}
+
+#[cfg(feature = "aws-lc")]
+impl Runner for AwsSha1 {
+    fn run(&mut self) {
+        use aws_lc_rs::digest;
+        let n = self.out.len() / 20;
+        let size = self.msgs.len() / n;
+        for (m, o) in self
+            .msgs
+            .chunks_exact(size)
+            .zip(self.out.chunks_exact_mut(20))
+        {
+            let d = digest::digest(&digest::SHA1_FOR_LEGACY_USE_ONLY, black_box(m));
+            o.copy_from_slice(d.as_ref());
+        }
+    }
+    fn output(&self) -> &[u8] {
+        &self.out
+    }
+}
+
+/// HMAC keyed per message, as the other rows are.
+#[cfg(feature = "aws-lc")]
+struct AwsHmac {
+    key: Vec<u8>,
+    msg: Vec<u8>,
+    out: [u8; 20],
+}
+
+#[cfg(feature = "aws-lc")]
+impl Runner for AwsHmac {
+    fn run(&mut self) {
+        use aws_lc_rs::hmac;
+        let k = hmac::Key::new(hmac::HMAC_SHA1_FOR_LEGACY_USE_ONLY, black_box(&self.key));
+        let tag = hmac::sign(&k, black_box(&self.msg));
+        self.out.copy_from_slice(tag.as_ref());
+    }
+    fn output(&self) -> &[u8] {
+        &self.out
+    }
+}
+
 // ---------------------------------------------------------------- OpenSSL
 
 /// XTS (one data unit, fixed tweak) or CBC (chains continued across runs), one call per
@@ -1065,7 +1319,7 @@ mod tests {
     /// Every contender of every algorithm agrees after one run, at two sizes.
     #[test]
     fn contenders_agree() {
-        for a in catalog() {
+        for a in catalog().iter().filter(|a| a.family != Family::XtsPar) {
             for size in [512, 4096] {
                 let outs: Vec<(Who, Vec<u8>)> = a
                     .contenders()

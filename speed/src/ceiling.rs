@@ -111,6 +111,8 @@ pub enum Ceiling {
     Sha1Latency,
     /// Many independent SHA-1 streams.
     Sha1Throughput,
+    /// None measured (several threads: the one-core ceilings do not apply).
+    None,
 }
 
 impl Ceiling {
@@ -137,6 +139,7 @@ impl Ceiling {
             Ceiling::Sha1Throughput => ShaNiToken::get()
                 .is_some()
                 .then_some((Instr::Sha1Rnds4Throughput, 64.0 / 20.0)),
+            Ceiling::None => None,
         }
     }
 
@@ -150,6 +153,7 @@ impl Ceiling {
             (Ceiling::Chained(r), Some(_)) => format!("16 B / ({r} x aesenc latency)"),
             (Ceiling::Sha1Latency, Some(_)) => "64 B / (20 x sha1rnds4 latency)".into(),
             (Ceiling::Sha1Throughput, Some(_)) => "64 B x sha1rnds4/s / 20".into(),
+            (Ceiling::None, _) => "none (several threads)".into(),
             (_, None) => "none (instruction absent)".into(),
         }
     }

@@ -316,6 +316,7 @@ mod tests {
                 "aes-256-xts-dec",
                 "aes-256-xts-enc-sectors",
                 "sha1",
+                "aes-256-xts-enc-par",
             ]
         );
         assert_eq!(

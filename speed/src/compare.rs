@@ -217,7 +217,8 @@ pub fn compare(
         let mut rows: BTreeSet<Row> = BTreeSet::new();
         for r in runs.iter().flat_map(mine) {
             match Row::of(&r) {
-                Row::Backend(..) if !all_backends => {
+                // `par-N` rows stay: each thread count is its own contender.
+                Row::Backend(_, b) if !all_backends && !b.starts_with("par-") => {
                     rows.insert(Row::Auto);
                 }
                 row => {

@@ -27,7 +27,7 @@ use algs::{Algorithm, Family, PEERS, Who};
 use ceiling::Instr;
 use clap::{CommandFactory, Parser};
 use cli::{BackendSel, Cli, Options};
-use measure::{Runner, stats, time_slice};
+use measure::{Runner, stats, time_slice, time_slice_with};
 use record::{Record, RunInfo};
 use simdcrypt::Backend;
 
@@ -112,6 +112,15 @@ pub fn run_info(threads: usize) -> RunInfo {
 
 /// The simdcrypt contenders `opts` selects for `alg`.
 pub fn selected_contenders(alg: &Algorithm, opts: &Options) -> Vec<Who> {
+    if alg.family == Family::XtsPar {
+        if opts.threads < 2 || !cfg!(feature = "rayon") {
+            return Vec::new();
+        }
+        return algs::par_threads(opts.threads)
+            .into_iter()
+            .map(Who::Par)
+            .collect();
+    }
     let ours = alg.backends();
     let mut v: Vec<Who> = match &opts.backends {
         BackendSel::All => ours.into_iter().map(Who::Simdcrypt).collect(),
@@ -150,17 +159,24 @@ fn preference(w: Who) -> u8 {
         Who::AwsLc => 1,
         Who::RustCrypto => 2,
         Who::Simdcrypt(Some(Backend::Portable)) => 3,
-        Who::Simdcrypt(_) => 4,
+        Who::Par(1) => 3,
+        Who::Simdcrypt(_) | Who::Par(_) => 4,
     }
 }
 
 /// Measures one algorithm at one size (empty if no contender can run it).
+///
+/// With `threads` above 1, that many threads each build their own contenders and run them
+/// at once, slice by slice (a barrier starts each slice in every thread), timed in wall
+/// time; a figure is the sum of the threads' rates, as `openssl speed -multi` adds up its
+/// processes.
 pub fn measure_group(
     alg: &'static Algorithm,
     contenders: &[Who],
     size: usize,
     seconds: f64,
     rounds: usize,
+    threads: usize,
 ) -> Vec<Measured> {
     let mut entries: Vec<(Who, Box<dyn Runner>)> = contenders
         .iter()
@@ -170,6 +186,7 @@ pub fn measure_group(
         return Vec::new();
     }
 
+    let whos: Vec<Who> = entries.iter().map(|(w, _)| *w).collect();
     // Cross-check: one run each from a fresh state.
     let outputs: Vec<Vec<u8>> = entries
         .iter_mut()
@@ -198,37 +215,56 @@ pub fn measure_group(
         })
         .collect();
 
-    let mut probe = alg.ceiling.resolve().and_then(|(instr, bytes_per_op)| {
-        instr
-            .probe()
-            .map(|p| (p, instr.ops_per_run() as f64 * bytes_per_op))
-    });
-
     let bytes = alg.bytes(size) as f64;
     let slice = Duration::from_secs_f64(seconds / rounds as f64);
-    let probe_slice = slice / 2;
-    for (_, r) in entries.iter_mut() {
-        time_slice(r.as_mut(), bytes, slice / 8);
-    }
     let n = entries.len();
-    let mut samples = vec![Vec::with_capacity(rounds); n];
-    let mut ceiling_samples = Vec::with_capacity(rounds);
-    for round in 0..rounds {
-        for k in 0..n {
-            let i = (k + round) % n;
-            samples[i].push(time_slice(entries[i].1.as_mut(), bytes, slice));
-        }
-        if let Some((p, b)) = probe.as_mut() {
-            ceiling_samples.push(time_slice(p.as_mut(), *b, probe_slice));
-        }
-    }
+    let (samples, ceiling_samples) = if threads <= 1 || alg.family == Family::XtsPar {
+        let mut probe = make_probe(alg);
+        run_rounds(&mut entries, probe.as_mut(), bytes, slice, rounds, None)
+    } else {
+        drop(entries);
+        let barrier = std::sync::Barrier::new(threads);
+        let per_thread: Vec<Samples> = std::thread::scope(|sc| {
+            let handles: Vec<_> = (0..threads)
+                .map(|_| {
+                    let (whos, barrier) = (&whos, &barrier);
+                    sc.spawn(move || {
+                        let mut mine: Vec<(Who, Box<dyn Runner>)> = whos
+                            .iter()
+                            .map(|&w| (w, alg.make(w, size).expect("made before")))
+                            .collect();
+                        let mut probe = make_probe(alg);
+                        run_rounds(
+                            &mut mine,
+                            probe.as_mut(),
+                            bytes,
+                            slice,
+                            rounds,
+                            Some(barrier),
+                        )
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("a measuring thread panicked"))
+                .collect()
+        });
+        let sum = |pick: &dyn Fn(&Samples) -> &Vec<f64>| -> Vec<f64> {
+            let len = pick(&per_thread[0]).len();
+            (0..len)
+                .map(|r| per_thread.iter().map(|t| pick(t)[r]).sum())
+                .collect()
+        };
+        let samples: Vec<Vec<f64>> = (0..n).map(|i| sum(&|t| &t.0[i])).collect();
+        (samples, sum(&|t| &t.1))
+    };
     let ceiling_bps = (!ceiling_samples.is_empty()).then(|| stats(&ceiling_samples).0);
     let auto = alg.auto();
-    entries
-        .iter()
+    whos.iter()
         .zip(samples)
         .zip(verified)
-        .map(|(((who, _), s), verified)| {
+        .map(|((who, s), verified)| {
             let (bps, min, max) = stats(&s);
             let s = s.clone();
             Measured {
@@ -250,6 +286,55 @@ pub fn measure_group(
             }
         })
         .collect()
+}
+
+/// Per contender, then for the ceiling's probe: the rate in each round.
+type Samples = (Vec<Vec<f64>>, Vec<f64>);
+
+/// The probe of `alg`'s ceiling and the bytes one of its runs is worth.
+fn make_probe(alg: &Algorithm) -> Option<(Box<dyn Runner>, f64)> {
+    alg.ceiling.resolve().and_then(|(instr, bytes_per_op)| {
+        instr
+            .probe()
+            .map(|p| (p, instr.ops_per_run() as f64 * bytes_per_op))
+    })
+}
+
+/// Warms every contender up, then `rounds` rounds of one slice each (the first contender
+/// rotating), the ceiling's probe after them; with `sync`, every slice starts at the
+/// barrier and is timed in wall time. Returns the contenders' and the probe's samples.
+fn run_rounds(
+    entries: &mut [(Who, Box<dyn Runner>)],
+    mut probe: Option<&mut (Box<dyn Runner>, f64)>,
+    bytes: f64,
+    slice: Duration,
+    rounds: usize,
+    sync: Option<&std::sync::Barrier>,
+) -> Samples {
+    let wall = sync.is_some();
+    let time = |r: &mut dyn Runner, b: f64, d: Duration| {
+        if let Some(s) = sync {
+            s.wait();
+        }
+        let wall = wall || r.wall_clock();
+        time_slice_with(r, b, d, wall)
+    };
+    for (_, r) in entries.iter_mut() {
+        time(r.as_mut(), bytes, slice / 8);
+    }
+    let n = entries.len();
+    let mut samples = vec![Vec::with_capacity(rounds); n];
+    let mut ceiling_samples = Vec::with_capacity(rounds);
+    for round in 0..rounds {
+        for k in 0..n {
+            let i = (k + round) % n;
+            samples[i].push(time(entries[i].1.as_mut(), bytes, slice));
+        }
+        if let Some((p, b)) = probe.as_mut() {
+            ceiling_samples.push(time(p.as_mut(), *b, slice / 2));
+        }
+    }
+    (samples, ceiling_samples)
 }
 
 /// The instruction ceilings alone, interleaved over `rounds`: (instruction, ops per second).
@@ -318,11 +403,17 @@ pub fn record(m: &RunInfo, opts: &Options, results: &[Measured], r: &Measured) -
         ceiling: r.alg.ceiling.describe(),
         ceiling_bytes_per_second: r.ceiling_bps,
         ratio_to_ceiling: r.ratio_to_ceiling(),
-        par_threads: 1,
+        par_threads: match r.who {
+            Who::Par(n) => n.into(),
+            _ => 1,
+        },
         ratio_to_openssl: ratio_to(results, r, Who::OpenSsl),
         ratio_to_aws_lc: ratio_to(results, r, Who::AwsLc),
         ratio_to_rustcrypto: ratio_to(results, r, Who::RustCrypto),
-        ratio_to_one_thread: None,
+        ratio_to_one_thread: match r.who {
+            Who::Par(_) => ratio_to(results, r, Who::Par(1)),
+            _ => None,
+        },
         verified: r.verified,
     }
 }
@@ -339,7 +430,7 @@ fn sig(v: f64) -> String {
         format!("{v:.4}")
     }
 }
-const COL: usize = 13;
+const COL: usize = 15;
 
 fn label(w: Who, automatic: bool) -> String {
     let mut s = w.backend_name().to_string();
@@ -432,7 +523,7 @@ pub fn table(alg: &Algorithm, sizes: &[usize], results: &[Measured]) -> String {
             &whos,
         );
     }
-    for peer in PEERS {
+    for peer in PEERS.into_iter().chain([Who::Par(1)]) {
         let title = format!("vs {}", peer.backend_name());
         if whos.iter().any(|(w, _)| *w == peer) {
             let rows: Vec<(Who, bool)> = whos.iter().copied().filter(|(w, _)| *w != peer).collect();
@@ -556,9 +647,20 @@ pub fn summary(results: &[Measured], algs: &[&'static Algorithm]) -> String {
                     .iter()
                     .find(|r| r.alg.name == alg.name && r.size == s && r.who == w)
             };
-            let ours = results
+            // The automatic backend; for the `-par` algorithms, the most threads.
+            let most = results
                 .iter()
-                .find(|r| r.alg.name == alg.name && r.size == s && r.automatic);
+                .filter(|r| r.alg.name == alg.name && r.size == s)
+                .filter_map(|r| match r.who {
+                    Who::Par(n) => Some(n),
+                    _ => None,
+                })
+                .max();
+            let ours = results.iter().find(|r| {
+                r.alg.name == alg.name
+                    && r.size == s
+                    && (r.automatic || most.is_some_and(|n| r.who == Who::Par(n)))
+            });
             let ossl = at(Who::OpenSsl)
                 .map(|r| gbs(r.bps))
                 .unwrap_or_else(|| "-".into());
@@ -677,7 +779,9 @@ pub fn measure_and_print(opts: &Options, argv: &[String]) -> i32 {
             println!(
                 "{:<24} backends here: {:<48} peers: {}",
                 a.name,
-                if backends.is_empty() {
+                if a.family == Family::XtsPar {
+                    "par-1 to par-N with --threads N (automatic backend)".to_string()
+                } else if backends.is_empty() {
                     "(none yet)".to_string()
                 } else {
                     backends.join(",")
@@ -794,6 +898,13 @@ pub fn measure_and_print(opts: &Options, argv: &[String]) -> i32 {
             opts.rounds,
             opts.seconds / opts.rounds as f64
         );
+        if opts.threads > 1 {
+            let _ = writeln!(
+                out,
+                "{} threads run every contender at once (as `openssl speed -multi {}`); each figure adds up the threads' rates, timed in wall time; par-N: par_encrypt_sectors on N rayon threads",
+                opts.threads, opts.threads
+            );
+        }
         let _ = writeln!(
             out,
             "The 'numbers' are in 1000s of bytes per second processed."
@@ -848,6 +959,7 @@ pub fn measure_and_print(opts: &Options, argv: &[String]) -> i32 {
                 s,
                 opts.seconds,
                 opts.rounds,
+                opts.threads,
             ));
         }
         if opts.args.markdown {
@@ -884,7 +996,12 @@ pub fn measure_and_print(opts: &Options, argv: &[String]) -> i32 {
     let share = measure::cpu_share();
     if let Some(share) = share {
         let note = format!(
-            "timing: thread CPU time; the measuring thread got {:.0}% of a CPU{}",
+            "timing: {}thread CPU time; the measuring thread got {:.0}% of a CPU{}",
+            if opts.threads > 1 {
+                "wall time in each of the threads (--threads), else "
+            } else {
+                ""
+            },
             share * 100.0,
             if share < 0.9 {
                 " (the machine is busy: expect more spread between rounds)"
@@ -926,7 +1043,7 @@ mod tests {
     fn group_measures_every_contender() {
         let alg = algs::catalog().iter().find(|a| a.name == "sha1").unwrap();
         let who = alg.contenders();
-        let res = measure_group(alg, &who, 64, 0.01, 2);
+        let res = measure_group(alg, &who, 64, 0.01, 2, 1);
         assert_eq!(res.len(), who.len());
         for r in &res {
             assert_eq!(r.samples.len(), 2);
@@ -936,5 +1053,62 @@ mod tests {
             assert_eq!(ratio_to(&res, r, Who::RustCrypto).map(|_| ()), Some(()));
         }
         assert_eq!(res.iter().filter(|r| r.automatic).count(), 1);
+    }
+
+    /// `--threads 2`: both threads' rates add up, every contender still verified.
+    #[test]
+    fn threads_measure_every_contender() {
+        let alg = algs::catalog().iter().find(|a| a.name == "sha1").unwrap();
+        let who = alg.contenders();
+        let res = measure_group(alg, &who, 256, 0.01, 2, 2);
+        assert_eq!(res.len(), who.len());
+        for r in &res {
+            assert_eq!(r.samples.len(), 2);
+            assert!(r.bps > 0.0 && r.min <= r.bps && r.bps <= r.max);
+            assert_eq!(r.verified, Some(true));
+        }
+    }
+
+    /// The `par_*` sweep: every thread count encrypts what one thread does, and each
+    /// record carries its thread count and its ratio to one thread.
+    #[cfg(feature = "rayon")]
+    #[test]
+    fn par_sweep() {
+        assert_eq!(algs::par_threads(1), [1]);
+        assert_eq!(algs::par_threads(4), [1, 2, 3, 4]);
+        assert_eq!(algs::par_threads(20), [1, 2, 3, 4, 5, 6, 7, 8, 16, 20]);
+        let alg = algs::catalog()
+            .iter()
+            .find(|a| a.name == "aes-128-xts-enc-par")
+            .unwrap();
+        let mut opts = Options::default();
+        assert!(
+            selected_contenders(alg, &opts).is_empty(),
+            "only with --threads"
+        );
+        opts.threads = 3;
+        let who = selected_contenders(alg, &opts);
+        assert_eq!(who, [Who::Par(1), Who::Par(2), Who::Par(3)]);
+        let res = measure_group(alg, &who, 1 << 20, 0.01, 1, 1);
+        assert_eq!(res.len(), 3);
+        // What two threads encrypt is what encrypt_sectors does on one.
+        let mut par = alg.make(Who::Par(2), 1 << 20).unwrap();
+        par.run();
+        let mut serial = algs::message(1 << 20, 0);
+        simdcrypt::Xts::new(&algs::key(32))
+            .unwrap()
+            .encrypt_sectors(&mut serial, algs::XTS_SECTOR, algs::SECTOR)
+            .unwrap();
+        assert!(par.output() == serial.as_slice());
+        let info = run_info(3);
+        for r in &res {
+            assert_eq!(r.verified, Some(true), "{:?}", r.who);
+            let rec = record(&info, &opts, &res, r);
+            let Who::Par(n) = r.who else { panic!() };
+            assert_eq!(rec.par_threads, usize::from(n));
+            assert_eq!(rec.backend, format!("par-{n}"));
+            assert!(rec.ratio_to_one_thread.is_some());
+            assert_eq!(rec.ratio_to_ceiling, None);
+        }
     }
 }

@@ -41,6 +41,10 @@ pub fn family_name(f: Option<Family>) -> (&'static str, &'static str) {
             "AES-XTS, 512-byte data units (encrypt_sectors)",
             "xts-sectors",
         ),
+        Some(Family::XtsPar) => (
+            "AES-XTS par_encrypt_sectors, 4 KiB units, by threads",
+            "xts-par",
+        ),
         Some(Family::Cbc) => ("AES-CBC, one chain", "cbc"),
         Some(Family::CbcMany) => ("AES-CBC, many streams (encrypt_many)", "cbc-many"),
         Some(Family::Sha1) => ("SHA-1, one message", "sha1"),

@@ -30,7 +30,8 @@ fn help_and_list() {
     let o = speed(&["--list", "--alg", "xts"]);
     assert!(o.status.success());
     let out = text(&o.stdout);
-    assert_eq!(out.lines().count(), 6, "{out}");
+    assert_eq!(out.lines().count(), 8, "{out}");
+    assert!(out.contains("aes-256-xts-enc-par"), "{out}");
     assert!(
         out.contains("aes-256-xts-dec") && out.contains("rustcrypto"),
         "{out}"
