@@ -15,6 +15,7 @@ use std::env;
 fn main() {
     println!("cargo::rustc-check-cfg=cfg(simdcrypt_x86_64)");
     println!("cargo::rustc-check-cfg=cfg(simdcrypt_asm)");
+    println!("cargo::rustc-check-cfg=cfg(docsrs)");
     println!("cargo::rerun-if-changed=asm");
     println!("cargo::rerun-if-changed=build.rs");
     println!("cargo::rerun-if-env-changed=SIMDCRYPT_NO_ASM");

@@ -1,5 +1,5 @@
-//! Portable (bitsliced) AES against RustCrypto `aes` on 256-block (4 KiB) batches, and
-//! OpenSSL AES-256-XTS on 4 KiB as a reference point (feature `openssl`).
+//! Portable (bitsliced) AES against RustCrypto `aes` on 256-block (4 KiB) batches (OpenSSL
+//! as a peer: the speed tool).
 //!
 //! For RustCrypto's software backend and OpenSSL without AES-NI, run:
 //! `RUSTFLAGS='--cfg aes_backend="soft"' OPENSSL_ia32cap="~0x200000000000000"
@@ -51,19 +51,6 @@ fn bench(c: &mut Criterion) {
             rc!(aes::Aes128)
         } else {
             rc!(aes::Aes256)
-        }
-    }
-    #[cfg(feature = "openssl")]
-    {
-        use simdcrypt::ossl::{Cipher, Kind};
-        let input = vec![0x17u8; 4096];
-        let mut out = vec![0u8; 4096];
-        for (name, enc) in [("enc", true), ("dec", false)] {
-            let xkey: [u8; 64] = core::array::from_fn(|i| i as u8);
-            let mut c = Cipher::new(Kind::Xts, &xkey, enc).unwrap();
-            g.bench_function(format!("openssl-xts256/{name}"), |b| {
-                b.iter(|| assert!(c.run(&mut [0u8; 16], black_box(&input), &mut out)))
-            });
         }
     }
     g.finish();

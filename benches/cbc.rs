@@ -4,7 +4,7 @@
 //! `encrypt_many` (8 x 4 KiB) against single-stream encryption; RustCrypto `cbc` too. The instruction rates are
 //! measured in the same run. Each figure is the best of several short rounds, interleaved.
 //!
-//! `cargo bench --features openssl --bench cbc` (about 8 s; best of 50 rounds of 4 ms each, to dodge other load).
+//! `cargo bench --bench cbc` (about 8 s; best of 50 rounds of 4 ms each, to dodge other load).
 //!
 //! Also shown: the AES chain itself in three forms (one key; ten distinct keys, nine
 //! `aesenc` and one `aesenclast`, as a real block has; and 256-op chains restarted from the
@@ -269,21 +269,6 @@ fn main() {
                 &mut m,
                 format!("{what} {bits} rustcrypto"),
                 Box::new(move || rustcrypto_cbc(&key, black_box(&mut buf), enc)),
-            );
-        }
-        #[cfg(feature = "openssl")]
-        for enc in [false, true] {
-            use simdcrypt::ossl::{Cipher, Kind};
-            let mut c = Cipher::new(Kind::Cbc, key, enc).unwrap();
-            let input = vec![0x5au8; SIZE];
-            let mut out = vec![0u8; SIZE];
-            let what = if enc { "encrypt" } else { "decrypt" };
-            add(
-                &mut m,
-                format!("{what} {bits} openssl"),
-                Box::new(move || {
-                    assert!(c.run(&mut [0u8; 16], black_box(&input), &mut out));
-                }),
             );
         }
         for &b in &fast {

@@ -42,11 +42,6 @@ fn criterion_benches(c: &mut Criterion) {
             sha1::Sha1::digest(black_box(&big))
         })
     });
-    #[cfg(feature = "openssl")]
-    {
-        let mut o = simdcrypt::ossl::Sha1::new();
-        g.bench_function("openssl", |x| x.iter(|| o.digest(black_box(&big))));
-    }
     g.finish();
 
     let msgs = data(8 * 4096);
@@ -309,17 +304,6 @@ fn ratios() {
                 }),
             ));
         }
-    }
-    #[cfg(feature = "openssl")]
-    {
-        let mut o = simdcrypt::ossl::Sha1::new();
-        cases.push((
-            "openssl",
-            big.len(),
-            Box::new(move || {
-                black_box(o.digest(black_box(big)));
-            }),
-        ));
     }
     {
         cases.push((

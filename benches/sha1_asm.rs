@@ -1,10 +1,9 @@
 //! Side-by-side throughput of the SHA-1 assembly kernels, in one process: SHA-NI one
 //! stream against the `sha1rnds4` latency ceiling, two streams against one, AVX2 against
-//! the scalar RustCrypto code, and OpenSSL (with `--features openssl`) as the peer.
+//! the scalar RustCrypto code (OpenSSL as a peer: the speed tool, where
+//! `OPENSSL_ia32cap=":~0x20000000"` hides SHA-NI from OpenSSL only).
 //!
-//! `cargo bench --features openssl --bench sha1_asm`
-//! `OPENSSL_ia32cap=":~0x20000000" cargo bench --features openssl --bench sha1_asm` hides
-//! SHA-NI from OpenSSL only, so its AVX2 path is the peer of the AVX2 kernel.
+//! `cargo bench --bench sha1_asm`
 //!
 //! Prints ratios; absolute numbers on a shared machine are noise. Each figure is the best
 //! of 400 short runs, all candidates (and the instruction loops that give the ceilings)
@@ -122,18 +121,10 @@ mod imp {
             && std::is_x86_feature_detected!("bmi1")
             && std::is_x86_feature_detected!("bmi2");
 
-        #[cfg(feature = "openssl")]
-        let bytes: Vec<u8> = data.iter().flatten().copied().collect();
-        #[cfg(feature = "openssl")]
-        let mut ctx = simdcrypt::ossl::Sha1::new();
         let mut rc = || {
             let mut s = H0;
             sha1::block_api::compress(&mut s, black_box(&data));
             black_box(s);
-        };
-        #[cfg(feature = "openssl")]
-        let mut ossl = || {
-            black_box(ctx.digest(black_box(&bytes)));
         };
         let mut one = || {
             let mut s = H0;
@@ -164,8 +155,6 @@ mod imp {
             black_box(s);
         };
         let mut cands: Vec<(&str, &mut dyn FnMut())> = vec![("rustcrypto", &mut rc)];
-        #[cfg(feature = "openssl")]
-        cands.push(("openssl", &mut ossl));
         let (mut lat, mut thr, mut step) = (rnds4_latency, rnds4_throughput, group_step);
         if sha {
             cands.push(("rnds4-latency", &mut lat));

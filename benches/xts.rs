@@ -1,5 +1,5 @@
-//! XTS throughput as ratios, all measured in one process: every backend, OpenSSL (feature
-//! `openssl`), RustCrypto `xts-mode`, and the instruction ceiling
+//! XTS throughput as ratios, all measured in one process: every backend (OpenSSL: the speed
+//! tool), RustCrypto `xts-mode`, and the instruction ceiling
 //! `32 B × (independent vaesenc ymm per second) / rounds`.
 //!
 //! `cargo bench --all-features --bench xts` (about 15 s). Each figure is the best of
@@ -131,33 +131,7 @@ fn main_with(reps: usize, rows: &mut Vec<Row>, ceil: &mut dyn FnMut() -> Option<
     for key_len in [32usize, 64] {
         let rounds = if key_len == 32 { 10.0 } else { 14.0 };
         let key: Vec<u8> = (0..key_len as u8).collect();
-        #[cfg_attr(not(feature = "openssl"), allow(unused_mut))]
-        let mut ossl_4k = [None, None];
-        #[cfg(feature = "openssl")]
-        if !only_rayon {
-            use simdcrypt::ossl::{Cipher, Kind};
-            for (d, slot) in ossl_4k.iter_mut().enumerate() {
-                let mut c = Cipher::new(Kind::Xts, &key, d == 0).unwrap();
-                let src = vec![1u8; 4096];
-                let mut dst = vec![0u8; 4096];
-                let r = rate(4096, reps, || {
-                    let mut iv = [3u8; 16];
-                    assert!(c.run(&mut iv, black_box(&src), &mut dst));
-                });
-                *slot = Some(r);
-                let dir = if d == 0 { "enc" } else { "dec" };
-                rows.push(Row(format!("openssl 4 KiB {dir}"), r, rounds, None));
-                let src = vec![1u8; 64 * 1024];
-                let mut dst = vec![0u8; 64 * 1024];
-                let r = rate(src.len(), reps, || {
-                    for (i, (s, o)) in src.chunks(512).zip(dst.chunks_mut(512)).enumerate() {
-                        let mut iv = (i as u128).to_le_bytes();
-                        assert!(c.run(&mut iv, s, o));
-                    }
-                });
-                rows.push(Row(format!("openssl 512 B sectors {dir}"), r, rounds, None));
-            }
-        }
+        let ossl_4k: [Option<f64>; 2] = [None, None];
         if !only_rayon {
             use aes::cipher::KeyInit;
             let mut buf = vec![1u8; 4096];

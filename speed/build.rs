@@ -15,6 +15,7 @@ const PEER_CRATES: &[&str] = &[
     "hmac",
     "aws-lc-rs",
     "aws-lc-sys",
+    "openssl-src",
 ];
 
 fn output(cmd: &mut Command) -> Option<String> {

@@ -36,10 +36,11 @@ use crate::sha1::{IV, Impl, Sha1};
 /// the inner and outer hashes, has to name a public type; most code never touches it.
 /// It runs on the automatic backend and wipes its state on drop.
 ///
-/// Through the traits on [`Sha1`]:
+/// Through the traits on [`Sha1`] (`digest` as `hmac` re-exports it, so a crate that
+/// depends on `hmac` alone compiles this):
 ///
 /// ```
-/// use digest::Digest;
+/// use hmac::digest::Digest;
 /// use hmac::{KeyInit, Mac};
 ///
 /// let h = <simdcrypt::Sha1 as Digest>::digest(b"abc");
@@ -57,7 +58,7 @@ use crate::sha1::{IV, Impl, Sha1};
 /// The core alone, with RustCrypto's block buffer in front of it:
 ///
 /// ```
-/// use digest::block_api::{Buffer, FixedOutputCore, UpdateCore};
+/// use hmac::digest::block_api::{Buffer, FixedOutputCore, UpdateCore};
 /// use simdcrypt::Sha1Core;
 ///
 /// let mut core = Sha1Core::default();

@@ -145,5 +145,23 @@ impl fmt::Display for Error {
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for Error {}
+/// `core::error::Error` (stable since Rust 1.81), so `no_std` users can box and chain it too.
+impl core::error::Error for Error {}
+
+#[cfg(test)]
+mod tests {
+    use super::Error;
+
+    /// Without `std` too (`cargo test --no-default-features --lib`): usable as a
+    /// `dyn core::error::Error` with its message.
+    #[test]
+    fn is_a_core_error() {
+        let e = Error::NotBlockMultiple { len: 17 };
+        let dyn_e: &dyn core::error::Error = &e;
+        assert!(dyn_e.source().is_none());
+        assert_eq!(
+            std::format!("{dyn_e}"),
+            "length 17 is not a multiple of the 16-byte block"
+        );
+    }
+}

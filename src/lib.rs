@@ -38,7 +38,6 @@
 //! - `digest`: [`Sha1`] implements RustCrypto's `digest` 0.11 traits (with the block-level
 //!   `Sha1Core`), so `hmac::Hmac<simdcrypt::Sha1>` and `pbkdf2::pbkdf2_hmac` use it.
 //! - `rayon`: multi-threaded multi-sector XTS.
-//! - `openssl`: tests and benchmarks only: OpenSSL as a differential oracle and a peer.
 //!
 //! Building with the environment variable `SIMDCRYPT_NO_ASM` set leaves out the
 //! hand-written assembly in `asm/` (the intrinsics kernels remain).
@@ -68,6 +67,7 @@
 //!   interoperability with protocols and formats that fixed it; do not use it for new
 //!   signatures or content addressing that must resist collisions.
 #![no_std]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
 
@@ -86,9 +86,6 @@ mod ct;
 #[cfg(feature = "digest")]
 mod digest_impl;
 mod error;
-#[cfg(feature = "openssl")]
-#[doc(hidden)]
-pub mod ossl;
 pub mod sha1;
 #[cfg(test)]
 #[cfg_attr(not(simdcrypt_asm), allow(dead_code))] // used by the assembly twins' tests

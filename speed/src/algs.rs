@@ -89,10 +89,10 @@ pub fn par_threads(n: usize) -> Vec<u16> {
 /// Every peer, in the order of the ratio columns.
 pub const PEERS: [Who; 3] = [Who::OpenSsl, Who::AwsLc, Who::RustCrypto];
 
-/// The peers compiled into this build.
+/// The peers compiled into this build (OpenSSL only where the oracle crate found it).
 pub fn peers_built() -> Vec<Who> {
     let mut v = Vec::new();
-    if cfg!(feature = "openssl") {
+    if openssl_built() {
         v.push(Who::OpenSsl);
     }
     if cfg!(feature = "aws-lc") {
@@ -108,6 +108,14 @@ pub fn aws_lc_version() -> Option<String> {
     return Some(format!("AWS-LC {}", aws_lc_rs::awslc_version()));
     #[cfg(not(feature = "aws-lc"))]
     None
+}
+
+/// Whether OpenSSL is linked in: the `openssl` feature, and the oracle crate found it.
+pub fn openssl_built() -> bool {
+    #[cfg(feature = "openssl")]
+    return simdcrypt_oracle::openssl::available();
+    #[cfg(not(feature = "openssl"))]
+    false
 }
 
 /// Kinds of algorithm.
@@ -533,7 +541,7 @@ impl Algorithm {
 
     #[cfg(feature = "openssl")]
     fn make_openssl(&self, k: &[u8], size: usize) -> Option<Box<dyn Runner>> {
-        use simdcrypt::ossl;
+        use simdcrypt_oracle::openssl as ossl;
         let streams = self.streams;
         let r: Box<dyn Runner> = match self.family {
             Family::Ecb | Family::XtsPar => return None,
@@ -569,7 +577,7 @@ impl Algorithm {
                 })
             }
             Family::Sha1 | Family::Sha1Many => Box::new(OsslSha1 {
-                h: ossl::Sha1::new(),
+                h: ossl::Sha1::try_new()?,
                 msgs: messages(size, streams),
                 out: vec![0; 20 * streams],
             }),
@@ -1186,7 +1194,7 @@ impl Runner for AwsHmac {
 /// stream on one reused context, out of place as EVP works.
 #[cfg(feature = "openssl")]
 struct OsslCipher {
-    c: simdcrypt::ossl::Cipher,
+    c: simdcrypt_oracle::openssl::Cipher,
     chained: bool,
     ivs: Vec<[u8; 16]>,
     input: Vec<u8>,
@@ -1217,7 +1225,7 @@ impl Runner for OsslCipher {
 /// One EVP call per 512-byte data unit, the tweak rising by one per unit.
 #[cfg(feature = "openssl")]
 struct OsslXtsSectors {
-    c: simdcrypt::ossl::Cipher,
+    c: simdcrypt_oracle::openssl::Cipher,
     input: Vec<u8>,
     out: Vec<u8>,
     ok: bool,
@@ -1242,7 +1250,7 @@ impl Runner for OsslXtsSectors {
 
 #[cfg(feature = "openssl")]
 struct OsslSha1 {
-    h: simdcrypt::ossl::Sha1,
+    h: simdcrypt_oracle::openssl::Sha1,
     msgs: Vec<u8>,
     out: Vec<u8>,
 }
@@ -1275,7 +1283,7 @@ struct OsslHmac {
 #[cfg(feature = "openssl")]
 impl Runner for OsslHmac {
     fn run(&mut self) {
-        self.out = simdcrypt::ossl::hmac_sha1(black_box(&self.key), black_box(&self.msg));
+        self.out = simdcrypt_oracle::openssl::hmac_sha1(black_box(&self.key), black_box(&self.msg));
     }
     fn output(&self) -> &[u8] {
         &self.out

@@ -138,27 +138,12 @@ pub fn signature() -> Option<(u32, u32, u32)> {
     None
 }
 
-/// The libcrypto version string, e.g. `OpenSSL 3.0.13 30 Jan 2024`.
-#[cfg(feature = "openssl")]
+/// The libcrypto version string, e.g. `OpenSSL 3.0.13 30 Jan 2024`; `None` where OpenSSL is
+/// not linked in.
 pub fn openssl_version() -> Option<String> {
-    use std::ffi::{CStr, c_char, c_int};
-    unsafe extern "C" {
-        // libcrypto (1.1.0 and later); linked through simdcrypt's `openssl` feature.
-        fn OpenSSL_version(t: c_int) -> *const c_char;
-    }
-    // SAFETY: `OpenSSL_version(OPENSSL_VERSION = 0)` takes no pointer and returns a pointer
-    // to a static NUL-terminated string (or null, checked).
-    let p = unsafe { OpenSSL_version(0) };
-    if p.is_null() {
-        return None;
-    }
-    // SAFETY: non-null, NUL-terminated, static for the life of the process.
-    Some(unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned())
-}
-
-/// Not built with OpenSSL.
-#[cfg(not(feature = "openssl"))]
-pub fn openssl_version() -> Option<String> {
+    #[cfg(feature = "openssl")]
+    return simdcrypt_oracle::openssl::version();
+    #[cfg(not(feature = "openssl"))]
     None
 }
 

@@ -73,7 +73,13 @@ pub fn run_info(threads: usize) -> RunInfo {
         let Some((name, version)) = pair.split_once('=') else {
             continue;
         };
-        let built = !name.starts_with("aws-lc") || cfg!(feature = "aws-lc");
+        let built = if name.starts_with("aws-lc") {
+            cfg!(feature = "aws-lc")
+        } else if name == "openssl-src" {
+            cfg!(feature = "vendored-openssl")
+        } else {
+            true
+        };
         if built {
             peers.insert(name.to_string(), version.to_string());
         }

@@ -153,7 +153,7 @@ fn json_smoke_run() {
 
     // Every simdcrypt backend and peer, at both sizes.
     let ecb_contenders = simdcrypt::Aes::available_backends().count() + 1; // + RustCrypto only
-    let peers = 1 + usize::from(cfg!(feature = "openssl"));
+    let peers = 1 + usize::from(simdcrypt_speed::algs::openssl_built());
     let many_contenders = simdcrypt::Sha1::available_backends().count() + peers;
     let count = |alg: &str| records.iter().filter(|r| r["algorithm"] == alg).count();
     assert_eq!(count("aes-128-ecb-enc"), 2 * ecb_contenders, "{out}");
@@ -255,8 +255,12 @@ fn json_smoke_run() {
             assert_eq!(to_rc, 1.0);
         }
         match r["ratio_to_openssl"].as_f64() {
-            Some(_) => assert!(cfg!(feature = "openssl") && r["algorithm"] != "aes-128-ecb-enc"),
-            None => assert!(!cfg!(feature = "openssl") || r["algorithm"] == "aes-128-ecb-enc"),
+            Some(_) => assert!(
+                simdcrypt_speed::algs::openssl_built() && r["algorithm"] != "aes-128-ecb-enc"
+            ),
+            None => assert!(
+                !simdcrypt_speed::algs::openssl_built() || r["algorithm"] == "aes-128-ecb-enc"
+            ),
         }
         // The ceiling and the ratio to it are there together, or absent together.
         assert_eq!(
@@ -301,7 +305,7 @@ fn table_smoke_run() {
     ] {
         assert!(out.contains(want), "missing {want:?} in\n{out}");
     }
-    if cfg!(feature = "openssl") {
+    if simdcrypt_speed::algs::openssl_built() {
         assert!(
             out.contains("vs openssl") && out.contains("OpenSSL"),
             "{out}"

@@ -96,6 +96,21 @@ impl HmacSha1 {
         }
     }
 
+    /// The backends this CPU runs for HMAC-SHA1 (SHA-1's), best first: what
+    /// [`HmacSha1::with_backend`] accepts.
+    ///
+    /// ```
+    /// use simdcrypt::{Backend, HmacSha1, Sha1};
+    /// assert!(HmacSha1::available_backends().eq(Sha1::available_backends()));
+    /// for b in HmacSha1::available_backends() {
+    ///     assert_eq!(HmacSha1::with_backend(b"key", b)?.backend(), b);
+    /// }
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
+    pub fn available_backends() -> impl Iterator<Item = Backend> {
+        Sha1::available_backends()
+    }
+
     /// The backend this instance runs on.
     ///
     /// ```

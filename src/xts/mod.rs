@@ -836,7 +836,9 @@ impl Xts {
 impl fmt::Debug for Xts {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Xts")
-            .field("key_bits", &(self.key_len() * 4))
+            // The whole key's length in bytes, as `key_len()` and `new` count it (two AES
+            // keys of half that length each).
+            .field("key_len", &self.key_len())
             .field("backend", &self.backend)
             .finish_non_exhaustive()
     }
@@ -869,6 +871,9 @@ mod tests {
             !s.contains("171") && !s.contains("abab") && !s.contains("205"),
             "{s}"
         );
-        assert!(s.contains("key_bits: 128"), "{s}");
+        assert!(s.contains("key_len: 32"), "{s}");
+        let xts = Xts::new(&[[0xabu8; 32], [0xcd; 32]].concat()).unwrap();
+        assert_eq!(xts.key_len(), 64);
+        assert!(std::format!("{xts:?}").contains("key_len: 64"), "{xts:?}");
     }
 }

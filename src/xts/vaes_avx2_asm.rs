@@ -389,33 +389,6 @@ mod tests {
         }
     }
 
-    #[cfg(feature = "openssl")]
-    #[test]
-    fn against_openssl() {
-        use crate::ossl::{Cipher, Kind};
-        let Some(t) = token() else { return };
-        let mut rng = Rng(31337);
-        for len in (16..=300).chain([4095, 4096, 4097, 65537]) {
-            let mut tweak = [0u8; 16];
-            rng.fill(&mut tweak);
-            let data = rng.bytes(len);
-            for klen in [32, 64] {
-                let key = rng.bytes(klen);
-                let mut want = std::vec![0u8; len];
-                let mut tw = tweak;
-                let mut c = Cipher::new(Kind::Xts, &key, true).unwrap();
-                assert!(c.run(&mut tw, &data, &mut want));
-                assert_eq!(xts_full(t, &key, &tweak, &data, true), want, "len {len}");
-                let mut back = std::vec![0u8; len];
-                let mut tw = tweak;
-                let mut d = Cipher::new(Kind::Xts, &key, false).unwrap();
-                assert!(d.run(&mut tw, &want, &mut back));
-                assert_eq!(back, data);
-                assert_eq!(xts_full(t, &key, &tweak, &want, false), data, "len {len}");
-            }
-        }
-    }
-
     /// Outside the contract, but the assembly checks it: shorter than a block does nothing.
     #[test]
     fn shorter_than_a_block_is_untouched() {

@@ -1,10 +1,11 @@
 /* A small C shim over OpenSSL's EVP interface: the differential oracle for tests and the
- * peer for benchmarks. Built by build.rs only with the `openssl` feature. Every function
+ * peer for benchmarks. Built by the oracle crate's build.rs where OpenSSL is found. Every function
  * returns 1 on success and 0 on failure. */
 #include <stddef.h>
 #include <stdint.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
+#include <openssl/crypto.h>
 
 /* kind: 0 = AES-XTS (key 32 or 64 bytes), 1 = AES-CBC without padding (16, 24, 32). */
 static const EVP_CIPHER *simdcrypt_cipher(int kind, size_t keylen) {
@@ -80,3 +81,6 @@ int simdcrypt_ossl_hmac_sha1(const uint8_t *key, size_t keylen, const uint8_t *d
     if (HMAC(EVP_sha1(), key, (int)keylen, data, len, out, &n) == NULL) return 0;
     return n == 20;
 }
+
+/* The version of the libcrypto linked in, e.g. "OpenSSL 3.0.19 27 Jan 2026". */
+const char *simdcrypt_ossl_version(void) { return OpenSSL_version(OPENSSL_VERSION); }

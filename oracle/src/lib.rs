@@ -1,0 +1,10 @@
+//! simdcrypt's test oracles and benchmark peers: reference C implementations reached through
+//! small C shims built with `cc`. Used by the OpenSSL differential tests in `tests/` here
+//! and by the speed tool; never a dependency of the library, never published.
+//!
+//! OpenSSL is found by `build.rs` (pkg-config's `libcrypto`, `OPENSSL_DIR`, or the
+//! `vendored` feature for the newest release built from source). Where it is not found the
+//! crate still builds, [`openssl::available`] is false, and the differential tests are left
+//! out (not compiled, so never counted as passed).
+
+pub mod openssl;

@@ -1,0 +1,225 @@
+//! OpenSSL's libcrypto through the C shim in `shim/`: the differential oracle for the tests
+//! and the peer for the speed tool.
+//!
+//! Where the build found no OpenSSL, [`available`] is false, [`Cipher::new`] and
+//! [`Sha1::try_new`] return `None`, and [`version`] is `None`.
+
+use core::ffi::{c_char, c_void};
+
+#[cfg(oracle_openssl)]
+mod ffi {
+    use core::ffi::{c_char, c_void};
+    unsafe extern "C" {
+        pub fn simdcrypt_ossl_cipher_new(
+            kind: i32,
+            key: *const u8,
+            keylen: usize,
+            enc: i32,
+        ) -> *mut c_void;
+        pub fn simdcrypt_ossl_cipher_free(ctx: *mut c_void);
+        pub fn simdcrypt_ossl_cipher_run(
+            ctx: *mut c_void,
+            iv: *mut u8,
+            input: *const u8,
+            out: *mut u8,
+            len: usize,
+        ) -> i32;
+        pub fn simdcrypt_ossl_md_new() -> *mut c_void;
+        pub fn simdcrypt_ossl_md_free(ctx: *mut c_void);
+        pub fn simdcrypt_ossl_sha1(
+            ctx: *mut c_void,
+            data: *const u8,
+            len: usize,
+            out: *mut u8,
+        ) -> i32;
+        pub fn simdcrypt_ossl_hmac_sha1(
+            key: *const u8,
+            keylen: usize,
+            data: *const u8,
+            len: usize,
+            out: *mut u8,
+        ) -> i32;
+        pub fn simdcrypt_ossl_version() -> *const c_char;
+    }
+}
+
+/// Without OpenSSL: every constructor fails, so no other function is reached.
+#[cfg(not(oracle_openssl))]
+#[allow(clippy::missing_safety_doc)]
+mod ffi {
+    use core::ffi::{c_char, c_void};
+    use core::ptr::null_mut;
+    pub unsafe fn simdcrypt_ossl_cipher_new(_: i32, _: *const u8, _: usize, _: i32) -> *mut c_void {
+        null_mut()
+    }
+    pub unsafe fn simdcrypt_ossl_cipher_free(_: *mut c_void) {}
+    pub unsafe fn simdcrypt_ossl_cipher_run(
+        _: *mut c_void,
+        _: *mut u8,
+        _: *const u8,
+        _: *mut u8,
+        _: usize,
+    ) -> i32 {
+        0
+    }
+    pub unsafe fn simdcrypt_ossl_md_new() -> *mut c_void {
+        null_mut()
+    }
+    pub unsafe fn simdcrypt_ossl_md_free(_: *mut c_void) {}
+    pub unsafe fn simdcrypt_ossl_sha1(_: *mut c_void, _: *const u8, _: usize, _: *mut u8) -> i32 {
+        0
+    }
+    pub unsafe fn simdcrypt_ossl_hmac_sha1(
+        _: *const u8,
+        _: usize,
+        _: *const u8,
+        _: usize,
+        _: *mut u8,
+    ) -> i32 {
+        0
+    }
+    pub unsafe fn simdcrypt_ossl_version() -> *const c_char {
+        core::ptr::null()
+    }
+}
+
+use ffi::*;
+
+/// Whether this build links OpenSSL.
+pub fn available() -> bool {
+    cfg!(oracle_openssl)
+}
+
+/// The version of the libcrypto linked in (`OpenSSL_version(OPENSSL_VERSION)`), e.g.
+/// `OpenSSL 3.0.19 27 Jan 2026`; `None` without OpenSSL.
+pub fn version() -> Option<String> {
+    // SAFETY: takes nothing; returns a static NUL-terminated string or null (checked).
+    let p: *const c_char = unsafe { simdcrypt_ossl_version() };
+    if p.is_null() {
+        return None;
+    }
+    // SAFETY: non-null, NUL-terminated, static for the life of the process.
+    Some(
+        unsafe { core::ffi::CStr::from_ptr(p) }
+            .to_string_lossy()
+            .into_owned(),
+    )
+}
+
+/// Which OpenSSL cipher.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// AES-128-XTS (32-byte key) or AES-256-XTS (64-byte key).
+    Xts,
+    /// AES-CBC without padding (16-, 24- or 32-byte key).
+    Cbc,
+}
+
+/// A keyed OpenSSL cipher context, reused across calls.
+pub struct Cipher {
+    ctx: *mut c_void,
+}
+
+impl Cipher {
+    /// `None` if OpenSSL rejects the key (wrong length, or XTS with equal halves), or
+    /// without OpenSSL.
+    pub fn new(kind: Kind, key: &[u8], encrypt: bool) -> Option<Cipher> {
+        let k = match kind {
+            Kind::Xts => 0,
+            Kind::Cbc => 1,
+        };
+        // SAFETY: `key` is valid for `key.len()` bytes; the shim copies it.
+        let ctx =
+            unsafe { simdcrypt_ossl_cipher_new(k, key.as_ptr(), key.len(), i32::from(encrypt)) };
+        (!ctx.is_null()).then_some(Cipher { ctx })
+    }
+
+    /// Processes `input` into `out` (equal lengths) under `iv` (the XTS tweak or the CBC
+    /// IV, updated to the last ciphertext block for CBC). `false` if OpenSSL fails.
+    pub fn run(&mut self, iv: &mut [u8; 16], input: &[u8], out: &mut [u8]) -> bool {
+        assert_eq!(input.len(), out.len());
+        // SAFETY: the context is live; `iv` is 16 bytes; `input` and `out` are valid for
+        // `len` bytes each and do not overlap (distinct borrows).
+        unsafe {
+            simdcrypt_ossl_cipher_run(
+                self.ctx,
+                iv.as_mut_ptr(),
+                input.as_ptr(),
+                out.as_mut_ptr(),
+                input.len(),
+            ) == 1
+        }
+    }
+}
+
+impl Drop for Cipher {
+    fn drop(&mut self) {
+        // SAFETY: `ctx` came from `simdcrypt_ossl_cipher_new` and is freed once.
+        unsafe { simdcrypt_ossl_cipher_free(self.ctx) }
+    }
+}
+
+/// A reusable OpenSSL SHA-1 context.
+pub struct Sha1 {
+    ctx: *mut c_void,
+}
+
+impl Sha1 {
+    /// A context; `None` without OpenSSL (or if `EVP_MD_CTX_new` fails).
+    pub fn try_new() -> Option<Sha1> {
+        // SAFETY: no arguments; a null result is checked.
+        let ctx = unsafe { simdcrypt_ossl_md_new() };
+        (!ctx.is_null()).then_some(Sha1 { ctx })
+    }
+
+    /// A context.
+    ///
+    /// # Panics
+    /// Without OpenSSL (see [`available`]).
+    pub fn new() -> Sha1 {
+        Sha1::try_new().expect("OpenSSL SHA-1 context: OpenSSL not built in or out of memory")
+    }
+
+    /// SHA-1 of `data`.
+    pub fn digest(&mut self, data: &[u8]) -> [u8; 20] {
+        let mut out = [0u8; 20];
+        // SAFETY: the context is live; `data` is valid for its length; `out` is 20 bytes.
+        let ok =
+            unsafe { simdcrypt_ossl_sha1(self.ctx, data.as_ptr(), data.len(), out.as_mut_ptr()) };
+        assert_eq!(ok, 1, "OpenSSL SHA-1 failed");
+        out
+    }
+}
+
+impl Default for Sha1 {
+    fn default() -> Self {
+        Sha1::new()
+    }
+}
+
+impl Drop for Sha1 {
+    fn drop(&mut self) {
+        // SAFETY: `ctx` came from `simdcrypt_ossl_md_new` and is freed once.
+        unsafe { simdcrypt_ossl_md_free(self.ctx) }
+    }
+}
+
+/// HMAC-SHA1 of `data` under `key`.
+///
+/// # Panics
+/// Without OpenSSL (see [`available`]).
+pub fn hmac_sha1(key: &[u8], data: &[u8]) -> [u8; 20] {
+    let mut out = [0u8; 20];
+    // SAFETY: `key` and `data` are valid for their lengths; `out` is 20 bytes.
+    let ok = unsafe {
+        simdcrypt_ossl_hmac_sha1(
+            key.as_ptr(),
+            key.len(),
+            data.as_ptr(),
+            data.len(),
+            out.as_mut_ptr(),
+        )
+    };
+    assert_eq!(ok, 1, "OpenSSL HMAC-SHA1 failed");
+    out
+}

@@ -1,0 +1,185 @@
+//! simdcrypt against OpenSSL, on every backend this machine runs: XTS at every data-unit
+//! length, CBC (one-block and random messages, chained and not), SHA-1 and HMAC-SHA1.
+//!
+//! Compiled only where the oracle crate found OpenSSL (`cfg(oracle_openssl)`, set by its
+//! build.rs); elsewhere the build says once that these comparisons are left out, and no test
+//! here is counted.
+#![cfg(oracle_openssl)]
+
+#[path = "../../tests/common/mod.rs"]
+mod common;
+
+use common::backends_under_test;
+use hex_literal::hex;
+use proptest::prelude::*;
+use simdcrypt::{Aes, Backend, Cbc, HmacSha1, Sha1, Xts};
+use simdcrypt_oracle::openssl::{self, Cipher, Kind};
+
+fn backends(alg: &str, implemented: &[Backend], available: Vec<Backend>) -> Vec<Backend> {
+    backends_under_test(alg, implemented, available.into_iter())
+}
+
+/// Deterministic test bytes (xorshift).
+fn bytes(seed: u64, len: usize) -> Vec<u8> {
+    let mut s = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    (0..len)
+        .map(|_| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            (s >> 24) as u8
+        })
+        .collect()
+}
+
+#[test]
+fn openssl_is_linked_and_names_its_version() {
+    assert!(openssl::available());
+    let v = openssl::version().unwrap();
+    assert!(v.starts_with("OpenSSL "), "{v}");
+    eprintln!("comparing against {v}");
+}
+
+#[test]
+fn xts_every_length_agrees_with_openssl() {
+    let bs = backends(
+        "XTS",
+        Xts::implemented_backends(),
+        Xts::available_backends().collect(),
+    );
+    for key_len in [32, 64] {
+        let k = bytes(1000 + key_len as u64, key_len);
+        let mut enc = Cipher::new(Kind::Xts, &k, true).unwrap();
+        let mut dec = Cipher::new(Kind::Xts, &k, false).unwrap();
+        let xs: Vec<Xts> = bs
+            .iter()
+            .map(|&b| Xts::with_backend(&k, b).unwrap())
+            .collect();
+        for len in (16..=300).chain([4095, 4096, 4097, 65535, 65536, 65537]) {
+            let pt = bytes(7 * len as u64, len);
+            let tweak: [u8; 16] = bytes(len as u64 + 5, 16).try_into().unwrap();
+            let mut want = vec![0u8; len];
+            assert!(enc.run(&mut tweak.clone(), &pt, &mut want));
+            let mut back = vec![0u8; len];
+            assert!(dec.run(&mut tweak.clone(), &want, &mut back));
+            assert_eq!(back, pt);
+            for xts in &xs {
+                let mut x = pt.clone();
+                xts.encrypt_with_tweak(&mut x, &tweak).unwrap();
+                assert_eq!(
+                    x,
+                    want,
+                    "{} vs OpenSSL key {key_len} len {len}",
+                    xts.backend()
+                );
+                xts.decrypt_with_tweak(&mut x, &tweak).unwrap();
+                assert_eq!(x, pt, "{} key {key_len} len {len}", xts.backend());
+            }
+        }
+    }
+}
+
+#[test]
+fn aes_single_block_cbc_is_ecb() {
+    let key = hex!("000102030405060708090a0b0c0d0e0f");
+    let mut c = Cipher::new(Kind::Cbc, &key, true).unwrap();
+    let pt = hex!("00112233445566778899aabbccddeeff");
+    let mut out = [0u8; 16];
+    assert!(c.run(&mut [0u8; 16], &pt, &mut out));
+    // FIPS-197 Appendix C.1: OpenSSL itself is checked, then every backend against it.
+    assert_eq!(out, hex!("69c4e0d86a7b0430d8cdb78070b4c55a"));
+    for b in backends(
+        "AES",
+        Aes::implemented_backends(),
+        Aes::available_backends().collect(),
+    ) {
+        let mut x = [pt];
+        Aes::with_backend(&key, b).unwrap().encrypt_blocks(&mut x);
+        assert_eq!(x[0], out, "{b}");
+    }
+}
+
+fn ossl_cbc(key: &[u8], iv: &[u8; 16], data: &[u8], enc: bool) -> Vec<u8> {
+    let mut c = Cipher::new(Kind::Cbc, key, enc).unwrap();
+    let mut out = vec![0u8; data.len()];
+    let mut iv = *iv;
+    if !data.is_empty() {
+        assert!(c.run(&mut iv, data, &mut out));
+    }
+    out
+}
+
+fn key_strategy() -> impl Strategy<Value = Vec<u8>> {
+    prop::sample::select(vec![16usize, 24, 32])
+        .prop_flat_map(|n| prop::collection::vec(any::<u8>(), n))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn cbc_agrees_with_openssl(
+        key in key_strategy(),
+        iv in prop::array::uniform16(any::<u8>()),
+        nblocks in prop_oneof![0usize..=40, 0usize..=260],
+        seed in any::<u8>(),
+        split in any::<u16>(),
+    ) {
+        let pt: Vec<u8> = (0..16 * nblocks).map(|i| (i as u8).wrapping_mul(31) ^ seed).collect();
+        let want = ossl_cbc(&key, &iv, &pt, true);
+        prop_assert_eq!(&ossl_cbc(&key, &iv, &want, false), &pt);
+        // Two chained calls, cut at a block boundary.
+        let cut = 16 * (nblocks * usize::from(split) / 65536);
+        for b in Cbc::available_backends() {
+            let cbc = Cbc::with_backend(&key, b).unwrap();
+            let mut x = pt.clone();
+            let mut v = iv;
+            let (a, rest) = x.split_at_mut(cut);
+            cbc.encrypt(&mut v, a).unwrap();
+            cbc.encrypt(&mut v, rest).unwrap();
+            prop_assert_eq!(&x, &want, "{} encrypt", b);
+            let mut v = iv;
+            cbc.decrypt(&mut v, &mut x).unwrap();
+            prop_assert_eq!(&x, &pt, "{} decrypt", b);
+        }
+    }
+
+    #[test]
+    fn sha1_agrees_with_openssl(
+        data in proptest::collection::vec(any::<u8>(), 0..3000),
+        cut in any::<usize>(),
+    ) {
+        let want = openssl::Sha1::new().digest(&data);
+        let cut = cut % (data.len() + 1);
+        for b in Sha1::available_backends() {
+            let mut h = Sha1::with_backend(b).unwrap();
+            h.update(&data[..cut]);
+            h.update(&data[cut..]);
+            prop_assert_eq!(h.finalize(), want, "{}", b);
+        }
+    }
+
+    #[test]
+    fn hmac_sha1_agrees_with_openssl(
+        key_len in prop_oneof![0usize..64, Just(64usize), 65usize..200],
+        key_byte in any::<u8>(),
+        data in proptest::collection::vec(any::<u8>(), 0..600),
+    ) {
+        let key: Vec<u8> = (0..key_len).map(|i| key_byte.wrapping_add(i as u8)).collect();
+        let want = openssl::hmac_sha1(&key, &data);
+        for b in Sha1::available_backends() {
+            let mut m = HmacSha1::with_backend(&key, b).unwrap();
+            m.update(&data);
+            prop_assert_eq!(m.finalize(), want, "{}", b);
+        }
+    }
+}
+
+/// The SHA-1 known answer (FIPS 180 "abc") through OpenSSL: the oracle itself is checked.
+#[test]
+fn openssl_sha1_known_answer() {
+    assert_eq!(
+        openssl::Sha1::new().digest(b"abc"),
+        hex!("a9993e364706816aba3e25717850c26c9cd0d89d")
+    );
+}
