@@ -73,12 +73,11 @@ pub fn run_info(threads: usize) -> RunInfo {
         let Some((name, version)) = pair.split_once('=') else {
             continue;
         };
-        let built = if name.starts_with("aws-lc") {
-            cfg!(feature = "aws-lc")
-        } else if name == "openssl-src" {
-            cfg!(feature = "vendored-openssl")
-        } else {
-            true
+        let (aws_lc, vendored) = (cfg!(feature = "aws-lc"), cfg!(feature = "vendored-openssl"));
+        let built = match name {
+            "aws-lc-rs" | "aws-lc-sys" => aws_lc,
+            "openssl-src" => vendored,
+            _ => true,
         };
         if built {
             peers.insert(name.to_string(), version.to_string());
