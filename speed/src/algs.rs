@@ -189,6 +189,37 @@ const fn alg(
     }
 }
 
+/// `alg` with `streams` streams (a many-stream algorithm; `--streams`): the catalog's entry
+/// at [`MANY`], else a copy named `<name>-x<streams>` (made once per process and kept).
+pub fn with_streams(alg: &'static Algorithm, streams: usize) -> &'static Algorithm {
+    use std::sync::Mutex;
+    static MADE: Mutex<Vec<&'static Algorithm>> = Mutex::new(Vec::new());
+    if alg.streams <= 1 || streams == alg.streams {
+        return alg;
+    }
+    let name = format!("{}-x{streams}", alg.name);
+    let mut made = MADE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(a) = made.iter().find(|a| a.name == name) {
+        return a;
+    }
+    let a: &'static Algorithm = Box::leak(Box::new(Algorithm {
+        name: Box::leak(name.into_boxed_str()),
+        streams,
+        ..*alg
+    }));
+    made.push(a);
+    a
+}
+
+/// The catalog's algorithm that `name` is, or is a `--streams` copy of.
+pub fn base(name: &str) -> Option<&'static Algorithm> {
+    let base = match name.rsplit_once("-x") {
+        Some((b, n)) if !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit()) => b,
+        _ => name,
+    };
+    catalog().iter().find(|a| a.name == base)
+}
+
 /// Every algorithm, in the order the tool runs them.
 pub fn catalog() -> &'static [Algorithm] {
     use Ceiling::*;
@@ -196,6 +227,8 @@ pub fn catalog() -> &'static [Algorithm] {
     const CATALOG: &[Algorithm] = &[
         alg("aes-128-ecb-enc", Ecb, 16, true, 1, Parallel(10)),
         alg("aes-256-ecb-enc", Ecb, 32, true, 1, Parallel(14)),
+        alg("aes-128-ecb-dec", Ecb, 16, false, 1, Parallel(10)),
+        alg("aes-256-ecb-dec", Ecb, 32, false, 1, Parallel(14)),
         alg("aes-128-xts-enc", Xts, 32, true, 1, Parallel(10)),
         alg("aes-128-xts-dec", Xts, 32, false, 1, Parallel(10)),
         alg("aes-256-xts-enc", Xts, 64, true, 1, Parallel(14)),
@@ -435,7 +468,11 @@ impl Algorithm {
                     None => Aes::new(k).ok()?,
                 };
                 let blocks = to_blocks(&message(size, 0));
-                Some(Box::new(OursEcb { aes, blocks }))
+                Some(Box::new(OursEcb {
+                    aes,
+                    blocks,
+                    encrypt: self.encrypt,
+                }))
             }
             Family::Xts => Some(Box::new(OursXts {
                 xts: simdcrypt::Xts::with_backend(k, b?).ok()?,
@@ -455,8 +492,8 @@ impl Algorithm {
             })),
             Family::CbcMany => Some(Box::new(OursCbcMany {
                 cbc: simdcrypt::Cbc::with_backend(k, b?).ok()?,
-                ivs: core::array::from_fn(iv),
-                buf: messages(size, MANY),
+                ivs: (0..self.streams).map(iv).collect(),
+                buf: messages(size, self.streams),
                 size,
             })),
             Family::Sha1 => {
@@ -471,9 +508,9 @@ impl Algorithm {
             Family::Sha1Many => {
                 let mut r = OursSha1Many {
                     backend: b?,
-                    msgs: messages(size, MANY),
+                    msgs: messages(size, self.streams),
                     size,
-                    out: [[0; 20]; MANY],
+                    out: vec![[0; 20]; self.streams],
                 };
                 r.try_run().ok()?;
                 Some(Box::new(r))
@@ -516,8 +553,8 @@ impl Algorithm {
         use aes::{Aes128, Aes192, Aes256};
         let enc = self.encrypt;
         match (self.family, self.key_len) {
-            (Family::Ecb, 16) => RcEcb::<Aes128>::boxed(k, size),
-            (Family::Ecb, 32) => RcEcb::<Aes256>::boxed(k, size),
+            (Family::Ecb, 16) => RcEcb::<Aes128>::boxed(k, size, enc),
+            (Family::Ecb, 32) => RcEcb::<Aes256>::boxed(k, size, enc),
             (Family::Xts, 32) => RcXts::<Aes128>::boxed(k, size, enc),
             (Family::Xts, 64) => RcXts::<Aes256>::boxed(k, size, enc),
             (Family::XtsSectors, 32) => RcXtsSectors::<Aes128>::boxed(k, size),
@@ -615,7 +652,11 @@ impl Algorithm {
         let r: Box<dyn Runner> = match self.family {
             Family::Xts | Family::XtsSectors | Family::XtsPar => return None,
             Family::Ecb => Box::new(AwsEcb {
-                k: aws_lc_rs::cipher::EncryptingKey::ecb(key()?).ok()?,
+                k: if self.encrypt {
+                    AwsDir::Enc(aws_lc_rs::cipher::EncryptingKey::ecb(key()?).ok()?)
+                } else {
+                    AwsDir::Dec(aws_lc_rs::cipher::DecryptingKey::ecb(key()?).ok()?)
+                },
                 buf: message(size, 0),
                 ok: true,
             }),
@@ -671,11 +712,16 @@ fn to_arrays(bytes: &[u8]) -> Vec<Array<u8, U16>> {
 struct OursEcb {
     aes: Aes,
     blocks: Vec<[u8; 16]>,
+    encrypt: bool,
 }
 
 impl Runner for OursEcb {
     fn run(&mut self) {
-        self.aes.encrypt_blocks(black_box(&mut self.blocks));
+        if self.encrypt {
+            self.aes.encrypt_blocks(black_box(&mut self.blocks));
+        } else {
+            self.aes.decrypt_blocks(black_box(&mut self.blocks));
+        }
     }
     fn output(&self) -> &[u8] {
         self.blocks.as_flattened()
@@ -768,19 +814,17 @@ impl Runner for OursCbc {
     }
 }
 
-/// `MANY` streams through `encrypt_many`, each chain continued across runs.
+/// `streams` streams through `encrypt_many`, each chain continued across runs.
 struct OursCbcMany {
     cbc: simdcrypt::Cbc,
-    ivs: [[u8; 16]; MANY],
+    ivs: Vec<[u8; 16]>,
     buf: Vec<u8>,
     size: usize,
 }
 
 impl Runner for OursCbcMany {
     fn run(&mut self) {
-        let mut chunks = self.buf.chunks_exact_mut(self.size);
-        let mut bufs: [&mut [u8]; MANY] =
-            core::array::from_fn(|_| chunks.next().expect("MANY streams"));
+        let mut bufs: Vec<&mut [u8]> = self.buf.chunks_exact_mut(self.size).collect();
         let r = self.cbc.encrypt_many(&mut self.ivs, black_box(&mut bufs));
         black_box(r.is_ok());
     }
@@ -807,18 +851,17 @@ impl Runner for OursSha1 {
     }
 }
 
-/// `MANY` messages per run through `sha1_many` on the backend given.
+/// `streams` messages per run through `sha1_many` on the backend given.
 struct OursSha1Many {
     backend: Backend,
     msgs: Vec<u8>,
     size: usize,
-    out: [[u8; 20]; MANY],
+    out: Vec<[u8; 20]>,
 }
 
 impl OursSha1Many {
     fn try_run(&mut self) -> Result<(), simdcrypt::Error> {
-        let mut chunks = self.msgs.chunks_exact(self.size);
-        let inputs: [&[u8]; MANY] = core::array::from_fn(|_| chunks.next().expect("MANY messages"));
+        let inputs: Vec<&[u8]> = self.msgs.chunks_exact(self.size).collect();
         simdcrypt::sha1::sha1_many_with(self.backend, black_box(&inputs), &mut self.out)
     }
 }
@@ -857,20 +900,32 @@ impl Runner for OursHmac {
 struct RcEcb<C> {
     c: C,
     blocks: Vec<Array<u8, U16>>,
+    encrypt: bool,
 }
 
-impl<C: BlockCipherEncrypt + BlockSizeUser<BlockSize = U16> + KeyInit + 'static> RcEcb<C> {
-    fn boxed(k: &[u8], size: usize) -> Option<Box<dyn Runner>> {
+impl<C> RcEcb<C>
+where
+    C: BlockCipherEncrypt + BlockCipherDecrypt + BlockSizeUser<BlockSize = U16> + KeyInit + 'static,
+{
+    fn boxed(k: &[u8], size: usize, encrypt: bool) -> Option<Box<dyn Runner>> {
         Some(Box::new(RcEcb {
             c: C::new_from_slice(k).ok()?,
             blocks: to_arrays(&message(size, 0)),
+            encrypt,
         }))
     }
 }
 
-impl<C: BlockCipherEncrypt + BlockSizeUser<BlockSize = U16>> Runner for RcEcb<C> {
+impl<C> Runner for RcEcb<C>
+where
+    C: BlockCipherEncrypt + BlockCipherDecrypt + BlockSizeUser<BlockSize = U16>,
+{
     fn run(&mut self) {
-        self.c.encrypt_blocks(black_box(&mut self.blocks));
+        if self.encrypt {
+            self.c.encrypt_blocks(black_box(&mut self.blocks));
+        } else {
+            self.c.decrypt_blocks(black_box(&mut self.blocks));
+        }
     }
     fn output(&self) -> &[u8] {
         Array::slice_as_flattened(&self.blocks)
@@ -1078,7 +1133,7 @@ impl Runner for RcHmac {
 
 #[cfg(feature = "aws-lc")]
 struct AwsEcb {
-    k: aws_lc_rs::cipher::EncryptingKey,
+    k: AwsDir,
     buf: Vec<u8>,
     ok: bool,
 }
@@ -1086,7 +1141,14 @@ struct AwsEcb {
 #[cfg(feature = "aws-lc")]
 impl Runner for AwsEcb {
     fn run(&mut self) {
-        self.ok &= self.k.encrypt(black_box(&mut self.buf)).is_ok();
+        let buf = black_box(&mut self.buf);
+        self.ok &= match &self.k {
+            AwsDir::Enc(k) => k.encrypt(buf).is_ok(),
+            AwsDir::Dec(k) => {
+                let ctx = aws_lc_rs::cipher::DecryptionContext::None;
+                k.decrypt(buf, ctx).is_ok()
+            }
+        };
     }
     fn output(&self) -> &[u8] {
         if self.ok { &self.buf } else { &[] }

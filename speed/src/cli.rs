@@ -209,7 +209,20 @@ impl Default for RunArgs {
 impl Options {
     /// Checks and resolves the arguments (the algorithm patterns, the peers built in).
     pub fn resolve(args: RunArgs) -> Result<Options, String> {
-        let algs = algs::select(&args.alg)?;
+        let mut algs = algs::select(&args.alg)?;
+        if let Some(list) = &args.streams {
+            algs = algs
+                .into_iter()
+                .flat_map(|a| {
+                    let counts: Vec<usize> = if a.streams > 1 {
+                        list.iter().map(|&n| n.into()).collect()
+                    } else {
+                        vec![a.streams]
+                    };
+                    counts.into_iter().map(move |n| algs::with_streams(a, n))
+                })
+                .collect();
+        }
         let backends = if args.backend.iter().any(|b| b == "auto") {
             BackendSel::Auto
         } else if args.backend.iter().any(|b| b == "all") {
@@ -326,6 +339,20 @@ mod tests {
         assert_eq!(o.peers, [Who::RustCrypto]);
         assert_eq!(o.sizes, Some(vec![16, 4096, 1 << 20]));
         assert_eq!(o.streams, Some(vec![1, 40]));
+        let m = parse(&["--alg", "many", "--streams", "1,8,40"]).unwrap();
+        assert_eq!(
+            names(&m),
+            [
+                "aes-128-cbc-enc-many-x1",
+                "aes-128-cbc-enc-many",
+                "aes-128-cbc-enc-many-x40",
+                "sha1-many-x1",
+                "sha1-many",
+                "sha1-many-x40"
+            ]
+        );
+        assert_eq!(m.algs[2].streams, 40);
+        assert_eq!(algs::base("sha1-many-x40").unwrap().name, "sha1-many");
         assert_eq!((o.seconds, o.rounds, o.threads), (0.5, 3, 4));
         assert!(o.args.json && !o.args.markdown && !o.args.list);
         assert_eq!(o.args.svg, Some(PathBuf::from("x.svg")));

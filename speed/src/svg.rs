@@ -55,10 +55,7 @@ pub fn family_name(f: Option<Family>) -> (&'static str, &'static str) {
 }
 
 fn family_of(alg: &str) -> Option<Family> {
-    algs::catalog()
-        .iter()
-        .find(|a| a.name == alg)
-        .map(|a| a.family)
+    algs::base(alg).map(|a| a.family)
 }
 
 fn esc(s: &str) -> String {
@@ -113,10 +110,15 @@ pub fn render(runs: &[(String, Vec<Record>)], all_backends: bool) -> String {
         }
     }
     let rank = |a: &str| {
-        algs::catalog()
-            .iter()
-            .position(|c| c.name == a)
-            .unwrap_or(usize::MAX)
+        let streams = a
+            .rsplit_once("-x")
+            .and_then(|(_, n)| n.parse::<usize>().ok())
+            .or(algs::base(a).map(|b| b.streams))
+            .unwrap_or(0);
+        let at = algs::base(a)
+            .and_then(|b| algs::catalog().iter().position(|c| c.name == b.name))
+            .unwrap_or(usize::MAX);
+        (at, streams, a.to_string())
     };
     algs_seen.sort_by_key(|a| rank(a));
     let mut families: Vec<(Option<Family>, Vec<String>)> = Vec::new();

@@ -152,7 +152,12 @@ fn json_smoke_run() {
         .collect();
 
     // Every simdcrypt backend and peer, at both sizes.
-    let ecb_contenders = simdcrypt::Aes::available_backends().count() + 1; // + RustCrypto only
+    // ECB's peers: all but OpenSSL (its EVP has no ECB row here).
+    let ecb_peers = simdcrypt_speed::algs::peers_built()
+        .into_iter()
+        .filter(|p| *p != simdcrypt_speed::algs::Who::OpenSsl)
+        .count();
+    let ecb_contenders = simdcrypt::Aes::available_backends().count() + ecb_peers;
     let peers = 1 + usize::from(simdcrypt_speed::algs::openssl_built());
     let many_contenders = simdcrypt::Sha1::available_backends().count() + peers;
     let count = |alg: &str| records.iter().filter(|r| r["algorithm"] == alg).count();
