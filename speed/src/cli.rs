@@ -51,6 +51,9 @@ pub struct CompareArgs {
     /// Only these algorithms (names or words of them, as for measuring).
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
     pub alg: Option<Vec<String>>,
+    /// Only these sizes (`4k,16k`).
+    #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = parse_size)]
+    pub size: Option<Vec<usize>>,
     /// Every simdcrypt backend, not only the automatic choice.
     #[arg(long)]
     pub all_backends: bool,

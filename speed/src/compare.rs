@@ -164,6 +164,7 @@ fn layout(header: &[String], rows: &[Vec<String>], markdown: bool) -> String {
 pub fn compare(
     runs: &[Run],
     alg_patterns: Option<&[String]>,
+    sizes_wanted: Option<&[usize]>,
     all_backends: bool,
     markdown: bool,
 ) -> String {
@@ -213,7 +214,12 @@ pub fn compare(
                 .cloned()
                 .collect()
         };
-        let sizes: BTreeSet<usize> = runs.iter().flat_map(&mine).map(|r| r.size).collect();
+        let sizes: BTreeSet<usize> = runs
+            .iter()
+            .flat_map(&mine)
+            .map(|r| r.size)
+            .filter(|s| sizes_wanted.is_none_or(|w| w.contains(s)))
+            .collect();
         let mut rows: BTreeSet<Row> = BTreeSet::new();
         for r in runs.iter().flat_map(mine) {
             match Row::of(&r) {
@@ -348,7 +354,7 @@ mod tests {
                 rec("sha1", "openssl", "openssl", false, 4096, 2.4e9),
             ],
         };
-        let out = compare(&[a.clone(), b.clone()], None, false, false);
+        let out = compare(&[a.clone(), b.clone()], None, None, false, false);
         let auto = out
             .lines()
             .find(|l| l.contains("simdcrypt (auto)"))
@@ -383,13 +389,21 @@ mod tests {
             !out.contains("avx2  1.00"),
             "non-automatic backends only on request"
         );
-        let all = compare(&[a.clone(), b], None, true, true);
+        let all = compare(&[a.clone(), b], None, None, true, true);
         assert!(all.contains("| 4096 | avx2 | avx2 | 1.00 |"), "{all}");
         assert!(all.contains("#### sha1"), "{all}");
+        let none = compare(std::slice::from_ref(&a), None, Some(&[16]), false, false);
+        assert!(!none.contains("4096"), "sizes filtered: {none}");
         assert!(
-            compare(&[a], Some(&["xts".to_string()]), false, false)
-                .lines()
-                .count()
+            compare(
+                std::slice::from_ref(&a),
+                Some(&["xts".to_string()]),
+                None,
+                false,
+                false
+            )
+            .lines()
+            .count()
                 == 1
         );
     }

@@ -742,7 +742,13 @@ pub fn compare_main(args: &cli::CompareArgs) -> i32 {
     };
     print!(
         "{}",
-        compare::compare(&runs, args.alg.as_deref(), args.all_backends, args.markdown)
+        compare::compare(
+            &runs,
+            args.alg.as_deref(),
+            args.size.as_deref(),
+            args.all_backends,
+            args.markdown
+        )
     );
     if let Some(path) = &args.svg {
         let wanted = |r: &Record| {

@@ -25,10 +25,21 @@ const MB: f64 = 36.0;
 /// Legend line height.
 const LEGEND_ROW: f64 = 16.0;
 
+/// simdcrypt's backends, in order of appearance.
 const PALETTE: &[&str] = &[
-    "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2",
-    "#bcbd22", "#000000", "#393b79", "#637939",
+    "#d62728", "#1f77b4", "#8c564b", "#2ca02c", "#9467bd", "#e377c2", "#bcbd22", "#393b79",
+    "#637939", "#7b4173", "#843c39", "#3182bd",
 ];
+
+/// The peers' fixed colours (drawn thicker than simdcrypt's lines).
+fn peer_color(name: &str) -> Option<&'static str> {
+    match name {
+        "openssl" => Some("#000000"),
+        "aws-lc" => Some("#ff7f0e"),
+        "rustcrypto" => Some("#17becf"),
+        _ => None,
+    }
+}
 /// Dash patterns of the runs after the first.
 const RUN_DASH: &[&str] = &["", "8 4", "2 3", "10 3 2 3"];
 
@@ -133,6 +144,9 @@ pub fn render(runs: &[(String, Vec<Record>)], all_backends: bool) -> String {
     let mut colors: BTreeMap<String, String> = BTreeMap::new();
     let mut next_color = 0;
     let mut color_of = |name: &str| -> String {
+        if let Some(c) = peer_color(name) {
+            return c.to_string();
+        }
         colors
             .entry(name.to_string())
             .or_insert_with(|| {
@@ -205,7 +219,7 @@ pub fn render(runs: &[(String, Vec<Record>)], all_backends: bool) -> String {
                         label: format!("{prefix}{key}{}", if auto { " (auto)" } else { "" }),
                         color: color_of(key),
                         dash: dash.clone(),
-                        width: if imp == "simdcrypt" { 2.0 } else { 2.5 },
+                        width: if imp == "simdcrypt" { 1.8 } else { 3.0 },
                         points,
                     });
                 }
