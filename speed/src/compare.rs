@@ -72,6 +72,28 @@ pub fn run_label(i: usize) -> String {
     }
 }
 
+/// Whether `--alg` patterns select `name` among the algorithms of `runs`.
+pub fn wanted(runs: &[Run], alg_patterns: Option<&[String]>, name: &str) -> bool {
+    let names: BTreeSet<&str> = runs
+        .iter()
+        .flat_map(|r| &r.records)
+        .map(|r| r.algorithm.as_str())
+        .collect();
+    wanted_in(&names, alg_patterns, name)
+}
+
+fn wanted_in(names: &BTreeSet<&str>, alg_patterns: Option<&[String]>, name: &str) -> bool {
+    alg_patterns.is_none_or(|ps| {
+        ps.iter().any(|p| {
+            if names.contains(p.as_str()) {
+                p == name
+            } else {
+                algs::selects(p, name)
+            }
+        })
+    })
+}
+
 /// A row's contender: simdcrypt's automatic choice, a simdcrypt backend, or a peer.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Row {
@@ -189,9 +211,16 @@ pub fn compare(
         );
     }
     // Algorithms in order of first appearance.
+    // As for measuring: an exact name selects that algorithm alone, a word every match.
+    let names: BTreeSet<&str> = runs
+        .iter()
+        .flat_map(|r| &r.records)
+        .map(|r| r.algorithm.as_str())
+        .collect();
+    let selected = |name: &str| wanted_in(&names, alg_patterns, name);
     let mut algorithms: Vec<&str> = Vec::new();
     for r in runs.iter().flat_map(|r| &r.records) {
-        let wanted = alg_patterns.is_none_or(|p| p.iter().any(|p| algs::selects(p, &r.algorithm)));
+        let wanted = selected(&r.algorithm);
         if wanted && !algorithms.contains(&r.algorithm.as_str()) {
             algorithms.push(&r.algorithm);
         }

@@ -751,15 +751,16 @@ pub fn compare_main(args: &cli::CompareArgs) -> i32 {
         )
     );
     if let Some(path) = &args.svg {
-        let wanted = |r: &Record| {
-            args.alg
-                .as_ref()
-                .is_none_or(|p| p.iter().any(|p| algs::selects(p, &r.algorithm)))
-        };
         let data: Vec<(String, Vec<Record>)> = runs
             .iter()
             .map(|r| {
-                let recs = r.records.iter().filter(|x| wanted(x)).cloned().collect();
+                let recs = r
+                    .records
+                    .iter()
+                    .filter(|x| compare::wanted(&runs, args.alg.as_deref(), &x.algorithm))
+                    .filter(|x| args.size.as_ref().is_none_or(|s| s.contains(&x.size)))
+                    .cloned()
+                    .collect();
                 (r.label.clone(), recs)
             })
             .collect();
