@@ -225,17 +225,17 @@ pub fn compare(
             algorithms.push(&r.algorithm);
         }
     }
-    // Peer columns: every peer that appears in any run.
-    let peers: Vec<&str> = PEERS
-        .iter()
-        .map(|p| p.implementation())
-        .filter(|p| {
-            runs.iter()
-                .flat_map(|r| &r.records)
-                .any(|r| r.implementation == *p)
-        })
-        .collect();
     for alg in algorithms {
+        // Peer columns: every peer that ran this algorithm in any run.
+        let peers: Vec<&str> = PEERS
+            .iter()
+            .map(|p| p.implementation())
+            .filter(|p| {
+                runs.iter()
+                    .flat_map(|r| &r.records)
+                    .any(|r| r.algorithm == alg && r.implementation == *p)
+            })
+            .collect();
         let mine = |run: &Run| -> Vec<Record> {
             run.records
                 .iter()
