@@ -158,7 +158,7 @@ fn json_smoke_run() {
         .filter(|p| *p != simdcrypt_speed::algs::Who::OpenSsl)
         .count();
     let ecb_contenders = simdcrypt::Aes::available_backends().count() + ecb_peers;
-    let peers = 1 + usize::from(simdcrypt_speed::algs::openssl_built());
+    let peers = simdcrypt_speed::algs::peers_built().len();
     let many_contenders = simdcrypt::Sha1::available_backends().count() + peers;
     let count = |alg: &str| records.iter().filter(|r| r["algorithm"] == alg).count();
     assert_eq!(count("aes-128-ecb-enc"), 2 * ecb_contenders, "{out}");
@@ -236,6 +236,7 @@ fn json_smoke_run() {
             peers.contains_key("openssl"),
             !r["openssl_version"].is_null()
         );
+        assert_eq!(peers.contains_key("aws-lc"), cfg!(feature = "aws-lc"));
         if let Some(v) = r["openssl_version"].as_str() {
             assert!(v.starts_with("OpenSSL "), "{v}");
         }
@@ -249,7 +250,7 @@ fn json_smoke_run() {
         assert_eq!(r["seconds"], 0.05);
         assert_eq!(r["verified"], true, "every contender agrees: {r}");
         let imp = r["implementation"].as_str().unwrap();
-        assert!(["simdcrypt", "openssl", "rustcrypto"].contains(&imp));
+        assert!(["simdcrypt", "openssl", "aws-lc", "rustcrypto"].contains(&imp));
         if imp != "simdcrypt" {
             assert_eq!(r["backend"], imp);
             assert_eq!(r["automatic"], false);
