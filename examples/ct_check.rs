@@ -11,7 +11,7 @@
 //! valgrind 3.19 hides SHA-NI, VAES and AVX-512 from CPUID, so under it the check covers
 //! the backends it reports (portable, AES-NI, SSSE3, AVX2); the list is printed.
 
-use simdcrypt::{Aes, Backend, Cbc, HmacSha1, Sha1, Xts};
+use simdcrypt::{Aes, Backend, Cbc, CbcHmacSha1, HmacSha1, Sha1, Xts};
 
 /// A memcheck client request (valgrind.h's amd64 magic sequence); returns `default` when
 /// not running under valgrind.
@@ -214,6 +214,56 @@ fn check_sha1() {
     println!("SHA-1: {:?}", names(Sha1::available_backends()));
 }
 
+fn check_cbc_hmac_and_krb5() {
+    use simdcrypt::krb5::{Aes128CtsHmacSha196, Aes256CtsHmacSha196};
+    let expect: Vec<u8> = (0..=255u8).cycle().take(300).collect();
+    for b in CbcHmacSha1::available_backends() {
+        for klen in [16, 32] {
+            let key: Vec<u8> = (0..klen as u8).map(|i| i.wrapping_mul(13) ^ 0x5a).collect();
+            let mac_key = vec![0x33u8; 20];
+            let msg = expect.clone();
+            secret(&key[..]);
+            secret(&mac_key[..]);
+            secret(&msg[..]);
+            let c = CbcHmacSha1::with_backend(&key, &mac_key, b).expect("available backend");
+            let mut buf = msg[..299].to_vec();
+            let tag = c.seal_cts(&[4u8; 16], &mut buf).unwrap();
+            // Whether the tag matches is public by design; the comparison must not branch.
+            c.open_cts(&[4u8; 16], &mut buf, &tag[..12])
+                .expect("tag matches");
+            let mut whole = msg[..256].to_vec();
+            let t = c.seal(&[4u8; 16], &mut whole).unwrap();
+            c.open(&[4u8; 16], &mut whole, &t).expect("tag matches");
+            public(&buf[..]);
+            public(&whole[..]);
+            assert_eq!(buf, expect[..299], "CBC-HMAC-SHA1 {b}");
+            assert_eq!(whole, expect[..256], "CBC-HMAC-SHA1 whole blocks {b}");
+        }
+    }
+    // Kerberos: a secret base key, password and plaintext.
+    let key = [0x21u8; 32];
+    let password = b"correct horse".to_vec();
+    let msg = expect.clone();
+    secret(&key);
+    secret(&password[..]);
+    secret(&msg[..]);
+    let k256 = Aes256CtsHmacSha196::new(&key).unwrap();
+    let k128 = Aes128CtsHmacSha196::string_to_key(&password, b"EXAMPLE.COMuser", 10).unwrap();
+    for keys in [k256.usage_keys(3), k128.usage_keys(24)] {
+        let ct = keys.encrypt(&[7u8; 16], &msg[..100]);
+        let pt = keys.decrypt(&ct).expect("valid ciphertext");
+        let ck = keys.checksum(&msg[..50]);
+        keys.verify_checksum(&msg[..50], &ck)
+            .expect("valid checksum");
+        public(&pt[..]);
+        assert_eq!(pt, expect[..100], "krb5 {}", keys.backend());
+    }
+    println!(
+        "CBC-HMAC-SHA1 and krb5: {:?}",
+        names(CbcHmacSha1::available_backends())
+    );
+}
+
 fn main() {
     if std::env::args().any(|a| a == "--leaky-control") {
         leaky_control();
@@ -228,5 +278,6 @@ fn main() {
     check_cbc();
     check_xts();
     check_sha1();
+    check_cbc_hmac_and_krb5();
     println!("ct_check: done");
 }

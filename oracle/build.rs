@@ -12,6 +12,7 @@ use std::path::PathBuf;
 
 fn main() {
     println!("cargo::rustc-check-cfg=cfg(oracle_openssl)");
+    println!("cargo::rustc-check-cfg=cfg(oracle_krb5)");
     println!("cargo::rerun-if-changed=shim");
     println!("cargo::rerun-if-changed=build.rs");
     for v in [
@@ -36,6 +37,31 @@ fn main() {
             "cargo::warning=OpenSSL (libcrypto and its headers) not found: the OpenSSL \
              comparisons are left out. Install libssl-dev (Debian/Ubuntu) or openssl-devel \
              (Fedora), set OPENSSL_DIR, or build with the `vendored` feature."
+        ),
+    }
+    krb5();
+}
+
+/// MIT krb5 (libkrb5/libk5crypto) by pkg-config (`mit-krb5`, then `krb5`): the shim and
+/// `cfg(oracle_krb5)` where found, one warning where not.
+fn krb5() {
+    let lib = ["mit-krb5", "krb5"]
+        .iter()
+        .find_map(|name| pkg_config::Config::new().probe(name).ok());
+    match lib {
+        Some(lib) => {
+            let mut b = cc::Build::new();
+            b.file("shim/krb5_shim.c").warnings(true);
+            for i in &lib.include_paths {
+                b.include(i);
+            }
+            b.compile("simdcrypt_krb5_shim");
+            println!("cargo::rustc-cfg=oracle_krb5");
+        }
+        None => println!(
+            "cargo::warning=MIT krb5 (libkrb5 and its headers) not found: the MIT krb5 \
+             comparisons are left out. Install libkrb5-dev (Debian/Ubuntu) or krb5-devel \
+             (Fedora)."
         ),
     }
 }

@@ -49,6 +49,9 @@ pub enum Backend {
     ShaNi,
     /// The SHA extensions, hand-written assembly.
     ShaNiAsm,
+    /// AES-NI and the SHA extensions stitched into one loop (CBC with HMAC-SHA1, Rust
+    /// intrinsics): two independent dependency chains interleaved.
+    AesNiShaNi,
 }
 
 /// Every backend, in declaration order.
@@ -64,9 +67,10 @@ pub(crate) const ALL: &[Backend] = &[
     Backend::Avx512,
     Backend::ShaNi,
     Backend::ShaNiAsm,
+    Backend::AesNiShaNi,
 ];
 
-pub(crate) const KNOWN_NAMES: &str = "portable, aesni, vaes-avx2, vaes-avx2-asm, vaes-avx512, ssse3, avx2, avx2-asm, avx512, sha-ni, sha-ni-asm";
+pub(crate) const KNOWN_NAMES: &str = "portable, aesni, vaes-avx2, vaes-avx2-asm, vaes-avx512, ssse3, avx2, avx2-asm, avx512, sha-ni, sha-ni-asm, aesni-sha-ni";
 
 impl Backend {
     /// The backend's name, as `FromStr`, `SIMDCRYPT_BACKEND` and `SIMDCRYPT_REQUIRE` spell it.
@@ -91,6 +95,7 @@ impl Backend {
             Backend::Avx512 => "avx512",
             Backend::ShaNi => "sha-ni",
             Backend::ShaNiAsm => "sha-ni-asm",
+            Backend::AesNiShaNi => "aesni-sha-ni",
         }
     }
 
@@ -114,6 +119,7 @@ impl Backend {
             Backend::Avx2 | Backend::Avx2Asm => Avx2Token::FEATURES,
             Backend::Avx512 => Avx512Token::FEATURES,
             Backend::ShaNi | Backend::ShaNiAsm => ShaNiToken::FEATURES,
+            Backend::AesNiShaNi => AesNiToken::FEATURES.union(ShaNiToken::FEATURES),
         }
     }
 

@@ -6,7 +6,10 @@ use crate::Backend;
 
 /// Everything that can go wrong in a call to this crate.
 ///
-/// Every failing call leaves the caller's buffers untouched.
+/// Every failing call leaves the caller's buffers untouched, with one deliberate exception:
+/// a [`TagMismatch`](Error::TagMismatch) from [`CbcHmacSha1`](crate::CbcHmacSha1)'s `open`
+/// and `open_cts` overwrites the buffer with zeros, so that no unauthenticated plaintext is
+/// left behind.
 ///
 /// ```
 /// use simdcrypt::{Error, Xts};
@@ -75,6 +78,17 @@ pub enum Error {
         /// The length given, in bytes.
         len: usize,
     },
+    /// A PBKDF2 iteration count that is not accepted (0: RFC 3962 reads it as 2^32).
+    InvalidIterationCount {
+        /// The count given.
+        iterations: u32,
+    },
+    /// An XTS tweak counter width ([`Tweaks::wrap_bits`](crate::xts::Tweaks::wrap_bits))
+    /// other than 32, 64 or 128 bits.
+    InvalidWrapBits {
+        /// The width given, in bits.
+        bits: u32,
+    },
     /// A backend this CPU (or this build) cannot run.
     BackendUnavailable(Backend),
     /// A backend that does not implement the algorithm asked for (SHA-NI for AES, say).
@@ -127,6 +141,16 @@ impl fmt::Display for Error {
                     "tag of {len} bytes cannot be verified (10 to 20 bytes accepted)"
                 )
             }
+            Error::InvalidIterationCount { iterations } => {
+                write!(
+                    f,
+                    "PBKDF2 iteration count {iterations} is not accepted (at least 1)"
+                )
+            }
+            Error::InvalidWrapBits { bits } => write!(
+                f,
+                "wrap_bits {bits} is not a tweak counter width (32, 64 or 128 accepted)"
+            ),
             Error::BackendUnavailable(b) => {
                 write!(
                     f,

@@ -23,6 +23,7 @@
 //! | `aesni` | AES-NI, PCLMULQDQ, SSE4.1 (128-bit) |
 //! | `vaes-avx2` | VAES, VPCLMULQDQ on 256-bit AVX2 registers |
 //! | `vaes-avx512` | VAES, VPCLMULQDQ on 512-bit AVX-512 registers |
+//! | `aesni-sha-ni` | AES-NI and the SHA extensions stitched in one loop ([`CbcHmacSha1`]) |
 //!
 //! The environment variable `SIMDCRYPT_BACKEND` (with `std`) caps the automatic choice for
 //! the whole process, as `OPENSSL_ia32cap` does for OpenSSL: `SIMDCRYPT_BACKEND=aesni`
@@ -79,6 +80,7 @@ extern crate std;
 pub mod aes;
 mod backend;
 pub mod cbc;
+pub mod cbc_hmac;
 #[cfg(feature = "cipher")]
 mod cipher_impl;
 pub mod cpu;
@@ -86,6 +88,8 @@ mod ct;
 #[cfg(feature = "digest")]
 mod digest_impl;
 mod error;
+#[cfg(feature = "alloc")]
+pub mod krb5;
 pub mod sha1;
 #[cfg(test)]
 #[cfg_attr(not(simdcrypt_asm), allow(dead_code))] // used by the assembly twins' tests
@@ -98,6 +102,7 @@ pub use aes::{Aes, Block};
 pub use backend::backend_env_problem;
 pub use backend::{Backend, automatic_features};
 pub use cbc::Cbc;
+pub use cbc_hmac::CbcHmacSha1;
 #[cfg(feature = "cipher")]
 pub use cipher_impl::{Aes128, Aes192, Aes256};
 #[cfg(feature = "digest")]

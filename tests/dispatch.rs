@@ -66,6 +66,7 @@ fn portable_build_detects_nothing_and_picks_portable() {
     only_portable(simdcrypt::Cbc::available_backends().collect());
     only_portable(simdcrypt::Xts::available_backends().collect());
     only_portable(simdcrypt::Sha1::available_backends().collect());
+    only_portable(simdcrypt::CbcHmacSha1::available_backends().collect());
     assert_eq!(Aes::new(&[0u8; 16]).unwrap().backend(), Backend::Portable);
     for b in simdcrypt::all_backends() {
         assert_eq!(b.is_available(), *b == Backend::Portable, "{b}");

@@ -1,11 +1,14 @@
 //! XTS: the chosen backend against the portable one and RustCrypto `xts-mode`; single and
 //! multi-sector, in place and out of place, encrypt and decrypt; rejected inputs leave the
-//! buffer untouched.
+//! buffer untouched. Multi-sector inputs also run under a `Tweaks` convention (chosen by the
+//! otherwise unused `tweak` bytes) against a loop of single units, and as an area whose last
+//! unit is shorter against `xts-mode`'s `encrypt_area`.
 #![no_main]
 
 use aes::cipher::KeyInit;
 use libfuzzer_sys::fuzz_target;
-use simdcrypt::{Backend, Xts};
+use simdcrypt::xts::Tweaks;
+use simdcrypt::{Backend, Error, Xts};
 use simdcrypt_fuzz::xts::Input;
 
 fn rustcrypto(key: &[u8], buf: &mut [u8], tweak: &[u8; 16], decrypt: bool) {
@@ -28,6 +31,115 @@ fn rustcrypto(key: &[u8], buf: &mut [u8], tweak: &[u8; 16], decrypt: bool) {
     } else {
         run!(aes::Aes256)
     }
+}
+
+/// `xts-mode`'s `encrypt_area` / `decrypt_area`, unit `i`'s raw tweak from `tweak(i)`.
+fn rustcrypto_area(
+    key: &[u8],
+    buf: &mut [u8],
+    size: usize,
+    tweak: impl Fn(u128) -> [u8; 16],
+    decrypt: bool,
+) {
+    let (k1, k2) = key.split_at(key.len() / 2);
+    let f = |i: u128| tweak(i).into();
+    macro_rules! run {
+        ($t:ty) => {{
+            let x = xts_mode::Xts128::new(
+                <$t>::new_from_slice(k1).unwrap(),
+                <$t>::new_from_slice(k2).unwrap(),
+            );
+            if decrypt {
+                x.decrypt_area(buf, size, 0, f)
+            } else {
+                x.encrypt_area(buf, size, 0, f)
+            }
+        }};
+    }
+    if key.len() == 32 {
+        run!(aes::Aes128)
+    } else {
+        run!(aes::Aes256)
+    }
+}
+
+/// The multi-sector input under a `Tweaks` convention picked by `inp.tweak`: byte 0 the
+/// width (32, 64, 128, or byte 3 as a width, mostly invalid), byte 1 the byte order, byte 2
+/// the step (1, 8, the sector size, or all 16 bytes as a number); the first counter is
+/// `inp.sector`. Then an area of those sectors and `unit_len % size` more bytes.
+fn tweaks_and_area(x: &Xts, p: &Xts, key: &[u8], inp: &Input, size: usize, n: usize) {
+    let t = &inp.tweak;
+    let bits = [32, 64, 128, u32::from(t[3])][usize::from(t[0] % 4)];
+    let be = t[1] & 1 == 1;
+    let step = match t[2] % 4 {
+        0 => 1,
+        1 => 8,
+        2 => size as u128,
+        _ => u128::from_le_bytes(*t),
+    };
+    let mut tw = Tweaks::new(inp.sector).step(step).wrap_bits(bits);
+    if be {
+        tw = tw.big_endian();
+    }
+    // Unit i's raw tweak, spelled out here.
+    let raw = |i: u128| -> [u8; 16] {
+        let c = inp.sector.wrapping_add(step.wrapping_mul(i));
+        let c = if bits == 128 {
+            c
+        } else {
+            c & ((1u128 << bits) - 1)
+        };
+        if be { c.to_be_bytes() } else { c.to_le_bytes() }
+    };
+    let valid = matches!(bits, 32 | 64 | 128);
+    let src = &inp.data[..n * size];
+    let mut got = src.to_vec();
+    let r = match (inp.out_of_place, inp.decrypt) {
+        (true, false) => x.encrypt_sectors_with_to(src, &mut got, size, tw),
+        (true, true) => x.decrypt_sectors_with_to(src, &mut got, size, tw),
+        (false, false) => x.encrypt_sectors_with(&mut got, size, tw),
+        (false, true) => x.decrypt_sectors_with(&mut got, size, tw),
+    };
+    if !valid {
+        assert_eq!(r, Err(Error::InvalidWrapBits { bits }));
+        assert_eq!(got, src, "refused call wrote");
+        let mut area = inp.data.clone();
+        assert!(x.encrypt_area(&mut area, size, tw).is_err());
+        assert_eq!(area, inp.data);
+        return;
+    }
+    r.unwrap();
+    for (i, (g, s)) in got.chunks(size).zip(src.chunks(size)).enumerate() {
+        let mut one = s.to_vec();
+        if inp.decrypt {
+            p.decrypt_with_tweak(&mut one, &raw(i as u128)).unwrap();
+        } else {
+            p.encrypt_with_tweak(&mut one, &raw(i as u128)).unwrap();
+        }
+        assert_eq!(g, &one[..], "{tw:?} sector {i} of {n}, size {size}");
+    }
+    // An area: the same sectors and a shorter last unit.
+    let len = (n * size + usize::from(inp.unit_len) % size).min(inp.data.len());
+    let tail = len - n * size;
+    let mut area = inp.data[..len].to_vec();
+    let r = if inp.decrypt {
+        x.decrypt_area(&mut area, size, tw)
+    } else {
+        x.encrypt_area(&mut area, size, tw)
+    };
+    if tail != 0 && tail < 16 {
+        assert_eq!(r, Err(Error::DataTooShort { len: tail, min: 16 }));
+        assert_eq!(area, &inp.data[..len], "refused area written");
+        return;
+    }
+    r.unwrap();
+    assert_eq!(&area[..n * size], &got[..], "area vs sectors, {tw:?}");
+    let mut want = inp.data[..len].to_vec();
+    rustcrypto_area(key, &mut want, size, raw, inp.decrypt);
+    assert_eq!(
+        area, want,
+        "area vs xts-mode, {tw:?}, {n} x {size} + {tail}"
+    );
 }
 
 fuzz_target!(|inp: Input| {
@@ -96,6 +208,7 @@ fuzz_target!(|inp: Input| {
             }
             assert_eq!(g, &one[..], "{b} sector {i} of {n}, size {size}");
         }
+        tweaks_and_area(&x, &p, key, &inp, size, n);
         // A buffer that is not whole sectors is refused and left untouched.
         if !inp.data.len().is_multiple_of(size) {
             let mut whole = inp.data.clone();

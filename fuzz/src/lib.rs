@@ -37,11 +37,13 @@ pub mod xts {
         /// The whole 64 bytes of `key` (AES-256-XTS), else its first 32 (AES-128-XTS).
         pub wide_key: bool,
         pub key: [u8; 64],
-        /// The raw tweak of the single-unit case.
+        /// The raw tweak of the single-unit case. Multi-sector: bytes 0-3 pick the `Tweaks`
+        /// convention of a second run (width, byte order, step; see the target).
         pub tweak: [u8; 16],
         /// The first sector number of the multi-sector case.
         pub sector: u128,
-        /// Single unit: `16 + unit_len % 8177` bytes (16..=8192).
+        /// Single unit: `16 + unit_len % 8177` bytes (16..=8192). Multi-sector: the area
+        /// run's short last unit is `unit_len % sector size` bytes (as far as `data` goes).
         pub unit_len: u16,
         /// Multi-sector: `16 + sector_size % 1024` bytes per sector (16..=1039).
         pub sector_size: u16,
@@ -101,4 +103,33 @@ pub mod sha1 {
         pub flip: u8,
     }
     crate::encode_struct!(Input { backend, data, splits, messages, key, tag_len ; flip });
+}
+
+/// Input of the `krb5` target.
+pub mod krb5 {
+    use arbitrary::Arbitrary;
+
+    #[derive(Arbitrary, Debug, Clone, PartialEq, Eq)]
+    pub struct Input {
+        /// Index into `CbcHmacSha1::available_backends()`, modulo its length.
+        pub backend: u8,
+        /// AES-256 (`key` whole; enctype 18) rather than AES-128 (its first 16 bytes; 17).
+        pub wide: bool,
+        pub key: [u8; 32],
+        pub iv: [u8; 16],
+        /// The Kerberos key usage.
+        pub usage: u32,
+        pub confounder: [u8; 16],
+        /// Tag prefix length for `open_cts`: `tag_len % 24`.
+        pub tag_len: u8,
+        /// The bit flipped to corrupt a ciphertext (`flip % (8 · len)`).
+        pub flip: u16,
+        /// The HMAC key of the `CbcHmacSha1` part, any length.
+        pub mac_key: Vec<u8>,
+        /// The plaintext, and, as is, the input handed to `decrypt`.
+        pub data: Vec<u8>,
+    }
+    crate::encode_struct!(Input {
+        backend, wide, key, iv, usage, confounder, tag_len, flip, mac_key ; data
+    });
 }

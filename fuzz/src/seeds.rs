@@ -8,11 +8,11 @@
 
 use crate::encode::{Encode, seed_bytes};
 use crate::vectors::{Record, records};
-use crate::{aes, cbc, sha1, xts};
+use crate::{aes, cbc, krb5, sha1, xts};
 use arbitrary::Arbitrary;
 
 /// The targets that have seeds, by name (`fuzz_targets/<name>.rs`).
-pub const TARGETS: [&str; 4] = ["aes", "xts", "cbc", "sha1"];
+pub const TARGETS: [&str; 5] = ["aes", "xts", "cbc", "sha1", "krb5"];
 
 /// One seed file: a descriptive name and the bytes.
 #[derive(Debug, Clone)]
@@ -29,6 +29,7 @@ pub fn for_target(target: &str) -> Result<Vec<Seed>, String> {
         "xts" => encode_all(xts_inputs()?),
         "cbc" => encode_all(cbc_inputs()?),
         "sha1" => encode_all(sha1_inputs()?),
+        "krb5" => encode_all(krb5_inputs()?),
         _ => Err(format!("no seeds for target {target:?}")),
     }
 }
@@ -354,6 +355,33 @@ pub fn xts_inputs() -> Result<Vec<(String, xts::Input)>, String> {
                 pattern(size * n, s + 1),
             )?;
             out.push((format!("sectors-{size}x{n}"), input));
+        }
+    }
+    // `Tweaks` conventions (tweak bytes 0-2: width, byte order, step; byte 3 an invalid
+    // width) starting just before each width wraps, with an area tail of `size - 16` bytes
+    // (24: ciphertext stealing; 4: refused).
+    for w in 0u8..4 {
+        for be in 0u8..2 {
+            for step in 0u8..4 {
+                let k = usize::from(w * 8 + be * 4 + step);
+                let size = if k % 5 == 4 { 20 } else { 40 };
+                let start = XTS_CARRY_SECTORS[1 + usize::from(w % 3)];
+                let mut tweak = [0u8; 16];
+                tweak[..4].copy_from_slice(&[w, be, step, 48]);
+                let s = 7000 + k as u64;
+                let input = xts_input(
+                    rot.next().unwrap_or(0),
+                    &pattern(32 << (k % 2), s),
+                    tweak,
+                    start,
+                    size,
+                    true,
+                    k % 3 == 0,
+                    k % 2 == 1,
+                    pattern(3 * size + size - 16, s + 1),
+                )?;
+                out.push((format!("tweaks-w{w}-be{be}-s{step}"), input));
+            }
         }
     }
     // Refused: data that is not whole sectors, duplicate key halves, a unit under 16.
@@ -749,6 +777,93 @@ pub fn sha1_inputs() -> Result<Vec<(String, sha1::Input)>, String> {
                 (key_len + tag_len as usize) as u8,
             );
             out.push((format!("hmac-k{key_len}-t{tag_len}"), input));
+        }
+    }
+    Ok(out)
+}
+
+/// MIT krb5's known ciphertexts (`src/lib/crypto/crypto_tests/t_decrypt.c`, enctypes 17
+/// and 18): (usage, key, ciphertext), so that `decrypt` seeds reach the success path.
+const MIT_DECRYPT: [(u32, &str, &str); 4] = [
+    (
+        2,
+        "9062430c8cda3388922e6d6a509f5b7a",
+        "68fb9679601f45c78857b2bf820fd6e53eca8d42fd4b1d7024a09205abb7cd2ec26c355d2f",
+    ),
+    (
+        4,
+        "dceeb70b3de76562e689226c76429148",
+        "c96081032d5d8eeb7e32b4089f789d0faa481dea74c0f97cbf3146ddfcf8e800156ecb532fc203e30ff600b63b350939fece510f02d7ff1e7bac",
+    ),
+    (
+        0,
+        "17f275f2954f2ed1f90c377ba7f4d6a369aa0136e0bf0c927ad6133c693759a9",
+        "e5094c55ee7b38262e2b044280b069379a95bf95bd8376fb3281b435",
+    ),
+    (
+        3,
+        "e5a72be9b7926c1225bafef9c1872e7ba4cdb2b17893d84abd90acdd8764d966",
+        "d8f1aafeec84587cc3e700a774e56651a6d693e174ec4473b5e6d96f80297a653fb818ad893e719f96",
+    ),
+];
+
+/// Message lengths around the CS3 tail and the stitched kernels' 64-byte groups, and the
+/// 28-byte minimum of a Kerberos ciphertext.
+pub const KRB5_LENGTHS: [usize; 20] = [
+    0, 1, 15, 16, 17, 27, 28, 29, 31, 32, 33, 63, 64, 65, 95, 96, 97, 128, 129, 300,
+];
+
+fn hex(s: &str) -> Result<Vec<u8>, String> {
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).map_err(|e| format!("{s}: {e}")))
+        .collect()
+}
+
+/// `krb5`: MIT's known ciphertexts for every backend selector, and every edge length with
+/// both key sizes, every tag length the target makes, and MAC keys around the block size.
+pub fn krb5_inputs() -> Result<Vec<(String, krb5::Input)>, String> {
+    let nb = simdcrypt::CbcHmacSha1::implemented_backends().len();
+    let mut out = Vec::new();
+    for b in selectors(nb) {
+        for (i, (usage, key, ct)) in MIT_DECRYPT.iter().enumerate() {
+            let k = hex(key)?;
+            let mut key = [0u8; 32];
+            key[..k.len()].copy_from_slice(&k);
+            out.push((
+                format!("mit-b{b}-{i}"),
+                krb5::Input {
+                    backend: b,
+                    wide: k.len() == 32,
+                    key,
+                    iv: [0; 16],
+                    usage: *usage,
+                    confounder: arr(&pattern(16, i as u64))?,
+                    tag_len: 12,
+                    flip: i as u16 * 37,
+                    mac_key: pattern(16, 9),
+                    data: hex(ct)?,
+                },
+            ));
+        }
+        for len in KRB5_LENGTHS {
+            for wide in [false, true] {
+                out.push((
+                    format!("len-b{b}-{len}-{}", if wide { 256 } else { 128 }),
+                    krb5::Input {
+                        backend: b,
+                        wide,
+                        key: arr(&pattern(32, len as u64))?,
+                        iv: arr(&pattern(16, len as u64 + 1))?,
+                        usage: len as u32,
+                        confounder: arr(&pattern(16, len as u64 + 2))?,
+                        tag_len: (len % 24) as u8,
+                        flip: (len * 13) as u16,
+                        mac_key: pattern(len % 70, 3),
+                        data: pattern(len, len as u64 + 3),
+                    },
+                ));
+            }
         }
     }
     Ok(out)

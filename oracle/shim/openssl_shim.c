@@ -7,7 +7,10 @@
 #include <openssl/hmac.h>
 #include <openssl/crypto.h>
 
-/* kind: 0 = AES-XTS (key 32 or 64 bytes), 1 = AES-CBC without padding (16, 24, 32). */
+/* kind: 0 = AES-XTS (key 32 or 64 bytes), 1 = AES-CBC without padding (16, 24, 32),
+ * 2 = the stitched AES-CBC-HMAC-SHA1 (16, 32; NULL where this OpenSSL or CPU lacks it) as
+ * `openssl speed -evp` runs it: CBC encryption with SHA-1 of the plaintext beside it, the
+ * MAC never output, so the output is the CBC ciphertext. */
 static const EVP_CIPHER *simdcrypt_cipher(int kind, size_t keylen) {
     if (kind == 0) {
         if (keylen == 32) return EVP_aes_128_xts();
@@ -16,6 +19,9 @@ static const EVP_CIPHER *simdcrypt_cipher(int kind, size_t keylen) {
         if (keylen == 16) return EVP_aes_128_cbc();
         if (keylen == 24) return EVP_aes_192_cbc();
         if (keylen == 32) return EVP_aes_256_cbc();
+    } else if (kind == 2) {
+        if (keylen == 16) return EVP_aes_128_cbc_hmac_sha1();
+        if (keylen == 32) return EVP_aes_256_cbc_hmac_sha1();
     }
     return NULL;
 }

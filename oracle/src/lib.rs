@@ -5,6 +5,9 @@
 //! OpenSSL is found by `build.rs` (pkg-config's `libcrypto`, `OPENSSL_DIR`, or the
 //! `vendored` feature for the newest release built from source). Where it is not found the
 //! crate still builds, [`openssl::available`] is false, and the differential tests are left
-//! out (not compiled, so never counted as passed).
+//! out (not compiled, so never counted as passed). MIT krb5 (`libkrb5-dev`, found by
+//! pkg-config's `mit-krb5` or `krb5`) is the Kerberos reference, on the same terms
+//! (`cfg(oracle_krb5)`, [`krb5::available`]).
 
+pub mod krb5;
 pub mod openssl;

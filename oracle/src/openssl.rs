@@ -113,6 +113,11 @@ pub enum Kind {
     Xts,
     /// AES-CBC without padding (16-, 24- or 32-byte key).
     Cbc,
+    /// OpenSSL's stitched AES-128/256-CBC-HMAC-SHA1 (16- or 32-byte key), as `openssl
+    /// speed -evp` runs it: CBC encryption with SHA-1 of the plaintext computed beside it
+    /// and never output (the output is the CBC ciphertext). `None` where OpenSSL lacks it
+    /// (it needs AES-NI).
+    CbcHmacSha1,
 }
 
 /// A keyed OpenSSL cipher context, reused across calls.
@@ -127,6 +132,7 @@ impl Cipher {
         let k = match kind {
             Kind::Xts => 0,
             Kind::Cbc => 1,
+            Kind::CbcHmacSha1 => 2,
         };
         // SAFETY: `key` is valid for `key.len()` bytes; the shim copies it.
         let ctx =

@@ -93,7 +93,7 @@ impl Imp {
 /// ```
 #[derive(Clone)]
 pub struct Cbc {
-    ks: KeySchedule,
+    pub(crate) ks: KeySchedule,
     imp: Imp,
     backend: Backend,
 }
@@ -106,6 +106,19 @@ fn as_blocks(buf: &mut [u8]) -> Result<&mut [Block], Error> {
     } else {
         Err(Error::NotBlockMultiple { len })
     }
+}
+
+/// Where a CBC-CS3 message of `len >= 16` bytes splits into whole blocks chained as usual
+/// and the 16 to 32 bytes that [`Cbc::steal_encrypt`] ends it with: exactly 16 bytes is one
+/// plain CBC block; beyond that the last partial or full block and the one before it.
+pub(crate) fn cts_split(len: usize) -> usize {
+    debug_assert!(len >= 16);
+    if len <= 16 {
+        return 0;
+    }
+    // The last (partial or full) block's length, 1..=16.
+    let d = len - 16 * ((len - 1) / 16);
+    len - d - 16
 }
 
 /// 1 if `x == 0`, else 0 (for `x < 2^31`), without branches.
@@ -211,7 +224,7 @@ impl Cbc {
         DISPATCH.candidates
     }
 
-    fn enc_blocks(&self, iv: &mut Block, blocks: &mut [Block]) {
+    pub(crate) fn enc_blocks(&self, iv: &mut Block, blocks: &mut [Block]) {
         if blocks.is_empty() {
             return;
         }
@@ -226,7 +239,7 @@ impl Cbc {
         }
     }
 
-    fn dec_blocks(&self, iv: &mut Block, blocks: &mut [Block]) {
+    pub(crate) fn dec_blocks(&self, iv: &mut Block, blocks: &mut [Block]) {
         if blocks.is_empty() {
             return;
         }
@@ -370,26 +383,38 @@ impl Cbc {
             return Err(Error::DataTooShort { len, min: 16 });
         }
         let mut chain = *iv;
-        if len == 16 {
-            self.enc_blocks(&mut chain, buf.as_chunks_mut::<16>().0);
-            return Ok(());
-        }
-        // The last (partial or full) block's length, 1..=16.
-        let d = len - 16 * ((len - 1) / 16);
-        let (head, tail) = buf.split_at_mut(len - d - 16);
+        let (head, tail) = buf.split_at_mut(cts_split(len));
         self.enc_blocks(&mut chain, head.as_chunks_mut::<16>().0);
+        self.steal_encrypt(&mut chain, tail);
+        Ok(())
+    }
+
+    /// The CS3 ending of an encryption: `tail` is the last 16 bytes (one plain CBC block)
+    /// or the last 17 to 32 bytes (two blocks, the second partial), `chain` the ciphertext
+    /// block before them (or the IV). Encrypts `tail` in place with the last two blocks
+    /// swapped and the final one truncated; `chain` becomes the last full block encrypted.
+    pub(crate) fn steal_encrypt(&self, chain: &mut Block, tail: &mut [u8]) {
+        let len = tail.len();
+        debug_assert!((16..=32).contains(&len));
+        if len <= 16 {
+            if let Ok(b) = <&mut Block>::try_from(tail) {
+                self.enc_blocks(chain, core::slice::from_mut(b));
+            }
+            return;
+        }
+        let d = len - 16;
         let (pen, last) = tail.split_at_mut(16);
         // E[m-1] = E(P[m-1] ^ C[m-2]).
         let mut e = [[0u8; 16]];
         e[0].copy_from_slice(pen);
-        self.enc_blocks(&mut chain, &mut e);
+        self.enc_blocks(chain, &mut e);
         // C[m] = E(E[m-1] ^ (P[m] || 0)).
         let mut x = [[0u8; 16]];
         x[0][..d].copy_from_slice(last);
-        self.enc_blocks(&mut chain, &mut x);
+        self.enc_blocks(chain, &mut x);
         pen.copy_from_slice(&x[0]);
         last.copy_from_slice(&e[0][..d]);
-        Ok(())
+        crate::wipe::blocks(&mut e);
     }
 
     /// Decrypts a CBC-CS3 buffer in place (the inverse of [`Cbc::encrypt_cts`]). `Err`
@@ -414,14 +439,25 @@ impl Cbc {
             return Err(Error::DataTooShort { len, min: 16 });
         }
         let mut chain = *iv;
-        if len == 16 {
-            self.dec_blocks(&mut chain, buf.as_chunks_mut::<16>().0);
-            return Ok(());
-        }
-        let d = len - 16 * ((len - 1) / 16);
-        let (head, tail) = buf.split_at_mut(len - d - 16);
+        let (head, tail) = buf.split_at_mut(cts_split(len));
         // Afterwards `chain` is C[m-2] (or the IV).
         self.dec_blocks(&mut chain, head.as_chunks_mut::<16>().0);
+        self.steal_decrypt(&mut chain, tail);
+        Ok(())
+    }
+
+    /// The CS3 ending of a decryption (the inverse of [`Cbc::steal_encrypt`]): `tail` is
+    /// the last 16 to 32 bytes, `chain` the ciphertext block before them (or the IV).
+    pub(crate) fn steal_decrypt(&self, chain: &mut Block, tail: &mut [u8]) {
+        let len = tail.len();
+        debug_assert!((16..=32).contains(&len));
+        if len <= 16 {
+            if let Ok(b) = <&mut Block>::try_from(tail) {
+                self.dec_blocks(chain, core::slice::from_mut(b));
+            }
+            return;
+        }
+        let d = len - 16;
         let (pen, last) = tail.split_at_mut(16);
         // D(C[m]) = E[m-1] ^ (P[m] || 0): its tail is E[m-1]'s stolen tail.
         let mut dx = [[0u8; 16]];
@@ -434,13 +470,12 @@ impl Cbc {
             *p = dx[0][i] ^ last[i];
         }
         // P[m-1] = D(E[m-1]) ^ C[m-2].
-        self.dec_blocks(&mut chain, &mut e);
+        self.dec_blocks(chain, &mut e);
         pen.copy_from_slice(&e[0]);
         last.copy_from_slice(&pm[..d]);
-        zeroize::Zeroize::zeroize(&mut pm);
-        zeroize::Zeroize::zeroize(&mut dx[0]);
-        zeroize::Zeroize::zeroize(&mut e[0]);
-        Ok(())
+        crate::wipe::bytes(&mut pm);
+        crate::wipe::blocks(&mut dx);
+        crate::wipe::blocks(&mut e);
     }
 
     /// Encrypts `bufs.len()` independent streams in place, interleaved to keep the AES

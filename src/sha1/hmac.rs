@@ -68,27 +68,7 @@ impl HmacSha1 {
     }
 
     fn from_impl(key: &[u8], imp: Impl, backend: Backend) -> HmacSha1 {
-        let mut k0 = [0u8; 64];
-        if key.len() > 64 {
-            let mut h = Sha1::from_parts(imp, backend, IV, 0);
-            h.update(key);
-            k0[..20].copy_from_slice(&h.finish());
-        } else {
-            k0[..key.len()].copy_from_slice(key);
-        }
-        let mut pad = [[0u8; 64]; 1];
-        for (p, k) in pad[0].iter_mut().zip(&k0) {
-            *p = k ^ 0x36;
-        }
-        let mut inner_start = IV;
-        imp.compress(&mut inner_start, &pad);
-        for (p, k) in pad[0].iter_mut().zip(&k0) {
-            *p = k ^ 0x5c;
-        }
-        let mut outer_start = IV;
-        imp.compress(&mut outer_start, &pad);
-        crate::wipe::bytes(pad.as_flattened_mut());
-        crate::wipe::bytes(&mut k0);
+        let (inner_start, outer_start) = key_states(key, imp, backend);
         HmacSha1 {
             inner: Sha1::from_parts(imp, backend, inner_start, 64),
             inner_start,
@@ -171,12 +151,7 @@ impl HmacSha1 {
     }
 
     fn tag(&mut self) -> [u8; 20] {
-        let mut inner = self.inner.finish();
-        let mut outer =
-            Sha1::from_parts(self.inner.imp(), self.inner.backend(), self.outer_start, 64);
-        outer.update(&inner);
-        crate::wipe::bytes(&mut inner);
-        outer.finalize()
+        finish_tag(&mut self.inner, self.outer_start)
     }
 
     /// Checks `tag` (the full 20 bytes, or its first 10 to 19 bytes) in constant time.
@@ -201,18 +176,64 @@ impl HmacSha1 {
             return Err(Error::InvalidTagLength { len: tag.len() });
         }
         let mut mac = self.tag();
-        let mut diff = 0u8;
-        for (a, b) in mac.iter().zip(tag) {
-            diff |= a ^ b;
-        }
+        let r = ct_verify(&mac, tag);
         crate::wipe::bytes(&mut mac);
-        // The comparison is over every byte; only the final result, public by design, is
-        // branched on, in `ct::declassify`.
-        if crate::ct::declassify(u32::from(diff)) {
-            Err(Error::TagMismatch)
-        } else {
-            Ok(())
-        }
+        r
+    }
+}
+
+/// The chaining values after the padded key blocks `K0 ^ ipad` and `K0 ^ opad`: HMAC's
+/// inner and outer starting states (the caller wipes them when done).
+pub(crate) fn key_states(key: &[u8], imp: Impl, backend: Backend) -> ([u32; 5], [u32; 5]) {
+    let mut k0 = [0u8; 64];
+    if key.len() > 64 {
+        let mut h = Sha1::from_parts(imp, backend, IV, 0);
+        h.update(key);
+        k0[..20].copy_from_slice(&h.finish());
+    } else {
+        k0[..key.len()].copy_from_slice(key);
+    }
+    let mut pad = [[0u8; 64]; 1];
+    for (p, k) in pad[0].iter_mut().zip(&k0) {
+        *p = k ^ 0x36;
+    }
+    let mut inner_start = IV;
+    imp.compress(&mut inner_start, &pad);
+    for (p, k) in pad[0].iter_mut().zip(&k0) {
+        *p = k ^ 0x5c;
+    }
+    let mut outer_start = IV;
+    imp.compress(&mut outer_start, &pad);
+    crate::wipe::bytes(pad.as_flattened_mut());
+    crate::wipe::bytes(&mut k0);
+    (inner_start, outer_start)
+}
+
+/// The HMAC tag from the inner hash (the key block already in it) and the outer start.
+pub(crate) fn finish_tag(inner: &mut Sha1, outer_start: [u32; 5]) -> [u8; 20] {
+    let mut digest = inner.finish();
+    let mut outer = Sha1::from_parts(inner.imp(), inner.backend(), outer_start, 64);
+    outer.update(&digest);
+    crate::wipe::bytes(&mut digest);
+    outer.finalize()
+}
+
+/// Compares `mac` with `tag` (its first `tag.len()` bytes, 10 to 20) in constant time:
+/// `Ok` if equal.
+pub(crate) fn ct_verify(mac: &[u8; 20], tag: &[u8]) -> Result<(), Error> {
+    if !(10..=20).contains(&tag.len()) {
+        return Err(Error::InvalidTagLength { len: tag.len() });
+    }
+    let mut diff = 0u8;
+    for (a, b) in mac.iter().zip(tag) {
+        diff |= a ^ b;
+    }
+    // The comparison is over every byte; only the final result, public by design, is
+    // branched on, in `ct::declassify`.
+    if crate::ct::declassify(u32::from(diff)) {
+        Err(Error::TagMismatch)
+    } else {
+        Ok(())
     }
 }
 

@@ -37,7 +37,7 @@ pub(crate) mod avx2;
 pub(crate) mod avx2_asm;
 #[cfg(simdcrypt_x86_64)]
 pub(crate) mod avx512;
-mod hmac;
+pub(crate) mod hmac;
 mod many;
 #[cfg(simdcrypt_x86_64)]
 pub(crate) mod shani;
@@ -71,7 +71,7 @@ pub(crate) const K: [u32; 4] = [0x5a82_7999, 0x6ed9_eba1, 0x8f1b_bcdc, 0xca62_c1
 /// AVX-512 VL: only its schedule changes, the scalar rounds bound it) measured 0.9 times
 /// AVX2 assembly and 1.02 times AVX2 intrinsics (4 and 16 KiB, three runs of the speed
 /// tool, 15 interleaved rounds each); its place in [`sha1_many`]'s order is first.
-static DISPATCH: Dispatch = Dispatch::new(
+pub(crate) static DISPATCH: Dispatch = Dispatch::new(
     "SHA-1",
     &[
         Backend::ShaNiAsm,

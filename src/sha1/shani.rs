@@ -35,7 +35,7 @@ fn load(b: &[u8; 64], i: usize) -> __m128i {
 /// Byte-reverses the whole register: big-endian words, first word in the top lane.
 #[inline]
 #[target_feature(enable = "ssse3")]
-fn bswap128(v: __m128i) -> __m128i {
+pub(crate) fn bswap128(v: __m128i) -> __m128i {
     _mm_shuffle_epi8(
         v,
         _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
@@ -45,7 +45,7 @@ fn bswap128(v: __m128i) -> __m128i {
 /// The state as the instructions want it: `(ABCD, E)`.
 #[inline]
 #[target_feature(enable = "sse2")]
-fn load_state(s: &[u32; 5]) -> (__m128i, __m128i) {
+pub(crate) fn load_state(s: &[u32; 5]) -> (__m128i, __m128i) {
     // a in the top lane.
     let abcd = _mm_set_epi32(s[0] as i32, s[1] as i32, s[2] as i32, s[3] as i32);
     let e = _mm_set_epi32(s[4] as i32, 0, 0, 0);
@@ -54,7 +54,7 @@ fn load_state(s: &[u32; 5]) -> (__m128i, __m128i) {
 
 #[inline]
 #[target_feature(enable = "sse4.1")]
-fn store_state(s: &mut [u32; 5], abcd: __m128i, e: __m128i) {
+pub(crate) fn store_state(s: &mut [u32; 5], abcd: __m128i, e: __m128i) {
     s[0] = _mm_extract_epi32::<3>(abcd) as u32;
     s[1] = _mm_extract_epi32::<2>(abcd) as u32;
     s[2] = _mm_extract_epi32::<1>(abcd) as u32;
@@ -86,6 +86,8 @@ macro_rules! quad {
     }};
 }
 
+pub(crate) use quad;
+
 /// Calls `$step!(j, f)` for the 20 four-round steps in order.
 macro_rules! twenty {
     ($step:ident) => {
@@ -111,6 +113,7 @@ macro_rules! twenty {
         $step!(19, 3);
     };
 }
+pub(crate) use twenty;
 
 /// One block: the whole 80 rounds.
 // The last step's "next X" branch is dead code the lint still sees.

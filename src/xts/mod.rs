@@ -13,6 +13,10 @@
 //! used in swapped order (T_m first, then T_{m-1}).
 //! ```
 //!
+//! The tweaks of a multi-unit call follow [`Tweaks`]: the sector number `first + i` by
+//! default, or a disk format's convention (dm-crypt `plain`/`plain64`/`plain64be` and
+//! 4096-byte sectors counted in 512-byte units, GELI byte offsets, VeraCrypt data units).
+//!
 //! Layout: this module validates every argument before it writes anything, encrypts the
 //! tweaks with Key2 in batches (one AES block-kernel call per batch of sectors), then runs
 //! the unit kernels. Every SIMD backend file (`aesni`, `vaes_avx2`, `vaes_avx512`) has
@@ -103,12 +107,15 @@ use unit_entries;
 #[cfg(simdcrypt_x86_64)]
 pub(crate) mod aesni;
 pub(crate) mod soft;
+mod tweaks;
 #[cfg(simdcrypt_x86_64)]
 pub(crate) mod vaes_avx2;
 #[cfg(simdcrypt_asm)]
 pub(crate) mod vaes_avx2_asm;
 #[cfg(simdcrypt_x86_64)]
 pub(crate) mod vaes_avx512;
+
+pub use tweaks::Tweaks;
 
 /// The longest data unit IEEE 1619 allows: 2^20 blocks.
 ///
@@ -266,8 +273,9 @@ impl Kernel {
 /// Where a call's tweaks come from.
 #[derive(Clone, Copy)]
 enum Tweak<'a> {
-    /// Sector numbers, rising by one per data unit (little-endian, IEEE 1619).
-    Sector(u128),
+    /// A counter per data unit ([`Tweaks`], width already checked); sector numbers rising
+    /// by one (little-endian, IEEE 1619) are `Tweaks::new(first)`.
+    Seq(Tweaks),
     /// One raw 16-byte tweak (single data unit).
     Raw(&'a Block),
 }
@@ -298,6 +306,8 @@ pub struct Xts {
     tweak_one: Impl,
     kernel: Kernel,
     backend: Backend,
+    /// Keyed by [`Xts::new_allow_equal_halves`] with Key1 == Key2: decryption only.
+    decrypt_only: bool,
 }
 
 impl Xts {
@@ -332,6 +342,71 @@ impl Xts {
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
     pub fn with_backend(key: &[u8], backend: Backend) -> Result<Xts, Error> {
+        Xts::build(key, backend, false)
+    }
+
+    /// As [`Xts::new`], but a key whose two halves are equal is accepted, for reading data
+    /// written by software that did not check (IEEE 1619 vector 1 is such a key).
+    ///
+    /// IEEE 1619-2018 and NIST SP 800-38E require Key1 != Key2 (with equal halves the mask
+    /// of each unit is the encryption of its tweak under the data key itself, so the two
+    /// AES uses are no longer independent). So an `Xts` keyed with equal halves **decrypts
+    /// only**: every encryption call on it returns
+    /// [`Error::XtsDuplicateKeyHalves`] and leaves the buffers untouched, as OpenSSL
+    /// outside FIPS mode refuses such a key for encryption only. With distinct halves the
+    /// result is the same as [`Xts::new`]'s, encryption included. See
+    /// [`Xts::decrypt_only`].
+    ///
+    /// ```
+    /// use hex_literal::hex;
+    /// use simdcrypt::{Error, Xts};
+    /// // IEEE 1619 annex B, vector 1: Key1 = Key2 = 0, tweak 0, 32 zero bytes.
+    /// let xts = Xts::new_allow_equal_halves(&[0u8; 32])?;
+    /// assert!(xts.decrypt_only());
+    /// let mut buf = hex!("917cf69ebd68b2ec9b9fe9a3eadda692cd43d2f59598ed858c02c2652fbf922e");
+    /// xts.decrypt_sector(&mut buf, 0)?;
+    /// assert_eq!(buf, [0u8; 32]);
+    /// // Encryption is refused, the buffer untouched.
+    /// assert_eq!(xts.encrypt_sector(&mut buf, 0), Err(Error::XtsDuplicateKeyHalves));
+    /// assert_eq!(buf, [0u8; 32]);
+    /// // Distinct halves: an ordinary Xts.
+    /// assert!(!Xts::new_allow_equal_halves(&[[1u8; 16], [2u8; 16]].concat())?.decrypt_only());
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
+    pub fn new_allow_equal_halves(key: &[u8]) -> Result<Xts, Error> {
+        Xts::build(key, DISPATCH.auto(), true)
+    }
+
+    /// As [`Xts::new_allow_equal_halves`], on the backend given; `Err` if this CPU cannot
+    /// run it.
+    ///
+    /// ```
+    /// use simdcrypt::{Error, Xts};
+    /// for b in Xts::available_backends() {
+    ///     let xts = Xts::with_backend_allow_equal_halves(&[7u8; 64], b)?;
+    ///     assert_eq!(xts.encrypt_sectors(&mut [0u8; 32], 16, 0), Err(Error::XtsDuplicateKeyHalves));
+    /// }
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
+    pub fn with_backend_allow_equal_halves(key: &[u8], backend: Backend) -> Result<Xts, Error> {
+        Xts::build(key, backend, true)
+    }
+
+    /// Whether this `Xts` refuses to encrypt: keyed by [`Xts::new_allow_equal_halves`] with
+    /// equal halves.
+    ///
+    /// ```
+    /// use simdcrypt::Xts;
+    /// assert!(!Xts::new(&[[1u8; 32], [2u8; 32]].concat())?.decrypt_only());
+    /// assert!(Xts::new_allow_equal_halves(&[3u8; 64])?.decrypt_only());
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
+    #[must_use]
+    pub fn decrypt_only(&self) -> bool {
+        self.decrypt_only
+    }
+
+    fn build(key: &[u8], backend: Backend, allow_equal: bool) -> Result<Xts, Error> {
         let backend = DISPATCH.check(backend)?;
         let kernel = Kernel::new(backend).ok_or(Error::BackendUnavailable(backend))?;
         let tweak_imp = Impl::new(backend).ok_or(Error::BackendUnavailable(backend))?;
@@ -352,7 +427,8 @@ impl Xts {
         let diff = a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y));
         // Whether the halves are equal is public (the key is refused); `declassify` is the
         // one place allowed to branch on it.
-        if !crate::ct::declassify(u32::from(diff)) {
+        let equal = !crate::ct::declassify(u32::from(diff));
+        if equal && !allow_equal {
             return Err(Error::XtsDuplicateKeyHalves);
         }
         Ok(Xts {
@@ -362,6 +438,7 @@ impl Xts {
             tweak_one,
             kernel,
             backend,
+            decrypt_only: equal,
         })
     }
 
@@ -424,7 +501,7 @@ impl Xts {
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
     pub fn encrypt_sector(&self, buf: &mut [u8], sector: u128) -> Result<(), Error> {
-        self.run(false, None, buf, buf.len(), Tweak::Sector(sector))
+        self.run(false, None, buf, buf.len(), Tweak::Seq(Tweaks::new(sector)))
     }
 
     /// Decrypts one data unit in place (see [`Xts::encrypt_sector`]).
@@ -439,7 +516,7 @@ impl Xts {
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
     pub fn decrypt_sector(&self, buf: &mut [u8], sector: u128) -> Result<(), Error> {
-        self.run(true, None, buf, buf.len(), Tweak::Sector(sector))
+        self.run(true, None, buf, buf.len(), Tweak::Seq(Tweaks::new(sector)))
     }
 
     /// Encrypts one data unit from `src` into `dst` (equal lengths); `src` is not touched.
@@ -456,7 +533,13 @@ impl Xts {
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
     pub fn encrypt_sector_to(&self, src: &[u8], dst: &mut [u8], sector: u128) -> Result<(), Error> {
-        self.run(false, Some(src), dst, src.len(), Tweak::Sector(sector))
+        self.run(
+            false,
+            Some(src),
+            dst,
+            src.len(),
+            Tweak::Seq(Tweaks::new(sector)),
+        )
     }
 
     /// Decrypts one data unit from `src` into `dst` (equal lengths).
@@ -471,7 +554,13 @@ impl Xts {
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
     pub fn decrypt_sector_to(&self, src: &[u8], dst: &mut [u8], sector: u128) -> Result<(), Error> {
-        self.run(true, Some(src), dst, src.len(), Tweak::Sector(sector))
+        self.run(
+            true,
+            Some(src),
+            dst,
+            src.len(),
+            Tweak::Seq(Tweaks::new(sector)),
+        )
     }
 
     /// Encrypts one data unit in place under a raw 16-byte tweak.
@@ -506,7 +595,8 @@ impl Xts {
     }
 
     /// Encrypts `buf.len() / sector_size` consecutive data units in place, the first with
-    /// sector number `first_sector`, the next with `first_sector + 1` (wrapping), and so on.
+    /// sector number `first_sector`, the next with `first_sector + 1` (wrapping), and so on:
+    /// [`Xts::encrypt_sectors_with`] with [`Tweaks::new`]`(first_sector)`.
     ///
     /// `Err` (and `buf` untouched) unless `16 <= sector_size <= 2^24` and `buf` is a whole
     /// number of sectors. An empty `buf` is zero sectors.
@@ -531,7 +621,13 @@ impl Xts {
         sector_size: usize,
         first_sector: u128,
     ) -> Result<(), Error> {
-        self.run(false, None, buf, sector_size, Tweak::Sector(first_sector))
+        self.run(
+            false,
+            None,
+            buf,
+            sector_size,
+            Tweak::Seq(Tweaks::new(first_sector)),
+        )
     }
 
     /// Decrypts consecutive data units in place (see [`Xts::encrypt_sectors`]).
@@ -551,7 +647,13 @@ impl Xts {
         sector_size: usize,
         first_sector: u128,
     ) -> Result<(), Error> {
-        self.run(true, None, buf, sector_size, Tweak::Sector(first_sector))
+        self.run(
+            true,
+            None,
+            buf,
+            sector_size,
+            Tweak::Seq(Tweaks::new(first_sector)),
+        )
     }
 
     /// Encrypts consecutive data units from `src` into `dst` (equal lengths).
@@ -578,7 +680,7 @@ impl Xts {
             Some(src),
             dst,
             sector_size,
-            Tweak::Sector(first_sector),
+            Tweak::Seq(Tweaks::new(first_sector)),
         )
     }
 
@@ -605,8 +707,157 @@ impl Xts {
             Some(src),
             dst,
             sector_size,
-            Tweak::Sector(first_sector),
+            Tweak::Seq(Tweaks::new(first_sector)),
         )
+    }
+
+    /// Encrypts `buf.len() / sector_size` consecutive data units in place, unit `i` under
+    /// the tweak `tweaks` gives it: the disk formats' conventions (dm-crypt `plain`,
+    /// `plain64`, `plain64be` and 4096-byte sectors counted in 512-byte units, GELI's byte
+    /// offsets, VeraCrypt's 512-byte data units; see [`Tweaks`]) in one pipelined call,
+    /// as fast as [`Xts::encrypt_sectors`], which is this with [`Tweaks::new`].
+    ///
+    /// `Err` (and `buf` untouched) as [`Xts::encrypt_sectors`], and for a tweak width that
+    /// is not 32, 64 or 128 ([`Error::InvalidWrapBits`]).
+    ///
+    /// ```
+    /// use simdcrypt::{Xts, xts::Tweaks};
+    /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
+    /// // dm-crypt `plain`: a 32-bit counter that wraps in the middle of this call.
+    /// let mut disk = vec![0u8; 4 * 512];
+    /// xts.encrypt_sectors_with(&mut disk, 512, Tweaks::plain(u32::MAX - 1))?;
+    /// let mut fourth = [0u8; 512];
+    /// xts.encrypt_sector(&mut fourth, 1)?; // u32::MAX - 1 + 3 wraps to 1
+    /// assert_eq!(disk[3 * 512..], fourth);
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
+    pub fn encrypt_sectors_with(
+        &self,
+        buf: &mut [u8],
+        sector_size: usize,
+        tweaks: Tweaks,
+    ) -> Result<(), Error> {
+        self.run(false, None, buf, sector_size, Tweak::Seq(tweaks))
+    }
+
+    /// Decrypts consecutive data units in place (see [`Xts::encrypt_sectors_with`]).
+    ///
+    /// ```
+    /// use simdcrypt::{Xts, xts::Tweaks};
+    /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
+    /// let geli = Tweaks::plain64(1 << 20).step(4096); // byte offsets of 4096-byte sectors
+    /// let mut disk = vec![9u8; 8 * 4096];
+    /// xts.encrypt_sectors_with(&mut disk, 4096, geli)?;
+    /// xts.decrypt_sectors_with(&mut disk, 4096, geli)?;
+    /// assert!(disk.iter().all(|&b| b == 9));
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
+    pub fn decrypt_sectors_with(
+        &self,
+        buf: &mut [u8],
+        sector_size: usize,
+        tweaks: Tweaks,
+    ) -> Result<(), Error> {
+        self.run(true, None, buf, sector_size, Tweak::Seq(tweaks))
+    }
+
+    /// Encrypts consecutive data units from `src` into `dst` (equal lengths; see
+    /// [`Xts::encrypt_sectors_with`]).
+    ///
+    /// ```
+    /// use simdcrypt::{Xts, xts::Tweaks};
+    /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
+    /// let t = Tweaks::plain64be(77);
+    /// let src = vec![4u8; 3 * 512];
+    /// let (mut dst, mut inplace) = (vec![0u8; 3 * 512], src.clone());
+    /// xts.encrypt_sectors_with_to(&src, &mut dst, 512, t)?;
+    /// xts.encrypt_sectors_with(&mut inplace, 512, t)?;
+    /// assert_eq!(dst, inplace);
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
+    pub fn encrypt_sectors_with_to(
+        &self,
+        src: &[u8],
+        dst: &mut [u8],
+        sector_size: usize,
+        tweaks: Tweaks,
+    ) -> Result<(), Error> {
+        self.run(false, Some(src), dst, sector_size, Tweak::Seq(tweaks))
+    }
+
+    /// Decrypts consecutive data units from `src` into `dst` (equal lengths; see
+    /// [`Xts::encrypt_sectors_with`]).
+    ///
+    /// ```
+    /// use simdcrypt::{Xts, xts::Tweaks};
+    /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
+    /// let t = Tweaks::plain64(8).step(8);
+    /// let (mut ct, mut pt) = (vec![0u8; 2 * 4096], vec![0u8; 2 * 4096]);
+    /// xts.encrypt_sectors_with_to(&[4u8; 2 * 4096], &mut ct, 4096, t)?;
+    /// xts.decrypt_sectors_with_to(&ct, &mut pt, 4096, t)?;
+    /// assert!(pt.iter().all(|&b| b == 4));
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
+    pub fn decrypt_sectors_with_to(
+        &self,
+        src: &[u8],
+        dst: &mut [u8],
+        sector_size: usize,
+        tweaks: Tweaks,
+    ) -> Result<(), Error> {
+        self.run(true, Some(src), dst, sector_size, Tweak::Seq(tweaks))
+    }
+
+    /// Encrypts an area in place: consecutive data units of `sector_size` bytes, unit `i`
+    /// under `tweaks`' tweak `i`, of which the last may be shorter (at least 16 bytes,
+    /// ciphertext stealing for a partial block), as RustCrypto `xts-mode`'s `encrypt_area`
+    /// does with `get_tweak_default`. An empty area is nothing to do.
+    ///
+    /// `Err` (and `buf` untouched) unless `16 <= sector_size <= 2^24` and the short last
+    /// unit, if any, has at least 16 bytes ([`Error::DataTooShort`] with its length), or
+    /// for a tweak width that is not 32, 64 or 128.
+    ///
+    /// ```
+    /// use simdcrypt::{Error, Xts, xts::Tweaks};
+    /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
+    /// let mut area = vec![0u8; 2 * 512 + 100]; // two sectors and 100 bytes
+    /// xts.encrypt_area(&mut area, 512, Tweaks::new(40))?;
+    /// let mut last = [0u8; 100];
+    /// xts.encrypt_sector(&mut last, 42)?;
+    /// assert_eq!(area[1024..], last);
+    /// let mut ragged = vec![0u8; 512 + 10];
+    /// let err = xts.encrypt_area(&mut ragged, 512, Tweaks::new(0));
+    /// assert_eq!(err, Err(Error::DataTooShort { len: 10, min: 16 }));
+    /// assert!(ragged.iter().all(|&b| b == 0)); // untouched
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
+    pub fn encrypt_area(
+        &self,
+        buf: &mut [u8],
+        sector_size: usize,
+        tweaks: Tweaks,
+    ) -> Result<(), Error> {
+        self.area(false, buf, sector_size, tweaks)
+    }
+
+    /// Decrypts an area in place (see [`Xts::encrypt_area`]).
+    ///
+    /// ```
+    /// use simdcrypt::{Xts, xts::Tweaks};
+    /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
+    /// let mut area = vec![7u8; 3 * 4096 + 4000];
+    /// xts.encrypt_area(&mut area, 4096, Tweaks::plain64(0).step(8))?;
+    /// xts.decrypt_area(&mut area, 4096, Tweaks::plain64(0).step(8))?;
+    /// assert!(area.iter().all(|&b| b == 7));
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
+    pub fn decrypt_area(
+        &self,
+        buf: &mut [u8],
+        sector_size: usize,
+        tweaks: Tweaks,
+    ) -> Result<(), Error> {
+        self.area(true, buf, sector_size, tweaks)
     }
 
     /// Checks a call's arguments; nothing is written before this returns `Ok`.
@@ -640,6 +891,18 @@ impl Xts {
         Ok(())
     }
 
+    /// `Err` for an encryption on a decrypt-only `Xts` ([`Xts::new_allow_equal_halves`])
+    /// or a tweak width that is not 32, 64 or 128; checked before the lengths.
+    fn check_call(&self, dec: bool, tweak: Tweak<'_>) -> Result<(), Error> {
+        if !dec && self.decrypt_only {
+            return Err(Error::XtsDuplicateKeyHalves);
+        }
+        if let Tweak::Seq(t) = tweak {
+            t.check()?;
+        }
+        Ok(())
+    }
+
     fn run(
         &self,
         dec: bool,
@@ -648,8 +911,42 @@ impl Xts {
         unit: usize,
         tweak: Tweak<'_>,
     ) -> Result<(), Error> {
+        self.check_call(dec, tweak)?;
         Self::validate(src, dst, unit)?;
         self.run_unchecked(dec, src, dst, unit, tweak);
+        Ok(())
+    }
+
+    /// `encrypt_area` / `decrypt_area`: whole units, then a shorter last one.
+    fn area(
+        &self,
+        dec: bool,
+        buf: &mut [u8],
+        sector_size: usize,
+        tweaks: Tweaks,
+    ) -> Result<(), Error> {
+        let tweak = Tweak::Seq(tweaks);
+        self.check_call(dec, tweak)?;
+        let whole = if sector_size == 0 {
+            0
+        } else {
+            buf.len() - buf.len() % sector_size
+        };
+        Self::validate(None, &buf[..whole], sector_size)?;
+        let rest = buf.len() - whole;
+        if rest != 0 && rest < MIN_UNIT {
+            return Err(Error::DataTooShort {
+                len: rest,
+                min: MIN_UNIT,
+            });
+        }
+        let (head, tail) = buf.split_at_mut(whole);
+        self.run_unchecked(dec, None, head, sector_size, tweak);
+        if rest != 0 {
+            // `rest < sector_size <= MAX_UNIT` and `rest >= MIN_UNIT`: a valid unit.
+            let t = tweaks.nth((whole / sector_size) as u128);
+            self.run_unchecked(dec, None, tail, rest, Tweak::Raw(&t));
+        }
         Ok(())
     }
 
@@ -668,7 +965,7 @@ impl Xts {
             // One unit (the common single-sector call): no batch array, and the tweak
             // through the lightest block kernel, since its latency is on the critical path.
             let mut t = match tweak {
-                Tweak::Sector(s) => s.to_le_bytes(),
+                Tweak::Seq(t) => t.nth(0),
                 Tweak::Raw(t) => *t,
             };
             self.tweak_one
@@ -691,11 +988,7 @@ impl Xts {
         while done < sectors {
             let n = (sectors - done).min(TWEAK_BATCH);
             match tweak {
-                Tweak::Sector(first) => {
-                    for (i, t) in tw[..n].iter_mut().enumerate() {
-                        *t = first.wrapping_add((done + i) as u128).to_le_bytes();
-                    }
-                }
+                Tweak::Seq(t) => t.fill(done, &mut tw[..n]),
                 Tweak::Raw(t) => tw[0] = *t,
             }
             self.tweak_imp.encrypt_blocks(&self.k2, &mut tw[..n]);
@@ -778,7 +1071,7 @@ impl Xts {
         sector_size: usize,
         first_sector: u128,
     ) -> Result<(), Error> {
-        self.par_run(false, buf, sector_size, first_sector)
+        self.par_run(false, buf, sector_size, Tweaks::new(first_sector))
     }
 
     /// [`Xts::decrypt_sectors`] spread over rayon's threads (see
@@ -801,7 +1094,52 @@ impl Xts {
         sector_size: usize,
         first_sector: u128,
     ) -> Result<(), Error> {
-        self.par_run(true, buf, sector_size, first_sector)
+        self.par_run(true, buf, sector_size, Tweaks::new(first_sector))
+    }
+
+    /// [`Xts::encrypt_sectors_with`] spread over rayon's threads (see
+    /// [`Xts::par_encrypt_sectors`]). Same result, same errors.
+    ///
+    /// ```
+    /// use simdcrypt::{Xts, xts::Tweaks};
+    /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
+    /// let t = Tweaks::plain64(u64::MAX - 100).step(8); // wraps in the middle
+    /// let mut disk = vec![0u8; 2 * Xts::PAR_THRESHOLD];
+    /// let mut serial = disk.clone();
+    /// xts.par_encrypt_sectors_with(&mut disk, 4096, t)?;
+    /// xts.encrypt_sectors_with(&mut serial, 4096, t)?;
+    /// assert!(disk == serial);
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
+    pub fn par_encrypt_sectors_with(
+        &self,
+        buf: &mut [u8],
+        sector_size: usize,
+        tweaks: Tweaks,
+    ) -> Result<(), Error> {
+        self.par_run(false, buf, sector_size, tweaks)
+    }
+
+    /// [`Xts::decrypt_sectors_with`] spread over rayon's threads (see
+    /// [`Xts::par_encrypt_sectors`]).
+    ///
+    /// ```
+    /// use simdcrypt::{Xts, xts::Tweaks};
+    /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
+    /// let t = Tweaks::plain(7).step(4096);
+    /// let mut disk = vec![5u8; 2 * Xts::PAR_THRESHOLD];
+    /// xts.par_encrypt_sectors_with(&mut disk, 4096, t)?;
+    /// xts.par_decrypt_sectors_with(&mut disk, 4096, t)?;
+    /// assert!(disk.iter().all(|&b| b == 5));
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
+    pub fn par_decrypt_sectors_with(
+        &self,
+        buf: &mut [u8],
+        sector_size: usize,
+        tweaks: Tweaks,
+    ) -> Result<(), Error> {
+        self.par_run(true, buf, sector_size, tweaks)
     }
 
     fn par_run(
@@ -809,14 +1147,15 @@ impl Xts {
         dec: bool,
         buf: &mut [u8],
         sector_size: usize,
-        first_sector: u128,
+        tweaks: Tweaks,
     ) -> Result<(), Error> {
         use rayon::prelude::*;
 
+        self.check_call(dec, Tweak::Seq(tweaks))?;
         Self::validate(None, buf, sector_size)?;
         let threads = rayon::current_num_threads().max(1);
         if buf.len() < Self::PAR_THRESHOLD || threads == 1 {
-            self.run_unchecked(dec, None, buf, sector_size, Tweak::Sector(first_sector));
+            self.run_unchecked(dec, None, buf, sector_size, Tweak::Seq(tweaks));
             return Ok(());
         }
         let sectors = buf.len() / sector_size;
@@ -826,8 +1165,8 @@ impl Xts {
         buf.par_chunks_mut(per * sector_size)
             .enumerate()
             .for_each(|(i, chunk)| {
-                let first = first_sector.wrapping_add((i * per) as u128);
-                self.run_unchecked(dec, None, chunk, sector_size, Tweak::Sector(first));
+                let t = tweaks.advance((i * per) as u128);
+                self.run_unchecked(dec, None, chunk, sector_size, Tweak::Seq(t));
             });
         Ok(())
     }

@@ -1,0 +1,139 @@
+/*
+ * MIT krb5's RFC 3961 crypto API (libk5crypto) for simdcrypt's differential tests: the
+ * Kerberos enctypes aes128-cts-hmac-sha1-96 (17) and aes256-cts-hmac-sha1-96 (18) and their
+ * checksums. Every function returns 0 on success and a krb5 error code (or -1 for a too
+ * small output buffer) otherwise. The crypto calls take a NULL context, as MIT's own
+ * crypto tests do, so nothing here is shared between threads.
+ */
+#include <krb5.h>
+#include <stdint.h>
+#include <string.h>
+
+static krb5_keyblock keyblock(int enctype, const uint8_t *key, size_t keylen)
+{
+    krb5_keyblock kb;
+    memset(&kb, 0, sizeof(kb));
+    kb.magic = KV5M_KEYBLOCK;
+    kb.enctype = enctype;
+    kb.length = (unsigned int)keylen;
+    kb.contents = (krb5_octet *)key;
+    return kb;
+}
+
+static krb5_data data(const uint8_t *p, size_t len)
+{
+    krb5_data d;
+    d.magic = KV5M_DATA;
+    d.length = (unsigned int)len;
+    d.data = (char *)p;
+    return d;
+}
+
+int simdcrypt_krb5_encrypt(int enctype, const uint8_t *key, size_t keylen, int32_t usage,
+                           const uint8_t *pt, size_t ptlen, uint8_t *out, size_t *outlen)
+{
+    krb5_keyblock kb = keyblock(enctype, key, keylen);
+    krb5_data plain = data(pt, ptlen);
+    krb5_enc_data enc;
+    size_t need = 0;
+    krb5_error_code ret = krb5_c_encrypt_length(NULL, enctype, ptlen, &need);
+    if (ret)
+        return ret;
+    if (need > *outlen)
+        return -1;
+    memset(&enc, 0, sizeof(enc));
+    enc.magic = KV5M_ENC_DATA;
+    enc.enctype = enctype;
+    enc.ciphertext = data(out, need);
+    ret = krb5_c_encrypt(NULL, &kb, usage, NULL, &plain, &enc);
+    if (ret)
+        return ret;
+    *outlen = enc.ciphertext.length;
+    return 0;
+}
+
+int simdcrypt_krb5_decrypt(int enctype, const uint8_t *key, size_t keylen, int32_t usage,
+                           const uint8_t *ct, size_t ctlen, uint8_t *out, size_t *outlen)
+{
+    krb5_keyblock kb = keyblock(enctype, key, keylen);
+    krb5_enc_data enc;
+    krb5_data plain = data(out, *outlen);
+    krb5_error_code ret;
+    if (*outlen < ctlen)
+        return -1;
+    memset(&enc, 0, sizeof(enc));
+    enc.magic = KV5M_ENC_DATA;
+    enc.enctype = enctype;
+    enc.ciphertext = data(ct, ctlen);
+    ret = krb5_c_decrypt(NULL, &kb, usage, NULL, &enc, &plain);
+    if (ret)
+        return ret;
+    *outlen = plain.length;
+    return 0;
+}
+
+int simdcrypt_krb5_make_checksum(int cksumtype, int enctype, const uint8_t *key, size_t keylen,
+                                 int32_t usage, const uint8_t *msg, size_t len, uint8_t *out,
+                                 size_t *outlen)
+{
+    krb5_keyblock kb = keyblock(enctype, key, keylen);
+    krb5_data input = data(msg, len);
+    krb5_checksum cksum;
+    krb5_error_code ret;
+    memset(&cksum, 0, sizeof(cksum));
+    ret = krb5_c_make_checksum(NULL, cksumtype, &kb, usage, &input, &cksum);
+    if (ret)
+        return ret;
+    if (cksum.length > *outlen) {
+        krb5_free_checksum_contents(NULL, &cksum);
+        return -1;
+    }
+    memcpy(out, cksum.contents, cksum.length);
+    *outlen = cksum.length;
+    krb5_free_checksum_contents(NULL, &cksum);
+    return 0;
+}
+
+/* *valid is 1 if the checksum verifies, 0 if not. */
+int simdcrypt_krb5_verify_checksum(int cksumtype, int enctype, const uint8_t *key,
+                                   size_t keylen, int32_t usage, const uint8_t *msg,
+                                   size_t len, const uint8_t *ck, size_t cklen, int *valid)
+{
+    krb5_keyblock kb = keyblock(enctype, key, keylen);
+    krb5_data input = data(msg, len);
+    krb5_checksum cksum;
+    krb5_boolean ok = 0;
+    krb5_error_code ret;
+    memset(&cksum, 0, sizeof(cksum));
+    cksum.magic = KV5M_CHECKSUM;
+    cksum.checksum_type = cksumtype;
+    cksum.length = (unsigned int)cklen;
+    cksum.contents = (krb5_octet *)ck;
+    ret = krb5_c_verify_checksum(NULL, &kb, usage, &input, &cksum, &ok);
+    *valid = ok ? 1 : 0;
+    return ret;
+}
+
+int simdcrypt_krb5_string_to_key(int enctype, const uint8_t *pw, size_t pwlen,
+                                 const uint8_t *salt, size_t saltlen, uint32_t iterations,
+                                 uint8_t *out, size_t *outlen)
+{
+    krb5_data p = data(pw, pwlen), s = data(salt, saltlen), params;
+    uint8_t be[4] = { (uint8_t)(iterations >> 24), (uint8_t)(iterations >> 16),
+                      (uint8_t)(iterations >> 8), (uint8_t)iterations };
+    krb5_keyblock kb;
+    krb5_error_code ret;
+    params = data(be, 4);
+    memset(&kb, 0, sizeof(kb));
+    ret = krb5_c_string_to_key_with_params(NULL, enctype, &p, &s, &params, &kb);
+    if (ret)
+        return ret;
+    if (kb.length > *outlen) {
+        krb5_free_keyblock_contents(NULL, &kb);
+        return -1;
+    }
+    memcpy(out, kb.contents, kb.length);
+    *outlen = kb.length;
+    krb5_free_keyblock_contents(NULL, &kb);
+    return 0;
+}

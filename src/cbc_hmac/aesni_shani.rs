@@ -1,0 +1,294 @@
+//! The stitched kernels: AES-NI CBC and SHA-NI SHA-1 over the same 64-byte groups, in
+//! one loop (128-bit registers, the AES round count a constant).
+//!
+//! ```text
+//! seal, per 64-byte group (P0..P3 loaded once, used by both):
+//!     M = byte-swapped P0..P3 (the SHA-1 message words)
+//!     s = P0 ^ C[-1] ^ K0   (from the previous group)
+//!     for j in 0..20:
+//!         four SHA-1 rounds (sha1rnds4 step j)              -- chain 1
+//!         the next 4R/20 AES rounds of the CBC chain        -- chain 2
+//!     (AES-128: 2 rounds per step; AES-256: 2.8)
+//!     the last round of block b folds in the next block: u = P[b+1] ^ K0,
+//!     s = aesenclast(s, K[R] ^ u), C[b] = s ^ u  (no XOR on the chain)
+//!
+//! open: group g+1 is decrypted (four independent aesdec chains) while the recovered
+//! plaintext of group g is hashed; the first group is decrypted alone.
+//! ```
+//!
+//! The two dependency chains share no data, so the AES rounds fill the latency gaps of
+//! the `sha1rnds4` chain (and the other way round): on a CPU where CBC encryption is the
+//! longer chain, sealing costs about what CBC encryption alone costs.
+
+use core::arch::x86_64::*;
+
+use crate::aes::aesni::{load, load_keys, store};
+use crate::aes::{Block, KeySchedule};
+use crate::cbc::with_rounds;
+use crate::cpu::{AesNiToken, ShaNiToken};
+use crate::sha1::shani::{bswap128, load_state, quad, store_state, twenty};
+
+/// Loads block `i` of a 64-byte group.
+#[inline(always)]
+fn load_g(g: &[u8; 64], i: usize) -> __m128i {
+    let b: &Block = g[16 * i..16 * i + 16].try_into().expect("16 bytes");
+    load(b)
+}
+
+/// Stores block `i` of a 64-byte group.
+#[inline(always)]
+fn store_g(g: &mut [u8; 64], i: usize, v: __m128i) {
+    let b: &mut Block = (&mut g[16 * i..16 * i + 16]).try_into().expect("16 bytes");
+    store(b, v);
+}
+
+/// The AES operations spread over SHA-1 step `j` (of 20): `[lo, hi)` of `4R`.
+const fn ops(j: usize, r: usize) -> (usize, usize) {
+    (j * 4 * r / 20, (j + 1) * 4 * r / 20)
+}
+
+/// A compiler-only ordering point: the registers named pass through an empty `asm!`, so
+/// everything that uses them afterwards is ordered after everything that produced them
+/// before. It emits no instruction (the CPU sees no dependency); it keeps LLVM's
+/// scheduler from gathering the AES rounds in one place, which undoes the interleaving.
+macro_rules! pin {
+    ($($r:ident),+) => {
+        // SAFETY: a template of comments only: no instructions, no memory, no stack, no flags.
+        unsafe {
+            core::arch::asm!(
+                concat!($("/* {", stringify!($r), "} */"),+),
+                $($r = inout(xmm_reg) $r,)+
+                options(pure, nomem, nostack, preserves_flags)
+            )
+        }
+    };
+}
+
+/// One group of the seal: encrypts `g` in place and hashes its plaintext.
+///
+/// `s` enters as the round-0 state of the group's first block (`P0 ^ C[-1] ^ K0`); it
+/// leaves as the next group's round-0 state when `FOLD` (with `next` that group's first
+/// plaintext block), else as the group's last ciphertext block.
+#[allow(unused_assignments)] // the last SHA-1 step's "next X" is dead code the lint sees
+#[inline]
+#[target_feature(enable = "aes,sha,sse2,ssse3,sse4.1")]
+fn seal_group<const R: usize, const FOLD: bool>(
+    rk: &[__m128i; 15],
+    s: &mut __m128i,
+    abcd: &mut __m128i,
+    e: &mut __m128i,
+    g: &mut [u8; 64],
+    next: __m128i,
+) {
+    let p = [load_g(g, 0), load_g(g, 1), load_g(g, 2), load_g(g, 3)];
+    let mut m = [
+        bswap128(p[0]),
+        bswap128(p[1]),
+        bswap128(p[2]),
+        bswap128(p[3]),
+    ];
+    let (abcd0, e0) = (*abcd, *e);
+    let mut h = *abcd;
+    let mut x = _mm_add_epi32(e0, m[0]);
+    let mut last = h;
+    let mut c = [_mm_setzero_si128(); 4];
+    let mut st = *s;
+    macro_rules! aes_ops {
+        ($j:literal) => {
+            let (lo, hi) = const { ops($j, R) };
+            for t in lo..hi {
+                let (b, r) = (t / R, t % R + 1);
+                if r < R {
+                    st = _mm_aesenc_si128(st, rk[r]);
+                } else if b < 3 {
+                    let u = _mm_xor_si128(p[b + 1], rk[0]);
+                    st = _mm_aesenclast_si128(st, _mm_xor_si128(rk[R], u));
+                    c[b] = _mm_xor_si128(st, u);
+                } else if FOLD {
+                    let u = _mm_xor_si128(next, rk[0]);
+                    st = _mm_aesenclast_si128(st, _mm_xor_si128(rk[R], u));
+                    c[b] = _mm_xor_si128(st, u);
+                } else {
+                    st = _mm_aesenclast_si128(st, rk[R]);
+                    c[b] = st;
+                }
+            }
+        };
+    }
+    macro_rules! step {
+        ($j:literal, $f:literal) => {
+            quad!($j, $f, h, x, m, last);
+            aes_ops!($j);
+            pin!(st, h, x);
+        };
+    }
+    twenty!(step);
+    *e = _mm_sha1nexte_epu32(last, e0);
+    *abcd = _mm_add_epi32(h, abcd0);
+    *s = st;
+    for (i, v) in c.iter().enumerate() {
+        store_g(g, i, *v);
+    }
+}
+
+#[target_feature(enable = "aes,sha,sse2,ssse3,sse4.1")]
+fn seal_r<const R: usize>(
+    keys: &[Block; 15],
+    chain: &mut Block,
+    state: &mut [u32; 5],
+    groups: &mut [[u8; 64]],
+) {
+    let Some((last_g, first)) = groups.split_last_mut() else {
+        return;
+    };
+    let rk = load_keys(keys);
+    let (mut abcd, mut e) = load_state(state);
+    let head = match first.first() {
+        Some(g) => g,
+        None => &*last_g,
+    };
+    let mut s = _mm_xor_si128(_mm_xor_si128(load(chain), load_g(head, 0)), rk[0]);
+    for i in 0..first.len() {
+        let (cur, rest) = first[i..].split_first_mut().expect("i < len");
+        let next = match rest.first() {
+            Some(n) => load_g(n, 0),
+            None => load_g(last_g, 0),
+        };
+        seal_group::<R, true>(&rk, &mut s, &mut abcd, &mut e, cur, next);
+    }
+    seal_group::<R, false>(&rk, &mut s, &mut abcd, &mut e, last_g, _mm_setzero_si128());
+    store(chain, s);
+    store_state(state, abcd, e);
+}
+
+/// Decrypts the four blocks `c` (whose predecessor ciphertext is `prev`) while hashing
+/// the plaintext `hp` of the group before (when `HASH`); returns the plaintext.
+#[allow(unused_assignments)]
+#[inline]
+#[target_feature(enable = "aes,sha,sse2,ssse3,sse4.1")]
+fn open_step<const R: usize, const HASH: bool, const DEC: bool>(
+    rk: &[__m128i; 15],
+    prev: __m128i,
+    c: [__m128i; 4],
+    abcd: &mut __m128i,
+    e: &mut __m128i,
+    hp: [__m128i; 4],
+) -> [__m128i; 4] {
+    let mut st = [_mm_setzero_si128(); 4];
+    if DEC {
+        for (x, y) in st.iter_mut().zip(c.iter()) {
+            *x = _mm_xor_si128(*y, rk[0]);
+        }
+    }
+    macro_rules! aes_ops {
+        ($j:literal) => {
+            if DEC {
+                let (lo, hi) = const { ops($j, R) };
+                for t in lo..hi {
+                    let (r, b) = (t / 4 + 1, t % 4);
+                    if r < R {
+                        st[b] = _mm_aesdec_si128(st[b], rk[r]);
+                    } else {
+                        let p = if b == 0 { prev } else { c[b - 1] };
+                        st[b] = _mm_aesdeclast_si128(st[b], _mm_xor_si128(rk[R], p));
+                    }
+                }
+            }
+        };
+    }
+    if HASH {
+        let mut m = [
+            bswap128(hp[0]),
+            bswap128(hp[1]),
+            bswap128(hp[2]),
+            bswap128(hp[3]),
+        ];
+        let (abcd0, e0) = (*abcd, *e);
+        let mut h = *abcd;
+        let mut x = _mm_add_epi32(e0, m[0]);
+        let mut last = h;
+        let [mut s0, mut s1, mut s2, mut s3] = st;
+        macro_rules! step {
+            ($j:literal, $f:literal) => {
+                st = [s0, s1, s2, s3];
+                aes_ops!($j);
+                [s0, s1, s2, s3] = st;
+                quad!($j, $f, h, x, m, last);
+                pin!(s0, s1, s2, s3, h, x);
+            };
+        }
+        twenty!(step);
+        st = [s0, s1, s2, s3];
+        *e = _mm_sha1nexte_epu32(last, e0);
+        *abcd = _mm_add_epi32(h, abcd0);
+    } else {
+        macro_rules! step {
+            ($j:literal, $f:literal) => {
+                aes_ops!($j);
+            };
+        }
+        twenty!(step);
+    }
+    st
+}
+
+#[target_feature(enable = "aes,sha,sse2,ssse3,sse4.1")]
+fn open_r<const R: usize>(
+    keys: &[Block; 15],
+    chain: &mut Block,
+    state: &mut [u32; 5],
+    groups: &mut [[u8; 64]],
+) {
+    let Some(g0) = groups.first_mut() else {
+        return;
+    };
+    let rk = load_keys(keys);
+    let (mut abcd, mut e) = load_state(state);
+    let zero = [_mm_setzero_si128(); 4];
+    // All four ciphertext blocks are read before the plaintext overwrites them.
+    let c = [load_g(g0, 0), load_g(g0, 1), load_g(g0, 2), load_g(g0, 3)];
+    let mut p = open_step::<R, false, true>(&rk, load(chain), c, &mut abcd, &mut e, zero);
+    let mut prev = c[3];
+    for (i, v) in p.iter().enumerate() {
+        store_g(g0, i, *v);
+    }
+    for g in groups[1..].iter_mut() {
+        let c = [load_g(g, 0), load_g(g, 1), load_g(g, 2), load_g(g, 3)];
+        p = open_step::<R, true, true>(&rk, prev, c, &mut abcd, &mut e, p);
+        prev = c[3];
+        for (i, v) in p.iter().enumerate() {
+            store_g(g, i, *v);
+        }
+    }
+    open_step::<R, true, false>(&rk, prev, zero, &mut abcd, &mut e, p);
+    store(chain, prev);
+    store_state(state, abcd, e);
+}
+
+/// CBC-encrypts whole 64-byte groups in place from `chain` (updated to the last
+/// ciphertext block) and compresses their plaintext into `state`.
+pub(crate) fn seal(
+    _: AesNiToken,
+    _: ShaNiToken,
+    ks: &KeySchedule,
+    chain: &mut Block,
+    state: &mut [u32; 5],
+    groups: &mut [[u8; 64]],
+) {
+    // SAFETY: the tokens prove the CPU has AES-NI, SHA, SSSE3 and SSE4.1.
+    unsafe { with_rounds!(ks.rounds, seal_r(&ks.enc, chain, state, groups)) }
+}
+
+/// CBC-decrypts whole 64-byte groups in place from `chain` (updated to the last
+/// ciphertext block) and compresses the recovered plaintext into `state`.
+pub(crate) fn open(
+    _: AesNiToken,
+    _: ShaNiToken,
+    ks: &KeySchedule,
+    chain: &mut Block,
+    state: &mut [u32; 5],
+    groups: &mut [[u8; 64]],
+) {
+    // SAFETY: the tokens prove the CPU has AES-NI, SHA, SSSE3 and SSE4.1.
+    unsafe { with_rounds!(ks.rounds, open_r(&ks.dec, chain, state, groups)) }
+}

@@ -1,0 +1,415 @@
+//! AES-CBC and HMAC-SHA1 of the same plaintext in one pass (encrypt-and-MAC, Kerberos'
+//! order: RFC 3961's simplified profile MACs the plaintext), with CBC-CS3 ciphertext
+//! stealing.
+//!
+//! ```text
+//! seal: C = CBC-CS3(Ke, iv, P)        tag = HMAC-SHA1(Ki, P)
+//! open: P = CBC-CS3^-1(Ke, iv, C)     check HMAC-SHA1(Ki, P) against the tag
+//! ```
+//!
+//! CBC encryption is one serial chain of `aesenc` and SHA-1 on the SHA extensions is
+//! another; the `aesni-sha-ni` backend interleaves them in one loop (one 64-byte SHA-1
+//! block per four CBC blocks, the AES rounds spread between the `sha1rnds4` steps), so
+//! the MAC hides in the gaps of the AES chain. Opening decrypts four blocks in parallel
+//! while the previous four are hashed. The CS3 tail (the last 16 to 32 bytes) and the
+//! bytes before it that do not fill a 64-byte group run after the stitched bulk. The other
+//! backends run CBC and SHA-1 one after the other.
+//!
+//! ```
+//! use simdcrypt::CbcHmacSha1;
+//! let c = CbcHmacSha1::new(&[1u8; 16], &[2u8; 20])?;
+//! let mut buf = *b"attack at dawn, with seventeen+ bytes";
+//! let tag = c.seal_cts(&[0u8; 16], &mut buf)?;
+//! c.open_cts(&[0u8; 16], &mut buf, &tag[..12])?;
+//! assert_eq!(&buf, b"attack at dawn, with seventeen+ bytes");
+//! # Ok::<(), simdcrypt::Error>(())
+//! ```
+
+use core::fmt;
+
+use crate::aes::Block;
+use crate::backend::{Backend, Dispatch};
+use crate::cbc::{Cbc, cts_split};
+#[cfg(simdcrypt_x86_64)]
+use crate::cpu::{AesNiToken, ShaNiToken};
+use crate::sha1::hmac::{ct_verify, finish_tag, key_states};
+use crate::sha1::{self, Sha1};
+use crate::{Error, wipe};
+
+#[cfg(simdcrypt_x86_64)]
+mod aesni_shani;
+
+/// Best first: the stitched kernel, then CBC and SHA-1 one after the other on the CBC
+/// backends (SHA-1 on its own automatic backend; all-portable for `portable`).
+static DISPATCH: Dispatch = Dispatch::new(
+    "CBC-HMAC-SHA1",
+    &[
+        Backend::AesNiShaNi,
+        Backend::VaesAvx2,
+        Backend::AesNi,
+        Backend::Portable,
+    ],
+);
+
+/// How the whole 64-byte groups at the start of a message are processed.
+#[derive(Clone, Copy, Debug)]
+enum Imp {
+    /// CBC, then SHA-1 (or the reverse when opening).
+    Sequential,
+    /// The stitched AES-NI + SHA-NI kernels.
+    #[cfg(simdcrypt_x86_64)]
+    Stitched(AesNiToken, ShaNiToken),
+}
+
+/// AES-CBC and HMAC-SHA1 under two keys, computed in one pass over the data.
+///
+/// The HMAC's inner and outer chaining values (after the padded key blocks) are computed
+/// when keyed and wiped on drop with the AES round keys; `Debug` prints no key material.
+///
+/// ```
+/// use simdcrypt::{Backend, CbcHmacSha1};
+/// let c = CbcHmacSha1::new(&[1u8; 32], b"mac key")?;
+/// let mut buf = [0u8; 64];
+/// let tag = c.seal(&[9u8; 16], &mut buf)?; // whole blocks, no stealing
+/// // The same as CBC, then HMAC-SHA1 of the plaintext.
+/// let mut cbc = [0u8; 64];
+/// simdcrypt::Cbc::new(&[1u8; 32])?.encrypt(&mut [9u8; 16], &mut cbc)?;
+/// let mut mac = simdcrypt::HmacSha1::new(b"mac key");
+/// mac.update(&[0u8; 64]);
+/// assert_eq!((buf, tag), (cbc, mac.finalize()));
+/// c.open(&[9u8; 16], &mut buf, &tag)?;
+/// assert_eq!(buf, [0u8; 64]);
+/// # Ok::<(), simdcrypt::Error>(())
+/// ```
+#[derive(Clone)]
+pub struct CbcHmacSha1 {
+    cbc: Cbc,
+    sha: sha1::Impl,
+    sha_backend: Backend,
+    inner_start: [u32; 5],
+    outer_start: [u32; 5],
+    imp: Imp,
+    backend: Backend,
+}
+
+impl CbcHmacSha1 {
+    /// Keys AES-CBC with `aes_key` (16, 24 or 32 bytes) and HMAC-SHA1 with `mac_key` (any
+    /// length) on the automatic backend.
+    ///
+    /// ```
+    /// use simdcrypt::{CbcHmacSha1, Error};
+    /// let c = CbcHmacSha1::new(&[0u8; 16], &[0u8; 16])?;
+    /// assert!(CbcHmacSha1::available_backends().any(|b| b == c.backend()));
+    /// let bad = CbcHmacSha1::new(&[0u8; 15], b"k");
+    /// assert!(matches!(bad, Err(Error::InvalidKeyLength { len: 15, .. })));
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
+    pub fn new(aes_key: &[u8], mac_key: &[u8]) -> Result<CbcHmacSha1, Error> {
+        CbcHmacSha1::with_backend(aes_key, mac_key, DISPATCH.auto())
+    }
+
+    /// Keys on the backend given; `Err` if this type lacks it or this CPU cannot run it.
+    ///
+    /// ```
+    /// use simdcrypt::{Backend, CbcHmacSha1, Error};
+    /// let reference = CbcHmacSha1::with_backend(&[5u8; 16], b"k", Backend::Portable)?;
+    /// let mut want = [3u8; 40];
+    /// let want_tag = reference.seal_cts(&[1u8; 16], &mut want)?;
+    /// for b in CbcHmacSha1::available_backends() {
+    ///     let c = CbcHmacSha1::with_backend(&[5u8; 16], b"k", b)?;
+    ///     let mut buf = [3u8; 40];
+    ///     assert_eq!(c.seal_cts(&[1u8; 16], &mut buf)?, want_tag);
+    ///     assert_eq!(buf, want);
+    /// }
+    /// let not_here = CbcHmacSha1::with_backend(&[5u8; 16], b"k", Backend::ShaNi);
+    /// assert!(matches!(not_here, Err(Error::BackendNotForAlgorithm { .. })));
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
+    pub fn with_backend(
+        aes_key: &[u8],
+        mac_key: &[u8],
+        backend: Backend,
+    ) -> Result<CbcHmacSha1, Error> {
+        let backend = DISPATCH.check(backend)?;
+        let (cbc_backend, imp) = match backend {
+            #[cfg(simdcrypt_x86_64)]
+            Backend::AesNiShaNi => {
+                let (Some(a), Some(s)) = (AesNiToken::get(), ShaNiToken::get()) else {
+                    return Err(Error::BackendUnavailable(backend));
+                };
+                (Backend::AesNi, Imp::Stitched(a, s))
+            }
+            b => (b, Imp::Sequential),
+        };
+        let cbc = Cbc::with_backend(aes_key, cbc_backend)?;
+        let sha_backend = match imp {
+            #[cfg(simdcrypt_x86_64)]
+            Imp::Stitched(..) => Backend::ShaNi,
+            Imp::Sequential if backend == Backend::Portable => Backend::Portable,
+            Imp::Sequential => sha1::DISPATCH.auto(),
+        };
+        let sha = sha1::Impl::new(sha_backend).unwrap_or(sha1::Impl::Portable);
+        let (inner_start, outer_start) = key_states(mac_key, sha, sha_backend);
+        Ok(CbcHmacSha1 {
+            cbc,
+            sha,
+            sha_backend,
+            inner_start,
+            outer_start,
+            imp,
+            backend,
+        })
+    }
+
+    /// The backends this CPU runs for CBC-HMAC-SHA1, best first.
+    ///
+    /// ```
+    /// use simdcrypt::{Backend, CbcHmacSha1};
+    /// let all: Vec<Backend> = CbcHmacSha1::available_backends().collect();
+    /// assert!(all.iter().all(|b| b.is_available()));
+    /// assert_eq!(all.last(), Some(&Backend::Portable));
+    /// ```
+    pub fn available_backends() -> impl Iterator<Item = Backend> {
+        DISPATCH.available()
+    }
+
+    /// Every backend that CBC-HMAC-SHA1 has, available here or not, best first.
+    #[doc(hidden)]
+    pub fn implemented_backends() -> &'static [Backend] {
+        DISPATCH.candidates
+    }
+
+    /// The backend this instance runs on.
+    ///
+    /// ```
+    /// use simdcrypt::{Backend, CbcHmacSha1};
+    /// let c = CbcHmacSha1::with_backend(&[0u8; 16], b"k", Backend::Portable)?;
+    /// assert_eq!(c.backend(), Backend::Portable);
+    /// assert_eq!(format!("{c:?}"), "CbcHmacSha1 { key_bits: 128, backend: Portable, .. }");
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
+    #[must_use]
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// Encrypts and hashes the whole 64-byte groups of `buf` (a multiple of 64 bytes),
+    /// continuing the CBC chain and the SHA-1 state.
+    fn seal_bulk(&self, chain: &mut Block, state: &mut [u32; 5], buf: &mut [u8]) {
+        let groups = buf.as_chunks_mut::<64>().0;
+        if groups.is_empty() {
+            return;
+        }
+        match self.imp {
+            Imp::Sequential => {
+                self.sha.compress(state, groups);
+                self.cbc
+                    .enc_blocks(chain, groups.as_flattened_mut().as_chunks_mut::<16>().0);
+            }
+            #[cfg(simdcrypt_x86_64)]
+            Imp::Stitched(a, s) => aesni_shani::seal(a, s, &self.cbc.ks, chain, state, groups),
+        }
+    }
+
+    /// Decrypts and hashes (the recovered plaintext) the whole 64-byte groups of `buf`.
+    fn open_bulk(&self, chain: &mut Block, state: &mut [u32; 5], buf: &mut [u8]) {
+        let groups = buf.as_chunks_mut::<64>().0;
+        if groups.is_empty() {
+            return;
+        }
+        match self.imp {
+            Imp::Sequential => {
+                self.cbc
+                    .dec_blocks(chain, groups.as_flattened_mut().as_chunks_mut::<16>().0);
+                self.sha.compress(state, groups);
+            }
+            #[cfg(simdcrypt_x86_64)]
+            Imp::Stitched(a, s) => aesni_shani::open(a, s, &self.cbc.ks, chain, state, groups),
+        }
+    }
+
+    /// The running inner hash after the key block and `hashed` bytes.
+    fn inner(&self, state: [u32; 5], hashed: usize) -> Sha1 {
+        Sha1::from_parts(self.sha, self.sha_backend, state, 64 + hashed as u64)
+    }
+
+    /// Seals `buf[..split]` (whole blocks) and then, with stealing, `buf[split..]` (16 to
+    /// 32 bytes, or nothing).
+    pub(crate) fn seal_split(&self, iv: &Block, buf: &mut [u8], split: usize) -> [u8; 20] {
+        let bulk = split / 64 * 64;
+        let mut chain = *iv;
+        let mut state = self.inner_start;
+        self.seal_bulk(&mut chain, &mut state, &mut buf[..bulk]);
+        let mut h = self.inner(state, bulk);
+        wipe::words(&mut state);
+        // The rest of the plaintext is hashed before it is encrypted.
+        h.update(&buf[bulk..]);
+        let (mid, tail) = buf[bulk..].split_at_mut(split - bulk);
+        self.cbc.enc_blocks(&mut chain, mid.as_chunks_mut::<16>().0);
+        if !tail.is_empty() {
+            self.cbc.steal_encrypt(&mut chain, tail);
+        }
+        finish_tag(&mut h, self.outer_start)
+    }
+
+    /// Opens `buf` split as in [`CbcHmacSha1::seal_split`] and checks `tag`; wipes `buf` on
+    /// a mismatch. The tag length is checked by the caller.
+    fn open_split(
+        &self,
+        iv: &Block,
+        buf: &mut [u8],
+        split: usize,
+        tag: &[u8],
+    ) -> Result<(), Error> {
+        let bulk = split / 64 * 64;
+        let mut chain = *iv;
+        let mut state = self.inner_start;
+        self.open_bulk(&mut chain, &mut state, &mut buf[..bulk]);
+        let mut h = self.inner(state, bulk);
+        wipe::words(&mut state);
+        let (mid, tail) = buf[bulk..].split_at_mut(split - bulk);
+        self.cbc.dec_blocks(&mut chain, mid.as_chunks_mut::<16>().0);
+        if !tail.is_empty() {
+            self.cbc.steal_decrypt(&mut chain, tail);
+        }
+        h.update(&buf[bulk..]);
+        let mut mac = finish_tag(&mut h, self.outer_start);
+        let r = ct_verify(&mac, tag);
+        wipe::bytes(&mut mac);
+        if r.is_err() {
+            wipe::bytes(buf);
+        }
+        r
+    }
+
+    /// Encrypts `buf` in place with CBC-CS3 ciphertext stealing (as
+    /// [`Cbc::encrypt_cts`]: any length of at least 16; exactly 16 is one CBC block) and
+    /// returns the HMAC-SHA1 of the plaintext. `Err` (nothing written) if `buf` is shorter
+    /// than 16 bytes.
+    ///
+    /// ```
+    /// use simdcrypt::{Cbc, CbcHmacSha1, Error, HmacSha1};
+    /// let c = CbcHmacSha1::new(&[7u8; 16], b"integrity key")?;
+    /// let msg = *b"a message of thirty-three bytes!!";
+    /// let mut buf = msg;
+    /// let tag = c.seal_cts(&[0u8; 16], &mut buf)?;
+    /// let mut want = msg;
+    /// Cbc::new(&[7u8; 16])?.encrypt_cts(&[0u8; 16], &mut want)?;
+    /// let mut mac = HmacSha1::new(b"integrity key");
+    /// mac.update(&msg);
+    /// assert_eq!((buf, tag), (want, mac.finalize()));
+    /// let mut short = [0u8; 15];
+    /// let err = c.seal_cts(&[0u8; 16], &mut short);
+    /// assert_eq!(err, Err(Error::DataTooShort { len: 15, min: 16 }));
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
+    pub fn seal_cts(&self, iv: &[u8; 16], buf: &mut [u8]) -> Result<[u8; 20], Error> {
+        let len = buf.len();
+        if len < 16 {
+            return Err(Error::DataTooShort { len, min: 16 });
+        }
+        Ok(self.seal_split(iv, buf, cts_split(len)))
+    }
+
+    /// Decrypts a CBC-CS3 `buf` in place and checks `tag` (the HMAC-SHA1 of the plaintext:
+    /// all 20 bytes, or its first 10 to 19) in constant time.
+    ///
+    /// `Err` with `buf` untouched if `buf` is shorter than 16 bytes
+    /// ([`Error::DataTooShort`]) or the tag length is outside 10 to 20
+    /// ([`Error::InvalidTagLength`]). On a mismatch `buf` is overwritten with zeros, so no
+    /// unauthenticated plaintext is left behind, and the answer is [`Error::TagMismatch`].
+    ///
+    /// ```
+    /// use simdcrypt::{CbcHmacSha1, Error};
+    /// let c = CbcHmacSha1::new(&[7u8; 32], b"k")?;
+    /// let mut buf = [5u8; 50];
+    /// let tag = c.seal_cts(&[1u8; 16], &mut buf)?;
+    /// let sealed = buf;
+    /// c.open_cts(&[1u8; 16], &mut buf, &tag[..12])?;
+    /// assert_eq!(buf, [5u8; 50]);
+    /// let mut forged = sealed;
+    /// forged[0] ^= 1;
+    /// assert_eq!(c.open_cts(&[1u8; 16], &mut forged, &tag), Err(Error::TagMismatch));
+    /// assert_eq!(forged, [0u8; 50]); // wiped
+    /// let mut kept = sealed;
+    /// let err = c.open_cts(&[1u8; 16], &mut kept, &tag[..9]);
+    /// assert_eq!(err, Err(Error::InvalidTagLength { len: 9 }));
+    /// assert_eq!(kept, sealed); // untouched
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
+    pub fn open_cts(&self, iv: &[u8; 16], buf: &mut [u8], tag: &[u8]) -> Result<(), Error> {
+        let len = buf.len();
+        if len < 16 {
+            return Err(Error::DataTooShort { len, min: 16 });
+        }
+        if !(10..=20).contains(&tag.len()) {
+            return Err(Error::InvalidTagLength { len: tag.len() });
+        }
+        self.open_split(iv, buf, cts_split(len), tag)
+    }
+
+    /// Encrypts whole blocks in place with plain CBC and returns the HMAC-SHA1 of the
+    /// plaintext. `Err` (nothing written) unless `buf.len()` is a multiple of 16; an empty
+    /// buffer gives the HMAC of the empty message.
+    ///
+    /// ```
+    /// use simdcrypt::{CbcHmacSha1, Error};
+    /// let c = CbcHmacSha1::new(&[7u8; 16], b"k")?;
+    /// let mut buf = [1u8; 48];
+    /// let tag = c.seal(&[0u8; 16], &mut buf)?;
+    /// c.open(&[0u8; 16], &mut buf, &tag)?;
+    /// assert_eq!(buf, [1u8; 48]);
+    /// let mut odd = [1u8; 20];
+    /// assert_eq!(c.seal(&[0u8; 16], &mut odd), Err(Error::NotBlockMultiple { len: 20 }));
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
+    pub fn seal(&self, iv: &[u8; 16], buf: &mut [u8]) -> Result<[u8; 20], Error> {
+        let len = buf.len();
+        if !len.is_multiple_of(16) {
+            return Err(Error::NotBlockMultiple { len });
+        }
+        Ok(self.seal_split(iv, buf, len))
+    }
+
+    /// Decrypts whole blocks in place and checks `tag` as [`CbcHmacSha1::open_cts`] does
+    /// (wiping `buf` on a mismatch). `Err` (nothing written) unless `buf.len()` is a
+    /// multiple of 16 and the tag 10 to 20 bytes long.
+    ///
+    /// ```
+    /// use simdcrypt::{CbcHmacSha1, Error};
+    /// let c = CbcHmacSha1::new(&[7u8; 16], b"k")?;
+    /// let mut buf = [1u8; 32];
+    /// let mut tag = c.seal(&[0u8; 16], &mut buf)?;
+    /// tag[19] ^= 0x80;
+    /// assert_eq!(c.open(&[0u8; 16], &mut buf, &tag), Err(Error::TagMismatch));
+    /// assert_eq!(buf, [0u8; 32]);
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
+    pub fn open(&self, iv: &[u8; 16], buf: &mut [u8], tag: &[u8]) -> Result<(), Error> {
+        let len = buf.len();
+        if !len.is_multiple_of(16) {
+            return Err(Error::NotBlockMultiple { len });
+        }
+        if !(10..=20).contains(&tag.len()) {
+            return Err(Error::InvalidTagLength { len: tag.len() });
+        }
+        self.open_split(iv, buf, len, tag)
+    }
+}
+
+impl Drop for CbcHmacSha1 {
+    fn drop(&mut self) {
+        wipe::words(&mut self.inner_start);
+        wipe::words(&mut self.outer_start);
+        // `cbc` wipes its round keys.
+    }
+}
+
+impl fmt::Debug for CbcHmacSha1 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CbcHmacSha1")
+            .field("key_bits", &((self.cbc.ks.rounds - 6) * 32))
+            .field("backend", &self.backend)
+            .finish_non_exhaustive()
+    }
+}

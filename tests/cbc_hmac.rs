@@ -1,0 +1,296 @@
+//! AES-CBC + HMAC-SHA1 in one pass (`CbcHmacSha1`) on every available backend: against the
+//! sequential composition of the portable CBC and HMAC-SHA1 (themselves checked against
+//! NIST and RFC vectors in tests/cbc.rs and tests/sha1.rs) and RustCrypto `cts` + `hmac`,
+//! for every length up to 300 and across the 64-byte group boundaries, every key size;
+//! tag truncation, mismatches (the buffer wiped) and rejections (the buffer untouched).
+
+mod common;
+
+use common::{backends_under_test, hex};
+use hmac::{KeyInit, Mac};
+use proptest::prelude::*;
+use simdcrypt::{Backend, Cbc, CbcHmacSha1, Error, HmacSha1};
+
+fn backends() -> Vec<Backend> {
+    backends_under_test(
+        "CBC-HMAC-SHA1",
+        CbcHmacSha1::implemented_backends(),
+        CbcHmacSha1::available_backends(),
+    )
+}
+
+fn data(len: usize, seed: u8) -> Vec<u8> {
+    (0..len)
+        .map(|i| (i as u8).wrapping_mul(31).wrapping_add(seed) ^ (i >> 8) as u8)
+        .collect()
+}
+
+/// The sequential reference: portable CBC(-CS3), portable HMAC-SHA1 of the plaintext.
+fn reference(
+    key: &[u8],
+    mac_key: &[u8],
+    iv: &[u8; 16],
+    msg: &[u8],
+    cts: bool,
+) -> (Vec<u8>, [u8; 20]) {
+    let cbc = Cbc::with_backend(key, Backend::Portable).unwrap();
+    let mut ct = msg.to_vec();
+    if cts {
+        cbc.encrypt_cts(iv, &mut ct).unwrap();
+    } else {
+        cbc.encrypt(&mut iv.clone(), &mut ct).unwrap();
+    }
+    let mut mac = HmacSha1::with_backend(mac_key, Backend::Portable).unwrap();
+    mac.update(msg);
+    (ct, mac.finalize())
+}
+
+/// RustCrypto's HMAC-SHA1, an independent oracle for the tag.
+fn rustcrypto_hmac(key: &[u8], msg: &[u8]) -> [u8; 20] {
+    let mut m = hmac::Hmac::<sha1::Sha1>::new_from_slice(key).unwrap();
+    m.update(msg);
+    m.finalize().into_bytes().into()
+}
+
+/// Lengths: everything to 300, then around the 64-byte group boundaries to 20 groups.
+fn lengths() -> Vec<usize> {
+    let mut v: Vec<usize> = (0..=300).collect();
+    for g in 5..=20 {
+        for d in [-33i64, -32, -17, -16, -15, -1, 0, 1, 15, 16, 17, 31, 32, 33] {
+            v.push((64 * g as i64 + d) as usize);
+        }
+    }
+    v.extend([4096, 4096 + 17, 16384 + 5]);
+    v
+}
+
+#[test]
+fn stitched_equals_sequential_every_length() {
+    let backends = backends();
+    let mut checked = 0;
+    for key_len in [16, 24, 32] {
+        let key = data(key_len, 1);
+        let mac_key = data(20, 2);
+        let iv: [u8; 16] = data(16, 3).try_into().unwrap();
+        for &b in &backends {
+            let c = CbcHmacSha1::with_backend(&key, &mac_key, b).unwrap();
+            assert_eq!(c.backend(), b);
+            for len in lengths() {
+                let msg = data(len, len as u8);
+                if len >= 16 {
+                    let (want_ct, want_tag) = reference(&key, &mac_key, &iv, &msg, true);
+                    let mut buf = msg.clone();
+                    let tag = c.seal_cts(&iv, &mut buf).unwrap();
+                    assert_eq!(buf, want_ct, "{b} seal_cts ct, key {key_len}, len {len}");
+                    assert_eq!(tag, want_tag, "{b} seal_cts tag, key {key_len}, len {len}");
+                    c.open_cts(&iv, &mut buf, &tag).unwrap();
+                    assert_eq!(buf, msg, "{b} open_cts, key {key_len}, len {len}");
+                    checked += 1;
+                }
+                if len.is_multiple_of(16) {
+                    let (want_ct, want_tag) = reference(&key, &mac_key, &iv, &msg, false);
+                    let mut buf = msg.clone();
+                    let tag = c.seal(&iv, &mut buf).unwrap();
+                    assert_eq!(buf, want_ct, "{b} seal ct, key {key_len}, len {len}");
+                    assert_eq!(tag, want_tag, "{b} seal tag, key {key_len}, len {len}");
+                    c.open(&iv, &mut buf, &tag[..12]).unwrap();
+                    assert_eq!(buf, msg, "{b} open, key {key_len}, len {len}");
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked >= backends.len() * 3 * 500, "only {checked} cases");
+}
+
+#[test]
+fn tag_is_rustcrypto_hmac_of_the_plaintext() {
+    for b in backends() {
+        for mac_key in [&b""[..], b"k", &[0x55; 64], &[0xaa; 80]] {
+            let c = CbcHmacSha1::with_backend(&[9u8; 32], mac_key, b).unwrap();
+            for len in [16, 17, 63, 64, 65, 127, 128, 129, 1000] {
+                let msg = data(len, 7);
+                let mut buf = msg.clone();
+                let tag = c.seal_cts(&[0u8; 16], &mut buf).unwrap();
+                assert_eq!(tag, rustcrypto_hmac(mac_key, &msg), "{b} len {len}");
+            }
+        }
+    }
+}
+
+/// RFC 3962 Appendix B (AES-128 "chicken teriyaki", zero IV) through `seal_cts`.
+#[test]
+fn rfc3962_ciphertext_stealing_vectors() {
+    let key = hex("636869636b656e207465726979616b69");
+    let cases = [
+        (
+            "4920776f756c64206c696b652074686520",
+            "c6353568f2bf8cb4d8a580362da7ff7f97",
+        ),
+        (
+            "4920776f756c64206c696b65207468652047656e6572616c20476175277320",
+            "fc00783e0efdb2c1d445d4c8eff7ed2297687268d6ecccc0c07b25e25ecfe5",
+        ),
+        (
+            "4920776f756c64206c696b65207468652047656e6572616c2047617527732043",
+            "39312523a78662d5be7fcbcc98ebf5a897687268d6ecccc0c07b25e25ecfe584",
+        ),
+        (
+            "4920776f756c64206c696b65207468652047656e6572616c20476175277320436869636b656e2c20706c656173652c",
+            "97687268d6ecccc0c07b25e25ecfe584b3fffd940c16a18c1b5549d2f838029e39312523a78662d5be7fcbcc98ebf5",
+        ),
+        (
+            "4920776f756c64206c696b65207468652047656e6572616c20476175277320436869636b656e2c20706c656173652c20",
+            "97687268d6ecccc0c07b25e25ecfe5849dad8bbb96c4cdc03bc103e1a194bbd839312523a78662d5be7fcbcc98ebf5a8",
+        ),
+        (
+            "4920776f756c64206c696b65207468652047656e6572616c20476175277320436869636b656e2c20706c656173652c20616e6420776f6e746f6e20736f75702e",
+            "97687268d6ecccc0c07b25e25ecfe58439312523a78662d5be7fcbcc98ebf5a84807efe836ee89a526730dbc2f7bc8409dad8bbb96c4cdc03bc103e1a194bbd8",
+        ),
+    ];
+    for b in backends() {
+        let c = CbcHmacSha1::with_backend(&key, b"mac", b).unwrap();
+        for (pt, ct) in cases {
+            let (pt, ct) = (hex(pt), hex(ct));
+            let mut buf = pt.clone();
+            let tag = c.seal_cts(&[0u8; 16], &mut buf).unwrap();
+            assert_eq!(buf, ct, "{b} len {}", pt.len());
+            assert_eq!(tag, rustcrypto_hmac(b"mac", &pt));
+            c.open_cts(&[0u8; 16], &mut buf, &tag).unwrap();
+            assert_eq!(buf, pt);
+        }
+    }
+}
+
+#[test]
+fn truncated_tags_and_mismatches() {
+    for b in backends() {
+        let c = CbcHmacSha1::with_backend(&[3u8; 16], b"key", b).unwrap();
+        for len in [16, 17, 64, 100, 300] {
+            let msg = data(len, 9);
+            let mut sealed = msg.clone();
+            let tag = c.seal_cts(&[2u8; 16], &mut sealed).unwrap();
+            // Every accepted tag length verifies.
+            for n in 10..=20 {
+                let mut buf = sealed.clone();
+                c.open_cts(&[2u8; 16], &mut buf, &tag[..n]).unwrap();
+                assert_eq!(buf, msg, "{b} len {len} tag {n}");
+            }
+            // Lengths outside 10..=20: rejected, buffer untouched.
+            for n in [0, 1, 9] {
+                let mut buf = sealed.clone();
+                let err = c.open_cts(&[2u8; 16], &mut buf, &tag[..n]);
+                assert_eq!(err, Err(Error::InvalidTagLength { len: n }));
+                assert_eq!(buf, sealed);
+            }
+            let long = [tag.as_slice(), &[0]].concat();
+            let mut buf = sealed.clone();
+            assert_eq!(
+                c.open_cts(&[2u8; 16], &mut buf, &long),
+                Err(Error::InvalidTagLength { len: 21 })
+            );
+            assert_eq!(buf, sealed);
+            // A flipped bit in any tag byte, any ciphertext byte, or the IV: mismatch, wiped.
+            for i in 0..20 {
+                let mut bad = tag;
+                bad[i] ^= 1 << (i % 8);
+                let mut buf = sealed.clone();
+                assert_eq!(
+                    c.open_cts(&[2u8; 16], &mut buf, &bad),
+                    Err(Error::TagMismatch)
+                );
+                assert!(buf.iter().all(|&x| x == 0), "{b} len {len}: not wiped");
+            }
+            for i in (0..len).step_by(7) {
+                let mut buf = sealed.clone();
+                buf[i] ^= 0x80;
+                assert_eq!(
+                    c.open_cts(&[2u8; 16], &mut buf, &tag[..12]),
+                    Err(Error::TagMismatch)
+                );
+                assert!(
+                    buf.iter().all(|&x| x == 0),
+                    "{b} len {len} byte {i}: not wiped"
+                );
+            }
+            let mut buf = sealed.clone();
+            assert_eq!(
+                c.open_cts(&[3u8; 16], &mut buf, &tag),
+                Err(Error::TagMismatch)
+            );
+            assert!(buf.iter().all(|&x| x == 0));
+        }
+        // Short buffers and partial blocks: rejected before anything is written.
+        let mut short = [7u8; 15];
+        assert_eq!(
+            c.seal_cts(&[0u8; 16], &mut short),
+            Err(Error::DataTooShort { len: 15, min: 16 })
+        );
+        assert_eq!(
+            c.open_cts(&[0u8; 16], &mut short, &[0u8; 12]),
+            Err(Error::DataTooShort { len: 15, min: 16 })
+        );
+        assert_eq!(short, [7u8; 15]);
+        let mut odd = [7u8; 33];
+        assert_eq!(
+            c.seal(&[0u8; 16], &mut odd),
+            Err(Error::NotBlockMultiple { len: 33 })
+        );
+        assert_eq!(
+            c.open(&[0u8; 16], &mut odd, &[0u8; 20]),
+            Err(Error::NotBlockMultiple { len: 33 })
+        );
+        assert_eq!(odd, [7u8; 33]);
+        // The empty message: the HMAC of nothing.
+        let mut empty = [0u8; 0];
+        assert_eq!(
+            c.seal(&[0u8; 16], &mut empty).unwrap(),
+            rustcrypto_hmac(b"key", b"")
+        );
+    }
+}
+
+#[test]
+fn backend_selection() {
+    let all: Vec<Backend> = CbcHmacSha1::available_backends().collect();
+    assert!(all.contains(&CbcHmacSha1::new(&[0u8; 16], b"k").unwrap().backend()));
+    assert_eq!(
+        CbcHmacSha1::with_backend(&[0u8; 16], b"k", Backend::VaesAvx512).unwrap_err(),
+        Error::BackendNotForAlgorithm {
+            backend: Backend::VaesAvx512,
+            algorithm: "CBC-HMAC-SHA1"
+        }
+    );
+    if !Backend::AesNiShaNi.is_available() {
+        assert_eq!(
+            CbcHmacSha1::with_backend(&[0u8; 16], b"k", Backend::AesNiShaNi).unwrap_err(),
+            Error::BackendUnavailable(Backend::AesNiShaNi)
+        );
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Random keys, IVs and messages: every backend agrees with the portable one.
+    #[test]
+    fn backends_agree(
+        key in prop::sample::select(vec![16usize, 24, 32]).prop_flat_map(|n| prop::collection::vec(any::<u8>(), n)),
+        mac_key in prop::collection::vec(any::<u8>(), 0..100),
+        iv in any::<[u8; 16]>(),
+        msg in prop::collection::vec(any::<u8>(), 16..1200),
+    ) {
+        let p = CbcHmacSha1::with_backend(&key, &mac_key, Backend::Portable).unwrap();
+        let mut want = msg.clone();
+        let want_tag = p.seal_cts(&iv, &mut want).unwrap();
+        prop_assert_eq!(want_tag, rustcrypto_hmac(&mac_key, &msg));
+        for b in CbcHmacSha1::available_backends() {
+            let c = CbcHmacSha1::with_backend(&key, &mac_key, b).unwrap();
+            let mut buf = msg.clone();
+            prop_assert_eq!(c.seal_cts(&iv, &mut buf).unwrap(), want_tag);
+            prop_assert_eq!(&buf, &want);
+            c.open_cts(&iv, &mut buf, &want_tag).unwrap();
+            prop_assert_eq!(&buf, &msg);
+        }
+    }
+}
