@@ -208,18 +208,35 @@
         .type   simdcrypt_sha1_avx2_compress, @function
         .balign 32
 simdcrypt_sha1_avx2_compress:
+        .cfi_startproc
         test            rdx, rdx
         jz              .Lavx2_ret
         push            rbx
+        .cfi_def_cfa_offset 16
+        .cfi_offset     rbx, -16
         push            rbp
+        .cfi_def_cfa_offset 24
+        .cfi_offset     rbp, -24
         push            r12
+        .cfi_def_cfa_offset 32
+        .cfi_offset     r12, -32
         push            r13
+        .cfi_def_cfa_offset 40
+        .cfi_offset     r13, -40
         push            r14
+        .cfi_def_cfa_offset 48
+        .cfi_offset     r14, -48
         push            r15
+        .cfi_def_cfa_offset 56
+        .cfi_offset     r15, -56
         mov             rax, rsp
+        .cfi_def_cfa_register rax
         sub             rsp, 1280 + 32
         and             rsp, -32
         mov             [rsp + 1280], rax       /* caller's rsp (after the pushes) */
+        /* CFA = [rsp + 1280] + 56: DW_CFA_def_cfa_expression, 6 bytes: DW_OP_breg7 (rsp)
+           1280 (SLEB128 0x80 0x0a), DW_OP_deref, DW_OP_plus_uconst 56. */
+        .cfi_escape     0x0f, 0x06, 0x77, 0x80, 0x0a, 0x06, 0x23, 0x38
         mov             NLEFT, rdx
         mov             CUR, rsp
         lea             NXT, [rsp + 640]
@@ -265,16 +282,26 @@ simdcrypt_sha1_avx2_compress:
         jmp             .Lavx2_loop
 
 .Lavx2_done:
-        vzeroupper
+        /* Every vector register (message words, schedule) to zero; also leaves the upper
+           halves clean, as vzeroupper would. */
+        vzeroall
         mov             rsp, [rsp + 1280]
+        .cfi_def_cfa    rsp, 56
         pop             r15
+        .cfi_def_cfa_offset 48
         pop             r14
+        .cfi_def_cfa_offset 40
         pop             r13
+        .cfi_def_cfa_offset 32
         pop             r12
+        .cfi_def_cfa_offset 24
         pop             rbp
+        .cfi_def_cfa_offset 16
         pop             rbx
+        .cfi_def_cfa_offset 8
 .Lavx2_ret:
         ret
+        .cfi_endproc
         .size   simdcrypt_sha1_avx2_compress, . - simdcrypt_sha1_avx2_compress
 
         .section .note.GNU-stack,"",@progbits

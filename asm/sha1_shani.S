@@ -236,6 +236,14 @@
         .set    \p\()E1, \p\()TMP
 .endm
 
+/* Zeroes xmm0..xmm15: the chaining values and message words (key-derived inside HMAC)
+   are not left behind in registers. Zero idioms: no execution unit, no dependency. */
+.macro CLEAR_XMM
+  .irp r, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+        pxor            xmm\r, xmm\r
+  .endr
+.endm
+
 /* ------------------------------------------------------------------------------------ */
 /* One stream. rdi = state, rsi = blocks, rdx = number of blocks. The schedule (SCHED,
    mostly plain SSE) goes to one of two stack buffers: the first block's before the
@@ -247,6 +255,7 @@
         .type   simdcrypt_sha1_shani_compress, @function
         .balign 32
 simdcrypt_sha1_shani_compress:
+        .cfi_startproc
         .set    AABCD, xmm0
         .set    AE0, xmm1
         .set    AE1, xmm2
@@ -261,7 +270,10 @@ simdcrypt_sha1_shani_compress:
         test            rdx, rdx
         jz              .Lshani1_ret
         push            rbp
+        .cfi_def_cfa_offset 16
+        .cfi_offset     rbp, -16
         mov             rbp, rsp
+        .cfi_def_cfa_register rbp
         sub             rsp, 640
         and             rsp, -16
         mov             r9, rsp                 /* schedule of the current block */
@@ -304,10 +316,14 @@ simdcrypt_sha1_shani_compress:
         paddd           AABCD, SAVE_ABCD
 
         SHANI_STORE_STATE A, rdi
+        CLEAR_XMM
         mov             rsp, rbp
+        .cfi_def_cfa_register rsp
         pop             rbp
+        .cfi_def_cfa_offset 8
 .Lshani1_ret:
         ret
+        .cfi_endproc
         .size   simdcrypt_sha1_shani_compress, . - simdcrypt_sha1_shani_compress
 
 /* ------------------------------------------------------------------------------------ */
@@ -352,6 +368,7 @@ simdcrypt_sha1_shani_compress:
         .type   simdcrypt_sha1_shani_compress2, @function
         .balign 32
 simdcrypt_sha1_shani_compress2:
+        .cfi_startproc
         .set    AABCD, xmm0
         .set    AE0, xmm1
         .set    AE1, xmm2
@@ -371,7 +388,10 @@ simdcrypt_sha1_shani_compress2:
         test            r8, r8
         jz              .Lshani2_ret
         push            rbp
+        .cfi_def_cfa_offset 16
+        .cfi_offset     rbp, -16
         mov             rbp, rsp
+        .cfi_def_cfa_register rbp
         sub             rsp, 640 + 64
         and             rsp, -16
         mov             r9, rsp                 /* B schedule, current block */
@@ -395,10 +415,20 @@ simdcrypt_sha1_shani_compress2:
 
         SHANI_STORE_STATE A, rdi
         SHANI_STORE_STATE B, rdx
+        /* The saved chaining values of both streams, then every register used. */
+        pxor            xmm15, xmm15
+        movdqa          [rsp + 640], xmm15
+        movdqa          [rsp + 656], xmm15
+        movdqa          [rsp + 672], xmm15
+        movdqa          [rsp + 688], xmm15
+        CLEAR_XMM
         mov             rsp, rbp
+        .cfi_def_cfa_register rsp
         pop             rbp
+        .cfi_def_cfa_offset 8
 .Lshani2_ret:
         ret
+        .cfi_endproc
         .size   simdcrypt_sha1_shani_compress2, . - simdcrypt_sha1_shani_compress2
 
         .section .note.GNU-stack,"",@progbits

@@ -10,6 +10,16 @@ fn list(it: impl Iterator<Item = Backend>) -> String {
 
 fn main() {
     println!("detected CPU features: {}", cpu::detected());
+    if let Some(sig) = cpu::signature() {
+        println!(
+            "CPU: {:?} family {} model {} stepping {}; tuning table row: {}",
+            sig.vendor,
+            sig.family,
+            sig.model,
+            sig.stepping,
+            simdcrypt::tuning_row().unwrap_or("none (the default orders)")
+        );
+    }
     println!(
         "automatic choice may use: {}",
         simdcrypt::automatic_features()

@@ -79,7 +79,8 @@ impl Backend {
     /// use simdcrypt::{Backend, Error};
     /// assert_eq!(Backend::VaesAvx2.name(), "vaes-avx2");
     /// assert_eq!("VAES-AVX2".parse::<Backend>(), Ok(Backend::VaesAvx2));
-    /// assert_eq!("vaes".parse::<Backend>(), Err(Error::UnknownBackendName));
+    /// let err = "vaes".parse::<Backend>().unwrap_err();
+    /// assert!(matches!(err, Error::UnknownBackendName { name } if name.as_str() == "vaes"));
     /// ```
     #[must_use]
     pub const fn name(self) -> &'static str {
@@ -175,7 +176,9 @@ impl FromStr for Backend {
         ALL.iter()
             .copied()
             .find(|b| b.name().eq_ignore_ascii_case(s))
-            .ok_or(Error::UnknownBackendName)
+            .ok_or(Error::UnknownBackendName {
+                name: crate::BackendName::new(s),
+            })
     }
 }
 
@@ -184,9 +187,12 @@ impl FromStr for Backend {
 ///
 /// `SIMDCRYPT_BACKEND=aesni` makes every algorithm pick its best backend that uses no more
 /// than AES-NI's features (AES goes to `aesni`, SHA-1 to `ssse3`); `portable` turns every
-/// SIMD kernel off; a comma-separated list allows the union. An unknown name is reported on
-/// standard error once and caps everything at `portable`; a name this CPU cannot run is
-/// reported and caps at what the CPU has of it. Read once per process.
+/// SIMD kernel off; a comma-separated list allows the union. An unknown name, or a value
+/// that is not UTF-8, is reported on standard error once and caps everything at
+/// `portable`; a name this CPU cannot run is reported and caps at what the CPU has of it;
+/// a value that names no backend (empty, or commas only) is reported and caps nothing.
+/// A report that cannot be written (standard error closed) is dropped, never a panic.
+/// Read once per process; [`backend_env_problem`] returns the report.
 ///
 /// ```
 /// use simdcrypt::{Aes, Sha1, automatic_features, cpu};
@@ -203,7 +209,9 @@ pub fn automatic_features() -> Features {
 
 /// Why `SIMDCRYPT_BACKEND` was not honoured as written, if it was not.
 ///
-/// `None` when the variable is unset or every name in it is known and available.
+/// `None` when the variable is unset or every name in it is known and available; a
+/// problem for an unknown or unavailable name, a value that names no backend (`""`, `","`)
+/// and a value that is not UTF-8.
 ///
 /// ```
 /// if std::env::var_os("SIMDCRYPT_BACKEND").is_none() {
@@ -220,6 +228,7 @@ pub fn backend_env_problem() -> Option<&'static str> {
 #[cfg(feature = "std")]
 mod cap {
     use super::*;
+    use std::io::Write;
     use std::sync::OnceLock;
 
     struct Cap {
@@ -231,15 +240,24 @@ mod cap {
 
     fn compute() -> Cap {
         let detected = crate::cpu::detected();
-        let Ok(value) = std::env::var("SIMDCRYPT_BACKEND") else {
-            return Cap {
-                features: detected,
-                problem: None,
-            };
+        let (features, problem) = match std::env::var_os("SIMDCRYPT_BACKEND") {
+            None => (detected, None),
+            Some(raw) => match raw.to_str() {
+                Some(value) => parse(value, detected),
+                // Names are ASCII, so a value that is not UTF-8 cannot be read as meant:
+                // as for an unknown name, nothing but portable.
+                None => (
+                    Features::NONE,
+                    Some(std::format!(
+                        "the value {raw:?} is not valid UTF-8; capping at portable"
+                    )),
+                ),
+            },
         };
-        let (features, problem) = parse(&value, detected);
         if let Some(p) = &problem {
-            std::eprintln!("simdcrypt: SIMDCRYPT_BACKEND={value:?}: {p}");
+            // Reported once. A closed stderr or a broken pipe must not make every
+            // constructor panic (as `eprintln!` would): a failed write is ignored.
+            let _ = writeln!(std::io::stderr(), "simdcrypt: SIMDCRYPT_BACKEND: {p}");
         }
         Cap {
             features,
@@ -248,6 +266,9 @@ mod cap {
     }
 
     /// The cap for one value of the variable, and what is wrong with it.
+    ///
+    /// A value that names no backend (empty, blanks, commas only) is a problem and caps
+    /// nothing: the automatic choice is as without the variable.
     pub(crate) fn parse(
         value: &str,
         detected: Features,
@@ -255,7 +276,12 @@ mod cap {
         let mut features = Features::NONE;
         let mut problems = std::vec::Vec::new();
         let mut unknown = false;
-        for name in value.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+        let mut named = 0;
+        for name in value.split(',').map(str::trim) {
+            if name.is_empty() {
+                continue;
+            }
+            named += 1;
             match name.parse::<Backend>() {
                 Ok(b) => {
                     if !detected.contains(b.required_features()) {
@@ -270,6 +296,14 @@ mod cap {
                     ));
                 }
             }
+        }
+        if named == 0 {
+            return (
+                detected,
+                Some(std::format!(
+                    "the value {value:?} names no backend (known: {KNOWN_NAMES}); ignored, no cap"
+                )),
+            );
         }
         if unknown {
             features = Features::NONE;
@@ -302,7 +336,8 @@ mod cap {
 /// The backends of one algorithm, best first, with its automatic choice cached.
 pub(crate) struct Dispatch {
     pub(crate) algorithm: &'static str,
-    /// Best first: the order the automatic choice tries them in, set by measurement.
+    /// Best first by default: the order the automatic choice tries them in, set by
+    /// measurement; a CPU's row in the tuning table (`crate::tuning`) may reorder them.
     pub(crate) candidates: &'static [Backend],
     cache: AtomicU8,
 }
@@ -318,10 +353,15 @@ impl Dispatch {
         }
     }
 
+    /// The candidates in this CPU's order: its row of the tuning table, else the defaults.
+    fn ordered(&self) -> impl Iterator<Item = Backend> + use<> {
+        let (order, n) = crate::tuning::order(self.candidates, crate::tuning::current());
+        order.into_iter().take(n)
+    }
+
     /// The backends this CPU runs, best first.
     pub(crate) fn available(&self) -> impl Iterator<Item = Backend> + use<> {
-        let candidates = self.candidates;
-        candidates.iter().copied().filter(|b| b.is_available())
+        self.ordered().filter(|b| b.is_available())
     }
 
     /// The automatic choice: the best available backend within `SIMDCRYPT_BACKEND`'s cap.
@@ -329,7 +369,7 @@ impl Dispatch {
     pub(crate) fn auto(&self) -> Backend {
         let i = self.cache.load(Ordering::Relaxed);
         if i != UNSET {
-            return self.candidates[usize::from(i)];
+            return ALL[usize::from(i)];
         }
         self.choose()
     }
@@ -337,14 +377,17 @@ impl Dispatch {
     #[cold]
     fn choose(&self) -> Backend {
         let cap = automatic_features();
-        let i = self
-            .candidates
-            .iter()
-            .position(|b| b.is_available() && cap.contains(b.required_features()))
+        let b = self
+            .ordered()
+            .find(|b| b.is_available() && cap.contains(b.required_features()))
             .expect("Portable is every algorithm's last candidate");
-        // Fits in u8: no algorithm has 255 backends.
+        let i = ALL
+            .iter()
+            .position(|&x| x == b)
+            .expect("every backend is in ALL");
+        // Fits in u8: there are far fewer than 255 backends.
         self.cache.store(i as u8, Ordering::Relaxed);
-        self.candidates[i]
+        b
     }
 
     /// `Ok` if the algorithm implements `b` and this CPU runs it.
@@ -376,7 +419,12 @@ mod tests {
         assert_eq!("VAES-AVX2".parse::<Backend>(), Ok(Backend::VaesAvx2));
         assert_eq!("AVX512".parse::<Backend>(), Ok(Backend::Avx512));
         assert_ne!(Backend::Avx512.name(), Backend::VaesAvx512.name());
-        assert_eq!("nope".parse::<Backend>(), Err(Error::UnknownBackendName));
+        assert_eq!(
+            " nope ".parse::<Backend>(),
+            Err(Error::UnknownBackendName {
+                name: crate::BackendName::new("nope")
+            })
+        );
     }
 
     #[cfg(feature = "std")]
@@ -398,6 +446,14 @@ mod tests {
         let (f, p) = cap::parse("aesni,bogus", all);
         assert_eq!(f, Features::NONE);
         assert!(p.unwrap().contains("unknown backend \"bogus\""));
+        // A value that names nothing is a problem and caps nothing.
+        for empty in ["", ",", " , ,", "   "] {
+            let (f, p) = cap::parse(empty, all);
+            assert_eq!(f, all, "{empty:?}");
+            assert!(p.unwrap().contains("names no backend"), "{empty:?}");
+        }
+        // Empty items between names are skipped.
+        assert_eq!(cap::parse("aesni,,", all), (AesNiToken::FEATURES, None));
         let (f, p) = cap::parse("vaes-avx512", AesNiToken::FEATURES);
         assert_eq!(f, AesNiToken::FEATURES);
         assert!(p.unwrap().contains("not available"));

@@ -275,6 +275,89 @@ fn probe() -> Features {
     Features::NONE
 }
 
+/// A CPU's maker.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Vendor {
+    /// `GenuineIntel`.
+    Intel,
+    /// `AuthenticAMD`.
+    Amd,
+    /// Anything else (or not read: see [`signature`]).
+    Other,
+}
+
+/// Which CPU this is, as CPUID leaves 0 and 1 name it: what the per-microarchitecture
+/// choices (the crate's tuning table) are keyed on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Signature {
+    /// The maker.
+    pub vendor: Vendor,
+    /// The family, extended family included (6 for Intel Core and Xeon, 25 for AMD Zen 3
+    /// and Zen 4).
+    pub family: u32,
+    /// The model, extended model included (207 for Emerald Rapids, 17 for Zen 4 EPYC).
+    pub model: u32,
+    /// The stepping.
+    pub stepping: u32,
+}
+
+/// This CPU's vendor, family, model and stepping; `None` without the architecture code
+/// (non-x86-64 targets, the `pure` feature). Read with CPUID each call (it is not cached:
+/// the dispatch reads it once per algorithm and caches its choice).
+///
+/// ```
+/// if let Some(sig) = simdcrypt::cpu::signature() {
+///     println!("{:?} family {} model {}", sig.vendor, sig.family, sig.model);
+///     assert!(sig.family > 0);
+/// }
+/// ```
+#[must_use]
+pub fn signature() -> Option<Signature> {
+    read_signature()
+}
+
+#[cfg(simdcrypt_x86_64)]
+#[allow(unused_unsafe)] // `__cpuid` is an `unsafe fn` before Rust 1.94 (MSRV 1.89)
+fn read_signature() -> Option<Signature> {
+    use core::arch::x86_64::__cpuid;
+    // SAFETY: `cpuid` exists on every x86-64 CPU; leaves 0 and 1 always exist.
+    let (l0, l1) = unsafe { (__cpuid(0), __cpuid(1)) };
+    let mut name = [0u8; 12];
+    name[..4].copy_from_slice(&l0.ebx.to_le_bytes());
+    name[4..8].copy_from_slice(&l0.edx.to_le_bytes());
+    name[8..].copy_from_slice(&l0.ecx.to_le_bytes());
+    let vendor = match &name {
+        b"GenuineIntel" => Vendor::Intel,
+        b"AuthenticAMD" => Vendor::Amd,
+        _ => Vendor::Other,
+    };
+    let base_family = (l1.eax >> 8) & 0xf;
+    let base_model = (l1.eax >> 4) & 0xf;
+    // The extended fields count where the base family is 15 (and, for the model, 6 too).
+    let family = if base_family == 0xf {
+        base_family + ((l1.eax >> 20) & 0xff)
+    } else {
+        base_family
+    };
+    let model = if base_family == 0xf || base_family == 0x6 {
+        base_model | (((l1.eax >> 16) & 0xf) << 4)
+    } else {
+        base_model
+    };
+    Some(Signature {
+        vendor,
+        family,
+        model,
+        stepping: l1.eax & 0xf,
+    })
+}
+
+#[cfg(not(simdcrypt_x86_64))]
+fn read_signature() -> Option<Signature> {
+    None
+}
+
 macro_rules! tokens {
     ($($(#[$doc:meta])* $name:ident = [$($feat:ident),*];)*) => {
         $(

@@ -16,11 +16,15 @@ use crate::Backend;
 /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
 /// let mut buf = [7u8; 10];
 /// match xts.encrypt_sector(&mut buf, 0) {
-///     Err(Error::DataTooShort { len, min }) => assert_eq!((len, min), (10, 16)),
+///     Err(Error::DataUnitTooShort { len, min }) => assert_eq!((len, min), (10, 16)),
 ///     other => panic!("unexpected {other:?}"),
 /// }
 /// assert_eq!(buf, [7u8; 10]); // untouched
 /// assert_eq!(Error::BadPadding.to_string(), "bad padding");
+/// assert_eq!(
+///     xts.encrypt_sector(&mut buf, 0).unwrap_err().to_string(),
+///     "data unit of 10 bytes is too short (at least 16 needed)"
+/// );
 /// # Ok::<(), simdcrypt::Error>(())
 /// ```
 #[non_exhaustive]
@@ -40,14 +44,32 @@ pub enum Error {
         /// The length given, in bytes.
         len: usize,
     },
-    /// A message shorter than the mode can process (XTS and CBC-CS3 need 16 bytes).
+    /// A message shorter than the mode can process (CBC-CS3 and PKCS#7 decryption need
+    /// 16 bytes).
     DataTooShort {
         /// The length given, in bytes.
         len: usize,
         /// The least length accepted.
         min: usize,
     },
-    /// An XTS data unit longer than IEEE 1619 allows (2^24 bytes).
+    /// An XTS data unit (the whole buffer of a one-unit call) shorter than a block.
+    DataUnitTooShort {
+        /// The length given, in bytes.
+        len: usize,
+        /// The least length accepted.
+        min: usize,
+    },
+    /// The `sector_size` of a multi-sector XTS call outside `16..=2^24`.
+    InvalidSectorSize {
+        /// The sector size given, in bytes.
+        sector_size: usize,
+        /// The least sector size accepted.
+        min: usize,
+        /// The greatest sector size accepted.
+        max: usize,
+    },
+    /// An XTS data unit (the whole buffer of a one-unit call) longer than IEEE 1619
+    /// allows (2^24 bytes).
     DataUnitTooLong {
         /// The length given, in bytes.
         len: usize,
@@ -64,6 +86,8 @@ pub enum Error {
     /// Two lengths or counts that must agree do not (source and destination, IVs and
     /// buffers, inputs and outputs).
     LengthMismatch {
+        /// What is compared, naming the arguments (`"src and dst lengths"`).
+        what: &'static str,
         /// The first length or count.
         left: usize,
         /// The second length or count.
@@ -98,21 +122,110 @@ pub enum Error {
         /// The algorithm.
         algorithm: &'static str,
     },
-    /// A backend name that no backend has (from `FromStr` or `SIMDCRYPT_BACKEND`).
-    UnknownBackendName,
+    /// A backend name that no backend has (from `FromStr`).
+    UnknownBackendName {
+        /// The name given (its first [`BackendName::CAPACITY`] bytes).
+        name: BackendName,
+    },
+}
+
+/// A copy of a backend name that was not recognised, for [`Error::UnknownBackendName`].
+///
+/// The crate is `no_std` and [`Error`] is `Copy`, so the name is kept inline: its first
+/// [`BackendName::CAPACITY`] bytes, cut at a character boundary, with a flag saying
+/// whether anything was cut (shown as `…`).
+///
+/// ```
+/// use simdcrypt::{Backend, Error};
+/// let err = "vaes".parse::<Backend>().unwrap_err();
+/// let Error::UnknownBackendName { name } = err else { panic!() };
+/// assert_eq!(name.as_str(), "vaes");
+/// assert!(err.to_string().starts_with("unknown backend name \"vaes\""));
+/// let long = "x".repeat(40).parse::<Backend>().unwrap_err();
+/// let Error::UnknownBackendName { name } = long else { panic!() };
+/// assert_eq!((name.as_str().len(), name.is_truncated()), (32, true));
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct BackendName {
+    bytes: [u8; BackendName::CAPACITY],
+    len: u8,
+    truncated: bool,
+}
+
+impl BackendName {
+    /// The most bytes of a name kept.
+    pub const CAPACITY: usize = 32;
+
+    /// The first [`BackendName::CAPACITY`] bytes of `name` (cut at a character boundary).
+    ///
+    /// ```
+    /// let n = simdcrypt::BackendName::new("nope");
+    /// assert_eq!(n.as_str(), "nope");
+    /// assert!(!n.is_truncated());
+    /// ```
+    #[must_use]
+    pub fn new(name: &str) -> BackendName {
+        let mut len = name.len().min(Self::CAPACITY);
+        while !name.is_char_boundary(len) {
+            len -= 1;
+        }
+        let mut bytes = [0u8; Self::CAPACITY];
+        bytes[..len].copy_from_slice(&name.as_bytes()[..len]);
+        BackendName {
+            bytes,
+            // `len <= 32`.
+            len: len as u8,
+            truncated: len < name.len(),
+        }
+    }
+
+    /// The name kept.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        // Cut at a character boundary of a `str`: valid UTF-8.
+        core::str::from_utf8(&self.bytes[..usize::from(self.len)]).unwrap_or_default()
+    }
+
+    /// Whether the name given was longer than what is kept.
+    #[must_use]
+    pub fn is_truncated(&self) -> bool {
+        self.truncated
+    }
+}
+
+impl fmt::Debug for BackendName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{self}")
+    }
+}
+
+impl fmt::Display for BackendName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}", self.as_str())?;
+        if self.truncated {
+            f.write_str("…")?;
+        }
+        Ok(())
+    }
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             Error::InvalidKeyLength { len, expected } => {
-                write!(f, "invalid key length {len} bytes (expected {expected})")
+                write!(
+                    f,
+                    "key of {len} bytes has an invalid length (expected {expected})"
+                )
             }
             Error::XtsDuplicateKeyHalves => {
                 f.write_str("XTS key halves are equal (Key1 == Key2 is forbidden by SP 800-38E)")
             }
             Error::NotBlockMultiple { len } => {
-                write!(f, "length {len} is not a multiple of the 16-byte block")
+                write!(
+                    f,
+                    "data of {len} bytes is not a whole number of 16-byte blocks"
+                )
             }
             Error::DataTooShort { len, min } => {
                 write!(
@@ -120,6 +233,20 @@ impl fmt::Display for Error {
                     "data of {len} bytes is too short (at least {min} needed)"
                 )
             }
+            Error::DataUnitTooShort { len, min } => {
+                write!(
+                    f,
+                    "data unit of {len} bytes is too short (at least {min} needed)"
+                )
+            }
+            Error::InvalidSectorSize {
+                sector_size,
+                min,
+                max,
+            } => write!(
+                f,
+                "sector_size of {sector_size} bytes is out of range ({min} to {max} accepted)"
+            ),
             Error::DataUnitTooLong { len, max } => {
                 write!(
                     f,
@@ -130,8 +257,8 @@ impl fmt::Display for Error {
                 f,
                 "buffer of {len} bytes is not a whole number of {sector_size}-byte sectors"
             ),
-            Error::LengthMismatch { left, right } => {
-                write!(f, "lengths or counts differ: {left} and {right}")
+            Error::LengthMismatch { what, left, right } => {
+                write!(f, "{what} differ: {left} and {right}")
             }
             Error::BadPadding => f.write_str("bad padding"),
             Error::TagMismatch => f.write_str("authentication tag mismatch"),
@@ -160,9 +287,9 @@ impl fmt::Display for Error {
             Error::BackendNotForAlgorithm { backend, algorithm } => {
                 write!(f, "backend {backend} does not implement {algorithm}")
             }
-            Error::UnknownBackendName => write!(
+            Error::UnknownBackendName { name } => write!(
                 f,
-                "unknown backend name (known: {})",
+                "unknown backend name {name} (known: {})",
                 crate::backend::KNOWN_NAMES
             ),
         }
@@ -185,7 +312,7 @@ mod tests {
         assert!(dyn_e.source().is_none());
         assert_eq!(
             std::format!("{dyn_e}"),
-            "length 17 is not a multiple of the 16-byte block"
+            "data of 17 bytes is not a whole number of 16-byte blocks"
         );
     }
 }

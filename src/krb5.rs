@@ -334,13 +334,17 @@ impl UsageKeys {
     /// let keys = Aes128CtsHmacSha196::new(&[3u8; 16])?.usage_keys(17);
     /// let c = keys.checksum(b"m");
     /// let err = keys.verify_checksum(b"m", &c[..10]);
-    /// assert_eq!(err, Err(Error::LengthMismatch { left: 10, right: 12 }));
+    /// assert_eq!(
+    ///     err,
+    ///     Err(Error::LengthMismatch { what: "checksum and MAC lengths", left: 10, right: 12 })
+    /// );
     /// assert_eq!(keys.verify_checksum(b"m", &[0u8; 12]), Err(Error::TagMismatch));
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
     pub fn verify_checksum(&self, msg: &[u8], cksum: &[u8]) -> Result<(), Error> {
         if cksum.len() != MAC_LEN {
             return Err(Error::LengthMismatch {
+                what: "checksum and MAC lengths",
                 left: cksum.len(),
                 right: MAC_LEN,
             });

@@ -90,10 +90,13 @@ mod digest_impl;
 mod error;
 #[cfg(feature = "alloc")]
 pub mod krb5;
+#[cfg(all(test, feature = "std"))]
+mod leak_tests;
 pub mod sha1;
 #[cfg(test)]
 #[cfg_attr(not(simdcrypt_asm), allow(dead_code))] // used by the assembly twins' tests
 mod test_util;
+mod tuning;
 mod wipe;
 pub mod xts;
 
@@ -107,14 +110,21 @@ pub use cbc_hmac::CbcHmacSha1;
 pub use cipher_impl::{Aes128, Aes192, Aes256};
 #[cfg(feature = "digest")]
 pub use digest_impl::Sha1Core;
-pub use error::Error;
-pub use sha1::{HmacSha1, Sha1, sha1, sha1_many};
+pub use error::{BackendName, Error};
+pub use sha1::{HmacSha1, HmacSha1Key, Sha1, sha1, sha1_many};
 pub use xts::Xts;
 
 /// The README's example runs as a doc test.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
+
+/// The name of this CPU's row in the per-microarchitecture tuning table (e.g.
+/// `"AMD Zen 4"`), or `None` where the defaults apply: for tools and reports.
+#[doc(hidden)]
+pub fn tuning_row() -> Option<&'static str> {
+    tuning::current().map(|r| r.name)
+}
 
 /// Backend names accepted in `SIMDCRYPT_REQUIRE`-style lists, for tests and tools.
 #[doc(hidden)]

@@ -176,7 +176,11 @@ fn errors_leave_everything_untouched() {
             let mut bufs: Vec<&mut [u8]> = vec![&mut a, &mut d];
             assert_eq!(
                 cbc.encrypt_many(&mut ivs, &mut bufs),
-                Err(Error::LengthMismatch { left: 3, right: 2 })
+                Err(Error::LengthMismatch {
+                    what: "ivs and bufs counts",
+                    left: 3,
+                    right: 2
+                })
             );
         }
         {

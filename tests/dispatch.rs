@@ -55,6 +55,35 @@ fn detection_agrees_with_proc_cpuinfo() {
     }
 }
 
+/// The vendor, family, model and stepping we read (which pick the tuning table's row)
+/// agree with the kernel's `/proc/cpuinfo`.
+#[cfg(simdcrypt_x86_64)]
+#[test]
+fn signature_agrees_with_proc_cpuinfo() {
+    let text = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let field = |name: &str| {
+        text.lines()
+            .find(|l| l.split(':').next().map(str::trim) == Some(name))
+            .and_then(|l| l.split_once(':'))
+            .map(|(_, v)| v.trim().to_owned())
+    };
+    let Some(vendor) = field("vendor_id") else {
+        panic!("no vendor_id in /proc/cpuinfo on an x86-64 Linux machine");
+    };
+    let sig = simdcrypt::cpu::signature().expect("x86-64 reads a signature");
+    let want = match vendor.as_str() {
+        "GenuineIntel" => simdcrypt::cpu::Vendor::Intel,
+        "AuthenticAMD" => simdcrypt::cpu::Vendor::Amd,
+        _ => simdcrypt::cpu::Vendor::Other,
+    };
+    assert_eq!(sig.vendor, want);
+    let num = |n: &str| field(n).unwrap().parse::<u32>().unwrap();
+    assert_eq!(sig.family, num("cpu family"));
+    assert_eq!(sig.model, num("model"));
+    assert_eq!(sig.stepping, num("stepping"));
+    eprintln!("{sig:?}: tuning row {:?}", simdcrypt::tuning_row());
+}
+
 /// Without the architecture code (a non-x86-64 target or the `pure` feature) nothing is
 /// detected and every algorithm has the portable backend alone.
 #[cfg(not(simdcrypt_x86_64))]
@@ -160,4 +189,128 @@ fn explicit_backends_ignore_nothing() {
             Err(e) => panic!("{b}: unexpected {e}"),
         }
     }
+}
+
+/// What a child process with `SIMDCRYPT_BACKEND` set to `value` (raw bytes) and its
+/// standard error as `stderr_mode` (`"keep"`, `"closed"`: fd 2 closed, `"broken"`: a pipe
+/// whose reader is gone) reports: its exit status, stdout and stderr.
+#[cfg(unix)]
+fn env_child(value: &[u8], stderr_mode: &str) -> (std::process::ExitStatus, String, String) {
+    use std::os::unix::ffi::OsStrExt;
+    let out = Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "env_problem_child",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env("SIMDCRYPT_BACKEND", std::ffi::OsStr::from_bytes(value))
+        .env("SIMDCRYPT_ENV_CHILD", stderr_mode)
+        .output()
+        .unwrap();
+    (
+        out.status,
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// In a child process (see `env_child`): points stderr where the parent asked, then builds
+/// every algorithm on its automatic backend and prints the choice and the problem.
+#[cfg(unix)]
+#[test]
+fn env_problem_child() {
+    let Ok(mode) = std::env::var("SIMDCRYPT_ENV_CHILD") else {
+        return;
+    };
+    // SAFETY: plain POSIX calls on file descriptors this process owns; nothing else in
+    // this single-threaded child uses fd 2 meanwhile.
+    unsafe {
+        match mode.as_str() {
+            "closed" => assert_eq!(libc::close(2), 0),
+            "broken" => {
+                let mut fds = [0; 2];
+                assert_eq!(libc::pipe(fds.as_mut_ptr()), 0);
+                assert_eq!(libc::close(fds[0]), 0);
+                assert_eq!(libc::dup2(fds[1], 2), 2);
+                assert_eq!(libc::close(fds[1]), 0);
+            }
+            _ => {}
+        }
+    }
+    let aes = Aes::new(&[1u8; 16]).unwrap().backend();
+    let sha = simdcrypt::Sha1::new().backend();
+    let xts = simdcrypt::Xts::new(&[[2u8; 16], [3u8; 16]].concat())
+        .unwrap()
+        .backend();
+    println!("CHOICE {aes} {sha} {xts}");
+    println!("PROBLEM {:?}", simdcrypt::backend_env_problem());
+}
+
+/// Values that name no backend, and values that are not UTF-8, are problems that
+/// `backend_env_problem` returns and stderr reports once; a closed or broken stderr is
+/// no panic.
+#[cfg(unix)]
+#[test]
+fn simdcrypt_backend_bad_values_are_reported_not_fatal() {
+    let uncapped = format!(
+        "CHOICE {} {} {}",
+        Aes::available_backends().next().unwrap(),
+        simdcrypt::Sha1::available_backends().next().unwrap(),
+        simdcrypt::Xts::available_backends().next().unwrap()
+    );
+    let cases: [(&[u8], &str, &str, &str); 6] = [
+        (b"", "keep", "names no backend", &uncapped),
+        (b",", "keep", "names no backend", &uncapped),
+        (b" , ", "broken", "names no backend", &uncapped),
+        (
+            b"aes\xffni",
+            "keep",
+            "not valid UTF-8",
+            "CHOICE portable portable portable",
+        ),
+        (
+            b"\xff",
+            "closed",
+            "not valid UTF-8",
+            "CHOICE portable portable portable",
+        ),
+        (
+            b"nope",
+            "broken",
+            "unknown backend \\\"nope\\\"",
+            "CHOICE portable portable portable",
+        ),
+    ];
+    for (value, mode, problem, choice) in cases {
+        let (status, stdout, stderr) = env_child(value, mode);
+        let what = format!(
+            "{:?} with stderr {mode}: {status}\n{stdout}\n{stderr}",
+            value.escape_ascii().to_string()
+        );
+        assert!(status.success(), "{what}");
+        assert!(stdout.contains(choice), "{what}");
+        let line = stdout
+            .lines()
+            .find(|l| l.starts_with("PROBLEM "))
+            .unwrap_or_else(|| panic!("no PROBLEM line: {what}"));
+        assert!(
+            line.starts_with("PROBLEM Some(") && line.contains(problem),
+            "{what}"
+        );
+        if mode == "keep" {
+            // Reported once on stderr.
+            assert_eq!(
+                stderr.matches("simdcrypt: SIMDCRYPT_BACKEND").count(),
+                1,
+                "{what}"
+            );
+        }
+    }
+    // A good value is no problem.
+    let (status, stdout, _) = env_child(b"portable", "closed");
+    assert!(
+        status.success() && stdout.contains("PROBLEM None"),
+        "{stdout}"
+    );
 }

@@ -271,6 +271,7 @@ fn rejections_leave_nothing() {
         assert_eq!(
             keys.verify_checksum(b"abc", &c[..11]),
             Err(Error::LengthMismatch {
+                what: "checksum and MAC lengths",
                 left: 11,
                 right: 12
             })

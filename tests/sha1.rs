@@ -9,7 +9,7 @@ use common::{backends_under_test, hex, records};
 use hmac::{KeyInit, Mac};
 use proptest::prelude::*;
 use simdcrypt::sha1::{compress_with, sha1_many_backend, sha1_many_with};
-use simdcrypt::{Backend, Error, HmacSha1, Sha1, sha1, sha1_many};
+use simdcrypt::{Backend, Error, HmacSha1, HmacSha1Key, Sha1, sha1, sha1_many};
 
 const IV: [u32; 5] = [
     0x6745_2301,
@@ -120,6 +120,14 @@ fn rfc2202_hmac() {
             assert_eq!(mac.clone().finalize(), md, "{b} key {}", key.len());
             mac.clone().verify(&md).unwrap();
             mac.verify(&md[..12]).unwrap();
+            // The same through a key set up once.
+            let k = HmacSha1Key::with_backend(&key, b).unwrap();
+            assert_eq!(k.backend(), b);
+            assert_eq!(k.mac(&msg), md, "{b} keyed once, key {}", key.len());
+            k.verify(&msg, &md[..10]).unwrap();
+            let mut m = k.start();
+            m.update(&msg);
+            assert_eq!(m.finalize(), md, "{b} start()");
         }
     }
     // The automatic backend too.
@@ -297,7 +305,11 @@ fn sha1_many_rejects_mismatched_lengths() {
     let mut out = [[7u8; 20]; 3];
     assert_eq!(
         sha1_many(&inputs, &mut out),
-        Err(Error::LengthMismatch { left: 2, right: 3 })
+        Err(Error::LengthMismatch {
+            what: "inputs and out counts",
+            left: 2,
+            right: 3
+        })
     );
     assert_eq!(out, [[7u8; 20]; 3], "output untouched");
     for b in backends() {
@@ -475,6 +487,36 @@ proptest! {
         let mut m = HmacSha1::new(&key);
         m.update(&data);
         prop_assert_eq!(m.finalize(), want);
+        // A key set up once: the one-shot `mac`, `verify`, and `start` then `update`, on
+        // every backend, for several messages under the same key.
+        for b in backends() {
+            let k = HmacSha1Key::with_backend(&key, b).unwrap();
+            prop_assert_eq!(k.mac(&data), want, "{}", b);
+            let half = &data[..data.len() / 2];
+            prop_assert_eq!(k.mac(half), rustcrypto_hmac(&key, half), "{} second message", b);
+            prop_assert_eq!(k.verify(&data, &want[..12]), Ok(()));
+            let mut bad = want;
+            bad[key_len % 20] ^= 0x80;
+            prop_assert_eq!(k.verify(&data, &bad), Err(Error::TagMismatch));
+            prop_assert_eq!(k.verify(&data, &want[..9]), Err(Error::InvalidTagLength { len: 9 }));
+            prop_assert_eq!(k.verify(&data, &[0; 21]), Err(Error::InvalidTagLength { len: 21 }));
+            let mut m = k.start();
+            for w in points.windows(2) {
+                m.update(&data[w[0]..w[1]]);
+            }
+            prop_assert_eq!(m.finalize(), want, "{} start()", b);
+        }
+        prop_assert_eq!(HmacSha1Key::new(&key).mac(&data), want);
+    }
+}
+
+/// The one-shot `sha1` (whole blocks straight from the input, then the padded tail) at
+/// every length across the one- and two-padding-block edges and several whole blocks.
+#[test]
+fn one_shot_every_length() {
+    let data: Vec<u8> = (0..700u32).map(|i| (i * 7 + 3) as u8).collect();
+    for len in 0..=data.len() {
+        assert_eq!(sha1(&data[..len]), rustcrypto(&data[..len]), "len {len}");
     }
 }
 

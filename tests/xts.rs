@@ -345,7 +345,7 @@ fn length_errors_leave_buffers_untouched() {
         for len in [0, 1, 15] {
             let mut buf = bytes(1, len);
             let orig = buf.clone();
-            let want = Error::DataTooShort { len, min: 16 };
+            let want = Error::DataUnitTooShort { len, min: 16 };
             assert_eq!(xts.encrypt_sector(&mut buf, 0), Err(want));
             assert_eq!(xts.decrypt_sector(&mut buf, 0), Err(want));
             assert_eq!(xts.encrypt_with_tweak(&mut buf, &[0; 16]), Err(want));
@@ -375,18 +375,34 @@ fn length_errors_leave_buffers_untouched() {
                 sector_size: 512
             })
         );
+        // A bad sector_size is a sector-size error, whatever the buffer.
+        for (sector_size, len) in [(15, 1000), (0, 1000), (8, 1000), (0, 0), (8, 16)] {
+            let mut buf = bytes(2, len);
+            let orig = buf.clone();
+            let want = Err(Error::InvalidSectorSize {
+                sector_size,
+                min: 16,
+                max: 1 << 24,
+            });
+            assert_eq!(xts.decrypt_sectors(&mut buf, sector_size, 0), want);
+            assert_eq!(xts.encrypt_sectors(&mut buf, sector_size, 0), want);
+            let mut dst = vec![3u8; len];
+            assert_eq!(xts.encrypt_sectors_to(&buf, &mut dst, sector_size, 0), want);
+            assert_eq!((buf, dst), (orig, vec![3u8; len]));
+        }
         assert_eq!(
-            xts.decrypt_sectors(&mut buf, 15, 0),
-            Err(Error::DataTooShort { len: 15, min: 16 })
-        );
-        assert_eq!(
-            xts.encrypt_sectors(&mut buf, 0, 0),
-            Err(Error::DataTooShort { len: 0, min: 16 })
+            xts.encrypt_sectors(&mut [], (1 << 24) + 1, 0),
+            Err(Error::InvalidSectorSize {
+                sector_size: (1 << 24) + 1,
+                min: 16,
+                max: 1 << 24
+            })
         );
         let mut dst = vec![0u8; 999];
         assert_eq!(
             xts.encrypt_sectors_to(&buf, &mut dst, 100, 0),
             Err(Error::LengthMismatch {
+                what: "src and dst lengths",
                 left: 1000,
                 right: 999
             })
@@ -394,6 +410,7 @@ fn length_errors_leave_buffers_untouched() {
         assert_eq!(
             xts.decrypt_sector_to(&buf, &mut dst, 0),
             Err(Error::LengthMismatch {
+                what: "src and dst lengths",
                 left: 1000,
                 right: 999
             })

@@ -308,6 +308,7 @@ fn errors_leave_buffers_untouched() {
         assert_eq!(
             xts.decrypt_sectors_with_to(&pt, &mut dst[..1], 512, t),
             Err(Error::LengthMismatch {
+                what: "src and dst lengths",
                 left: 1536,
                 right: 1
             })

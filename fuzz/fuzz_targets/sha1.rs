@@ -1,6 +1,7 @@
 //! SHA-1 and HMAC-SHA1: the chosen backend against the portable one and RustCrypto
 //! `sha1`/`hmac`, with data split into random `update` chunks; `sha1_many` over several
-//! messages; HMAC with random key lengths and truncated-tag `verify`.
+//! messages; HMAC with random key lengths and truncated-tag `verify`, chunked updates and
+//! `reset`; the `digest` trait impls (`Digest`, `hmac::Hmac<simdcrypt::Sha1>`).
 #![no_main]
 
 use hmac::{KeyInit, Mac};
@@ -66,5 +67,52 @@ fuzz_target!(|inp: Input| {
             "corrupted tag accepted"
         );
     }
-    assert_eq!(m.finalize(), want, "{b} HMAC");
+    assert_eq!(m.clone().finalize(), want, "{b} HMAC");
+
+    // Chunked HMAC updates (the same splits as the hash), then `reset` and the same
+    // message again: the same tag each time.
+    let chunked = |m: &mut HmacSha1| {
+        let mut rest = &inp.data[..];
+        for s in &inp.splits {
+            let n = usize::from(*s).min(rest.len());
+            m.update(&rest[..n]);
+            rest = &rest[n..];
+        }
+        m.update(rest);
+    };
+    let mut c = HmacSha1::with_backend(&inp.key, b).unwrap();
+    chunked(&mut c);
+    assert_eq!(c.clone().finalize(), want, "{b} chunked HMAC");
+    c.update(&inp.key);
+    c.reset();
+    chunked(&mut c);
+    assert_eq!(c.finalize(), want, "{b} HMAC after reset");
+    // Resetting a used instance whose tag was already taken from a clone: unchanged key.
+    m.reset();
+    m.update(&inp.data);
+    assert_eq!(m.finalize(), want, "{b} HMAC reset after finalize of a clone");
+
+    // The `digest` traits: `Digest` on the automatic backend, chunked, and
+    // `hmac::Hmac<simdcrypt::Sha1>` against RustCrypto's.
+    {
+        use digest::{Digest as _, FixedOutputReset, Update};
+        let mut d = <Sha1 as sha1::Digest>::new();
+        let mut rest = &inp.data[..];
+        for s in &inp.splits {
+            let n = usize::from(*s).min(rest.len());
+            Update::update(&mut d, &rest[..n]);
+            rest = &rest[n..];
+        }
+        Update::update(&mut d, rest);
+        let dig: [u8; 20] = FixedOutputReset::finalize_fixed_reset(&mut d).into();
+        let plain: [u8; 20] = sha1::Sha1::digest(&inp.data).into();
+        assert_eq!(dig, plain, "digest trait");
+        // After the reset it is a fresh hash.
+        let empty: [u8; 20] = d.finalize().into();
+        assert_eq!(empty, <[u8; 20]>::from(sha1::Sha1::digest(b"")), "digest reset");
+        let mut ours = <hmac::Hmac<Sha1> as KeyInit>::new_from_slice(&inp.key).unwrap();
+        Mac::update(&mut ours, &inp.data);
+        let tag: [u8; 20] = ours.finalize().into_bytes().into();
+        assert_eq!(tag, want, "hmac::Hmac<simdcrypt::Sha1>");
+    }
 });

@@ -3,13 +3,18 @@
 //! buffer untouched. Multi-sector inputs also run under a `Tweaks` convention (chosen by the
 //! otherwise unused `tweak` bytes) against a loop of single units, and as an area whose last
 //! unit is shorter against `xts-mode`'s `encrypt_area`.
+//! Multi-sector runs go up to 128 sectors (past the 64-tweak batch), in place, out of place over
+//! a garbage `dst`, and through `par_*`; encrypt and decrypt; every misuse (bad key
+//! lengths, sector sizes under 16 or over 2^24, units over 2^24, `_to` length mismatches,
+//! ragged sector runs, short units) refused with the exact error and every buffer
+//! untouched.
 #![no_main]
 
 use aes::cipher::KeyInit;
 use libfuzzer_sys::fuzz_target;
-use simdcrypt::xts::Tweaks;
+use simdcrypt::xts::{MAX_UNIT, Tweaks};
 use simdcrypt::{Backend, Error, Xts};
-use simdcrypt_fuzz::xts::Input;
+use simdcrypt_fuzz::xts::{BAD_KEY_LENS, Input};
 
 fn rustcrypto(key: &[u8], buf: &mut [u8], tweak: &[u8; 16], decrypt: bool) {
     let (k1, k2) = key.split_at(key.len() / 2);
@@ -142,6 +147,81 @@ fn tweaks_and_area(x: &Xts, p: &Xts, key: &[u8], inp: &Input, size: usize, n: us
     );
 }
 
+/// Garbage for `dst` before an out-of-place call: nothing of `src` in it.
+fn garbage(len: usize, seed: u8) -> Vec<u8> {
+    (0..len)
+        .map(|i| (i as u8).wrapping_mul(167).wrapping_add(seed) ^ 0x3c)
+        .collect()
+}
+
+/// The misuse `inp.misuse` names (see `Input`): refused, with every buffer untouched.
+fn misuse(x: &Xts, inp: &Input, b: Backend) {
+    let arg = usize::from(inp.misuse / 8);
+    let src = inp.data.clone();
+    let mut buf = inp.data.clone();
+    let mut dst = garbage(inp.data.len(), inp.garbage);
+    let dst0 = dst.clone();
+    match inp.misuse % 8 {
+        1 => {
+            let len = BAD_KEY_LENS[arg % 8];
+            let key: Vec<u8> = inp.key.iter().cycle().take(len).copied().collect();
+            let want = Err(Error::InvalidKeyLength { len, expected: "32 or 64 bytes" });
+            assert_eq!(Xts::with_backend(&key, b).map(|_| ()), want, "key of {len}");
+            assert_eq!(Xts::new(&key).map(|_| ()), want, "key of {len}");
+        }
+        2 => {
+            let sector_size = arg % 16;
+            let want = Err(Error::InvalidSectorSize { sector_size, min: 16, max: MAX_UNIT });
+            assert_eq!(x.encrypt_sectors(&mut buf, sector_size, inp.sector), want);
+            assert_eq!(x.decrypt_sectors(&mut buf, sector_size, inp.sector), want);
+            assert_eq!(x.par_encrypt_sectors(&mut buf, sector_size, inp.sector), want);
+            assert_eq!(x.encrypt_sectors_to(&src, &mut dst, sector_size, inp.sector), want);
+        }
+        3 => {
+            let sector_size = MAX_UNIT + 1 + arg;
+            let want = Err(Error::InvalidSectorSize { sector_size, min: 16, max: MAX_UNIT });
+            assert_eq!(x.encrypt_sectors(&mut buf, sector_size, inp.sector), want);
+            assert_eq!(x.par_decrypt_sectors(&mut buf, sector_size, inp.sector), want);
+            if arg == 0 {
+                // One unit over the maximum: a large buffer, so only for this one value.
+                let mut big = vec![0x11u8; MAX_UNIT + 16];
+                let want = Err(Error::DataUnitTooLong { len: MAX_UNIT + 16, max: MAX_UNIT });
+                assert_eq!(x.encrypt_sector(&mut big, inp.sector), want);
+                assert_eq!(x.decrypt_with_tweak(&mut big, &inp.tweak), want);
+                assert!(big.iter().all(|&v| v == 0x11), "{b}: refused unit touched");
+            }
+        }
+        4 => {
+            let mut longer = garbage(src.len() + 1 + arg, inp.garbage);
+            let longer0 = longer.clone();
+            let want = Err(Error::LengthMismatch {
+                what: "src and dst lengths",
+                left: src.len(),
+                right: longer.len(),
+            });
+            assert_eq!(x.encrypt_sector_to(&src, &mut longer, inp.sector), want);
+            assert_eq!(x.decrypt_sectors_to(&src, &mut longer, 16, inp.sector), want);
+            assert_eq!(longer, longer0, "{b}: refused _to touched dst");
+            if src.len() > arg {
+                let mut shorter = garbage(src.len() - 1 - arg, inp.garbage);
+                let shorter0 = shorter.clone();
+                assert_eq!(
+                    x.encrypt_sectors_to(&src, &mut shorter, 16, inp.sector),
+                    Err(Error::LengthMismatch {
+                        what: "src and dst lengths",
+                        left: src.len(),
+                        right: src.len() - 1 - arg,
+                    })
+                );
+                assert_eq!(shorter, shorter0, "{b}: refused _to touched dst");
+            }
+        }
+        _ => {}
+    }
+    assert_eq!(buf, inp.data, "{b}: refused call touched the buffer");
+    assert_eq!(dst, dst0, "{b}: refused call touched dst");
+}
+
 fuzz_target!(|inp: Input| {
     let backends: Vec<Backend> = Xts::available_backends().collect();
     let b = backends[usize::from(inp.backend) % backends.len()];
@@ -149,9 +229,11 @@ fuzz_target!(|inp: Input| {
     let Ok(x) = Xts::with_backend(key, b) else {
         let (k1, k2) = key.split_at(key.len() / 2);
         assert_eq!(k1, k2, "a valid key was rejected");
+        assert_eq!(Xts::with_backend(key, b).err(), Some(Error::XtsDuplicateKeyHalves));
         return;
     };
     let p = Xts::with_backend(key, Backend::Portable).unwrap();
+    misuse(&x, &inp, b);
 
     if !inp.multi {
         // One data unit of 16..=8192 bytes with the raw tweak.
@@ -180,19 +262,42 @@ fuzz_target!(|inp: Input| {
             x.decrypt_with_tweak(&mut got, &inp.tweak).unwrap();
         }
         assert_eq!(got, src, "{b} round trip");
+        // Out of place over garbage, by sector number: equal to the in-place portable call.
+        if inp.out_of_place {
+            let mut dst = garbage(len, inp.garbage);
+            let mut one = src.clone();
+            if inp.decrypt {
+                x.decrypt_sector_to(&src, &mut dst, inp.sector).unwrap();
+                p.decrypt_sector(&mut one, inp.sector).unwrap();
+            } else {
+                x.encrypt_sector_to(&src, &mut dst, inp.sector).unwrap();
+                p.encrypt_sector(&mut one, inp.sector).unwrap();
+            }
+            assert_eq!(dst, one, "{b} out of place, len {len}");
+        }
     } else {
-        // Several sectors, numbered from `sector`, in place or out of place.
+        // Several sectors, numbered from `sector`, in place, out of place over garbage, or
+        // through `par_*`; the given sectors run `1 + repeat % 8` times over, so up to 128
+        // sectors (past the 64-tweak batch).
         let size = 16 + usize::from(inp.sector_size) % 1024;
         let n = (inp.data.len() / size).min(16);
-        let src = &inp.data[..n * size];
-        let mut got = src.to_vec();
+        let src: Vec<u8> = inp.data[..n * size].repeat(1 + usize::from(inp.repeat) % 8);
+        let total = src.len() / size;
+        let mut got = src.clone();
         if inp.out_of_place {
+            got = garbage(src.len(), inp.garbage);
             let r = if inp.decrypt {
-                x.decrypt_sectors_to(src, &mut got, size, inp.sector)
+                x.decrypt_sectors_to(&src, &mut got, size, inp.sector)
             } else {
-                x.encrypt_sectors_to(src, &mut got, size, inp.sector)
+                x.encrypt_sectors_to(&src, &mut got, size, inp.sector)
             };
             r.unwrap();
+        } else if inp.par {
+            if inp.decrypt {
+                x.par_decrypt_sectors(&mut got, size, inp.sector).unwrap();
+            } else {
+                x.par_encrypt_sectors(&mut got, size, inp.sector).unwrap();
+            }
         } else if inp.decrypt {
             x.decrypt_sectors(&mut got, size, inp.sector).unwrap();
         } else {
@@ -206,20 +311,27 @@ fuzz_target!(|inp: Input| {
             } else {
                 p.encrypt_sector(&mut one, num).unwrap();
             }
-            assert_eq!(g, &one[..], "{b} sector {i} of {n}, size {size}");
+            assert_eq!(g, &one[..], "{b} sector {i} of {total}, size {size}");
         }
         tweaks_and_area(&x, &p, key, &inp, size, n);
         // A buffer that is not whole sectors is refused and left untouched.
         if !inp.data.len().is_multiple_of(size) {
             let mut whole = inp.data.clone();
-            assert!(x.encrypt_sectors(&mut whole, size, 0).is_err());
-            assert_eq!(whole, inp.data);
+            let want = Err(Error::NotWholeSectors { len: whole.len(), sector_size: size });
+            assert_eq!(x.encrypt_sectors(&mut whole, size, 0), want);
+            assert_eq!(x.par_decrypt_sectors(&mut whole, size, 0), want);
+            let mut dst = garbage(whole.len(), inp.garbage);
+            let dst0 = dst.clone();
+            assert_eq!(x.encrypt_sectors_to(&inp.data, &mut dst, size, 0), want);
+            assert_eq!((whole, dst), (inp.data.clone(), dst0));
         }
     }
     // Too short a unit is refused, untouched.
     if inp.data.len() < 16 {
         let mut short = inp.data.clone();
-        assert!(x.encrypt_sector(&mut short, inp.sector).is_err());
+        let want = Err(Error::DataUnitTooShort { len: short.len(), min: 16 });
+        assert_eq!(x.encrypt_sector(&mut short, inp.sector), want);
+        assert_eq!(x.decrypt_with_tweak(&mut short, &inp.tweak), want);
         assert_eq!(short, inp.data);
     }
 });

@@ -51,14 +51,29 @@ pub mod xts {
         pub decrypt: bool,
         /// Several sectors (numbered from `sector`) rather than one unit (raw `tweak`).
         pub multi: bool,
+        /// Multi-sector: the sectors run `1 + repeat % 8` times over (up to 128 sectors,
+        /// past the 64-tweak batch).
+        pub repeat: u8,
+        /// Out of place: `dst` starts as garbage derived from this byte, not as `src`.
+        pub garbage: u8,
+        /// Multi-sector in place: through `par_*` (rayon).
+        pub par: bool,
+        /// A misuse checked to be refused with every buffer untouched: `misuse % 8` picks
+        /// 1 a bad key length (`BAD_KEY_LENS[misuse / 8 % 8]` bytes), 2 a `sector_size` of
+        /// `misuse / 8 % 16`, 3 a unit or sector size over 2^24, 4 `_to` lengths that
+        /// differ by `1 + misuse / 8`; otherwise none.
+        pub misuse: u8,
         /// Single unit: the unit's first bytes (the rest is 0xa5). Multi-sector: the whole
         /// sectors in it, at most 16.
         pub data: Vec<u8>,
     }
     crate::encode_struct!(Input {
         backend, wide_key, key, tweak, sector, unit_len, sector_size, out_of_place, decrypt,
-        multi ; data
+        multi, repeat, garbage, par, misuse ; data
     });
+
+    /// Key lengths XTS refuses, for `misuse`.
+    pub const BAD_KEY_LENS: [usize; 8] = [0, 16, 24, 31, 33, 48, 63, 65];
 }
 
 /// Input of the `cbc` target.
@@ -76,10 +91,21 @@ pub mod cbc {
         pub data: Vec<u8>,
         /// Chained-call sizes in blocks; the rest goes in a last call.
         pub splits: Vec<u8>,
+        /// Where the ciphertext is corrupted before `decrypt_padded`: byte
+        /// `len - 1 - corrupt % min(len, 32)` (the last two blocks), bit `(corrupt >> 8) % 8`.
+        pub corrupt: u16,
+        /// `encrypt_many` runs the streams `1 + copies % 4` times over (past the 64-stream
+        /// window with 17 or more streams).
+        pub copies: u8,
+        /// `encrypt_many` misuse, checked to change nothing: 1 one IV short, 2 stream
+        /// `bad / 3` one byte longer than whole blocks; otherwise none.
+        pub bad: u8,
         /// `encrypt_many` streams (whole blocks of each, the first 20).
         pub streams: Vec<Vec<u8>>,
     }
-    crate::encode_struct!(Input { backend, key_size, key, iv, data, splits ; streams });
+    crate::encode_struct!(Input {
+        backend, key_size, key, iv, data, splits, corrupt, copies, bad ; streams
+    });
 }
 
 /// Input of the `sha1` target.

@@ -201,6 +201,10 @@ fn xts_input(
         out_of_place,
         decrypt,
         multi,
+        repeat: 0,
+        garbage: 0,
+        par: false,
+        misuse: 0,
         data,
     })
 }
@@ -428,6 +432,83 @@ pub fn xts_inputs() -> Result<Vec<(String, xts::Input)>, String> {
         )?;
         out.push((format!("short-{n}"), input));
     }
+    // Past the 64-tweak batch: 9 to 16 sectors of 16, 48, 512 and 528 bytes run 8 times
+    // over (72 to 128 sectors), in place, out of place over garbage, and through `par_*`;
+    // every backend, both directions.
+    for b in selectors(nb) {
+        for (i, (size, count)) in [(16, 9), (48, 16), (512, 9), (528, 12)].into_iter().enumerate() {
+            for (mode, decrypt) in [(0, false), (1, true), (2, false)] {
+                let mut input = xts_input(
+                    b,
+                    &pattern(64, 20 + i as u64),
+                    [3; 16],
+                    u128::from(u64::MAX) - 40,
+                    size,
+                    true,
+                    mode == 1,
+                    decrypt,
+                    pattern(size * count, 21 + i as u64),
+                )?;
+                input.repeat = 7;
+                input.garbage = 0x5a + i as u8;
+                input.par = mode == 2;
+                out.push((format!("batch-b{b}-{size}x{count}-m{mode}"), input));
+            }
+        }
+        // A single unit out of place over garbage (the `_to` form with a sector number).
+        for len in [16, 33, 512, 4097] {
+            let mut input = xts_input(
+                b,
+                &pattern(32, 30),
+                [4; 16],
+                7,
+                len,
+                false,
+                true,
+                false,
+                pattern(len, 31),
+            )?;
+            input.garbage = 0xc3;
+            out.push((format!("unit-to-b{b}-{len}"), input));
+        }
+    }
+    // Misuse, each refused with the buffers untouched: every bad key length of the list;
+    // sector sizes 0, 8, 15; sizes over 2^24; `_to` lengths off by 1, 17 and 32.
+    let misuses: [(u8, &str); 16] = [
+        (1, "key-0"),
+        (1 + 8, "key-16"),
+        (1 + 8 * 2, "key-24"),
+        (1 + 8 * 3, "key-31"),
+        (1 + 8 * 4, "key-33"),
+        (1 + 8 * 5, "key-48"),
+        (1 + 8 * 6, "key-63"),
+        (1 + 8 * 7, "key-65"),
+        (2, "sector-0"),
+        (2 + 8 * 8, "sector-8"),
+        (2 + 8 * 15, "sector-15"),
+        (3, "over-max"),
+        (3 + 8, "over-max-1"),
+        (4, "to-off-by-1"),
+        (4 + 8 * 16, "to-off-by-17"),
+        (4 + 8 * 31, "to-off-by-32"),
+    ];
+    for (misuse, name) in misuses {
+        for multi in [false, true] {
+            let mut input = xts_input(
+                rot.next().unwrap_or(0),
+                &pattern(32, 40),
+                [5; 16],
+                9,
+                64,
+                multi,
+                true,
+                false,
+                pattern(128, 41),
+            )?;
+            input.misuse = misuse;
+            out.push((format!("misuse-{name}-multi{}", u8::from(multi)), input));
+        }
+    }
     Ok(out)
 }
 
@@ -454,6 +535,9 @@ fn cbc_input(
         iv,
         data,
         splits,
+        corrupt: 0,
+        copies: 0,
+        bad: 0,
         streams,
     })
 }
@@ -624,6 +708,32 @@ pub fn cbc_inputs() -> Result<Vec<(String, cbc::Input)>, String> {
                     streams,
                 )?;
                 out.push((format!("many-b{b}-k{key_len}-{i}"), input));
+            }
+        }
+        // Past the 64-stream window: 17 and 20 ragged streams run 4 times over (68, 80).
+        for (i, count) in [17usize, 20].into_iter().enumerate() {
+            let streams = (0..count)
+                .map(|j| pattern(16 * (1 + (j * 3) % 5), (700 + j) as u64))
+                .collect();
+            let mut input = cbc_input(b, &pattern(32, 70), [0x70; 16], vec![], vec![], streams)?;
+            input.copies = 3;
+            out.push((format!("many-window-b{b}-{i}"), input));
+        }
+        // `encrypt_many` misuse: an IV short, one stream ragged (the first, the fifth).
+        for (i, bad) in [1u8, 2, 14].into_iter().enumerate() {
+            let streams = (0..6).map(|j| pattern(32, (800 + j) as u64)).collect();
+            let mut input = cbc_input(b, &pattern(16, 80), [0x80; 16], vec![], vec![], streams)?;
+            input.bad = bad;
+            out.push((format!("many-bad-b{b}-{i}"), input));
+        }
+        // Corrupted padding: every byte of the last two blocks, a few bit positions, and
+        // CS3 under 16 bytes (0, 1 and 15 bytes of data, any padding error path).
+        for (i, corrupt) in [0u16, 1, 15, 16, 31, 0x0300, 0x0701, 0x050f].into_iter().enumerate() {
+            for len in [0usize, 15, 16, 40] {
+                let mut input =
+                    cbc_input(b, &pattern(24, 90), [0x90; 16], pattern(len, 91), vec![], vec![])?;
+                input.corrupt = corrupt;
+                out.push((format!("padding-b{b}-{i}-{len}"), input));
             }
         }
     }

@@ -378,6 +378,10 @@ impl Cbc {
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
     pub fn encrypt_cts(&self, iv: &[u8; 16], buf: &mut [u8]) -> Result<(), Error> {
+        self.encrypt_cts_inner(iv, buf)
+    }
+
+    fn encrypt_cts_inner(&self, iv: &[u8; 16], buf: &mut [u8]) -> Result<(), Error> {
         let len = buf.len();
         if len < 16 {
             return Err(Error::DataTooShort { len, min: 16 });
@@ -434,6 +438,10 @@ impl Cbc {
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
     pub fn decrypt_cts(&self, iv: &[u8; 16], buf: &mut [u8]) -> Result<(), Error> {
+        self.decrypt_cts_inner(iv, buf)
+    }
+
+    fn decrypt_cts_inner(&self, iv: &[u8; 16], buf: &mut [u8]) -> Result<(), Error> {
         let len = buf.len();
         if len < 16 {
             return Err(Error::DataTooShort { len, min: 16 });
@@ -493,12 +501,13 @@ impl Cbc {
     /// cbc.encrypt(&mut iv, &mut one)?; // the same as one stream at a time
     /// assert_eq!((b, ivs[1]), (one, iv));
     /// let err = cbc.encrypt_many(&mut ivs, &mut [&mut a[..]]);
-    /// assert_eq!(err, Err(Error::LengthMismatch { left: 2, right: 1 }));
+    /// assert_eq!(err, Err(Error::LengthMismatch { what: "ivs and bufs counts", left: 2, right: 1 }));
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
     pub fn encrypt_many(&self, ivs: &mut [[u8; 16]], bufs: &mut [&mut [u8]]) -> Result<(), Error> {
         if ivs.len() != bufs.len() {
             return Err(Error::LengthMismatch {
+                what: "ivs and bufs counts",
                 left: ivs.len(),
                 right: bufs.len(),
             });

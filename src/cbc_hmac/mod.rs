@@ -150,6 +150,9 @@ impl CbcHmacSha1 {
         };
         let sha = sha1::Impl::new(sha_backend).unwrap_or(sha1::Impl::Portable);
         let (inner_start, outer_start) = key_states(mac_key, sha, sha_backend);
+        // The key blocks' schedules and chaining values are left in the compression's
+        // stack frame: zeroed once per key, as `HmacSha1` does.
+        sha.burn_stack();
         Ok(CbcHmacSha1 {
             cbc,
             sha,

@@ -1,6 +1,6 @@
 use crate::cpu::Avx2Token;
 
-unsafe extern "C" {
+unsafe extern "sysv64" {
     fn simdcrypt_sha1_avx2_compress(state: *mut u32, blocks: *const u8, nblocks: usize);
 }
 

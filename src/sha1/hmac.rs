@@ -9,7 +9,7 @@
 
 use core::fmt;
 
-use super::{DISPATCH, IV, Impl, Sha1, impl_for};
+use super::{DISPATCH, IV, Impl, Sha1, digest_from, impl_for};
 use crate::{Backend, Error};
 
 /// HMAC-SHA1, incremental.
@@ -69,6 +69,19 @@ impl HmacSha1 {
 
     fn from_impl(key: &[u8], imp: Impl, backend: Backend) -> HmacSha1 {
         let (inner_start, outer_start) = key_states(key, imp, backend);
+        // The compression of `K0 ^ ipad` and `K0 ^ opad` (and of a long key) leaves their
+        // message schedules (key bytes) and chaining values in the kernels' stack frames:
+        // zeroed here, once per key, so `update` and `finalize` pay nothing.
+        imp.burn_stack();
+        HmacSha1::from_states(imp, backend, inner_start, outer_start)
+    }
+
+    fn from_states(
+        imp: Impl,
+        backend: Backend,
+        inner_start: [u32; 5],
+        outer_start: [u32; 5],
+    ) -> HmacSha1 {
         HmacSha1 {
             inner: Sha1::from_parts(imp, backend, inner_start, 64),
             inner_start,
@@ -183,13 +196,18 @@ impl HmacSha1 {
 }
 
 /// The chaining values after the padded key blocks `K0 ^ ipad` and `K0 ^ opad`: HMAC's
-/// inner and outer starting states (the caller wipes them when done).
+/// inner and outer starting states (the caller wipes them when done, and zeroes the stack
+/// the compressions used with `Impl::burn_stack`: inlined, so that the measured depths
+/// hold).
+#[inline(always)]
 pub(crate) fn key_states(key: &[u8], imp: Impl, backend: Backend) -> ([u32; 5], [u32; 5]) {
     let mut k0 = [0u8; 64];
     if key.len() > 64 {
         let mut h = Sha1::from_parts(imp, backend, IV, 0);
         h.update(key);
-        k0[..20].copy_from_slice(&h.finish());
+        let mut d = h.finish();
+        k0[..20].copy_from_slice(&d);
+        crate::wipe::bytes(&mut d);
     } else {
         k0[..key.len()].copy_from_slice(key);
     }
@@ -212,10 +230,9 @@ pub(crate) fn key_states(key: &[u8], imp: Impl, backend: Backend) -> ([u32; 5], 
 /// The HMAC tag from the inner hash (the key block already in it) and the outer start.
 pub(crate) fn finish_tag(inner: &mut Sha1, outer_start: [u32; 5]) -> [u8; 20] {
     let mut digest = inner.finish();
-    let mut outer = Sha1::from_parts(inner.imp(), inner.backend(), outer_start, 64);
-    outer.update(&digest);
+    let tag = digest_from(inner.imp(), outer_start, 64, &digest);
     crate::wipe::bytes(&mut digest);
-    outer.finalize()
+    tag
 }
 
 /// Compares `mac` with `tag` (its first `tag.len()` bytes, 10 to 20) in constant time:
@@ -234,6 +251,124 @@ pub(crate) fn ct_verify(mac: &[u8; 20], tag: &[u8]) -> Result<(), Error> {
         Err(Error::TagMismatch)
     } else {
         Ok(())
+    }
+}
+
+/// An HMAC-SHA1 key, set up once: the chaining values after `K0 ^ ipad` and `K0 ^ opad`,
+/// so that a message costs its own blocks and one outer block, and nothing for the key.
+/// The pattern of Kerberos and IPsec, where one key authenticates many packets.
+///
+/// ```
+/// use hex_literal::hex;
+/// use simdcrypt::{Error, HmacSha1Key};
+/// // RFC 2202 test case 2.
+/// let key = HmacSha1Key::new(b"Jefe");
+/// let tag = key.mac(b"what do ya want for nothing?");
+/// assert_eq!(tag, hex!("effcdf6ae5eb2fa2d27416d5f184df9c259a7c79"));
+/// key.verify(b"what do ya want for nothing?", &tag[..12])?; // HMAC-SHA1-96
+/// assert_eq!(key.verify(b"tampered", &tag[..12]), Err(Error::TagMismatch));
+/// // Incremental, from the keyed state (no key blocks compressed again):
+/// let mut mac = key.start();
+/// mac.update(b"what do ya want ");
+/// mac.update(b"for nothing?");
+/// assert_eq!(mac.finalize(), tag);
+/// # Ok::<(), Error>(())
+/// ```
+#[derive(Clone)]
+pub struct HmacSha1Key {
+    inner_start: [u32; 5],
+    outer_start: [u32; 5],
+    imp: Impl,
+    backend: Backend,
+}
+
+impl HmacSha1Key {
+    /// Sets up `key` (any length) on the automatic backend.
+    #[must_use]
+    pub fn new(key: &[u8]) -> HmacSha1Key {
+        let backend = DISPATCH.auto();
+        let imp = Impl::new(backend).unwrap_or(Impl::Portable);
+        HmacSha1Key::from_impl(key, imp, backend)
+    }
+
+    /// Sets up `key` on the backend given; `Err` if this CPU cannot run it or it is not a
+    /// SHA-1 backend.
+    ///
+    /// ```
+    /// use simdcrypt::{HmacSha1Key, Sha1};
+    /// for b in HmacSha1Key::available_backends() {
+    ///     let key = HmacSha1Key::with_backend(b"Jefe", b)?;
+    ///     assert_eq!(key.backend(), b);
+    ///     assert_eq!(key.mac(b"what do ya want for nothing?")[..4], [0xef, 0xfc, 0xdf, 0x6a]);
+    /// }
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
+    pub fn with_backend(key: &[u8], backend: Backend) -> Result<HmacSha1Key, Error> {
+        Ok(HmacSha1Key::from_impl(key, impl_for(backend)?, backend))
+    }
+
+    fn from_impl(key: &[u8], imp: Impl, backend: Backend) -> HmacSha1Key {
+        let (inner_start, outer_start) = key_states(key, imp, backend);
+        imp.burn_stack();
+        HmacSha1Key {
+            inner_start,
+            outer_start,
+            imp,
+            backend,
+        }
+    }
+
+    /// The backends this CPU runs for HMAC-SHA1, best first.
+    pub fn available_backends() -> impl Iterator<Item = Backend> {
+        Sha1::available_backends()
+    }
+
+    /// The backend this key runs on.
+    #[must_use]
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// The 20-byte HMAC-SHA1 tag of `msg`.
+    #[must_use]
+    pub fn mac(&self, msg: &[u8]) -> [u8; 20] {
+        let mut inner = digest_from(self.imp, self.inner_start, 64, msg);
+        let tag = digest_from(self.imp, self.outer_start, 64, &inner);
+        crate::wipe::bytes(&mut inner);
+        tag
+    }
+
+    /// Checks `tag` (20 bytes, or its first 10 to 19) for `msg` in constant time, as
+    /// [`HmacSha1::verify`] does.
+    pub fn verify(&self, msg: &[u8], tag: &[u8]) -> Result<(), Error> {
+        if !(10..=20).contains(&tag.len()) {
+            return Err(Error::InvalidTagLength { len: tag.len() });
+        }
+        let mut mac = self.mac(msg);
+        let r = ct_verify(&mac, tag);
+        crate::wipe::bytes(&mut mac);
+        r
+    }
+
+    /// An incremental [`HmacSha1`] under this key, ready for `update`.
+    #[must_use]
+    pub fn start(&self) -> HmacSha1 {
+        HmacSha1::from_states(self.imp, self.backend, self.inner_start, self.outer_start)
+    }
+}
+
+impl Drop for HmacSha1Key {
+    fn drop(&mut self) {
+        crate::wipe::words(&mut self.inner_start);
+        crate::wipe::words(&mut self.outer_start);
+    }
+}
+
+impl fmt::Debug for HmacSha1Key {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("HmacSha1Key")
+            .field("backend", &self.backend)
+            .finish_non_exhaustive()
     }
 }
 

@@ -120,6 +120,17 @@ struct Pool<'a, const N: usize> {
 }
 
 #[cfg(simdcrypt_x86_64)]
+impl<const N: usize> Drop for Pool<'_, N> {
+    /// The padding blocks (message bytes) and the chaining states: wiped as `Sha1`'s are.
+    fn drop(&mut self) {
+        for lane in &mut self.lanes {
+            crate::wipe::bytes(lane.tail.as_flattened_mut());
+        }
+        crate::wipe::words(self.states.as_flattened_mut());
+    }
+}
+
+#[cfg(simdcrypt_x86_64)]
 impl<'a, const N: usize> Pool<'a, N> {
     fn new() -> Self {
         Pool {
@@ -385,6 +396,7 @@ fn check(inputs: &[&[u8]], out: &[[u8; 20]]) -> Result<(), Error> {
         Ok(())
     } else {
         Err(Error::LengthMismatch {
+            what: "inputs and out counts",
             left: inputs.len(),
             right: out.len(),
         })

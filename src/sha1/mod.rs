@@ -47,7 +47,7 @@ pub(crate) mod soft;
 #[cfg(simdcrypt_x86_64)]
 pub(crate) mod ssse3;
 
-pub use hmac::HmacSha1;
+pub use hmac::{HmacSha1, HmacSha1Key};
 pub use many::sha1_many;
 #[doc(hidden)]
 pub use many::{sha1_many_backend, sha1_many_with};
@@ -135,6 +135,27 @@ impl Impl {
         }
     }
 
+    /// Zeroes the stack a compression (and HMAC keying around it) just used, where the
+    /// message schedule and chaining values of key blocks are left: the kernels' measured
+    /// stack use in an optimised build (`leak_tests.rs`) with a margin. For HMAC keying
+    /// only; plain hashing of public data pays nothing.
+    #[inline(always)]
+    pub(crate) fn burn_stack(self) {
+        match self {
+            Impl::Portable => crate::wipe::stack::<40>(),
+            #[cfg(simdcrypt_x86_64)]
+            Impl::Ssse3(_) => crate::wipe::stack::<88>(),
+            #[cfg(simdcrypt_x86_64)]
+            Impl::Avx2(_) | Impl::Avx512(_) => crate::wipe::stack::<168>(),
+            #[cfg(simdcrypt_x86_64)]
+            Impl::ShaNi(_) => crate::wipe::stack::<24>(),
+            #[cfg(simdcrypt_asm)]
+            Impl::Avx2Asm(_) => crate::wipe::stack::<104>(),
+            #[cfg(simdcrypt_asm)]
+            Impl::ShaNiAsm(_) => crate::wipe::stack::<56>(),
+        }
+    }
+
     /// Compresses whole blocks into the state.
     #[inline]
     pub(crate) fn compress(self, state: &mut [u32; 5], blocks: &[[u8; 64]]) {
@@ -184,6 +205,28 @@ pub(crate) fn pad(tail: &[u8], total_len: u64) -> ([[u8; 64]; 2], usize) {
     let n = if tail.len() < 56 { 1 } else { 2 };
     blocks[n - 1][56..].copy_from_slice(&total_len.wrapping_mul(8).to_be_bytes());
     (blocks, n)
+}
+
+/// The digest of a message that follows `prefix_len` bytes already compressed into
+/// `state` (0 for a plain hash, 64 after an HMAC key block): whole blocks straight from
+/// `data`, then its padded tail. The one-shot path: no buffer, no copy of whole blocks.
+#[inline]
+pub(crate) fn digest_from(
+    imp: Impl,
+    mut state: [u32; 5],
+    prefix_len: u64,
+    data: &[u8],
+) -> [u8; 20] {
+    let (blocks, tail) = data.as_chunks::<64>();
+    if !blocks.is_empty() {
+        imp.compress(&mut state, blocks);
+    }
+    let (mut last, n) = pad(tail, prefix_len.wrapping_add(data.len() as u64));
+    imp.compress(&mut state, &last[..n]);
+    crate::wipe::bytes(last[..n].as_flattened_mut());
+    let out = digest_bytes(&state);
+    crate::wipe::words(&mut state);
+    out
 }
 
 /// The digest bytes of a state.
@@ -406,9 +449,9 @@ impl fmt::Debug for Sha1 {
 /// ```
 #[must_use]
 pub fn sha1(data: &[u8]) -> [u8; 20] {
-    let mut h = Sha1::new();
-    h.update(data);
-    h.finalize()
+    let backend = DISPATCH.auto();
+    let imp = Impl::new(backend).unwrap_or(Impl::Portable);
+    digest_from(imp, IV, 0, data)
 }
 
 /// Shared by the SHA-1 kernels' unit tests (today the assembly twins' tests).

@@ -1,6 +1,6 @@
 use crate::cpu::ShaNiToken;
 
-unsafe extern "C" {
+unsafe extern "sysv64" {
     fn simdcrypt_sha1_shani_compress(state: *mut u32, blocks: *const u8, nblocks: usize);
     fn simdcrypt_sha1_shani_compress2(
         state_a: *mut u32,

@@ -120,12 +120,12 @@ pub use tweaks::Tweaks;
 /// The longest data unit IEEE 1619 allows: 2^20 blocks.
 ///
 /// ```
-/// use simdcrypt::{Error, Xts, xts::MAX_UNIT};
+/// use simdcrypt::{Error, Xts, xts::{MAX_UNIT, MIN_UNIT}};
 /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
 /// xts.encrypt_sectors(&mut [], MAX_UNIT, 0)?; // zero sectors of the longest size
 /// assert_eq!(
 ///     xts.encrypt_sectors(&mut [], MAX_UNIT + 16, 0),
-///     Err(Error::DataUnitTooLong { len: MAX_UNIT + 16, max: MAX_UNIT })
+///     Err(Error::InvalidSectorSize { sector_size: MAX_UNIT + 16, min: MIN_UNIT, max: MAX_UNIT })
 /// );
 /// # Ok::<(), simdcrypt::Error>(())
 /// ```
@@ -138,7 +138,7 @@ pub const MAX_UNIT: usize = 1 << 24;
 /// xts.encrypt_sector(&mut [0u8; MIN_UNIT], 0)?;
 /// let mut short = [0u8; MIN_UNIT - 1];
 /// let err = xts.encrypt_sector(&mut short, 0);
-/// assert_eq!(err, Err(Error::DataTooShort { len: MIN_UNIT - 1, min: MIN_UNIT }));
+/// assert_eq!(err, Err(Error::DataUnitTooShort { len: MIN_UNIT - 1, min: MIN_UNIT }));
 /// # Ok::<(), simdcrypt::Error>(())
 /// ```
 pub const MIN_UNIT: usize = 16;
@@ -268,6 +268,15 @@ impl Kernel {
             }
         }
     }
+}
+
+/// A call's data-unit length: its whole buffer, or the `sector_size` argument.
+#[derive(Clone, Copy)]
+enum Unit {
+    /// One data unit, the whole buffer (`encrypt_sector`, `encrypt_with_tweak`, ...).
+    Whole,
+    /// Consecutive units of the size given (`encrypt_sectors`, ...).
+    Sectors(usize),
 }
 
 /// Where a call's tweaks come from.
@@ -501,7 +510,13 @@ impl Xts {
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
     pub fn encrypt_sector(&self, buf: &mut [u8], sector: u128) -> Result<(), Error> {
-        self.run(false, None, buf, buf.len(), Tweak::Seq(Tweaks::new(sector)))
+        self.run(
+            false,
+            None,
+            buf,
+            Unit::Whole,
+            Tweak::Seq(Tweaks::new(sector)),
+        )
     }
 
     /// Decrypts one data unit in place (see [`Xts::encrypt_sector`]).
@@ -516,7 +531,13 @@ impl Xts {
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
     pub fn decrypt_sector(&self, buf: &mut [u8], sector: u128) -> Result<(), Error> {
-        self.run(true, None, buf, buf.len(), Tweak::Seq(Tweaks::new(sector)))
+        self.run(
+            true,
+            None,
+            buf,
+            Unit::Whole,
+            Tweak::Seq(Tweaks::new(sector)),
+        )
     }
 
     /// Encrypts one data unit from `src` into `dst` (equal lengths); `src` is not touched.
@@ -529,7 +550,10 @@ impl Xts {
     /// xts.encrypt_sector(&mut inplace, 7)?;
     /// assert_eq!(dst, inplace);
     /// let err = xts.encrypt_sector_to(&src, &mut [0u8; 48], 7);
-    /// assert_eq!(err, Err(Error::LengthMismatch { left: 64, right: 48 }));
+    /// assert_eq!(
+    ///     err,
+    ///     Err(Error::LengthMismatch { what: "src and dst lengths", left: 64, right: 48 })
+    /// );
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
     pub fn encrypt_sector_to(&self, src: &[u8], dst: &mut [u8], sector: u128) -> Result<(), Error> {
@@ -537,7 +561,7 @@ impl Xts {
             false,
             Some(src),
             dst,
-            src.len(),
+            Unit::Whole,
             Tweak::Seq(Tweaks::new(sector)),
         )
     }
@@ -558,7 +582,7 @@ impl Xts {
             true,
             Some(src),
             dst,
-            src.len(),
+            Unit::Whole,
             Tweak::Seq(Tweaks::new(sector)),
         )
     }
@@ -575,7 +599,7 @@ impl Xts {
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
     pub fn encrypt_with_tweak(&self, buf: &mut [u8], tweak: &[u8; 16]) -> Result<(), Error> {
-        self.run(false, None, buf, buf.len(), Tweak::Raw(tweak))
+        self.run(false, None, buf, Unit::Whole, Tweak::Raw(tweak))
     }
 
     /// Decrypts one data unit in place under a raw 16-byte tweak.
@@ -591,7 +615,7 @@ impl Xts {
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
     pub fn decrypt_with_tweak(&self, buf: &mut [u8], tweak: &[u8; 16]) -> Result<(), Error> {
-        self.run(true, None, buf, buf.len(), Tweak::Raw(tweak))
+        self.run(true, None, buf, Unit::Whole, Tweak::Raw(tweak))
     }
 
     /// Encrypts `buf.len() / sector_size` consecutive data units in place, the first with
@@ -625,7 +649,7 @@ impl Xts {
             false,
             None,
             buf,
-            sector_size,
+            Unit::Sectors(sector_size),
             Tweak::Seq(Tweaks::new(first_sector)),
         )
     }
@@ -651,7 +675,7 @@ impl Xts {
             true,
             None,
             buf,
-            sector_size,
+            Unit::Sectors(sector_size),
             Tweak::Seq(Tweaks::new(first_sector)),
         )
     }
@@ -679,7 +703,7 @@ impl Xts {
             false,
             Some(src),
             dst,
-            sector_size,
+            Unit::Sectors(sector_size),
             Tweak::Seq(Tweaks::new(first_sector)),
         )
     }
@@ -706,7 +730,7 @@ impl Xts {
             true,
             Some(src),
             dst,
-            sector_size,
+            Unit::Sectors(sector_size),
             Tweak::Seq(Tweaks::new(first_sector)),
         )
     }
@@ -737,7 +761,13 @@ impl Xts {
         sector_size: usize,
         tweaks: Tweaks,
     ) -> Result<(), Error> {
-        self.run(false, None, buf, sector_size, Tweak::Seq(tweaks))
+        self.run(
+            false,
+            None,
+            buf,
+            Unit::Sectors(sector_size),
+            Tweak::Seq(tweaks),
+        )
     }
 
     /// Decrypts consecutive data units in place (see [`Xts::encrypt_sectors_with`]).
@@ -758,7 +788,13 @@ impl Xts {
         sector_size: usize,
         tweaks: Tweaks,
     ) -> Result<(), Error> {
-        self.run(true, None, buf, sector_size, Tweak::Seq(tweaks))
+        self.run(
+            true,
+            None,
+            buf,
+            Unit::Sectors(sector_size),
+            Tweak::Seq(tweaks),
+        )
     }
 
     /// Encrypts consecutive data units from `src` into `dst` (equal lengths; see
@@ -782,7 +818,13 @@ impl Xts {
         sector_size: usize,
         tweaks: Tweaks,
     ) -> Result<(), Error> {
-        self.run(false, Some(src), dst, sector_size, Tweak::Seq(tweaks))
+        self.run(
+            false,
+            Some(src),
+            dst,
+            Unit::Sectors(sector_size),
+            Tweak::Seq(tweaks),
+        )
     }
 
     /// Decrypts consecutive data units from `src` into `dst` (equal lengths; see
@@ -805,7 +847,13 @@ impl Xts {
         sector_size: usize,
         tweaks: Tweaks,
     ) -> Result<(), Error> {
-        self.run(true, Some(src), dst, sector_size, Tweak::Seq(tweaks))
+        self.run(
+            true,
+            Some(src),
+            dst,
+            Unit::Sectors(sector_size),
+            Tweak::Seq(tweaks),
+        )
     }
 
     /// Encrypts an area in place: consecutive data units of `sector_size` bytes, unit `i`
@@ -860,35 +908,47 @@ impl Xts {
         self.area(true, buf, sector_size, tweaks)
     }
 
-    /// Checks a call's arguments; nothing is written before this returns `Ok`.
-    fn validate(src: Option<&[u8]>, dst: &[u8], unit: usize) -> Result<(), Error> {
+    /// Checks a call's arguments; nothing is written before this returns `Ok`. The unit
+    /// length is `dst`'s for a one-unit call, `sector_size` for a multi-sector one; each
+    /// form reports its own argument.
+    fn validate(src: Option<&[u8]>, dst: &[u8], unit: Unit) -> Result<usize, Error> {
         if let Some(s) = src
             && s.len() != dst.len()
         {
             return Err(Error::LengthMismatch {
+                what: "src and dst lengths",
                 left: s.len(),
                 right: dst.len(),
             });
         }
-        if unit < MIN_UNIT {
-            return Err(Error::DataTooShort {
-                len: unit,
-                min: MIN_UNIT,
-            });
+        match unit {
+            Unit::Whole => {
+                let len = dst.len();
+                if len < MIN_UNIT {
+                    return Err(Error::DataUnitTooShort { len, min: MIN_UNIT });
+                }
+                if len > MAX_UNIT {
+                    return Err(Error::DataUnitTooLong { len, max: MAX_UNIT });
+                }
+                Ok(len)
+            }
+            Unit::Sectors(sector_size) => {
+                if !(MIN_UNIT..=MAX_UNIT).contains(&sector_size) {
+                    return Err(Error::InvalidSectorSize {
+                        sector_size,
+                        min: MIN_UNIT,
+                        max: MAX_UNIT,
+                    });
+                }
+                if !dst.len().is_multiple_of(sector_size) {
+                    return Err(Error::NotWholeSectors {
+                        len: dst.len(),
+                        sector_size,
+                    });
+                }
+                Ok(sector_size)
+            }
         }
-        if unit > MAX_UNIT {
-            return Err(Error::DataUnitTooLong {
-                len: unit,
-                max: MAX_UNIT,
-            });
-        }
-        if !dst.len().is_multiple_of(unit) {
-            return Err(Error::NotWholeSectors {
-                len: dst.len(),
-                sector_size: unit,
-            });
-        }
-        Ok(())
     }
 
     /// `Err` for an encryption on a decrypt-only `Xts` ([`Xts::new_allow_equal_halves`])
@@ -908,11 +968,11 @@ impl Xts {
         dec: bool,
         src: Option<&[u8]>,
         dst: &mut [u8],
-        unit: usize,
+        unit: Unit,
         tweak: Tweak<'_>,
     ) -> Result<(), Error> {
         self.check_call(dec, tweak)?;
-        Self::validate(src, dst, unit)?;
+        let unit = Self::validate(src, dst, unit)?;
         self.run_unchecked(dec, src, dst, unit, tweak);
         Ok(())
     }
@@ -932,7 +992,7 @@ impl Xts {
         } else {
             buf.len() - buf.len() % sector_size
         };
-        Self::validate(None, &buf[..whole], sector_size)?;
+        Self::validate(None, &buf[..whole], Unit::Sectors(sector_size))?;
         let rest = buf.len() - whole;
         if rest != 0 && rest < MIN_UNIT {
             return Err(Error::DataTooShort {
@@ -1085,7 +1145,7 @@ impl Xts {
     /// xts.par_decrypt_sectors(&mut disk, 512, 0)?;
     /// assert!(disk.iter().all(|&b| b == 5));
     /// let err = xts.par_decrypt_sectors(&mut disk, 8, 0);
-    /// assert_eq!(err, Err(Error::DataTooShort { len: 8, min: 16 }));
+    /// assert_eq!(err, Err(Error::InvalidSectorSize { sector_size: 8, min: 16, max: 1 << 24 }));
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
     pub fn par_decrypt_sectors(
@@ -1152,7 +1212,7 @@ impl Xts {
         use rayon::prelude::*;
 
         self.check_call(dec, Tweak::Seq(tweaks))?;
-        Self::validate(None, buf, sector_size)?;
+        Self::validate(None, buf, Unit::Sectors(sector_size))?;
         let threads = rayon::current_num_threads().max(1);
         if buf.len() < Self::PAR_THRESHOLD || threads == 1 {
             self.run_unchecked(dec, None, buf, sector_size, Tweak::Seq(tweaks));

@@ -186,7 +186,9 @@ unsafe fn unit<const DEC: bool, const R: usize>(
 }
 
 /// `n` blocks (`n <= 2 * NV`, fewer than 16) at `src` → `dst` with the tweaks in the
-/// first lanes of `v`: `NV` vectors, masked loads and stores past block `n`.
+/// first lanes of `v`: `NV` vectors run the rounds, but only the `ceil(n / 2)` that hold
+/// blocks are loaded and stored (the last one masked when `n` is odd); the others stay
+/// zero. No pointer past the range is formed, and no load is fully masked.
 ///
 /// # Safety
 /// `src` readable and `dst` writable for `16 * n` bytes, equal or disjoint.
@@ -208,12 +210,21 @@ unsafe fn tail_group<const DEC: bool, const R: usize, const NV: usize>(
             _mm256_set_epi64x(3, 2, 1, 0),
         )
     };
+    // The vectors that hold blocks; `used <= NV`. Vector `j < used` starts at byte
+    // `32 * j <= 16 * (n - 1)`, inside the range.
+    let used = n.div_ceil(2);
+    debug_assert!(used <= NV && n <= 2 * NV);
     let mut s = [_mm256_setzero_si256(); NV];
     let mut w = [_mm256_setzero_si256(); NV];
     for j in 0..NV {
-        // SAFETY: the mask enables only elements of blocks below `n`; masked-off elements
-        // are not read (no fault past the range).
-        let d = unsafe { _mm256_maskload_epi64(src.add(32 * j).cast(), mask(j)) };
+        let d = if j < used {
+            // SAFETY: `32 * j < 16 * n`, so the pointer is inside the range; the mask
+            // enables only the elements of blocks below `n` (at least one), and those are
+            // readable.
+            unsafe { _mm256_maskload_epi64(src.add(32 * j).cast(), mask(j)) }
+        } else {
+            _mm256_setzero_si256()
+        };
         s[j] = _mm256_xor_si256(d, _mm256_xor_si256(v[j], rk[0]));
         w[j] = _mm256_xor_si256(v[j], rk[R]);
     }
@@ -226,13 +237,14 @@ unsafe fn tail_group<const DEC: bool, const R: usize, const NV: usize>(
             };
         }
     }
-    for j in 0..NV {
+    for j in 0..used {
         let c = if DEC {
             _mm256_aesdeclast_epi128(s[j], w[j])
         } else {
             _mm256_aesenclast_epi128(s[j], w[j])
         };
-        // SAFETY: as for the loads: only the elements of blocks below `n` are written.
+        // SAFETY: as for the loads: `32 * j < 16 * n`, and only the elements of blocks
+        // below `n` are written.
         unsafe { _mm256_maskstore_epi64(dst.add(32 * j).cast(), mask(j), c) };
     }
 }

@@ -23,7 +23,7 @@
 use crate::aes::KeySchedule;
 use crate::cpu::VaesAvx2Token;
 
-unsafe extern "C" {
+unsafe extern "sysv64" {
     fn simdcrypt_xts_vaes_avx2_encrypt(
         keys: *const u8,
         rounds: usize,

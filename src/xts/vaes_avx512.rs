@@ -208,7 +208,9 @@ unsafe fn unit<const DEC: bool, const R: usize>(
 }
 
 /// `n` blocks (`n <= 4 * NV`, fewer than 32) at `src` → `dst` with the tweaks in the
-/// first lanes of `v`: `NV` vectors, masked loads and stores past block `n`.
+/// first lanes of `v`: `NV` vectors run the rounds, but only the `ceil(n / 4)` that hold
+/// blocks are loaded and stored (the last one masked past block `n`); the others stay
+/// zero. No pointer past the range is formed, and no load is fully masked.
 ///
 /// # Safety
 /// `src` readable and `dst` writable for `16 * n` bytes, equal or disjoint.
@@ -228,12 +230,21 @@ unsafe fn tail_group<const DEC: bool, const R: usize, const NV: usize>(
         let blocks = n.saturating_sub(4 * j).min(4);
         ((1u32 << (2 * blocks)) - 1) as __mmask8
     };
+    // The vectors that hold blocks; `used <= NV`. Vector `j < used` starts at byte
+    // `64 * j <= 16 * (n - 1)`, inside the range.
+    let used = n.div_ceil(4);
+    debug_assert!(used <= NV && n <= 4 * NV);
     let mut s = [_mm512_setzero_si512(); NV];
     let mut w = [_mm512_setzero_si512(); NV];
     for j in 0..NV {
-        // SAFETY: the mask enables only elements of blocks below `n`; masked-off elements
-        // are not read (no fault past the range).
-        let d = unsafe { _mm512_maskz_loadu_epi64(mask(j), src.add(64 * j).cast()) };
+        let d = if j < used {
+            // SAFETY: `64 * j < 16 * n`, so the pointer is inside the range; the mask
+            // enables only the elements of blocks below `n` (at least one), and those are
+            // readable.
+            unsafe { _mm512_maskz_loadu_epi64(mask(j), src.add(64 * j).cast()) }
+        } else {
+            _mm512_setzero_si512()
+        };
         s[j] = _mm512_ternarylogic_epi64::<0x96>(d, v[j], rk[0]);
         w[j] = _mm512_xor_si512(v[j], rk[R]);
     }
@@ -246,13 +257,14 @@ unsafe fn tail_group<const DEC: bool, const R: usize, const NV: usize>(
             };
         }
     }
-    for j in 0..NV {
+    for j in 0..used {
         let c = if DEC {
             _mm512_aesdeclast_epi128(s[j], w[j])
         } else {
             _mm512_aesenclast_epi128(s[j], w[j])
         };
-        // SAFETY: as for the loads: only the elements of blocks below `n` are written.
+        // SAFETY: as for the loads: `64 * j < 16 * n`, and only the elements of blocks
+        // below `n` are written.
         unsafe { _mm512_mask_storeu_epi64(dst.add(64 * j).cast(), mask(j), c) };
     }
 }

@@ -1,0 +1,180 @@
+//! Per-microarchitecture choices, in one table.
+//!
+//! Each algorithm lists its backends in a default order, best first (its `DISPATCH`), and
+//! the automatic choice is the first one this CPU runs. Where a CPU generation measured a
+//! different order, its row here says which backend goes before which; the row is found by
+//! the CPU's vendor, family and model ([`crate::cpu::signature`]), once per algorithm (the
+//! choice is cached). A CPU in no row gets the defaults, and `SIMDCRYPT_BACKEND` and
+//! `with_backend` override the table as they override the defaults.
+//!
+//! ```text
+//! order(algorithm) = its default order, then for each (a, b) in the row's `prefer`:
+//!                    if both are candidates and b comes before a, move a to just before b
+//! ```
+//! The reasons are in each row; the measurements behind them in speed/RESULTS.md.
+
+use crate::Backend;
+use crate::cpu::{Signature, Vendor};
+
+/// One CPU generation and what it prefers.
+pub(crate) struct Row {
+    /// The generation's name, for tools and reports.
+    pub(crate) name: &'static str,
+    vendor: Vendor,
+    family: u32,
+    /// Inclusive model ranges.
+    models: &'static [(u32, u32)],
+    /// `(a, b)`: on this CPU `a` goes before `b`, in every algorithm that has both.
+    prefer: &'static [(Backend, Backend)],
+    /// Why, measured how.
+    #[allow(dead_code)] // documentation that the tests check is present
+    reason: &'static str,
+}
+
+/// The table. Machines measured so far: Intel Emerald Rapids, AMD Zen 4 (and Zen 3,
+/// described from its published figures: no AVX-512, so the default orders fall through to
+/// the 256-bit kernels by themselves).
+pub(crate) static TABLE: &[Row] = &[
+    Row {
+        name: "Intel Emerald Rapids",
+        vendor: Vendor::Intel,
+        family: 6,
+        models: &[(0xcf, 0xcf)],
+        prefer: &[],
+        reason: "The default orders were measured here (each module's DISPATCH comment): \
+                 zmm XTS first, ymm AES and CBC, the SHA-NI assembly first for SHA-1.",
+    },
+    Row {
+        name: "AMD Zen 4",
+        vendor: Vendor::Amd,
+        family: 0x19,
+        // Genoa/Genoa-X (10h-1Fh), Raphael (60h-6Fh), Phoenix (70h-7Fh), Bergamo/Siena (A0h-AFh).
+        models: &[(0x10, 0x1f), (0x60, 0x7f), (0xa0, 0xaf)],
+        prefer: &[(Backend::ShaNi, Backend::ShaNiAsm)],
+        reason: "SHA-1: the SHA-NI intrinsics kernel runs a one-block call about 20 ns faster \
+                 than the assembly twin here (HMAC-SHA1 with a key set up once: 1.00-1.05x \
+                 RustCrypto on sha-ni against 0.77-0.98x on sha-ni-asm, 16 B to 4 KiB). XTS \
+                 keeps zmm first: 512-bit VAES runs as two halves but the zmm kernel still \
+                 measured 83-87% of the ceiling at 64 KiB against 65-73% for the ymm ones.",
+    },
+    Row {
+        name: "AMD Zen 3",
+        vendor: Vendor::Amd,
+        family: 0x19,
+        // Milan (00h-0Fh), Vermeer (20h-2Fh), Rembrandt (40h-4Fh), Cezanne (50h-5Fh).
+        models: &[(0x00, 0x0f), (0x20, 0x2f), (0x40, 0x5f)],
+        prefer: &[],
+        reason: "No AVX-512: the defaults fall through to VAES-AVX2 and the AVX2 lanes. Not \
+                 yet measured on this generation; the defaults stand until it is.",
+    },
+];
+
+/// The row for a signature, if any.
+pub(crate) fn row_for(sig: Signature) -> Option<&'static Row> {
+    TABLE.iter().find(|r| {
+        r.vendor == sig.vendor
+            && r.family == sig.family
+            && r.models
+                .iter()
+                .any(|&(lo, hi)| (lo..=hi).contains(&sig.model))
+    })
+}
+
+/// The row for this CPU, if any.
+pub(crate) fn current() -> Option<&'static Row> {
+    crate::cpu::signature().and_then(row_for)
+}
+
+/// Backends at most (every algorithm has fewer).
+pub(crate) const MAX: usize = 12;
+
+/// `candidates` in the order `row` prefers (the defaults without a row): a permutation.
+pub(crate) fn order(candidates: &[Backend], row: Option<&Row>) -> ([Backend; MAX], usize) {
+    let n = candidates.len();
+    assert!(n <= MAX, "more than {MAX} backends");
+    let mut out = [Backend::Portable; MAX];
+    out[..n].copy_from_slice(candidates);
+    for &(a, b) in row.map_or(&[][..], |r| r.prefer) {
+        let pos = |x: Backend, o: &[Backend]| o.iter().position(|&y| y == x);
+        if let (Some(ia), Some(ib)) = (pos(a, &out[..n]), pos(b, &out[..n]))
+            && ib < ia
+        {
+            out[ib..=ia].rotate_right(1);
+        }
+    }
+    (out, n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sig(vendor: Vendor, family: u32, model: u32) -> Signature {
+        Signature {
+            vendor,
+            family,
+            model,
+            stepping: 0,
+        }
+    }
+
+    #[test]
+    fn rows_match_the_machines_seen() {
+        let name = |s| row_for(s).map(|r| r.name);
+        assert_eq!(
+            name(sig(Vendor::Intel, 6, 207)),
+            Some("Intel Emerald Rapids")
+        );
+        assert_eq!(name(sig(Vendor::Amd, 25, 17)), Some("AMD Zen 4"));
+        assert_eq!(name(sig(Vendor::Amd, 25, 1)), Some("AMD Zen 3"));
+        assert_eq!(name(sig(Vendor::Amd, 25, 0x61)), Some("AMD Zen 4"));
+        assert_eq!(name(sig(Vendor::Amd, 26, 17)), None); // Zen 5: not measured
+        assert_eq!(name(sig(Vendor::Intel, 25, 17)), None);
+        for r in TABLE {
+            assert!(r.reason.len() > 40, "{}: say why", r.name);
+        }
+    }
+
+    #[test]
+    fn order_is_a_permutation_that_honours_the_row() {
+        let defaults = [
+            Backend::ShaNiAsm,
+            Backend::ShaNi,
+            Backend::Avx2Asm,
+            Backend::Portable,
+        ];
+        let zen4 = row_for(sig(Vendor::Amd, 25, 17));
+        let (o, n) = order(&defaults, zen4);
+        assert_eq!(
+            &o[..n],
+            [
+                Backend::ShaNi,
+                Backend::ShaNiAsm,
+                Backend::Avx2Asm,
+                Backend::Portable
+            ]
+        );
+        // Without a row, or where the pair is absent or already in order: unchanged.
+        assert_eq!(&order(&defaults, None).0[..n], defaults);
+        let xts = [Backend::VaesAvx512, Backend::AesNi, Backend::Portable];
+        assert_eq!(&order(&xts, zen4).0[..3], xts);
+        // Further apart: a moves to just before b, the rest keep their order.
+        let spread = [
+            Backend::ShaNiAsm,
+            Backend::Avx512,
+            Backend::Avx2,
+            Backend::ShaNi,
+            Backend::Portable,
+        ];
+        assert_eq!(
+            &order(&spread, zen4).0[..5],
+            [
+                Backend::ShaNi,
+                Backend::ShaNiAsm,
+                Backend::Avx512,
+                Backend::Avx2,
+                Backend::Portable
+            ]
+        );
+    }
+}

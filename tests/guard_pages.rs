@@ -1,0 +1,271 @@
+//! Every kernel touches only its own bytes: each input and output is placed flush against
+//! an inaccessible (`PROT_NONE`) page, after its end and, in a second run, before its
+//! start, so a read or write one byte outside faults (the test process dies with SIGSEGV)
+//! instead of passing unnoticed. Every data-unit length that reaches a masked tail group
+//! (1 to 31 blocks after the last full group, with and without ciphertext stealing) is
+//! run on every available backend, in place and out of place, and checked against the
+//! portable backend.
+#![cfg(unix)]
+
+mod common;
+
+use common::backends_under_test;
+use simdcrypt::{Aes, Backend, Cbc, Sha1, Xts};
+
+const PAGE: usize = 4096;
+
+/// `len` bytes placed flush against an inaccessible page: at the end of an accessible
+/// region (`at_end`) or at its start. Unmapped on drop.
+struct Guarded {
+    base: *mut u8,
+    total: usize,
+    data: *mut u8,
+    len: usize,
+}
+
+impl Guarded {
+    fn new(len: usize, at_end: bool) -> Guarded {
+        let pages = len.div_ceil(PAGE).max(1);
+        // One guard page on each side of `pages` accessible pages.
+        let total = (pages + 2) * PAGE;
+        // SAFETY: an anonymous private mapping; the result is checked.
+        let base = unsafe {
+            libc::mmap(
+                core::ptr::null_mut(),
+                total,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        assert_ne!(base, libc::MAP_FAILED, "mmap");
+        let base = base.cast::<u8>();
+        // SAFETY: the first and the last page of the mapping just made.
+        unsafe {
+            assert_eq!(libc::mprotect(base.cast(), PAGE, libc::PROT_NONE), 0);
+            assert_eq!(
+                libc::mprotect(base.add(total - PAGE).cast(), PAGE, libc::PROT_NONE),
+                0
+            );
+        }
+        let first = PAGE;
+        let off = if at_end {
+            first + pages * PAGE - len
+        } else {
+            first
+        };
+        // SAFETY: `off + len <= total - PAGE`, inside the mapping.
+        let data = unsafe { base.add(off) };
+        Guarded {
+            base,
+            total,
+            data,
+            len,
+        }
+    }
+
+    fn with(bytes: &[u8], at_end: bool) -> Guarded {
+        let mut g = Guarded::new(bytes.len(), at_end);
+        g.slice_mut().copy_from_slice(bytes);
+        g
+    }
+
+    fn slice(&self) -> &[u8] {
+        // SAFETY: `len` accessible bytes at `data`, owned by `self`.
+        unsafe { core::slice::from_raw_parts(self.data, self.len) }
+    }
+
+    fn slice_mut(&mut self) -> &mut [u8] {
+        // SAFETY: as for `slice`, borrowed exclusively.
+        unsafe { core::slice::from_raw_parts_mut(self.data, self.len) }
+    }
+}
+
+impl Drop for Guarded {
+    fn drop(&mut self) {
+        // SAFETY: the mapping made in `new`, not used after this.
+        unsafe { libc::munmap(self.base.cast(), self.total) };
+    }
+}
+
+fn bytes(seed: u64, len: usize) -> Vec<u8> {
+    let mut s = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    (0..len)
+        .map(|_| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            (s >> 24) as u8
+        })
+        .collect()
+}
+
+/// Unit lengths that end in every tail shape: 1 to 31 leftover blocks after 0, 1 or 2 full
+/// groups of the widest kernel (32 blocks), each whole and with 1 or 15 bytes stolen.
+fn unit_lengths() -> Vec<usize> {
+    let mut v = Vec::new();
+    for groups in 0..3 {
+        for blocks in 1..=32 {
+            for extra in [0, 1, 15] {
+                v.push(groups * 512 + blocks * 16 + extra);
+            }
+        }
+    }
+    v
+}
+
+#[test]
+fn xts_units_touch_only_their_bytes() {
+    let backends = backends_under_test(
+        "XTS",
+        Xts::implemented_backends(),
+        Xts::available_backends(),
+    );
+    for key_len in [32, 64] {
+        let key = bytes(key_len as u64, key_len);
+        let reference = Xts::with_backend(&key, Backend::Portable).unwrap();
+        for len in unit_lengths() {
+            let pt = bytes(len as u64, len);
+            let mut expect = pt.clone();
+            reference.encrypt_sector(&mut expect, 9).unwrap();
+            for &b in &backends {
+                let xts = Xts::with_backend(&key, b).unwrap();
+                for at_end in [true, false] {
+                    // In place.
+                    let mut g = Guarded::with(&pt, at_end);
+                    xts.encrypt_sector(g.slice_mut(), 9).unwrap();
+                    assert_eq!(g.slice(), &expect[..], "{b} {len} in place");
+                    xts.decrypt_sector(g.slice_mut(), 9).unwrap();
+                    assert_eq!(g.slice(), &pt[..], "{b} {len} in place, decrypt");
+                    // Out of place, both buffers guarded.
+                    let src = Guarded::with(&expect, at_end);
+                    let mut dst = Guarded::with(&vec![0xee; len], at_end);
+                    xts.decrypt_sector_to(src.slice(), dst.slice_mut(), 9)
+                        .unwrap();
+                    assert_eq!(dst.slice(), &pt[..], "{b} {len} out of place");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn xts_sector_runs_touch_only_their_bytes() {
+    let backends = backends_under_test(
+        "XTS",
+        Xts::implemented_backends(),
+        Xts::available_backends(),
+    );
+    let key = bytes(3, 64);
+    let reference = Xts::with_backend(&key, Backend::Portable).unwrap();
+    // Several units of a tail-group length each, and whole-group units (the fused path).
+    for (sector, count) in [(80, 5), (144, 3), (17, 7), (512, 3), (256, 4), (528, 2)] {
+        let pt = bytes(sector as u64, sector * count);
+        let mut expect = pt.clone();
+        reference.encrypt_sectors(&mut expect, sector, 1).unwrap();
+        for &b in &backends {
+            let xts = Xts::with_backend(&key, b).unwrap();
+            for at_end in [true, false] {
+                let mut g = Guarded::with(&pt, at_end);
+                xts.encrypt_sectors(g.slice_mut(), sector, 1).unwrap();
+                assert_eq!(g.slice(), &expect[..], "{b} {sector}x{count}");
+            }
+        }
+    }
+}
+
+#[test]
+fn cbc_touches_only_its_bytes() {
+    let backends = backends_under_test(
+        "CBC",
+        Cbc::implemented_backends(),
+        Cbc::available_backends(),
+    );
+    let key = bytes(5, 32);
+    let reference = Cbc::with_backend(&key, Backend::Portable).unwrap();
+    for blocks in 1..=40 {
+        let len = 16 * blocks;
+        let pt = bytes(len as u64, len);
+        let (mut expect, mut iv_e) = (pt.clone(), [7u8; 16]);
+        reference.encrypt(&mut iv_e, &mut expect).unwrap();
+        for &b in &backends {
+            let cbc = Cbc::with_backend(&key, b).unwrap();
+            for at_end in [true, false] {
+                let mut g = Guarded::with(&pt, at_end);
+                let mut iv = [7u8; 16];
+                cbc.encrypt(&mut iv, g.slice_mut()).unwrap();
+                assert_eq!((g.slice(), iv), (&expect[..], iv_e), "{b} {len}");
+                let mut iv = [7u8; 16];
+                cbc.decrypt(&mut iv, g.slice_mut()).unwrap();
+                assert_eq!(g.slice(), &pt[..], "{b} {len} decrypt");
+                // Ciphertext stealing, 17 bytes and up.
+                if blocks > 1 {
+                    let mut g = Guarded::with(&pt[..len - 9], at_end);
+                    cbc.encrypt_cts(&[1; 16], g.slice_mut()).unwrap();
+                    cbc.decrypt_cts(&[1; 16], g.slice_mut()).unwrap();
+                    assert_eq!(g.slice(), &pt[..len - 9], "{b} {len} cts");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn aes_blocks_touch_only_their_bytes() {
+    let backends = backends_under_test(
+        "AES",
+        Aes::implemented_backends(),
+        Aes::available_backends(),
+    );
+    let key = bytes(6, 16);
+    let reference = Aes::with_backend(&key, Backend::Portable).unwrap();
+    for blocks in 1..=40 {
+        let pt = bytes(blocks as u64, 16 * blocks);
+        let mut expect = pt.clone();
+        reference.encrypt_blocks(expect.as_chunks_mut::<16>().0);
+        for &b in &backends {
+            let aes = Aes::with_backend(&key, b).unwrap();
+            for at_end in [true, false] {
+                let mut g = Guarded::with(&pt, at_end);
+                aes.encrypt_blocks(g.slice_mut().as_chunks_mut::<16>().0);
+                assert_eq!(g.slice(), &expect[..], "{b} {blocks}");
+            }
+        }
+    }
+}
+
+#[test]
+fn sha1_reads_only_its_bytes() {
+    let backends = backends_under_test(
+        "SHA-1",
+        Sha1::implemented_backends(),
+        Sha1::available_backends(),
+    );
+    for len in (0..=160).chain([255, 256, 1000, 4096, 4097]) {
+        let msg = bytes(len as u64, len);
+        let mut h = Sha1::with_backend(Backend::Portable).unwrap();
+        h.update(&msg);
+        let expect = h.finalize();
+        for &b in &backends {
+            for at_end in [true, false] {
+                let g = Guarded::with(&msg, at_end);
+                let mut h = Sha1::with_backend(b).unwrap();
+                h.update(g.slice());
+                assert_eq!(h.finalize(), expect, "{b} {len}");
+                // The lanes, each message guarded, lengths differing.
+                let others: Vec<Guarded> = (0..9)
+                    .map(|i| Guarded::with(&bytes(i, len + 64 * i as usize), at_end))
+                    .collect();
+                let mut inputs: Vec<&[u8]> = vec![g.slice()];
+                inputs.extend(others.iter().map(Guarded::slice));
+                let mut out = vec![[0u8; 20]; inputs.len()];
+                simdcrypt::sha1::sha1_many_with(b, &inputs, &mut out).unwrap();
+                assert_eq!(out[0], expect, "{b} {len} many");
+                for (o, m) in out[1..].iter().zip(&inputs[1..]) {
+                    assert_eq!(*o, simdcrypt::sha1(m), "{b} {len} many");
+                }
+            }
+        }
+    }
+}
