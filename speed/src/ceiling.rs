@@ -25,6 +25,10 @@ const ITERS: u64 = 256;
 const AES_LAT_ITERS: u64 = 4096;
 /// `sha1rnds4` per `run` of its latency probe (continued across runs, as for `aesenc`).
 const SHA_LAT_ITERS: u64 = 4096;
+/// AES blocks (10 rounds each) per `run` of the block-chain probe.
+const AES_BLOCKS: u64 = 512;
+/// 256-long restarted chains per `run` of that probe.
+const RESTARTS: u64 = 16;
 /// Independent chains in the throughput probes (8-12 saturate every core known).
 const CHAINS: usize = 12;
 /// Chains in the `sha1rnds4` throughput probe (latency / throughput is about 3 to 4).
@@ -41,6 +45,13 @@ pub enum Instr {
     VaesZmmThroughput,
     /// `aesenc xmm`, one chain.
     AesLatency,
+    /// A real AES-128 block as one chain: nine `aesenc` and one `aesenclast` with ten
+    /// distinct round keys (per round: what a CBC encrypt chain pays; shown for information).
+    AesBlockChain,
+    /// `aesenc` in 256-long chains that each restart from the same value: the out-of-order
+    /// core overlaps consecutive chains, so this times less than the latency (the form the
+    /// latency probe once had; shown as a warning of what a restarted chain measures).
+    AesRestartedChains,
     /// `sha1rnds4`, one chain.
     Sha1Rnds4Latency,
     /// `sha1rnds4`, 8 independent chains.
@@ -49,11 +60,13 @@ pub enum Instr {
 
 impl Instr {
     /// Every probe, in display order.
-    pub const ALL: [Instr; 6] = [
+    pub const ALL: [Instr; 8] = [
         Instr::AesXmmThroughput,
         Instr::VaesYmmThroughput,
         Instr::VaesZmmThroughput,
         Instr::AesLatency,
+        Instr::AesBlockChain,
+        Instr::AesRestartedChains,
         Instr::Sha1Rnds4Latency,
         Instr::Sha1Rnds4Throughput,
     ];
@@ -65,6 +78,8 @@ impl Instr {
             Instr::VaesYmmThroughput => "vaesenc-ymm throughput",
             Instr::VaesZmmThroughput => "vaesenc-zmm throughput",
             Instr::AesLatency => "aesenc latency",
+            Instr::AesBlockChain => "aes block chain, per round",
+            Instr::AesRestartedChains => "aesenc restarted chains",
             Instr::Sha1Rnds4Latency => "sha1rnds4 latency",
             Instr::Sha1Rnds4Throughput => "sha1rnds4 throughput",
         }
@@ -72,7 +87,13 @@ impl Instr {
 
     /// Whether the probe measures a latency (one chain).
     pub fn is_latency(self) -> bool {
-        matches!(self, Instr::AesLatency | Instr::Sha1Rnds4Latency)
+        matches!(
+            self,
+            Instr::AesLatency
+                | Instr::AesBlockChain
+                | Instr::AesRestartedChains
+                | Instr::Sha1Rnds4Latency
+        )
     }
 
     /// Instructions executed per `run` of the probe.
@@ -80,6 +101,8 @@ impl Instr {
         ITERS
             * match self {
                 Instr::AesLatency => AES_LAT_ITERS / ITERS,
+                Instr::AesBlockChain => AES_BLOCKS * 10 / ITERS,
+                Instr::AesRestartedChains => RESTARTS * 256 / ITERS,
                 Instr::Sha1Rnds4Latency => SHA_LAT_ITERS / ITERS,
                 Instr::Sha1Rnds4Throughput => SHA_CHAINS as u64,
                 _ => CHAINS as u64,
@@ -92,6 +115,8 @@ impl Instr {
         Some(match self {
             Instr::AesXmmThroughput => Box::new(Probe::AesXmm(AesNiToken::get()?)),
             Instr::AesLatency => Box::new(Probe::AesLatency(AesNiToken::get()?, 0)),
+            Instr::AesBlockChain => Box::new(Probe::AesBlock(AesNiToken::get()?, 0)),
+            Instr::AesRestartedChains => Box::new(Probe::AesRestarted(AesNiToken::get()?)),
             Instr::VaesYmmThroughput => Box::new(Probe::VaesYmm(VaesAvx2Token::get()?)),
             Instr::VaesZmmThroughput => Box::new(Probe::VaesZmm(VaesAvx512Token::get()?)),
             Instr::Sha1Rnds4Latency => Box::new(Probe::ShaLatency(ShaNiToken::get()?, [0; 2])),
@@ -111,6 +136,8 @@ pub enum Ceiling {
     Sha1Latency,
     /// Many independent SHA-1 streams.
     Sha1Throughput,
+    /// None measured (several threads: the one-core ceilings do not apply).
+    None,
 }
 
 impl Ceiling {
@@ -137,6 +164,7 @@ impl Ceiling {
             Ceiling::Sha1Throughput => ShaNiToken::get()
                 .is_some()
                 .then_some((Instr::Sha1Rnds4Throughput, 64.0 / 20.0)),
+            Ceiling::None => None,
         }
     }
 
@@ -150,6 +178,7 @@ impl Ceiling {
             (Ceiling::Chained(r), Some(_)) => format!("16 B / ({r} x aesenc latency)"),
             (Ceiling::Sha1Latency, Some(_)) => "64 B / (20 x sha1rnds4 latency)".into(),
             (Ceiling::Sha1Throughput, Some(_)) => "64 B x sha1rnds4/s / 20".into(),
+            (Ceiling::None, _) => "none (several threads)".into(),
             (_, None) => "none (instruction absent)".into(),
         }
     }
@@ -159,6 +188,9 @@ enum Probe {
     AesXmm(simdcrypt::cpu::AesNiToken),
     /// The chain value, carried from one run into the next.
     AesLatency(simdcrypt::cpu::AesNiToken, u64),
+    /// The same, for the ten-key block chain.
+    AesBlock(simdcrypt::cpu::AesNiToken, u64),
+    AesRestarted(simdcrypt::cpu::AesNiToken),
     VaesYmm(simdcrypt::cpu::VaesAvx2Token),
     VaesZmm(simdcrypt::cpu::VaesAvx512Token),
     Sha(simdcrypt::cpu::ShaNiToken),
@@ -174,6 +206,15 @@ impl Runner for Probe {
                 // SAFETY: the token proves AES-NI and SSE4.1.
                 *x = unsafe { x86::aes_latency(*x) };
                 *x
+            }
+            Probe::AesBlock(_, ref mut x) => {
+                // SAFETY: the token proves AES-NI and SSE4.1.
+                *x = unsafe { x86::aes_block_chain(*x) };
+                *x
+            }
+            Probe::AesRestarted(_) => {
+                // SAFETY: the token proves AES-NI and SSE4.1.
+                unsafe { x86::aes_restarted_chains(seed) }
             }
             Probe::AesXmm(_) => {
                 // SAFETY: the token proves AES-NI and SSE4.1.
@@ -210,7 +251,40 @@ mod x86 {
     use core::arch::x86_64::*;
     use std::hint::black_box;
 
-    use super::{AES_LAT_ITERS, CHAINS, ITERS, SHA_CHAINS, SHA_LAT_ITERS};
+    use super::{AES_BLOCKS, AES_LAT_ITERS, CHAINS, ITERS, RESTARTS, SHA_CHAINS, SHA_LAT_ITERS};
+
+    /// `AES_BLOCKS` AES-128-shaped blocks as one chain continued from `x`: per block nine
+    /// `aesenc` and one `aesenclast` with ten distinct round keys.
+    #[target_feature(enable = "aes,sse4.1")]
+    pub(super) fn aes_block_chain(x: u64) -> u64 {
+        let k: [__m128i; 10] = black_box(core::array::from_fn(|i| {
+            _mm_set1_epi32(0x0102_0304 * (i as i32 + 1))
+        }));
+        let mut s = _mm_cvtsi64_si128(x as i64);
+        for _ in 0..AES_BLOCKS {
+            for key in &k[..9] {
+                s = _mm_aesenc_si128(s, *key);
+            }
+            s = _mm_aesenclast_si128(s, k[9]);
+        }
+        _mm_cvtsi128_si64(s) as u64
+    }
+
+    /// `RESTARTS` chains of 256 `aesenc`, each from the same starting value: independent
+    /// of each other, so the core overlaps them.
+    #[target_feature(enable = "aes,sse4.1")]
+    pub(super) fn aes_restarted_chains(seed: u64) -> u64 {
+        let k = black_box(_mm_set1_epi64x(seed as i64));
+        let mut acc = 0;
+        for _ in 0..RESTARTS {
+            let mut s = black_box(_mm_set1_epi32(7));
+            for _ in 0..256 {
+                s = _mm_aesenc_si128(s, k);
+            }
+            acc ^= _mm_cvtsi128_si64(s) as u64;
+        }
+        acc
+    }
 
     #[target_feature(enable = "sse4.1")]
     fn fold128(s: &[__m128i]) -> u64 {
@@ -332,8 +406,8 @@ mod x86 {
             }
         )*};
     }
-    never!(aes_latency aes_xmm_throughput vaes_ymm_throughput vaes_zmm_throughput
-        sha1rnds4_throughput);
+    never!(aes_latency aes_block_chain aes_restarted_chains aes_xmm_throughput
+        vaes_ymm_throughput vaes_zmm_throughput sha1rnds4_throughput);
 
     /// # Safety
     /// Never called: the probes need a capability token, which only x86-64 makes.
@@ -370,6 +444,33 @@ mod tests {
         assert_eq!(after_two, want);
         assert_ne!(after_two, after_one);
         assert_eq!(Instr::AesLatency.ops_per_run(), AES_LAT_ITERS);
+    }
+
+    /// The same for the ten-key block chain; and the restarted chains do restart (two runs
+    /// give the same value).
+    #[test]
+    fn aes_block_chain_continues_and_restarted_chains_restart() {
+        let Some(tok) = simdcrypt::cpu::AesNiToken::get() else {
+            eprintln!("skipped: no AES-NI on this CPU");
+            return;
+        };
+        let mut p = Probe::AesBlock(tok, 0);
+        p.run();
+        let Probe::AesBlock(_, one) = p else {
+            unreachable!()
+        };
+        p.run();
+        let Probe::AesBlock(_, two) = p else {
+            unreachable!()
+        };
+        // SAFETY: the token proves AES-NI and SSE4.1.
+        assert_eq!(two, unsafe { x86::aes_block_chain(one) });
+        assert_ne!(two, one);
+        // SAFETY: as above.
+        let (a, b) = unsafe { (x86::aes_restarted_chains(5), x86::aes_restarted_chains(5)) };
+        assert_eq!(a, b);
+        assert_eq!(Instr::AesBlockChain.ops_per_run(), AES_BLOCKS * 10);
+        assert_eq!(Instr::AesRestartedChains.ops_per_run(), RESTARTS * 256);
     }
 
     /// The same for the `sha1rnds4` latency probe.

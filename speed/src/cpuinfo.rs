@@ -3,13 +3,73 @@
 /// The CPU brand string and its family/model/stepping, e.g.
 /// `Intel(R) Xeon(R) Processor (family 6 model 207 stepping 2)`.
 pub fn cpu_model() -> String {
-    let brand = cpuid_brand()
-        .or_else(proc_model)
-        .unwrap_or_else(|| "unknown CPU".to_string());
+    let brand = model_name();
     match signature() {
         Some((f, m, s)) => format!("{brand} (family {f} model {m} stepping {s})"),
         None => brand,
     }
+}
+
+/// The CPU's model name: CPUID's brand string, else /proc/cpuinfo's `model name`.
+pub fn model_name() -> String {
+    cpuid_brand()
+        .or_else(proc_model)
+        .unwrap_or_else(|| "unknown CPU".to_string())
+}
+
+/// The CPU vendor: CPUID leaf 0's string (`GenuineIntel`, `AuthenticAMD`), else
+/// /proc/cpuinfo's `vendor_id`.
+pub fn vendor() -> Option<String> {
+    cpuid_vendor().or_else(|| proc_field("vendor_id"))
+}
+
+#[cfg(target_arch = "x86_64")]
+#[allow(unused_unsafe)] // `__cpuid` is an `unsafe fn` before Rust 1.94 (MSRV 1.89)
+fn cpuid_vendor() -> Option<String> {
+    use core::arch::x86_64::__cpuid;
+    // SAFETY: leaf 0 exists on every x86-64 CPU.
+    let r = unsafe { __cpuid(0) };
+    let bytes: Vec<u8> = [r.ebx, r.edx, r.ecx]
+        .iter()
+        .flat_map(|x| x.to_le_bytes())
+        .collect();
+    let s = String::from_utf8_lossy(&bytes)
+        .trim_matches('\0')
+        .to_string();
+    (!s.is_empty()).then_some(s)
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn cpuid_vendor() -> Option<String> {
+    None
+}
+
+fn proc_field(name: &str) -> Option<String> {
+    let text = std::fs::read_to_string("/proc/cpuinfo").ok()?;
+    text.lines()
+        .find(|l| l.split(':').next().is_some_and(|k| k.trim() == name))
+        .and_then(|l| l.split_once(':'))
+        .map(|(_, v)| v.trim().to_string())
+        .filter(|s| !s.is_empty())
+}
+
+/// The operating system: its kind, its release name (/etc/os-release) and kernel.
+pub fn os() -> String {
+    let mut s = std::env::consts::OS.to_string();
+    let pretty = std::fs::read_to_string("/etc/os-release")
+        .ok()
+        .and_then(|t| {
+            t.lines()
+                .find_map(|l| l.strip_prefix("PRETTY_NAME="))
+                .map(|v| v.trim_matches('"').to_string())
+        });
+    if let Some(p) = pretty {
+        s += &format!(", {p}");
+    }
+    if let Ok(k) = std::fs::read_to_string("/proc/sys/kernel/osrelease") {
+        s += &format!(", kernel {}", k.trim());
+    }
+    s
 }
 
 fn proc_model() -> Option<String> {

@@ -12,19 +12,23 @@
 //! ```
 
 pub mod algs;
-pub mod args;
 pub mod ceiling;
+pub mod cli;
+pub mod compare;
 pub mod cpuinfo;
-pub mod json;
 pub mod measure;
+pub mod record;
+pub mod svg;
 
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-use algs::{Algorithm, Family, Who};
-use args::{BackendSel, Options};
+use algs::{Algorithm, Family, PEERS, Who};
 use ceiling::Instr;
-use measure::{Runner, stats, time_slice};
+use clap::{CommandFactory, Parser};
+use cli::{BackendSel, Cli, Options};
+use measure::{Runner, stats, time_slice, time_slice_with};
+use record::{Record, RunInfo};
 use simdcrypt::Backend;
 
 /// One contender at one size, measured.
@@ -54,29 +58,74 @@ pub struct Measured {
     pub verified: Option<bool>,
 }
 
-/// The machine, for the header and for every JSON record.
-pub struct Machine {
-    /// CPU brand and signature.
-    pub cpu: String,
-    /// Detected features.
-    pub features: Vec<&'static str>,
-    /// libcrypto's version string.
-    pub openssl: Option<String>,
-}
-
-impl Machine {
-    /// This machine.
-    pub fn here() -> Machine {
-        Machine {
-            cpu: cpuinfo::cpu_model(),
-            features: simdcrypt::cpu::detected().names().collect(),
-            openssl: cpuinfo::openssl_version(),
+/// The run's provenance: this machine, this build, the peers' versions, now.
+pub fn run_info(threads: usize) -> RunInfo {
+    let sig = cpuinfo::signature();
+    let mut peers = std::collections::BTreeMap::new();
+    let openssl = cpuinfo::openssl_version();
+    if let Some(v) = &openssl {
+        peers.insert("openssl".to_string(), v.clone());
+    }
+    if let Some(v) = algs::aws_lc_version() {
+        peers.insert("aws-lc".to_string(), v);
+    }
+    for pair in env!("SPEED_CRATE_VERSIONS").split(',') {
+        let Some((name, version)) = pair.split_once('=') else {
+            continue;
+        };
+        let (aws_lc, vendored) = (cfg!(feature = "aws-lc"), cfg!(feature = "vendored-openssl"));
+        let built = match name {
+            "aws-lc-rs" | "aws-lc-sys" => aws_lc,
+            "openssl-src" => vendored,
+            _ => true,
+        };
+        if built {
+            peers.insert(name.to_string(), version.to_string());
         }
+    }
+    let nonempty = |s: &str| (!s.is_empty()).then(|| s.to_string());
+    RunInfo {
+        schema: record::SCHEMA,
+        tool: "simdcrypt-speed".into(),
+        version: env!("CARGO_PKG_VERSION").into(),
+        git_commit: nonempty(env!("SPEED_GIT_COMMIT")),
+        rustc: env!("SPEED_RUSTC").into(),
+        target: format!("{} {}", env!("SPEED_TARGET"), env!("SPEED_PROFILE")),
+        target_features: env!("SPEED_TARGET_FEATURES")
+            .split(',')
+            .filter(|f| !f.is_empty())
+            .map(String::from)
+            .collect(),
+        cpu: cpuinfo::cpu_model(),
+        cpu_vendor: cpuinfo::vendor(),
+        cpu_family: sig.map(|s| s.0),
+        cpu_model: sig.map(|s| s.1),
+        cpu_stepping: sig.map(|s| s.2),
+        cpu_model_name: cpuinfo::model_name(),
+        cpus: std::thread::available_parallelism().map_or(0, |n| n.get()),
+        os: cpuinfo::os(),
+        timestamp: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
+        features: simdcrypt::cpu::detected()
+            .names()
+            .map(String::from)
+            .collect(),
+        openssl_version: openssl,
+        peers,
+        threads,
     }
 }
 
 /// The simdcrypt contenders `opts` selects for `alg`.
 pub fn selected_contenders(alg: &Algorithm, opts: &Options) -> Vec<Who> {
+    if alg.family == Family::XtsPar {
+        if opts.threads < 2 || !cfg!(feature = "rayon") {
+            return Vec::new();
+        }
+        return algs::par_threads(opts.threads)
+            .into_iter()
+            .map(Who::Par)
+            .collect();
+    }
     let ours = alg.backends();
     let mut v: Vec<Who> = match &opts.backends {
         BackendSel::All => ours.into_iter().map(Who::Simdcrypt).collect(),
@@ -112,19 +161,27 @@ pub fn selected_sizes(alg: &Algorithm, opts: &Options) -> Vec<usize> {
 fn preference(w: Who) -> u8 {
     match w {
         Who::OpenSsl => 0,
-        Who::RustCrypto => 1,
-        Who::Simdcrypt(Some(Backend::Portable)) => 2,
-        Who::Simdcrypt(_) => 3,
+        Who::AwsLc => 1,
+        Who::RustCrypto => 2,
+        Who::Simdcrypt(Some(Backend::Portable)) => 3,
+        Who::Par(1) => 3,
+        Who::Simdcrypt(_) | Who::Par(_) => 4,
     }
 }
 
 /// Measures one algorithm at one size (empty if no contender can run it).
+///
+/// With `threads` above 1, that many threads each build their own contenders and run them
+/// at once, slice by slice (a barrier starts each slice in every thread), timed in wall
+/// time; a figure is the sum of the threads' rates, as `openssl speed -multi` adds up its
+/// processes.
 pub fn measure_group(
     alg: &'static Algorithm,
     contenders: &[Who],
     size: usize,
     seconds: f64,
     rounds: usize,
+    threads: usize,
 ) -> Vec<Measured> {
     let mut entries: Vec<(Who, Box<dyn Runner>)> = contenders
         .iter()
@@ -134,6 +191,7 @@ pub fn measure_group(
         return Vec::new();
     }
 
+    let whos: Vec<Who> = entries.iter().map(|(w, _)| *w).collect();
     // Cross-check: one run each from a fresh state.
     let outputs: Vec<Vec<u8>> = entries
         .iter_mut()
@@ -162,37 +220,56 @@ pub fn measure_group(
         })
         .collect();
 
-    let mut probe = alg.ceiling.resolve().and_then(|(instr, bytes_per_op)| {
-        instr
-            .probe()
-            .map(|p| (p, instr.ops_per_run() as f64 * bytes_per_op))
-    });
-
     let bytes = alg.bytes(size) as f64;
     let slice = Duration::from_secs_f64(seconds / rounds as f64);
-    let probe_slice = slice / 2;
-    for (_, r) in entries.iter_mut() {
-        time_slice(r.as_mut(), bytes, slice / 8);
-    }
     let n = entries.len();
-    let mut samples = vec![Vec::with_capacity(rounds); n];
-    let mut ceiling_samples = Vec::with_capacity(rounds);
-    for round in 0..rounds {
-        for k in 0..n {
-            let i = (k + round) % n;
-            samples[i].push(time_slice(entries[i].1.as_mut(), bytes, slice));
-        }
-        if let Some((p, b)) = probe.as_mut() {
-            ceiling_samples.push(time_slice(p.as_mut(), *b, probe_slice));
-        }
-    }
+    let (samples, ceiling_samples) = if threads <= 1 || alg.family == Family::XtsPar {
+        let mut probe = make_probe(alg);
+        run_rounds(&mut entries, probe.as_mut(), bytes, slice, rounds, None)
+    } else {
+        drop(entries);
+        let barrier = std::sync::Barrier::new(threads);
+        let per_thread: Vec<Samples> = std::thread::scope(|sc| {
+            let handles: Vec<_> = (0..threads)
+                .map(|_| {
+                    let (whos, barrier) = (&whos, &barrier);
+                    sc.spawn(move || {
+                        let mut mine: Vec<(Who, Box<dyn Runner>)> = whos
+                            .iter()
+                            .map(|&w| (w, alg.make(w, size).expect("made before")))
+                            .collect();
+                        let mut probe = make_probe(alg);
+                        run_rounds(
+                            &mut mine,
+                            probe.as_mut(),
+                            bytes,
+                            slice,
+                            rounds,
+                            Some(barrier),
+                        )
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("a measuring thread panicked"))
+                .collect()
+        });
+        let sum = |pick: &dyn Fn(&Samples) -> &Vec<f64>| -> Vec<f64> {
+            let len = pick(&per_thread[0]).len();
+            (0..len)
+                .map(|r| per_thread.iter().map(|t| pick(t)[r]).sum())
+                .collect()
+        };
+        let samples: Vec<Vec<f64>> = (0..n).map(|i| sum(&|t| &t.0[i])).collect();
+        (samples, sum(&|t| &t.1))
+    };
     let ceiling_bps = (!ceiling_samples.is_empty()).then(|| stats(&ceiling_samples).0);
     let auto = alg.auto();
-    entries
-        .iter()
+    whos.iter()
         .zip(samples)
         .zip(verified)
-        .map(|(((who, _), s), verified)| {
+        .map(|((who, s), verified)| {
             let (bps, min, max) = stats(&s);
             let s = s.clone();
             Measured {
@@ -214,6 +291,55 @@ pub fn measure_group(
             }
         })
         .collect()
+}
+
+/// Per contender, then for the ceiling's probe: the rate in each round.
+type Samples = (Vec<Vec<f64>>, Vec<f64>);
+
+/// The probe of `alg`'s ceiling and the bytes one of its runs is worth.
+fn make_probe(alg: &Algorithm) -> Option<(Box<dyn Runner>, f64)> {
+    alg.ceiling.resolve().and_then(|(instr, bytes_per_op)| {
+        instr
+            .probe()
+            .map(|p| (p, instr.ops_per_run() as f64 * bytes_per_op))
+    })
+}
+
+/// Warms every contender up, then `rounds` rounds of one slice each (the first contender
+/// rotating), the ceiling's probe after them; with `sync`, every slice starts at the
+/// barrier and is timed in wall time. Returns the contenders' and the probe's samples.
+fn run_rounds(
+    entries: &mut [(Who, Box<dyn Runner>)],
+    mut probe: Option<&mut (Box<dyn Runner>, f64)>,
+    bytes: f64,
+    slice: Duration,
+    rounds: usize,
+    sync: Option<&std::sync::Barrier>,
+) -> Samples {
+    let wall = sync.is_some();
+    let time = |r: &mut dyn Runner, b: f64, d: Duration| {
+        if let Some(s) = sync {
+            s.wait();
+        }
+        let wall = wall || r.wall_clock();
+        time_slice_with(r, b, d, wall)
+    };
+    for (_, r) in entries.iter_mut() {
+        time(r.as_mut(), bytes, slice / 8);
+    }
+    let n = entries.len();
+    let mut samples = vec![Vec::with_capacity(rounds); n];
+    let mut ceiling_samples = Vec::with_capacity(rounds);
+    for round in 0..rounds {
+        for k in 0..n {
+            let i = (k + round) % n;
+            samples[i].push(time(entries[i].1.as_mut(), bytes, slice));
+        }
+        if let Some((p, b)) = probe.as_mut() {
+            ceiling_samples.push(time(p.as_mut(), *b, slice / 2));
+        }
+    }
+    (samples, ceiling_samples)
 }
 
 /// The instruction ceilings alone, interleaved over `rounds`: (instruction, ops per second).
@@ -264,32 +390,37 @@ impl Measured {
     }
 }
 
-/// One JSON record.
-pub fn json_record(m: &Machine, opts: &Options, results: &[Measured], r: &Measured) -> String {
-    let mut o = json::Object::new();
-    o.str("tool", "simdcrypt-speed")
-        .str("version", env!("CARGO_PKG_VERSION"))
-        .str("cpu", &m.cpu)
-        .strs("features", m.features.iter().copied())
-        .opt_str("openssl_version", m.openssl.as_deref())
-        .str("algorithm", r.alg.name)
-        .str("implementation", r.who.implementation())
-        .str("backend", r.who.backend_name())
-        .bool("automatic", Some(r.automatic))
-        .int("size", r.size as u64)
-        .int("streams", r.alg.streams as u64)
-        .num("bytes_per_second", Some(r.bps))
-        .num("min_bytes_per_second", Some(r.min))
-        .num("max_bytes_per_second", Some(r.max))
-        .int("rounds", opts.rounds as u64)
-        .num("seconds", Some(opts.seconds))
-        .str("ceiling", &r.alg.ceiling.describe())
-        .num("ceiling_bytes_per_second", r.ceiling_bps)
-        .num("ratio_to_ceiling", r.ratio_to_ceiling())
-        .num("ratio_to_openssl", ratio_to(results, r, Who::OpenSsl))
-        .num("ratio_to_rustcrypto", ratio_to(results, r, Who::RustCrypto))
-        .bool("verified", r.verified);
-    o.finish()
+/// The record of `r` (one of `results`, measured on `m` with `opts`).
+pub fn record(m: &RunInfo, opts: &Options, results: &[Measured], r: &Measured) -> Record {
+    Record {
+        run: m.clone(),
+        algorithm: r.alg.name.into(),
+        implementation: r.who.implementation().into(),
+        backend: r.who.backend_name().into(),
+        automatic: r.automatic,
+        size: r.size,
+        streams: r.alg.streams,
+        bytes_per_second: r.bps,
+        min_bytes_per_second: r.min,
+        max_bytes_per_second: r.max,
+        rounds: opts.rounds,
+        seconds: opts.seconds,
+        ceiling: r.alg.ceiling.describe(),
+        ceiling_bytes_per_second: r.ceiling_bps,
+        ratio_to_ceiling: r.ratio_to_ceiling(),
+        par_threads: match r.who {
+            Who::Par(n) => n.into(),
+            _ => 1,
+        },
+        ratio_to_openssl: ratio_to(results, r, Who::OpenSsl),
+        ratio_to_aws_lc: ratio_to(results, r, Who::AwsLc),
+        ratio_to_rustcrypto: ratio_to(results, r, Who::RustCrypto),
+        ratio_to_one_thread: match r.who {
+            Who::Par(_) => ratio_to(results, r, Who::Par(1)),
+            _ => None,
+        },
+        verified: r.verified,
+    }
 }
 
 const LABEL: usize = 20;
@@ -304,7 +435,7 @@ fn sig(v: f64) -> String {
         format!("{v:.4}")
     }
 }
-const COL: usize = 13;
+const COL: usize = 15;
 
 fn label(w: Who, automatic: bool) -> String {
     let mut s = w.backend_name().to_string();
@@ -397,15 +528,13 @@ pub fn table(alg: &Algorithm, sizes: &[usize], results: &[Measured]) -> String {
             &whos,
         );
     }
-    for (peer, title) in [
-        (Who::OpenSsl, "vs openssl"),
-        (Who::RustCrypto, "vs rustcrypto"),
-    ] {
+    for peer in PEERS.into_iter().chain([Who::Par(1)]) {
+        let title = format!("vs {}", peer.backend_name());
         if whos.iter().any(|(w, _)| *w == peer) {
             let rows: Vec<(Who, bool)> = whos.iter().copied().filter(|(w, _)| *w != peer).collect();
             section(
                 &mut out,
-                title,
+                &title,
                 &|r| ratio_to(results, r, peer),
                 false,
                 &rows,
@@ -523,9 +652,20 @@ pub fn summary(results: &[Measured], algs: &[&'static Algorithm]) -> String {
                     .iter()
                     .find(|r| r.alg.name == alg.name && r.size == s && r.who == w)
             };
-            let ours = results
+            // The automatic backend; for the `-par` algorithms, the most threads.
+            let most = results
                 .iter()
-                .find(|r| r.alg.name == alg.name && r.size == s && r.automatic);
+                .filter(|r| r.alg.name == alg.name && r.size == s)
+                .filter_map(|r| match r.who {
+                    Who::Par(n) => Some(n),
+                    _ => None,
+                })
+                .max();
+            let ours = results.iter().find(|r| {
+                r.alg.name == alg.name
+                    && r.size == s
+                    && (r.automatic || most.is_some_and(|n| r.who == Who::Par(n)))
+            });
             let ossl = at(Who::OpenSsl)
                 .map(|r| gbs(r.bps))
                 .unwrap_or_else(|| "-".into());
@@ -562,19 +702,80 @@ pub fn summary(results: &[Measured], algs: &[&'static Algorithm]) -> String {
 
 /// Runs the tool; returns the process exit status.
 pub fn main_with_args(argv: &[String]) -> i32 {
-    let opts = match args::parse(argv) {
+    let cli =
+        match Cli::try_parse_from(std::iter::once("speed".to_string()).chain(argv.iter().cloned()))
+        {
+            Ok(c) => c,
+            Err(e) => {
+                let _ = e.print();
+                return e.exit_code();
+            }
+        };
+    if let Some(cli::Command::Compare(args)) = cli.command {
+        return compare_main(&args);
+    }
+    let opts = match Options::resolve(cli.run) {
         Ok(o) => o,
         Err(e) => {
-            eprintln!("speed: error: {e}");
-            eprintln!("(run `speed --help` for the options)");
+            let e = Cli::command().error(clap::error::ErrorKind::InvalidValue, e);
+            let _ = e.print();
+            return e.exit_code();
+        }
+    };
+    measure_and_print(&opts, argv)
+}
+
+/// `speed compare`.
+pub fn compare_main(args: &cli::CompareArgs) -> i32 {
+    let runs: Result<Vec<compare::Run>, String> = args
+        .files
+        .iter()
+        .enumerate()
+        .map(|(i, f)| compare::Run::load(f, i))
+        .collect();
+    let runs = match runs {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("speed compare: error: {e}");
             return 2;
         }
     };
-    if opts.help {
-        println!("{}", args::USAGE);
-        return 0;
+    print!(
+        "{}",
+        compare::compare(
+            &runs,
+            args.alg.as_deref(),
+            args.size.as_deref(),
+            args.all_backends,
+            args.markdown
+        )
+    );
+    if let Some(path) = &args.svg {
+        let data: Vec<(String, Vec<Record>)> = runs
+            .iter()
+            .map(|r| {
+                let recs = r
+                    .records
+                    .iter()
+                    .filter(|x| compare::wanted(&runs, args.alg.as_deref(), &x.algorithm))
+                    .filter(|x| args.size.as_ref().is_none_or(|s| s.contains(&x.size)))
+                    .cloned()
+                    .collect();
+                (r.label.clone(), recs)
+            })
+            .collect();
+        if let Err(e) = std::fs::write(path, svg::render(&data, args.all_backends)) {
+            eprintln!("speed compare: error: cannot write {}: {e}", path.display());
+            return 2;
+        }
+        eprintln!("speed compare: wrote {}", path.display());
     }
-    if opts.list {
+    0
+}
+
+/// `speed` without a subcommand: measures what `opts` selects and prints it.
+pub fn measure_and_print(opts: &Options, argv: &[String]) -> i32 {
+    if opts.args.list {
         for a in &opts.algs {
             let backends: Vec<&str> = a
                 .backends()
@@ -590,7 +791,9 @@ pub fn main_with_args(argv: &[String]) -> i32 {
             println!(
                 "{:<24} backends here: {:<48} peers: {}",
                 a.name,
-                if backends.is_empty() {
+                if a.family == Family::XtsPar {
+                    "par-1 to par-N with --threads N (automatic backend)".to_string()
+                } else if backends.is_empty() {
                     "(none yet)".to_string()
                 } else {
                     backends.join(",")
@@ -600,7 +803,7 @@ pub fn main_with_args(argv: &[String]) -> i32 {
         }
         return 0;
     }
-    let machine = Machine::here();
+    let machine = run_info(opts.threads);
     let started = Instant::now();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
@@ -616,15 +819,23 @@ pub fn main_with_args(argv: &[String]) -> i32 {
     }
     eprintln!("speed: measuring the instruction ceilings");
     let instr = measure_instructions(0.25_f64.min(opts.seconds * 2.0), opts.rounds);
-    if opts.markdown {
+    if opts.args.markdown {
         let _ = writeln!(
             out,
-            "Measured with `cargo run --release --bin speed --{}` (simdcrypt speed {}) on {} ({}); {}. Each figure is the median of {} interleaved rounds, timed in thread CPU time.\n",
+            "Measured with `cargo run --release --bin speed --{}` (simdcrypt speed {}{}) on {} ({}); {}. Each figure is the median of {} interleaved rounds, timed in thread CPU time.\n",
             argv.iter().map(|a| format!(" {a}")).collect::<String>(),
             env!("CARGO_PKG_VERSION"),
+            machine
+                .git_commit
+                .as_deref()
+                .map(|c| format!(", commit {}", &c[..c.len().min(12)]))
+                .unwrap_or_default(),
             machine.cpu,
             machine.features.join(" "),
-            machine.openssl.as_deref().unwrap_or("OpenSSL not built in"),
+            machine
+                .openssl_version
+                .as_deref()
+                .unwrap_or("OpenSSL not built in"),
             opts.rounds,
         );
         for (i, ops) in &instr {
@@ -634,7 +845,7 @@ pub fn main_with_args(argv: &[String]) -> i32 {
                 let _ = writeln!(out, "- {}: {:.3} G/s", i.name(), ops / 1e9);
             }
         }
-    } else if !opts.json {
+    } else if !opts.args.json {
         let _ = writeln!(out, "simdcrypt speed {}", env!("CARGO_PKG_VERSION"));
         let _ = writeln!(
             out,
@@ -645,8 +856,30 @@ pub fn main_with_args(argv: &[String]) -> i32 {
         let _ = writeln!(out, "features: {}", machine.features.join(" "));
         let _ = writeln!(
             out,
-            "peers: {}; RustCrypto aes 0.9 (hardware AES: {}), xts-mode 0.6, cbc 0.2, sha1 0.11, hmac 0.13",
-            machine.openssl.as_deref().unwrap_or("OpenSSL not built in"),
+            "build: {} {}, {}{}",
+            machine.tool,
+            machine.version,
+            machine.rustc,
+            machine
+                .git_commit
+                .as_deref()
+                .map(|c| format!(", commit {c}"))
+                .unwrap_or_default()
+        );
+        let peers: Vec<String> = machine
+            .peers
+            .iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect();
+        let _ = writeln!(
+            out,
+            "peers: {}{} (RustCrypto's hardware AES: {})",
+            peers.join(", "),
+            if machine.openssl_version.is_none() {
+                "; OpenSSL not built in"
+            } else {
+                ""
+            },
             if aes::hardware_accelerated() {
                 "yes"
             } else {
@@ -677,6 +910,13 @@ pub fn main_with_args(argv: &[String]) -> i32 {
             opts.rounds,
             opts.seconds / opts.rounds as f64
         );
+        if opts.threads > 1 {
+            let _ = writeln!(
+                out,
+                "{} threads run every contender at once (as `openssl speed -multi {}`); each figure adds up the threads' rates, timed in wall time; par-N: par_encrypt_sectors on N rayon threads",
+                opts.threads, opts.threads
+            );
+        }
         let _ = writeln!(
             out,
             "The 'numbers' are in 1000s of bytes per second processed."
@@ -685,10 +925,21 @@ pub fn main_with_args(argv: &[String]) -> i32 {
     }
 
     let mut all = Vec::new();
+    let mut records = Vec::new();
     let total = opts.algs.len();
+    // Progress: the work is counted in contender x size slices; the time left is the rate
+    // so far (a first guess from --seconds before any is done) times the slices left.
+    let work: Vec<usize> = opts
+        .algs
+        .iter()
+        .map(|a| selected_contenders(a, opts).len() * selected_sizes(a, opts).len())
+        .collect();
+    let total_work: usize = work.iter().sum();
+    let mut done_work = 0usize;
+    let measuring = Instant::now();
     for (n, alg) in opts.algs.iter().enumerate() {
-        let contenders = selected_contenders(alg, &opts);
-        let sizes = selected_sizes(alg, &opts);
+        let contenders = selected_contenders(alg, opts);
+        let sizes = selected_sizes(alg, opts);
         if contenders.is_empty() || sizes.is_empty() {
             eprintln!(
                 "speed: [{}/{total}] {}: nothing to run (no contender or no valid size)",
@@ -697,14 +948,21 @@ pub fn main_with_args(argv: &[String]) -> i32 {
             );
             continue;
         }
+        let per_slice = if done_work == 0 {
+            opts.seconds * 1.3
+        } else {
+            measuring.elapsed().as_secs_f64() / done_work as f64
+        };
         eprintln!(
-            "speed: [{}/{total}] {} ({} contenders x {} sizes) at {:.0} s",
+            "speed: [{}/{total}] {} ({} contenders x {} sizes); {:.0} s so far, about {:.0} s left",
             n + 1,
             alg.name,
             contenders.len(),
             sizes.len(),
-            started.elapsed().as_secs_f64()
+            started.elapsed().as_secs_f64(),
+            per_slice * (total_work - done_work) as f64,
         );
+        done_work += work[n];
         let mut results = Vec::new();
         for &s in &sizes {
             results.extend(measure_group(
@@ -713,27 +971,49 @@ pub fn main_with_args(argv: &[String]) -> i32 {
                 s,
                 opts.seconds,
                 opts.rounds,
+                opts.threads,
             ));
         }
-        if opts.markdown {
+        if opts.args.markdown {
             let _ = write!(out, "{}", markdown(alg, &sizes, &results));
-        } else if opts.json {
+        } else if opts.args.json {
             for r in &results {
-                let _ = writeln!(out, "{}", json_record(&machine, &opts, &results, r));
+                let rec = record(&machine, opts, &results, r);
+                let _ = writeln!(
+                    out,
+                    "{}",
+                    serde_json::to_string(&rec).expect("serialisable")
+                );
             }
         } else {
             let _ = write!(out, "{}", table(alg, &sizes, &results));
         }
         let _ = out.flush();
+        records.extend(results.iter().map(|r| record(&machine, opts, &results, r)));
         all.extend(results);
     }
-    if !opts.json && !opts.markdown {
+    if !opts.args.json && !opts.args.markdown {
         let _ = write!(out, "{}", summary(&all, &opts.algs));
+    }
+    if let Some(path) = &opts.args.svg {
+        let chart = svg::render(&[("run".to_string(), records)], true);
+        match std::fs::write(path, chart) {
+            Ok(()) => eprintln!("speed: wrote {}", path.display()),
+            Err(e) => {
+                eprintln!("speed: error: cannot write {}: {e}", path.display());
+                return 2;
+            }
+        }
     }
     let share = measure::cpu_share();
     if let Some(share) = share {
         let note = format!(
-            "timing: thread CPU time; the measuring thread got {:.0}% of a CPU{}",
+            "timing: {}thread CPU time; the measuring thread got {:.0}% of a CPU{}",
+            if opts.threads > 1 {
+                "wall time in each of the threads (--threads), else "
+            } else {
+                ""
+            },
             share * 100.0,
             if share < 0.9 {
                 " (the machine is busy: expect more spread between rounds)"
@@ -741,7 +1021,7 @@ pub fn main_with_args(argv: &[String]) -> i32 {
                 ""
             }
         );
-        if !opts.json {
+        if !opts.args.json {
             let _ = writeln!(out, "\n{note}");
         }
         eprintln!("speed: {note}");
@@ -775,7 +1055,7 @@ mod tests {
     fn group_measures_every_contender() {
         let alg = algs::catalog().iter().find(|a| a.name == "sha1").unwrap();
         let who = alg.contenders();
-        let res = measure_group(alg, &who, 64, 0.01, 2);
+        let res = measure_group(alg, &who, 64, 0.01, 2, 1);
         assert_eq!(res.len(), who.len());
         for r in &res {
             assert_eq!(r.samples.len(), 2);
@@ -785,5 +1065,62 @@ mod tests {
             assert_eq!(ratio_to(&res, r, Who::RustCrypto).map(|_| ()), Some(()));
         }
         assert_eq!(res.iter().filter(|r| r.automatic).count(), 1);
+    }
+
+    /// `--threads 2`: both threads' rates add up, every contender still verified.
+    #[test]
+    fn threads_measure_every_contender() {
+        let alg = algs::catalog().iter().find(|a| a.name == "sha1").unwrap();
+        let who = alg.contenders();
+        let res = measure_group(alg, &who, 256, 0.01, 2, 2);
+        assert_eq!(res.len(), who.len());
+        for r in &res {
+            assert_eq!(r.samples.len(), 2);
+            assert!(r.bps > 0.0 && r.min <= r.bps && r.bps <= r.max);
+            assert_eq!(r.verified, Some(true));
+        }
+    }
+
+    /// The `par_*` sweep: every thread count encrypts what one thread does, and each
+    /// record carries its thread count and its ratio to one thread.
+    #[cfg(feature = "rayon")]
+    #[test]
+    fn par_sweep() {
+        assert_eq!(algs::par_threads(1), [1]);
+        assert_eq!(algs::par_threads(4), [1, 2, 3, 4]);
+        assert_eq!(algs::par_threads(20), [1, 2, 3, 4, 5, 6, 7, 8, 16, 20]);
+        let alg = algs::catalog()
+            .iter()
+            .find(|a| a.name == "aes-128-xts-enc-par")
+            .unwrap();
+        let mut opts = Options::default();
+        assert!(
+            selected_contenders(alg, &opts).is_empty(),
+            "only with --threads"
+        );
+        opts.threads = 3;
+        let who = selected_contenders(alg, &opts);
+        assert_eq!(who, [Who::Par(1), Who::Par(2), Who::Par(3)]);
+        let res = measure_group(alg, &who, 1 << 20, 0.01, 1, 1);
+        assert_eq!(res.len(), 3);
+        // What two threads encrypt is what encrypt_sectors does on one.
+        let mut par = alg.make(Who::Par(2), 1 << 20).unwrap();
+        par.run();
+        let mut serial = algs::message(1 << 20, 0);
+        simdcrypt::Xts::new(&algs::key(32))
+            .unwrap()
+            .encrypt_sectors(&mut serial, algs::XTS_SECTOR, algs::SECTOR)
+            .unwrap();
+        assert!(par.output() == serial.as_slice());
+        let info = run_info(3);
+        for r in &res {
+            assert_eq!(r.verified, Some(true), "{:?}", r.who);
+            let rec = record(&info, &opts, &res, r);
+            let Who::Par(n) = r.who else { panic!() };
+            assert_eq!(rec.par_threads, usize::from(n));
+            assert_eq!(rec.backend, format!("par-{n}"));
+            assert!(rec.ratio_to_one_thread.is_some());
+            assert_eq!(rec.ratio_to_ceiling, None);
+        }
     }
 }

@@ -18,6 +18,12 @@ pub trait Runner {
     /// The output of the most recent `run` (ciphertext or digests). After exactly one `run`
     /// from a fresh runner it is the same for every correct contender of an algorithm.
     fn output(&self) -> &[u8];
+
+    /// Whether to time it in wall time (work spread over other threads), not the calling
+    /// thread's CPU time.
+    fn wall_clock(&self) -> bool {
+        false
+    }
 }
 
 static CPU_NS: AtomicU64 = AtomicU64::new(0);
@@ -57,8 +63,15 @@ pub fn cpu_share() -> Option<f64> {
 /// batch; batches double until one takes about 50 µs, so reading them costs nothing next
 /// to the work even at 16-byte messages.
 pub fn time_slice(r: &mut dyn Runner, bytes: f64, slice: Duration) -> f64 {
+    let wall = r.wall_clock();
+    time_slice_with(r, bytes, slice, wall)
+}
+
+/// [`time_slice`] in wall time when `wall` is set (threads running at once, each timing
+/// its own share: their rates add up).
+pub fn time_slice_with(r: &mut dyn Runner, bytes: f64, slice: Duration, wall: bool) -> f64 {
     let start = Instant::now();
-    let cpu_start = thread_cpu_time();
+    let cpu_start = if wall { None } else { thread_cpu_time() };
     let mut runs: u64 = 0;
     let mut batch: u64 = 1;
     loop {
@@ -70,8 +83,10 @@ pub fn time_slice(r: &mut dyn Runner, bytes: f64, slice: Duration) -> f64 {
         let cpu = cpu_start.and_then(|c0| Some(thread_cpu_time()?.saturating_sub(c0)));
         let spent = cpu.unwrap_or(wall);
         if spent >= slice || wall >= 4 * slice {
-            CPU_NS.fetch_add(spent.as_nanos() as u64, Ordering::Relaxed);
-            WALL_NS.fetch_add(wall.as_nanos() as u64, Ordering::Relaxed);
+            if cpu.is_some() {
+                CPU_NS.fetch_add(spent.as_nanos() as u64, Ordering::Relaxed);
+                WALL_NS.fetch_add(wall.as_nanos() as u64, Ordering::Relaxed);
+            }
             return bytes * runs as f64 / spent.max(Duration::from_nanos(1)).as_secs_f64();
         }
         if now - t0 < Duration::from_micros(50) && batch < 1 << 30 {

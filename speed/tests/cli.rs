@@ -21,10 +21,17 @@ fn help_and_list() {
     for opt in ["--alg", "--backend", "--size", "--seconds", "--json"] {
         assert!(out.contains(opt), "{out}");
     }
+    let o = speed(&["--version"]);
+    assert!(o.status.success());
+    assert_eq!(
+        text(&o.stdout).trim(),
+        format!("speed {}", env!("CARGO_PKG_VERSION"))
+    );
     let o = speed(&["--list", "--alg", "xts"]);
     assert!(o.status.success());
     let out = text(&o.stdout);
-    assert_eq!(out.lines().count(), 6, "{out}");
+    assert_eq!(out.lines().count(), 8, "{out}");
+    assert!(out.contains("aes-256-xts-enc-par"), "{out}");
     assert!(
         out.contains("aes-256-xts-dec") && out.contains("rustcrypto"),
         "{out}"
@@ -55,6 +62,8 @@ fn other_bad_options_fail() {
         &["--seconds"],
         &["--peers", "boringssl"],
         &["--frobnicate"],
+        &["--size", "1g"],
+        &["compare"],
     ] {
         let o = speed(args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");
@@ -63,17 +72,33 @@ fn other_bad_options_fail() {
 }
 
 const FIELDS: &[&str] = &[
+    "schema",
     "tool",
     "version",
+    "git_commit",
+    "rustc",
+    "target",
+    "target_features",
     "cpu",
+    "cpu_vendor",
+    "cpu_family",
+    "cpu_model",
+    "cpu_stepping",
+    "cpu_model_name",
+    "cpus",
+    "os",
+    "timestamp",
     "features",
     "openssl_version",
+    "peers",
+    "threads",
     "algorithm",
     "implementation",
     "backend",
     "automatic",
     "size",
     "streams",
+    "par_threads",
     "bytes_per_second",
     "min_bytes_per_second",
     "max_bytes_per_second",
@@ -83,13 +108,18 @@ const FIELDS: &[&str] = &[
     "ceiling_bytes_per_second",
     "ratio_to_ceiling",
     "ratio_to_openssl",
+    "ratio_to_aws_lc",
     "ratio_to_rustcrypto",
+    "ratio_to_one_thread",
     "verified",
 ];
 
 #[test]
 fn json_smoke_run() {
+    let svg = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("smoke.svg");
     let o = speed(&[
+        "--svg",
+        svg.to_str().unwrap(),
         "--alg",
         "aes-128-ecb-enc,sha1-many",
         "--size",
@@ -106,6 +136,15 @@ fn json_smoke_run() {
         err.contains("[1/2] aes-128-ecb-enc"),
         "progress on stderr: {err}"
     );
+    // The chart: well-formed, one group per family measured.
+    let chart = std::fs::read_to_string(&svg).unwrap();
+    let doc = roxmltree::Document::parse(&chart).expect("the SVG parses");
+    for id in ["family-ecb", "family-sha1-many"] {
+        assert!(
+            doc.descendants().any(|n| n.attribute("id") == Some(id)),
+            "{id}"
+        );
+    }
     let out = text(&o.stdout);
     let records: Vec<serde_json::Value> = out
         .lines()
@@ -113,8 +152,13 @@ fn json_smoke_run() {
         .collect();
 
     // Every simdcrypt backend and peer, at both sizes.
-    let ecb_contenders = simdcrypt::Aes::available_backends().count() + 1; // + RustCrypto only
-    let peers = 1 + usize::from(simdcrypt_speed::algs::openssl_built());
+    // ECB's peers: all but OpenSSL (its EVP has no ECB row here).
+    let ecb_peers = simdcrypt_speed::algs::peers_built()
+        .into_iter()
+        .filter(|p| *p != simdcrypt_speed::algs::Who::OpenSsl)
+        .count();
+    let ecb_contenders = simdcrypt::Aes::available_backends().count() + ecb_peers;
+    let peers = simdcrypt_speed::algs::peers_built().len();
     let many_contenders = simdcrypt::Sha1::available_backends().count() + peers;
     let count = |alg: &str| records.iter().filter(|r| r["algorithm"] == alg).count();
     assert_eq!(count("aes-128-ecb-enc"), 2 * ecb_contenders, "{out}");
@@ -127,7 +171,75 @@ fn json_smoke_run() {
         }
         assert_eq!(obj.len(), FIELDS.len(), "unexpected fields: {r}");
         assert_eq!(r["tool"], "simdcrypt-speed");
+        assert_eq!(r["schema"], 2);
+        assert_eq!(r["version"], env!("CARGO_PKG_VERSION"));
         assert!(!r["cpu"].as_str().unwrap().is_empty());
+        // Provenance: the same in every record of the run.
+        for f in [
+            "git_commit",
+            "rustc",
+            "timestamp",
+            "os",
+            "cpu",
+            "peers",
+            "target_features",
+        ] {
+            assert_eq!(r[f], records[0][f], "{f} differs within one run");
+        }
+        // Built from a checkout (tests run in one): the full commit hash.
+        let commit = r["git_commit"].as_str().expect("built from a git checkout");
+        assert!(
+            commit.len() == 40 && commit.bytes().all(|b| b.is_ascii_hexdigit()),
+            "{commit}"
+        );
+        assert!(r["rustc"].as_str().unwrap().starts_with("rustc 1."), "{r}");
+        let ts = r["timestamp"].as_str().unwrap();
+        humantime::parse_rfc3339(ts).unwrap_or_else(|e| panic!("{ts}: {e}"));
+        assert!(
+            r["target_features"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|f| f == "sse2")
+        );
+        assert!(!r["cpu_model_name"].as_str().unwrap().is_empty());
+        assert!(
+            r["cpu"]
+                .as_str()
+                .unwrap()
+                .contains(r["cpu_model_name"].as_str().unwrap())
+        );
+        // Where CPUID gave a signature (x86-64), the vendor is its 12-byte string and the
+        // display name carries the same family, model and stepping.
+        if r["cpu_family"].is_u64() {
+            let vendor = r["cpu_vendor"].as_str().unwrap();
+            assert_eq!(vendor.len(), 12, "{vendor}");
+            let fms = format!(
+                "family {} model {} stepping {}",
+                r["cpu_family"], r["cpu_model"], r["cpu_stepping"]
+            );
+            assert!(
+                r["cpu"].as_str().unwrap().contains(&fms),
+                "{fms} in {}",
+                r["cpu"]
+            );
+        }
+        assert!(r["os"].as_str().unwrap().starts_with(std::env::consts::OS));
+        assert_eq!(r["threads"], 1);
+        assert_eq!(r["par_threads"], 1);
+        // Every peer's version: RustCrypto's crates always, OpenSSL where built in.
+        let peers = r["peers"].as_object().unwrap();
+        for c in ["aes", "xts-mode", "cbc", "sha1", "hmac"] {
+            assert!(peers[c].as_str().unwrap().starts_with("0."), "{c}: {r}");
+        }
+        assert_eq!(
+            peers.contains_key("openssl"),
+            !r["openssl_version"].is_null()
+        );
+        assert_eq!(peers.contains_key("aws-lc"), cfg!(feature = "aws-lc"));
+        if let Some(v) = r["openssl_version"].as_str() {
+            assert!(v.starts_with("OpenSSL "), "{v}");
+        }
         assert!(r["features"].is_array());
         assert!([64, 1024].contains(&r["size"].as_u64().unwrap()));
         let bps = r["bytes_per_second"].as_f64().unwrap();
@@ -138,7 +250,7 @@ fn json_smoke_run() {
         assert_eq!(r["seconds"], 0.05);
         assert_eq!(r["verified"], true, "every contender agrees: {r}");
         let imp = r["implementation"].as_str().unwrap();
-        assert!(["simdcrypt", "openssl", "rustcrypto"].contains(&imp));
+        assert!(["simdcrypt", "openssl", "aws-lc", "rustcrypto"].contains(&imp));
         if imp != "simdcrypt" {
             assert_eq!(r["backend"], imp);
             assert_eq!(r["automatic"], false);
@@ -205,4 +317,51 @@ fn table_smoke_run() {
             "{out}"
         );
     }
+}
+
+#[test]
+fn compare_two_records_files() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let a = dir.join("compare_a.jsonl");
+    let o = speed(&[
+        "--alg",
+        "sha1",
+        "--size",
+        "1k",
+        "--seconds",
+        "0.02",
+        "--rounds",
+        "1",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    std::fs::write(&a, &o.stdout).unwrap();
+    let svg = dir.join("compare.svg");
+    let a = a.to_str().unwrap();
+    let o = speed(&["compare", a, a, "--svg", svg.to_str().unwrap()]);
+    let out = text(&o.stdout);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(out.contains("A = ") && out.contains("B = "), "{out}");
+    let header = out
+        .lines()
+        .find(|l| l.starts_with("size"))
+        .expect("a table");
+    for col in ["A GB/s", "A of ceiling", "A x rustcrypto", "B GB/s", "B/A"] {
+        assert!(header.contains(col), "{col} in {header}");
+    }
+    // The same file twice: every between-runs ratio is exactly 1.
+    let rows: Vec<&str> = out.lines().filter(|l| l.starts_with("1024 ")).collect();
+    assert!(rows.len() >= 2, "{out}");
+    for r in rows {
+        assert!(r.ends_with("1.00x"), "{r}");
+    }
+    let chart = std::fs::read_to_string(&svg).unwrap();
+    let doc = roxmltree::Document::parse(&chart).expect("the SVG parses");
+    assert!(
+        doc.descendants()
+            .any(|n| n.attribute("id") == Some("family-sha1"))
+    );
+    let o = speed(&["compare", a, "/nonexistent/b.jsonl"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("/nonexistent/b.jsonl"));
 }

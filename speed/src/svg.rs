@@ -1,0 +1,578 @@
+//! `--svg FILE`: GB/s against message size, one chart per algorithm, grouped by family.
+//!
+//! A self-contained SVG (inline styles, no script, no external font or file), so any
+//! browser opens it. The x axis is the message size on a log scale, the y axis GB/s from
+//! zero; one line per simdcrypt backend and per peer, the ceiling as a grey dashed line.
+//! With several runs (`speed compare`), each run's lines get their own dash pattern and
+//! the legend prefixes the run's label. Every point has a `<title>` (hover shows it).
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use crate::algs::{self, Family};
+use crate::record::Record;
+
+/// Chart width and height of one panel, in pixels.
+const PANEL_W: f64 = 430.0;
+const PANEL_H: f64 = 270.0;
+/// Panels per row.
+const COLUMNS: usize = 3;
+/// Margins inside a panel: left (y labels), right, top (title), bottom (x labels).
+const ML: f64 = 52.0;
+const MR: f64 = 12.0;
+const MT: f64 = 28.0;
+const MB: f64 = 36.0;
+/// Legend line height.
+const LEGEND_ROW: f64 = 16.0;
+
+/// simdcrypt's backends, in order of appearance.
+const PALETTE: &[&str] = &[
+    "#d62728", "#1f77b4", "#8c564b", "#2ca02c", "#9467bd", "#e377c2", "#bcbd22", "#393b79",
+    "#637939", "#7b4173", "#843c39", "#3182bd",
+];
+
+/// The peers' fixed colours (drawn thicker than simdcrypt's lines).
+fn peer_color(name: &str) -> Option<&'static str> {
+    match name {
+        "openssl" => Some("#000000"),
+        "aws-lc" => Some("#ff7f0e"),
+        "rustcrypto" => Some("#17becf"),
+        _ => None,
+    }
+}
+/// Dash patterns of the runs after the first.
+const RUN_DASH: &[&str] = &["", "8 4", "2 3", "10 3 2 3"];
+
+/// The family's title and its id in the SVG (`family-<id>`).
+pub fn family_name(f: Option<Family>) -> (&'static str, &'static str) {
+    match f {
+        Some(Family::Ecb) => ("AES-ECB (blocks)", "ecb"),
+        Some(Family::Xts) => ("AES-XTS, one data unit per message", "xts"),
+        Some(Family::XtsSectors) => (
+            "AES-XTS, 512-byte data units (encrypt_sectors)",
+            "xts-sectors",
+        ),
+        Some(Family::XtsPar) => (
+            "AES-XTS par_encrypt_sectors, 4 KiB units, by threads",
+            "xts-par",
+        ),
+        Some(Family::Cbc) => ("AES-CBC, one chain", "cbc"),
+        Some(Family::CbcMany) => ("AES-CBC, many streams (encrypt_many)", "cbc-many"),
+        Some(Family::Sha1) => ("SHA-1, one message", "sha1"),
+        Some(Family::Sha1Many) => ("SHA-1, many messages (sha1_many)", "sha1-many"),
+        Some(Family::HmacSha1) => ("HMAC-SHA1, keyed per message", "hmac-sha1"),
+        Some(Family::CbcHmacSha1) => (
+            "AES-CBC + HMAC-SHA1 in one pass (CbcHmacSha1)",
+            "cbc-hmac-sha1",
+        ),
+        Some(Family::Krb5) => ("Kerberos aes256-cts-hmac-sha1-96", "krb5"),
+        None => ("Other", "other"),
+    }
+}
+
+fn family_of(alg: &str) -> Option<Family> {
+    algs::base(alg).map(|a| a.family)
+}
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// `16`, `4k`, `1m`, `1536`.
+pub fn size_label(s: usize) -> String {
+    if s >= 1 << 20 && s.is_multiple_of(1 << 20) {
+        format!("{}m", s >> 20)
+    } else if s >= 1 << 10 && s.is_multiple_of(1 << 10) {
+        format!("{}k", s >> 10)
+    } else {
+        s.to_string()
+    }
+}
+
+/// A round step for about 5 ticks up to `max`.
+fn tick_step(max: f64) -> f64 {
+    let raw = max / 5.0;
+    let mag = 10f64.powf(raw.log10().floor());
+    [1.0, 2.0, 2.5, 5.0, 10.0]
+        .iter()
+        .map(|m| m * mag)
+        .find(|s| *s >= raw)
+        .unwrap_or(10.0 * mag)
+}
+
+/// One line of a panel.
+struct Line {
+    label: String,
+    color: String,
+    dash: String,
+    width: f64,
+    points: Vec<(usize, f64)>,
+}
+
+/// The chart of `runs` (label, records); `all_backends`: every simdcrypt backend, else the
+/// automatic choice only where there are several runs.
+pub fn render(runs: &[(String, Vec<Record>)], all_backends: bool) -> String {
+    let multi = runs.len() > 1;
+    // Algorithms by family, in catalog order (unknown names last, in order of appearance).
+    let mut algs_seen: Vec<String> = Vec::new();
+    for (_, recs) in runs {
+        for r in recs {
+            if !algs_seen.contains(&r.algorithm) {
+                algs_seen.push(r.algorithm.clone());
+            }
+        }
+    }
+    let rank = |a: &str| {
+        let streams = a
+            .rsplit_once("-x")
+            .and_then(|(_, n)| n.parse::<usize>().ok())
+            .or(algs::base(a).map(|b| b.streams))
+            .unwrap_or(0);
+        let at = algs::base(a)
+            .and_then(|b| algs::catalog().iter().position(|c| c.name == b.name))
+            .unwrap_or(usize::MAX);
+        (at, streams, a.to_string())
+    };
+    algs_seen.sort_by_key(|a| rank(a));
+    let mut families: Vec<(Option<Family>, Vec<String>)> = Vec::new();
+    for a in algs_seen {
+        let f = family_of(&a);
+        match families.iter_mut().find(|(g, _)| *g == f) {
+            Some((_, v)) => v.push(a),
+            None => families.push((f, vec![a])),
+        }
+    }
+    // One colour per contender name, the same in every panel.
+    let mut colors: BTreeMap<String, String> = BTreeMap::new();
+    let mut next_color = 0;
+    let mut color_of = |name: &str| -> String {
+        if let Some(c) = peer_color(name) {
+            return c.to_string();
+        }
+        colors
+            .entry(name.to_string())
+            .or_insert_with(|| {
+                let c = PALETTE[next_color % PALETTE.len()].to_string();
+                next_color += 1;
+                c
+            })
+            .clone()
+    };
+
+    let mut body = String::new();
+    // Below the title and one line per run.
+    let mut y = 92.0 + 13.0 * runs.len().saturating_sub(1) as f64;
+    for (family, names) in &families {
+        let (title, id) = family_name(*family);
+        let _ = writeln!(
+            body,
+            r#"<g id="family-{id}" class="family"><text x="16" y="{:.0}" class="family-title">{}</text>"#,
+            y - 12.0,
+            esc(title)
+        );
+        let mut row_h: f64 = 0.0;
+        for (i, alg) in names.iter().enumerate() {
+            if i > 0 && i % COLUMNS == 0 {
+                y += row_h + 20.0;
+                row_h = 0.0;
+            }
+            let x0 = 16.0 + (i % COLUMNS) as f64 * (PANEL_W + 24.0);
+            let mut lines: Vec<Line> = Vec::new();
+            for (run_i, (label, recs)) in runs.iter().enumerate() {
+                let mine: Vec<&Record> = recs.iter().filter(|r| &r.algorithm == alg).collect();
+                let dash = RUN_DASH[run_i % RUN_DASH.len()].to_string();
+                let prefix = if multi {
+                    format!("{label} ")
+                } else {
+                    String::new()
+                };
+                // Contenders in order of appearance.
+                let mut whos: Vec<(String, String, bool)> = Vec::new();
+                for r in &mine {
+                    let show =
+                        r.implementation != "simdcrypt" || all_backends || !multi || r.automatic;
+                    let key = if r.implementation == "simdcrypt" && multi && !all_backends {
+                        "simdcrypt auto".to_string()
+                    } else {
+                        r.backend.clone()
+                    };
+                    if show && !whos.iter().any(|(k, _, _)| *k == key) {
+                        whos.push((key, r.implementation.clone(), r.automatic));
+                    }
+                }
+                for (key, imp, _) in &whos {
+                    let mut points: Vec<(usize, f64)> = mine
+                        .iter()
+                        .filter(|r| {
+                            if key == "simdcrypt auto" {
+                                r.implementation == "simdcrypt" && r.automatic
+                            } else {
+                                &r.backend == key && &r.implementation == imp
+                            }
+                        })
+                        .map(|r| (r.size, r.bytes_per_second / 1e9))
+                        .collect();
+                    points.sort_by_key(|p| p.0);
+                    points.dedup_by_key(|p| p.0);
+                    let auto = mine
+                        .iter()
+                        .any(|r| &r.backend == key && r.automatic && imp == "simdcrypt");
+                    lines.push(Line {
+                        label: format!("{prefix}{key}{}", if auto { " (auto)" } else { "" }),
+                        color: color_of(key),
+                        dash: dash.clone(),
+                        width: if imp == "simdcrypt" { 1.8 } else { 3.0 },
+                        points,
+                    });
+                }
+                // The ceiling: its median at each size.
+                let mut ceil: BTreeMap<usize, Vec<f64>> = BTreeMap::new();
+                for r in &mine {
+                    if let Some(c) = r.ceiling_bytes_per_second {
+                        ceil.entry(r.size).or_default().push(c / 1e9);
+                    }
+                }
+                if !ceil.is_empty() {
+                    lines.push(Line {
+                        label: format!("{prefix}ceiling"),
+                        color: "#888888".into(),
+                        dash: if run_i == 0 {
+                            "6 4".into()
+                        } else {
+                            "2 2".into()
+                        },
+                        width: 1.5,
+                        points: ceil
+                            .into_iter()
+                            .map(|(s, v)| (s, crate::measure::stats(&v).0))
+                            .collect(),
+                    });
+                }
+            }
+            let (svg, h) = panel(alg, x0, y, &lines);
+            body.push_str(&svg);
+            row_h = row_h.max(h);
+        }
+        y += row_h + 56.0;
+        body.push_str("</g>\n");
+    }
+
+    let width = 16.0 + COLUMNS as f64 * (PANEL_W + 24.0);
+    let mut head = String::new();
+    let _ = writeln!(
+        head,
+        r#"<?xml version="1.0" encoding="UTF-8"?>
+<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0}" height="{y:.0}" viewBox="0 0 {width:.0} {y:.0}" font-family="DejaVu Sans, Arial, Helvetica, sans-serif">
+<style>
+text {{ fill: #222; font-size: 11px; }}
+.title {{ font-size: 20px; font-weight: bold; }}
+.family-title {{ font-size: 15px; font-weight: bold; }}
+.panel-title {{ font-size: 12px; font-weight: bold; }}
+.axis {{ stroke: #444; stroke-width: 1; }}
+.grid {{ stroke: #e4e4e4; stroke-width: 1; }}
+.tick {{ font-size: 10px; fill: #555; }}
+.legend {{ font-size: 10.5px; }}
+</style>
+<rect width="100%" height="100%" fill="white"/>"#
+    );
+    let _ = writeln!(
+        head,
+        r#"<text x="16" y="26" class="title">simdcrypt speed: GB/s (10^9 bytes/s) against message size</text>"#
+    );
+    let sub: Vec<String> = runs
+        .iter()
+        .map(|(label, recs)| {
+            let r = recs.first().map(|r| &r.run);
+            let cpu = r.map_or("?", |r| r.cpu.as_str());
+            let commit = r
+                .and_then(|r| r.git_commit.as_deref())
+                .map(|c| format!(", commit {}", &c[..c.len().min(10)]))
+                .unwrap_or_default();
+            let ossl = r
+                .and_then(|r| r.openssl_version.as_deref())
+                .map(|o| format!(", {o}"))
+                .unwrap_or_default();
+            let dash = if multi {
+                format!(
+                    " [{}]",
+                    line_style_name(runs.iter().position(|x| &x.0 == label).unwrap_or(0))
+                )
+            } else {
+                String::new()
+            };
+            format!("{label}: {cpu}{commit}{ossl}{dash}")
+        })
+        .collect();
+    for (i, s) in sub.iter().enumerate() {
+        let _ = writeln!(
+            head,
+            r#"<text x="16" y="{:.0}">{}</text>"#,
+            44.0 + 13.0 * i as f64,
+            esc(s)
+        );
+    }
+    let mut out = head;
+    out.push_str(&body);
+    out.push_str("</svg>\n");
+    out
+}
+
+fn line_style_name(run: usize) -> &'static str {
+    match RUN_DASH[run % RUN_DASH.len()] {
+        "" => "solid lines",
+        "8 4" => "dashed lines",
+        "2 3" => "dotted lines",
+        _ => "dash-dot lines",
+    }
+}
+
+/// One panel at (`x0`, `y0`): its SVG and height (the legend below it included).
+fn panel(title: &str, x0: f64, y0: f64, lines: &[Line]) -> (String, f64) {
+    let mut s = String::new();
+    let mut sizes: Vec<usize> = lines
+        .iter()
+        .flat_map(|l| l.points.iter().map(|p| p.0))
+        .collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    let max = lines
+        .iter()
+        .flat_map(|l| l.points.iter().map(|p| p.1))
+        .fold(0.0f64, f64::max);
+    let step = tick_step(if max > 0.0 { max } else { 1.0 });
+    let top = (max / step).ceil().max(1.0) * step;
+    let (lx, rx) = (x0 + ML, x0 + PANEL_W - MR);
+    let (ty, by) = (y0 + MT, y0 + PANEL_H - MB);
+    let (lo, hi) = match (sizes.first(), sizes.last()) {
+        (Some(&a), Some(&b)) if b > a => ((a as f64).log2(), (b as f64).log2()),
+        (Some(&a), _) => ((a as f64).log2() - 1.0, (a as f64).log2() + 1.0),
+        _ => (0.0, 1.0),
+    };
+    let px = |size: usize| lx + ((size as f64).log2() - lo) / (hi - lo) * (rx - lx);
+    let py = |v: f64| by - v / top * (by - ty);
+    let _ = writeln!(
+        s,
+        r##"<g class="panel" data-algorithm="{a}"><rect x="{x0:.1}" y="{y0:.1}" width="{PANEL_W}" height="{PANEL_H}" fill="#fafafa" stroke="#ddd"/>
+<text x="{:.1}" y="{:.1}" class="panel-title">{a}</text>"##,
+        x0 + 8.0,
+        y0 + 18.0,
+        a = esc(title)
+    );
+    let mut v = 0.0;
+    while v <= top + step / 2.0 {
+        let yy = py(v);
+        let _ = writeln!(
+            s,
+            r#"<line x1="{lx:.1}" y1="{yy:.1}" x2="{rx:.1}" y2="{yy:.1}" class="grid"/><text x="{:.1}" y="{:.1}" text-anchor="end" class="tick">{}</text>"#,
+            lx - 5.0,
+            yy + 3.5,
+            fmt_gbs(v, step)
+        );
+        v += step;
+    }
+    for &size in &sizes {
+        let xx = px(size);
+        let _ = writeln!(
+            s,
+            r#"<line x1="{xx:.1}" y1="{ty:.1}" x2="{xx:.1}" y2="{by:.1}" class="grid"/><text x="{xx:.1}" y="{:.1}" text-anchor="middle" class="tick">{}</text>"#,
+            by + 13.0,
+            size_label(size)
+        );
+    }
+    let _ = writeln!(
+        s,
+        r#"<line x1="{lx:.1}" y1="{by:.1}" x2="{rx:.1}" y2="{by:.1}" class="axis"/><line x1="{lx:.1}" y1="{ty:.1}" x2="{lx:.1}" y2="{by:.1}" class="axis"/>
+<text x="{:.1}" y="{:.1}" text-anchor="middle" class="tick">message size, bytes (log scale)</text>
+<text transform="translate({:.1} {:.1}) rotate(-90)" text-anchor="middle" class="tick">GB/s</text>"#,
+        (lx + rx) / 2.0,
+        by + 28.0,
+        x0 + 13.0,
+        (ty + by) / 2.0
+    );
+    for l in lines {
+        let pts: Vec<String> = l
+            .points
+            .iter()
+            .map(|&(sz, v)| format!("{:.1},{:.1}", px(sz), py(v)))
+            .collect();
+        let dash = if l.dash.is_empty() {
+            String::new()
+        } else {
+            format!(r#" stroke-dasharray="{}""#, l.dash)
+        };
+        let _ = writeln!(
+            s,
+            r#"<polyline points="{}" fill="none" stroke="{}" stroke-width="{}"{dash}><title>{}</title></polyline>"#,
+            pts.join(" "),
+            l.color,
+            l.width,
+            esc(&l.label)
+        );
+        for &(sz, v) in &l.points {
+            let _ = writeln!(
+                s,
+                r#"<circle cx="{:.1}" cy="{:.1}" r="2.2" fill="{}"><title>{}: {} bytes, {v:.3} GB/s</title></circle>"#,
+                px(sz),
+                py(v),
+                l.color,
+                esc(&l.label),
+                sz
+            );
+        }
+    }
+    // Legend below the panel, two entries per row.
+    let mut ly = y0 + PANEL_H + 12.0;
+    for (i, l) in lines.iter().enumerate() {
+        let lx0 = x0 + 8.0 + (i % 2) as f64 * (PANEL_W / 2.0);
+        if i > 0 && i % 2 == 0 {
+            ly += LEGEND_ROW;
+        }
+        let dash = if l.dash.is_empty() {
+            String::new()
+        } else {
+            format!(r#" stroke-dasharray="{}""#, l.dash)
+        };
+        let _ = writeln!(
+            s,
+            r#"<line x1="{lx0:.1}" y1="{ly:.1}" x2="{:.1}" y2="{ly:.1}" stroke="{}" stroke-width="{}"{dash}/><text x="{:.1}" y="{:.1}" class="legend">{}</text>"#,
+            lx0 + 26.0,
+            l.color,
+            l.width,
+            lx0 + 32.0,
+            ly + 3.5,
+            esc(&l.label)
+        );
+    }
+    s.push_str("</g>\n");
+    (s, ly - y0 + 4.0)
+}
+
+/// `v` with as many decimals as the tick step needs (0.25 steps get two).
+fn fmt_gbs(v: f64, step: f64) -> String {
+    let decimals = (0..4)
+        .find(|&d| {
+            let scaled = step * 10f64.powi(d);
+            (scaled - scaled.round()).abs() < 1e-6
+        })
+        .unwrap_or(4) as usize;
+    format!("{v:.decimals$}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::RunInfo;
+
+    fn records(scale: f64) -> Vec<Record> {
+        let mut v = Vec::new();
+        for a in algs::catalog() {
+            for (i, (imp, backend)) in [("simdcrypt", "aesni"), ("rustcrypto", "rustcrypto")]
+                .into_iter()
+                .enumerate()
+            {
+                for size in [16, 1024, 1 << 20] {
+                    v.push(Record {
+                        run: RunInfo {
+                            cpu: "Test & <CPU>".into(),
+                            ..RunInfo::default()
+                        },
+                        algorithm: a.name.into(),
+                        implementation: imp.into(),
+                        backend: backend.into(),
+                        automatic: i == 0,
+                        size,
+                        streams: 1,
+                        par_threads: 1,
+                        bytes_per_second: scale * (size as f64).log2() * 1e8 / (i + 1) as f64,
+                        min_bytes_per_second: 0.0,
+                        max_bytes_per_second: 0.0,
+                        rounds: 1,
+                        seconds: 0.1,
+                        ceiling: "c".into(),
+                        ceiling_bytes_per_second: Some(scale * 3e9),
+                        ratio_to_ceiling: None,
+                        ratio_to_openssl: None,
+                        ratio_to_aws_lc: None,
+                        ratio_to_rustcrypto: None,
+                        ratio_to_one_thread: None,
+                        verified: Some(true),
+                    });
+                }
+            }
+        }
+        v
+    }
+
+    /// Every family of the catalog gets its group, every algorithm a panel with a line per
+    /// contender and the ceiling, and the whole is well-formed XML.
+    fn check(svg: &str, runs: usize) {
+        let doc = roxmltree::Document::parse(svg).expect("the SVG parses as XML");
+        let root = doc.root_element();
+        assert_eq!(root.tag_name().name(), "svg");
+        assert_eq!(
+            root.tag_name().namespace(),
+            Some("http://www.w3.org/2000/svg")
+        );
+        let mut families: Vec<Family> = algs::catalog().iter().map(|a| a.family).collect();
+        families.dedup();
+        for f in families {
+            let id = format!("family-{}", family_name(Some(f)).1);
+            let g = doc
+                .descendants()
+                .find(|n| n.attribute("id") == Some(id.as_str()))
+                .unwrap_or_else(|| panic!("no group {id}"));
+            let panels: Vec<_> = g
+                .descendants()
+                .filter(|n| n.attribute("class") == Some("panel"))
+                .collect();
+            let algs_here = algs::catalog().iter().filter(|a| a.family == f).count();
+            assert_eq!(panels.len(), algs_here, "{id}");
+            for p in panels {
+                let lines: Vec<_> = p
+                    .descendants()
+                    .filter(|n| n.has_tag_name("polyline"))
+                    .collect();
+                // simdcrypt + RustCrypto + ceiling, per run.
+                assert_eq!(lines.len(), 3 * runs, "{id}");
+                for l in lines {
+                    let pts = l.attribute("points").unwrap().split(' ').count();
+                    assert_eq!(pts, 3, "a point per size");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn one_run_draws_every_family() {
+        let svg = render(&[("run".into(), records(1.0))], true);
+        check(&svg, 1);
+        assert!(svg.contains("Test &amp; &lt;CPU&gt;"));
+    }
+
+    #[test]
+    fn two_runs_draw_both() {
+        let svg = render(
+            &[("A".into(), records(1.0)), ("B".into(), records(2.0))],
+            false,
+        );
+        check(&svg, 2);
+        assert!(svg.contains("stroke-dasharray=\"8 4\""), "run B dashed");
+    }
+
+    #[test]
+    fn ticks_and_labels() {
+        assert_eq!(tick_step(1.0), 0.2);
+        assert_eq!(tick_step(23.0), 5.0);
+        assert_eq!(tick_step(1.2), 0.25);
+        assert_eq!(fmt_gbs(0.75, 0.25), "0.75");
+        assert_eq!(fmt_gbs(10.0, 5.0), "10");
+        assert_eq!(fmt_gbs(0.4, 0.2), "0.4");
+        assert_eq!(size_label(16), "16");
+        assert_eq!(size_label(4096), "4k");
+        assert_eq!(size_label(1 << 20), "1m");
+        assert_eq!(size_label(1536), "1536");
+    }
+}
