@@ -298,7 +298,7 @@ mod tests {
         assert_eq!(o.backends, BackendSel::All);
         assert_eq!(o.peers, algs::peers_built());
         assert!(o.peers.contains(&Who::RustCrypto));
-        assert_eq!(o.peers.contains(&Who::OpenSsl), cfg!(feature = "openssl"));
+        assert_eq!(o.peers.contains(&Who::OpenSsl), algs::openssl_built());
         assert_eq!((o.seconds, o.rounds, o.threads), (0.15, 7, 1));
         assert_eq!((o.sizes, o.streams), (None, None));
     }

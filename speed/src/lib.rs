@@ -623,7 +623,26 @@ pub fn markdown(alg: &Algorithm, sizes: &[usize], results: &[Measured]) -> Strin
     out
 }
 
-/// The closing summary: per algorithm, simdcrypt's automatic choice at the headline sizes.
+/// Per peer that ran `alg`, the lowest ratio of simdcrypt's automatic backend to it over
+/// every size measured, and the size where it is: "no size where a peer wins" reads as
+/// every ratio here being at least 1. Empty where nothing was compared.
+pub fn worst_ratios(results: &[Measured], alg: &str) -> Vec<(Who, f64, usize)> {
+    let mut out = Vec::new();
+    for peer in [Who::OpenSsl, Who::AwsLc, Who::RustCrypto] {
+        let worst = results
+            .iter()
+            .filter(|r| r.alg.name == alg && r.automatic)
+            .filter_map(|r| ratio_to(results, r, peer).map(|v| (v, r.size)))
+            .min_by(|a, b| a.0.total_cmp(&b.0));
+        if let Some((v, size)) = worst {
+            out.push((peer, v, size));
+        }
+    }
+    out
+}
+
+/// The closing summary: per algorithm, simdcrypt's automatic choice at the headline sizes,
+/// then its worst ratio to each peer over all sizes.
 pub fn summary(results: &[Measured], algs: &[&'static Algorithm]) -> String {
     use std::fmt::Write as _;
     let mut out = String::from(
@@ -695,6 +714,20 @@ pub fn summary(results: &[Measured], algs: &[&'static Algorithm]) -> String {
                     alg.name, s, "(none)", "-", "-", "-", "-", "-", ossl
                 ),
             };
+        }
+        let worst = worst_ratios(results, alg.name);
+        if !worst.is_empty() && sizes.len() > 1 {
+            let parts: Vec<String> = worst
+                .iter()
+                .map(|(w, v, size)| format!("x {} {v:.2} (at {size} B)", w.implementation()))
+                .collect();
+            let _ = writeln!(
+                out,
+                "{:<24} worst over {} sizes: {}",
+                alg.name,
+                sizes.len(),
+                parts.join(", ")
+            );
         }
     }
     out
@@ -1049,6 +1082,46 @@ mod tests {
         let b = [5.0, 1.0, 6.0];
         assert_eq!(per_round_ratio(&a, &b), 2.0);
         assert_eq!(stats(&a).0 / stats(&b).0, 0.4);
+    }
+
+    /// The worst ratio to each peer over the sizes, and where it is.
+    #[test]
+    fn worst_ratios_find_the_lowest_size() {
+        let alg = algs::catalog().iter().find(|a| a.name == "sha1").unwrap();
+        let m = |who: Who, automatic: bool, size: usize, rate: f64| Measured {
+            alg,
+            who,
+            automatic,
+            size,
+            bps: rate,
+            min: rate,
+            max: rate,
+            ceiling_bps: None,
+            samples: vec![rate, rate],
+            ceiling_samples: Vec::new(),
+            verified: Some(true),
+        };
+        let auto = Who::Simdcrypt(None);
+        let res = [
+            m(auto, true, 16, 1.0),
+            m(Who::RustCrypto, false, 16, 2.0),
+            m(Who::OpenSsl, false, 16, 0.5),
+            m(auto, true, 4096, 3.0),
+            m(Who::RustCrypto, false, 4096, 2.0),
+            m(Who::OpenSsl, false, 4096, 2.0),
+            // Not the automatic backend: never the one compared.
+            m(Who::Simdcrypt(None), false, 4096, 0.1),
+        ];
+        let w = worst_ratios(&res, "sha1");
+        assert_eq!(w, [(Who::OpenSsl, 1.5, 4096), (Who::RustCrypto, 0.5, 16)]);
+        let text = summary(&res, &[alg]);
+        assert!(
+            text.contains(
+                "worst over 2 sizes: x openssl 1.50 (at 4096 B), x rustcrypto 0.50 (at 16 B)"
+            ),
+            "{text}"
+        );
+        assert!(worst_ratios(&res, "aes-128-xts-enc").is_empty());
     }
 
     #[test]
