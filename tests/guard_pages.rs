@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::backends_under_test;
+use common::{backends_under_test, bytes};
 use simdcrypt::{Aes, Backend, Cbc, Sha1, Xts};
 
 const PAGE: usize = 4096;
@@ -87,18 +87,6 @@ impl Drop for Guarded {
         // SAFETY: the mapping made in `new`, not used after this.
         unsafe { libc::munmap(self.base.cast(), self.total) };
     }
-}
-
-fn bytes(seed: u64, len: usize) -> Vec<u8> {
-    let mut s = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    (0..len)
-        .map(|_| {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            (s >> 24) as u8
-        })
-        .collect()
 }
 
 /// Unit lengths that end in every tail shape: 1 to 31 leftover blocks after 0, 1 or 2 full

@@ -5,7 +5,7 @@
 mod common;
 
 use aes::cipher::{BlockCipherDecrypt, KeyInit};
-use common::{backends_under_test, hex, records};
+use common::{backends_under_test, bytes, hex, records};
 use proptest::prelude::*;
 use simdcrypt::{Backend, Error, Xts};
 
@@ -15,19 +15,6 @@ fn backends() -> Vec<Backend> {
         Xts::implemented_backends(),
         Xts::available_backends(),
     )
-}
-
-/// Deterministic test bytes.
-fn bytes(seed: u64, len: usize) -> Vec<u8> {
-    let mut s = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    (0..len)
-        .map(|_| {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            (s >> 24) as u8
-        })
-        .collect()
 }
 
 fn key(seed: u64, len: usize) -> Vec<u8> {

@@ -8,7 +8,7 @@ mod common;
 mod tweak_conv;
 
 use aes::cipher::KeyInit;
-use common::{backends_under_test, records};
+use common::{backends_under_test, bytes, records};
 use proptest::prelude::*;
 use simdcrypt::xts::Tweaks;
 use simdcrypt::{Backend, Error, Xts};
@@ -20,19 +20,6 @@ fn backends() -> Vec<Backend> {
         Xts::implemented_backends(),
         Xts::available_backends(),
     )
-}
-
-/// Deterministic test bytes.
-fn bytes(seed: u64, len: usize) -> Vec<u8> {
-    let mut s = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    (0..len)
-        .map(|_| {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            (s >> 24) as u8
-        })
-        .collect()
 }
 
 /// The formats' tweaks, written as their reference code lays them out.

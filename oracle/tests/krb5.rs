@@ -12,7 +12,7 @@
 #[path = "../../tests/common/mod.rs"]
 mod common;
 
-use common::backends_under_test;
+use common::{backends_under_test, bytes};
 use simdcrypt::krb5::{Aes128CtsHmacSha196, Aes256CtsHmacSha196, UsageKeys};
 use simdcrypt::{Backend, CbcHmacSha1};
 use simdcrypt_oracle::krb5 as mit;
@@ -23,19 +23,6 @@ fn backends() -> Vec<Backend> {
         CbcHmacSha1::implemented_backends(),
         CbcHmacSha1::available_backends(),
     )
-}
-
-/// Deterministic test bytes (xorshift).
-fn bytes(seed: u64, len: usize) -> Vec<u8> {
-    let mut s = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    (0..len)
-        .map(|_| {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            (s >> 24) as u8
-        })
-        .collect()
 }
 
 const USAGES: [u32; 7] = [1, 2, 3, 7, 24, 1026, 0xffff_fff0];

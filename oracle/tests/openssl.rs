@@ -9,7 +9,7 @@
 #[path = "../../tests/common/mod.rs"]
 mod common;
 
-use common::backends_under_test;
+use common::{backends_under_test, bytes};
 use hex_literal::hex;
 use proptest::prelude::*;
 use simdcrypt::{Aes, Backend, Cbc, HmacSha1, Sha1, Xts};
@@ -17,19 +17,6 @@ use simdcrypt_oracle::openssl::{self, Cipher, Kind};
 
 fn backends(alg: &str, implemented: &[Backend], available: Vec<Backend>) -> Vec<Backend> {
     backends_under_test(alg, implemented, available.into_iter())
-}
-
-/// Deterministic test bytes (xorshift).
-fn bytes(seed: u64, len: usize) -> Vec<u8> {
-    let mut s = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    (0..len)
-        .map(|_| {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            (s >> 24) as u8
-        })
-        .collect()
 }
 
 #[test]

@@ -10,7 +10,7 @@ mod common;
 #[path = "../../tests/tweak_conv/mod.rs"]
 mod tweak_conv;
 
-use common::backends_under_test;
+use common::{backends_under_test, bytes};
 use simdcrypt::xts::Tweaks;
 use simdcrypt::{Backend, Xts};
 use simdcrypt_oracle::openssl::{Cipher, Kind};
@@ -22,19 +22,6 @@ fn backends() -> Vec<Backend> {
         Xts::implemented_backends(),
         Xts::available_backends(),
     )
-}
-
-/// Deterministic test bytes (xorshift).
-fn bytes(seed: u64, len: usize) -> Vec<u8> {
-    let mut s = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    (0..len)
-        .map(|_| {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            (s >> 24) as u8
-        })
-        .collect()
 }
 
 #[test]

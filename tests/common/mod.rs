@@ -74,6 +74,20 @@ pub fn hex(s: &str) -> Vec<u8> {
         .collect()
 }
 
+/// Deterministic test bytes (xorshift64 from `seed`): the same for every test file that
+/// uses them, so their vectors can be compared across files.
+pub fn bytes(seed: u64, len: usize) -> Vec<u8> {
+    let mut s = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    (0..len)
+        .map(|_| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            (s >> 24) as u8
+        })
+        .collect()
+}
+
 /// Backend names that `SIMDCRYPT_REQUIRE` says must be present.
 pub fn required() -> Vec<Backend> {
     std::env::var("SIMDCRYPT_REQUIRE")
