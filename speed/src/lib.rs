@@ -1124,16 +1124,23 @@ mod tests {
         assert!(worst_ratios(&res, "aes-128-xts-enc").is_empty());
     }
 
+    /// One result per contender, each with its 2 rounds, a sane spread and verified output.
+    fn assert_every_contender_measured<W>(res: &[Measured], who: &[W]) {
+        assert_eq!(res.len(), who.len());
+        for r in res {
+            assert_eq!(r.samples.len(), 2);
+            assert!(r.bps > 0.0 && r.min <= r.bps && r.bps <= r.max);
+            assert_eq!(r.verified, Some(true));
+        }
+    }
+
     #[test]
     fn group_measures_every_contender() {
         let alg = algs::catalog().iter().find(|a| a.name == "sha1").unwrap();
         let who = alg.contenders();
         let res = measure_group(alg, &who, 64, 0.01, 2, 1);
-        assert_eq!(res.len(), who.len());
+        assert_every_contender_measured(&res, &who);
         for r in &res {
-            assert_eq!(r.samples.len(), 2);
-            assert!(r.bps > 0.0 && r.min <= r.bps && r.bps <= r.max);
-            assert_eq!(r.verified, Some(true));
             assert_eq!(r.ceiling_samples.is_empty(), r.ratio_to_ceiling().is_none());
             assert_eq!(ratio_to(&res, r, Who::RustCrypto).map(|_| ()), Some(()));
         }
@@ -1146,12 +1153,7 @@ mod tests {
         let alg = algs::catalog().iter().find(|a| a.name == "sha1").unwrap();
         let who = alg.contenders();
         let res = measure_group(alg, &who, 256, 0.01, 2, 2);
-        assert_eq!(res.len(), who.len());
-        for r in &res {
-            assert_eq!(r.samples.len(), 2);
-            assert!(r.bps > 0.0 && r.min <= r.bps && r.bps <= r.max);
-            assert_eq!(r.verified, Some(true));
-        }
+        assert_every_contender_measured(&res, &who);
     }
 
     /// The `par_*` sweep: every thread count encrypts what one thread does, and each
