@@ -4,8 +4,10 @@
 
 use simdcrypt::{Aes, Backend, Cbc, Sha1, Xts, cpu};
 
-fn list(it: impl Iterator<Item = Backend>) -> String {
-    it.map(|b| b.name()).collect::<Vec<_>>().join(", ")
+/// One table row: the algorithm, its automatic backend, and every available one.
+fn row(algo: &str, automatic: Backend, available: impl Iterator<Item = Backend>) {
+    let list = available.map(|b| b.name()).collect::<Vec<_>>().join(", ");
+    println!("{algo:<8} {:<14} {list}", automatic.name());
 }
 
 fn main() {
@@ -31,30 +33,10 @@ fn main() {
     println!("{:<8} {:<14} available (best first)", "algo", "automatic");
     let key = [0u8; 16];
     let aes = Aes::new(&key).expect("a 16-byte key is valid");
-    println!(
-        "{:<8} {:<14} {}",
-        "AES",
-        aes.backend().name(),
-        list(Aes::available_backends())
-    );
+    row("AES", aes.backend(), Aes::available_backends());
     let xts = Xts::new(&[[1u8; 16], [2u8; 16]].concat()).expect("a valid XTS key");
-    println!(
-        "{:<8} {:<14} {}",
-        "AES-XTS",
-        xts.backend().name(),
-        list(Xts::available_backends())
-    );
+    row("AES-XTS", xts.backend(), Xts::available_backends());
     let cbc = Cbc::new(&key).expect("a 16-byte key is valid");
-    println!(
-        "{:<8} {:<14} {}",
-        "AES-CBC",
-        cbc.backend().name(),
-        list(Cbc::available_backends())
-    );
-    println!(
-        "{:<8} {:<14} {}",
-        "SHA-1",
-        Sha1::new().backend().name(),
-        list(Sha1::available_backends())
-    );
+    row("AES-CBC", cbc.backend(), Cbc::available_backends());
+    row("SHA-1", Sha1::new().backend(), Sha1::available_backends());
 }

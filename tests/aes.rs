@@ -4,18 +4,11 @@
 mod common;
 
 use aes::cipher::{BlockCipherDecrypt, BlockCipherEncrypt, KeyInit};
-use common::{backends_under_test, hex, records};
+use common::backends;
 use hex_literal::hex;
 use proptest::prelude::*;
-use simdcrypt::{Aes, Backend, Error};
-
-fn backends() -> Vec<Backend> {
-    backends_under_test(
-        "AES",
-        Aes::implemented_backends(),
-        Aes::available_backends(),
-    )
-}
+use simdcrypt::Aes;
+use simdcrypt_testkit::{hex, records};
 
 #[test]
 fn fips197_appendix_c() {
@@ -34,7 +27,7 @@ fn fips197_appendix_c() {
             hex!("8ea2b7ca516745bfeafc49904b496089"),
         ),
     ];
-    for b in backends() {
+    for b in backends::<Aes>() {
         for (key, ct) in cases {
             let aes = Aes::with_backend(key, b).unwrap();
             assert_eq!(aes.backend(), b);
@@ -54,7 +47,7 @@ fn aesavs_known_answers() {
     for kind in ["GFSbox", "KeySbox", "VarKey", "VarTxt"] {
         for bits in [128, 192, 256] {
             let recs = records(&format!("nist-cavp/cbc/CBC{kind}{bits}.rsp"));
-            for b in backends() {
+            for b in backends::<Aes>() {
                 for r in &recs {
                     assert_eq!(r.hex("IV"), [0u8; 16]);
                     let aes = Aes::with_backend(&r.hex("KEY"), b).unwrap();
@@ -79,19 +72,9 @@ fn aesavs_known_answers() {
 
 #[test]
 fn unavailable_or_foreign_backend_is_an_error() {
-    for &b in simdcrypt::all_backends() {
-        let r = Aes::with_backend(&[0u8; 16], b);
-        if Aes::available_backends().any(|x| x == b) {
-            assert_eq!(r.unwrap().backend(), b);
-        } else if Aes::implemented_backends().contains(&b) {
-            assert_eq!(r.unwrap_err(), Error::BackendUnavailable(b));
-        } else {
-            assert!(matches!(
-                r.unwrap_err(),
-                Error::BackendNotForAlgorithm { .. }
-            ));
-        }
-    }
+    common::unavailable_or_foreign_backend_is_an_error::<Aes>(|b| {
+        Aes::with_backend(&[0u8; 16], b).map(|x| x.backend())
+    });
     assert!(hex("00").len() == 1);
 }
 

@@ -6,17 +6,10 @@ mod common;
 
 use aes::cipher::block_padding::{NoPadding, Pkcs7};
 use aes::cipher::{BlockModeDecrypt, BlockModeEncrypt, KeyIvInit};
-use common::{RFC3962_CTS, RFC3962_KEY, backends_under_test, hex, records};
+use common::{RFC3962_CTS, RFC3962_KEY, aes_key, backends, pattern_blocks};
 use proptest::prelude::*;
 use simdcrypt::{Backend, Cbc, Error};
-
-fn backends() -> Vec<Backend> {
-    backends_under_test(
-        "CBC",
-        Cbc::implemented_backends(),
-        Cbc::available_backends(),
-    )
-}
+use simdcrypt_testkit::{hex, records};
 
 fn iv16(v: &[u8]) -> [u8; 16] {
     v.try_into().unwrap()
@@ -25,7 +18,7 @@ fn iv16(v: &[u8]) -> [u8; 16] {
 #[test]
 fn nist_cavp_known_answers() {
     let mut n = 0;
-    let backends = backends();
+    let backends = backends::<Cbc>();
     for kind in ["GFSbox", "KeySbox", "VarKey", "VarTxt", "MMT"] {
         for bits in [128, 192, 256] {
             let recs = records(&format!("nist-cavp/cbc/CBC{kind}{bits}.rsp"));
@@ -60,7 +53,7 @@ fn nist_cavp_known_answers() {
 #[test]
 fn rfc3962_ciphertext_stealing() {
     let (key, cases) = (hex(RFC3962_KEY), RFC3962_CTS);
-    for b in backends() {
+    for b in backends::<Cbc>() {
         let cbc = Cbc::with_backend(&key, b).unwrap();
         for (pt, ct) in cases {
             let (pt, ct) = (hex(pt), hex(ct));
@@ -84,19 +77,9 @@ fn rfc3962_ciphertext_stealing() {
 
 #[test]
 fn unavailable_or_foreign_backend_is_an_error() {
-    for &b in simdcrypt::all_backends() {
-        let r = Cbc::with_backend(&[0u8; 16], b);
-        if Cbc::available_backends().any(|x| x == b) {
-            assert_eq!(r.unwrap().backend(), b);
-        } else if Cbc::implemented_backends().contains(&b) {
-            assert_eq!(r.unwrap_err(), Error::BackendUnavailable(b));
-        } else {
-            assert!(matches!(
-                r.unwrap_err(),
-                Error::BackendNotForAlgorithm { .. }
-            ));
-        }
-    }
+    common::unavailable_or_foreign_backend_is_an_error::<Cbc>(|b| {
+        Cbc::with_backend(&[0u8; 16], b).map(|x| x.backend())
+    });
     assert!(matches!(
         Cbc::new(&[0u8; 17]).unwrap_err(),
         Error::InvalidKeyLength { len: 17, .. }
@@ -105,7 +88,7 @@ fn unavailable_or_foreign_backend_is_an_error() {
 
 #[test]
 fn errors_leave_everything_untouched() {
-    for b in backends() {
+    for b in backends::<Cbc>() {
         let cbc = Cbc::with_backend(&[3u8; 24], b).unwrap();
         for len in [1usize, 15, 17, 31, 100, 4097] {
             let orig: Vec<u8> = (0..len).map(|i| i as u8).collect();
@@ -174,7 +157,7 @@ fn errors_leave_everything_untouched() {
 #[test]
 fn every_corrupted_padding_is_rejected() {
     let iv = [0x42u8; 16];
-    for b in backends() {
+    for b in backends::<Cbc>() {
         let cbc = Cbc::with_backend(&[0x11u8; 32], b).unwrap();
         // Encrypts a chosen final plaintext block without padding, then unpads.
         let try_last = |last: [u8; 16]| {
@@ -296,9 +279,20 @@ fn cuts(len_blocks: usize, fr: &[u16]) -> Vec<usize> {
     c
 }
 
-fn key_strategy() -> impl Strategy<Value = Vec<u8>> {
-    prop::sample::select(vec![16usize, 24, 32])
-        .prop_flat_map(|n| prop::collection::vec(any::<u8>(), n))
+/// `buf` through one call of `f` (encrypt or decrypt, chaining the IV from `iv`) per piece
+/// between the `cut` points; returns the IV after the last.
+fn chained(
+    iv: [u8; 16],
+    buf: &mut [u8],
+    cut: &[usize],
+    f: impl Fn(&mut [u8; 16], &mut [u8]),
+) -> [u8; 16] {
+    let (mut v, mut start) = (iv, 0);
+    for c in cut.iter().copied().chain(std::iter::once(buf.len())) {
+        f(&mut v, &mut buf[start..c]);
+        start = c;
+    }
+    v
 }
 
 proptest! {
@@ -306,53 +300,35 @@ proptest! {
 
     #[test]
     fn cbc_matches_references_and_chains_across_calls(
-        key in key_strategy(),
+        key in aes_key(),
         iv in prop::array::uniform16(any::<u8>()),
         nblocks in prop_oneof![0usize..=40, 0usize..=260],
         seed in any::<u8>(),
         fr in prop::collection::vec(any::<u16>(), 0..5),
     ) {
-        let pt: Vec<u8> = (0..16 * nblocks).map(|i| (i as u8).wrapping_mul(31) ^ seed).collect();
+        let pt = pattern_blocks(nblocks, seed);
         let want = rc_cbc(&key, &iv, &pt, true);
         prop_assert_eq!(&rc_cbc(&key, &iv, &want, false), &pt);
         let want_iv = if nblocks == 0 { iv } else { iv16(&want[want.len() - 16..]) };
         let cut = cuts(nblocks, &fr);
         for b in Cbc::available_backends() {
             let cbc = Cbc::with_backend(&key, b).unwrap();
-            // One call.
-            let mut x = pt.clone();
-            let mut v = iv;
-            cbc.encrypt(&mut v, &mut x).unwrap();
-            prop_assert_eq!(&x, &want, "{} encrypt", b);
-            prop_assert_eq!(v, want_iv);
-            let mut v = iv;
-            cbc.decrypt(&mut v, &mut x).unwrap();
-            prop_assert_eq!(&x, &pt, "{} decrypt", b);
-            prop_assert_eq!(v, want_iv);
-            // Successive calls at random cuts continue the chain.
-            let mut x = pt.clone();
-            let mut v = iv;
-            let mut start = 0;
-            for &c in cut.iter().chain(std::iter::once(&(16 * nblocks))) {
-                cbc.encrypt(&mut v, &mut x[start..c]).unwrap();
-                start = c;
+            // One call, then successive calls at random cuts: the chain continues.
+            for cut in [&[][..], &cut[..]] {
+                let mut x = pt.clone();
+                let v = chained(iv, &mut x, cut, |v, part| cbc.encrypt(v, part).unwrap());
+                prop_assert_eq!(&x, &want, "{} encrypt, cut at {:?}", b, cut);
+                prop_assert_eq!(v, want_iv);
+                let v = chained(iv, &mut x, cut, |v, part| cbc.decrypt(v, part).unwrap());
+                prop_assert_eq!(&x, &pt, "{} decrypt, cut at {:?}", b, cut);
+                prop_assert_eq!(v, want_iv);
             }
-            prop_assert_eq!(&x, &want, "{} split encrypt {:?}", b, &cut);
-            prop_assert_eq!(v, want_iv);
-            let mut v = iv;
-            let mut start = 0;
-            for &c in cut.iter().chain(std::iter::once(&(16 * nblocks))) {
-                cbc.decrypt(&mut v, &mut x[start..c]).unwrap();
-                start = c;
-            }
-            prop_assert_eq!(&x, &pt, "{} split decrypt {:?}", b, &cut);
-            prop_assert_eq!(v, want_iv);
         }
     }
 
     #[test]
     fn cts_matches_rustcrypto_cs3(
-        key in key_strategy(),
+        key in aes_key(),
         iv in prop::array::uniform16(any::<u8>()),
         len in prop_oneof![16usize..=80, 16usize..=4200],
         seed in any::<u8>(),
@@ -378,7 +354,7 @@ proptest! {
 
     #[test]
     fn padding_round_trips(
-        key in key_strategy(),
+        key in aes_key(),
         iv in prop::array::uniform16(any::<u8>()),
         msg in prop::collection::vec(any::<u8>(), 0..=300),
     ) {
@@ -393,7 +369,7 @@ proptest! {
 
     #[test]
     fn encrypt_many_equals_single_calls(
-        key in key_strategy(),
+        key in aes_key(),
         streams in prop::collection::vec(
             (prop::array::uniform16(any::<u8>()), prop_oneof![0usize..=6, 0usize..=70], any::<u8>()),
             1..=20,
@@ -443,7 +419,7 @@ fn encrypt_many_with_many_streams() {
             *v = iv16(&x[x.len() - 16..]);
         }
     }
-    for b in backends() {
+    for b in backends::<Cbc>() {
         let cbc = Cbc::with_backend(&key, b).unwrap();
         let mut got = pts.clone();
         let mut ivs = ivs0.clone();

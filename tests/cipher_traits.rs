@@ -4,18 +4,12 @@
 
 mod common;
 
+use common::backends;
+
 use cbc::cipher::{BlockModeDecrypt, BlockModeEncrypt, KeyInit, KeyIvInit, StreamCipher};
 use cipher::InnerIvInit;
 use proptest::prelude::*;
-use simdcrypt::{Aes, Backend};
-
-fn backends() -> Vec<Backend> {
-    common::backends_under_test(
-        "AES (cipher traits)",
-        Aes::implemented_backends(),
-        Aes::available_backends(),
-    )
-}
+use simdcrypt::Aes;
 
 fn data(n: usize, seed: u8) -> Vec<u8> {
     (0..n)
@@ -30,7 +24,7 @@ proptest! {
     fn ctr_matches(key in any::<[u8; 16]>(), iv in any::<[u8; 16]>(), len in 0usize..1200) {
         let mut want = data(len, 1);
         ctr::Ctr128BE::<aes::Aes128>::new(&key.into(), &iv.into()).apply_keystream(&mut want);
-        for b in backends() {
+        for b in backends::<Aes>() {
             let c = simdcrypt::Aes128::with_backend(&key.into(), b).unwrap();
             let mut got = data(len, 1);
             let core = ctr::CtrCore::<simdcrypt::Aes128, ctr::flavors::Ctr128BE>::inner_iv_init(c, &iv.into());
@@ -44,7 +38,7 @@ proptest! {
         let pt = data(16 * blocks, 2);
         let want = cbc::Encryptor::<aes::Aes192>::new(&key.into(), &iv.into())
             .encrypt_padded_vec::<cipher::block_padding::NoPadding>(&pt);
-        for b in backends() {
+        for b in backends::<Aes>() {
             let c = simdcrypt::Aes192::with_backend(&key.into(), b).unwrap();
             let got = cbc::Encryptor::<simdcrypt::Aes192>::inner_iv_init(c.clone(), &iv.into())
                 .encrypt_padded_vec::<cipher::block_padding::NoPadding>(&pt);
@@ -62,7 +56,7 @@ proptest! {
         let mut want = data(len, 3);
         let x = xts_mode::Xts128::new(aes::Aes256::new(&k1.into()), aes::Aes256::new(&k2.into()));
         x.encrypt_area(&mut want, 512, u128::from(sector), xts_mode::get_tweak_default);
-        for b in backends() {
+        for b in backends::<Aes>() {
             let x = xts_mode::Xts128::new(
                 simdcrypt::Aes256::with_backend(&k1.into(), b).unwrap(),
                 simdcrypt::Aes256::with_backend(&k2.into(), b).unwrap(),

@@ -9,8 +9,9 @@
 
 mod common;
 
-use common::{backends_under_test, bytes};
+use common::backends;
 use simdcrypt::{Aes, Backend, Cbc, Sha1, Xts};
+use simdcrypt_testkit::bytes;
 
 const PAGE: usize = 4096;
 
@@ -103,33 +104,49 @@ fn unit_lengths() -> Vec<usize> {
     v
 }
 
+/// On every backend and on both sides of the guard page: `run(b, buf)` on a guarded copy
+/// of `input` must leave `expect` in it.
+fn check_guarded(
+    backends: &[Backend],
+    input: &[u8],
+    expect: &[u8],
+    what: &str,
+    run: impl Fn(Backend, &mut [u8]),
+) {
+    for &b in backends {
+        for at_end in [true, false] {
+            let mut g = Guarded::with(input, at_end);
+            run(b, g.slice_mut());
+            assert_eq!(g.slice(), expect, "{b} {what}, guard at end: {at_end}");
+        }
+    }
+}
+
 #[test]
 fn xts_units_touch_only_their_bytes() {
-    let backends = backends_under_test(
-        "XTS",
-        Xts::implemented_backends(),
-        Xts::available_backends(),
-    );
+    let backends = backends::<Xts>();
     for key_len in [32, 64] {
         let key = bytes(key_len as u64, key_len);
         let reference = Xts::with_backend(&key, Backend::Portable).unwrap();
+        let xts = |b| Xts::with_backend(&key, b).unwrap();
         for len in unit_lengths() {
             let pt = bytes(len as u64, len);
             let mut expect = pt.clone();
             reference.encrypt_sector(&mut expect, 9).unwrap();
+            let what = format!("{len} in place");
+            check_guarded(&backends, &pt, &expect, &what, |b, buf| {
+                xts(b).encrypt_sector(buf, 9).unwrap();
+            });
+            check_guarded(&backends, &expect, &pt, &what, |b, buf| {
+                xts(b).decrypt_sector(buf, 9).unwrap();
+            });
+            // Out of place, both buffers guarded.
             for &b in &backends {
-                let xts = Xts::with_backend(&key, b).unwrap();
                 for at_end in [true, false] {
-                    // In place.
-                    let mut g = Guarded::with(&pt, at_end);
-                    xts.encrypt_sector(g.slice_mut(), 9).unwrap();
-                    assert_eq!(g.slice(), &expect[..], "{b} {len} in place");
-                    xts.decrypt_sector(g.slice_mut(), 9).unwrap();
-                    assert_eq!(g.slice(), &pt[..], "{b} {len} in place, decrypt");
-                    // Out of place, both buffers guarded.
                     let src = Guarded::with(&expect, at_end);
                     let mut dst = Guarded::with(&vec![0xee; len], at_end);
-                    xts.decrypt_sector_to(src.slice(), dst.slice_mut(), 9)
+                    xts(b)
+                        .decrypt_sector_to(src.slice(), dst.slice_mut(), 9)
                         .unwrap();
                     assert_eq!(dst.slice(), &pt[..], "{b} {len} out of place");
                 }
@@ -140,11 +157,7 @@ fn xts_units_touch_only_their_bytes() {
 
 #[test]
 fn xts_sector_runs_touch_only_their_bytes() {
-    let backends = backends_under_test(
-        "XTS",
-        Xts::implemented_backends(),
-        Xts::available_backends(),
-    );
+    let backends = backends::<Xts>();
     let key = bytes(3, 64);
     let reference = Xts::with_backend(&key, Backend::Portable).unwrap();
     // Several units of a tail-group length each, and whole-group units (the fused path).
@@ -152,84 +165,64 @@ fn xts_sector_runs_touch_only_their_bytes() {
         let pt = bytes(sector as u64, sector * count);
         let mut expect = pt.clone();
         reference.encrypt_sectors(&mut expect, sector, 1).unwrap();
-        for &b in &backends {
+        let what = format!("{sector}x{count}");
+        check_guarded(&backends, &pt, &expect, &what, |b, buf| {
             let xts = Xts::with_backend(&key, b).unwrap();
-            for at_end in [true, false] {
-                let mut g = Guarded::with(&pt, at_end);
-                xts.encrypt_sectors(g.slice_mut(), sector, 1).unwrap();
-                assert_eq!(g.slice(), &expect[..], "{b} {sector}x{count}");
-            }
-        }
+            xts.encrypt_sectors(buf, sector, 1).unwrap();
+        });
     }
 }
 
 #[test]
 fn cbc_touches_only_its_bytes() {
-    let backends = backends_under_test(
-        "CBC",
-        Cbc::implemented_backends(),
-        Cbc::available_backends(),
-    );
+    let backends = backends::<Cbc>();
     let key = bytes(5, 32);
     let reference = Cbc::with_backend(&key, Backend::Portable).unwrap();
+    let cbc = |b| Cbc::with_backend(&key, b).unwrap();
     for blocks in 1..=40 {
         let len = 16 * blocks;
         let pt = bytes(len as u64, len);
         let (mut expect, mut iv_e) = (pt.clone(), [7u8; 16]);
         reference.encrypt(&mut iv_e, &mut expect).unwrap();
-        for &b in &backends {
-            let cbc = Cbc::with_backend(&key, b).unwrap();
-            for at_end in [true, false] {
-                let mut g = Guarded::with(&pt, at_end);
-                let mut iv = [7u8; 16];
-                cbc.encrypt(&mut iv, g.slice_mut()).unwrap();
-                assert_eq!((g.slice(), iv), (&expect[..], iv_e), "{b} {len}");
-                let mut iv = [7u8; 16];
-                cbc.decrypt(&mut iv, g.slice_mut()).unwrap();
-                assert_eq!(g.slice(), &pt[..], "{b} {len} decrypt");
-                // Ciphertext stealing, 17 bytes and up.
-                if blocks > 1 {
-                    let mut g = Guarded::with(&pt[..len - 9], at_end);
-                    cbc.encrypt_cts(&[1; 16], g.slice_mut()).unwrap();
-                    cbc.decrypt_cts(&[1; 16], g.slice_mut()).unwrap();
-                    assert_eq!(g.slice(), &pt[..len - 9], "{b} {len} cts");
-                }
-            }
+        let what = format!("{len}");
+        check_guarded(&backends, &pt, &expect, &what, |b, buf| {
+            let mut iv = [7u8; 16];
+            cbc(b).encrypt(&mut iv, buf).unwrap();
+            assert_eq!(iv, iv_e, "{b} {len} iv");
+        });
+        check_guarded(&backends, &expect, &pt, &what, |b, buf| {
+            cbc(b).decrypt(&mut [7u8; 16], buf).unwrap();
+        });
+        // Ciphertext stealing, 17 bytes and up: a round trip.
+        if blocks > 1 {
+            let part = &pt[..len - 9];
+            check_guarded(&backends, part, part, "cts", |b, buf| {
+                cbc(b).encrypt_cts(&[1; 16], buf).unwrap();
+                cbc(b).decrypt_cts(&[1; 16], buf).unwrap();
+            });
         }
     }
 }
 
 #[test]
 fn aes_blocks_touch_only_their_bytes() {
-    let backends = backends_under_test(
-        "AES",
-        Aes::implemented_backends(),
-        Aes::available_backends(),
-    );
+    let backends = backends::<Aes>();
     let key = bytes(6, 16);
     let reference = Aes::with_backend(&key, Backend::Portable).unwrap();
     for blocks in 1..=40 {
         let pt = bytes(blocks as u64, 16 * blocks);
         let mut expect = pt.clone();
         reference.encrypt_blocks(expect.as_chunks_mut::<16>().0);
-        for &b in &backends {
+        check_guarded(&backends, &pt, &expect, &format!("{blocks}"), |b, buf| {
             let aes = Aes::with_backend(&key, b).unwrap();
-            for at_end in [true, false] {
-                let mut g = Guarded::with(&pt, at_end);
-                aes.encrypt_blocks(g.slice_mut().as_chunks_mut::<16>().0);
-                assert_eq!(g.slice(), &expect[..], "{b} {blocks}");
-            }
-        }
+            aes.encrypt_blocks(buf.as_chunks_mut::<16>().0);
+        });
     }
 }
 
 #[test]
 fn sha1_reads_only_its_bytes() {
-    let backends = backends_under_test(
-        "SHA-1",
-        Sha1::implemented_backends(),
-        Sha1::available_backends(),
-    );
+    let backends = backends::<Sha1>();
     for len in (0..=160).chain([255, 256, 1000, 4096, 4097]) {
         let msg = bytes(len as u64, len);
         let mut h = Sha1::with_backend(Backend::Portable).unwrap();

@@ -5,11 +5,12 @@
 mod common;
 
 use ::sha1::Digest;
-use common::{backends_under_test, hex, records};
+use common::{backends, hmac_key};
 use hmac::{KeyInit, Mac};
 use proptest::prelude::*;
 use simdcrypt::sha1::{compress_with, sha1_many_backend, sha1_many_with};
 use simdcrypt::{Backend, Error, HmacSha1, HmacSha1Key, Sha1, sha1, sha1_many};
+use simdcrypt_testkit::{hex, records};
 
 const IV: [u32; 5] = [
     0x6745_2301,
@@ -18,14 +19,6 @@ const IV: [u32; 5] = [
     0x1032_5476,
     0xc3d2_e1f0,
 ];
-
-fn backends() -> Vec<Backend> {
-    backends_under_test(
-        "SHA-1",
-        Sha1::implemented_backends(),
-        Sha1::available_backends(),
-    )
-}
 
 fn hash_with(b: Backend, data: &[u8]) -> [u8; 20] {
     let mut h = Sha1::with_backend(b).unwrap();
@@ -45,7 +38,7 @@ fn rustcrypto_hmac(key: &[u8], data: &[u8]) -> [u8; 20] {
 }
 
 /// The message of a SHAVS record (`Len` in bits; `Len = 0` has `Msg = 00`).
-fn shavs_msg(r: &common::Record) -> Vec<u8> {
+fn shavs_msg(r: &simdcrypt_testkit::Record) -> Vec<u8> {
     let bits: usize = r.get("Len").parse().unwrap();
     assert_eq!(bits % 8, 0, "byte-oriented vectors only");
     let mut m = r.hex("Msg");
@@ -60,7 +53,7 @@ fn nist_short_and_long_messages() {
     for file in ["SHA1ShortMsg", "SHA1LongMsg"] {
         let recs = records(&format!("nist-cavp/sha1/{file}.rsp"));
         assert!(recs.len() >= 64, "{file}: only {} records", recs.len());
-        for b in backends() {
+        for b in backends::<Sha1>() {
             for r in &recs {
                 let msg = shavs_msg(r);
                 let md: [u8; 20] = r.hex("MD").try_into().unwrap();
@@ -75,7 +68,10 @@ fn nist_short_and_long_messages() {
             }
         }
     }
-    assert!(n >= 100 * backends().len(), "only {n} vectors checked");
+    assert!(
+        n >= 100 * backends::<Sha1>().len(),
+        "only {n} vectors checked"
+    );
 }
 
 #[test]
@@ -88,7 +84,7 @@ fn nist_monte_carlo() {
         .map(|r| r.hex("MD").try_into().unwrap())
         .collect();
     assert_eq!(checkpoints.len(), 100);
-    for b in backends() {
+    for b in backends::<Sha1>() {
         let mut seed: [u8; 20] = seed_rec.hex("Seed").try_into().unwrap();
         for (j, want) in checkpoints.iter().enumerate() {
             let mut md = [seed; 3];
@@ -109,7 +105,7 @@ fn nist_monte_carlo() {
 fn rfc2202_hmac() {
     let recs = records("rfc2202/rfc-2202-sha1.txt");
     assert_eq!(recs.len(), 7);
-    for b in backends() {
+    for b in backends::<Sha1>() {
         for r in &recs {
             let key = r.hex("Key");
             let msg = r.hex("Msg");
@@ -163,6 +159,9 @@ fn known_answers_and_api() {
         }
     );
     assert!(HmacSha1::with_backend(b"k", Backend::VaesAvx512).is_err());
+    common::unavailable_or_foreign_backend_is_an_error::<Sha1>(|b| {
+        Sha1::with_backend(b).map(|x| x.backend())
+    });
     // The automatic choice is the best available one (unless SIMDCRYPT_BACKEND caps it).
     if std::env::var_os("SIMDCRYPT_BACKEND").is_none() {
         assert_eq!(
@@ -175,7 +174,7 @@ fn known_answers_and_api() {
 #[test]
 fn million_a() {
     let data = vec![b'a'; 1_000_000];
-    for b in backends() {
+    for b in backends::<Sha1>() {
         assert_eq!(
             hash_with(b, &data)[..],
             hex("34aa973cd4c4daa4f61eeb2bdbad27316534016f")[..],
@@ -273,7 +272,7 @@ fn length_counter_past_2_32_and_2_61_bytes() {
         ((1 << 61) - 3, 97 * 8),
         (u64::MAX - 30, 69u64.wrapping_mul(8)),
     ];
-    for b in backends() {
+    for b in backends::<Sha1>() {
         for (before, bits) in cases {
             let mut h = Sha1::with_state(b, state, before).unwrap();
             h.update(&data[..37]);
@@ -312,7 +311,7 @@ fn sha1_many_rejects_mismatched_lengths() {
         })
     );
     assert_eq!(out, [[7u8; 20]; 3], "output untouched");
-    for b in backends() {
+    for b in backends::<Sha1>() {
         assert!(sha1_many_with(b, &inputs, &mut out[..1]).is_err());
         assert_eq!(out, [[7u8; 20]; 3], "output untouched");
     }
@@ -326,7 +325,7 @@ fn sha1_many_lane_edges() {
     let lens: Vec<usize> = (0..130).chain([191, 192, 193, 1000, 2999]).collect();
     let inputs: Vec<&[u8]> = lens.iter().map(|&l| &data[..l]).collect();
     let want: Vec<[u8; 20]> = inputs.iter().map(|m| rustcrypto(m)).collect();
-    for b in backends() {
+    for b in backends::<Sha1>() {
         let mut out = vec![[0u8; 20]; inputs.len()];
         sha1_many_with(b, &inputs, &mut out).unwrap();
         assert_eq!(out, want, "{b}");
@@ -354,7 +353,7 @@ fn splitmix(x: &mut u64) -> u64 {
 fn sha1_many_every_count_and_length_mix() {
     let data: Vec<u8> = (0..40_000u32).map(|i| (i * 29 + i / 251) as u8).collect();
     let mut seed = 0x5a1_u64;
-    let bs = backends();
+    let bs = backends::<Sha1>();
     for count in 0..=40usize {
         let random: Vec<usize> = (0..count)
             .map(|_| (splitmix(&mut seed) % 5001) as usize)
@@ -437,7 +436,7 @@ proptest! {
         let (blocks, _) = data.as_chunks::<64>();
         let mut want = state;
         ::sha1::block_api::compress(&mut want, blocks);
-        for b in backends() {
+        for b in backends::<Sha1>() {
             let mut s = state;
             compress_with(b, &mut s, blocks).unwrap();
             prop_assert_eq!(s, want, "{}", b);
@@ -453,7 +452,7 @@ proptest! {
         prop_assert_eq!(hash_with(Backend::Portable, &data), want);
         prop_assert_eq!(sha1(&data), want);
         let points = split_points(data.len(), &cuts);
-        for b in backends() {
+        for b in backends::<Sha1>() {
             let mut h = Sha1::with_backend(b).unwrap();
             for w in points.windows(2) {
                 h.update(&data[w[0]..w[1]]);
@@ -464,15 +463,13 @@ proptest! {
 
     #[test]
     fn hmac_matches_oracles(
-        key_len in prop_oneof![0usize..64, Just(64usize), 65usize..200],
-        key_byte in any::<u8>(),
+        key in hmac_key(),
         data in proptest::collection::vec(any::<u8>(), 0..600),
         cuts in proptest::collection::vec(any::<usize>(), 0..5),
     ) {
-        let key: Vec<u8> = (0..key_len).map(|i| key_byte.wrapping_add(i as u8)).collect();
         let want = rustcrypto_hmac(&key, &data);
         let points = split_points(data.len(), &cuts);
-        for b in backends() {
+        for b in backends::<Sha1>() {
             let mut m = HmacSha1::with_backend(&key, b).unwrap();
             for w in points.windows(2) {
                 m.update(&data[w[0]..w[1]]);
@@ -480,7 +477,7 @@ proptest! {
             prop_assert_eq!(m.clone().finalize(), want, "{}", b);
             prop_assert_eq!(m.clone().verify(&want[..12]), Ok(()));
             let mut bad = want;
-            bad[key_len % 20] ^= 0x80;
+            bad[key.len() % 20] ^= 0x80;
             prop_assert_eq!(m.clone().verify(&bad), Err(Error::TagMismatch));
             prop_assert_eq!(m.verify(&want[..9]), Err(Error::InvalidTagLength { len: 9 }));
         }
@@ -489,14 +486,14 @@ proptest! {
         prop_assert_eq!(m.finalize(), want);
         // A key set up once: the one-shot `mac`, `verify`, and `start` then `update`, on
         // every backend, for several messages under the same key.
-        for b in backends() {
+        for b in backends::<Sha1>() {
             let k = HmacSha1Key::with_backend(&key, b).unwrap();
             prop_assert_eq!(k.mac(&data), want, "{}", b);
             let half = &data[..data.len() / 2];
             prop_assert_eq!(k.mac(half), rustcrypto_hmac(&key, half), "{} second message", b);
             prop_assert_eq!(k.verify(&data, &want[..12]), Ok(()));
             let mut bad = want;
-            bad[key_len % 20] ^= 0x80;
+            bad[key.len() % 20] ^= 0x80;
             prop_assert_eq!(k.verify(&data, &bad), Err(Error::TagMismatch));
             prop_assert_eq!(k.verify(&data, &want[..9]), Err(Error::InvalidTagLength { len: 9 }));
             prop_assert_eq!(k.verify(&data, &[0; 21]), Err(Error::InvalidTagLength { len: 21 }));
@@ -538,7 +535,7 @@ proptest! {
         let mut out = vec![[0u8; 20]; inputs.len()];
         sha1_many(&inputs, &mut out).unwrap();
         prop_assert_eq!(&out, &want);
-        for b in backends() {
+        for b in backends::<Sha1>() {
             let mut out = vec![[0u8; 20]; inputs.len()];
             sha1_many_with(b, &inputs, &mut out).unwrap();
             prop_assert_eq!(&out, &want, "{}", b);

@@ -5,17 +5,10 @@
 mod common;
 
 use aes::cipher::{BlockCipherDecrypt, KeyInit};
-use common::{backends_under_test, bytes, hex, records};
+use common::{Numbering, assert_sector_forms, backends};
 use proptest::prelude::*;
 use simdcrypt::{Backend, Error, Xts};
-
-fn backends() -> Vec<Backend> {
-    backends_under_test(
-        "XTS",
-        Xts::implemented_backends(),
-        Xts::available_backends(),
-    )
-}
+use simdcrypt_testkit::{bytes, hex, records};
 
 fn key(seed: u64, len: usize) -> Vec<u8> {
     bytes(seed, len)
@@ -29,7 +22,7 @@ fn nist_xtsgen_vectors() {
         for bits in [128, 256] {
             let recs = records(&format!("nist-cavp/xts/{form}/XTSGenAES{bits}.rsp"));
             assert_eq!(recs.len(), 1000);
-            for b in backends() {
+            for b in backends::<Xts>() {
                 for r in &recs {
                     let unit_bits: usize = r.get("DataUnitLen").parse().unwrap();
                     if !unit_bits.is_multiple_of(8) {
@@ -71,7 +64,7 @@ fn ieee1619_vectors() {
     assert!(recs.len() >= 20, "{}", recs.len());
     let mut partial = 0;
     let mut duplicate = 0;
-    for b in backends() {
+    for b in backends::<Xts>() {
         for r in &recs {
             let key = r.hex("Key");
             // Botan writes some tweaks short; the rest is zero.
@@ -104,33 +97,19 @@ fn ieee1619_vectors() {
     }
     assert!(partial > 0, "no ciphertext-stealing vector");
     assert!(
-        duplicate <= 2 * backends().len(),
+        duplicate <= 2 * backends::<Xts>().len(),
         "{duplicate} vectors with equal halves"
     );
 }
 
 /// RustCrypto `xts-mode` on one data unit (it supports any length >= 16).
 fn xts_mode(key: &[u8], buf: &mut [u8], sector: u128, dec: bool) {
-    use xts_mode::{Xts128, get_tweak_default};
-    macro_rules! run {
-        ($t:ty) => {{
-            let half = key.len() / 2;
-            let x = Xts128::<$t>::new(
-                <$t>::new_from_slice(&key[..half]).unwrap(),
-                <$t>::new_from_slice(&key[half..]).unwrap(),
-            );
-            if dec {
-                x.decrypt_sector(buf, get_tweak_default(sector));
-            } else {
-                x.encrypt_sector(buf, get_tweak_default(sector));
-            }
-        }};
-    }
-    if key.len() == 32 {
-        run!(aes::Aes128)
+    let tweak = xts_mode::get_tweak_default(sector);
+    simdcrypt_testkit::with_xts_mode!(key, |x| if dec {
+        x.decrypt_sector(buf, tweak)
     } else {
-        run!(aes::Aes256)
-    }
+        x.encrypt_sector(buf, tweak)
+    })
 }
 
 fn lengths() -> impl Iterator<Item = usize> {
@@ -153,7 +132,7 @@ fn every_length_agrees_with_portable_and_xts_mode() {
             let mut back = want.clone();
             xts_mode(&k, &mut back, sector, true);
             assert_eq!(back, pt);
-            for b in backends() {
+            for b in backends::<Xts>() {
                 let xts = Xts::with_backend(&k, b).unwrap();
                 let mut x = pt.clone();
                 xts.encrypt_sector(&mut x, sector).unwrap();
@@ -211,39 +190,37 @@ fn reference(key: &[u8], t0: u128, data: &mut [u8], dec: bool) {
     }
 }
 
+/// One AES block through Key2 (the second half of `key`), encrypted or decrypted.
+fn key2_block(key: &[u8], mut b: [u8; 16], dec: bool) -> [u8; 16] {
+    use aes::cipher::BlockCipherEncrypt;
+    let k2 = &key[key.len() / 2..];
+    let a: &mut aes::Block = (&mut b).into();
+    macro_rules! run {
+        ($t:ty) => {{
+            let c = <$t>::new_from_slice(k2).unwrap();
+            if dec {
+                c.decrypt_block(a)
+            } else {
+                c.encrypt_block(a)
+            }
+        }};
+    }
+    if key.len() == 32 {
+        run!(aes::Aes128)
+    } else {
+        run!(aes::Aes256)
+    }
+    b
+}
+
 /// E_K2(tweak), as a little-endian integer.
 fn encrypted_tweak(key: &[u8], tweak: [u8; 16]) -> u128 {
-    use aes::cipher::BlockCipherEncrypt;
-    let half = key.len() / 2;
-    let mut b = tweak;
-    let a: &mut aes::Block = (&mut b).into();
-    if key.len() == 32 {
-        aes::Aes128::new_from_slice(&key[half..])
-            .unwrap()
-            .encrypt_block(a);
-    } else {
-        aes::Aes256::new_from_slice(&key[half..])
-            .unwrap()
-            .encrypt_block(a);
-    }
-    u128::from_le_bytes(b)
+    u128::from_le_bytes(key2_block(key, tweak, false))
 }
 
 /// The raw tweak whose encryption under Key2 is `t0`.
 fn tweak_for(key: &[u8], t0: u128) -> [u8; 16] {
-    let half = key.len() / 2;
-    let mut b = t0.to_le_bytes();
-    let a: &mut aes::Block = (&mut b).into();
-    if key.len() == 32 {
-        aes::Aes128::new_from_slice(&key[half..])
-            .unwrap()
-            .decrypt_block(a);
-    } else {
-        aes::Aes256::new_from_slice(&key[half..])
-            .unwrap()
-            .decrypt_block(a);
-    }
-    b
+    key2_block(key, t0.to_le_bytes(), true)
 }
 
 #[test]
@@ -268,7 +245,7 @@ fn tweaks_that_carry_out_of_bit_127() {
                 let mut back = want.clone();
                 reference(&k, t0, &mut back, true);
                 assert_eq!(back, pt, "reference round trip");
-                for b in backends() {
+                for b in backends::<Xts>() {
                     let xts = Xts::with_backend(&k, b).unwrap();
                     let mut x = pt.clone();
                     xts.encrypt_with_tweak(&mut x, &tweak).unwrap();
@@ -295,7 +272,7 @@ fn key_errors() {
     for len in [32, 64] {
         let mut k = vec![0x5au8; len];
         assert_eq!(Xts::new(&k).unwrap_err(), Error::XtsDuplicateKeyHalves);
-        for b in backends() {
+        for b in backends::<Xts>() {
             assert_eq!(
                 Xts::with_backend(&k, b).unwrap_err(),
                 Error::XtsDuplicateKeyHalves
@@ -309,25 +286,15 @@ fn key_errors() {
 #[test]
 fn unavailable_or_foreign_backend_is_an_error() {
     let k = key(3, 32);
-    for &b in simdcrypt::all_backends() {
-        let r = Xts::with_backend(&k, b);
-        if Xts::available_backends().any(|x| x == b) {
-            assert_eq!(r.unwrap().backend(), b);
-        } else if Xts::implemented_backends().contains(&b) {
-            assert_eq!(r.unwrap_err(), Error::BackendUnavailable(b));
-        } else {
-            assert!(matches!(
-                r.unwrap_err(),
-                Error::BackendNotForAlgorithm { .. }
-            ));
-        }
-    }
+    common::unavailable_or_foreign_backend_is_an_error::<Xts>(|b| {
+        Xts::with_backend(&k, b).map(|x| x.backend())
+    });
 }
 
 #[test]
 fn length_errors_leave_buffers_untouched() {
     let k = key(5, 64);
-    for b in backends() {
+    for b in backends::<Xts>() {
         let xts = Xts::with_backend(&k, b).unwrap();
         for len in [0, 1, 15] {
             let mut buf = bytes(1, len);
@@ -435,19 +402,10 @@ fn multi_sector_agrees_with_portable_across_batches() {
             let first = u128::MAX - 70;
             let mut want = pt.clone();
             portable.encrypt_sectors(&mut want, sector, first).unwrap();
-            for b in backends() {
+            for b in backends::<Xts>() {
                 let xts = Xts::with_backend(&k, b).unwrap();
-                let mut x = pt.clone();
-                xts.encrypt_sectors(&mut x, sector, first).unwrap();
-                assert_eq!(x, want, "{b} key {key_len} sector {sector} x {count}");
-                let mut y = vec![0u8; x.len()];
-                xts.decrypt_sectors_to(&x, &mut y, sector, first).unwrap();
-                assert_eq!(y, pt, "{b} key {key_len} sector {sector} x {count}");
-                let mut z = vec![0u8; x.len()];
-                xts.encrypt_sectors_to(&pt, &mut z, sector, first).unwrap();
-                assert_eq!(z, want, "{b} key {key_len} sector {sector} x {count}");
-                xts.decrypt_sectors(&mut z, sector, first).unwrap();
-                assert_eq!(z, pt, "{b} key {key_len} sector {sector} x {count}");
+                let what = format!("{b} key {key_len} sector {sector} x {count}");
+                assert_sector_forms(&xts, Numbering::From(first), sector, &pt, &want, &what);
             }
         }
     }
@@ -456,7 +414,7 @@ fn multi_sector_agrees_with_portable_across_batches() {
 #[test]
 fn sector_numbers_are_little_endian_and_wrap() {
     let k = key(11, 32);
-    for b in backends() {
+    for b in backends::<Xts>() {
         let xts = Xts::with_backend(&k, b).unwrap();
         let pt = bytes(3, 3 * 48);
         let mut all = pt.clone();
@@ -473,7 +431,7 @@ fn sector_numbers_are_little_endian_and_wrap() {
 #[test]
 fn parallel_equals_serial() {
     let k = key(13, 64);
-    for b in backends() {
+    for b in backends::<Xts>() {
         let xts = Xts::with_backend(&k, b).unwrap();
         for (size, sector) in [(4096usize, 512usize), (1 << 20, 4096), (2017 * 520, 520)] {
             let pt = bytes(size as u64, size);

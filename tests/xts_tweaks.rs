@@ -7,20 +7,12 @@
 mod common;
 mod tweak_conv;
 
-use aes::cipher::KeyInit;
-use common::{backends_under_test, bytes, records};
+use common::{Numbering, assert_sector_forms, backends};
 use proptest::prelude::*;
 use simdcrypt::xts::Tweaks;
-use simdcrypt::{Backend, Error, Xts};
+use simdcrypt::{Error, Xts};
+use simdcrypt_testkit::{bytes, records};
 use tweak_conv::{Conv, SHAPES, conventions};
-
-fn backends() -> Vec<Backend> {
-    backends_under_test(
-        "XTS",
-        Xts::implemented_backends(),
-        Xts::available_backends(),
-    )
-}
 
 /// The formats' tweaks, written as their reference code lays them out.
 #[test]
@@ -63,7 +55,7 @@ fn multi_unit_calls_equal_a_loop_of_single_units() {
     let convs = conventions();
     for key_len in [32, 64] {
         let k = bytes(40 + key_len as u64, key_len);
-        for b in backends() {
+        for b in backends::<Xts>() {
             let xts = Xts::with_backend(&k, b).unwrap();
             for (ci, c) in convs.iter().enumerate() {
                 // Every shape for a few conventions, one shape each for the rest.
@@ -79,19 +71,8 @@ fn multi_unit_calls_equal_a_loop_of_single_units() {
                         xts.encrypt_with_tweak(unit, &c.tweak(i as u128)).unwrap();
                     }
                     let what = format!("{b} key {key_len} {c:?} {size} x {count}");
-                    let mut x = pt.clone();
-                    xts.encrypt_sectors_with(&mut x, size, c.tweaks()).unwrap();
-                    assert_eq!(x, want, "encrypt {what}");
-                    let mut y = vec![0u8; x.len()];
-                    xts.decrypt_sectors_with_to(&x, &mut y, size, c.tweaks())
-                        .unwrap();
-                    assert_eq!(y, pt, "decrypt_to {what}");
-                    let mut z = vec![0u8; x.len()];
-                    xts.encrypt_sectors_with_to(&pt, &mut z, size, c.tweaks())
-                        .unwrap();
-                    assert_eq!(z, want, "encrypt_to {what}");
-                    xts.decrypt_sectors_with(&mut z, size, c.tweaks()).unwrap();
-                    assert_eq!(z, pt, "decrypt {what}");
+                    let n = Numbering::With(c.tweaks());
+                    assert_sector_forms(&xts, n, size, &pt, &want, &what);
                     // Whole units through the area form: the same.
                     let mut a = pt.clone();
                     xts.encrypt_area(&mut a, size, c.tweaks()).unwrap();
@@ -105,7 +86,7 @@ fn multi_unit_calls_equal_a_loop_of_single_units() {
 #[test]
 fn new_is_encrypt_sectors_and_plain64_is_its_low_half() {
     let k = bytes(3, 64);
-    for b in backends() {
+    for b in backends::<Xts>() {
         let xts = Xts::with_backend(&k, b).unwrap();
         let pt = bytes(4, 70 * 512);
         for first in [0u128, 1 << 70, u128::MAX - 10] {
@@ -130,7 +111,7 @@ fn new_is_encrypt_sectors_and_plain64_is_its_low_half() {
 #[test]
 fn counter_wraps_in_the_middle_of_a_call() {
     let k = bytes(8, 32);
-    for b in backends() {
+    for b in backends::<Xts>() {
         let xts = Xts::with_backend(&k, b).unwrap();
         let pt = bytes(9, 100 * 512);
         // plain: u32::MAX - 29 .. wraps to 0 at unit 30.
@@ -171,27 +152,12 @@ fn counter_wraps_in_the_middle_of_a_call() {
 /// RustCrypto `xts-mode`'s `encrypt_area` / `decrypt_area`, with the tweak function of
 /// convention `c` (its own index starts at 0).
 fn xts_mode_area(key: &[u8], buf: &mut [u8], size: usize, c: Conv, dec: bool) {
-    use xts_mode::Xts128;
     let tweak = |i: u128| c.tweak(i).into();
-    macro_rules! run {
-        ($t:ty) => {{
-            let half = key.len() / 2;
-            let x = Xts128::<$t>::new(
-                <$t>::new_from_slice(&key[..half]).unwrap(),
-                <$t>::new_from_slice(&key[half..]).unwrap(),
-            );
-            if dec {
-                x.decrypt_area(buf, size, 0, tweak);
-            } else {
-                x.encrypt_area(buf, size, 0, tweak);
-            }
-        }};
-    }
-    if key.len() == 32 {
-        run!(aes::Aes128)
+    simdcrypt_testkit::with_xts_mode!(key, |x| if dec {
+        x.decrypt_area(buf, size, 0, tweak)
     } else {
-        run!(aes::Aes256)
-    }
+        x.encrypt_area(buf, size, 0, tweak)
+    })
 }
 
 #[test]
@@ -218,7 +184,7 @@ fn area_agrees_with_xts_mode() {
     ];
     for key_len in [32, 64] {
         let k = bytes(90 + key_len as u64, key_len);
-        let xs: Vec<Xts> = backends()
+        let xs: Vec<Xts> = backends::<Xts>()
             .into_iter()
             .map(|b| Xts::with_backend(&k, b).unwrap())
             .collect();
@@ -263,7 +229,7 @@ fn area_agrees_with_xts_mode() {
 #[test]
 fn errors_leave_buffers_untouched() {
     let k = bytes(12, 64);
-    for b in backends() {
+    for b in backends::<Xts>() {
         let xts = Xts::with_backend(&k, b).unwrap();
         let pt = bytes(13, 3 * 512);
         let mut buf = pt.clone();
@@ -350,7 +316,7 @@ fn errors_leave_buffers_untouched() {
 #[test]
 fn parallel_with_tweaks_equals_serial() {
     let k = bytes(14, 32);
-    for b in backends() {
+    for b in backends::<Xts>() {
         let xts = Xts::with_backend(&k, b).unwrap();
         let size = 2 * Xts::PAR_THRESHOLD + 3 * 4096;
         let pt = bytes(15, size);
@@ -375,7 +341,7 @@ fn equal_halves_decrypt_only_on_every_backend() {
     // IEEE 1619 vectors with Key1 == Key2 decrypt to their plaintext.
     let recs = records("ieee1619/xts-aes.vec");
     let mut checked = 0;
-    for b in backends() {
+    for b in backends::<Xts>() {
         for r in &recs {
             let key = r.hex("Key");
             if key[..key.len() / 2] != key[key.len() / 2..] {
@@ -397,14 +363,14 @@ fn equal_halves_decrypt_only_on_every_backend() {
             checked += 1;
         }
     }
-    assert!(checked >= backends().len(), "no equal-halves vector");
+    assert!(checked >= backends::<Xts>().len(), "no equal-halves vector");
 
     // Random data under equal halves: xts-mode (which does not check) encrypts, every
     // backend decrypts; every encryption form is refused and touches nothing.
     for key_len in [32, 64] {
         let half = bytes(16 + key_len as u64, key_len / 2);
         let k = [half.clone(), half].concat();
-        for b in backends() {
+        for b in backends::<Xts>() {
             let xts = Xts::with_backend_allow_equal_halves(&k, b).unwrap();
             assert!(xts.decrypt_only());
             for len in [16usize, 17, 100, 512, 4096 + 5] {
@@ -450,7 +416,7 @@ fn equal_halves_decrypt_only_on_every_backend() {
     }
     // Distinct halves through the permissive constructor: an ordinary Xts.
     let k = bytes(17, 32);
-    for b in backends() {
+    for b in backends::<Xts>() {
         let a = Xts::with_backend_allow_equal_halves(&k, b).unwrap();
         assert!(!a.decrypt_only());
         let mut x = bytes(2, 64);

@@ -10,19 +10,25 @@ use sha1::Digest;
 use simdcrypt::{Backend, HmacSha1, Sha1};
 use simdcrypt_fuzz::sha1::Input;
 
+/// `data` cut at the `splits` (each a length, capped at what is left) then the rest: one
+/// `update` per piece.
+fn chunked(data: &[u8], splits: &[u16], mut update: impl FnMut(&[u8])) {
+    let mut rest = data;
+    for s in splits {
+        let n = usize::from(*s).min(rest.len());
+        update(&rest[..n]);
+        rest = &rest[n..];
+    }
+    update(rest);
+}
+
 fuzz_target!(|inp: Input| {
     let backends: Vec<Backend> = Sha1::available_backends().collect();
     let b = backends[usize::from(inp.backend) % backends.len()];
 
     // Chunked updates equal one RustCrypto digest.
     let mut h = Sha1::with_backend(b).unwrap();
-    let mut rest = &inp.data[..];
-    for s in &inp.splits {
-        let n = usize::from(*s).min(rest.len());
-        h.update(&rest[..n]);
-        rest = &rest[n..];
-    }
-    h.update(rest);
+    chunked(&inp.data, &inp.splits, |c| h.update(c));
     let want: [u8; 20] = sha1::Sha1::digest(&inp.data).into();
     assert_eq!(h.finalize(), want, "{b}");
 
@@ -71,21 +77,12 @@ fuzz_target!(|inp: Input| {
 
     // Chunked HMAC updates (the same splits as the hash), then `reset` and the same
     // message again: the same tag each time.
-    let chunked = |m: &mut HmacSha1| {
-        let mut rest = &inp.data[..];
-        for s in &inp.splits {
-            let n = usize::from(*s).min(rest.len());
-            m.update(&rest[..n]);
-            rest = &rest[n..];
-        }
-        m.update(rest);
-    };
     let mut c = HmacSha1::with_backend(&inp.key, b).unwrap();
-    chunked(&mut c);
+    chunked(&inp.data, &inp.splits, |p| c.update(p));
     assert_eq!(c.clone().finalize(), want, "{b} chunked HMAC");
     c.update(&inp.key);
     c.reset();
-    chunked(&mut c);
+    chunked(&inp.data, &inp.splits, |p| c.update(p));
     assert_eq!(c.finalize(), want, "{b} HMAC after reset");
     // Resetting a used instance whose tag was already taken from a clone: unchanged key.
     m.reset();
@@ -97,13 +94,7 @@ fuzz_target!(|inp: Input| {
     {
         use digest::{Digest as _, FixedOutputReset, Update};
         let mut d = <Sha1 as sha1::Digest>::new();
-        let mut rest = &inp.data[..];
-        for s in &inp.splits {
-            let n = usize::from(*s).min(rest.len());
-            Update::update(&mut d, &rest[..n]);
-            rest = &rest[n..];
-        }
-        Update::update(&mut d, rest);
+        chunked(&inp.data, &inp.splits, |p| Update::update(&mut d, p));
         let dig: [u8; 20] = FixedOutputReset::finalize_fixed_reset(&mut d).into();
         let plain: [u8; 20] = sha1::Sha1::digest(&inp.data).into();
         assert_eq!(dig, plain, "digest trait");

@@ -10,32 +10,19 @@
 //! untouched.
 #![no_main]
 
-use aes::cipher::KeyInit;
 use libfuzzer_sys::fuzz_target;
 use simdcrypt::xts::{MAX_UNIT, Tweaks};
 use simdcrypt::{Backend, Error, Xts};
 use simdcrypt_fuzz::xts::{BAD_KEY_LENS, Input};
+use simdcrypt_testkit::with_xts_mode;
 
 fn rustcrypto(key: &[u8], buf: &mut [u8], tweak: &[u8; 16], decrypt: bool) {
-    let (k1, k2) = key.split_at(key.len() / 2);
-    macro_rules! run {
-        ($t:ty) => {{
-            let x = xts_mode::Xts128::new(
-                <$t>::new_from_slice(k1).unwrap(),
-                <$t>::new_from_slice(k2).unwrap(),
-            );
-            if decrypt {
-                x.decrypt_sector(buf, (*tweak).into())
-            } else {
-                x.encrypt_sector(buf, (*tweak).into())
-            }
-        }};
-    }
-    if key.len() == 32 {
-        run!(aes::Aes128)
+    let tweak = (*tweak).into();
+    with_xts_mode!(key, |x| if decrypt {
+        x.decrypt_sector(buf, tweak)
     } else {
-        run!(aes::Aes256)
-    }
+        x.encrypt_sector(buf, tweak)
+    })
 }
 
 /// `xts-mode`'s `encrypt_area` / `decrypt_area`, unit `i`'s raw tweak from `tweak(i)`.
@@ -46,26 +33,12 @@ fn rustcrypto_area(
     tweak: impl Fn(u128) -> [u8; 16],
     decrypt: bool,
 ) {
-    let (k1, k2) = key.split_at(key.len() / 2);
     let f = |i: u128| tweak(i).into();
-    macro_rules! run {
-        ($t:ty) => {{
-            let x = xts_mode::Xts128::new(
-                <$t>::new_from_slice(k1).unwrap(),
-                <$t>::new_from_slice(k2).unwrap(),
-            );
-            if decrypt {
-                x.decrypt_area(buf, size, 0, f)
-            } else {
-                x.encrypt_area(buf, size, 0, f)
-            }
-        }};
-    }
-    if key.len() == 32 {
-        run!(aes::Aes128)
+    with_xts_mode!(key, |x| if decrypt {
+        x.decrypt_area(buf, size, 0, f)
     } else {
-        run!(aes::Aes256)
-    }
+        x.encrypt_area(buf, size, 0, f)
+    })
 }
 
 /// The multi-sector input under a `Tweaks` convention picked by `inp.tweak`: byte 0 the

@@ -9,7 +9,6 @@
 
 pub mod encode;
 pub mod seeds;
-pub mod vectors;
 
 /// Input of the `aes` target.
 pub mod aes {

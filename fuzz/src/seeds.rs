@@ -7,7 +7,7 @@
 //! whatever `n` is.
 
 use crate::encode::{Encode, seed_bytes};
-use crate::vectors::{Record, records};
+use simdcrypt_testkit::{Record, Rng, try_hex as hex, try_records as records};
 use crate::{aes, cbc, krb5, sha1, xts};
 use arbitrary::Arbitrary;
 
@@ -49,20 +49,21 @@ where
 
 /// Deterministic filler bytes (splitmix64), different for each `seed`.
 pub fn pattern(len: usize, seed: u64) -> Vec<u8> {
-    let mut s = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0x5eed;
-    let mut next = || {
-        s = s.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = s;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    };
-    (0..len).map(|_| next() as u8).collect()
+    Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0x5eed).bytes(len)
 }
 
 fn arr<const N: usize>(b: &[u8]) -> Result<[u8; N], String> {
     b.try_into()
         .map_err(|_| format!("{} bytes where {N} were expected", b.len()))
+}
+
+/// The field `name` of `r` as a decimal number.
+fn number<N: std::str::FromStr<Err: std::fmt::Display>>(
+    r: &Record,
+    name: &str,
+) -> Result<N, String> {
+    let v = r.try_get(name)?;
+    v.parse().map_err(|e| format!("{name} = {v}: {e}"))
 }
 
 fn selectors(n: usize) -> impl Iterator<Item = u8> + Clone {
@@ -97,7 +98,7 @@ const KEY_BITS: [usize; 3] = [128, 192, 256];
 pub fn aes_inputs() -> Result<Vec<(String, aes::Input)>, String> {
     let nb = simdcrypt::Aes::implemented_backends().len();
     let mut out = Vec::new();
-    let mut rot = (0..nb).cycle().map(|b| b as u8);
+    let mut rot = selectors(nb).cycle();
     for kat in AES_KATS {
         for bits in KEY_BITS {
             let rel = format!("nist-cavp/cbc/CBC{kat}{bits}.rsp");
@@ -108,8 +109,8 @@ pub fn aes_inputs() -> Result<Vec<(String, aes::Input)>, String> {
                 let r = enc[i];
                 let input = aes::Input {
                     backend: rot.next().unwrap_or(0),
-                    key: r.hex("KEY")?,
-                    blocks: vec![arr(&r.hex("PLAINTEXT")?)?],
+                    key: r.try_hex("KEY")?,
+                    blocks: vec![arr(&r.try_hex("PLAINTEXT")?)?],
                 };
                 out.push((format!("kat-{kat}{bits}-{i}"), input));
             }
@@ -122,13 +123,13 @@ pub fn aes_inputs() -> Result<Vec<(String, aes::Input)>, String> {
                 continue;
             }
             let blocks = r
-                .hex("PLAINTEXT")?
+                .try_hex("PLAINTEXT")?
                 .chunks(16)
                 .map(arr)
                 .collect::<Result<_, _>>()?;
             let input = aes::Input {
                 backend: rot.next().unwrap_or(0),
-                key: r.hex("KEY")?,
+                key: r.try_hex("KEY")?,
                 blocks,
             };
             out.push((format!("mmt{bits}-{i}"), input));
@@ -215,9 +216,9 @@ fn xts_input(
 pub fn xts_inputs() -> Result<Vec<(String, xts::Input)>, String> {
     let nb = simdcrypt::Xts::implemented_backends().len();
     let mut out = Vec::new();
-    let mut rot = (0..nb).cycle().map(|b| b as u8);
+    let mut rot = selectors(nb).cycle();
     let by_len = |r: &Record| -> Result<Option<String>, String> {
-        let bits: usize = r.get("DataUnitLen")?.parse().map_err(|e| format!("{e}"))?;
+        let bits: usize = number(r, "DataUnitLen")?;
         Ok(bits
             .is_multiple_of(8)
             .then(|| format!("{}-{bits}", r.section)))
@@ -226,11 +227,11 @@ pub fn xts_inputs() -> Result<Vec<(String, xts::Input)>, String> {
         let rel = format!("nist-cavp/xts/tweak-128hexstr/XTSGenAES{bits}.rsp");
         for (i, r) in sample(&rel, 3, by_len)?.iter().enumerate() {
             let decrypt = r.section == "DECRYPT";
-            let data = r.hex(if decrypt { "CT" } else { "PT" })?;
+            let data = r.try_hex(if decrypt { "CT" } else { "PT" })?;
             let input = xts_input(
                 rot.next().unwrap_or(0),
-                &r.hex("Key")?,
-                arr(&r.hex("i")?)?,
+                &r.try_hex("Key")?,
+                arr(&r.try_hex("i")?)?,
                 0,
                 data.len(),
                 false,
@@ -243,14 +244,11 @@ pub fn xts_inputs() -> Result<Vec<(String, xts::Input)>, String> {
         let rel = format!("nist-cavp/xts/tweak-dataunitseqno/XTSGenAES{bits}.rsp");
         for (i, r) in sample(&rel, 2, by_len)?.iter().enumerate() {
             let decrypt = r.section == "DECRYPT";
-            let data = r.hex(if decrypt { "CT" } else { "PT" })?;
-            let sector: u128 = r
-                .get("DataUnitSeqNumber")?
-                .parse()
-                .map_err(|e| format!("{e}"))?;
+            let data = r.try_hex(if decrypt { "CT" } else { "PT" })?;
+            let sector: u128 = number(r, "DataUnitSeqNumber")?;
             let input = xts_input(
                 rot.next().unwrap_or(0),
-                &r.hex("Key")?,
+                &r.try_hex("Key")?,
                 [0; 16],
                 sector,
                 data.len(),
@@ -263,14 +261,14 @@ pub fn xts_inputs() -> Result<Vec<(String, xts::Input)>, String> {
         }
     }
     let ieee = sample("ieee1619/xts-aes.vec", 2, |r| {
-        Ok(Some(format!("{}-{}", r.section, r.get("In")?.len())))
+        Ok(Some(format!("{}-{}", r.section, r.try_get("In")?.len())))
     })?;
     for (i, r) in ieee.iter().enumerate() {
-        let data = r.hex("In")?;
+        let data = r.try_hex("In")?;
         let input = xts_input(
             rot.next().unwrap_or(0),
-            &r.hex("Key")?,
-            arr(&r.hex("Nonce")?)?,
+            &r.try_hex("Key")?,
+            arr(&r.try_hex("Nonce")?)?,
             0,
             data.len(),
             false,
@@ -554,7 +552,7 @@ pub const CBC_LENGTHS: [usize; 21] = [
 pub fn cbc_inputs() -> Result<Vec<(String, cbc::Input)>, String> {
     let nb = simdcrypt::Cbc::implemented_backends().len();
     let mut out = Vec::new();
-    let mut rot = (0..nb).cycle().map(|b| b as u8);
+    let mut rot = selectors(nb).cycle();
     for kat in AES_KATS {
         for bits in KEY_BITS {
             let rel = format!("nist-cavp/cbc/CBC{kat}{bits}.rsp");
@@ -562,15 +560,15 @@ pub fn cbc_inputs() -> Result<Vec<(String, cbc::Input)>, String> {
                 .iter()
                 .enumerate()
             {
-                let data = r.hex(if r.section == "DECRYPT" {
+                let data = r.try_hex(if r.section == "DECRYPT" {
                     "CIPHERTEXT"
                 } else {
                     "PLAINTEXT"
                 })?;
                 let input = cbc_input(
                     rot.next().unwrap_or(0),
-                    &r.hex("KEY")?,
-                    arr(&r.hex("IV")?)?,
+                    &r.try_hex("KEY")?,
+                    arr(&r.try_hex("IV")?)?,
                     data,
                     vec![],
                     vec![],
@@ -582,7 +580,7 @@ pub fn cbc_inputs() -> Result<Vec<(String, cbc::Input)>, String> {
     for bits in KEY_BITS {
         let rel = format!("nist-cavp/cbc/CBCMMT{bits}.rsp");
         for (i, r) in records(&rel)?.iter().enumerate() {
-            let data = r.hex(if r.section == "DECRYPT" {
+            let data = r.try_hex(if r.section == "DECRYPT" {
                 "CIPHERTEXT"
             } else {
                 "PLAINTEXT"
@@ -594,8 +592,8 @@ pub fn cbc_inputs() -> Result<Vec<(String, cbc::Input)>, String> {
             };
             let input = cbc_input(
                 rot.next().unwrap_or(0),
-                &r.hex("KEY")?,
-                arr(&r.hex("IV")?)?,
+                &r.try_hex("KEY")?,
+                arr(&r.try_hex("IV")?)?,
                 data,
                 splits,
                 vec![],
@@ -771,10 +769,10 @@ fn sha1_input(
 pub fn sha1_inputs() -> Result<Vec<(String, sha1::Input)>, String> {
     let nb = simdcrypt::Sha1::implemented_backends().len();
     let mut out = Vec::new();
-    let mut rot = (0..nb).cycle().map(|b| b as u8);
+    let mut rot = selectors(nb).cycle();
     let msg = |r: &Record| -> Result<Vec<u8>, String> {
-        let bits: usize = r.get("Len")?.parse().map_err(|e| format!("{e}"))?;
-        let mut m = r.hex("Msg")?;
+        let bits: usize = number(r, "Len")?;
+        let mut m = r.try_hex("Msg")?;
         m.truncate(bits / 8);
         Ok(m)
     };
@@ -800,10 +798,10 @@ pub fn sha1_inputs() -> Result<Vec<(String, sha1::Input)>, String> {
         let tag_len = if i == 4 { 12 } else { 20 };
         let input = sha1_input(
             rot.next().unwrap_or(0),
-            r.hex("Msg")?,
+            r.try_hex("Msg")?,
             vec![],
             vec![],
-            r.hex("Key")?,
+            r.try_hex("Key")?,
             tag_len,
             i as u8,
         );
@@ -922,13 +920,6 @@ const MIT_DECRYPT: [(u32, &str, &str); 4] = [
 pub const KRB5_LENGTHS: [usize; 20] = [
     0, 1, 15, 16, 17, 27, 28, 29, 31, 32, 33, 63, 64, 65, 95, 96, 97, 128, 129, 300,
 ];
-
-fn hex(s: &str) -> Result<Vec<u8>, String> {
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).map_err(|e| format!("{s}: {e}")))
-        .collect()
-}
 
 /// `krb5`: MIT's known ciphertexts for every backend selector, and every edge length with
 /// both key sizes, every tag length the target makes, and MAC keys around the block size.

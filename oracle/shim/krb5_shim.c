@@ -29,6 +29,26 @@ static krb5_data data(const uint8_t *p, size_t len)
     return d;
 }
 
+static krb5_enc_data enc_data(int enctype, krb5_data ciphertext)
+{
+    krb5_enc_data enc;
+    memset(&enc, 0, sizeof(enc));
+    enc.magic = KV5M_ENC_DATA;
+    enc.enctype = enctype;
+    enc.ciphertext = ciphertext;
+    return enc;
+}
+
+/* `len` bytes of `src` to `out` if they fit in `*outlen` (then set to `len`), else -1. */
+static int copy_out(const void *src, size_t len, uint8_t *out, size_t *outlen)
+{
+    if (len > *outlen)
+        return -1;
+    memcpy(out, src, len);
+    *outlen = len;
+    return 0;
+}
+
 int simdcrypt_krb5_encrypt(int enctype, const uint8_t *key, size_t keylen, int32_t usage,
                            const uint8_t *pt, size_t ptlen, uint8_t *out, size_t *outlen)
 {
@@ -41,10 +61,7 @@ int simdcrypt_krb5_encrypt(int enctype, const uint8_t *key, size_t keylen, int32
         return ret;
     if (need > *outlen)
         return -1;
-    memset(&enc, 0, sizeof(enc));
-    enc.magic = KV5M_ENC_DATA;
-    enc.enctype = enctype;
-    enc.ciphertext = data(out, need);
+    enc = enc_data(enctype, data(out, need));
     ret = krb5_c_encrypt(NULL, &kb, usage, NULL, &plain, &enc);
     if (ret)
         return ret;
@@ -56,15 +73,11 @@ int simdcrypt_krb5_decrypt(int enctype, const uint8_t *key, size_t keylen, int32
                            const uint8_t *ct, size_t ctlen, uint8_t *out, size_t *outlen)
 {
     krb5_keyblock kb = keyblock(enctype, key, keylen);
-    krb5_enc_data enc;
+    krb5_enc_data enc = enc_data(enctype, data(ct, ctlen));
     krb5_data plain = data(out, *outlen);
     krb5_error_code ret;
     if (*outlen < ctlen)
         return -1;
-    memset(&enc, 0, sizeof(enc));
-    enc.magic = KV5M_ENC_DATA;
-    enc.enctype = enctype;
-    enc.ciphertext = data(ct, ctlen);
     ret = krb5_c_decrypt(NULL, &kb, usage, NULL, &enc, &plain);
     if (ret)
         return ret;
@@ -84,14 +97,9 @@ int simdcrypt_krb5_make_checksum(int cksumtype, int enctype, const uint8_t *key,
     ret = krb5_c_make_checksum(NULL, cksumtype, &kb, usage, &input, &cksum);
     if (ret)
         return ret;
-    if (cksum.length > *outlen) {
-        krb5_free_checksum_contents(NULL, &cksum);
-        return -1;
-    }
-    memcpy(out, cksum.contents, cksum.length);
-    *outlen = cksum.length;
+    ret = copy_out(cksum.contents, cksum.length, out, outlen);
     krb5_free_checksum_contents(NULL, &cksum);
-    return 0;
+    return ret;
 }
 
 /* *valid is 1 if the checksum verifies, 0 if not. */
@@ -128,12 +136,7 @@ int simdcrypt_krb5_string_to_key(int enctype, const uint8_t *pw, size_t pwlen,
     ret = krb5_c_string_to_key_with_params(NULL, enctype, &p, &s, &params, &kb);
     if (ret)
         return ret;
-    if (kb.length > *outlen) {
-        krb5_free_keyblock_contents(NULL, &kb);
-        return -1;
-    }
-    memcpy(out, kb.contents, kb.length);
-    *outlen = kb.length;
+    ret = copy_out(kb.contents, kb.length, out, outlen);
     krb5_free_keyblock_contents(NULL, &kb);
-    return 0;
+    return ret;
 }

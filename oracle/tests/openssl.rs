@@ -9,15 +9,12 @@
 #[path = "../../tests/common/mod.rs"]
 mod common;
 
-use common::{backends_under_test, bytes};
+use common::{aes_key, backends, hmac_key, pattern_blocks};
 use hex_literal::hex;
 use proptest::prelude::*;
-use simdcrypt::{Aes, Backend, Cbc, HmacSha1, Sha1, Xts};
+use simdcrypt::{Aes, Cbc, HmacSha1, Sha1, Xts};
 use simdcrypt_oracle::openssl::{self, Cipher, Kind};
-
-fn backends(alg: &str, implemented: &[Backend], available: Vec<Backend>) -> Vec<Backend> {
-    backends_under_test(alg, implemented, available.into_iter())
-}
+use simdcrypt_testkit::bytes;
 
 #[test]
 fn openssl_is_linked_and_names_its_version() {
@@ -29,11 +26,7 @@ fn openssl_is_linked_and_names_its_version() {
 
 #[test]
 fn xts_every_length_agrees_with_openssl() {
-    let bs = backends(
-        "XTS",
-        Xts::implemented_backends(),
-        Xts::available_backends().collect(),
-    );
+    let bs = backends::<Xts>();
     for key_len in [32, 64] {
         let k = bytes(1000 + key_len as u64, key_len);
         let mut enc = Cipher::new(Kind::Xts, &k, true).unwrap();
@@ -75,11 +68,7 @@ fn aes_single_block_cbc_is_ecb() {
     assert!(c.run(&mut [0u8; 16], &pt, &mut out));
     // FIPS-197 Appendix C.1: OpenSSL itself is checked, then every backend against it.
     assert_eq!(out, hex!("69c4e0d86a7b0430d8cdb78070b4c55a"));
-    for b in backends(
-        "AES",
-        Aes::implemented_backends(),
-        Aes::available_backends().collect(),
-    ) {
+    for b in backends::<Aes>() {
         let mut x = [pt];
         Aes::with_backend(&key, b).unwrap().encrypt_blocks(&mut x);
         assert_eq!(x[0], out, "{b}");
@@ -96,23 +85,18 @@ fn ossl_cbc(key: &[u8], iv: &[u8; 16], data: &[u8], enc: bool) -> Vec<u8> {
     out
 }
 
-fn key_strategy() -> impl Strategy<Value = Vec<u8>> {
-    prop::sample::select(vec![16usize, 24, 32])
-        .prop_flat_map(|n| prop::collection::vec(any::<u8>(), n))
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 
     #[test]
     fn cbc_agrees_with_openssl(
-        key in key_strategy(),
+        key in aes_key(),
         iv in prop::array::uniform16(any::<u8>()),
         nblocks in prop_oneof![0usize..=40, 0usize..=260],
         seed in any::<u8>(),
         split in any::<u16>(),
     ) {
-        let pt: Vec<u8> = (0..16 * nblocks).map(|i| (i as u8).wrapping_mul(31) ^ seed).collect();
+        let pt = pattern_blocks(nblocks, seed);
         let want = ossl_cbc(&key, &iv, &pt, true);
         prop_assert_eq!(&ossl_cbc(&key, &iv, &want, false), &pt);
         // Two chained calls, cut at a block boundary.
@@ -148,11 +132,9 @@ proptest! {
 
     #[test]
     fn hmac_sha1_agrees_with_openssl(
-        key_len in prop_oneof![0usize..64, Just(64usize), 65usize..200],
-        key_byte in any::<u8>(),
+        key in hmac_key(),
         data in proptest::collection::vec(any::<u8>(), 0..600),
     ) {
-        let key: Vec<u8> = (0..key_len).map(|i| key_byte.wrapping_add(i as u8)).collect();
         let want = openssl::hmac_sha1(&key, &data);
         for b in Sha1::available_backends() {
             let mut m = HmacSha1::with_backend(&key, b).unwrap();

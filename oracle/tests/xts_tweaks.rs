@@ -10,19 +10,12 @@ mod common;
 #[path = "../../tests/tweak_conv/mod.rs"]
 mod tweak_conv;
 
-use common::{backends_under_test, bytes};
+use common::backends;
+use simdcrypt::Xts;
 use simdcrypt::xts::Tweaks;
-use simdcrypt::{Backend, Xts};
 use simdcrypt_oracle::openssl::{Cipher, Kind};
+use simdcrypt_testkit::bytes;
 use tweak_conv::{SHAPES, conventions};
-
-fn backends() -> Vec<Backend> {
-    backends_under_test(
-        "XTS",
-        Xts::implemented_backends(),
-        Xts::available_backends(),
-    )
-}
 
 #[test]
 fn multi_unit_calls_agree_with_openssl_per_unit() {
@@ -31,7 +24,7 @@ fn multi_unit_calls_agree_with_openssl_per_unit() {
         let k = bytes(70 + key_len as u64, key_len);
         let mut enc = Cipher::new(Kind::Xts, &k, true).unwrap();
         let mut dec = Cipher::new(Kind::Xts, &k, false).unwrap();
-        let xs: Vec<Xts> = backends()
+        let xs: Vec<Xts> = backends::<Xts>()
             .into_iter()
             .map(|b| Xts::with_backend(&k, b).unwrap())
             .collect();
@@ -75,7 +68,7 @@ fn equal_halves_match_openssl_policy() {
         let tweak = Tweaks::plain64(12345).tweak(0).unwrap();
         let mut want = vec![0u8; ct.len()];
         assert!(dec.run(&mut tweak.clone(), &ct, &mut want));
-        for b in backends() {
+        for b in backends::<Xts>() {
             let xts = Xts::with_backend_allow_equal_halves(&k, b).unwrap();
             let mut x = ct.clone();
             xts.decrypt_with_tweak(&mut x, &tweak).unwrap();

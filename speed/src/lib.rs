@@ -1124,16 +1124,25 @@ mod tests {
         assert!(worst_ratios(&res, "aes-128-xts-enc").is_empty());
     }
 
-    #[test]
-    fn group_measures_every_contender() {
+    /// SHA-1 at `size` bytes on `threads` threads, 2 rounds, every contender; asserts one
+    /// result per contender, each with its 2 rounds, a sane spread and verified output.
+    fn measure_sha1_contenders(size: usize, threads: usize) -> Vec<Measured> {
         let alg = algs::catalog().iter().find(|a| a.name == "sha1").unwrap();
         let who = alg.contenders();
-        let res = measure_group(alg, &who, 64, 0.01, 2, 1);
+        let res = measure_group(alg, &who, size, 0.01, 2, threads);
         assert_eq!(res.len(), who.len());
         for r in &res {
             assert_eq!(r.samples.len(), 2);
             assert!(r.bps > 0.0 && r.min <= r.bps && r.bps <= r.max);
             assert_eq!(r.verified, Some(true));
+        }
+        res
+    }
+
+    #[test]
+    fn group_measures_every_contender() {
+        let res = measure_sha1_contenders(64, 1);
+        for r in &res {
             assert_eq!(r.ceiling_samples.is_empty(), r.ratio_to_ceiling().is_none());
             assert_eq!(ratio_to(&res, r, Who::RustCrypto).map(|_| ()), Some(()));
         }
@@ -1143,15 +1152,7 @@ mod tests {
     /// `--threads 2`: both threads' rates add up, every contender still verified.
     #[test]
     fn threads_measure_every_contender() {
-        let alg = algs::catalog().iter().find(|a| a.name == "sha1").unwrap();
-        let who = alg.contenders();
-        let res = measure_group(alg, &who, 256, 0.01, 2, 2);
-        assert_eq!(res.len(), who.len());
-        for r in &res {
-            assert_eq!(r.samples.len(), 2);
-            assert!(r.bps > 0.0 && r.min <= r.bps && r.bps <= r.max);
-            assert_eq!(r.verified, Some(true));
-        }
+        measure_sha1_contenders(256, 2);
     }
 
     /// The `par_*` sweep: every thread count encrypts what one thread does, and each

@@ -110,7 +110,8 @@ mod tests {
     use super::*;
     use crate::aes::{Impl, KeySchedule};
     use crate::cpu::AesNiToken;
-    use crate::test_util::{Rng, token_or_skip};
+    use crate::test_util::token_or_skip;
+    use simdcrypt_testkit::{Rng, records};
     use std::vec::Vec;
 
     /// The token, or `None` (with a note) where the CPU lacks VAES-AVX2; a hard failure if
@@ -299,13 +300,6 @@ mod tests {
         check(t, &ks, &[0xff; 16], &data, 0);
     }
 
-    fn from_hex(s: &str) -> Vec<u8> {
-        (0..s.len())
-            .step_by(2)
-            .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
-            .collect()
-    }
-
     /// XTS with the full key `Key1 || Key2` and the raw tweak, through the kernel.
     fn xts_full(t: VaesAvx2Token, key: &[u8], tweak: &[u8; 16], data: &[u8], enc: bool) -> Vec<u8> {
         let (k1, k2) = key.split_at(key.len() / 2);
@@ -318,48 +312,34 @@ mod tests {
     #[test]
     fn ieee1619_vectors() {
         let Some(t) = token() else { return };
-        let text = include_str!("../../vectors/ieee1619/xts-aes.vec");
-        let (mut section, mut key, mut nonce, mut input) = ("", None, None, None);
         let mut count = [0usize; 2];
-        for line in text.lines().map(str::trim) {
-            if line.starts_with('[') {
-                section = line;
-                continue;
-            }
-            let Some((name, value)) = line.split_once(" = ") else {
-                continue;
+        for r in records("ieee1619/xts-aes.vec") {
+            let (k, n, i, want) = (r.hex("Key"), r.hex("Nonce"), r.hex("In"), r.hex("Out"));
+            let expect_klen = match r.section.as_str() {
+                "AES-128/XTS" => 32,
+                "AES-256/XTS" => 64,
+                s => panic!("unexpected section {s}"),
             };
-            match name {
-                "Key" => key = Some(from_hex(value)),
-                "Nonce" => nonce = Some(from_hex(value)),
-                "In" => input = Some(from_hex(value)),
-                "Out" => {
-                    let (k, n) = (key.take().unwrap(), nonce.take().unwrap());
-                    let i = input.take().unwrap();
-                    let want = from_hex(value);
-                    let expect_klen = match section {
-                        "[AES-128/XTS]" => 32,
-                        "[AES-256/XTS]" => 64,
-                        s => panic!("unexpected section {s}"),
-                    };
-                    assert_eq!(k.len(), expect_klen);
-                    // One Wycheproof record has an 8-byte nonce: the tweak is the nonce
-                    // zero-padded to 16 bytes (as Botan and OpenSSL read it).
-                    let mut tweak = [0u8; 16];
-                    tweak[..n.len()].copy_from_slice(&n);
-                    assert_eq!(xts_full(t, &k, &tweak, &i, true), want, "{section} {value}");
-                    assert_eq!(xts_full(t, &k, &tweak, &want, false), i, "{section}");
-                    count[usize::from(expect_klen == 64)] += 1;
-                }
-                _ => {}
-            }
+            assert_eq!(k.len(), expect_klen);
+            // One Wycheproof record has an 8-byte nonce: the tweak is the nonce zero-padded
+            // to 16 bytes (as Botan and OpenSSL read it).
+            let mut tweak = [0u8; 16];
+            tweak[..n.len()].copy_from_slice(&n);
+            let out = r.get("Out");
+            assert_eq!(
+                xts_full(t, &k, &tweak, &i, true),
+                want,
+                "{} {out}",
+                r.section
+            );
+            assert_eq!(xts_full(t, &k, &tweak, &want, false), i, "{}", r.section);
+            count[usize::from(expect_klen == 64)] += 1;
         }
         assert!(count[0] >= 10 && count[1] >= 10, "parsed {count:?} vectors");
     }
 
     #[test]
     fn against_xts_mode() {
-        use aes::cipher::KeyInit;
         let Some(t) = token() else { return };
         let mut rng = Rng(2024);
         for len in (16..=300).chain([4095, 4096, 4097]) {
@@ -368,21 +348,10 @@ mod tests {
             let data = rng.bytes(len);
             for klen in [32, 64] {
                 let key = rng.bytes(klen);
-                let h = klen / 2;
                 let mut want = data.clone();
-                if klen == 32 {
-                    let x = xts_mode::Xts128::new(
-                        aes::Aes128::new_from_slice(&key[..h]).unwrap(),
-                        aes::Aes128::new_from_slice(&key[h..]).unwrap(),
-                    );
-                    x.encrypt_sector(&mut want, tweak.into());
-                } else {
-                    let x = xts_mode::Xts128::new(
-                        aes::Aes256::new_from_slice(&key[..h]).unwrap(),
-                        aes::Aes256::new_from_slice(&key[h..]).unwrap(),
-                    );
-                    x.encrypt_sector(&mut want, tweak.into());
-                }
+                simdcrypt_testkit::with_xts_mode!(&key, |x| {
+                    x.encrypt_sector(&mut want, tweak.into())
+                });
                 assert_eq!(xts_full(t, &key, &tweak, &data, true), want, "len {len}");
                 assert_eq!(xts_full(t, &key, &tweak, &want, false), data, "len {len}");
             }

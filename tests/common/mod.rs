@@ -1,90 +1,31 @@
-//! Shared by the integration tests: the vector-file parser and the backend requirement.
+//! Shared by the integration tests (and, through `#[path]`, by `oracle/tests`): what needs
+//! simdcrypt's types, over the machinery of `simdcrypt-testkit` (the vector reader, hex,
+//! the test data generator and `SIMDCRYPT_REQUIRE`).
 #![allow(dead_code)]
 
-use std::collections::HashMap;
-use std::path::PathBuf;
+use proptest::prelude::*;
+use simdcrypt::xts::Tweaks;
+use simdcrypt::{Aes, Backend, Cbc, CbcHmacSha1, Error, Sha1, Xts};
 
-use simdcrypt::Backend;
-
-/// One record of a CAVP `.rsp` or Botan `.vec` file: its section and its fields.
-#[derive(Debug, Clone)]
-pub struct Record {
-    pub section: String,
-    pub fields: HashMap<String, String>,
+/// AES keys of every valid length (16, 24 and 32 bytes).
+pub fn aes_key() -> impl Strategy<Value = Vec<u8>> {
+    prop::sample::select(vec![16usize, 24, 32])
+        .prop_flat_map(|n| prop::collection::vec(any::<u8>(), n))
 }
 
-impl Record {
-    pub fn get(&self, name: &str) -> &str {
-        self.fields
-            .get(name)
-            .unwrap_or_else(|| panic!("record lacks {name}: {self:?}"))
-    }
-
-    pub fn hex(&self, name: &str) -> Vec<u8> {
-        hex(self.get(name))
-    }
+/// HMAC-SHA1 keys shorter than, as long as and longer than a SHA-1 block (64 bytes).
+pub fn hmac_key() -> impl Strategy<Value = Vec<u8>> {
+    (
+        prop_oneof![0usize..64, Just(64usize), 65usize..200],
+        any::<u8>(),
+    )
+        .prop_map(|(len, byte)| (0..len).map(|i| byte.wrapping_add(i as u8)).collect())
 }
 
-pub fn vector_path(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("vectors")
-        .join(rel)
-}
-
-/// Reads `Name = value` records (LF or CRLF), `[SECTION]` headers and `#` comments; a
-/// blank line ends a record.
-pub fn records(rel: &str) -> Vec<Record> {
-    let path = vector_path(rel);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut out = Vec::new();
-    let mut section = String::new();
-    let mut fields = HashMap::new();
-    let mut flush = |fields: &mut HashMap<String, String>, section: &str| {
-        if !fields.is_empty() {
-            out.push(Record {
-                section: section.to_string(),
-                fields: std::mem::take(fields),
-            });
-        }
-    };
-    for line in text.lines() {
-        let line = line.trim();
-        if line.starts_with('#') {
-            continue;
-        }
-        if line.is_empty() {
-            flush(&mut fields, &section);
-        } else if let Some(s) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
-            flush(&mut fields, &section);
-            section = s.to_string();
-        } else if let Some((k, v)) = line.split_once('=') {
-            fields.insert(k.trim().to_string(), v.trim().to_string());
-        }
-    }
-    flush(&mut fields, &section);
-    out
-}
-
-pub fn hex(s: &str) -> Vec<u8> {
-    let s = s.trim();
-    assert!(s.len().is_multiple_of(2), "odd hex length: {s}");
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap_or_else(|e| panic!("{s}: {e}")))
-        .collect()
-}
-
-/// Deterministic test bytes (xorshift64 from `seed`): the same for every test file that
-/// uses them, so their vectors can be compared across files.
-pub fn bytes(seed: u64, len: usize) -> Vec<u8> {
-    let mut s = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    (0..len)
-        .map(|_| {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            (s >> 24) as u8
-        })
+/// `nblocks` 16-byte blocks of a simple pattern that differs with `seed`.
+pub fn pattern_blocks(nblocks: usize, seed: u8) -> Vec<u8> {
+    (0..16 * nblocks)
+        .map(|i| (i as u8).wrapping_mul(31) ^ seed)
         .collect()
 }
 
@@ -122,16 +63,7 @@ pub const RFC3962_CTS: [(&str, &str); 6] = [
 
 /// Backend names that `SIMDCRYPT_REQUIRE` says must be present.
 pub fn required() -> Vec<Backend> {
-    std::env::var("SIMDCRYPT_REQUIRE")
-        .unwrap_or_default()
-        .split(',')
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(|s| {
-            s.parse::<Backend>()
-                .unwrap_or_else(|_| panic!("SIMDCRYPT_REQUIRE names an unknown backend {s:?}"))
-        })
-        .collect()
+    simdcrypt_testkit::required()
 }
 
 /// The backends to test an algorithm on: every one it reports available. Fails (does not
@@ -142,20 +74,106 @@ pub fn backends_under_test(
     implemented: &[Backend],
     available: impl Iterator<Item = Backend>,
 ) -> Vec<Backend> {
-    let available: Vec<Backend> = available.collect();
-    assert_eq!(
-        available.last(),
-        Some(&Backend::Portable),
-        "{algorithm}: portable must be last"
-    );
-    for r in required() {
-        if implemented.contains(&r) {
+    simdcrypt_testkit::backends_under_test(algorithm, implemented, available, Backend::Portable)
+}
+
+/// A type with a backend choice: what the per-backend loop and the dispatch checks need.
+pub trait Dispatched {
+    const ALGORITHM: &'static str;
+    fn implemented() -> &'static [Backend];
+    fn available() -> impl Iterator<Item = Backend>;
+}
+
+macro_rules! dispatched {
+    ($($t:ty: $name:literal),* $(,)?) => {$(
+        impl Dispatched for $t {
+            const ALGORITHM: &'static str = $name;
+            fn implemented() -> &'static [Backend] {
+                <$t>::implemented_backends()
+            }
+            fn available() -> impl Iterator<Item = Backend> {
+                <$t>::available_backends()
+            }
+        }
+    )*};
+}
+
+dispatched!(Aes: "AES", Cbc: "CBC", Xts: "XTS", Sha1: "SHA-1", CbcHmacSha1: "CBC-HMAC-SHA1");
+
+/// The per-backend loop: every backend `T` reports available (see `backends_under_test`).
+pub fn backends<T: Dispatched>() -> Vec<Backend> {
+    backends_under_test(T::ALGORITHM, T::implemented(), T::available())
+}
+
+/// `with_backend` (given as `choose`, returning the chosen object's `backend()`) on every
+/// backend the crate names: an available one is taken as asked, one `T` implements but
+/// this CPU lacks is `BackendUnavailable`, any other `BackendNotForAlgorithm`.
+pub fn unavailable_or_foreign_backend_is_an_error<T: Dispatched>(
+    choose: impl Fn(Backend) -> Result<Backend, Error>,
+) {
+    for &b in simdcrypt::all_backends() {
+        let r = choose(b);
+        if T::available().any(|x| x == b) {
+            assert_eq!(r.unwrap(), b, "{}", T::ALGORITHM);
+        } else if T::implemented().contains(&b) {
+            assert_eq!(
+                r.unwrap_err(),
+                Error::BackendUnavailable(b),
+                "{}",
+                T::ALGORITHM
+            );
+        } else {
             assert!(
-                available.contains(&r),
-                "{algorithm}: SIMDCRYPT_REQUIRE names {r}, but it is not available (have {available:?})"
+                matches!(r.unwrap_err(), Error::BackendNotForAlgorithm { .. }),
+                "{} {b}",
+                T::ALGORITHM
             );
         }
     }
-    eprintln!("{algorithm}: testing backends {available:?}");
-    available
+}
+
+/// How a multi-sector XTS call numbers its sectors.
+#[derive(Clone, Copy, Debug)]
+pub enum Numbering {
+    /// `encrypt_sectors` and the like: sector numbers counting up from this one.
+    From(u128),
+    /// `encrypt_sectors_with` and the like: this convention.
+    With(Tweaks),
+}
+
+/// All four multi-sector calls of `xts` on `pt` in sectors of `size`, numbered by `n`: in
+/// place and into a second buffer, each direction. Encryption must give `want`, decryption
+/// `pt` again.
+pub fn assert_sector_forms(
+    xts: &Xts,
+    n: Numbering,
+    size: usize,
+    pt: &[u8],
+    want: &[u8],
+    what: &str,
+) {
+    use Numbering::{From, With};
+    let run = |buf: &mut [u8], dec: bool| match (n, dec) {
+        (From(f), false) => xts.encrypt_sectors(buf, size, f),
+        (From(f), true) => xts.decrypt_sectors(buf, size, f),
+        (With(t), false) => xts.encrypt_sectors_with(buf, size, t),
+        (With(t), true) => xts.decrypt_sectors_with(buf, size, t),
+    };
+    let run_to = |src: &[u8], dst: &mut [u8], dec: bool| match (n, dec) {
+        (From(f), false) => xts.encrypt_sectors_to(src, dst, size, f),
+        (From(f), true) => xts.decrypt_sectors_to(src, dst, size, f),
+        (With(t), false) => xts.encrypt_sectors_with_to(src, dst, size, t),
+        (With(t), true) => xts.decrypt_sectors_with_to(src, dst, size, t),
+    };
+    let mut x = pt.to_vec();
+    run(&mut x, false).unwrap();
+    assert_eq!(x, want, "encrypt {what}");
+    let mut y = vec![0u8; x.len()];
+    run_to(&x, &mut y, true).unwrap();
+    assert_eq!(y, pt, "decrypt_to {what}");
+    let mut z = vec![0u8; x.len()];
+    run_to(pt, &mut z, false).unwrap();
+    assert_eq!(z, want, "encrypt_to {what}");
+    run(&mut z, true).unwrap();
+    assert_eq!(z, pt, "decrypt {what}");
 }
