@@ -208,6 +208,10 @@ pub(crate) fn key_states(key: &[u8], imp: Impl, backend: Backend) -> ([u32; 5], 
         let mut d = h.finish();
         k0[..20].copy_from_slice(&d);
         crate::wipe::bytes(&mut d);
+        // K0 = SHA-1(key) passed through the digest call's frames (the SHA-NI digest
+        // builds it about 850 bytes below this frame, deeper than `Impl::burn_stack`
+        // reaches for the key blocks): zeroed here, for long keys only.
+        crate::wipe::stack::<64>();
     } else {
         k0[..key.len()].copy_from_slice(key);
     }
