@@ -156,6 +156,22 @@ impl Impl {
         }
     }
 
+    /// The kernel for a run of `blocks` blocks: `sha-ni-asm` hands runs shorter than
+    /// [`ASM_MIN_BLOCKS`] to the intrinsics (the same instructions; the assembly's schedule
+    /// set-up pays only on long runs). [`Impl::compress`] itself stays the backend's own
+    /// kernel, for the differential tests of each.
+    #[inline(always)]
+    fn for_run(self, blocks: usize) -> Impl {
+        match self {
+            #[cfg(simdcrypt_asm)]
+            Impl::ShaNiAsm(t) if blocks < ASM_MIN_BLOCKS => Impl::ShaNi(t),
+            _ => {
+                let _ = blocks;
+                self
+            }
+        }
+    }
+
     /// Compresses two independent streams of equally many blocks: at once (two interleaved
     /// dependency chains, about the time of one) on SHA-NI, one after the other elsewhere.
     #[inline]
@@ -167,7 +183,7 @@ impl Impl {
         blocks_b: &[[u8; 64]],
     ) {
         debug_assert_eq!(blocks_a.len(), blocks_b.len());
-        match self {
+        match self.for_run(blocks_a.len()) {
             #[cfg(simdcrypt_x86_64)]
             Impl::ShaNi(t) => shani::compress2(t, a, blocks_a, b, blocks_b),
             #[cfg(simdcrypt_asm)]
@@ -239,6 +255,10 @@ pub(crate) fn pad(tail: &[u8], total_len: u64) -> ([[u8; 64]; 2], usize) {
     (blocks, n)
 }
 
+/// The fewest whole blocks a one-shot digest on `sha-ni-asm` hands to the assembly.
+#[cfg(simdcrypt_asm)]
+const ASM_MIN_BLOCKS: usize = 16;
+
 /// The digest of a message that follows `prefix_len` bytes already compressed into
 /// `state` (0 for a plain hash, 64 after an HMAC key block): whole blocks straight from
 /// `data`, then its padded tail. The one-shot path: no buffer, no copy of whole blocks but
@@ -259,9 +279,18 @@ pub(crate) fn digest_from(
         Impl::ShaNi(t) => Some(shani::digest(t, &state, prefix_len, data, 0)),
         #[cfg(simdcrypt_asm)]
         Impl::ShaNiAsm(t) => {
+            // The assembly computes a block's whole schedule before its rounds start: it
+            // pays on long runs of blocks (its SSE schedule leaves the SHA unit to the
+            // rounds), not on a few (AMD Zen 3: 0.75x the intrinsics digest at 64 bytes),
+            // so short messages go through the intrinsics alone.
             let (blocks, _) = data.as_chunks::<64>();
-            shani_asm::compress(t, &mut state, blocks);
-            Some(shani::digest(t, &state, prefix_len, data, blocks.len()))
+            let done = if blocks.len() >= ASM_MIN_BLOCKS {
+                shani_asm::compress(t, &mut state, blocks);
+                blocks.len()
+            } else {
+                0
+            };
+            Some(shani::digest(t, &state, prefix_len, data, done))
         }
         _ => None,
     };
@@ -437,6 +466,7 @@ impl Sha1 {
                 return;
             }
             self.imp
+                .for_run(1)
                 .compress(&mut self.state, core::slice::from_ref(&self.buf));
             self.buf_len = 0;
         }
@@ -445,7 +475,9 @@ impl Sha1 {
         // kernel's wide loads could not be forwarded from the copy's stores).
         let (blocks, rest) = data.as_chunks::<64>();
         if !blocks.is_empty() {
-            self.imp.compress(&mut self.state, blocks);
+            self.imp
+                .for_run(blocks.len())
+                .compress(&mut self.state, blocks);
         }
         self.buf[..rest.len()].copy_from_slice(rest);
         self.buf_len = rest.len();
