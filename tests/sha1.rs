@@ -8,7 +8,7 @@ use ::sha1::Digest;
 use common::{backends, hmac_key};
 use hmac::{KeyInit, Mac};
 use proptest::prelude::*;
-use simdcrypt::sha1::{compress_with, sha1_many_backend, sha1_many_with};
+use simdcrypt::sha1::{compress_with, digest_with, sha1_many_backend, sha1_many_with};
 use simdcrypt::{Backend, Error, HmacSha1, HmacSha1Key, Sha1, sha1, sha1_many};
 use simdcrypt_testkit::{hex, records};
 
@@ -508,12 +508,47 @@ proptest! {
 }
 
 /// The one-shot `sha1` (whole blocks straight from the input, then the padded tail) at
-/// every length across the one- and two-padding-block edges and several whole blocks.
+/// every length across the one- and two-padding-block edges and several whole blocks; on
+/// every backend the same through `update` + `finalize` (a message ending on a block
+/// boundary keeps its last block for the padding call; SHA-NI builds the padded tail in
+/// registers from 16-byte pieces, a partial piece by a shifted load of the message's last
+/// 16 bytes or, under 16 bytes, piece by piece), and HMAC on a set-up key, whose inner
+/// and outer hashes follow a 64-byte key block.
 #[test]
 fn one_shot_every_length() {
     let data: Vec<u8> = (0..700u32).map(|i| (i * 7 + 3) as u8).collect();
+    let key = b"a key of some bytes";
+    let keys: Vec<(Backend, HmacSha1Key)> = backends()
+        .into_iter()
+        .map(|b| (b, HmacSha1Key::with_backend(key, b).unwrap()))
+        .collect();
     for len in 0..=data.len() {
-        assert_eq!(sha1(&data[..len]), rustcrypto(&data[..len]), "len {len}");
+        let msg = &data[..len];
+        let want = rustcrypto(msg);
+        assert_eq!(sha1(msg), want, "len {len}");
+        let want_mac = rustcrypto_hmac(key, msg);
+        for (b, k) in &keys {
+            assert_eq!(hash_with(*b, msg), want, "{b} len {len}");
+            assert_eq!(digest_with(*b, msg), Ok(want), "{b} one-shot len {len}");
+            assert_eq!(k.mac(msg), want_mac, "{b} HMAC len {len}");
+        }
+    }
+    // Messages that end at every offset of a buffer: the shifted load of the last 16
+    // bytes reads only inside the slice (see also tests/guard_pages.rs).
+    for start in 0..80 {
+        for len in [1, 15, 16, 17, 55, 56, 63, 64, 65] {
+            if start + len <= data.len() {
+                let msg = &data[start..start + len];
+                for (b, _) in &keys {
+                    assert_eq!(hash_with(*b, msg), rustcrypto(msg), "{b} {start}+{len}");
+                    assert_eq!(
+                        digest_with(*b, msg),
+                        Ok(rustcrypto(msg)),
+                        "{b} {start}+{len}"
+                    );
+                }
+            }
+        }
     }
 }
 

@@ -46,9 +46,12 @@ pub(crate) fn bswap128(v: __m128i) -> __m128i {
 #[inline]
 #[target_feature(enable = "sse2")]
 pub(crate) fn load_state(s: &[u32; 5]) -> (__m128i, __m128i) {
-    // a in the top lane.
-    let abcd = _mm_set_epi32(s[0] as i32, s[1] as i32, s[2] as i32, s[3] as i32);
-    let e = _mm_set_epi32(s[4] as i32, 0, 0, 0);
+    let abcd: &[u32; 4] = s[..4].try_into().expect("4 words");
+    // SAFETY: `abcd` is 16 readable bytes; `loadu` has no alignment requirement.
+    let v = unsafe { _mm_loadu_si128(abcd.as_ptr().cast()) };
+    // One load and a shuffle (a in the top lane), not four inserts in a dependent chain.
+    let abcd = _mm_shuffle_epi32::<0x1b>(v);
+    let e = _mm_slli_si128::<12>(_mm_cvtsi32_si128(s[4] as i32));
     (abcd, e)
 }
 
@@ -121,12 +124,16 @@ pub(crate) use twenty;
 #[inline]
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
 fn block(abcd: &mut __m128i, e: &mut __m128i, b: &[u8; 64]) {
-    let mut m = [
-        bswap128(load(b, 0)),
-        bswap128(load(b, 1)),
-        bswap128(load(b, 2)),
-        bswap128(load(b, 3)),
-    ];
+    block_regs(abcd, e, [load(b, 0), load(b, 1), load(b, 2), load(b, 3)]);
+}
+
+/// One block given as four registers of raw (big-endian) message bytes.
+// The last step's "next X" branch is dead code the lint still sees.
+#[allow(unused_assignments)]
+#[inline]
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+fn block_regs(abcd: &mut __m128i, e: &mut __m128i, raw: [__m128i; 4]) {
+    let mut m = raw.map(|v| bswap128(v));
     let (abcd0, e0) = (*abcd, *e);
     let mut s = *abcd;
     let mut x = _mm_add_epi32(e0, m[0]);
@@ -212,6 +219,114 @@ fn compress2_impl(
 pub(crate) fn compress(_: ShaNiToken, state: &mut [u32; 5], blocks: &[[u8; 64]]) {
     // SAFETY: the token proves the CPU has SHA, SSSE3 and SSE4.1.
     unsafe { compress_impl(state, blocks) }
+}
+
+/// Up to 15 bytes as the low bytes of a register, the rest zero, read piece by piece
+/// (8, 4, 2, 1 bytes by the bits of the length, which is public): no byte outside `b`,
+/// and no staging through memory, whose narrow stores a wide load could not forward.
+#[inline(always)]
+fn load_short(b: &[u8]) -> __m128i {
+    debug_assert!(b.len() < 16);
+    let mut w = [0u64; 2];
+    let mut at = 0;
+    for size in [8usize, 4, 2, 1] {
+        if b.len() & size != 0 {
+            let mut v = 0u64;
+            for (i, &x) in b[at..at + size].iter().enumerate() {
+                v |= u64::from(x) << (8 * i);
+            }
+            w[at / 8] |= v << (8 * (at % 8));
+            at += size;
+        }
+    }
+    // SAFETY: SSE2 is part of x86-64.
+    unsafe { _mm_set_epi64x(w[1] as i64, w[0] as i64) }
+}
+
+/// The last `r` (1..=15) bytes of `b` (at least 16 long) as the low bytes of a register,
+/// the rest zero: one load of `b`'s last 16 bytes and a byte shuffle.
+#[inline]
+#[target_feature(enable = "ssse3")]
+fn load_end(b: &[u8], r: usize) -> __m128i {
+    debug_assert!(b.len() >= 16 && (1..16).contains(&r));
+    let last: &[u8; 16] = b[b.len() - 16..].try_into().expect("16 bytes");
+    // SAFETY: `last` is 16 readable bytes; `loadu` has no alignment requirement.
+    let v = unsafe { _mm_loadu_si128(last.as_ptr().cast()) };
+    let iota = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    // Lane i < r takes byte 16 - r + i; lanes i >= r get an index with the top bit set,
+    // which the shuffle turns into zero.
+    let keep = _mm_cmplt_epi8(iota, _mm_set1_epi8(r as i8));
+    let idx = _mm_or_si128(
+        _mm_add_epi8(iota, _mm_set1_epi8((16 - r) as i8)),
+        _mm_andnot_si128(keep, _mm_set1_epi8(-1)),
+    );
+    _mm_shuffle_epi8(v, idx)
+}
+
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+fn digest_impl(state: &[u32; 5], prefix_len: u64, data: &[u8], done: usize) -> [u8; 20] {
+    let (mut abcd, mut e) = load_state(state);
+    let (blocks, tail) = data.as_chunks::<64>();
+    for b in &blocks[done..] {
+        block(&mut abcd, &mut e, b);
+    }
+    // The tail, the 0x80 marker and the length, built in registers: four 16-byte pieces
+    // of the tail (whole pieces loaded, the partial one by `load_end` / `load_short`).
+    let t = tail.len();
+    let mut m = [_mm_setzero_si128(); 4];
+    for (k, v) in m.iter_mut().enumerate() {
+        let start = 16 * k;
+        if start + 16 <= t {
+            let c: &[u8; 16] = tail[start..start + 16].try_into().expect("16 bytes");
+            // SAFETY: `c` is 16 readable bytes.
+            *v = unsafe { _mm_loadu_si128(c.as_ptr().cast()) };
+        } else if start < t {
+            *v = if data.len() >= 16 {
+                load_end(data, t - start)
+            } else {
+                load_short(tail)
+            };
+        }
+    }
+    let iota = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    let at = _mm_set1_epi8(t as i8);
+    for (k, v) in m.iter_mut().enumerate() {
+        let pos = _mm_add_epi8(iota, _mm_set1_epi8(16 * k as i8));
+        let mark = _mm_and_si128(_mm_cmpeq_epi8(pos, at), _mm_set1_epi8(0x80u8 as i8));
+        *v = _mm_or_si128(*v, mark);
+    }
+    let total = prefix_len.wrapping_add(data.len() as u64);
+    let bits = total.wrapping_mul(8);
+    let len = _mm_insert_epi64::<1>(_mm_setzero_si128(), bits.swap_bytes() as i64);
+    if t < 56 {
+        m[3] = _mm_or_si128(m[3], len);
+        block_regs(&mut abcd, &mut e, m);
+    } else {
+        block_regs(&mut abcd, &mut e, m);
+        let z = _mm_setzero_si128();
+        block_regs(&mut abcd, &mut e, [z, z, z, len]);
+    }
+    let mut out = [0u8; 20];
+    // SAFETY: `out` has 16 writable bytes at 0.
+    unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), bswap128(abcd)) };
+    out[16..].copy_from_slice(&(_mm_extract_epi32::<3>(e) as u32).to_be_bytes());
+    out
+}
+
+/// The digest of a message that follows `prefix_len` bytes already compressed into
+/// `state`: `data`'s whole blocks from block `done` on (the first `done` are already in
+/// `state`), then its padded tail built in registers (no buffer, no stores and reloads of
+/// the tail; the chaining value never leaves registers), all in one call.
+pub(crate) fn digest(
+    _: ShaNiToken,
+    state: &[u32; 5],
+    prefix_len: u64,
+    data: &[u8],
+    done: usize,
+) -> [u8; 20] {
+    debug_assert!(done <= data.len() / 64);
+    // SAFETY: the token proves the CPU has SHA, SSSE3 and SSE4.1.
+    unsafe { digest_impl(state, prefix_len, data, done) }
 }
 
 /// Compresses two independent streams of equally many blocks at once (two interleaved
