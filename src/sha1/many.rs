@@ -29,13 +29,14 @@ use super::{avx2, avx512, shani};
 #[cfg(simdcrypt_x86_64)]
 use super::{digest_bytes, pad};
 use crate::backend::Dispatch;
+#[cfg(simdcrypt_x86_64)]
+use crate::cpu::ShaNiToken;
 use crate::{Backend, Error};
 
-/// The multi-lane kernels, fastest first as measured on this machine (Intel Emerald
-/// Rapids, 8 messages of 4 KiB, best of 15 interleaved windows): eight AVX-512 ymm lanes
-/// 3.9 B/ns (sixteen zmm lanes 5.3 B/ns with 16 messages), eight AVX2 lanes 2.5 B/ns, two
-/// interleaved SHA-NI streams 1.9 B/ns, one SHA-NI stream 1.6 B/ns (`sha1rnds4` latency is
-/// only 1.34 times its reciprocal throughput here, so a second stream gains little).
+/// The multi-lane kernels, fastest first as measured (figures in speed/RESULTS.md, "SHA-1
+/// kernel notes moved from code comments"): AVX-512 lanes, AVX2 lanes, two interleaved
+/// SHA-NI streams, then one stream. A second SHA-NI stream gains little where `sha1rnds4`
+/// latency is close to its reciprocal throughput.
 static MANY: Dispatch = Dispatch::new(
     "SHA-1",
     &[
@@ -50,10 +51,9 @@ static MANY: Dispatch = Dispatch::new(
 
 #[cfg(simdcrypt_x86_64)]
 /// From this many messages on, the AVX-512 backend starts on sixteen lanes (zmm); it moves
-/// to eight (ymm) once no message is left to start and fewer than this many are busy.
-/// Measured (`benches/sha1.rs --lanes`): eight messages of 4 KiB run 1.6 times faster on
-/// eight ymm lanes than on sixteen half-empty zmm lanes; sixteen messages 1.2 to 1.3 times
-/// faster on sixteen zmm lanes than on eight ymm lanes twice.
+/// to eight (ymm) once no message is left to start and fewer than this many are busy:
+/// eight messages run faster on eight ymm lanes than on sixteen half-empty zmm lanes,
+/// sixteen faster on sixteen zmm lanes than on eight ymm lanes twice (measured).
 const SIXTEEN_FROM: usize = 9;
 
 #[cfg(simdcrypt_x86_64)]
@@ -227,44 +227,69 @@ fn drive<'a, const N: usize>(
 }
 
 #[cfg(simdcrypt_x86_64)]
-/// [`drive`] on two interleaved SHA-NI streams (nothing if `imp` is not SHA-NI).
-fn drive_sha_ni<'a>(
-    pool: &mut Pool<'a, 2>,
-    inputs: &[&'a [u8]],
-    next: &mut usize,
-    out: &mut [[u8; 20]],
-    imp: Impl,
-) {
-    match imp {
-        #[cfg(simdcrypt_x86_64)]
-        Impl::ShaNi(t) => drive(pool, inputs, next, out, 0, |s, b, busy| {
-            let [sa, sb] = s;
-            match busy {
-                [true, true] => shani::compress2(t, sa, b[0], sb, b[1]),
-                [true, false] => shani::compress(t, sa, b[0]),
-                _ => shani::compress(t, sb, b[1]),
-            }
-        }),
-        #[cfg(simdcrypt_asm)]
-        Impl::ShaNiAsm(t) => drive(pool, inputs, next, out, 0, |s, b, busy| {
-            let [sa, sb] = s;
-            match busy {
-                [true, true] => shani_asm::compress2(t, sa, b[0], sb, b[1]),
-                [true, false] => shani_asm::compress(t, sa, b[0]),
-                _ => shani_asm::compress(t, sb, b[1]),
-            }
-        }),
-        _ => debug_assert!(!imp.is_sha_ni(), "every SHA-NI kernel has its arm"),
+/// The two-stream kernel of a SHA-NI backend (two interleaved `sha1rnds4` chains).
+#[derive(Clone, Copy)]
+enum ShaNiPair {
+    Intrinsics(ShaNiToken),
+    #[cfg(simdcrypt_asm)]
+    Asm(ShaNiToken),
+}
+
+#[cfg(simdcrypt_x86_64)]
+impl ShaNiPair {
+    /// The two-stream kernel of `imp`'s backend, if it has one. Every kernel is named (no
+    /// wildcard arm): a new one does not compile until it says here whether it has one.
+    fn of(imp: Impl) -> Option<ShaNiPair> {
+        match imp {
+            Impl::ShaNi(t) => Some(ShaNiPair::Intrinsics(t)),
+            #[cfg(simdcrypt_asm)]
+            Impl::ShaNiAsm(t) => Some(ShaNiPair::Asm(t)),
+            Impl::Portable | Impl::Ssse3(_) | Impl::Avx2(_) | Impl::Avx512(_) => None,
+            #[cfg(simdcrypt_asm)]
+            Impl::Avx2Asm(_) => None,
+        }
+    }
+
+    /// Compresses `blocks[i]` into `states[i]` for the busy lanes.
+    fn compress(self, states: &mut [[u32; 5]; 2], blocks: [&[[u8; 64]]; 2], busy: [bool; 2]) {
+        let [sa, sb] = states;
+        match self {
+            ShaNiPair::Intrinsics(t) => match busy {
+                [true, true] => shani::compress2(t, sa, blocks[0], sb, blocks[1]),
+                [true, false] => shani::compress(t, sa, blocks[0]),
+                _ => shani::compress(t, sb, blocks[1]),
+            },
+            #[cfg(simdcrypt_asm)]
+            ShaNiPair::Asm(t) => match busy {
+                [true, true] => shani_asm::compress2(t, sa, blocks[0], sb, blocks[1]),
+                [true, false] => shani_asm::compress(t, sa, blocks[0]),
+                _ => shani_asm::compress(t, sb, blocks[1]),
+            },
+        }
     }
 }
 
 #[cfg(simdcrypt_x86_64)]
+/// [`drive`] on two interleaved SHA-NI streams.
+fn drive_pair<'a>(
+    pool: &mut Pool<'a, 2>,
+    inputs: &[&'a [u8]],
+    next: &mut usize,
+    out: &mut [[u8; 20]],
+    pair: ShaNiPair,
+) {
+    drive(pool, inputs, next, out, 0, |s, b, busy| {
+        pair.compress(s, b, busy)
+    });
+}
+
+#[cfg(simdcrypt_x86_64)]
 /// Finishes every busy lane of `pool` on the one-stream kernel `single`; where that is
-/// SHA-NI, two at a time as two interleaved streams (measured 1.2 times one stream).
+/// SHA-NI, two at a time as two interleaved streams (faster than one stream, measured).
 fn finish<const N: usize>(pool: &mut Pool<'_, N>, single: Impl, out: &mut [[u8; 20]]) {
-    if single.is_sha_ni() {
+    if let Some(pair) = ShaNiPair::of(single) {
         while pool.busy() >= 2 {
-            drive_sha_ni(&mut Pool::take_from(pool), &[], &mut 0, out, single);
+            drive_pair(&mut Pool::take_from(pool), &[], &mut 0, out, pair);
         }
     }
     pool.finish_each(single, out);
@@ -294,24 +319,32 @@ fn sequential(imp: Impl, backend: Backend, inputs: &[&[u8]], out: &mut [[u8; 20]
 }
 
 /// Hashes on `lanes`' multi-lane kernel (if it has one), finishing stragglers on `single`.
+/// Every kernel is named (no wildcard arm): a new one does not compile until it says here
+/// how it hashes many messages.
 fn run(lanes: Impl, single: Impl, backend: Backend, inputs: &[&[u8]], out: &mut [[u8; 20]]) {
     match lanes {
         #[cfg(simdcrypt_x86_64)]
         Impl::Avx2(t) => {
-            // Measured here: eight AVX2 lanes run 3.5x one AVX2 stream and 1.8x one SHA-NI
-            // stream, so below 3 (resp. 5) busy lanes one stream is faster.
-            let finish_below = if single.is_sha_ni() { 5 } else { 3 };
+            // Below this many busy lanes one stream is faster than eight AVX2 lanes
+            // (measured; SHA-NI is the faster one stream, so it takes over sooner).
+            let finish_below = if ShaNiPair::of(single).is_some() {
+                5
+            } else {
+                3
+            };
             drive_all::<8>(inputs, out, finish_below, single, |s, b, _| {
                 avx2::compress8(t, s, b)
             })
         }
         #[cfg(simdcrypt_x86_64)]
         Impl::Avx512(t) => {
-            // Measured here (4 KiB messages, `benches/sha1.rs --lanes`): eight busy ymm
-            // lanes run 2.5 times one SHA-NI stream, three 0.97 times, two interleaved
-            // SHA-NI streams 1.15 to 1.2 times one; so below 4 busy lanes SHA-NI (in pairs)
-            // is faster. With a single busy lane they run as fast as one AVX-512 stream.
-            let finish_below = if single.is_sha_ni() { 4 } else { 2 };
+            // Below four busy ymm lanes SHA-NI (in pairs) is faster; a single busy lane
+            // runs as fast as one AVX-512 stream (measured).
+            let finish_below = if ShaNiPair::of(single).is_some() {
+                4
+            } else {
+                2
+            };
             let mut next = 0;
             let mut wide = Pool::<16>::new();
             if inputs.len() >= SIXTEEN_FROM {
@@ -336,11 +369,20 @@ fn run(lanes: Impl, single: Impl, backend: Backend, inputs: &[&[u8]], out: &mut 
             finish(&mut pool, single, out);
         }
         #[cfg(simdcrypt_x86_64)]
-        _ if lanes.is_sha_ni() => {
-            let mut pool = Pool::<2>::new();
-            drive_sha_ni(&mut pool, inputs, &mut 0, out, lanes);
-        }
-        _ => sequential(single, backend, inputs, out),
+        Impl::ShaNi(t) => drive_pair(
+            &mut Pool::new(),
+            inputs,
+            &mut 0,
+            out,
+            ShaNiPair::Intrinsics(t),
+        ),
+        #[cfg(simdcrypt_asm)]
+        Impl::ShaNiAsm(t) => drive_pair(&mut Pool::new(), inputs, &mut 0, out, ShaNiPair::Asm(t)),
+        Impl::Portable => sequential(single, backend, inputs, out),
+        #[cfg(simdcrypt_x86_64)]
+        Impl::Ssse3(_) => sequential(single, backend, inputs, out),
+        #[cfg(simdcrypt_asm)]
+        Impl::Avx2Asm(_) => sequential(single, backend, inputs, out),
     }
 }
 

@@ -123,18 +123,6 @@ impl Impl {
         }
     }
 
-    /// Whether this is a SHA-NI kernel (intrinsics or assembly).
-    #[cfg(simdcrypt_x86_64)]
-    pub(crate) fn is_sha_ni(self) -> bool {
-        match self {
-            #[cfg(simdcrypt_x86_64)]
-            Impl::ShaNi(_) => true,
-            #[cfg(simdcrypt_asm)]
-            Impl::ShaNiAsm(_) => true,
-            _ => false,
-        }
-    }
-
     /// Zeroes the stack a compression (and HMAC keying around it) just used, where the
     /// message schedule and chaining values of key blocks are left: the kernels' measured
     /// stack use in an optimised build (`leak_tests.rs`) with a margin. For HMAC keying

@@ -1,116 +1,157 @@
-//! SHA-1 with the message schedule computed four words at a time in SSE registers, and the
-//! 80 rounds in scalar registers reading `W + K` from a stack buffer.
+//! SHA-1 with the message schedule computed four words at a time in vector registers, and
+//! the 80 rounds in scalar registers reading `W + K` from a stack buffer. Written once,
+//! generic over the vector width ([`pipelined`]): one block per xmm register here
+//! (SSSE3), two per ymm register in `avx2` (one per 128-bit lane).
 //!
 //! ```text
-//! V[j] = W[4j..4j+4]
+//! V[j] = W[4j..4j+4]                            (of each block of the group, per 128-bit lane)
 //! V[j] = bswap32(block words 4j..4j+4)                                        j < 4
 //! X    = (W[4j-3], W[4j-2], W[4j-1], 0) ^ V[j-2] ^ W[4j-14..4j-10] ^ V[j-4]   4 <= j < 8
 //! V[j] = rol1(X) ^ (0, 0, 0, rol2(X.0))     (lane 3 needs W[4j], computed in lane 0)
 //! V[j] = rol2(W[4j-6..4j-2] ^ V[j-4] ^ V[j-7] ^ V[j-8])                       8 <= j < 20
 //!        (the same recurrence unrolled once: W[t] = rol2(W[t-6]^W[t-16]^W[t-28]^W[t-32]))
 //! WK[4j..4j+4] = V[j] + K[j / 5]
-//! rounds: as in `soft`, over WK
-//! software-pipelined: block i+1's schedule is computed step by step between the round
-//! groups of block i (two WK buffers, swapped per block)
+//! for each group of BLOCKS blocks (an odd last block is paired with itself, its twin's
+//! rounds skipped):
+//!     rounds over WK of each block of the group, as in `soft`
+//! software-pipelined: group i+1's schedule is computed step by step between the round
+//! groups of group i (two WK buffers, swapped per group)
 //! ```
-// The schedule and the lanes read as their index recurrences.
+// The schedule reads as its index recurrence.
 #![allow(clippy::needless_range_loop)]
-
-use core::arch::x86_64::*;
 
 use super::{K, soft};
 use crate::cpu::Ssse3Token;
+use crate::simd::u32x::{Blocks4, U32x4};
 
-/// 32-bit rotate left of every lane.
-macro_rules! rol {
-    ($x:expr, $n:literal, $m:literal) => {{
-        let x = $x;
-        _mm_or_si128(_mm_slli_epi32::<$n>(x), _mm_srli_epi32::<$m>(x))
-    }};
-}
-
-/// Loads 16 bytes (unaligned).
+/// Step `j` (0..20) of a group's schedule: `V[j]` and `WK[4j..4j+4] = V[j] + K[j / 5]`.
 #[inline(always)]
-pub(crate) fn load(b: &[u8; 64], i: usize) -> __m128i {
-    let c: &[u8; 16] = b[16 * i..16 * i + 16].try_into().expect("16 bytes");
-    // SAFETY: `c` is 16 readable bytes; `loadu` has no alignment requirement; SSE2 is part
-    // of x86-64.
-    unsafe { _mm_loadu_si128(c.as_ptr().cast()) }
-}
-
-/// Stores four words (unaligned).
-#[inline(always)]
-pub(crate) fn store(d: &mut [u32; 4], v: __m128i) {
-    // SAFETY: `d` is 16 writable bytes; `storeu` has no alignment requirement.
-    unsafe { _mm_storeu_si128(d.as_mut_ptr().cast(), v) }
-}
-
-/// Step `j` (0..20) of one block's schedule: `V[j]` and `WK[4j..4j+4] = V[j] + K[j / 5]`.
-#[inline]
-#[target_feature(enable = "ssse3")]
-fn schedule_step(j: usize, block: &[u8; 64], v: &mut [__m128i; 20], wk: &mut [[u32; 4]; 20]) {
+fn schedule_step<V: Blocks4>(
+    t: V::Token,
+    j: usize,
+    group: [&[u8; 64]; 2],
+    v: &mut [V; 20],
+    wk: &mut V::Wk,
+) {
     let x = if j < 4 {
-        let bswap = _mm_set_epi8(12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3);
-        _mm_shuffle_epi8(load(block, j), bswap)
+        V::load_be(t, group, j)
     } else if j < 8 {
-        let x = _mm_xor_si128(
-            _mm_xor_si128(_mm_srli_si128::<4>(v[j - 1]), v[j - 2]),
-            _mm_xor_si128(_mm_alignr_epi8::<8>(v[j - 3], v[j - 4]), v[j - 4]),
-        );
-        let fix = rol!(_mm_slli_si128::<12>(x), 2, 30);
-        _mm_xor_si128(rol!(x, 1, 31), fix)
+        let x = v[j - 1]
+            .down1()
+            .xor(v[j - 2])
+            .xor(V::middle(v[j - 3], v[j - 4]).xor(v[j - 4]));
+        x.rol::<1, 31>().xor(x.up3().rol::<2, 30>())
     } else {
-        let x = _mm_xor_si128(
-            _mm_xor_si128(_mm_alignr_epi8::<8>(v[j - 1], v[j - 2]), v[j - 4]),
-            _mm_xor_si128(v[j - 7], v[j - 8]),
-        );
-        rol!(x, 2, 30)
+        let x = V::middle(v[j - 1], v[j - 2])
+            .xor(v[j - 4])
+            .xor(v[j - 7].xor(v[j - 8]));
+        x.rol::<2, 30>()
     };
     v[j] = x;
-    store(
-        &mut wk[j],
-        _mm_add_epi32(x, _mm_set1_epi32(K[j / 5] as i32)),
+    x.add(V::splat(t, K[j / 5])).store_wk(wk, j);
+}
+
+/// Blocks `B i .. B i + B` for `B = BLOCKS` (1 or 2), the last repeated where fewer are
+/// left (its rounds are then skipped).
+#[inline(always)]
+fn group<V: Blocks4>(blocks: &[[u8; 64]], i: usize) -> Option<[&[u8; 64]; 2]> {
+    let b0 = blocks.get(V::BLOCKS * i)?;
+    let b1 = if V::BLOCKS == 2 {
+        blocks.get(2 * i + 1).unwrap_or(b0)
+    } else {
+        b0
+    };
+    Some([b0, b1])
+}
+
+/// Runs `step(j)` for the steps `j` of the next group's schedule that go after round group
+/// `g` (0..16) of block `b` of this group: spread so that the vector work fills the gaps
+/// of the scalar round chain. One block per group: one step after each of the first twelve
+/// round groups, two after the rest. Two: the first ten steps after the first ten round
+/// groups of the first block, the other ten likewise in the second (faster than computing
+/// the schedule in one go).
+#[inline(always)]
+fn steps_after<V: Blocks4>(b: usize, g: usize, mut step: impl FnMut(usize)) {
+    if V::BLOCKS == 1 {
+        if g < 12 {
+            step(g);
+        } else {
+            step(2 * g - 12);
+            step(2 * g - 11);
+        }
+    } else if g < 10 {
+        step(10 * b + g);
+    }
+}
+
+/// The rounds of block `b` (a constant at each call: the steps' indexes into `v` must be
+/// constants) of this group, with the next group's schedule steps in their gaps.
+#[inline(always)]
+fn block<V: Blocks4>(
+    t: V::Token,
+    state: &mut [u32; 5],
+    wk: &[[u32; 4]; 20],
+    b: usize,
+    upcoming: Option<[&[u8; 64]; 2]>,
+    v: &mut [V; 20],
+    next: &mut V::Wk,
+) {
+    // The closures are compiled with the caller's target features only where inlined.
+    soft::rounds_with(
+        state,
+        flat(wk),
+        #[inline(always)]
+        |g| {
+            if let Some(n) = upcoming {
+                steps_after::<V>(
+                    b,
+                    g,
+                    #[inline(always)]
+                    |j| schedule_step(t, j, n, v, next),
+                );
+            }
+        },
     );
 }
 
-#[target_feature(enable = "ssse3")]
-fn compress_impl(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
-    let Some(first) = blocks.first() else {
+/// The one-stream kernel body: compresses whole blocks into the state.
+#[inline(always)]
+pub(super) fn pipelined<V: Blocks4>(t: V::Token, state: &mut [u32; 5], blocks: &[[u8; 64]]) {
+    let Some(first) = group::<V>(blocks, 0) else {
         return;
     };
-    let mut v = [_mm_setzero_si128(); 20];
-    let (mut buf_a, mut buf_b) = ([[0u32; 4]; 20], [[0u32; 4]; 20]);
+    let mut v = [V::splat(t, 0); 20];
+    let (mut buf_a, mut buf_b) = (V::WK_ZERO, V::WK_ZERO);
     let (mut cur, mut next) = (&mut buf_a, &mut buf_b);
     for j in 0..20 {
-        schedule_step(j, first, &mut v, cur);
+        schedule_step(t, j, first, &mut v, cur);
     }
-    for i in 0..blocks.len() {
-        // The next block's schedule runs in the gaps of this block's rounds: one step
-        // after each of the first twelve groups of five rounds, two after the rest.
-        let upcoming = blocks.get(i + 1);
-        let (nx, vv) = (&mut *next, &mut v);
-        soft::rounds_with(state, flat(cur), |g| {
-            if let Some(n) = upcoming {
-                if g < 12 {
-                    schedule_step(g, n, vv, nx);
-                } else {
-                    schedule_step(2 * g - 12, n, vv, nx);
-                    schedule_step(2 * g - 11, n, vv, nx);
-                }
-            }
-        });
+    let mut i = 0;
+    while V::BLOCKS * i < blocks.len() {
+        let upcoming = group::<V>(blocks, i + 1);
+        let wk = cur.as_ref();
+        block(t, state, &wk[0], 0, upcoming, &mut v, next);
+        if V::BLOCKS == 2 && 2 * i + 1 < blocks.len() {
+            block(t, state, &wk[1], 1, upcoming, &mut v, next);
+        }
         core::mem::swap(&mut cur, &mut next);
+        i += 1;
     }
 }
 
-/// The schedule buffer as the rounds read it.
+/// One block's schedule buffer as the rounds read it.
 #[inline(always)]
-pub(crate) fn flat(wk: &[[u32; 4]; 20]) -> &[u32; 80] {
+fn flat(wk: &[[u32; 4]; 20]) -> &[u32; 80] {
     wk.as_flattened().try_into().expect("80 words")
 }
 
+#[target_feature(enable = "ssse3")]
+fn compress_ssse3(t: Ssse3Token, state: &mut [u32; 5], blocks: &[[u8; 64]]) {
+    pipelined::<U32x4>(t, state, blocks);
+}
+
 /// Compresses whole blocks into the state.
-pub(crate) fn compress(_: Ssse3Token, state: &mut [u32; 5], blocks: &[[u8; 64]]) {
+pub(crate) fn compress(t: Ssse3Token, state: &mut [u32; 5], blocks: &[[u8; 64]]) {
     // SAFETY: the token proves the CPU has SSSE3.
-    unsafe { compress_impl(state, blocks) }
+    unsafe { compress_ssse3(t, state, blocks) }
 }

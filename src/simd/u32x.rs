@@ -1,0 +1,577 @@
+//! Vectors of 32-bit lanes, one type per register width, for the SHA-1 kernels: the
+//! one-stream message schedule (four words of one block per 128-bit lane) and the
+//! multi-lane rounds (one message per 32-bit lane).
+//!
+//! ```text
+//! U32x4  = xmm, SSSE3        (Ssse3Token)   schedule of one block
+//! U32x8  = ymm, AVX2         (Avx2Token)    schedule of two blocks; eight lanes
+//! U32x16 = zmm, AVX-512 F/BW (Avx512Token)  sixteen lanes; vprold, vpternlogd
+//! ```
+//!
+//! A value of one of these types is made only by a function that takes its token, so it
+//! exists only on a CPU with its instructions; that is why the operations are safe to call.
+//! They are `#[inline(always)]` and have no `#[target_feature]` (the two cannot be
+//! combined): a kernel body generic over [`U32x`] is inlined into a thin
+//! `#[target_feature]` entry, which compiles it, operations included, for that ISA. The
+//! same ymm body inlined into an entry that also enables AVX-512 VL gets `vprold` and
+//! `vpternlogd` from LLVM.
+//!
+//! The SHA-1 boolean functions have defaults in plain logic; the zmm type replaces them with
+//! one `vpternlogd` each.
+// The arrays are indexed by their recurrences (transposes, word positions).
+#![allow(clippy::needless_range_loop)]
+
+use core::arch::x86_64::*;
+
+use crate::cpu::{Avx2Token, Avx512Token, Ssse3Token};
+
+/// A vector of 32-bit lanes.
+pub(crate) trait U32x: Copy {
+    /// The proof that the CPU runs this width's instructions.
+    type Token: Copy;
+
+    /// Every lane `x`.
+    fn splat(t: Self::Token, x: u32) -> Self;
+    /// Lanewise wrapping add.
+    fn add(self, o: Self) -> Self;
+    fn xor(self, o: Self) -> Self;
+    fn and(self, o: Self) -> Self;
+    fn or(self, o: Self) -> Self;
+    /// Rotates every lane left by `L` (`R` is `32 - L`: a constant argument cannot be
+    /// computed from another on stable Rust).
+    fn rol<const L: i32, const R: i32>(self) -> Self;
+
+    /// `a ^ b ^ c`.
+    #[inline(always)]
+    fn xor3(a: Self, b: Self, c: Self) -> Self {
+        a.xor(b).xor(c)
+    }
+    /// `Ch(b, c, d) = (b & c) | (!b & d)`, as `d ^ (b & (c ^ d))`.
+    #[inline(always)]
+    fn ch(b: Self, c: Self, d: Self) -> Self {
+        d.xor(b.and(c.xor(d)))
+    }
+    /// `Parity(b, c, d) = b ^ c ^ d`.
+    #[inline(always)]
+    fn parity(b: Self, c: Self, d: Self) -> Self {
+        Self::xor3(b, c, d)
+    }
+    /// `Maj(b, c, d)`, as `(b & c) | (d & (b | c))`.
+    #[inline(always)]
+    fn maj(b: Self, c: Self, d: Self) -> Self {
+        b.and(c).or(d.and(b.or(c)))
+    }
+}
+
+/// A vector whose 128-bit lanes each hold four schedule words of one block (the
+/// one-stream SIMD schedule): `BLOCKS` blocks side by side.
+pub(crate) trait Blocks4: U32x {
+    /// Blocks per vector (128-bit lanes).
+    const BLOCKS: usize;
+    /// `W + K` of `BLOCKS` blocks, one `[[u32; 4]; 20]` (80 words) per block.
+    type Wk: AsRef<[[[u32; 4]; 20]]>;
+    const WK_ZERO: Self::Wk;
+
+    /// Words `4j..4j+4` of each block, byte-swapped (big-endian); lane `i` from
+    /// `blocks[i]` (the second is unused where `BLOCKS` is 1).
+    fn load_be(t: Self::Token, blocks: [&[u8; 64]; 2], j: usize) -> Self;
+    /// Per 128-bit lane: `(x1, x2, x3, 0)`.
+    fn down1(self) -> Self;
+    /// Per 128-bit lane: `(0, 0, 0, x0)`.
+    fn up3(self) -> Self;
+    /// Per 128-bit lane: `(lo2, lo3, hi0, hi1)`.
+    fn middle(hi: Self, lo: Self) -> Self;
+    /// Stores 128-bit lane `i` into `wk[i][j]`.
+    fn store_wk(self, wk: &mut Self::Wk, j: usize);
+}
+
+/// A vector of `L` lanes, one message per lane (the multi-lane kernels).
+pub(crate) trait Lanes<const L: usize>: U32x {
+    fn load(t: Self::Token, x: &[u32; L]) -> Self;
+    fn store(self, x: &mut [u32; L]);
+    /// Block `i` of each lane's message as its sixteen big-endian words: `W[t]` holds word
+    /// `t` of every lane.
+    fn words(t: Self::Token, blocks: &[&[[u8; 64]]; L], i: usize) -> [Self; 16];
+}
+
+/// The `pshufb` pattern that byte-swaps every 32-bit word of a 128-bit lane.
+#[inline(always)]
+fn bswap32() -> __m128i {
+    // SAFETY: SSE2 is part of x86-64.
+    unsafe { _mm_set_epi8(12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3) }
+}
+
+/// Block `i` of each lane's message: the bounds checks first, so that the loops that load
+/// the rows have no exit and are unrolled.
+#[inline(always)]
+fn rows_of<'a, const L: usize>(blocks: &[&'a [[u8; 64]]; L], i: usize) -> [&'a [u8; 64]; L] {
+    core::array::from_fn(|l| &blocks[l][i])
+}
+
+/// Four 32-bit lanes of an xmm register (SSSE3).
+#[derive(Clone, Copy)]
+pub(crate) struct U32x4(__m128i);
+
+impl U32x4 {
+    /// Bytes `16i..16i + 16` of `b` (unaligned).
+    #[inline(always)]
+    fn load16(b: &[u8; 64], i: usize) -> __m128i {
+        let c: &[u8; 16] = b[16 * i..16 * i + 16].try_into().expect("16 bytes");
+        // SAFETY: `c` is 16 readable bytes; `loadu` has no alignment requirement; SSE2 is
+        // part of x86-64.
+        unsafe { _mm_loadu_si128(c.as_ptr().cast()) }
+    }
+}
+
+impl U32x for U32x4 {
+    type Token = Ssse3Token;
+
+    #[inline(always)]
+    fn splat(_: Ssse3Token, x: u32) -> Self {
+        // SAFETY: SSE2 is part of x86-64.
+        Self(unsafe { _mm_set1_epi32(x as i32) })
+    }
+    #[inline(always)]
+    fn add(self, o: Self) -> Self {
+        // SAFETY: SSE2 is part of x86-64.
+        Self(unsafe { _mm_add_epi32(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn xor(self, o: Self) -> Self {
+        // SAFETY: SSE2 is part of x86-64.
+        Self(unsafe { _mm_xor_si128(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn and(self, o: Self) -> Self {
+        // SAFETY: SSE2 is part of x86-64.
+        Self(unsafe { _mm_and_si128(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn or(self, o: Self) -> Self {
+        // SAFETY: SSE2 is part of x86-64.
+        Self(unsafe { _mm_or_si128(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn rol<const L: i32, const R: i32>(self) -> Self {
+        const { assert!(L + R == 32) };
+        // SAFETY: SSE2 is part of x86-64.
+        Self(unsafe { _mm_or_si128(_mm_slli_epi32::<L>(self.0), _mm_srli_epi32::<R>(self.0)) })
+    }
+}
+
+impl Blocks4 for U32x4 {
+    const BLOCKS: usize = 1;
+    type Wk = [[[u32; 4]; 20]; 1];
+    const WK_ZERO: Self::Wk = [[[0; 4]; 20]; 1];
+
+    #[inline(always)]
+    fn load_be(_: Ssse3Token, blocks: [&[u8; 64]; 2], j: usize) -> Self {
+        let x = Self::load16(blocks[0], j);
+        // SAFETY: a `U32x4` is made only with an `Ssse3Token`: the CPU has SSSE3.
+        Self(unsafe { _mm_shuffle_epi8(x, bswap32()) })
+    }
+    #[inline(always)]
+    fn down1(self) -> Self {
+        // SAFETY: SSE2 is part of x86-64.
+        Self(unsafe { _mm_srli_si128::<4>(self.0) })
+    }
+    #[inline(always)]
+    fn up3(self) -> Self {
+        // SAFETY: SSE2 is part of x86-64.
+        Self(unsafe { _mm_slli_si128::<12>(self.0) })
+    }
+    #[inline(always)]
+    fn middle(hi: Self, lo: Self) -> Self {
+        // SAFETY: a `U32x4` is made only with an `Ssse3Token`: the CPU has SSSE3.
+        Self(unsafe { _mm_alignr_epi8::<8>(hi.0, lo.0) })
+    }
+    #[inline(always)]
+    fn store_wk(self, wk: &mut Self::Wk, j: usize) {
+        // SAFETY: `wk[0][j]` is 16 writable bytes; `storeu` has no alignment requirement.
+        unsafe { _mm_storeu_si128(wk[0][j].as_mut_ptr().cast(), self.0) }
+    }
+}
+
+/// Eight 32-bit lanes of a ymm register (AVX2).
+#[derive(Clone, Copy)]
+pub(crate) struct U32x8(__m256i);
+
+impl U32x8 {
+    /// Transposes an 8x8 matrix of words held as eight rows.
+    #[inline(always)]
+    fn transpose(r: [__m256i; 8]) -> [__m256i; 8] {
+        // SAFETY: called only with the rows of `U32x8` values, made with an `Avx2Token`:
+        // the CPU has AVX2.
+        unsafe {
+            let t0 = _mm256_unpacklo_epi32(r[0], r[1]);
+            let t1 = _mm256_unpackhi_epi32(r[0], r[1]);
+            let t2 = _mm256_unpacklo_epi32(r[2], r[3]);
+            let t3 = _mm256_unpackhi_epi32(r[2], r[3]);
+            let t4 = _mm256_unpacklo_epi32(r[4], r[5]);
+            let t5 = _mm256_unpackhi_epi32(r[4], r[5]);
+            let t6 = _mm256_unpacklo_epi32(r[6], r[7]);
+            let t7 = _mm256_unpackhi_epi32(r[6], r[7]);
+            let u0 = _mm256_unpacklo_epi64(t0, t2);
+            let u1 = _mm256_unpackhi_epi64(t0, t2);
+            let u2 = _mm256_unpacklo_epi64(t1, t3);
+            let u3 = _mm256_unpackhi_epi64(t1, t3);
+            let u4 = _mm256_unpacklo_epi64(t4, t6);
+            let u5 = _mm256_unpackhi_epi64(t4, t6);
+            let u6 = _mm256_unpacklo_epi64(t5, t7);
+            let u7 = _mm256_unpackhi_epi64(t5, t7);
+            [
+                _mm256_permute2x128_si256::<0x20>(u0, u4),
+                _mm256_permute2x128_si256::<0x20>(u1, u5),
+                _mm256_permute2x128_si256::<0x20>(u2, u6),
+                _mm256_permute2x128_si256::<0x20>(u3, u7),
+                _mm256_permute2x128_si256::<0x31>(u0, u4),
+                _mm256_permute2x128_si256::<0x31>(u1, u5),
+                _mm256_permute2x128_si256::<0x31>(u2, u6),
+                _mm256_permute2x128_si256::<0x31>(u3, u7),
+            ]
+        }
+    }
+}
+
+impl U32x for U32x8 {
+    type Token = Avx2Token;
+
+    // SAFETY (every block in this impl): a `U32x8` is made only with an `Avx2Token`: the
+    // CPU has AVX2.
+    #[inline(always)]
+    fn splat(_: Avx2Token, x: u32) -> Self {
+        // SAFETY: the token proves AVX.
+        Self(unsafe { _mm256_set1_epi32(x as i32) })
+    }
+    #[inline(always)]
+    fn add(self, o: Self) -> Self {
+        // SAFETY: see the impl.
+        Self(unsafe { _mm256_add_epi32(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn xor(self, o: Self) -> Self {
+        // SAFETY: see the impl.
+        Self(unsafe { _mm256_xor_si256(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn and(self, o: Self) -> Self {
+        // SAFETY: see the impl.
+        Self(unsafe { _mm256_and_si256(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn or(self, o: Self) -> Self {
+        // SAFETY: see the impl.
+        Self(unsafe { _mm256_or_si256(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn rol<const L: i32, const R: i32>(self) -> Self {
+        const { assert!(L + R == 32) };
+        // SAFETY: see the impl.
+        Self(unsafe {
+            _mm256_or_si256(
+                _mm256_slli_epi32::<L>(self.0),
+                _mm256_srli_epi32::<R>(self.0),
+            )
+        })
+    }
+}
+
+impl Blocks4 for U32x8 {
+    const BLOCKS: usize = 2;
+    type Wk = [[[u32; 4]; 20]; 2];
+    const WK_ZERO: Self::Wk = [[[0; 4]; 20]; 2];
+
+    #[inline(always)]
+    fn load_be(_: Avx2Token, blocks: [&[u8; 64]; 2], j: usize) -> Self {
+        let (lo, hi) = (U32x4::load16(blocks[0], j), U32x4::load16(blocks[1], j));
+        // SAFETY: the token proves AVX2.
+        Self(unsafe {
+            let x = _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(lo), hi);
+            let bswap = _mm256_broadcastsi128_si256(bswap32());
+            _mm256_shuffle_epi8(x, bswap)
+        })
+    }
+    #[inline(always)]
+    fn down1(self) -> Self {
+        // SAFETY: see `impl U32x for U32x8`.
+        Self(unsafe { _mm256_srli_si256::<4>(self.0) })
+    }
+    #[inline(always)]
+    fn up3(self) -> Self {
+        // SAFETY: see `impl U32x for U32x8`.
+        Self(unsafe { _mm256_slli_si256::<12>(self.0) })
+    }
+    #[inline(always)]
+    fn middle(hi: Self, lo: Self) -> Self {
+        // SAFETY: see `impl U32x for U32x8`.
+        Self(unsafe { _mm256_alignr_epi8::<8>(hi.0, lo.0) })
+    }
+    #[inline(always)]
+    fn store_wk(self, wk: &mut Self::Wk, j: usize) {
+        // SAFETY: see `impl U32x for U32x8`; `wk[i][j]` is 16 writable bytes; `storeu` has
+        // no alignment requirement.
+        unsafe {
+            _mm_storeu_si128(wk[0][j].as_mut_ptr().cast(), _mm256_castsi256_si128(self.0));
+            _mm_storeu_si128(
+                wk[1][j].as_mut_ptr().cast(),
+                _mm256_extracti128_si256::<1>(self.0),
+            );
+        }
+    }
+}
+
+impl Lanes<8> for U32x8 {
+    #[inline(always)]
+    fn load(_: Avx2Token, x: &[u32; 8]) -> Self {
+        // SAFETY: the token proves AVX; `x` is 32 readable bytes; `loadu` has no alignment
+        // requirement.
+        Self(unsafe { _mm256_loadu_si256(x.as_ptr().cast()) })
+    }
+    #[inline(always)]
+    fn store(self, x: &mut [u32; 8]) {
+        // SAFETY: see `impl U32x for U32x8`; `x` is 32 writable bytes.
+        unsafe { _mm256_storeu_si256(x.as_mut_ptr().cast(), self.0) }
+    }
+    #[inline(always)]
+    fn words(_: Avx2Token, blocks: &[&[[u8; 64]]; 8], i: usize) -> [Self; 16] {
+        // Rows: the two 32-byte halves of each lane's block; the transposes turn the first
+        // halves into W[0..8] and the second into W[8..16]. (Loops, not closures: a closure
+        // is compiled with the kernel's target features only where it is inlined.)
+        // SAFETY: the token proves AVX2; each half block is 32 readable bytes; `loadu` has
+        // no alignment requirement.
+        unsafe {
+            let mut rows = [[_mm256_setzero_si256(); 8]; 2];
+            for (l, b) in rows_of(blocks, i).into_iter().enumerate() {
+                rows[0][l] = _mm256_loadu_si256(b.as_ptr().cast());
+                rows[1][l] = _mm256_loadu_si256(b[32..].as_ptr().cast());
+            }
+            let bswap = _mm256_broadcastsi128_si256(bswap32());
+            let mut w = [Self(_mm256_setzero_si256()); 16];
+            for (h, rows) in rows.into_iter().enumerate() {
+                for (t, x) in Self::transpose(rows).into_iter().enumerate() {
+                    w[8 * h + t] = Self(_mm256_shuffle_epi8(x, bswap));
+                }
+            }
+            w
+        }
+    }
+}
+
+/// Eight 32-bit lanes of a ymm register with AVX-512 VL: [`U32x8`] with `vprold` for the
+/// rotates and one `vpternlogd` for each boolean function. (Left to LLVM, the same logic
+/// in an AVX-512 VL function also becomes `vpternlogd`, but the multi-lane rounds then
+/// spill many more vectors to the stack.)
+#[derive(Clone, Copy)]
+pub(crate) struct U32x8Vl(U32x8);
+
+impl U32x8Vl {
+    #[inline(always)]
+    fn tern<const F: i32>(a: Self, b: Self, c: Self) -> Self {
+        // SAFETY: a `U32x8Vl` is made only with an `Avx512Token`: the CPU has AVX-512 F
+        // and VL.
+        Self(U32x8(unsafe {
+            _mm256_ternarylogic_epi32::<F>(a.0.0, b.0.0, c.0.0)
+        }))
+    }
+}
+
+impl U32x for U32x8Vl {
+    type Token = Avx512Token;
+
+    #[inline(always)]
+    fn splat(t: Avx512Token, x: u32) -> Self {
+        Self(U32x8::splat(t.avx2(), x))
+    }
+    #[inline(always)]
+    fn add(self, o: Self) -> Self {
+        Self(self.0.add(o.0))
+    }
+    #[inline(always)]
+    fn xor(self, o: Self) -> Self {
+        Self(self.0.xor(o.0))
+    }
+    #[inline(always)]
+    fn and(self, o: Self) -> Self {
+        Self(self.0.and(o.0))
+    }
+    #[inline(always)]
+    fn or(self, o: Self) -> Self {
+        Self(self.0.or(o.0))
+    }
+    #[inline(always)]
+    fn rol<const L: i32, const R: i32>(self) -> Self {
+        const { assert!(L + R == 32) };
+        // SAFETY: a `U32x8Vl` is made only with an `Avx512Token`: the CPU has AVX-512 F
+        // and VL.
+        Self(U32x8(unsafe { _mm256_rol_epi32::<L>(self.0.0) }))
+    }
+    #[inline(always)]
+    fn xor3(a: Self, b: Self, c: Self) -> Self {
+        Self::tern::<PARITY>(a, b, c)
+    }
+    #[inline(always)]
+    fn ch(b: Self, c: Self, d: Self) -> Self {
+        Self::tern::<CH>(b, c, d)
+    }
+    #[inline(always)]
+    fn maj(b: Self, c: Self, d: Self) -> Self {
+        Self::tern::<MAJ>(b, c, d)
+    }
+}
+
+impl Lanes<8> for U32x8Vl {
+    #[inline(always)]
+    fn load(t: Avx512Token, x: &[u32; 8]) -> Self {
+        Self(U32x8::load(t.avx2(), x))
+    }
+    #[inline(always)]
+    fn store(self, x: &mut [u32; 8]) {
+        self.0.store(x);
+    }
+    #[inline(always)]
+    fn words(t: Avx512Token, blocks: &[&[[u8; 64]]; 8], i: usize) -> [Self; 16] {
+        let w = U32x8::words(t.avx2(), blocks, i);
+        let mut out = [Self::splat(t, 0); 16];
+        for (o, w) in out.iter_mut().zip(w) {
+            *o = Self(w);
+        }
+        out
+    }
+}
+
+/// Sixteen 32-bit lanes of a zmm register (AVX-512 F/BW), with `vprold` for the rotates
+/// and one `vpternlogd` for each boolean function.
+#[derive(Clone, Copy)]
+pub(crate) struct U32x16(__m512i);
+
+/// `vpternlogd` truth tables over its three inputs (0xf0, 0xcc, 0xaa).
+const CH: i32 = 0xca;
+const PARITY: i32 = 0x96;
+const MAJ: i32 = 0xe8;
+
+impl U32x16 {
+    #[inline(always)]
+    fn tern<const F: i32>(a: Self, b: Self, c: Self) -> Self {
+        // SAFETY: a `U32x16` is made only with an `Avx512Token`: the CPU has AVX-512 F.
+        Self(unsafe { _mm512_ternarylogic_epi32::<F>(a.0, b.0, c.0) })
+    }
+
+    /// Transposes a 16x16 matrix of words held as sixteen rows.
+    #[inline(always)]
+    fn transpose(r: [__m512i; 16]) -> [__m512i; 16] {
+        // SAFETY: called only with the rows of `U32x16` values, made with an
+        // `Avx512Token`: the CPU has AVX-512 F.
+        unsafe {
+            // Within each 128-bit lane: 4x4 transposes of the rows taken four at a time.
+            // After them, 128-bit lane L of v[g][c] is column 4L + c of rows 4g..4g+4.
+            let mut v = [[_mm512_setzero_si512(); 4]; 4];
+            for g in 0..4 {
+                let t0 = _mm512_unpacklo_epi32(r[4 * g], r[4 * g + 1]);
+                let t1 = _mm512_unpackhi_epi32(r[4 * g], r[4 * g + 1]);
+                let t2 = _mm512_unpacklo_epi32(r[4 * g + 2], r[4 * g + 3]);
+                let t3 = _mm512_unpackhi_epi32(r[4 * g + 2], r[4 * g + 3]);
+                v[g] = [
+                    _mm512_unpacklo_epi64(t0, t2),
+                    _mm512_unpackhi_epi64(t0, t2),
+                    _mm512_unpacklo_epi64(t1, t3),
+                    _mm512_unpackhi_epi64(t1, t3),
+                ];
+            }
+            // Then a 4x4 transpose of 128-bit lanes across v[0..4][c], for each c.
+            let mut out = [_mm512_setzero_si512(); 16];
+            for c in 0..4 {
+                let lo01 = _mm512_shuffle_i32x4::<0x44>(v[0][c], v[1][c]);
+                let hi01 = _mm512_shuffle_i32x4::<0xee>(v[0][c], v[1][c]);
+                let lo23 = _mm512_shuffle_i32x4::<0x44>(v[2][c], v[3][c]);
+                let hi23 = _mm512_shuffle_i32x4::<0xee>(v[2][c], v[3][c]);
+                out[c] = _mm512_shuffle_i32x4::<0x88>(lo01, lo23);
+                out[4 + c] = _mm512_shuffle_i32x4::<0xdd>(lo01, lo23);
+                out[8 + c] = _mm512_shuffle_i32x4::<0x88>(hi01, hi23);
+                out[12 + c] = _mm512_shuffle_i32x4::<0xdd>(hi01, hi23);
+            }
+            out
+        }
+    }
+}
+
+impl U32x for U32x16 {
+    type Token = Avx512Token;
+
+    // SAFETY (every block in this impl): a `U32x16` is made only with an `Avx512Token`:
+    // the CPU has AVX-512 F.
+    #[inline(always)]
+    fn splat(_: Avx512Token, x: u32) -> Self {
+        // SAFETY: the token proves AVX-512 F.
+        Self(unsafe { _mm512_set1_epi32(x as i32) })
+    }
+    #[inline(always)]
+    fn add(self, o: Self) -> Self {
+        // SAFETY: see the impl.
+        Self(unsafe { _mm512_add_epi32(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn xor(self, o: Self) -> Self {
+        // SAFETY: see the impl.
+        Self(unsafe { _mm512_xor_si512(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn and(self, o: Self) -> Self {
+        // SAFETY: see the impl.
+        Self(unsafe { _mm512_and_si512(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn or(self, o: Self) -> Self {
+        // SAFETY: see the impl.
+        Self(unsafe { _mm512_or_si512(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn rol<const L: i32, const R: i32>(self) -> Self {
+        const { assert!(L + R == 32) };
+        // SAFETY: see the impl.
+        Self(unsafe { _mm512_rol_epi32::<L>(self.0) })
+    }
+    #[inline(always)]
+    fn xor3(a: Self, b: Self, c: Self) -> Self {
+        Self::tern::<PARITY>(a, b, c)
+    }
+    #[inline(always)]
+    fn ch(b: Self, c: Self, d: Self) -> Self {
+        Self::tern::<CH>(b, c, d)
+    }
+    #[inline(always)]
+    fn maj(b: Self, c: Self, d: Self) -> Self {
+        Self::tern::<MAJ>(b, c, d)
+    }
+}
+
+impl Lanes<16> for U32x16 {
+    #[inline(always)]
+    fn load(_: Avx512Token, x: &[u32; 16]) -> Self {
+        // SAFETY: the token proves AVX-512 F; `x` is 64 readable bytes; `loadu` has no
+        // alignment requirement.
+        Self(unsafe { _mm512_loadu_si512(x.as_ptr().cast()) })
+    }
+    #[inline(always)]
+    fn store(self, x: &mut [u32; 16]) {
+        // SAFETY: see `impl U32x for U32x16`; `x` is 64 writable bytes.
+        unsafe { _mm512_storeu_si512(x.as_mut_ptr().cast(), self.0) }
+    }
+    #[inline(always)]
+    fn words(_: Avx512Token, blocks: &[&[[u8; 64]]; 16], i: usize) -> [Self; 16] {
+        // Each lane's 64-byte block is one row; the transpose turns the rows into W.
+        // SAFETY: the token proves AVX-512 F and BW; each block is 64 readable bytes;
+        // `loadu` has no alignment requirement.
+        unsafe {
+            let bswap = _mm512_broadcast_i32x4(bswap32());
+            let mut rows = [_mm512_setzero_si512(); 16];
+            for (r, b) in rows.iter_mut().zip(rows_of(blocks, i)) {
+                *r = _mm512_shuffle_epi8(_mm512_loadu_si512(b.as_ptr().cast()), bswap);
+            }
+            let mut w = [Self(_mm512_setzero_si512()); 16];
+            for (w, x) in w.iter_mut().zip(Self::transpose(rows)) {
+                *w = Self(x);
+            }
+            w
+        }
+    }
+}
