@@ -1,0 +1,10 @@
+//! The register-width layer the SIMD kernels are written over (as memchr's `Vector`).
+//!
+//! A kernel body is written once, generic over a vector trait, with `#[inline(always)]`;
+//! each width gets a thin `#[target_feature]` entry that takes the capability token and
+//! calls the body, so after inlining every intrinsic sits in a function compiled for its
+//! features. The vector types are newtypes whose values can only be made from a token
+//! (`zero`, `splat`, `load`...): holding a value proves the CPU has the width's
+//! instructions, which is why the operations on values are safe functions.
+
+pub(crate) mod aes;
