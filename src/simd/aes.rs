@@ -32,7 +32,13 @@ pub(crate) trait AesVec: Copy {
     /// The 15 round-key slots, each in every lane.
     #[inline(always)]
     fn keys(t: Self::Token, k: &[Block; 15]) -> [Self; 15] {
-        core::array::from_fn(|r| Self::splat(t, &k[r]))
+        // A loop, not `array::from_fn`: a closure is a function of its own, without the
+        // entry's target features, and its intrinsics would not inline.
+        let mut v = [Self::zero(t); 15];
+        for (x, b) in v.iter_mut().zip(k) {
+            *x = Self::splat(t, b);
+        }
+        v
     }
     /// Loads `LANES` blocks.
     ///

@@ -266,7 +266,10 @@ unsafe fn units_fused<V: AesVec, const DEC: bool, const R: usize>(
         return;
     };
     let first = V::splat(tok, t0);
-    let mut v: [V; G] = core::array::from_fn(|j| first.mul_x_lanes(V::LANES * j));
+    let mut v = [first; G];
+    for (j, x) in v.iter_mut().enumerate() {
+        *x = first.mul_x_lanes(V::LANES * j);
+    }
     // A countdown to the unit's last group, rather than a division per group.
     let mut left_in_unit = per_unit;
     let mut next_unit = 0;
