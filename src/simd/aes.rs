@@ -253,6 +253,12 @@ fn barrier_ymm(s: &mut [Ymm; 8]) {
 }
 
 impl Ymm {
+    /// The register, for kernels that use other instructions on it.
+    #[inline(always)]
+    pub(crate) fn raw(self) -> __m256i {
+        self.0
+    }
+
     /// The 64-bit elements of the first `n` blocks (`n <= 2`) enabled, for `vpmaskmovq`.
     #[inline(always)]
     fn mask(n: usize) -> __m256i {
