@@ -14,7 +14,7 @@
 //! equivalent-inverse-cipher keys.
 
 use super::{Block, KeySchedule};
-use crate::simd::aes::AesVec;
+use crate::simd::aes::{AesVec, round_all};
 
 /// Encrypts (`DEC` false) or decrypts each block in place; the round count is made a
 /// constant here.
@@ -92,9 +92,7 @@ unsafe fn crypt_n<V: AesVec, const DEC: bool, const R: usize, const NV: usize>(
         *x = d.xor(rk[0]);
     }
     for k in &rk[1..R] {
-        for x in s.iter_mut() {
-            *x = x.round::<DEC>(*k);
-        }
+        round_all::<V, DEC, NV>(&mut s, *k);
     }
     for (j, x) in s.iter().enumerate() {
         let c = x.last::<DEC>(rk[R]);

@@ -12,7 +12,7 @@
 //! ```
 
 use super::{Block, KeySchedule};
-use crate::simd::aes::AesVec;
+use crate::simd::aes::{AesVec, round_all};
 
 /// CBC-decrypts one stream in place, chaining from `iv` (updated to the last ciphertext);
 /// the round count is made a constant here.
@@ -100,9 +100,7 @@ unsafe fn dec_n<V: AesVec, const R: usize, const NV: usize>(
         *x = x.xor(rk[0]);
     }
     for k in &rk[1..R] {
-        for x in s.iter_mut() {
-            *x = x.aesdec(*k);
-        }
+        round_all::<V, true, NV>(&mut s, *k);
     }
     // Each lane's previous ciphertext block, all read before the first store.
     let mut pv = c;

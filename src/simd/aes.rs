@@ -103,6 +103,19 @@ pub(crate) trait AesVec: Copy {
     fn barrier(s: &mut [Self; 8]);
 }
 
+/// One middle round of the direction over `s`, then the [`AesVec::barrier`] when there
+/// are 8 registers (without it the compiler may run the chains one after another to
+/// spare registers, spilling the states).
+#[inline(always)]
+pub(crate) fn round_all<V: AesVec, const DEC: bool, const N: usize>(s: &mut [V; N], k: V) {
+    for x in s.iter_mut() {
+        *x = x.round::<DEC>(k);
+    }
+    if let Ok(s8) = <&mut [V; 8]>::try_from(&mut s[..]) {
+        V::barrier(s8);
+    }
+}
+
 /// A 128-bit register: one block (AES-NI).
 #[derive(Clone, Copy)]
 pub(crate) struct Xmm(__m128i);

@@ -26,7 +26,7 @@ use core::arch::x86_64::*;
 use crate::aes::aesni::load;
 use crate::aes::{Block, KeySchedule};
 use crate::cpu::AesNiToken;
-use crate::simd::aes::AesVec;
+use crate::simd::aes::{AesVec, round_all};
 
 /// Registers per group: 8 independent chains cover `aesenc`'s latency (4) times its
 /// throughput (2 per cycle).
@@ -95,27 +95,18 @@ unsafe fn group<V: AesVec, const DEC: bool, const R: usize>(
         s[j] = d.xor3(v[j], rk[0]);
         w[j] = v[j].xor(rk[R]);
     }
-    round::<V, DEC>(&mut s, rk[1]);
+    round_all::<V, DEC, G>(&mut s, rk[1]);
     next_tweaks(v, 0, next);
-    round::<V, DEC>(&mut s, rk[2]);
+    round_all::<V, DEC, G>(&mut s, rk[2]);
     next_tweaks(v, G / 2, next);
     for k in &rk[3..R] {
-        round::<V, DEC>(&mut s, *k);
+        round_all::<V, DEC, G>(&mut s, *k);
     }
     for j in 0..G {
         // SAFETY: the same bytes are writable at `dst` (src == dst or disjoint, and every
         // load of this group is done).
         unsafe { s[j].last::<DEC>(w[j]).store(dst.add(step * j)) };
     }
-}
-
-/// One round over the group's 8 registers, then the [`AesVec::barrier`].
-#[inline(always)]
-fn round<V: AesVec, const DEC: bool>(s: &mut [V; G], k: V) {
-    for x in s.iter_mut() {
-        *x = x.round::<DEC>(k);
-    }
-    V::barrier(s);
 }
 
 /// `v[from..from + 4]` for the next group.
