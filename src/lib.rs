@@ -93,6 +93,7 @@ pub mod krb5;
 #[cfg(all(test, feature = "std"))]
 mod leak_tests;
 pub mod sha1;
+#[cfg(simdcrypt_x86_64)]
 mod simd;
 #[cfg(test)]
 #[cfg_attr(not(simdcrypt_asm), allow(dead_code))] // used by the assembly twins' tests

@@ -25,6 +25,8 @@ use crate::cpu::{AesNiToken, VaesAvx2Token, VaesAvx512Token};
 
 #[cfg(simdcrypt_x86_64)]
 pub(crate) mod aesni;
+#[cfg(simdcrypt_x86_64)]
+mod kernel;
 pub(crate) mod soft;
 #[cfg(simdcrypt_x86_64)]
 pub(crate) mod vaes_avx2;

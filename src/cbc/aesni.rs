@@ -14,10 +14,7 @@
 //!             C[i] = aesenclast(s, K[R])
 //!     (the chain is exactly R AES instructions per block: no XOR on it)
 //!
-//! decrypt (8 independent blocks in flight, in place):
-//!     c[0..8] = C[i..i+8]                           // loaded before anything is stored
-//!     s[j] = c[j] ^ Kd[0]; R-1 rounds of aesdec over all 8
-//!     P[i+j] = aesdeclast(s[j], Kd[R] ^ c[j-1])     // c[-1] = previous group's last block
+//! decrypt: the generic kernel ([`super::kernel`]) on `Xmm`, 8 blocks in flight.
 //!
 //! encrypt_lanes (N <= 8 independent streams, one block of each per step):
 //!     s[k] = iv[k]
@@ -34,6 +31,7 @@ use super::{Lane, with_rounds};
 use crate::aes::aesni::{load, load_keys, store};
 use crate::aes::{Block, KeySchedule};
 use crate::cpu::AesNiToken;
+use crate::simd::aes::Xmm;
 
 #[target_feature(enable = "aes")]
 fn encrypt_r<const R: usize>(keys: &[Block; 15], iv: &mut Block, blocks: &mut [Block]) {
@@ -58,63 +56,6 @@ fn encrypt_r<const R: usize>(keys: &[Block; 15], iv: &mut Block, blocks: &mut [B
     let c = _mm_aesenclast_si128(s, kl);
     store(&mut blocks[last_i], c);
     store(iv, c);
-}
-
-/// Decrypts `N` blocks whose predecessor ciphertext is `prev`; returns the last
-/// ciphertext block (read before the blocks are overwritten).
-#[inline]
-#[target_feature(enable = "aes")]
-fn decrypt_n<const N: usize, const R: usize>(
-    rk: &[__m128i; 15],
-    prev: __m128i,
-    blocks: &mut [Block],
-) -> __m128i {
-    let mut c = [_mm_setzero_si128(); N];
-    for (x, b) in c.iter_mut().zip(blocks.iter()) {
-        *x = load(b);
-    }
-    let mut s = [_mm_setzero_si128(); N];
-    for (x, y) in s.iter_mut().zip(c.iter()) {
-        *x = _mm_xor_si128(*y, rk[0]);
-    }
-    for k in &rk[1..R] {
-        for x in s.iter_mut() {
-            *x = _mm_aesdec_si128(*x, *k);
-        }
-    }
-    for j in 0..N {
-        let p = if j == 0 { prev } else { c[j - 1] };
-        s[j] = _mm_aesdeclast_si128(s[j], _mm_xor_si128(rk[R], p));
-    }
-    for (b, x) in blocks.iter_mut().zip(s.iter()) {
-        store(b, *x);
-    }
-    c[N - 1]
-}
-
-#[target_feature(enable = "aes")]
-fn decrypt_r<const R: usize>(keys: &[Block; 15], iv: &mut Block, blocks: &mut [Block]) {
-    let rk = load_keys(keys);
-    let mut prev = load(iv);
-    let mut chunks = blocks.chunks_exact_mut(8);
-    for c in &mut chunks {
-        prev = decrypt_n::<8, R>(&rk, prev, c);
-    }
-    let mut rest = chunks.into_remainder();
-    if rest.len() >= 4 {
-        let (a, b) = rest.split_at_mut(4);
-        prev = decrypt_n::<4, R>(&rk, prev, a);
-        rest = b;
-    }
-    if rest.len() >= 2 {
-        let (a, b) = rest.split_at_mut(2);
-        prev = decrypt_n::<2, R>(&rk, prev, a);
-        rest = b;
-    }
-    if !rest.is_empty() {
-        prev = decrypt_n::<1, R>(&rk, prev, rest);
-    }
-    store(iv, prev);
 }
 
 /// `steps` blocks of each of exactly `N` lanes.
@@ -185,10 +126,16 @@ pub(crate) fn encrypt(_: AesNiToken, ks: &KeySchedule, iv: &mut Block, blocks: &
     unsafe { with_rounds!(ks.rounds, encrypt_r(&ks.enc, iv, blocks)) }
 }
 
-/// CBC-decrypts one stream in place, chaining from `iv` (updated to the last ciphertext).
-pub(crate) fn decrypt(_: AesNiToken, ks: &KeySchedule, iv: &mut Block, blocks: &mut [Block]) {
+#[target_feature(enable = "aes")]
+fn dec(t: AesNiToken, ks: &KeySchedule, iv: &mut Block, blocks: &mut [Block]) {
+    super::kernel::decrypt::<Xmm>(t, ks, iv, blocks);
+}
+
+/// CBC-decrypts one stream in place, chaining from `iv` (updated to the last ciphertext):
+/// [`super::kernel`] on `Xmm`, 8 blocks in flight.
+pub(crate) fn decrypt(t: AesNiToken, ks: &KeySchedule, iv: &mut Block, blocks: &mut [Block]) {
     // SAFETY: the token proves the CPU has AES-NI.
-    unsafe { with_rounds!(ks.rounds, decrypt_r(&ks.dec, iv, blocks)) }
+    unsafe { dec(t, ks, iv, blocks) }
 }
 
 /// Encrypts `steps` blocks of every lane, up to 8 lanes interleaved at a time.

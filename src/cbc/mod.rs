@@ -31,6 +31,8 @@ use alloc::vec::Vec;
 
 #[cfg(simdcrypt_x86_64)]
 mod aesni;
+#[cfg(simdcrypt_x86_64)]
+mod kernel;
 mod soft;
 #[cfg(simdcrypt_x86_64)]
 mod vaes_avx2;

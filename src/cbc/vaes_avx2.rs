@@ -2,13 +2,7 @@
 //! encryption is a chain of one block and runs the AES-NI kernel.
 //!
 //! ```text
-//! decrypt (16 blocks = 8 ymm in flight, in place; R = rounds, Kd = inverse-cipher keys):
-//!     c[j]  = ymm(C[2j], C[2j+1])                  for j in 0..8
-//!     s[j]  = c[j] ^ Kd[0]; R-1 rounds of vaesdec over all 8
-//!     pv[j] = ymm(C[2j-1], C[2j])                  // reloaded before any store;
-//!                                                  // C[-1] = previous group's last block
-//!     ymm(P[2j], P[2j+1]) = vaesdeclast(s[j], Kd[R] ^ pv[j])
-//!     tail: 8, 4, 2 blocks the same way, an odd last block with AES-NI
+//! decrypt: the generic kernel ([`super::kernel`]) on `Ymm`, 16 blocks in flight.
 //!
 //! encrypt_lanes (up to 16 streams, two per ymm: stream 2k in the low lane, 2k+1 high):
 //!     s[k] = ymm(iv[2k], iv[2k+1]) ^ ymm(P[2k][0], P[2k+1][0]) ^ K[0]
@@ -24,107 +18,15 @@ use core::arch::x86_64::*;
 
 use super::{Lane, with_rounds};
 use crate::aes::aesni::{load, store};
-use crate::aes::vaes_avx2::load_keys;
 use crate::aes::{Block, KeySchedule};
 use crate::cpu::VaesAvx2Token;
-
-/// Two consecutive blocks as one register.
-#[inline]
-#[target_feature(enable = "avx")]
-fn load2(b: &[Block; 2]) -> __m256i {
-    // SAFETY: `b` is 32 readable bytes; `loadu` has no alignment requirement.
-    unsafe { _mm256_loadu_si256(b.as_ptr().cast()) }
-}
-
-#[inline]
-#[target_feature(enable = "avx")]
-fn store2(b: &mut [Block; 2], v: __m256i) {
-    // SAFETY: `b` is 32 writable bytes; `storeu` has no alignment requirement.
-    unsafe { _mm256_storeu_si256(b.as_mut_ptr().cast(), v) }
-}
+use crate::simd::aes::{AesVec, Ymm};
 
 /// `ymm(lo, hi)`.
 #[inline]
 #[target_feature(enable = "avx")]
 fn pair(lo: __m128i, hi: __m128i) -> __m256i {
     _mm256_set_m128i(hi, lo)
-}
-
-/// Decrypts `2 * M` blocks whose predecessor ciphertext is `prev`; returns the last
-/// ciphertext block (read before the blocks are overwritten).
-#[inline]
-#[target_feature(enable = "avx2,vaes,aes")]
-fn decrypt_m<const M: usize, const R: usize>(
-    rk: &[__m256i; 15],
-    prev: __m128i,
-    blocks: &mut [Block],
-) -> __m128i {
-    debug_assert_eq!(blocks.len(), 2 * M);
-    if blocks.len() != 2 * M {
-        return prev;
-    }
-    let mut s = [_mm256_setzero_si256(); M];
-    {
-        let (pairs, _) = blocks.as_chunks::<2>();
-        for (x, p) in s.iter_mut().zip(pairs) {
-            *x = _mm256_xor_si256(load2(p), rk[0]);
-        }
-    }
-    for k in &rk[1..R] {
-        for x in s.iter_mut() {
-            *x = _mm256_aesdec_epi128(*x, *k);
-        }
-    }
-    let next = load(&blocks[2 * M - 1]);
-    s[0] = _mm256_aesdeclast_epi128(s[0], _mm256_xor_si256(rk[R], pair(prev, load(&blocks[0]))));
-    {
-        let (odd_pairs, _) = blocks[1..].as_chunks::<2>();
-        for (x, p) in s[1..].iter_mut().zip(odd_pairs) {
-            *x = _mm256_aesdeclast_epi128(*x, _mm256_xor_si256(rk[R], load2(p)));
-        }
-    }
-    let (pairs, _) = blocks.as_chunks_mut::<2>();
-    for (x, p) in s.iter().zip(pairs) {
-        store2(p, *x);
-    }
-    next
-}
-
-#[target_feature(enable = "avx2,vaes,aes")]
-fn decrypt_r<const R: usize>(keys: &[Block; 15], iv: &mut Block, blocks: &mut [Block]) {
-    let rk = load_keys(keys);
-    let mut prev = load(iv);
-    let mut chunks = blocks.chunks_exact_mut(16);
-    for c in &mut chunks {
-        prev = decrypt_m::<8, R>(&rk, prev, c);
-    }
-    let mut rest = chunks.into_remainder();
-    if rest.len() >= 8 {
-        let (a, b) = rest.split_at_mut(8);
-        prev = decrypt_m::<4, R>(&rk, prev, a);
-        rest = b;
-    }
-    if rest.len() >= 4 {
-        let (a, b) = rest.split_at_mut(4);
-        prev = decrypt_m::<2, R>(&rk, prev, a);
-        rest = b;
-    }
-    if rest.len() >= 2 {
-        let (a, b) = rest.split_at_mut(2);
-        prev = decrypt_m::<1, R>(&rk, prev, a);
-        rest = b;
-    }
-    if let [last] = rest {
-        let c = load(last);
-        let mut s = _mm_xor_si128(c, _mm256_castsi256_si128(rk[0]));
-        for k in &rk[1..R] {
-            s = _mm_aesdec_si128(s, _mm256_castsi256_si128(*k));
-        }
-        let kl = _mm_xor_si128(_mm256_castsi256_si128(rk[R]), prev);
-        store(last, _mm_aesdeclast_si128(s, kl));
-        prev = c;
-    }
-    store(iv, prev);
 }
 
 /// `steps` blocks of each of `2M - 1` or `2M` lanes.
@@ -190,8 +92,13 @@ fn lanes_m<const M: usize, const R: usize>(
 }
 
 #[target_feature(enable = "avx2,vaes,aes")]
-fn lanes_r<const R: usize>(keys: &[Block; 15], lanes: &mut [Lane<'_>], steps: usize) {
-    let rk = load_keys(keys);
+fn lanes_r<const R: usize>(
+    t: VaesAvx2Token,
+    keys: &[Block; 15],
+    lanes: &mut [Lane<'_>],
+    steps: usize,
+) {
+    let rk = Ymm::keys(t, keys).map(Ymm::raw);
     for group in lanes.chunks_mut(16) {
         match group.len() {
             1 | 2 => lanes_m::<1, R>(&rk, group, steps),
@@ -206,19 +113,25 @@ fn lanes_r<const R: usize>(keys: &[Block; 15], lanes: &mut [Lane<'_>], steps: us
     }
 }
 
-/// CBC-decrypts one stream in place, chaining from `iv` (updated to the last ciphertext).
-pub(crate) fn decrypt(_: VaesAvx2Token, ks: &KeySchedule, iv: &mut Block, blocks: &mut [Block]) {
+#[target_feature(enable = "avx2,vaes,aes")]
+fn dec(t: VaesAvx2Token, ks: &KeySchedule, iv: &mut Block, blocks: &mut [Block]) {
+    super::kernel::decrypt::<Ymm>(t, ks, iv, blocks);
+}
+
+/// CBC-decrypts one stream in place, chaining from `iv` (updated to the last ciphertext):
+/// [`super::kernel`] on `Ymm`, 16 blocks in flight.
+pub(crate) fn decrypt(t: VaesAvx2Token, ks: &KeySchedule, iv: &mut Block, blocks: &mut [Block]) {
     // SAFETY: the token proves the CPU has AVX2, VAES and AES-NI, with YMM state enabled.
-    unsafe { with_rounds!(ks.rounds, decrypt_r(&ks.dec, iv, blocks)) }
+    unsafe { dec(t, ks, iv, blocks) }
 }
 
 /// Encrypts `steps` blocks of every lane, up to 16 lanes interleaved at a time.
 pub(crate) fn encrypt_lanes(
-    _: VaesAvx2Token,
+    t: VaesAvx2Token,
     ks: &KeySchedule,
     lanes: &mut [Lane<'_>],
     steps: usize,
 ) {
     // SAFETY: the token proves the CPU has AVX2, VAES and AES-NI, with YMM state enabled.
-    unsafe { with_rounds!(ks.rounds, lanes_r(&ks.enc, lanes, steps)) }
+    unsafe { with_rounds!(ks.rounds, lanes_r(t, &ks.enc, lanes, steps)) }
 }

@@ -46,66 +46,10 @@ use crate::backend::{Backend, Dispatch};
 #[cfg(simdcrypt_x86_64)]
 use crate::cpu::{AesNiToken, VaesAvx2Token, VaesAvx512Token};
 
-/// The entry points of a SIMD unit kernel file, over its generic
-/// `units::<DEC, R>(token, k1, tweaks, src, dst, len)`: one monomorphised body for each
-/// direction and round count. (A single data unit is `tweaks` of length one.)
-#[cfg(simdcrypt_x86_64)]
-macro_rules! unit_entries {
-    ($tok:ty) => {
-        /// Encrypts `tweaks.len()` consecutive data units of `len` bytes each, unit `i`
-        /// under `tweaks[i]` (already encrypted with Key2); `k1.enc` is used.
-        ///
-        /// # Safety
-        /// `src` readable and `dst` writable for `tweaks.len() * len` bytes; `src == dst`
-        /// or the ranges do not overlap; `16 <= len <= 1 << 24`.
-        pub(crate) unsafe fn encrypt_units(
-            t: $tok,
-            k1: &KeySchedule,
-            tweaks: &[Block],
-            src: *const u8,
-            dst: *mut u8,
-            len: usize,
-        ) {
-            // SAFETY: the token proves the CPU features of this file's kernel; the caller
-            // upholds the pointer and length contract; each instance matches the key's
-            // round count.
-            unsafe {
-                match k1.rounds {
-                    10 => units::<false, 10>(t, k1, tweaks, src, dst, len),
-                    12 => units::<false, 12>(t, k1, tweaks, src, dst, len),
-                    _ => units::<false, 14>(t, k1, tweaks, src, dst, len),
-                }
-            }
-        }
-
-        /// Decrypts consecutive data units (see [`encrypt_units`]); `k1.dec` is used.
-        ///
-        /// # Safety
-        /// As [`encrypt_units`].
-        pub(crate) unsafe fn decrypt_units(
-            t: $tok,
-            k1: &KeySchedule,
-            tweaks: &[Block],
-            src: *const u8,
-            dst: *mut u8,
-            len: usize,
-        ) {
-            // SAFETY: as in `encrypt_units`.
-            unsafe {
-                match k1.rounds {
-                    10 => units::<true, 10>(t, k1, tweaks, src, dst, len),
-                    12 => units::<true, 12>(t, k1, tweaks, src, dst, len),
-                    _ => units::<true, 14>(t, k1, tweaks, src, dst, len),
-                }
-            }
-        }
-    };
-}
-#[cfg(simdcrypt_x86_64)]
-use unit_entries;
-
 #[cfg(simdcrypt_x86_64)]
 pub(crate) mod aesni;
+#[cfg(simdcrypt_x86_64)]
+mod kernel;
 pub(crate) mod soft;
 mod tweaks;
 #[cfg(simdcrypt_x86_64)]
@@ -196,61 +140,68 @@ impl Kernel {
     }
 
     /// Consecutive data units of `len` bytes, unit `i` under the encrypted tweak
-    /// `tweaks[i]`: the kernel's single-unit entry for one, its multi-unit entry (round keys
-    /// loaded once) for more. A kernel with only the single-unit entry loops here.
+    /// `tweaks[i]`, in the direction `DEC` (decryption when true): the round count made a
+    /// constant here, once, for the kernels.
     ///
     /// # Safety
     /// `src` readable and `dst` writable for `tweaks.len() * len` bytes; `src == dst` or
     /// the two ranges do not overlap; `MIN_UNIT <= len <= MAX_UNIT`.
     #[inline]
-    unsafe fn units_raw(
+    unsafe fn units_raw<const DEC: bool>(
         self,
-        dec: bool,
         k1: &KeySchedule,
         tweaks: &[Block],
         src: *const u8,
         dst: *mut u8,
         len: usize,
     ) {
-        #[cfg(simdcrypt_x86_64)]
-        macro_rules! call {
-            ($m:ident, $t:expr) => {
-                if dec {
-                    $m::decrypt_units($t, k1, tweaks, src, dst, len)
-                } else {
-                    $m::encrypt_units($t, k1, tweaks, src, dst, len)
-                }
-            };
+        // SAFETY: the caller's contract; `k1.rounds` is the constant given.
+        unsafe {
+            match k1.rounds {
+                10 => self.units_r::<DEC, 10>(k1, tweaks, src, dst, len),
+                12 => self.units_r::<DEC, 12>(k1, tweaks, src, dst, len),
+                _ => self.units_r::<DEC, 14>(k1, tweaks, src, dst, len),
+            }
         }
-        // For a kernel with only the single-unit entries (`encrypt_unit`/`decrypt_unit`),
-        // such as an assembly twin: one call per unit.
-        #[cfg_attr(not(simdcrypt_asm), allow(unused_macros))]
-        macro_rules! call_each {
-            ($m:ident, $t:expr) => {
-                for (i, t0) in tweaks.iter().enumerate() {
-                    let (s, d) = (src.add(i * len), dst.add(i * len));
-                    if dec {
-                        $m::decrypt_unit($t, k1, t0, s, d, len)
-                    } else {
-                        $m::encrypt_unit($t, k1, t0, s, d, len)
-                    }
-                }
-            };
-        }
+    }
+
+    /// [`Kernel::units_raw`] with `k1.rounds == R`. A kernel with only single-unit entries
+    /// (the assembly twin) gets one call per unit.
+    ///
+    /// # Safety
+    /// As [`Kernel::units_raw`]; `k1.rounds == R`.
+    #[inline]
+    unsafe fn units_r<const DEC: bool, const R: usize>(
+        self,
+        k1: &KeySchedule,
+        tweaks: &[Block],
+        src: *const u8,
+        dst: *mut u8,
+        len: usize,
+    ) {
         // SAFETY (every arm): the caller upholds the pointer and length contract, which is
-        // the kernels' contract (unit `i` of `call_each!` is the `i`-th `len` bytes of the
-        // ranges); each token proves its kernel's CPU features. Portable: `copy` allows
-        // equal or disjoint ranges, after which `dst` alone is the exclusive slice.
+        // the kernels' contract (unit `i` of the assembly's loop is the `i`-th `len` bytes
+        // of the ranges); each token proves its kernel's CPU features. Portable: `copy`
+        // allows equal or disjoint ranges, after which `dst` alone is the exclusive slice.
         unsafe {
             match self {
                 #[cfg(simdcrypt_x86_64)]
-                Kernel::AesNi(t) => call!(aesni, t),
+                Kernel::AesNi(t) => aesni::units::<DEC, R>(t, k1, tweaks, src, dst, len),
                 #[cfg(simdcrypt_x86_64)]
-                Kernel::VaesAvx2(t) => call!(vaes_avx2, t),
+                Kernel::VaesAvx2(t) => vaes_avx2::units::<DEC, R>(t, k1, tweaks, src, dst, len),
                 #[cfg(simdcrypt_asm)]
-                Kernel::VaesAvx2Asm(t) => call_each!(vaes_avx2_asm, t),
+                Kernel::VaesAvx2Asm(t) => {
+                    for (i, t0) in tweaks.iter().enumerate() {
+                        let (s, d) = (src.add(i * len), dst.add(i * len));
+                        if DEC {
+                            vaes_avx2_asm::decrypt_unit(t, k1, t0, s, d, len)
+                        } else {
+                            vaes_avx2_asm::encrypt_unit(t, k1, t0, s, d, len)
+                        }
+                    }
+                }
                 #[cfg(simdcrypt_x86_64)]
-                Kernel::VaesAvx512(t) => call!(vaes_avx512, t),
+                Kernel::VaesAvx512(t) => vaes_avx512::units::<DEC, R>(t, k1, tweaks, src, dst, len),
                 Kernel::Portable => {
                     // (`run_unchecked` takes the portable backend down its safe path; this
                     // arm keeps the match total and correct.)
@@ -258,7 +209,7 @@ impl Kernel {
                     core::ptr::copy(src, dst, n);
                     let buf = core::slice::from_raw_parts_mut(dst, n);
                     for (t0, unit) in tweaks.iter().zip(buf.chunks_exact_mut(len)) {
-                        if dec {
+                        if DEC {
                             soft::decrypt_unit(k1, t0, unit);
                         } else {
                             soft::encrypt_unit(k1, t0, unit);
@@ -510,13 +461,7 @@ impl Xts {
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
     pub fn encrypt_sector(&self, buf: &mut [u8], sector: u128) -> Result<(), Error> {
-        self.run(
-            false,
-            None,
-            buf,
-            Unit::Whole,
-            Tweak::Seq(Tweaks::new(sector)),
-        )
+        self.run::<false>(None, buf, Unit::Whole, Tweak::Seq(Tweaks::new(sector)))
     }
 
     /// Decrypts one data unit in place (see [`Xts::encrypt_sector`]).
@@ -531,13 +476,7 @@ impl Xts {
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
     pub fn decrypt_sector(&self, buf: &mut [u8], sector: u128) -> Result<(), Error> {
-        self.run(
-            true,
-            None,
-            buf,
-            Unit::Whole,
-            Tweak::Seq(Tweaks::new(sector)),
-        )
+        self.run::<true>(None, buf, Unit::Whole, Tweak::Seq(Tweaks::new(sector)))
     }
 
     /// Encrypts one data unit from `src` into `dst` (equal lengths); `src` is not touched.
@@ -557,13 +496,7 @@ impl Xts {
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
     pub fn encrypt_sector_to(&self, src: &[u8], dst: &mut [u8], sector: u128) -> Result<(), Error> {
-        self.run(
-            false,
-            Some(src),
-            dst,
-            Unit::Whole,
-            Tweak::Seq(Tweaks::new(sector)),
-        )
+        self.run::<false>(Some(src), dst, Unit::Whole, Tweak::Seq(Tweaks::new(sector)))
     }
 
     /// Decrypts one data unit from `src` into `dst` (equal lengths).
@@ -578,13 +511,7 @@ impl Xts {
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
     pub fn decrypt_sector_to(&self, src: &[u8], dst: &mut [u8], sector: u128) -> Result<(), Error> {
-        self.run(
-            true,
-            Some(src),
-            dst,
-            Unit::Whole,
-            Tweak::Seq(Tweaks::new(sector)),
-        )
+        self.run::<true>(Some(src), dst, Unit::Whole, Tweak::Seq(Tweaks::new(sector)))
     }
 
     /// Encrypts one data unit in place under a raw 16-byte tweak.
@@ -599,7 +526,7 @@ impl Xts {
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
     pub fn encrypt_with_tweak(&self, buf: &mut [u8], tweak: &[u8; 16]) -> Result<(), Error> {
-        self.run(false, None, buf, Unit::Whole, Tweak::Raw(tweak))
+        self.run::<false>(None, buf, Unit::Whole, Tweak::Raw(tweak))
     }
 
     /// Decrypts one data unit in place under a raw 16-byte tweak.
@@ -615,7 +542,7 @@ impl Xts {
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
     pub fn decrypt_with_tweak(&self, buf: &mut [u8], tweak: &[u8; 16]) -> Result<(), Error> {
-        self.run(true, None, buf, Unit::Whole, Tweak::Raw(tweak))
+        self.run::<true>(None, buf, Unit::Whole, Tweak::Raw(tweak))
     }
 
     /// Encrypts `buf.len() / sector_size` consecutive data units in place, the first with
@@ -645,8 +572,7 @@ impl Xts {
         sector_size: usize,
         first_sector: u128,
     ) -> Result<(), Error> {
-        self.run(
-            false,
+        self.run::<false>(
             None,
             buf,
             Unit::Sectors(sector_size),
@@ -671,8 +597,7 @@ impl Xts {
         sector_size: usize,
         first_sector: u128,
     ) -> Result<(), Error> {
-        self.run(
-            true,
+        self.run::<true>(
             None,
             buf,
             Unit::Sectors(sector_size),
@@ -699,8 +624,7 @@ impl Xts {
         sector_size: usize,
         first_sector: u128,
     ) -> Result<(), Error> {
-        self.run(
-            false,
+        self.run::<false>(
             Some(src),
             dst,
             Unit::Sectors(sector_size),
@@ -726,8 +650,7 @@ impl Xts {
         sector_size: usize,
         first_sector: u128,
     ) -> Result<(), Error> {
-        self.run(
-            true,
+        self.run::<true>(
             Some(src),
             dst,
             Unit::Sectors(sector_size),
@@ -761,13 +684,7 @@ impl Xts {
         sector_size: usize,
         tweaks: Tweaks,
     ) -> Result<(), Error> {
-        self.run(
-            false,
-            None,
-            buf,
-            Unit::Sectors(sector_size),
-            Tweak::Seq(tweaks),
-        )
+        self.run::<false>(None, buf, Unit::Sectors(sector_size), Tweak::Seq(tweaks))
     }
 
     /// Decrypts consecutive data units in place (see [`Xts::encrypt_sectors_with`]).
@@ -788,13 +705,7 @@ impl Xts {
         sector_size: usize,
         tweaks: Tweaks,
     ) -> Result<(), Error> {
-        self.run(
-            true,
-            None,
-            buf,
-            Unit::Sectors(sector_size),
-            Tweak::Seq(tweaks),
-        )
+        self.run::<true>(None, buf, Unit::Sectors(sector_size), Tweak::Seq(tweaks))
     }
 
     /// Encrypts consecutive data units from `src` into `dst` (equal lengths; see
@@ -818,8 +729,7 @@ impl Xts {
         sector_size: usize,
         tweaks: Tweaks,
     ) -> Result<(), Error> {
-        self.run(
-            false,
+        self.run::<false>(
             Some(src),
             dst,
             Unit::Sectors(sector_size),
@@ -847,8 +757,7 @@ impl Xts {
         sector_size: usize,
         tweaks: Tweaks,
     ) -> Result<(), Error> {
-        self.run(
-            true,
+        self.run::<true>(
             Some(src),
             dst,
             Unit::Sectors(sector_size),
@@ -885,7 +794,7 @@ impl Xts {
         sector_size: usize,
         tweaks: Tweaks,
     ) -> Result<(), Error> {
-        self.area(false, buf, sector_size, tweaks)
+        self.area::<false>(buf, sector_size, tweaks)
     }
 
     /// Decrypts an area in place (see [`Xts::encrypt_area`]).
@@ -905,7 +814,7 @@ impl Xts {
         sector_size: usize,
         tweaks: Tweaks,
     ) -> Result<(), Error> {
-        self.area(true, buf, sector_size, tweaks)
+        self.area::<true>(buf, sector_size, tweaks)
     }
 
     /// Checks a call's arguments; nothing is written before this returns `Ok`. The unit
@@ -953,8 +862,8 @@ impl Xts {
 
     /// `Err` for an encryption on a decrypt-only `Xts` ([`Xts::new_allow_equal_halves`])
     /// or a tweak width that is not 32, 64 or 128; checked before the lengths.
-    fn check_call(&self, dec: bool, tweak: Tweak<'_>) -> Result<(), Error> {
-        if !dec && self.decrypt_only {
+    fn check_call<const DEC: bool>(&self, tweak: Tweak<'_>) -> Result<(), Error> {
+        if !DEC && self.decrypt_only {
             return Err(Error::XtsDuplicateKeyHalves);
         }
         if let Tweak::Seq(t) = tweak {
@@ -963,30 +872,28 @@ impl Xts {
         Ok(())
     }
 
-    fn run(
+    fn run<const DEC: bool>(
         &self,
-        dec: bool,
         src: Option<&[u8]>,
         dst: &mut [u8],
         unit: Unit,
         tweak: Tweak<'_>,
     ) -> Result<(), Error> {
-        self.check_call(dec, tweak)?;
+        self.check_call::<DEC>(tweak)?;
         let unit = Self::validate(src, dst, unit)?;
-        self.run_unchecked(dec, src, dst, unit, tweak);
+        self.run_unchecked::<DEC>(src, dst, unit, tweak);
         Ok(())
     }
 
     /// `encrypt_area` / `decrypt_area`: whole units, then a shorter last one.
-    fn area(
+    fn area<const DEC: bool>(
         &self,
-        dec: bool,
         buf: &mut [u8],
         sector_size: usize,
         tweaks: Tweaks,
     ) -> Result<(), Error> {
         let tweak = Tweak::Seq(tweaks);
-        self.check_call(dec, tweak)?;
+        self.check_call::<DEC>(tweak)?;
         let whole = if sector_size == 0 {
             0
         } else {
@@ -1001,20 +908,19 @@ impl Xts {
             });
         }
         let (head, tail) = buf.split_at_mut(whole);
-        self.run_unchecked(dec, None, head, sector_size, tweak);
+        self.run_unchecked::<DEC>(None, head, sector_size, tweak);
         if rest != 0 {
             // `rest < sector_size <= MAX_UNIT` and `rest >= MIN_UNIT`: a valid unit.
             let t = tweaks.nth((whole / sector_size) as u128);
-            self.run_unchecked(dec, None, tail, rest, Tweak::Raw(&t));
+            self.run_unchecked::<DEC>(None, tail, rest, Tweak::Raw(&t));
         }
         Ok(())
     }
 
     /// The work, after validation: `dst.len()` is a whole number of `unit`s, `unit` is in
     /// range, `src` (if any) has `dst`'s length.
-    fn run_unchecked(
+    fn run_unchecked<const DEC: bool>(
         &self,
-        dec: bool,
         src: Option<&[u8]>,
         dst: &mut [u8],
         unit: usize,
@@ -1037,7 +943,7 @@ impl Xts {
             // distinct from the exclusive `dst` (no overlap).
             unsafe {
                 self.kernel
-                    .units_raw(dec, &self.k1, core::slice::from_ref(&t), sp, dp, unit);
+                    .units_raw::<DEC>(&self.k1, core::slice::from_ref(&t), sp, dp, unit);
             }
             wipe(core::slice::from_mut(&mut t));
             return;
@@ -1060,7 +966,7 @@ impl Xts {
                         d.copy_from_slice(&s[range]);
                     }
                     for (t, chunk) in tw[..n].iter().zip(d.chunks_exact_mut(unit)) {
-                        if dec {
+                        if DEC {
                             soft::decrypt_unit(&self.k1, t, chunk);
                         } else {
                             soft::encrypt_unit(&self.k1, t, chunk);
@@ -1080,7 +986,7 @@ impl Xts {
                     // `validate`); the source is either `d` itself (in place: equal
                     // pointers) or a shared borrow distinct from the exclusive `d` (no
                     // overlap); `unit` is in range.
-                    unsafe { kernel.units_raw(dec, &self.k1, &tw[..n], sp, dp, unit) };
+                    unsafe { kernel.units_raw::<DEC>(&self.k1, &tw[..n], sp, dp, unit) };
                 }
             }
             done += n;
@@ -1131,7 +1037,7 @@ impl Xts {
         sector_size: usize,
         first_sector: u128,
     ) -> Result<(), Error> {
-        self.par_run(false, buf, sector_size, Tweaks::new(first_sector))
+        self.par_run::<false>(buf, sector_size, Tweaks::new(first_sector))
     }
 
     /// [`Xts::decrypt_sectors`] spread over rayon's threads (see
@@ -1154,7 +1060,7 @@ impl Xts {
         sector_size: usize,
         first_sector: u128,
     ) -> Result<(), Error> {
-        self.par_run(true, buf, sector_size, Tweaks::new(first_sector))
+        self.par_run::<true>(buf, sector_size, Tweaks::new(first_sector))
     }
 
     /// [`Xts::encrypt_sectors_with`] spread over rayon's threads (see
@@ -1177,7 +1083,7 @@ impl Xts {
         sector_size: usize,
         tweaks: Tweaks,
     ) -> Result<(), Error> {
-        self.par_run(false, buf, sector_size, tweaks)
+        self.par_run::<false>(buf, sector_size, tweaks)
     }
 
     /// [`Xts::decrypt_sectors_with`] spread over rayon's threads (see
@@ -1199,23 +1105,22 @@ impl Xts {
         sector_size: usize,
         tweaks: Tweaks,
     ) -> Result<(), Error> {
-        self.par_run(true, buf, sector_size, tweaks)
+        self.par_run::<true>(buf, sector_size, tweaks)
     }
 
-    fn par_run(
+    fn par_run<const DEC: bool>(
         &self,
-        dec: bool,
         buf: &mut [u8],
         sector_size: usize,
         tweaks: Tweaks,
     ) -> Result<(), Error> {
         use rayon::prelude::*;
 
-        self.check_call(dec, Tweak::Seq(tweaks))?;
+        self.check_call::<DEC>(Tweak::Seq(tweaks))?;
         Self::validate(None, buf, Unit::Sectors(sector_size))?;
         let threads = rayon::current_num_threads().max(1);
         if buf.len() < Self::PAR_THRESHOLD || threads == 1 {
-            self.run_unchecked(dec, None, buf, sector_size, Tweak::Seq(tweaks));
+            self.run_unchecked::<DEC>(None, buf, sector_size, Tweak::Seq(tweaks));
             return Ok(());
         }
         let sectors = buf.len() / sector_size;
@@ -1226,7 +1131,7 @@ impl Xts {
             .enumerate()
             .for_each(|(i, chunk)| {
                 let t = tweaks.advance((i * per) as u128);
-                self.run_unchecked(dec, None, chunk, sector_size, Tweak::Seq(t));
+                self.run_unchecked::<DEC>(None, chunk, sector_size, Tweak::Seq(t));
             });
         Ok(())
     }

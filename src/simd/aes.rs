@@ -1,0 +1,528 @@
+//! A vector of AES blocks: [`AesVec`], with one impl per register width.
+//!
+//! | type  | blocks | instructions            | token             |
+//! |-------|-------:|-------------------------|-------------------|
+//! | `Xmm` | 1      | AES-NI, PCLMULQDQ       | `AesNiToken`      |
+//! | `Ymm` | 2      | VAES, VPCLMULQDQ, AVX2  | `VaesAvx2Token`   |
+//! | `Zmm` | 4      | VAES, VPCLMULQDQ, AVX-512 | `VaesAvx512Token` |
+//!
+//! Every operation is `#[inline(always)]` and is meant to be inlined into a kernel entry
+//! compiled with the token's features (`#[target_feature]`); the intrinsics it calls then
+//! inline there. Holding a value proves the features (values are only made from a token),
+//! which is the safety argument of every `unsafe` intrinsic call below.
+
+use core::arch::x86_64::*;
+
+use crate::aes::Block;
+use crate::cpu::{AesNiToken, VaesAvx2Token, VaesAvx512Token};
+
+/// `LANES` AES blocks in one register; lane `l` is bytes `16 l .. 16 l + 16` in memory.
+pub(crate) trait AesVec: Copy {
+    /// Blocks per register.
+    const LANES: usize;
+    /// The capability token that makes values of this type.
+    type Token: Copy;
+
+    /// The AES-NI token the wider tokens imply (for single-block work on xmm).
+    fn aesni(t: Self::Token) -> AesNiToken;
+    /// All zero.
+    fn zero(t: Self::Token) -> Self;
+    /// `b` in every lane (a round key, a tweak).
+    fn splat(t: Self::Token, b: &Block) -> Self;
+    /// The 15 round-key slots, each in every lane.
+    #[inline(always)]
+    fn keys(t: Self::Token, k: &[Block; 15]) -> [Self; 15] {
+        // A loop, not `array::from_fn`: a closure is a function of its own, without the
+        // entry's target features, and its intrinsics would not inline.
+        let mut v = [Self::zero(t); 15];
+        for (x, b) in v.iter_mut().zip(k) {
+            *x = Self::splat(t, b);
+        }
+        v
+    }
+    /// Loads `LANES` blocks.
+    ///
+    /// # Safety
+    /// `p` readable for `16 * LANES` bytes.
+    unsafe fn load(t: Self::Token, p: *const u8) -> Self;
+    /// Stores `LANES` blocks.
+    ///
+    /// # Safety
+    /// `p` writable for `16 * LANES` bytes.
+    unsafe fn store(self, p: *mut u8);
+    /// Loads the first `n` blocks (`1 <= n <= LANES`); the other lanes are zero. Nothing
+    /// past the `n` blocks is read (a masked load).
+    ///
+    /// # Safety
+    /// `p` readable for `16 * n` bytes.
+    unsafe fn load_part(t: Self::Token, p: *const u8, n: usize) -> Self;
+    /// Stores the first `n` blocks (`1 <= n <= LANES`) and nothing else.
+    ///
+    /// # Safety
+    /// `p` writable for `16 * n` bytes.
+    unsafe fn store_part(self, p: *mut u8, n: usize);
+
+    fn xor(self, o: Self) -> Self;
+    /// `self ⊕ a ⊕ b` (one `vpternlogq` where the ISA has it).
+    #[inline(always)]
+    fn xor3(self, a: Self, b: Self) -> Self {
+        self.xor(a).xor(b)
+    }
+    fn aesenc(self, k: Self) -> Self;
+    fn aesenclast(self, k: Self) -> Self;
+    fn aesdec(self, k: Self) -> Self;
+    fn aesdeclast(self, k: Self) -> Self;
+    /// A middle round of the direction.
+    #[inline(always)]
+    fn round<const DEC: bool>(self, k: Self) -> Self {
+        if DEC { self.aesdec(k) } else { self.aesenc(k) }
+    }
+    /// The last round of the direction.
+    #[inline(always)]
+    fn last<const DEC: bool>(self, k: Self) -> Self {
+        if DEC {
+            self.aesdeclast(k)
+        } else {
+            self.aesenclast(k)
+        }
+    }
+
+    /// Lane `l` times `x^(k + l)` in GF(2^128) (XTS bit order), `k + LANES <= 64`: from one
+    /// broadcast tweak, the tweaks `k .. k + LANES` of a unit, each straight from it.
+    fn mul_x_lanes(self, k: usize) -> Self;
+    /// Every lane times `x^(8 LANES)`: a shift by `LANES` bytes, and the bytes shifted out
+    /// folded back by carry-less multiplication with 0x87 (the step of 8 registers).
+    fn mul_x_group(self) -> Self;
+    /// The blocks one lane earlier in a stream: `(a`'s last lane, `b`'s lanes `0 ..
+    /// LANES - 1)` (CBC's previous ciphertext).
+    fn shift_in(a: Self, b: Self) -> Self;
+    /// Keeps the compiler from reordering rounds block by block: all eight values exist
+    /// at this point, so round `r + 1` of any register comes after round `r` of every
+    /// register in program order, and the out-of-order core sees 8 independent chains in
+    /// a short window. No instruction is emitted.
+    fn barrier(s: &mut [Self; 8]);
+}
+
+/// One middle round of the direction over `s`, then the [`AesVec::barrier`] when there
+/// are 8 registers (without it the compiler may run the chains one after another to
+/// spare registers, spilling the states).
+#[inline(always)]
+pub(crate) fn round_all<V: AesVec, const DEC: bool, const N: usize>(s: &mut [V; N], k: V) {
+    for x in s.iter_mut() {
+        *x = x.round::<DEC>(k);
+    }
+    if let Ok(s8) = <&mut [V; 8]>::try_from(&mut s[..]) {
+        V::barrier(s8);
+    }
+}
+
+/// A 128-bit register: one block (AES-NI).
+#[derive(Clone, Copy)]
+pub(crate) struct Xmm(__m128i);
+/// A 256-bit register: two blocks (VAES on AVX2).
+#[derive(Clone, Copy)]
+pub(crate) struct Ymm(__m256i);
+/// A 512-bit register: four blocks (VAES on AVX-512).
+#[derive(Clone, Copy)]
+pub(crate) struct Zmm(__m512i);
+
+/// One block (unaligned); SSE2 is part of x86-64.
+#[inline(always)]
+fn load128(b: &Block) -> __m128i {
+    // SAFETY: `b` is 16 readable bytes; `loadu` has no alignment requirement.
+    unsafe { _mm_loadu_si128(b.as_ptr().cast()) }
+}
+
+impl AesVec for Xmm {
+    const LANES: usize = 1;
+    type Token = AesNiToken;
+
+    // SAFETY (every `unsafe` intrinsic call in this impl without its own comment): an
+    // `AesNiToken` or an `Xmm` exists, so the CPU has AES-NI and PCLMULQDQ (SSE2 is
+    // x86-64's, but the intrinsics still ask for an `unsafe` outside `#[target_feature]`).
+
+    #[inline(always)]
+    fn aesni(t: AesNiToken) -> AesNiToken {
+        t
+    }
+    #[inline(always)]
+    fn zero(_: AesNiToken) -> Self {
+        // SAFETY: see the top of the impl.
+        Xmm(unsafe { _mm_setzero_si128() })
+    }
+    #[inline(always)]
+    fn splat(_: AesNiToken, b: &Block) -> Self {
+        Xmm(load128(b))
+    }
+    #[inline(always)]
+    unsafe fn load(_: AesNiToken, p: *const u8) -> Self {
+        // SAFETY: the caller's contract (16 readable bytes).
+        Xmm(unsafe { _mm_loadu_si128(p.cast()) })
+    }
+    #[inline(always)]
+    unsafe fn store(self, p: *mut u8) {
+        // SAFETY: the caller's contract (16 writable bytes).
+        unsafe { _mm_storeu_si128(p.cast(), self.0) }
+    }
+    #[inline(always)]
+    unsafe fn load_part(t: AesNiToken, p: *const u8, n: usize) -> Self {
+        debug_assert_eq!(n, 1);
+        // SAFETY: `n == 1`: the caller's contract is `load`'s.
+        unsafe { Self::load(t, p) }
+    }
+    #[inline(always)]
+    unsafe fn store_part(self, p: *mut u8, n: usize) {
+        debug_assert_eq!(n, 1);
+        // SAFETY: `n == 1`: the caller's contract is `store`'s.
+        unsafe { self.store(p) }
+    }
+    #[inline(always)]
+    fn xor(self, o: Self) -> Self {
+        // SAFETY: see the top of the impl.
+        Xmm(unsafe { _mm_xor_si128(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn aesenc(self, k: Self) -> Self {
+        // SAFETY: see the top of the impl.
+        Xmm(unsafe { _mm_aesenc_si128(self.0, k.0) })
+    }
+    #[inline(always)]
+    fn aesenclast(self, k: Self) -> Self {
+        // SAFETY: see the top of the impl.
+        Xmm(unsafe { _mm_aesenclast_si128(self.0, k.0) })
+    }
+    #[inline(always)]
+    fn aesdec(self, k: Self) -> Self {
+        // SAFETY: see the top of the impl.
+        Xmm(unsafe { _mm_aesdec_si128(self.0, k.0) })
+    }
+    #[inline(always)]
+    fn aesdeclast(self, k: Self) -> Self {
+        // SAFETY: see the top of the impl.
+        Xmm(unsafe { _mm_aesdeclast_si128(self.0, k.0) })
+    }
+    #[inline(always)]
+    fn mul_x_lanes(self, k: usize) -> Self {
+        let t = self.0;
+        // SAFETY: see the top of the impl.
+        unsafe {
+            // A shift by 64 gives zero, as needed when k = 0.
+            let shifted = _mm_sll_epi64(t, _mm_cvtsi64_si128(k as i64));
+            let carry = _mm_srl_epi64(t, _mm_cvtsi64_si128(64 - k as i64));
+            // The low half's carry moves up into the high half; the high half's is reduced.
+            let hi = _mm_slli_si128::<8>(carry);
+            let poly = _mm_set_epi64x(0, 0x87);
+            let red = _mm_clmulepi64_si128::<0x00>(_mm_srli_si128::<8>(carry), poly);
+            Xmm(_mm_xor_si128(_mm_xor_si128(shifted, hi), red))
+        }
+    }
+    #[inline(always)]
+    fn mul_x_group(self) -> Self {
+        // SAFETY: see the top of the impl.
+        unsafe {
+            let top = _mm_srli_si128::<15>(self.0);
+            let red = _mm_clmulepi64_si128::<0x00>(top, _mm_set_epi64x(0, 0x87));
+            Xmm(_mm_xor_si128(_mm_slli_si128::<1>(self.0), red))
+        }
+    }
+    #[inline(always)]
+    fn shift_in(a: Self, _: Self) -> Self {
+        a
+    }
+    #[inline(always)]
+    fn barrier(s: &mut [Self; 8]) {
+        // SAFETY: an empty template: it reads and writes only the eight registers named,
+        // and touches no memory, stack or flags.
+        unsafe {
+            core::arch::asm!(
+                "/* {0} {1} {2} {3} {4} {5} {6} {7} */",
+                inout(xmm_reg) s[0].0, inout(xmm_reg) s[1].0,
+                inout(xmm_reg) s[2].0, inout(xmm_reg) s[3].0,
+                inout(xmm_reg) s[4].0, inout(xmm_reg) s[5].0,
+                inout(xmm_reg) s[6].0, inout(xmm_reg) s[7].0,
+                options(pure, nomem, nostack, preserves_flags),
+            );
+        }
+    }
+}
+
+/// The `ymm_reg` operands need AVX enabled where the `asm!` stands; inlined into the
+/// caller, which has it.
+#[inline]
+#[target_feature(enable = "avx")]
+fn barrier_ymm(s: &mut [Ymm; 8]) {
+    // SAFETY: an empty template: it reads and writes only the eight registers named, and
+    // touches no memory, stack or flags.
+    unsafe {
+        core::arch::asm!(
+            "/* {0} {1} {2} {3} {4} {5} {6} {7} */",
+            inout(ymm_reg) s[0].0, inout(ymm_reg) s[1].0,
+            inout(ymm_reg) s[2].0, inout(ymm_reg) s[3].0,
+            inout(ymm_reg) s[4].0, inout(ymm_reg) s[5].0,
+            inout(ymm_reg) s[6].0, inout(ymm_reg) s[7].0,
+            options(pure, nomem, nostack, preserves_flags),
+        );
+    }
+}
+
+impl Ymm {
+    /// The register, for kernels that use other instructions on it.
+    #[inline(always)]
+    pub(crate) fn raw(self) -> __m256i {
+        self.0
+    }
+
+    /// The 64-bit elements of the first `n` blocks (`n <= 2`) enabled, for `vpmaskmovq`.
+    #[inline(always)]
+    fn mask(n: usize) -> __m256i {
+        // SAFETY: a `Ymm` is being made or used, so the CPU has AVX2 (see the module doc).
+        unsafe {
+            _mm256_cmpgt_epi64(
+                _mm256_set1_epi64x(2 * n as i64),
+                _mm256_set_epi64x(3, 2, 1, 0),
+            )
+        }
+    }
+}
+
+impl AesVec for Ymm {
+    const LANES: usize = 2;
+    type Token = VaesAvx2Token;
+
+    // SAFETY (every `unsafe` intrinsic call in this impl without its own comment): a
+    // `VaesAvx2Token` or a `Ymm` exists, so the CPU has AVX2, VAES and VPCLMULQDQ.
+    #[inline(always)]
+    fn aesni(t: VaesAvx2Token) -> AesNiToken {
+        t.aesni()
+    }
+    #[inline(always)]
+    fn zero(_: VaesAvx2Token) -> Self {
+        // SAFETY: see the top of the impl.
+        Ymm(unsafe { _mm256_setzero_si256() })
+    }
+    #[inline(always)]
+    fn splat(_: VaesAvx2Token, b: &Block) -> Self {
+        // SAFETY: see the top of the impl.
+        Ymm(unsafe { _mm256_broadcastsi128_si256(load128(b)) })
+    }
+    #[inline(always)]
+    unsafe fn load(_: VaesAvx2Token, p: *const u8) -> Self {
+        // SAFETY: the caller's contract (32 readable bytes); AVX as above.
+        Ymm(unsafe { _mm256_loadu_si256(p.cast()) })
+    }
+    #[inline(always)]
+    unsafe fn store(self, p: *mut u8) {
+        // SAFETY: the caller's contract (32 writable bytes); AVX as above.
+        unsafe { _mm256_storeu_si256(p.cast(), self.0) }
+    }
+    #[inline(always)]
+    unsafe fn load_part(_: VaesAvx2Token, p: *const u8, n: usize) -> Self {
+        // SAFETY: the mask enables only the `n` blocks the caller makes readable;
+        // `vpmaskmovq` does not fault on disabled elements.
+        Ymm(unsafe { _mm256_maskload_epi64(p.cast(), Self::mask(n)) })
+    }
+    #[inline(always)]
+    unsafe fn store_part(self, p: *mut u8, n: usize) {
+        // SAFETY: the mask enables only the `n` blocks the caller makes writable.
+        unsafe { _mm256_maskstore_epi64(p.cast(), Self::mask(n), self.0) }
+    }
+    #[inline(always)]
+    fn xor(self, o: Self) -> Self {
+        // SAFETY: see the top of the impl.
+        Ymm(unsafe { _mm256_xor_si256(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn aesenc(self, k: Self) -> Self {
+        // SAFETY: see the top of the impl.
+        Ymm(unsafe { _mm256_aesenc_epi128(self.0, k.0) })
+    }
+    #[inline(always)]
+    fn aesenclast(self, k: Self) -> Self {
+        // SAFETY: see the top of the impl.
+        Ymm(unsafe { _mm256_aesenclast_epi128(self.0, k.0) })
+    }
+    #[inline(always)]
+    fn aesdec(self, k: Self) -> Self {
+        // SAFETY: see the top of the impl.
+        Ymm(unsafe { _mm256_aesdec_epi128(self.0, k.0) })
+    }
+    #[inline(always)]
+    fn aesdeclast(self, k: Self) -> Self {
+        // SAFETY: see the top of the impl.
+        Ymm(unsafe { _mm256_aesdeclast_epi128(self.0, k.0) })
+    }
+    #[inline(always)]
+    fn mul_x_lanes(self, k: usize) -> Self {
+        let t = self.0;
+        // SAFETY: see the top of the impl.
+        unsafe {
+            let up = _mm256_add_epi64(_mm256_set1_epi64x(k as i64), _mm256_set_epi64x(1, 1, 0, 0));
+            let down = _mm256_sub_epi64(_mm256_set1_epi64x(64), up);
+            // A shift by 64 gives zero, as needed for lane 0 when k = 0.
+            let shifted = _mm256_sllv_epi64(t, up);
+            let carry = _mm256_srlv_epi64(t, down);
+            // The low half's carry moves up into the high half; the high half's is reduced.
+            let hi = _mm256_bslli_epi128::<8>(carry);
+            let poly = _mm256_set1_epi64x(0x87);
+            let red = _mm256_clmulepi64_epi128::<0x00>(_mm256_bsrli_epi128::<8>(carry), poly);
+            Ymm(_mm256_xor_si256(_mm256_xor_si256(shifted, hi), red))
+        }
+    }
+    #[inline(always)]
+    fn mul_x_group(self) -> Self {
+        // SAFETY: see the top of the impl.
+        unsafe {
+            let top = _mm256_bsrli_epi128::<14>(self.0);
+            let red = _mm256_clmulepi64_epi128::<0x00>(top, _mm256_set1_epi64x(0x87));
+            Ymm(_mm256_xor_si256(_mm256_bslli_epi128::<2>(self.0), red))
+        }
+    }
+    #[inline(always)]
+    fn shift_in(a: Self, b: Self) -> Self {
+        // SAFETY: see the top of the impl. (Low lane: `a`'s high; high lane: `b`'s low.)
+        Ymm(unsafe { _mm256_permute2x128_si256::<0x21>(a.0, b.0) })
+    }
+    #[inline(always)]
+    fn barrier(s: &mut [Self; 8]) {
+        // SAFETY: see the top of the impl (AVX).
+        unsafe { barrier_ymm(s) }
+    }
+}
+
+/// As [`barrier_ymm`], for `zmm_reg` (AVX-512F).
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn barrier_zmm(s: &mut [Zmm; 8]) {
+    // SAFETY: an empty template: it reads and writes only the eight registers named, and
+    // touches no memory, stack or flags.
+    unsafe {
+        core::arch::asm!(
+            "/* {0} {1} {2} {3} {4} {5} {6} {7} */",
+            inout(zmm_reg) s[0].0, inout(zmm_reg) s[1].0,
+            inout(zmm_reg) s[2].0, inout(zmm_reg) s[3].0,
+            inout(zmm_reg) s[4].0, inout(zmm_reg) s[5].0,
+            inout(zmm_reg) s[6].0, inout(zmm_reg) s[7].0,
+            options(pure, nomem, nostack, preserves_flags),
+        );
+    }
+}
+
+/// The 64-bit elements of the first `n` blocks (`n <= 4`) enabled.
+#[inline(always)]
+fn mask_zmm(n: usize) -> __mmask8 {
+    ((1u32 << (2 * n)) - 1) as __mmask8
+}
+
+impl AesVec for Zmm {
+    const LANES: usize = 4;
+    type Token = VaesAvx512Token;
+
+    // SAFETY (every `unsafe` intrinsic call in this impl without its own comment): a
+    // `VaesAvx512Token` or a `Zmm` exists, so the CPU has AVX-512 F/BW/VL, VAES and
+    // VPCLMULQDQ.
+    #[inline(always)]
+    fn aesni(t: VaesAvx512Token) -> AesNiToken {
+        t.vaes_avx2().aesni()
+    }
+    #[inline(always)]
+    fn zero(_: VaesAvx512Token) -> Self {
+        // SAFETY: see the top of the impl.
+        Zmm(unsafe { _mm512_setzero_si512() })
+    }
+    #[inline(always)]
+    fn splat(_: VaesAvx512Token, b: &Block) -> Self {
+        // SAFETY: see the top of the impl.
+        Zmm(unsafe { _mm512_broadcast_i32x4(load128(b)) })
+    }
+    #[inline(always)]
+    unsafe fn load(_: VaesAvx512Token, p: *const u8) -> Self {
+        // SAFETY: the caller's contract (64 readable bytes); AVX-512F as above.
+        Zmm(unsafe { _mm512_loadu_si512(p.cast()) })
+    }
+    #[inline(always)]
+    unsafe fn store(self, p: *mut u8) {
+        // SAFETY: the caller's contract (64 writable bytes); AVX-512F as above.
+        unsafe { _mm512_storeu_si512(p.cast(), self.0) }
+    }
+    #[inline(always)]
+    unsafe fn load_part(_: VaesAvx512Token, p: *const u8, n: usize) -> Self {
+        // SAFETY: the mask enables only the `n` blocks the caller makes readable; masked
+        // elements do not fault.
+        Zmm(unsafe { _mm512_maskz_loadu_epi64(mask_zmm(n), p.cast()) })
+    }
+    #[inline(always)]
+    unsafe fn store_part(self, p: *mut u8, n: usize) {
+        // SAFETY: the mask enables only the `n` blocks the caller makes writable.
+        unsafe { _mm512_mask_storeu_epi64(p.cast(), mask_zmm(n), self.0) }
+    }
+    #[inline(always)]
+    fn xor(self, o: Self) -> Self {
+        // SAFETY: see the top of the impl.
+        Zmm(unsafe { _mm512_xor_si512(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn xor3(self, a: Self, b: Self) -> Self {
+        // SAFETY: see the top of the impl.
+        Zmm(unsafe { _mm512_ternarylogic_epi64::<0x96>(self.0, a.0, b.0) })
+    }
+    #[inline(always)]
+    fn aesenc(self, k: Self) -> Self {
+        // SAFETY: see the top of the impl.
+        Zmm(unsafe { _mm512_aesenc_epi128(self.0, k.0) })
+    }
+    #[inline(always)]
+    fn aesenclast(self, k: Self) -> Self {
+        // SAFETY: see the top of the impl.
+        Zmm(unsafe { _mm512_aesenclast_epi128(self.0, k.0) })
+    }
+    #[inline(always)]
+    fn aesdec(self, k: Self) -> Self {
+        // SAFETY: see the top of the impl.
+        Zmm(unsafe { _mm512_aesdec_epi128(self.0, k.0) })
+    }
+    #[inline(always)]
+    fn aesdeclast(self, k: Self) -> Self {
+        // SAFETY: see the top of the impl.
+        Zmm(unsafe { _mm512_aesdeclast_epi128(self.0, k.0) })
+    }
+    #[inline(always)]
+    fn mul_x_lanes(self, k: usize) -> Self {
+        let t = self.0;
+        // SAFETY: see the top of the impl.
+        unsafe {
+            let up = _mm512_add_epi64(
+                _mm512_set1_epi64(k as i64),
+                _mm512_set_epi64(3, 3, 2, 2, 1, 1, 0, 0),
+            );
+            let down = _mm512_sub_epi64(_mm512_set1_epi64(64), up);
+            // A shift by 64 gives zero, as needed for lane 0 when k = 0.
+            let shifted = _mm512_sllv_epi64(t, up);
+            let carry = _mm512_srlv_epi64(t, down);
+            // The low half's carry moves up into the high half; the high half's is reduced.
+            let hi = _mm512_bslli_epi128::<8>(carry);
+            let poly = _mm512_set1_epi64(0x87);
+            let red = _mm512_clmulepi64_epi128::<0x00>(_mm512_bsrli_epi128::<8>(carry), poly);
+            Zmm(_mm512_ternarylogic_epi64::<0x96>(shifted, hi, red))
+        }
+    }
+    #[inline(always)]
+    fn mul_x_group(self) -> Self {
+        // SAFETY: see the top of the impl.
+        unsafe {
+            let top = _mm512_bsrli_epi128::<12>(self.0);
+            let red = _mm512_clmulepi64_epi128::<0x00>(top, _mm512_set1_epi64(0x87));
+            Zmm(_mm512_xor_si512(_mm512_bslli_epi128::<4>(self.0), red))
+        }
+    }
+    #[inline(always)]
+    fn shift_in(a: Self, b: Self) -> Self {
+        // SAFETY: see the top of the impl. (`b:a` shifted down six 64-bit elements:
+        // `a`'s lane 3, then `b`'s lanes 0..3.)
+        Zmm(unsafe { _mm512_alignr_epi64::<6>(b.0, a.0) })
+    }
+    #[inline(always)]
+    fn barrier(s: &mut [Self; 8]) {
+        // SAFETY: see the top of the impl (AVX-512F).
+        unsafe { barrier_zmm(s) }
+    }
+}

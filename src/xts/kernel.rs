@@ -1,0 +1,370 @@
+//! The XTS unit kernel, written once over [`AesVec`] (`L` blocks per register); the
+//! backend files (`aesni`, `vaes_avx2`, `vaes_avx512`) are its `#[target_feature]` entries.
+//!
+//! ```text
+//! v[j] lane l = T_0·x^(L j + l)  for j = 0..8 (each straight from T_0)   // tweaks of a group
+//! for each group of 8 registers of full blocks (all but the last block when a partial
+//! block follows):
+//!     s[j] = P[j] ⊕ v[j] ⊕ rk[0];  w[j] = v[j] ⊕ rk[R]
+//!     round 1 (8 independent aesenc);  v[0..4] *= x^(8L)
+//!     round 2;                          v[4..8] *= x^(8L)     // hidden between rounds
+//!     rounds 3..R-1
+//!     C[j] = aesenclast(s[j], w[j])     // = AES(P ⊕ T) ⊕ T: the output XOR is in the key
+//! per lane: t·x^(8L) = (t shifted up L bytes) ⊕ clmul(top L bytes of t, 0x87)
+//! the remaining n < 8L full blocks: one group of ceil(n / L) registers, the last one
+//! loaded and stored masked; tweaks from the first lanes of v
+//! the ciphertext stealing: [`steal`] (two dependent AES-NI blocks, tweak = lane n of v)
+//! ```
+//! Multi-unit calls whose unit is a whole number of groups run as one stream of groups:
+//! the next unit's first tweaks are made from its T_0 between the rounds of the current
+//! unit's last group (instead of the x^(8L) step), so a unit boundary does not stall the
+//! pipeline on the next unit's tweak set-up. Decryption is the same with `aesdec` and the
+//! equivalent-inverse-cipher keys.
+
+use core::arch::x86_64::*;
+
+use crate::aes::aesni::load;
+use crate::aes::{Block, KeySchedule};
+use crate::cpu::AesNiToken;
+use crate::simd::aes::{AesVec, round_all};
+
+/// Registers per group: 8 independent chains cover `aesenc`'s latency (4) times its
+/// throughput (2 per cycle).
+const G: usize = 8;
+
+/// What a group computes into `v` for the group after it.
+#[derive(Clone, Copy)]
+enum Next<V> {
+    /// Nothing follows.
+    Stop,
+    /// The next group of the same unit: `v · x^(8L)`.
+    Step,
+    /// The first group of the next unit, from its `T_0` (broadcast).
+    Fresh(V),
+}
+
+/// Consecutive data units of `len` bytes, the `i`-th under `tweaks[i]` (already
+/// encrypted with Key2), with the round keys loaded once. `R` is `k1.rounds`.
+///
+/// # Safety
+/// `src` readable and `dst` writable for `tweaks.len() * len` bytes; `src == dst` or the
+/// ranges do not overlap; `16 <= len <= 1 << 24`; `k1.rounds == R`.
+#[inline(always)]
+pub(super) unsafe fn units<V: AesVec, const DEC: bool, const R: usize>(
+    tok: V::Token,
+    k1: &KeySchedule,
+    tweaks: &[Block],
+    src: *const u8,
+    dst: *mut u8,
+    len: usize,
+) {
+    let keys = if DEC { &k1.dec } else { &k1.enc };
+    let rk = V::keys(tok, keys);
+    if len.is_multiple_of(16 * G * V::LANES) {
+        // SAFETY: the caller's contract, and whole groups.
+        unsafe { units_fused::<V, DEC, R>(tok, &rk, tweaks, src, dst, len) };
+        return;
+    }
+    for (i, t0) in tweaks.iter().enumerate() {
+        // SAFETY: unit `i` lies within the caller's ranges (`i < tweaks.len()`), with the
+        // same aliasing (equal or disjoint) and a valid length.
+        unsafe { unit::<V, DEC, R>(tok, keys, &rk, t0, src.add(i * len), dst.add(i * len), len) };
+    }
+}
+
+/// One group of `8 L` full blocks at `src` → `dst` under the tweaks `v`; `v` becomes the
+/// next group's tweaks (as `next` says) between the first rounds.
+///
+/// # Safety
+/// `src` readable and `dst` writable for `128 L` bytes, equal or disjoint.
+#[inline(always)]
+unsafe fn group<V: AesVec, const DEC: bool, const R: usize>(
+    tok: V::Token,
+    rk: &[V; 15],
+    v: &mut [V; G],
+    src: *const u8,
+    dst: *mut u8,
+    next: Next<V>,
+) {
+    let step = 16 * V::LANES;
+    let mut s = *v;
+    let mut w = *v;
+    for j in 0..G {
+        // SAFETY: register `j < 8` is within the group's bytes.
+        let d = unsafe { V::load(tok, src.add(step * j)) };
+        s[j] = d.xor3(v[j], rk[0]);
+        w[j] = v[j].xor(rk[R]);
+    }
+    round_all::<V, DEC, G>(&mut s, rk[1]);
+    next_tweaks(v, 0, next);
+    round_all::<V, DEC, G>(&mut s, rk[2]);
+    next_tweaks(v, G / 2, next);
+    for k in &rk[3..R] {
+        round_all::<V, DEC, G>(&mut s, *k);
+    }
+    for j in 0..G {
+        // SAFETY: the same bytes are writable at `dst` (src == dst or disjoint, and every
+        // load of this group is done).
+        unsafe { s[j].last::<DEC>(w[j]).store(dst.add(step * j)) };
+    }
+}
+
+/// `v[from..from + 4]` for the next group.
+#[inline(always)]
+fn next_tweaks<V: AesVec>(v: &mut [V; G], from: usize, next: Next<V>) {
+    for (j, x) in v.iter_mut().enumerate().skip(from).take(G / 2) {
+        *x = match next {
+            Next::Stop => return,
+            Next::Step => x.mul_x_group(),
+            Next::Fresh(t) => t.mul_x_lanes(V::LANES * j),
+        };
+    }
+}
+
+/// One data unit of `len` bytes under `t0`; `rk` is `keys` loaded.
+///
+/// # Safety
+/// As [`units`] for one unit.
+#[inline(always)]
+unsafe fn unit<V: AesVec, const DEC: bool, const R: usize>(
+    tok: V::Token,
+    keys: &[Block; 15],
+    rk: &[V; 15],
+    t0: &Block,
+    src: *const u8,
+    dst: *mut u8,
+    len: usize,
+) {
+    let lanes = V::LANES;
+    let rem = len % 16;
+    let bulk = if rem == 0 { len / 16 } else { len / 16 - 1 };
+    let t = V::splat(tok, t0);
+    let mut v = [t; G];
+    // A unit shorter than a group needs only the registers its blocks (and the stealing
+    // block's tweak) fall in.
+    let need = if bulk >= G * lanes {
+        G
+    } else {
+        bulk / lanes + 1
+    };
+    for (j, x) in v.iter_mut().enumerate().take(need) {
+        *x = t.mul_x_lanes(lanes * j);
+    }
+    let bytes = 16 * G * lanes;
+    let mut off = 0;
+    for _ in 0..bulk / (G * lanes) {
+        // The next tweaks are needed only if anything follows this group.
+        let next = if off + bytes < len {
+            Next::Step
+        } else {
+            Next::Stop
+        };
+        // SAFETY: off + bytes <= bulk * 16 <= len: within the caller's ranges.
+        unsafe { group::<V, DEC, R>(tok, rk, &mut v, src.add(off), dst.add(off), next) };
+        off += bytes;
+    }
+    // The full blocks after the last group (fewer than 8 L): one group of as many
+    // registers as they need. Their tweaks are the first lanes of `v`.
+    let left = bulk % (G * lanes);
+    if left > 0 {
+        // SAFETY: blocks `off / 16 .. off / 16 + left` are within `bulk`, so within the
+        // caller's ranges.
+        unsafe {
+            let (s, d) = (src.add(off), dst.add(off));
+            match left.div_ceil(lanes) {
+                1 => tail::<V, DEC, R, 1>(tok, rk, &v, s, d, left),
+                2 => tail::<V, DEC, R, 2>(tok, rk, &v, s, d, left),
+                3 => tail::<V, DEC, R, 3>(tok, rk, &v, s, d, left),
+                4 => tail::<V, DEC, R, 4>(tok, rk, &v, s, d, left),
+                5 => tail::<V, DEC, R, 5>(tok, rk, &v, s, d, left),
+                6 => tail::<V, DEC, R, 6>(tok, rk, &v, s, d, left),
+                7 => tail::<V, DEC, R, 7>(tok, rk, &v, s, d, left),
+                _ => tail::<V, DEC, R, 8>(tok, rk, &v, s, d, left),
+            }
+        }
+        off += 16 * left;
+    }
+    if off == len {
+        return;
+    }
+    // Ciphertext stealing: the tweak of block `left` of the set, lane `left % L` of
+    // `v[left / L]` (a public position).
+    let mut spill = [[0u8; 16]; 4];
+    // SAFETY: `spill` has room for the (at most 4) lanes.
+    unsafe { v[left / lanes].store(spill.as_mut_ptr().cast()) };
+    let t = spill[left % lanes];
+    super::wipe(&mut spill);
+    // SAFETY: `off <= len`; the rest (one full block and 1 to 15 bytes) is within the
+    // caller's ranges, equal or disjoint; the token implies AES-NI (and SSSE3, SSE4.1).
+    unsafe { steal::<DEC, R>(V::aesni(tok), keys, &t, src.add(off), dst.add(off), rem) }
+}
+
+/// `n` full blocks (`L (NV - 1) < n <= L NV`, fewer than `8 L`) at `src` → `dst` with the
+/// tweaks in the first lanes of `v`. Every register is loaded and stored masked to its
+/// blocks: no byte past the range is touched, and no pointer past it is formed.
+///
+/// # Safety
+/// `src` readable and `dst` writable for `16 * n` bytes, equal or disjoint.
+#[inline(always)]
+unsafe fn tail<V: AesVec, const DEC: bool, const R: usize, const NV: usize>(
+    tok: V::Token,
+    rk: &[V; 15],
+    v: &[V; G],
+    src: *const u8,
+    dst: *mut u8,
+    n: usize,
+) {
+    let lanes = V::LANES;
+    debug_assert!(n.div_ceil(lanes) == NV);
+    let mut s = [rk[0]; NV];
+    for (j, x) in s.iter_mut().enumerate() {
+        // SAFETY: register `j < NV` starts at block `L j < n`, inside the range, and
+        // holds its `min(L, n - L j) >= 1` blocks.
+        let d = unsafe { V::load_part(tok, src.add(16 * lanes * j), (n - lanes * j).min(lanes)) };
+        *x = d.xor3(v[j], rk[0]);
+    }
+    for k in &rk[1..R] {
+        for x in s.iter_mut() {
+            *x = x.round::<DEC>(*k);
+        }
+    }
+    for (j, x) in s.iter().enumerate() {
+        let c = x.last::<DEC>(v[j].xor(rk[R]));
+        // SAFETY: as for the loads; every load is done.
+        unsafe { c.store_part(dst.add(16 * lanes * j), (n - lanes * j).min(lanes)) };
+    }
+}
+
+/// Units whose length is a whole number of groups, as one stream of groups: the tweaks
+/// of the group after the current one (the next group of this unit, or the first group of
+/// the next unit) are computed between its first rounds.
+///
+/// # Safety
+/// As [`units`]; `len % (128 L) == 0`.
+#[inline(always)]
+unsafe fn units_fused<V: AesVec, const DEC: bool, const R: usize>(
+    tok: V::Token,
+    rk: &[V; 15],
+    tweaks: &[Block],
+    src: *const u8,
+    dst: *mut u8,
+    len: usize,
+) {
+    let bytes = 16 * G * V::LANES;
+    let per_unit = len / bytes;
+    let total = tweaks.len() * per_unit;
+    let Some(t0) = tweaks.first() else {
+        return;
+    };
+    let first = V::splat(tok, t0);
+    let mut v = [first; G];
+    for (j, x) in v.iter_mut().enumerate() {
+        *x = first.mul_x_lanes(V::LANES * j);
+    }
+    // A countdown to the unit's last group, rather than a division per group.
+    let mut left_in_unit = per_unit;
+    let mut next_unit = 0;
+    for g in 0..total {
+        left_in_unit -= 1;
+        let next = if g + 1 == total {
+            Next::Stop
+        } else if left_in_unit == 0 {
+            // The next group starts a new unit: its tweaks come from that unit's T_0.
+            left_in_unit = per_unit;
+            next_unit += 1;
+            Next::Fresh(V::splat(tok, &tweaks[next_unit]))
+        } else {
+            Next::Step
+        };
+        let off = g * bytes;
+        // SAFETY: off + bytes <= total * bytes = tweaks.len() * len, within the caller's
+        // ranges.
+        unsafe { group::<V, DEC, R>(tok, rk, &mut v, src.add(off), dst.add(off), next) };
+    }
+}
+
+/// Ciphertext stealing at the end of a unit: the last full block and the `rem` bytes
+/// after it (`1 <= rem <= 15`), `t` the full block's tweak. Two dependent single blocks on
+/// xmm registers (the shortest latency here); the partial block is moved with 16-byte
+/// loads and stores that end at the unit's end, byte shuffles and a blend (indexes from
+/// `rem`, which is public), so nothing goes through memory byte by byte.
+///
+/// ```text
+/// encrypt: CC = E(P_{m-1} ⊕ t) ⊕ t;  C_m = CC[..rem];  C_{m-1} = E((P_m ‖ CC[rem..]) ⊕ t·x) ⊕ t·x
+/// decrypt: PP = D(C_{m-1} ⊕ t·x) ⊕ t·x;  P_m = PP[..rem];  P_{m-1} = D((C_m ‖ PP[rem..]) ⊕ t) ⊕ t
+/// ```
+///
+/// # Safety
+/// `src` readable and `dst` writable for `16 + rem` bytes, equal or disjoint.
+#[target_feature(enable = "aes,ssse3,sse4.1")]
+unsafe fn steal<const DEC: bool, const R: usize>(
+    _: AesNiToken,
+    keys: &[Block; 15],
+    t: &Block,
+    src: *const u8,
+    dst: *mut u8,
+    rem: usize,
+) {
+    /// `UP[16 - rem..][..16]` moves bytes `16 - rem..16` down to `0..rem` (zero above);
+    /// `UP[32 + rem..][..16]` moves bytes `0..rem` up to `16 - rem..16`.
+    const UP: [u8; 64] = {
+        let mut u = [0x80u8; 64];
+        let mut i = 0;
+        while i < 16 {
+            u[i] = i as u8;
+            u[48 + i] = i as u8;
+            i += 1;
+        }
+        u
+    };
+    debug_assert!((1..16).contains(&rem));
+    let one = |x: __m128i| -> __m128i {
+        let mut s = _mm_xor_si128(x, load(&keys[0]));
+        for k in &keys[1..R] {
+            s = if DEC {
+                _mm_aesdec_si128(s, load(k))
+            } else {
+                _mm_aesenc_si128(s, load(k))
+            };
+        }
+        if DEC {
+            _mm_aesdeclast_si128(s, load(&keys[R]))
+        } else {
+            _mm_aesenclast_si128(s, load(&keys[R]))
+        }
+    };
+    let ta = u128::from_le_bytes(*t);
+    let (ta, tb) = (
+        load(&ta.to_le_bytes()),
+        load(&super::mul_x(ta).to_le_bytes()),
+    );
+    let (first, second) = if DEC { (tb, ta) } else { (ta, tb) };
+    // SAFETY: the windows are within the constant's 64 bytes (`rem < 16`).
+    let (up, down) = unsafe {
+        (
+            _mm_loadu_si128(UP.as_ptr().add(16 - rem).cast()),
+            _mm_loadu_si128(UP.as_ptr().add(32 + rem).cast()),
+        )
+    };
+    // Read everything first (`src` may be `dst`): the full block, and the 16 bytes that
+    // end at the unit's end, whose top `rem` bytes are the partial block.
+    // SAFETY: both 16-byte windows lie within the `16 + rem` readable bytes.
+    let (full, end) = unsafe {
+        (
+            _mm_loadu_si128(src.cast()),
+            _mm_loadu_si128(src.add(rem).cast()),
+        )
+    };
+    let cc = _mm_xor_si128(one(_mm_xor_si128(full, first)), first);
+    // The partial block's bytes, then CC's (or PP's) after them: `up` is 0x80 exactly
+    // where CC's bytes are kept.
+    let part = _mm_blendv_epi8(_mm_shuffle_epi8(end, up), cc, up);
+    let last = _mm_xor_si128(one(_mm_xor_si128(part, second)), second);
+    // SAFETY: both 16-byte windows lie within the `16 + rem` writable bytes; every read is
+    // done. The first store puts CC's first `rem` bytes at the end; the second, of the
+    // full block, overwrites the rest of the first.
+    unsafe {
+        _mm_storeu_si128(dst.add(rem).cast(), _mm_shuffle_epi8(cc, down));
+        _mm_storeu_si128(dst.cast(), last);
+    }
+}
