@@ -23,30 +23,13 @@
 
 #[cfg(simdcrypt_asm)]
 use super::shani_asm;
-use super::{DISPATCH, IV, Impl, Sha1, impl_for};
+use super::{IV, Impl, Sha1, impl_for};
 #[cfg(simdcrypt_x86_64)]
 use super::{avx2, avx512, shani};
 #[cfg(simdcrypt_x86_64)]
 use super::{digest_bytes, pad};
-use crate::backend::Dispatch;
+use crate::dispatch::{SHA1, SHA1_MANY};
 use crate::{Backend, Error};
-
-/// The multi-lane kernels, fastest first as measured on this machine (Intel Emerald
-/// Rapids, 8 messages of 4 KiB, best of 15 interleaved windows): eight AVX-512 ymm lanes
-/// 3.9 B/ns (sixteen zmm lanes 5.3 B/ns with 16 messages), eight AVX2 lanes 2.5 B/ns, two
-/// interleaved SHA-NI streams 1.9 B/ns, one SHA-NI stream 1.6 B/ns (`sha1rnds4` latency is
-/// only 1.34 times its reciprocal throughput here, so a second stream gains little).
-static MANY: Dispatch = Dispatch::new(
-    "SHA-1",
-    &[
-        Backend::Avx512,
-        Backend::Avx2,
-        Backend::ShaNiAsm,
-        Backend::ShaNi,
-        Backend::Ssse3,
-        Backend::Portable,
-    ],
-);
 
 #[cfg(simdcrypt_x86_64)]
 /// From this many messages on, the AVX-512 backend starts on sixteen lanes (zmm); it moves
@@ -362,9 +345,8 @@ fn run(lanes: Impl, single: Impl, backend: Backend, inputs: &[&[u8]], out: &mut 
 /// ```
 pub fn sha1_many(inputs: &[&[u8]], out: &mut [[u8; 20]]) -> Result<(), Error> {
     check(inputs, out)?;
-    let lanes = Impl::new(MANY.auto()).unwrap_or(Impl::Portable);
-    let backend = DISPATCH.auto();
-    let single = Impl::new(backend).unwrap_or(Impl::Portable);
+    let (lanes, _) = SHA1_MANY.auto_kernel();
+    let (single, backend) = SHA1.auto_kernel();
     run(lanes, single, backend, inputs, out);
     Ok(())
 }
@@ -373,7 +355,7 @@ pub fn sha1_many(inputs: &[&[u8]], out: &mut [[u8; 20]]) -> Result<(), Error> {
 /// to SHA-1's one-stream choice): for tools that report it.
 #[doc(hidden)]
 pub fn sha1_many_backend() -> Backend {
-    MANY.auto()
+    SHA1_MANY.auto()
 }
 
 /// [`sha1_many`] on the backend given (`avx512` forces the AVX-512 lanes, `avx2` the eight
