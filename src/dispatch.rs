@@ -4,28 +4,33 @@
 //!
 //! ```text
 //! BACKENDS:            backend -> name, token type (so its CPU features), assembly or not
-//! AES, XTS, CBC, ...:  backend -> kernel variant constructor, best first; portable last
-//! automatic choice   = the first row, in this CPU's order (crate::tuning), whose backend is
-//!                      available, within SIMDCRYPT_BACKEND's cap, and whose token detection
-//!                      grants; cached per table
+//! AES, XTS, CBC, ...:  backend -> kernel variant, best first; portable last
+//! automatic choice   = the first row, in this CPU's order (crate::tuning), that is not
+//!                      marked explicit, whose backend is available and within
+//!                      SIMDCRYPT_BACKEND's cap, and whose token detection grants;
+//!                      cached per table
 //! with_backend(b)    = b's row: BackendNotForAlgorithm without one, BackendUnavailable
 //!                      where this CPU or build has no token for it
 //! ```
 //!
-//! The token type of each row is read off its kernel variant (`Impl::AesNi` takes an
-//! `AesNiToken`), so the mapping from a backend to its token is written once, as the variant
-//! a row names; a row whose variant takes a token other than its backend's is a compile
-//! error (`Table::new` compares the features).
+//! A row names a kernel variant, and the variant's field is the token (`Impl::AesNi` takes
+//! an `AesNiToken`), so a backend's token is written once, in the variant; a row whose
+//! variant takes a token other than its backend's is a compile error (`Table::new`
+//! compares their features). Every keyed type's `with_backend`, `available_backends` and
+//! `implemented_backends` are one call into its [`Table`] (`select`, `available`,
+//! `implemented`), `new` is `with_backend(auto())`, and the kernel it keeps carries its
+//! token down to the `#[target_feature]` entry.
 //!
 //! A new backend needs:
-//! 1. its kernels (for the AES modes: its vector impl, which the generic bodies take), with
-//!    `#[target_feature]` entries that take its token, and the variant in each algorithm's
-//!    kernel enum with its arms in the methods that call the kernels;
+//! 1. its kernels: for the AES modes its vector impl, which the generic bodies take, for
+//!    SHA-1 its kernel file; `#[target_feature]` entries that take its token; the variant
+//!    in each algorithm's kernel enum and its arm where that enum calls the kernels;
 //! 2. its token in `crate::cpu` (an existing one when it uses the same instructions, as
 //!    the assembly twins do);
-//! 3. its `Backend` variant with one row in [`BACKENDS`], and one row in the table of each
-//!    algorithm it implements, at its measured place; the README's backends table gets
-//!    the same row (the test `readme_table_mirrors_this_one` fails until it does).
+//! 3. its `Backend` variant with its row in [`BACKENDS`], and one row in the table of each
+//!    algorithm it implements, at its measured place (or marked `(explicit)`); the
+//!    README's backends table gets the same row (`readme_table_mirrors_this_one` fails
+//!    until it does).
 //!
 //! Everything else (names, parsing, `required_features`, `is_asm`, availability, the
 //! automatic choice, `with_backend`'s errors, `available_backends`, `implemented_backends`,
@@ -155,7 +160,7 @@ pub(crate) const fn row(b: Backend) -> &'static BackendRow {
 
 /// One candidate of an algorithm: a backend and how to get its kernel.
 pub(crate) struct Candidate<K> {
-    pub(crate) backend: Backend,
+    backend: Backend,
     /// The features of the token the kernel takes.
     features: Features,
     /// The kernel with its token, if detection grants the token (`None` in a build
@@ -167,20 +172,20 @@ pub(crate) struct Candidate<K> {
 }
 
 /// The features of the token that a kernel constructor takes.
-pub(crate) const fn features_of<T: Token, K>(_: fn(T) -> K) -> Features {
+const fn features_of<T: Token, K>(_: fn(T) -> K) -> Features {
     T::FEATURES
 }
 
 /// The kernel `make` builds, if detection grants its token.
 #[inline]
-pub(crate) fn grant<T: Token, K>(make: fn(T) -> K) -> Option<K> {
+fn grant<T: Token, K>(make: fn(T) -> K) -> Option<K> {
     T::get().map(make)
 }
 
 /// One algorithm's candidates, best first, with its automatic choice cached.
 pub(crate) struct Table<K: 'static> {
     /// For `Error::BackendNotForAlgorithm`.
-    pub(crate) algorithm: &'static str,
+    algorithm: &'static str,
     rows: &'static [Candidate<K>],
     /// The rows' backends, in the same order: `implemented_backends()`.
     backends: &'static [Backend],
