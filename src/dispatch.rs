@@ -330,30 +330,26 @@ impl<K: Copy> Table<K> {
 macro_rules! table {
     (@explicit explicit) => { true };
     (@explicit) => { false };
-    ($algorithm:literal, portable: $portable:expr,
-     [$($(#[cfg($c:meta)])? $b:ident $(($flag:ident))? => $k:expr,)*]) => {
-        Table::new(
-            $algorithm,
-            &[
-                $(Candidate {
-                    backend: Backend::$b,
-                    $(#[cfg($c)])? features: features_of($k),
-                    $(#[cfg(not($c))] features: row(Backend::$b).features,)?
-                    $(#[cfg($c)])? kernel: || grant($k),
-                    $(#[cfg(not($c))] kernel: || None,)?
-                    explicit: table!(@explicit $($flag)?),
-                },)*
-                Candidate {
-                    backend: Backend::Portable,
-                    features: Features::NONE,
-                    kernel: || Some($portable),
-                    explicit: false,
-                },
-            ],
-            &[$(Backend::$b,)* Backend::Portable],
-            $portable,
-        )
-    };
+    ($kernel:ty, $algorithm:literal, portable: $portable:expr,
+     [$($(#[cfg($c:meta)])? $b:ident $(($flag:ident))? => $k:expr,)*]) => {{
+        const ROWS: &[Candidate<$kernel>] = &[
+            $(Candidate {
+                backend: Backend::$b,
+                $(#[cfg($c)])? features: features_of($k),
+                $(#[cfg(not($c))] features: row(Backend::$b).features,)?
+                $(#[cfg($c)])? kernel: || grant($k),
+                $(#[cfg(not($c))] kernel: || None,)?
+                explicit: table!(@explicit $($flag)?),
+            },)*
+            Candidate {
+                backend: Backend::Portable,
+                features: Features::NONE,
+                kernel: || Some($portable),
+                explicit: false,
+            },
+        ];
+        Table::new($algorithm, ROWS, &[$(Backend::$b,)* Backend::Portable], $portable)
+    }};
 }
 
 use crate::aes::Impl as AesKernel;
@@ -364,7 +360,8 @@ use crate::xts::Kernel as XtsKernel;
 
 /// AES blocks (ECB). VAES on zmm measured no faster than on ymm on Emerald Rapids (1.00x,
 /// 4096 blocks, AES-128 and AES-256), so the 256-bit kernel goes first.
-pub(crate) static AES: Table<AesKernel> = table!("AES", portable: AesKernel::Portable, [
+pub(crate) static AES: Table<AesKernel> = table!(
+    AesKernel, "AES", portable: AesKernel::Portable, [
     VaesAvx2 => AesKernel::VaesAvx2,
     VaesAvx512 => AesKernel::VaesAvx512,
     AesNi => AesKernel::AesNi,
@@ -374,8 +371,10 @@ pub(crate) static AES: Table<AesKernel> = table!("AES", portable: AesKernel::Por
 /// 40): AES-128 4 KiB units 14.3 / 10.9 / 10.3 / 4.9 GB/s and 512-byte sectors
 /// 12.8 / 8.7 / 10.3 / 5.3 GB/s for vaes-avx512 / vaes-avx2-asm / vaes-avx2 / aesni.
 /// The assembly has no multi-unit entry, so it loses on small sectors: the intrinsics
-/// kernel goes first where AVX-512 is missing.
-pub(crate) static XTS: Table<XtsKernel> = table!("XTS", portable: XtsKernel::Portable, [
+/// kernel goes first where AVX-512 is missing, and the assembly twin (slower on sectors on
+/// AMD Zen 3 too, `crate::tuning`) is selected explicitly only.
+pub(crate) static XTS: Table<XtsKernel> = table!(
+    XtsKernel, "XTS", portable: XtsKernel::Portable, [
     #[cfg(simdcrypt_x86_64)]
     VaesAvx512 => XtsKernel::VaesAvx512,
     #[cfg(simdcrypt_x86_64)]
@@ -390,7 +389,8 @@ pub(crate) static XTS: Table<XtsKernel> = table!("XTS", portable: XtsKernel::Por
 /// many streams; single-stream encryption is the same AES-NI chain on both. A zmm
 /// decryption measured the same speed as the ymm one (`vaesenc zmm` runs at half the ymm
 /// rate there), so no AVX-512 backend.
-pub(crate) static CBC: Table<CbcKernel> = table!("CBC", portable: CbcKernel::Portable, [
+pub(crate) static CBC: Table<CbcKernel> = table!(
+    CbcKernel, "CBC", portable: CbcKernel::Portable, [
     VaesAvx2 => CbcKernel::VaesAvx2,
     AesNi => CbcKernel::AesNi,
 ]);
@@ -401,7 +401,8 @@ pub(crate) static CBC: Table<CbcKernel> = table!("CBC", portable: CbcKernel::Por
 /// kernel (the AVX2 intrinsics kernel compiled with AVX-512 VL: only its schedule changes,
 /// the scalar rounds bound it) measured 0.9 times AVX2 assembly and 1.02 times AVX2
 /// intrinsics (4 and 16 KiB, three runs of the speed tool, 15 interleaved rounds each).
-pub(crate) static SHA1: Table<Sha1Kernel> = table!("SHA-1", portable: Sha1Kernel::Portable, [
+pub(crate) static SHA1: Table<Sha1Kernel> = table!(
+    Sha1Kernel, "SHA-1", portable: Sha1Kernel::Portable, [
     #[cfg(simdcrypt_asm)]
     ShaNiAsm => Sha1Kernel::ShaNiAsm,
     #[cfg(simdcrypt_x86_64)]
@@ -422,7 +423,8 @@ pub(crate) static SHA1: Table<Sha1Kernel> = table!("SHA-1", portable: Sha1Kernel
 /// messages), eight AVX2 lanes 2.5 B/ns, two interleaved SHA-NI streams 1.9 B/ns, one
 /// SHA-NI stream 1.6 B/ns (`sha1rnds4` latency is only 1.34 times its reciprocal
 /// throughput there, so a second stream gains little).
-pub(crate) static SHA1_MANY: Table<Sha1Kernel> = table!("SHA-1", portable: Sha1Kernel::Portable, [
+pub(crate) static SHA1_MANY: Table<Sha1Kernel> = table!(
+    Sha1Kernel, "SHA-1", portable: Sha1Kernel::Portable, [
     #[cfg(simdcrypt_x86_64)]
     Avx512 => Sha1Kernel::Avx512,
     #[cfg(simdcrypt_x86_64)]
@@ -437,7 +439,8 @@ pub(crate) static SHA1_MANY: Table<Sha1Kernel> = table!("SHA-1", portable: Sha1K
 
 /// CBC with HMAC-SHA1: the stitched kernel, then CBC and SHA-1 one after the other on the
 /// CBC backends (SHA-1 on its own automatic backend; all-portable for `portable`).
-pub(crate) static CBC_HMAC_SHA1: Table<CbcHmacKernel> = table!("CBC-HMAC-SHA1", portable: CbcHmacKernel::Sequential, [
+pub(crate) static CBC_HMAC_SHA1: Table<CbcHmacKernel> = table!(
+    CbcHmacKernel, "CBC-HMAC-SHA1", portable: CbcHmacKernel::Sequential, [
     #[cfg(simdcrypt_x86_64)]
     AesNiShaNi => |(a, s): (AesNiToken, ShaNiToken)| CbcHmacKernel::Stitched(a, s),
     VaesAvx2 => |_: VaesAvx2Token| CbcHmacKernel::Sequential,
@@ -450,12 +453,10 @@ mod tests {
     use std::string::String;
     use std::vec::Vec;
 
+    type Build = fn(Backend) -> Result<(), Error>;
+
     /// Every table, with a way to build each of its rows' kernels.
-    fn tables() -> [(
-        &'static str,
-        &'static [Backend],
-        fn(Backend) -> Result<(), Error>,
-    ); 6] {
+    fn tables() -> [(&'static str, &'static [Backend], Build); 6] {
         fn ok<K>(r: Result<(K, Backend), Error>) -> Result<(), Error> {
             r.map(|_| ())
         }
@@ -540,7 +541,7 @@ mod tests {
             );
         }
         assert_eq!(AES.auto(), AES.auto_kernel().1);
-        assert_eq!(SHA1.available().next().is_some(), true);
+        assert_eq!(SHA1.available().last(), Some(Backend::Portable));
     }
 
     /// What the README's backends table says of each backend of a table: its place in the
