@@ -63,12 +63,12 @@ pub(crate) static TABLE: &[Row] = &[
         models: &[(0x00, 0x0f), (0x20, 0x2f), (0x40, 0x5f)],
         prefer: &[(Backend::ShaNi, Backend::ShaNiAsm)],
         reason: "SHA-1: as on Zen 4, the SHA-NI intrinsics kernel is at least as fast as the \
-                 assembly twin at every size (0.75-0.90x for the assembly on 64- and \
-                 512-byte messages and HMACs, 0.96-1.00x at 4 and 64 KiB; family 25 model 1, \
+                 assembly twin at every size (the assembly 0.72-0.94x on 64- and 512-byte \
+                 messages and HMACs, 0.96-1.00x at 4 and 64 KiB; two runs, family 25 model 1, \
                  under load). No AVX-512, so the defaults fall through to VAES-AVX2 for the \
-                 AES modes; the XTS assembly twin stays explicit (0.74-0.83x the intrinsics \
-                 kernel on 512 B to 64 KiB sectors); the AVX2 assembly twin stays before \
-                 the AVX2 intrinsics (1.2-1.7x).",
+                 AES modes; the XTS assembly twin stays explicit (0.74-0.91x the intrinsics \
+                 kernel on 512 B to 64 KiB sectors, 0.78-1.26x on single units); the AVX2 \
+                 assembly twin stays before the AVX2 intrinsics (1.15-1.69x).",
     },
 ];
 
