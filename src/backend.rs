@@ -2,13 +2,9 @@
 
 use core::fmt;
 use core::str::FromStr;
-use core::sync::atomic::{AtomicU8, Ordering};
 
 use crate::Error;
-use crate::cpu::{
-    AesNiToken, Avx2Token, Avx512Token, Features, ShaNiToken, Ssse3Token, VaesAvx2Token,
-    VaesAvx512Token,
-};
+use crate::cpu::Features;
 
 /// A kernel family. Each algorithm implements some of them; see its `available_backends()`.
 ///
@@ -55,22 +51,25 @@ pub enum Backend {
 }
 
 /// Every backend, in declaration order.
-pub(crate) const ALL: &[Backend] = &[
-    Backend::Portable,
-    Backend::AesNi,
-    Backend::VaesAvx2,
-    Backend::VaesAvx2Asm,
-    Backend::VaesAvx512,
-    Backend::Ssse3,
-    Backend::Avx2,
-    Backend::Avx2Asm,
-    Backend::Avx512,
-    Backend::ShaNi,
-    Backend::ShaNiAsm,
-    Backend::AesNiShaNi,
-];
+pub(crate) use crate::dispatch::ALL;
 
-pub(crate) const KNOWN_NAMES: &str = "portable, aesni, vaes-avx2, vaes-avx2-asm, vaes-avx512, ssse3, avx2, avx2-asm, avx512, sha-ni, sha-ni-asm, aesni-sha-ni";
+/// The names of every backend, comma-separated, for messages.
+pub(crate) struct KnownNames;
+
+/// `known: ...` in error messages.
+pub(crate) const KNOWN_NAMES: KnownNames = KnownNames;
+
+impl fmt::Display for KnownNames {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, r) in crate::dispatch::BACKENDS.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            f.write_str(r.name)?;
+        }
+        Ok(())
+    }
+}
 
 impl Backend {
     /// The backend's name, as `FromStr`, `SIMDCRYPT_BACKEND` and `SIMDCRYPT_REQUIRE` spell it.
@@ -84,20 +83,7 @@ impl Backend {
     /// ```
     #[must_use]
     pub const fn name(self) -> &'static str {
-        match self {
-            Backend::Portable => "portable",
-            Backend::AesNi => "aesni",
-            Backend::VaesAvx2 => "vaes-avx2",
-            Backend::VaesAvx2Asm => "vaes-avx2-asm",
-            Backend::VaesAvx512 => "vaes-avx512",
-            Backend::Ssse3 => "ssse3",
-            Backend::Avx2 => "avx2",
-            Backend::Avx2Asm => "avx2-asm",
-            Backend::Avx512 => "avx512",
-            Backend::ShaNi => "sha-ni",
-            Backend::ShaNiAsm => "sha-ni-asm",
-            Backend::AesNiShaNi => "aesni-sha-ni",
-        }
+        crate::dispatch::row(self).name
     }
 
     /// The CPU features the backend's kernels use.
@@ -111,17 +97,7 @@ impl Backend {
     /// ```
     #[must_use]
     pub const fn required_features(self) -> Features {
-        match self {
-            Backend::Portable => Features::NONE,
-            Backend::AesNi => AesNiToken::FEATURES,
-            Backend::VaesAvx2 | Backend::VaesAvx2Asm => VaesAvx2Token::FEATURES,
-            Backend::VaesAvx512 => VaesAvx512Token::FEATURES,
-            Backend::Ssse3 => Ssse3Token::FEATURES,
-            Backend::Avx2 | Backend::Avx2Asm => Avx2Token::FEATURES,
-            Backend::Avx512 => Avx512Token::FEATURES,
-            Backend::ShaNi | Backend::ShaNiAsm => ShaNiToken::FEATURES,
-            Backend::AesNiShaNi => AesNiToken::FEATURES.union(ShaNiToken::FEATURES),
-        }
+        crate::dispatch::row(self).features
     }
 
     /// Whether the backend is written in assembly (`asm/`).
@@ -135,10 +111,7 @@ impl Backend {
     /// ```
     #[must_use]
     pub const fn is_asm(self) -> bool {
-        matches!(
-            self,
-            Backend::VaesAvx2Asm | Backend::Avx2Asm | Backend::ShaNiAsm
-        )
+        crate::dispatch::row(self).asm
     }
 
     /// Whether this CPU and this build can run the backend (whatever the algorithm).
@@ -333,88 +306,19 @@ mod cap {
     }
 }
 
-/// The backends of one algorithm, best first, with its automatic choice cached.
-pub(crate) struct Dispatch {
-    pub(crate) algorithm: &'static str,
-    /// Best first by default: the order the automatic choice tries them in, set by
-    /// measurement; a CPU's row in the tuning table (`crate::tuning`) may reorder them.
-    pub(crate) candidates: &'static [Backend],
-    cache: AtomicU8,
-}
-
-const UNSET: u8 = u8::MAX;
-
-impl Dispatch {
-    pub(crate) const fn new(algorithm: &'static str, candidates: &'static [Backend]) -> Self {
-        Dispatch {
-            algorithm,
-            candidates,
-            cache: AtomicU8::new(UNSET),
-        }
-    }
-
-    /// The candidates in this CPU's order: its row of the tuning table, else the defaults.
-    fn ordered(&self) -> impl Iterator<Item = Backend> + use<> {
-        let (order, n) = crate::tuning::order(self.candidates, crate::tuning::current());
-        order.into_iter().take(n)
-    }
-
-    /// The backends this CPU runs, best first.
-    pub(crate) fn available(&self) -> impl Iterator<Item = Backend> + use<> {
-        self.ordered().filter(|b| b.is_available())
-    }
-
-    /// The automatic choice: the best available backend within `SIMDCRYPT_BACKEND`'s cap.
-    #[inline]
-    pub(crate) fn auto(&self) -> Backend {
-        let i = self.cache.load(Ordering::Relaxed);
-        if i != UNSET {
-            return ALL[usize::from(i)];
-        }
-        self.choose()
-    }
-
-    #[cold]
-    fn choose(&self) -> Backend {
-        let cap = automatic_features();
-        let b = self
-            .ordered()
-            .find(|b| b.is_available() && cap.contains(b.required_features()))
-            .expect("Portable is every algorithm's last candidate");
-        let i = ALL
-            .iter()
-            .position(|&x| x == b)
-            .expect("every backend is in ALL");
-        // Fits in u8: there are far fewer than 255 backends.
-        self.cache.store(i as u8, Ordering::Relaxed);
-        b
-    }
-
-    /// `Ok` if the algorithm implements `b` and this CPU runs it.
-    pub(crate) fn check(&self, b: Backend) -> Result<Backend, Error> {
-        if !self.candidates.contains(&b) {
-            return Err(Error::BackendNotForAlgorithm {
-                backend: b,
-                algorithm: self.algorithm,
-            });
-        }
-        if !b.is_available() {
-            return Err(Error::BackendUnavailable(b));
-        }
-        Ok(b)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cpu::{AesNiToken, Avx2Token, Avx512Token, ShaNiToken};
 
     #[test]
     fn names_round_trip() {
-        for &b in ALL {
+        let known = std::format!("{KNOWN_NAMES}");
+        assert!(known.starts_with("portable, aesni, vaes-avx2, "), "{known}");
+        for &b in &ALL {
             assert_eq!(b.name().parse::<Backend>(), Ok(b));
             assert_eq!(std::format!("{b}"), b.name());
-            assert!(KNOWN_NAMES.contains(b.name()));
+            assert!(known.contains(b.name()));
         }
         assert_eq!("VAES-AVX2".parse::<Backend>(), Ok(Backend::VaesAvx2));
         assert_eq!("AVX512".parse::<Backend>(), Ok(Backend::Avx512));

@@ -93,17 +93,12 @@ impl Sha1Core {
 
 impl Default for Sha1Core {
     fn default() -> Self {
-        let backend = Sha1::new().backend();
-        let imp = Impl::new(backend).unwrap_or(Impl::Portable);
+        let (imp, backend) = crate::dispatch::SHA1.auto_kernel();
         Sha1Core {
             state: IV,
             blocks: 0,
             imp,
-            backend: if matches!(imp, Impl::Portable) {
-                Backend::Portable
-            } else {
-                backend
-            },
+            backend,
         }
     }
 }

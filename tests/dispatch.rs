@@ -314,3 +314,154 @@ fn simdcrypt_backend_bad_values_are_reported_not_fatal() {
         "{stdout}"
     );
 }
+
+/// Every keyed type, through its public `with_backend`: for each backend, whether it
+/// built, and the backend it reports; with the type's `implemented_backends` and
+/// `available_backends`.
+type Build = fn(Backend) -> Result<Backend, Error>;
+
+fn keyed_types() -> Vec<(&'static str, &'static [Backend], Vec<Backend>, Build)> {
+    use simdcrypt::{Cbc, CbcHmacSha1, HmacSha1, HmacSha1Key, Sha1, Xts};
+    vec![
+        (
+            "Aes",
+            Aes::implemented_backends(),
+            Aes::available_backends().collect(),
+            |b| Aes::with_backend(&[0u8; 16], b).map(|x| x.backend()),
+        ),
+        (
+            "Xts",
+            Xts::implemented_backends(),
+            Xts::available_backends().collect(),
+            |b| Xts::with_backend(&[[1u8; 32], [2u8; 32]].concat(), b).map(|x| x.backend()),
+        ),
+        (
+            "Xts (equal halves)",
+            Xts::implemented_backends(),
+            Xts::available_backends().collect(),
+            |b| Xts::with_backend_allow_equal_halves(&[7u8; 64], b).map(|x| x.backend()),
+        ),
+        (
+            "Cbc",
+            Cbc::implemented_backends(),
+            Cbc::available_backends().collect(),
+            |b| Cbc::with_backend(&[0u8; 16], b).map(|x| x.backend()),
+        ),
+        (
+            "Sha1",
+            Sha1::implemented_backends(),
+            Sha1::available_backends().collect(),
+            |b| Sha1::with_backend(b).map(|x| x.backend()),
+        ),
+        (
+            "HmacSha1",
+            Sha1::implemented_backends(),
+            HmacSha1::available_backends().collect(),
+            |b| HmacSha1::with_backend(b"k", b).map(|x| x.backend()),
+        ),
+        (
+            "HmacSha1Key",
+            Sha1::implemented_backends(),
+            HmacSha1Key::available_backends().collect(),
+            |b| HmacSha1Key::with_backend(b"k", b).map(|x| x.backend()),
+        ),
+        (
+            "CbcHmacSha1",
+            CbcHmacSha1::implemented_backends(),
+            CbcHmacSha1::available_backends().collect(),
+            |b| CbcHmacSha1::with_backend(&[0u8; 16], b"k", b).map(|x| x.backend()),
+        ),
+    ]
+}
+
+/// The table is complete, seen from the public API: every implemented backend of every
+/// keyed type builds exactly where it is available (and reports itself), every other
+/// backend is `BackendNotForAlgorithm`; `available_backends` is the implemented ones
+/// this CPU runs, portable last; every backend some type implements.
+#[test]
+fn every_implemented_backend_builds_where_available() {
+    let types = keyed_types();
+    for (name, implemented, available, build) in &types {
+        assert_eq!(implemented.last(), Some(&Backend::Portable), "{name}");
+        assert_eq!(available.last(), Some(&Backend::Portable), "{name}");
+        let mut sorted = available.clone();
+        sorted.sort_by_key(|b| implemented.iter().position(|x| x == b));
+        let here: Vec<Backend> = implemented
+            .iter()
+            .copied()
+            .filter(|b| b.is_available())
+            .collect();
+        // The same set (the tuning row may reorder it).
+        assert_eq!(sorted, here, "{name}");
+        for &b in simdcrypt::all_backends() {
+            match build(b) {
+                Ok(got) => {
+                    assert_eq!(got, b, "{name}");
+                    assert!(implemented.contains(&b) && b.is_available(), "{name} {b}");
+                }
+                Err(Error::BackendUnavailable(x)) => {
+                    assert_eq!(x, b, "{name}");
+                    assert!(implemented.contains(&b) && !b.is_available(), "{name} {b}");
+                }
+                Err(Error::BackendNotForAlgorithm { backend, .. }) => {
+                    assert_eq!(backend, b, "{name}");
+                    assert!(!implemented.contains(&b), "{name} {b}");
+                }
+                Err(e) => panic!("{name} {b}: unexpected {e}"),
+            }
+        }
+    }
+    for &b in simdcrypt::all_backends() {
+        assert!(
+            types.iter().any(|(_, imp, _, _)| imp.contains(&b)),
+            "{b} is implemented by no type"
+        );
+    }
+    // Each backend's features are those of its capability token.
+    use simdcrypt::cpu::*;
+    for &b in simdcrypt::all_backends() {
+        let want = match b {
+            Backend::Portable => Features::NONE,
+            Backend::AesNi => AesNiToken::FEATURES,
+            Backend::VaesAvx2 | Backend::VaesAvx2Asm => VaesAvx2Token::FEATURES,
+            Backend::VaesAvx512 => VaesAvx512Token::FEATURES,
+            Backend::Ssse3 => Ssse3Token::FEATURES,
+            Backend::Avx2 | Backend::Avx2Asm => Avx2Token::FEATURES,
+            Backend::Avx512 => Avx512Token::FEATURES,
+            Backend::ShaNi | Backend::ShaNiAsm => ShaNiToken::FEATURES,
+            Backend::AesNiShaNi => AesNiToken::FEATURES.union(ShaNiToken::FEATURES),
+            _ => panic!("{b}: a backend this test does not know"),
+        };
+        assert_eq!(b.required_features(), want, "{b}");
+    }
+}
+
+/// The XTS assembly twin is selected explicitly only: capped at its own features, XTS
+/// picks the intrinsics kernel. And on a CPU whose tuning row puts the SHA-NI intrinsics
+/// first (AMD Zen 3 and Zen 4), SHA-1 picks them.
+#[cfg(unix)]
+#[test]
+fn explicit_backends_and_tuning_rows_are_honoured() {
+    if Backend::VaesAvx2Asm.is_available() {
+        let (status, stdout, stderr) = env_child(b"vaes-avx2-asm", "keep");
+        assert!(status.success(), "{stdout}\n{stderr}");
+        assert!(
+            stdout.contains("CHOICE vaes-avx2 ssse3 vaes-avx2\n"),
+            "{stdout}"
+        );
+        assert!(stdout.contains("PROBLEM None"), "{stdout}");
+        assert!(simdcrypt::Xts::available_backends().any(|b| b == Backend::VaesAvx2Asm));
+    }
+    let uncapped = std::env::var_os("SIMDCRYPT_BACKEND").is_none();
+    if uncapped
+        && Backend::ShaNi.is_available()
+        && matches!(simdcrypt::tuning_row(), Some("AMD Zen 3" | "AMD Zen 4"))
+    {
+        assert_eq!(simdcrypt::Sha1::new().backend(), Backend::ShaNi);
+        let sha: Vec<Backend> = simdcrypt::Sha1::available_backends().collect();
+        let pos = |x| sha.iter().position(|&b| b == x);
+        if Backend::ShaNiAsm.is_available() {
+            assert!(pos(Backend::ShaNi) < pos(Backend::ShaNiAsm), "{sha:?}");
+        }
+    }
+}

@@ -19,9 +19,10 @@ use core::fmt;
 
 use zeroize::Zeroize;
 
+use crate::Backend;
 use crate::Error;
-use crate::backend::{Backend, Dispatch};
 use crate::cpu::{AesNiToken, VaesAvx2Token, VaesAvx512Token};
+use crate::dispatch;
 
 #[cfg(simdcrypt_x86_64)]
 pub(crate) mod aesni;
@@ -122,7 +123,8 @@ impl fmt::Debug for KeySchedule {
     }
 }
 
-/// An AES kernel family with the token that proves the CPU runs it.
+/// An AES kernel family with the token that proves the CPU runs it: a row of the dispatch
+/// table (`crate::dispatch::AES`) makes one.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Impl {
     Portable,
@@ -135,17 +137,6 @@ pub(crate) enum Impl {
 }
 
 impl Impl {
-    /// The block kernels for `b`, if `b` is an AES block backend this CPU runs.
-    pub(crate) fn new(b: Backend) -> Option<Impl> {
-        match b {
-            Backend::Portable => Some(Impl::Portable),
-            Backend::AesNi => AesNiToken::get().map(Impl::AesNi),
-            Backend::VaesAvx2 | Backend::VaesAvx2Asm => VaesAvx2Token::get().map(Impl::VaesAvx2),
-            Backend::VaesAvx512 => VaesAvx512Token::get().map(Impl::VaesAvx512),
-            _ => None,
-        }
-    }
-
     /// Encrypts each block in place (ECB).
     #[inline]
     pub(crate) fn encrypt_blocks(self, ks: &KeySchedule, blocks: &mut [Block]) {
@@ -178,18 +169,6 @@ impl Impl {
         }
     }
 }
-
-static DISPATCH: Dispatch = Dispatch::new(
-    "AES",
-    // VAES on zmm measured no faster than on ymm on Emerald Rapids (1.00x, 4096 blocks,
-    // AES-128 and AES-256), so the 256-bit kernel is preferred.
-    &[
-        Backend::VaesAvx2,
-        Backend::VaesAvx512,
-        Backend::AesNi,
-        Backend::Portable,
-    ],
-);
 
 /// The AES block cipher, keyed, on one backend.
 ///
@@ -227,7 +206,7 @@ impl Aes {
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
     pub fn new(key: &[u8]) -> Result<Aes, Error> {
-        Aes::with_backend(key, DISPATCH.auto())
+        Aes::with_backend(key, dispatch::AES.auto())
     }
 
     /// Keys AES on the backend given; `Err` if this CPU cannot run it.
@@ -244,8 +223,7 @@ impl Aes {
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
     pub fn with_backend(key: &[u8], backend: Backend) -> Result<Aes, Error> {
-        let backend = DISPATCH.check(backend)?;
-        let imp = Impl::new(backend).ok_or(Error::BackendUnavailable(backend))?;
+        let (imp, backend) = dispatch::AES.select(backend)?;
         Ok(Aes {
             ks: KeySchedule::new(key)?,
             imp,
@@ -262,7 +240,7 @@ impl Aes {
     /// assert_eq!(all.last(), Some(&Backend::Portable)); // runs everywhere, slowest
     /// ```
     pub fn available_backends() -> impl Iterator<Item = Backend> {
-        DISPATCH.available()
+        dispatch::AES.available()
     }
 
     /// The backend this instance runs on.
@@ -283,7 +261,7 @@ impl Aes {
     /// Every backend that AES has, available here or not, best first.
     #[doc(hidden)]
     pub fn implemented_backends() -> &'static [Backend] {
-        DISPATCH.candidates
+        dispatch::AES.implemented()
     }
 
     /// The key length in bytes (16, 24 or 32).

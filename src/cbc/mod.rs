@@ -21,10 +21,11 @@
 
 use core::fmt;
 
+use crate::Backend;
 use crate::Error;
 use crate::aes::{Block, KeySchedule};
-use crate::backend::{Backend, Dispatch};
 use crate::cpu::{AesNiToken, VaesAvx2Token};
+use crate::dispatch;
 
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
@@ -37,17 +38,6 @@ mod soft;
 #[cfg(simdcrypt_x86_64)]
 mod vaes_avx2;
 
-/// Best first, by measurement on this machine (Emerald Rapids): VAES decrypts twice as
-/// fast as AES-NI and interleaves twice as many streams; single-stream encryption is the
-/// same AES-NI chain on both.
-/// A zmm (VAES-AVX512) decryption with 16, 24 or 32 blocks in flight measured the same
-/// speed as the ymm one (1.00-1.01x, 16 and 64 KiB): `vaesenc zmm` runs at half the ymm
-/// rate here, so no AVX-512 backend.
-static DISPATCH: Dispatch = Dispatch::new(
-    "CBC",
-    &[Backend::VaesAvx2, Backend::AesNi, Backend::Portable],
-);
-
 /// One stream of [`Cbc::encrypt_many`] while a kernel runs: its chaining value and the
 /// blocks still to encrypt (at least as many as the kernel's step count).
 #[derive(Default)]
@@ -56,24 +46,15 @@ pub(crate) struct Lane<'a> {
     pub(crate) data: &'a mut [Block],
 }
 
+/// A CBC kernel family with the token that proves the CPU runs it: a row of the dispatch
+/// table (`crate::dispatch::CBC`) makes one.
 #[derive(Clone, Copy, Debug)]
-enum Imp {
+pub(crate) enum Imp {
     Portable,
     #[cfg_attr(not(simdcrypt_x86_64), allow(dead_code))]
     AesNi(AesNiToken),
     #[cfg_attr(not(simdcrypt_x86_64), allow(dead_code))]
     VaesAvx2(VaesAvx2Token),
-}
-
-impl Imp {
-    fn new(b: Backend) -> Option<Imp> {
-        match b {
-            Backend::Portable => Some(Imp::Portable),
-            Backend::AesNi => AesNiToken::get().map(Imp::AesNi),
-            Backend::VaesAvx2 => VaesAvx2Token::get().map(Imp::VaesAvx2),
-            _ => None,
-        }
-    }
 }
 
 /// AES-CBC under one key, on one backend.
@@ -165,7 +146,7 @@ impl Cbc {
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
     pub fn new(key: &[u8]) -> Result<Cbc, Error> {
-        Cbc::with_backend(key, DISPATCH.auto())
+        Cbc::with_backend(key, dispatch::CBC.auto())
     }
 
     /// Keys CBC on the backend given; `Err` if CBC lacks it or this CPU cannot run it.
@@ -185,8 +166,7 @@ impl Cbc {
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
     pub fn with_backend(key: &[u8], backend: Backend) -> Result<Cbc, Error> {
-        let backend = DISPATCH.check(backend)?;
-        let imp = Imp::new(backend).ok_or(Error::BackendUnavailable(backend))?;
+        let (imp, backend) = dispatch::CBC.select(backend)?;
         Ok(Cbc {
             ks: KeySchedule::new(key)?,
             imp,
@@ -203,7 +183,7 @@ impl Cbc {
     /// assert_eq!(all.last(), Some(&Backend::Portable));
     /// ```
     pub fn available_backends() -> impl Iterator<Item = Backend> {
-        DISPATCH.available()
+        dispatch::CBC.available()
     }
 
     /// The backend this instance runs on.
@@ -223,7 +203,7 @@ impl Cbc {
     /// Every backend that CBC has, available here or not, best first.
     #[doc(hidden)]
     pub fn implemented_backends() -> &'static [Backend] {
-        DISPATCH.candidates
+        dispatch::CBC.implemented()
     }
 
     pub(crate) fn enc_blocks(&self, iv: &mut Block, blocks: &mut [Block]) {

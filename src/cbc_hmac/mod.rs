@@ -27,11 +27,12 @@
 
 use core::fmt;
 
+use crate::Backend;
 use crate::aes::Block;
-use crate::backend::{Backend, Dispatch};
 use crate::cbc::{Cbc, cts_split};
 #[cfg(simdcrypt_x86_64)]
 use crate::cpu::{AesNiToken, ShaNiToken};
+use crate::dispatch;
 use crate::sha1::hmac::{ct_verify, finish_tag, key_states};
 use crate::sha1::{self, Sha1};
 use crate::{Error, wipe};
@@ -39,21 +40,10 @@ use crate::{Error, wipe};
 #[cfg(simdcrypt_x86_64)]
 mod aesni_shani;
 
-/// Best first: the stitched kernel, then CBC and SHA-1 one after the other on the CBC
-/// backends (SHA-1 on its own automatic backend; all-portable for `portable`).
-static DISPATCH: Dispatch = Dispatch::new(
-    "CBC-HMAC-SHA1",
-    &[
-        Backend::AesNiShaNi,
-        Backend::VaesAvx2,
-        Backend::AesNi,
-        Backend::Portable,
-    ],
-);
-
-/// How the whole 64-byte groups at the start of a message are processed.
+/// How the whole 64-byte groups at the start of a message are processed: a row of the
+/// dispatch table (`crate::dispatch::CBC_HMAC_SHA1`) makes one.
 #[derive(Clone, Copy, Debug)]
-enum Imp {
+pub(crate) enum Imp {
     /// CBC, then SHA-1 (or the reverse when opening).
     Sequential,
     /// The stitched AES-NI + SHA-NI kernels.
@@ -105,7 +95,7 @@ impl CbcHmacSha1 {
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
     pub fn new(aes_key: &[u8], mac_key: &[u8]) -> Result<CbcHmacSha1, Error> {
-        CbcHmacSha1::with_backend(aes_key, mac_key, DISPATCH.auto())
+        CbcHmacSha1::with_backend(aes_key, mac_key, dispatch::CBC_HMAC_SHA1.auto())
     }
 
     /// Keys on the backend given; `Err` if this type lacks it or this CPU cannot run it.
@@ -130,25 +120,18 @@ impl CbcHmacSha1 {
         mac_key: &[u8],
         backend: Backend,
     ) -> Result<CbcHmacSha1, Error> {
-        let backend = DISPATCH.check(backend)?;
-        let (cbc_backend, imp) = match backend {
+        let (imp, backend) = dispatch::CBC_HMAC_SHA1.select(backend)?;
+        // The stitched kernel's tokens give its CBC and SHA-1 kernels; the sequential rows
+        // run CBC on their own backend and SHA-1 on its automatic one.
+        let (cbc_backend, (sha, sha_backend)) = match imp {
             #[cfg(simdcrypt_x86_64)]
-            Backend::AesNiShaNi => {
-                let (Some(a), Some(s)) = (AesNiToken::get(), ShaNiToken::get()) else {
-                    return Err(Error::BackendUnavailable(backend));
-                };
-                (Backend::AesNi, Imp::Stitched(a, s))
+            Imp::Stitched(_, s) => (Backend::AesNi, (sha1::Impl::ShaNi(s), Backend::ShaNi)),
+            Imp::Sequential if backend == Backend::Portable => {
+                (backend, (sha1::Impl::Portable, Backend::Portable))
             }
-            b => (b, Imp::Sequential),
+            Imp::Sequential => (backend, dispatch::SHA1.auto_kernel()),
         };
         let cbc = Cbc::with_backend(aes_key, cbc_backend)?;
-        let sha_backend = match imp {
-            #[cfg(simdcrypt_x86_64)]
-            Imp::Stitched(..) => Backend::ShaNi,
-            Imp::Sequential if backend == Backend::Portable => Backend::Portable,
-            Imp::Sequential => sha1::DISPATCH.auto(),
-        };
-        let sha = sha1::Impl::new(sha_backend).unwrap_or(sha1::Impl::Portable);
         let (inner_start, outer_start) = key_states(mac_key, sha, sha_backend);
         // The key blocks' schedules and chaining values are left in the compression's
         // stack frame: zeroed once per key, as `HmacSha1` does.
@@ -173,13 +156,13 @@ impl CbcHmacSha1 {
     /// assert_eq!(all.last(), Some(&Backend::Portable));
     /// ```
     pub fn available_backends() -> impl Iterator<Item = Backend> {
-        DISPATCH.available()
+        dispatch::CBC_HMAC_SHA1.available()
     }
 
     /// Every backend that CBC-HMAC-SHA1 has, available here or not, best first.
     #[doc(hidden)]
     pub fn implemented_backends() -> &'static [Backend] {
-        DISPATCH.candidates
+        dispatch::CBC_HMAC_SHA1.implemented()
     }
 
     /// The backend this instance runs on.

@@ -9,7 +9,8 @@
 
 use core::fmt;
 
-use super::{DISPATCH, IV, Impl, Sha1, digest_from, impl_for};
+use super::{IV, Impl, Sha1, digest_from, impl_for};
+use crate::dispatch;
 use crate::{Backend, Error};
 
 /// HMAC-SHA1, incremental.
@@ -45,8 +46,7 @@ impl HmacSha1 {
     /// ```
     #[must_use]
     pub fn new(key: &[u8]) -> HmacSha1 {
-        let backend = DISPATCH.auto();
-        let imp = Impl::new(backend).unwrap_or(Impl::Portable);
+        let (imp, backend) = dispatch::SHA1.auto_kernel();
         HmacSha1::from_impl(key, imp, backend)
     }
 
@@ -291,8 +291,7 @@ impl HmacSha1Key {
     /// Sets up `key` (any length) on the automatic backend.
     #[must_use]
     pub fn new(key: &[u8]) -> HmacSha1Key {
-        let backend = DISPATCH.auto();
-        let imp = Impl::new(backend).unwrap_or(Impl::Portable);
+        let (imp, backend) = dispatch::SHA1.auto_kernel();
         HmacSha1Key::from_impl(key, imp, backend)
     }
 

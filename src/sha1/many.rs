@@ -23,31 +23,15 @@
 
 #[cfg(simdcrypt_asm)]
 use super::shani_asm;
-use super::{DISPATCH, IV, Impl, Sha1, impl_for};
+use super::{IV, Impl, Sha1, impl_for};
 #[cfg(simdcrypt_x86_64)]
 use super::{avx2, avx512, shani};
 #[cfg(simdcrypt_x86_64)]
 use super::{digest_bytes, pad};
-use crate::backend::Dispatch;
 #[cfg(simdcrypt_x86_64)]
 use crate::cpu::ShaNiToken;
+use crate::dispatch::{SHA1, SHA1_MANY};
 use crate::{Backend, Error};
-
-/// The multi-lane kernels, fastest first as measured (figures in speed/RESULTS.md, "SHA-1
-/// kernel notes moved from code comments"): AVX-512 lanes, AVX2 lanes, two interleaved
-/// SHA-NI streams, then one stream. A second SHA-NI stream gains little where `sha1rnds4`
-/// latency is close to its reciprocal throughput.
-static MANY: Dispatch = Dispatch::new(
-    "SHA-1",
-    &[
-        Backend::Avx512,
-        Backend::Avx2,
-        Backend::ShaNiAsm,
-        Backend::ShaNi,
-        Backend::Ssse3,
-        Backend::Portable,
-    ],
-);
 
 #[cfg(simdcrypt_x86_64)]
 /// From this many messages on, the AVX-512 backend starts on sixteen lanes (zmm); it moves
@@ -404,9 +388,8 @@ fn run(lanes: Impl, single: Impl, backend: Backend, inputs: &[&[u8]], out: &mut 
 /// ```
 pub fn sha1_many(inputs: &[&[u8]], out: &mut [[u8; 20]]) -> Result<(), Error> {
     check(inputs, out)?;
-    let lanes = Impl::new(MANY.auto()).unwrap_or(Impl::Portable);
-    let backend = DISPATCH.auto();
-    let single = Impl::new(backend).unwrap_or(Impl::Portable);
+    let (lanes, _) = SHA1_MANY.auto_kernel();
+    let (single, backend) = SHA1.auto_kernel();
     run(lanes, single, backend, inputs, out);
     Ok(())
 }
@@ -415,7 +398,7 @@ pub fn sha1_many(inputs: &[&[u8]], out: &mut [[u8; 20]]) -> Result<(), Error> {
 /// to SHA-1's one-stream choice): for tools that report it.
 #[doc(hidden)]
 pub fn sha1_many_backend() -> Backend {
-    MANY.auto()
+    SHA1_MANY.auto()
 }
 
 /// [`sha1_many`] on the backend given (`avx512` forces the AVX-512 lanes, `avx2` the eight

@@ -26,10 +26,11 @@
 
 use core::fmt;
 
+use crate::Backend;
 use crate::Error;
-use crate::backend::{Backend, Dispatch};
 #[cfg(simdcrypt_x86_64)]
 use crate::cpu::{Avx2Token, Avx512Token, ShaNiToken, Ssse3Token};
+use crate::dispatch;
 
 #[cfg(simdcrypt_x86_64)]
 pub(crate) mod avx2;
@@ -64,27 +65,8 @@ pub(crate) const IV: [u32; 5] = [
 /// The round constants, one per 20 rounds.
 pub(crate) const K: [u32; 4] = [0x5a82_7999, 0x6ed9_eba1, 0x8f1b_bcdc, 0xca62_c1d6];
 
-/// The SHA-1 backends, fastest first. Measured on the development machine (Intel Emerald
-/// Rapids, one 64 KiB message, best of 30 interleaved rounds): SHA-NI assembly 1.79 GB/s,
-/// SHA-NI intrinsics 1.60, AVX2 assembly 0.92, AVX2 intrinsics 0.82, SSSE3 0.74,
-/// portable 0.42. The AVX-512 one-stream kernel (the AVX2 intrinsics kernel compiled with
-/// AVX-512 VL: only its schedule changes, the scalar rounds bound it) measured 0.9 times
-/// AVX2 assembly and 1.02 times AVX2 intrinsics (4 and 16 KiB, three runs of the speed
-/// tool, 15 interleaved rounds each); its place in [`sha1_many`]'s order is first.
-pub(crate) static DISPATCH: Dispatch = Dispatch::new(
-    "SHA-1",
-    &[
-        Backend::ShaNiAsm,
-        Backend::ShaNi,
-        Backend::Avx2Asm,
-        Backend::Avx512,
-        Backend::Avx2,
-        Backend::Ssse3,
-        Backend::Portable,
-    ],
-);
-
-/// A SHA-1 compression kernel with the token that proves the CPU runs it.
+/// A SHA-1 compression kernel with the token that proves the CPU runs it: a row of the
+/// dispatch table (`crate::dispatch::SHA1`, `SHA1_MANY`) makes one.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Impl {
     Portable,
@@ -103,26 +85,6 @@ pub(crate) enum Impl {
 }
 
 impl Impl {
-    /// The kernel for `b`, if `b` is a SHA-1 backend this CPU runs.
-    pub(crate) fn new(b: Backend) -> Option<Impl> {
-        match b {
-            Backend::Portable => Some(Impl::Portable),
-            #[cfg(simdcrypt_x86_64)]
-            Backend::Ssse3 => Ssse3Token::get().map(Impl::Ssse3),
-            #[cfg(simdcrypt_x86_64)]
-            Backend::Avx2 => Avx2Token::get().map(Impl::Avx2),
-            #[cfg(simdcrypt_x86_64)]
-            Backend::ShaNi => ShaNiToken::get().map(Impl::ShaNi),
-            #[cfg(simdcrypt_x86_64)]
-            Backend::Avx512 => Avx512Token::get().map(Impl::Avx512),
-            #[cfg(simdcrypt_asm)]
-            Backend::Avx2Asm => Avx2Token::get().map(Impl::Avx2Asm),
-            #[cfg(simdcrypt_asm)]
-            Backend::ShaNiAsm => ShaNiToken::get().map(Impl::ShaNiAsm),
-            _ => None,
-        }
-    }
-
     /// Zeroes the stack a compression (and HMAC keying around it) just used, where the
     /// message schedule and chaining values of key blocks are left: the kernels' measured
     /// stack use in an optimised build (`leak_tests.rs`) with a margin. For HMAC keying
@@ -206,8 +168,7 @@ impl Impl {
 
 /// The kernel for an explicitly chosen backend, checked.
 fn impl_for(backend: Backend) -> Result<Impl, Error> {
-    let backend = DISPATCH.check(backend)?;
-    Impl::new(backend).ok_or(Error::BackendUnavailable(backend))
+    dispatch::SHA1.select(backend).map(|(imp, _)| imp)
 }
 
 /// Runs the compression function of `backend` over whole blocks: a hook for differential
@@ -351,8 +312,7 @@ impl Sha1 {
     /// ```
     #[must_use]
     pub fn new() -> Sha1 {
-        let backend = DISPATCH.auto();
-        let imp = Impl::new(backend).unwrap_or(Impl::Portable);
+        let (imp, backend) = dispatch::SHA1.auto_kernel();
         Sha1::from_parts(imp, backend, IV, 0)
     }
 
@@ -407,13 +367,13 @@ impl Sha1 {
     /// assert_eq!(all.last(), Some(&Backend::Portable));
     /// ```
     pub fn available_backends() -> impl Iterator<Item = Backend> {
-        DISPATCH.available()
+        dispatch::SHA1.available()
     }
 
     /// Every backend that SHA-1 has, available here or not, best first.
     #[doc(hidden)]
     pub fn implemented_backends() -> &'static [Backend] {
-        DISPATCH.candidates
+        dispatch::SHA1.implemented()
     }
 
     /// The backend this instance runs on.
@@ -540,8 +500,7 @@ impl fmt::Debug for Sha1 {
 /// ```
 #[must_use]
 pub fn sha1(data: &[u8]) -> [u8; 20] {
-    let backend = DISPATCH.auto();
-    let imp = Impl::new(backend).unwrap_or(Impl::Portable);
+    let (imp, _) = dispatch::SHA1.auto_kernel();
     digest_from(imp, IV, 0, data)
 }
 

@@ -40,11 +40,12 @@
 
 use core::fmt;
 
+use crate::Backend;
 use crate::Error;
 use crate::aes::{Block, Impl, KeySchedule};
-use crate::backend::{Backend, Dispatch};
 #[cfg(simdcrypt_x86_64)]
 use crate::cpu::{AesNiToken, VaesAvx2Token, VaesAvx512Token};
+use crate::dispatch;
 
 #[cfg(simdcrypt_x86_64)]
 pub(crate) mod aesni;
@@ -90,28 +91,12 @@ pub const MIN_UNIT: usize = 16;
 /// How many sectors' tweaks are encrypted per block-kernel call.
 const TWEAK_BATCH: usize = 64;
 
-/// Best first, as measured on this machine (see `benches/xts.rs`). A new backend is a
-/// [`Kernel`] variant, its arm in `Kernel::new`, and one arm in `Kernel::units_raw`
-/// (`call!` for a kernel with multi-unit entries, `call_each!` for one without).
-static DISPATCH: Dispatch = Dispatch::new(
-    "XTS",
-    &[
-        // Measured on Emerald Rapids (encrypt_sectors, 64 KiB per call, best of 40):
-        // AES-128 4 KiB units 14.3 / 10.9 / 10.3 / 4.9 GB/s and 512-byte sectors
-        // 12.8 / 8.7 / 10.3 / 5.3 GB/s for vaes-avx512 / vaes-avx2-asm / vaes-avx2 / aesni.
-        // The assembly has no multi-unit entry, so it loses on small sectors: the
-        // intrinsics kernel goes first where AVX-512 is missing.
-        Backend::VaesAvx512,
-        Backend::VaesAvx2,
-        Backend::VaesAvx2Asm,
-        Backend::AesNi,
-        Backend::Portable,
-    ],
-);
-
-/// A unit kernel family with the token that proves the CPU runs it.
+/// A unit kernel family with the token that proves the CPU runs it: a row of the dispatch
+/// table (`crate::dispatch::XTS`) makes one. A new backend is a variant, its row there,
+/// its arm in [`Kernel::tweak_kernels`] and one in `Kernel::units_raw` (`call!` for a
+/// kernel with multi-unit entries, `call_each!` for one without).
 #[derive(Clone, Copy, Debug)]
-enum Kernel {
+pub(crate) enum Kernel {
     Portable,
     #[cfg(simdcrypt_x86_64)]
     AesNi(AesNiToken),
@@ -124,18 +109,20 @@ enum Kernel {
 }
 
 impl Kernel {
-    fn new(b: Backend) -> Option<Kernel> {
-        match b {
-            Backend::Portable => Some(Kernel::Portable),
+    /// The AES block kernels that encrypt the tweaks, from this kernel's token: one of the
+    /// same width for batches, and AES-NI for a single tweak (lower latency than the wide
+    /// kernels' entry).
+    fn tweak_kernels(self) -> (Impl, Impl) {
+        match self {
+            Kernel::Portable => (Impl::Portable, Impl::Portable),
             #[cfg(simdcrypt_x86_64)]
-            Backend::AesNi => AesNiToken::get().map(Kernel::AesNi),
+            Kernel::AesNi(t) => (Impl::AesNi(t), Impl::AesNi(t)),
             #[cfg(simdcrypt_x86_64)]
-            Backend::VaesAvx2 => VaesAvx2Token::get().map(Kernel::VaesAvx2),
+            Kernel::VaesAvx2(t) => (Impl::VaesAvx2(t), Impl::AesNi(t.aesni())),
             #[cfg(simdcrypt_asm)]
-            Backend::VaesAvx2Asm => VaesAvx2Token::get().map(Kernel::VaesAvx2Asm),
+            Kernel::VaesAvx2Asm(t) => (Impl::VaesAvx2(t), Impl::AesNi(t.aesni())),
             #[cfg(simdcrypt_x86_64)]
-            Backend::VaesAvx512 => VaesAvx512Token::get().map(Kernel::VaesAvx512),
-            _ => None,
+            Kernel::VaesAvx512(t) => (Impl::VaesAvx512(t), Impl::AesNi(t.vaes_avx2().aesni())),
         }
     }
 
@@ -282,7 +269,7 @@ impl Xts {
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
     pub fn new(key: &[u8]) -> Result<Xts, Error> {
-        Xts::with_backend(key, DISPATCH.auto())
+        Xts::with_backend(key, dispatch::XTS.auto())
     }
 
     /// As [`Xts::new`], on the backend given; `Err` if this CPU cannot run it.
@@ -334,7 +321,7 @@ impl Xts {
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
     pub fn new_allow_equal_halves(key: &[u8]) -> Result<Xts, Error> {
-        Xts::build(key, DISPATCH.auto(), true)
+        Xts::build(key, dispatch::XTS.auto(), true)
     }
 
     /// As [`Xts::new_allow_equal_halves`], on the backend given; `Err` if this CPU cannot
@@ -367,15 +354,8 @@ impl Xts {
     }
 
     fn build(key: &[u8], backend: Backend, allow_equal: bool) -> Result<Xts, Error> {
-        let backend = DISPATCH.check(backend)?;
-        let kernel = Kernel::new(backend).ok_or(Error::BackendUnavailable(backend))?;
-        let tweak_imp = Impl::new(backend).ok_or(Error::BackendUnavailable(backend))?;
-        let tweak_one = match backend {
-            Backend::VaesAvx2 | Backend::VaesAvx2Asm | Backend::VaesAvx512 => {
-                Impl::new(Backend::AesNi).unwrap_or(tweak_imp)
-            }
-            _ => tweak_imp,
-        };
+        let (kernel, backend) = dispatch::XTS.select(backend)?;
+        let (tweak_imp, tweak_one) = kernel.tweak_kernels();
         if key.len() != 32 && key.len() != 64 {
             return Err(Error::InvalidKeyLength {
                 len: key.len(),
@@ -411,7 +391,7 @@ impl Xts {
     /// assert_eq!(all.last(), Some(&Backend::Portable));
     /// ```
     pub fn available_backends() -> impl Iterator<Item = Backend> {
-        DISPATCH.available()
+        dispatch::XTS.available()
     }
 
     /// The backend this instance runs on.
@@ -431,7 +411,7 @@ impl Xts {
     /// Every backend that XTS has, available here or not, best first.
     #[doc(hidden)]
     pub fn implemented_backends() -> &'static [Backend] {
-        DISPATCH.candidates
+        dispatch::XTS.implemented()
     }
 
     /// The whole key's length in bytes (32 or 64).

@@ -1,0 +1,606 @@
+//! The dispatch table: every backend, and every algorithm's backends best first, each with
+//! the kernel it selects and the capability token that kernel carries. It mirrors the
+//! README's backends table (a test reads that table and compares).
+//!
+//! ```text
+//! BACKENDS:            backend -> name, token type (so its CPU features), assembly or not
+//! AES, XTS, CBC, ...:  backend -> kernel variant, best first; portable last
+//! automatic choice   = the first row, in this CPU's order (crate::tuning), that is not
+//!                      marked explicit, whose backend is available and within
+//!                      SIMDCRYPT_BACKEND's cap, and whose token detection grants;
+//!                      cached per table
+//! with_backend(b)    = b's row: BackendNotForAlgorithm without one, BackendUnavailable
+//!                      where this CPU or build has no token for it
+//! ```
+//!
+//! A row names a kernel variant, and the variant's field is the token (`Impl::AesNi` takes
+//! an `AesNiToken`), so a backend's token is written once, in the variant; a row whose
+//! variant takes a token other than its backend's is a compile error (`Table::new`
+//! compares their features). Every keyed type's `with_backend`, `available_backends` and
+//! `implemented_backends` are one call into its [`Table`] (`select`, `available`,
+//! `implemented`), `new` is `with_backend(auto())`, and the kernel it keeps carries its
+//! token down to the `#[target_feature]` entry.
+//!
+//! A new backend needs:
+//! 1. its kernels: for the AES modes its vector impl, which the generic bodies take, for
+//!    SHA-1 its kernel file; `#[target_feature]` entries that take its token; the variant
+//!    in each algorithm's kernel enum and its arm where that enum calls the kernels;
+//! 2. its token in `crate::cpu` (an existing one when it uses the same instructions, as
+//!    the assembly twins do);
+//! 3. its `Backend` variant with its row in [`BACKENDS`], and one row in the table of each
+//!    algorithm it implements, at its measured place (or marked `(explicit)`); the
+//!    README's backends table gets the same row (`readme_table_mirrors_this_one` fails
+//!    until it does).
+//!
+//! Everything else (names, parsing, `required_features`, `is_asm`, availability, the
+//! automatic choice, `with_backend`'s errors, `available_backends`, `implemented_backends`,
+//! `SIMDCRYPT_BACKEND`, the tuning rows) follows from these rows.
+
+use core::sync::atomic::{AtomicU8, Ordering};
+
+use crate::backend::automatic_features;
+use crate::cpu::{
+    AesNiToken, Avx2Token, Avx512Token, Features, ShaNiToken, Ssse3Token, VaesAvx2Token,
+    VaesAvx512Token,
+};
+use crate::{Backend, Error};
+
+/// A capability token as the table uses it: the features it stands for and the only way
+/// to get one (`crate::cpu`'s detection). `()` is the portable backend's (no features),
+/// a pair stands for both of its tokens (a stitched kernel).
+pub(crate) trait Token: Copy {
+    /// The CPU features the token proves.
+    const FEATURES: Features;
+    /// The token, if this CPU has its features.
+    fn get() -> Option<Self>;
+}
+
+macro_rules! tokens {
+    ($($t:ident),*) => {
+        $(
+            impl Token for $t {
+                const FEATURES: Features = $t::FEATURES;
+                #[inline]
+                fn get() -> Option<Self> {
+                    $t::get()
+                }
+            }
+        )*
+    };
+}
+
+tokens!(
+    AesNiToken,
+    VaesAvx2Token,
+    VaesAvx512Token,
+    Ssse3Token,
+    Avx2Token,
+    Avx512Token,
+    ShaNiToken
+);
+
+impl Token for () {
+    const FEATURES: Features = Features::NONE;
+    #[inline]
+    fn get() -> Option<()> {
+        Some(())
+    }
+}
+
+impl<A: Token, B: Token> Token for (A, B) {
+    const FEATURES: Features = A::FEATURES.union(B::FEATURES);
+    #[inline]
+    fn get() -> Option<Self> {
+        Some((A::get()?, B::get()?))
+    }
+}
+
+/// One backend: its name and the features of its token.
+pub(crate) struct BackendRow {
+    pub(crate) backend: Backend,
+    /// As `FromStr`, `SIMDCRYPT_BACKEND` and `SIMDCRYPT_REQUIRE` spell it.
+    pub(crate) name: &'static str,
+    /// The features of the token its kernels take.
+    pub(crate) features: Features,
+    /// Written in assembly (`asm/`), so built only with `simdcrypt_asm`.
+    pub(crate) asm: bool,
+}
+
+macro_rules! backends {
+    ($($b:ident $name:literal $token:ty $(, $asm:ident)?;)*) => {
+        &[$(BackendRow {
+            backend: Backend::$b,
+            name: $name,
+            features: <$token as Token>::FEATURES,
+            asm: backends!(@asm $($asm)?),
+        }),*]
+    };
+    (@asm asm) => { true };
+    (@asm) => { false };
+}
+
+/// Every backend, in `Backend`'s declaration order (checked when compiled).
+pub(crate) const BACKENDS: &[BackendRow] = backends! {
+    Portable "portable" ();
+    AesNi "aesni" AesNiToken;
+    VaesAvx2 "vaes-avx2" VaesAvx2Token;
+    VaesAvx2Asm "vaes-avx2-asm" VaesAvx2Token, asm;
+    VaesAvx512 "vaes-avx512" VaesAvx512Token;
+    Ssse3 "ssse3" Ssse3Token;
+    Avx2 "avx2" Avx2Token;
+    Avx2Asm "avx2-asm" Avx2Token, asm;
+    Avx512 "avx512" Avx512Token;
+    ShaNi "sha-ni" ShaNiToken;
+    ShaNiAsm "sha-ni-asm" ShaNiToken, asm;
+    AesNiShaNi "aesni-sha-ni" (AesNiToken, ShaNiToken);
+};
+
+const N_BACKENDS: usize = BACKENDS.len();
+
+/// Every backend, in declaration order.
+pub(crate) static ALL: [Backend; N_BACKENDS] = {
+    let mut all = [Backend::Portable; N_BACKENDS];
+    let mut i = 0;
+    while i < N_BACKENDS {
+        assert!(
+            BACKENDS[i].backend as usize == i,
+            "BACKENDS is in Backend's declaration order"
+        );
+        all[i] = BACKENDS[i].backend;
+        i += 1;
+    }
+    all
+};
+
+/// The row of a backend.
+#[inline]
+pub(crate) const fn row(b: Backend) -> &'static BackendRow {
+    &BACKENDS[b as usize]
+}
+
+/// One candidate of an algorithm: a backend and how to get its kernel.
+pub(crate) struct Candidate<K> {
+    backend: Backend,
+    /// The features of the token the kernel takes.
+    features: Features,
+    /// The kernel with its token, if detection grants the token (`None` in a build
+    /// without the kernel).
+    kernel: fn() -> Option<K>,
+    /// Never the automatic choice: only `with_backend` selects it (an assembly twin that
+    /// measured no faster than its intrinsics kernel).
+    explicit: bool,
+}
+
+/// The features of the token that a kernel constructor takes.
+const fn features_of<T: Token, K>(_: fn(T) -> K) -> Features {
+    T::FEATURES
+}
+
+/// The kernel `make` builds, if detection grants its token.
+#[inline]
+fn grant<T: Token, K>(make: fn(T) -> K) -> Option<K> {
+    T::get().map(make)
+}
+
+/// One algorithm's candidates, best first, with its automatic choice cached.
+pub(crate) struct Table<K: 'static> {
+    /// For `Error::BackendNotForAlgorithm`.
+    algorithm: &'static str,
+    rows: &'static [Candidate<K>],
+    /// The rows' backends, in the same order: `implemented_backends()`.
+    backends: &'static [Backend],
+    /// The portable kernel (the last row's), which needs no token.
+    portable: K,
+    /// The index of the automatic choice in `rows`, or `UNSET`.
+    cache: AtomicU8,
+}
+
+const UNSET: u8 = u8::MAX;
+
+const fn same(a: Features, b: Features) -> bool {
+    a.contains(b) && b.contains(a)
+}
+
+impl<K: Copy> Table<K> {
+    /// Checked when compiled: the rows name distinct backends, each row's token has its
+    /// backend's features, and portable comes last.
+    pub(crate) const fn new(
+        algorithm: &'static str,
+        rows: &'static [Candidate<K>],
+        backends: &'static [Backend],
+        portable: K,
+    ) -> Self {
+        let n = rows.len();
+        assert!(n == backends.len() && n <= crate::tuning::MAX);
+        assert!(backends[n - 1] as usize == Backend::Portable as usize);
+        let mut i = 0;
+        while i < n {
+            let b = rows[i].backend;
+            assert!(b as usize == backends[i] as usize);
+            assert!(
+                same(rows[i].features, row(b).features),
+                "a row's kernel takes a token other than its backend's"
+            );
+            let mut j = 0;
+            while j < i {
+                assert!(backends[j] as usize != b as usize, "a backend listed twice");
+                j += 1;
+            }
+            i += 1;
+        }
+        Table {
+            algorithm,
+            rows,
+            backends,
+            portable,
+            cache: AtomicU8::new(UNSET),
+        }
+    }
+
+    /// Every backend of the algorithm, available here or not, in the default order.
+    pub(crate) fn implemented(&self) -> &'static [Backend] {
+        self.backends
+    }
+
+    /// The candidates in this CPU's order: its row of the tuning table, else the defaults.
+    fn ordered(&self) -> impl Iterator<Item = Backend> + use<K> {
+        let (order, n) = crate::tuning::order(self.backends, crate::tuning::current());
+        order.into_iter().take(n)
+    }
+
+    fn index(&self, b: Backend) -> Option<usize> {
+        self.backends.iter().position(|&x| x == b)
+    }
+
+    /// The backends this CPU runs, best first.
+    pub(crate) fn available(&self) -> impl Iterator<Item = Backend> + use<K> {
+        self.ordered().filter(|b| b.is_available())
+    }
+
+    /// The automatic choice: the best available backend within `SIMDCRYPT_BACKEND`'s cap.
+    #[inline]
+    pub(crate) fn auto(&self) -> Backend {
+        self.backends[self.auto_index()]
+    }
+
+    /// The automatic choice's kernel and backend.
+    #[inline]
+    pub(crate) fn auto_kernel(&self) -> (K, Backend) {
+        let i = self.auto_index();
+        match (self.rows[i].kernel)() {
+            Some(k) => (k, self.backends[i]),
+            // Not reached: `choose` picked a row whose token detection granted, and
+            // detection is cached.
+            None => (self.portable, Backend::Portable),
+        }
+    }
+
+    #[inline]
+    fn auto_index(&self) -> usize {
+        let i = self.cache.load(Ordering::Relaxed);
+        if i != UNSET {
+            return usize::from(i);
+        }
+        self.choose()
+    }
+
+    #[cold]
+    fn choose(&self) -> usize {
+        let cap = automatic_features();
+        let i = self
+            .ordered()
+            .filter_map(|b| self.index(b))
+            .find(|&i| {
+                let r = &self.rows[i];
+                !r.explicit
+                    && r.backend.is_available()
+                    && cap.contains(r.features)
+                    && (r.kernel)().is_some()
+            })
+            // Portable is every table's last row and needs nothing.
+            .unwrap_or(self.rows.len() - 1);
+        // Fits in u8: a table has at most `tuning::MAX` rows.
+        self.cache.store(i as u8, Ordering::Relaxed);
+        i
+    }
+
+    /// The kernel for `b`: `Err` if the algorithm does not implement `b` or this CPU (or
+    /// build) cannot run it.
+    pub(crate) fn select(&self, b: Backend) -> Result<(K, Backend), Error> {
+        let Some(i) = self.index(b) else {
+            return Err(Error::BackendNotForAlgorithm {
+                backend: b,
+                algorithm: self.algorithm,
+            });
+        };
+        if !b.is_available() {
+            return Err(Error::BackendUnavailable(b));
+        }
+        (self.rows[i].kernel)()
+            .map(|k| (k, b))
+            .ok_or(Error::BackendUnavailable(b))
+    }
+}
+
+/// An algorithm's table: its name, the kernel of the portable backend (always the last
+/// row), then the other rows best first, `Backend => kernel variant`. A row behind
+/// `#[cfg(..)]` names a variant that exists only there; elsewhere its backend stays
+/// implemented but has no kernel (`BackendUnavailable`). `Backend(explicit)` marks a row
+/// that the automatic choice skips.
+macro_rules! table {
+    (@explicit explicit) => { true };
+    (@explicit) => { false };
+    ($kernel:ty, $algorithm:literal, portable: $portable:expr,
+     [$($(#[cfg($c:meta)])? $b:ident $(($flag:ident))? => $k:expr,)*]) => {{
+        const ROWS: &[Candidate<$kernel>] = &[
+            $(Candidate {
+                backend: Backend::$b,
+                $(#[cfg($c)])? features: features_of($k),
+                $(#[cfg(not($c))] features: row(Backend::$b).features,)?
+                $(#[cfg($c)])? kernel: || grant($k),
+                $(#[cfg(not($c))] kernel: || None,)?
+                explicit: table!(@explicit $($flag)?),
+            },)*
+            Candidate {
+                backend: Backend::Portable,
+                features: Features::NONE,
+                kernel: || Some($portable),
+                explicit: false,
+            },
+        ];
+        Table::new($algorithm, ROWS, &[$(Backend::$b,)* Backend::Portable], $portable)
+    }};
+}
+
+use crate::aes::Impl as AesKernel;
+use crate::cbc::Imp as CbcKernel;
+use crate::cbc_hmac::Imp as CbcHmacKernel;
+use crate::sha1::Impl as Sha1Kernel;
+use crate::xts::Kernel as XtsKernel;
+
+/// AES blocks (ECB). VAES on zmm measured no faster than on ymm on Emerald Rapids (1.00x,
+/// 4096 blocks, AES-128 and AES-256), so the 256-bit kernel goes first.
+pub(crate) static AES: Table<AesKernel> = table!(
+    AesKernel, "AES", portable: AesKernel::Portable, [
+    VaesAvx2 => AesKernel::VaesAvx2,
+    VaesAvx512 => AesKernel::VaesAvx512,
+    AesNi => AesKernel::AesNi,
+]);
+
+/// XTS data units. Measured on Emerald Rapids (encrypt_sectors, 64 KiB per call, best of
+/// 40): AES-128 4 KiB units 14.3 / 10.9 / 10.3 / 4.9 GB/s and 512-byte sectors
+/// 12.8 / 8.7 / 10.3 / 5.3 GB/s for vaes-avx512 / vaes-avx2-asm / vaes-avx2 / aesni.
+/// The assembly has no multi-unit entry, so it loses on small sectors: the intrinsics
+/// kernel goes first where AVX-512 is missing, and the assembly twin (slower on sectors on
+/// AMD Zen 3 too, `crate::tuning`) is selected explicitly only.
+pub(crate) static XTS: Table<XtsKernel> = table!(
+    XtsKernel, "XTS", portable: XtsKernel::Portable, [
+    #[cfg(simdcrypt_x86_64)]
+    VaesAvx512 => XtsKernel::VaesAvx512,
+    #[cfg(simdcrypt_x86_64)]
+    VaesAvx2 => XtsKernel::VaesAvx2,
+    #[cfg(simdcrypt_asm)]
+    VaesAvx2Asm(explicit) => XtsKernel::VaesAvx2Asm,
+    #[cfg(simdcrypt_x86_64)]
+    AesNi => XtsKernel::AesNi,
+]);
+
+/// CBC. Emerald Rapids: VAES decrypts twice as fast as AES-NI and interleaves twice as
+/// many streams; single-stream encryption is the same AES-NI chain on both. A zmm
+/// decryption measured the same speed as the ymm one (`vaesenc zmm` runs at half the ymm
+/// rate there), so no AVX-512 backend.
+pub(crate) static CBC: Table<CbcKernel> = table!(
+    CbcKernel, "CBC", portable: CbcKernel::Portable, [
+    VaesAvx2 => CbcKernel::VaesAvx2,
+    AesNi => CbcKernel::AesNi,
+]);
+
+/// One SHA-1 stream, fastest first. Measured on Intel Emerald Rapids (one 64 KiB message,
+/// best of 30 interleaved rounds): SHA-NI assembly 1.79 GB/s, SHA-NI intrinsics 1.60, AVX2
+/// assembly 0.92, AVX2 intrinsics 0.82, SSSE3 0.74, portable 0.42. The AVX-512 one-stream
+/// kernel (the AVX2 intrinsics kernel compiled with AVX-512 VL: only its schedule changes,
+/// the scalar rounds bound it) measured 0.9 times AVX2 assembly and 1.02 times AVX2
+/// intrinsics (4 and 16 KiB, three runs of the speed tool, 15 interleaved rounds each).
+pub(crate) static SHA1: Table<Sha1Kernel> = table!(
+    Sha1Kernel, "SHA-1", portable: Sha1Kernel::Portable, [
+    #[cfg(simdcrypt_asm)]
+    ShaNiAsm => Sha1Kernel::ShaNiAsm,
+    #[cfg(simdcrypt_x86_64)]
+    ShaNi => Sha1Kernel::ShaNi,
+    #[cfg(simdcrypt_asm)]
+    Avx2Asm => Sha1Kernel::Avx2Asm,
+    #[cfg(simdcrypt_x86_64)]
+    Avx512 => Sha1Kernel::Avx512,
+    #[cfg(simdcrypt_x86_64)]
+    Avx2 => Sha1Kernel::Avx2,
+    #[cfg(simdcrypt_x86_64)]
+    Ssse3 => Sha1Kernel::Ssse3,
+]);
+
+/// The multi-lane kernels of `sha1_many` (stragglers go to [`SHA1`]'s choice), fastest
+/// first as measured on Intel Emerald Rapids (8 messages of 4 KiB, best of 15 interleaved
+/// windows): eight AVX-512 ymm lanes 3.9 B/ns (sixteen zmm lanes 5.3 B/ns with 16
+/// messages), eight AVX2 lanes 2.5 B/ns, two interleaved SHA-NI streams 1.9 B/ns, one
+/// SHA-NI stream 1.6 B/ns (`sha1rnds4` latency is only 1.34 times its reciprocal
+/// throughput there, so a second stream gains little).
+pub(crate) static SHA1_MANY: Table<Sha1Kernel> = table!(
+    Sha1Kernel, "SHA-1", portable: Sha1Kernel::Portable, [
+    #[cfg(simdcrypt_x86_64)]
+    Avx512 => Sha1Kernel::Avx512,
+    #[cfg(simdcrypt_x86_64)]
+    Avx2 => Sha1Kernel::Avx2,
+    #[cfg(simdcrypt_asm)]
+    ShaNiAsm => Sha1Kernel::ShaNiAsm,
+    #[cfg(simdcrypt_x86_64)]
+    ShaNi => Sha1Kernel::ShaNi,
+    #[cfg(simdcrypt_x86_64)]
+    Ssse3 => Sha1Kernel::Ssse3,
+]);
+
+/// CBC with HMAC-SHA1: the stitched kernel, then CBC and SHA-1 one after the other on the
+/// CBC backends (SHA-1 on its own automatic backend; all-portable for `portable`).
+pub(crate) static CBC_HMAC_SHA1: Table<CbcHmacKernel> = table!(
+    CbcHmacKernel, "CBC-HMAC-SHA1", portable: CbcHmacKernel::Sequential, [
+    #[cfg(simdcrypt_x86_64)]
+    AesNiShaNi => |(a, s): (AesNiToken, ShaNiToken)| CbcHmacKernel::Stitched(a, s),
+    VaesAvx2 => |_: VaesAvx2Token| CbcHmacKernel::Sequential,
+    AesNi => |_: AesNiToken| CbcHmacKernel::Sequential,
+]);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::string::String;
+    use std::vec::Vec;
+
+    type Build = fn(Backend) -> Result<(), Error>;
+
+    /// Every table, with a way to build each of its rows' kernels.
+    fn tables() -> [(&'static str, &'static [Backend], Build); 6] {
+        fn ok<K>(r: Result<(K, Backend), Error>) -> Result<(), Error> {
+            r.map(|_| ())
+        }
+        [
+            ("AES", AES.implemented(), |b| ok(AES.select(b))),
+            ("XTS", XTS.implemented(), |b| ok(XTS.select(b))),
+            ("CBC", CBC.implemented(), |b| ok(CBC.select(b))),
+            ("SHA-1", SHA1.implemented(), |b| ok(SHA1.select(b))),
+            ("sha1_many", SHA1_MANY.implemented(), |b| {
+                ok(SHA1_MANY.select(b))
+            }),
+            ("CBC-HMAC-SHA1", CBC_HMAC_SHA1.implemented(), |b| {
+                ok(CBC_HMAC_SHA1.select(b))
+            }),
+        ]
+    }
+
+    /// Every backend has its row, with its token's features; every backend some
+    /// algorithm implements; every implemented backend builds exactly where available.
+    #[test]
+    fn the_table_is_complete() {
+        assert_eq!(ALL.len(), BACKENDS.len());
+        for (i, r) in BACKENDS.iter().enumerate() {
+            assert_eq!(r.backend as usize, i);
+            assert_eq!(r.backend.name(), r.name);
+            assert_eq!(r.backend.required_features(), r.features);
+            assert_eq!(r.backend.is_asm(), r.asm);
+        }
+        // (Each backend's features against its token: tests/dispatch.rs, through the API.)
+        for &b in &ALL {
+            assert!(
+                tables().iter().any(|(_, imp, _)| imp.contains(&b)) || b == Backend::Portable,
+                "{b} is in no algorithm's table"
+            );
+        }
+        for (name, implemented, build) in tables() {
+            assert_eq!(implemented.last(), Some(&Backend::Portable), "{name}");
+            for &b in &ALL {
+                match build(b) {
+                    Ok(()) => assert!(implemented.contains(&b) && b.is_available(), "{name} {b}"),
+                    Err(Error::BackendUnavailable(x)) => {
+                        assert_eq!(x, b);
+                        assert!(implemented.contains(&b) && !b.is_available(), "{name} {b}");
+                    }
+                    Err(Error::BackendNotForAlgorithm { backend, .. }) => {
+                        assert_eq!(backend, b);
+                        assert!(!implemented.contains(&b), "{name} {b}");
+                    }
+                    Err(e) => panic!("{name} {b}: {e}"),
+                }
+            }
+        }
+    }
+
+    /// The automatic choice is an available backend within the cap, and its kernel is
+    /// built.
+    #[test]
+    fn automatic_choices_are_available() {
+        let cap = automatic_features();
+        for (name, b) in [
+            ("AES", AES.auto_kernel().1),
+            ("XTS", XTS.auto_kernel().1),
+            ("CBC", CBC.auto_kernel().1),
+            ("SHA-1", SHA1.auto_kernel().1),
+            ("sha1_many", SHA1_MANY.auto_kernel().1),
+            ("CBC-HMAC-SHA1", CBC_HMAC_SHA1.auto_kernel().1),
+        ] {
+            assert!(
+                b.is_available() && cap.contains(b.required_features()),
+                "{name} {b}"
+            );
+        }
+        assert_eq!(AES.auto(), AES.auto_kernel().1);
+        assert_eq!(SHA1.available().last(), Some(Backend::Portable));
+    }
+
+    /// What the README's backends table says of each backend of a table: its place in the
+    /// default order (`1` first), counting the automatic candidates, or `explicit`.
+    fn readme_cells<K: Copy>(t: &Table<K>) -> Vec<(Backend, String)> {
+        let mut place = 0;
+        t.rows
+            .iter()
+            .map(|r| {
+                let cell = if r.explicit {
+                    String::from("explicit")
+                } else {
+                    place += 1;
+                    std::format!("{place}")
+                };
+                (r.backend, cell)
+            })
+            .collect()
+    }
+
+    /// The README's backends table has a row per backend, and its algorithm columns give
+    /// each table's default order here.
+    #[test]
+    fn readme_table_mirrors_this_one() {
+        let readme = include_str!("../README.md");
+        let section = readme
+            .split("\n## Backends\n")
+            .nth(1)
+            .expect("README has a Backends section");
+        let mut lines = section.lines().skip_while(|l| !l.starts_with('|'));
+        let header: Vec<String> = cells(lines.next().unwrap());
+        lines.next(); // |---|
+        let columns: Vec<(usize, Vec<(Backend, String)>)> = header
+            .iter()
+            .enumerate()
+            .filter_map(|(i, h)| {
+                let cells = match h.as_str() {
+                    "AES" => readme_cells(&AES),
+                    "XTS" => readme_cells(&XTS),
+                    "CBC" => readme_cells(&CBC),
+                    "SHA-1" => readme_cells(&SHA1),
+                    "`sha1_many`" => readme_cells(&SHA1_MANY),
+                    "CBC-HMAC-SHA1" => readme_cells(&CBC_HMAC_SHA1),
+                    _ => return None,
+                };
+                Some((i, cells))
+            })
+            .collect();
+        assert_eq!(columns.len(), 6, "{header:?}");
+        let mut seen = Vec::new();
+        for line in lines.take_while(|l| l.starts_with('|')) {
+            let c = cells(line);
+            let b: Backend = c[0].trim_matches('`').parse().unwrap();
+            seen.push(b);
+            for (i, want) in &columns {
+                let want = want.iter().find(|(x, _)| *x == b).map_or("", |(_, c)| c);
+                assert_eq!(c[*i], want, "README: {b} under {}", header[*i]);
+            }
+        }
+        assert_eq!(
+            seen, ALL,
+            "README lists every backend, in declaration order"
+        );
+    }
+
+    fn cells(line: &str) -> Vec<String> {
+        line.trim()
+            .trim_matches('|')
+            .split('|')
+            .map(|c| String::from(c.trim()))
+            .collect()
+    }
+}
