@@ -48,8 +48,18 @@ pub(crate) fn words(words: &mut [u32]) {
 /// Call it right after the kernel returns, from the function that called the kernel; `N`
 /// covers the deepest frame the kernel makes (measured in optimised builds; see the tests
 /// in `leak_tests.rs`). Its own frame is this array, placed where the kernel's were.
-#[inline(never)]
+#[inline(always)]
 pub(crate) fn stack<const N: usize>() {
+    #[cfg(test)]
+    if dry_run() {
+        return;
+    }
+    stack_area::<N>();
+}
+
+/// [`stack`]'s work: its frame is the area.
+#[inline(never)]
+fn stack_area<const N: usize>() {
     let mut area = core::mem::MaybeUninit::<Area<N>>::uninit();
     let p = area.as_mut_ptr().cast::<Chunk>();
     for i in 0..N {
@@ -59,6 +69,77 @@ pub(crate) fn stack<const N: usize>() {
     }
     compiler_fence(Ordering::SeqCst);
     core::hint::black_box(&mut area);
+}
+
+/// [`stack`] for callers whose CPU has AVX (the token proves it): `32 * N` bytes, one
+/// 32-byte store per 32 bytes, half the stores of [`stack`] for the deep frames of the
+/// VAES kernels (ymm stores move as many bytes per cycle as zmm ones on every CPU seen).
+#[cfg(simdcrypt_x86_64)]
+#[inline(always)]
+pub(crate) fn stack_avx<const N: usize>(_avx: crate::cpu::VaesAvx2Token) {
+    #[cfg(test)]
+    if dry_run() {
+        return;
+    }
+    // SAFETY: the token proves the CPU runs AVX.
+    unsafe { stack_area_avx::<N>() };
+}
+
+/// [`stack_avx`]'s work: its frame is the area.
+///
+/// # Safety
+/// The CPU runs AVX.
+#[cfg(simdcrypt_x86_64)]
+#[inline(never)]
+#[target_feature(enable = "avx")]
+unsafe fn stack_area_avx<const N: usize>() {
+    use core::arch::x86_64::{__m256i, _mm256_setzero_si256};
+    #[repr(C, align(32))]
+    struct Area32<const N: usize>([__m256i; N]);
+    let mut area = core::mem::MaybeUninit::<Area32<N>>::uninit();
+    let p = area.as_mut_ptr().cast::<__m256i>();
+    for i in 0..N {
+        // SAFETY: `i < N`: an aligned 32-byte chunk of the local array, written (never
+        // read) as a whole.
+        unsafe { core::ptr::write_volatile(p.add(i), _mm256_setzero_si256()) };
+    }
+    compiler_fence(Ordering::SeqCst);
+    core::hint::black_box(&mut area);
+}
+
+/// A wipe depth by build: test builds (debug assertions on, as `cargo test` builds the
+/// crate) make deeper frames than release builds, and `leak_tests` checks the former.
+pub(crate) const fn depth(debug_assertions: usize, release: usize) -> usize {
+    if cfg!(debug_assertions) {
+        debug_assertions
+    } else {
+        release
+    }
+}
+
+/// Test builds: when [`DRY`] is set, records in [`LOWEST`] where a wipe would start (an
+/// address in this frame, which lies where the wipe's area would) and says to skip it.
+#[cfg(test)]
+#[inline(never)]
+fn dry_run() -> bool {
+    let marker = 0u8;
+    let at = core::hint::black_box(&marker) as *const u8 as usize;
+    if DRY.with(core::cell::Cell::get) {
+        LOWEST.with(|l| l.set(l.get().min(at)));
+        true
+    } else {
+        false
+    }
+}
+
+#[cfg(test)]
+std::thread_local! {
+    /// Test builds: a switch that makes [`stack`] wipe nothing, and the lowest address
+    /// where such a skipped wipe would have started on this thread (where the frames of
+    /// the calls before it started), so that `leak_tests::stack_depths` can see how deep
+    /// below that the calls wrote.
+    pub(crate) static LOWEST: core::cell::Cell<usize> = const { core::cell::Cell::new(usize::MAX) };
+    pub(crate) static DRY: core::cell::Cell<bool> = const { core::cell::Cell::new(false) };
 }
 
 /// `N` aligned 16-byte chunks of stack.

@@ -57,6 +57,45 @@ pub(crate) enum Imp {
     VaesAvx2(VaesAvx2Token),
 }
 
+/// The kernel calls [`Imp::burn_stack`] follows.
+const ENCRYPT: u8 = 0;
+const DECRYPT: u8 = 1;
+const MANY: u8 = 2;
+
+impl Imp {
+    /// Zeroes the stack the last kernel call (`OP`: [`ENCRYPT`], [`DECRYPT`] or [`MANY`])
+    /// used, where its compiled code left round keys (spilled vectors, key arrays): the
+    /// deepest frame each kernel makes below its caller, measured in optimised builds
+    /// (`leak_tests::stack_depths`; speed/RESULTS.md has the figures) with a margin.
+    #[inline(always)]
+    fn burn_stack<const OP: u8>(self) {
+        use crate::wipe::{depth, stack};
+        // Bytes below the caller (test build / release, AMD Zen 4), encrypt, decrypt and
+        // encrypt_many: portable 1,647 / 1,511, 2,175 / 2,055, 2,767 / 1,639; aesni 231 /
+        // 231, 399 / 367, 2,247 / 983; vaes-avx2 135 / 135, 847 / 591, 3,439 / 2,199.
+        match (self, OP) {
+            (Imp::Portable, ENCRYPT) => stack::<{ depth(120, 112) }>(),
+            (Imp::Portable, DECRYPT) => stack::<{ depth(160, 152) }>(),
+            (Imp::Portable, _) => stack::<{ depth(200, 120) }>(),
+            #[cfg(simdcrypt_x86_64)]
+            (Imp::AesNi(_), ENCRYPT) => stack::<{ depth(20, 20) }>(),
+            #[cfg(simdcrypt_x86_64)]
+            (Imp::AesNi(_), DECRYPT) => stack::<{ depth(32, 28) }>(),
+            #[cfg(simdcrypt_x86_64)]
+            (Imp::AesNi(_), _) => stack::<{ depth(160, 72) }>(),
+            // In 32-byte stores.
+            #[cfg(simdcrypt_x86_64)]
+            (Imp::VaesAvx2(t), ENCRYPT) => crate::wipe::stack_avx::<{ depth(6, 6) }>(t),
+            #[cfg(simdcrypt_x86_64)]
+            (Imp::VaesAvx2(t), DECRYPT) => crate::wipe::stack_avx::<{ depth(32, 24) }>(t),
+            #[cfg(simdcrypt_x86_64)]
+            (Imp::VaesAvx2(t), _) => crate::wipe::stack_avx::<{ depth(124, 80) }>(t),
+            #[cfg(not(simdcrypt_x86_64))]
+            _ => stack::<{ depth(200, 152) }>(),
+        }
+    }
+}
+
 /// AES-CBC under one key, on one backend.
 ///
 /// Round keys are zeroized on drop; `Debug` prints no key material.
@@ -219,6 +258,7 @@ impl Cbc {
             #[cfg(not(simdcrypt_x86_64))]
             _ => soft::encrypt(&self.ks, iv, blocks),
         }
+        self.imp.burn_stack::<ENCRYPT>();
     }
 
     pub(crate) fn dec_blocks(&self, iv: &mut Block, blocks: &mut [Block]) {
@@ -234,6 +274,7 @@ impl Cbc {
             #[cfg(not(simdcrypt_x86_64))]
             _ => soft::decrypt(&self.ks, iv, blocks),
         }
+        self.imp.burn_stack::<DECRYPT>();
     }
 
     /// Encrypts `buf` in place; `iv` becomes the last ciphertext block, so a following call
@@ -507,6 +548,7 @@ impl Cbc {
             #[cfg(not(simdcrypt_x86_64))]
             _ => many::<8>(ivs, bufs, |l, s| soft::encrypt_lanes(ks, l, s)),
         }
+        self.imp.burn_stack::<MANY>();
         Ok(())
     }
 }

@@ -126,6 +126,31 @@ impl Kernel {
         }
     }
 
+    /// Zeroes the stack that the last tweak encryption and unit kernel calls used, where
+    /// their compiled code left round keys and tweaks (spilled vectors, key arrays): the
+    /// deepest frame each backend makes below `Xts::run_unchecked`, measured in optimised
+    /// builds (`leak_tests::stack_depths`; speed/RESULTS.md has the figures) with a margin.
+    #[inline(always)]
+    fn burn_stack(self) {
+        use crate::wipe::{depth, stack};
+        match self {
+            // Bytes below `run_unchecked` (test build / release, AMD Zen 4): 3,839 / 3,735.
+            Kernel::Portable => stack::<{ depth(272, 264) }>(),
+            // 1,199 / 767.
+            #[cfg(simdcrypt_x86_64)]
+            Kernel::AesNi(_) => stack::<{ depth(88, 56) }>(),
+            // In 32-byte stores: 2,431 / 1,991.
+            #[cfg(simdcrypt_x86_64)]
+            Kernel::VaesAvx2(t) => crate::wipe::stack_avx::<{ depth(88, 72) }>(t),
+            // The assembly wipes its own frame; the tweak's AES-NI call: 623 / 623.
+            #[cfg(simdcrypt_asm)]
+            Kernel::VaesAvx2Asm(t) => crate::wipe::stack_avx::<{ depth(24, 24) }>(t),
+            // 3,519 / 2,647.
+            #[cfg(simdcrypt_x86_64)]
+            Kernel::VaesAvx512(t) => crate::wipe::stack_avx::<{ depth(128, 96) }>(t.vaes_avx2()),
+        }
+    }
+
     /// Consecutive data units of `len` bytes, unit `i` under the encrypted tweak
     /// `tweaks[i]`, in the direction `DEC` (decryption when true): the round count made a
     /// constant here, once, for the kernels.
@@ -926,6 +951,7 @@ impl Xts {
                     .units_raw::<DEC>(&self.k1, core::slice::from_ref(&t), sp, dp, unit);
             }
             wipe(core::slice::from_mut(&mut t));
+            self.kernel.burn_stack();
             return;
         }
         let mut tw = [[0u8; 16]; TWEAK_BATCH];
@@ -973,6 +999,7 @@ impl Xts {
             used = used.max(n);
         }
         wipe(&mut tw[..used]);
+        self.kernel.burn_stack();
     }
 }
 
