@@ -358,8 +358,8 @@ use crate::cbc_hmac::Imp as CbcHmacKernel;
 use crate::sha1::Impl as Sha1Kernel;
 use crate::xts::Kernel as XtsKernel;
 
-/// AES blocks (ECB). VAES on zmm measured no faster than on ymm on Emerald Rapids (1.00x,
-/// 4096 blocks, AES-128 and AES-256), so the 256-bit kernel goes first.
+/// AES blocks (ECB). VAES on zmm moves no more bytes per cycle than on ymm (measured on
+/// Emerald Rapids; speed/RESULTS.md, "Dispatch order"), so the 256-bit kernel goes first.
 pub(crate) static AES: Table<AesKernel> = table!(
     AesKernel, "AES", portable: AesKernel::Portable, [
     VaesAvx2 => AesKernel::VaesAvx2,
@@ -367,12 +367,10 @@ pub(crate) static AES: Table<AesKernel> = table!(
     AesNi => AesKernel::AesNi,
 ]);
 
-/// XTS data units. Measured on Emerald Rapids (encrypt_sectors, 64 KiB per call, best of
-/// 40): AES-128 4 KiB units 14.3 / 10.9 / 10.3 / 4.9 GB/s and 512-byte sectors
-/// 12.8 / 8.7 / 10.3 / 5.3 GB/s for vaes-avx512 / vaes-avx2-asm / vaes-avx2 / aesni.
-/// The assembly has no multi-unit entry, so it loses on small sectors: the intrinsics
-/// kernel goes first where AVX-512 is missing, and the assembly twin (slower on sectors on
-/// AMD Zen 3 too, `crate::tuning`) is selected explicitly only.
+/// XTS data units, widest first (speed/RESULTS.md, "Dispatch order"). The assembly has no
+/// multi-unit entry, so it loses on small sectors: the intrinsics kernel goes first where
+/// AVX-512 is missing, and the assembly twin (slower on sectors on AMD Zen 3 too,
+/// `crate::tuning`) is selected explicitly only.
 pub(crate) static XTS: Table<XtsKernel> = table!(
     XtsKernel, "XTS", portable: XtsKernel::Portable, [
     #[cfg(simdcrypt_x86_64)]
@@ -385,22 +383,19 @@ pub(crate) static XTS: Table<XtsKernel> = table!(
     AesNi => XtsKernel::AesNi,
 ]);
 
-/// CBC. Emerald Rapids: VAES decrypts twice as fast as AES-NI and interleaves twice as
+/// CBC. VAES decrypts twice the blocks per instruction of AES-NI and interleaves twice as
 /// many streams; single-stream encryption is the same AES-NI chain on both. A zmm
-/// decryption measured the same speed as the ymm one (`vaesenc zmm` runs at half the ymm
-/// rate there), so no AVX-512 backend.
+/// decryption gains nothing where `vaesenc zmm` runs at half the ymm rate, so no AVX-512
+/// backend (speed/RESULTS.md, "Dispatch order").
 pub(crate) static CBC: Table<CbcKernel> = table!(
     CbcKernel, "CBC", portable: CbcKernel::Portable, [
     VaesAvx2 => CbcKernel::VaesAvx2,
     AesNi => CbcKernel::AesNi,
 ]);
 
-/// One SHA-1 stream, fastest first. Measured on Intel Emerald Rapids (one 64 KiB message,
-/// best of 30 interleaved rounds): SHA-NI assembly 1.79 GB/s, SHA-NI intrinsics 1.60, AVX2
-/// assembly 0.92, AVX2 intrinsics 0.82, SSSE3 0.74, portable 0.42. The AVX-512 one-stream
-/// kernel (the AVX2 intrinsics kernel compiled with AVX-512 VL: only its schedule changes,
-/// the scalar rounds bound it) measured 0.9 times AVX2 assembly and 1.02 times AVX2
-/// intrinsics (4 and 16 KiB, three runs of the speed tool, 15 interleaved rounds each).
+/// One SHA-1 stream, fastest first as measured (speed/RESULTS.md, "Dispatch order"). The
+/// AVX-512 one-stream kernel is the AVX2 intrinsics kernel compiled with AVX-512 VL: only
+/// its schedule changes and the scalar rounds bound it, so it sits below AVX2 assembly.
 pub(crate) static SHA1: Table<Sha1Kernel> = table!(
     Sha1Kernel, "SHA-1", portable: Sha1Kernel::Portable, [
     #[cfg(simdcrypt_asm)]
@@ -418,11 +413,9 @@ pub(crate) static SHA1: Table<Sha1Kernel> = table!(
 ]);
 
 /// The multi-lane kernels of `sha1_many` (stragglers go to [`SHA1`]'s choice), fastest
-/// first as measured on Intel Emerald Rapids (8 messages of 4 KiB, best of 15 interleaved
-/// windows): eight AVX-512 ymm lanes 3.9 B/ns (sixteen zmm lanes 5.3 B/ns with 16
-/// messages), eight AVX2 lanes 2.5 B/ns, two interleaved SHA-NI streams 1.9 B/ns, one
-/// SHA-NI stream 1.6 B/ns (`sha1rnds4` latency is only 1.34 times its reciprocal
-/// throughput there, so a second stream gains little).
+/// first as measured (speed/RESULTS.md, "Dispatch order"): vector lanes hash eight or
+/// sixteen messages per instruction, while SHA-NI gains little from a second interleaved
+/// stream (`sha1rnds4` latency is close to its reciprocal throughput).
 pub(crate) static SHA1_MANY: Table<Sha1Kernel> = table!(
     Sha1Kernel, "SHA-1", portable: Sha1Kernel::Portable, [
     #[cfg(simdcrypt_x86_64)]

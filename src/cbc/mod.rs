@@ -66,13 +66,10 @@ impl Imp {
     /// Zeroes the stack the last kernel call (`OP`: [`ENCRYPT`], [`DECRYPT`] or [`MANY`])
     /// used, where its compiled code left round keys (spilled vectors, key arrays): the
     /// deepest frame each kernel makes below its caller, measured in optimised builds
-    /// (`leak_tests::stack_depths`; speed/RESULTS.md has the figures) with a margin.
+    /// (`leak_tests::stack_depths`; speed/RESULTS.md, "Stack wipes") with a margin.
     #[inline(always)]
     fn burn_stack<const OP: u8>(self) {
         use crate::wipe::{depth, stack};
-        // Bytes below the caller (test build / release, AMD Zen 4), encrypt, decrypt and
-        // encrypt_many: portable 1,647 / 1,511, 2,175 / 2,055, 2,767 / 1,639; aesni 231 /
-        // 231, 399 / 367, 2,247 / 983; vaes-avx2 135 / 135, 847 / 591, 3,439 / 2,199.
         match (self, OP) {
             (Imp::Portable, ENCRYPT) => stack::<{ depth(120, 112) }>(),
             (Imp::Portable, DECRYPT) => stack::<{ depth(160, 152) }>(),
@@ -83,7 +80,7 @@ impl Imp {
             (Imp::AesNi(_), DECRYPT) => stack::<{ depth(32, 28) }>(),
             #[cfg(simdcrypt_x86_64)]
             (Imp::AesNi(_), _) => stack::<{ depth(160, 72) }>(),
-            // In 32-byte stores.
+            // 32-byte chunks.
             #[cfg(simdcrypt_x86_64)]
             (Imp::VaesAvx2(t), ENCRYPT) => crate::wipe::stack_avx::<{ depth(6, 6) }>(t),
             #[cfg(simdcrypt_x86_64)]

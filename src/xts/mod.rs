@@ -120,6 +120,7 @@ impl Kernel {
             #[cfg(simdcrypt_x86_64)]
             Kernel::VaesAvx2(t) => (Impl::VaesAvx2(t), Impl::AesNi(t.aesni())),
             #[cfg(simdcrypt_asm)]
+            // (The assembly wipes its own frame; this covers the tweak's AES-NI call.)
             Kernel::VaesAvx2Asm(t) => (Impl::VaesAvx2(t), Impl::AesNi(t.aesni())),
             #[cfg(simdcrypt_x86_64)]
             Kernel::VaesAvx512(t) => (Impl::VaesAvx512(t), Impl::AesNi(t.vaes_avx2().aesni())),
@@ -129,23 +130,19 @@ impl Kernel {
     /// Zeroes the stack that the last tweak encryption and unit kernel calls used, where
     /// their compiled code left round keys and tweaks (spilled vectors, key arrays): the
     /// deepest frame each backend makes below `Xts::run_unchecked`, measured in optimised
-    /// builds (`leak_tests::stack_depths`; speed/RESULTS.md has the figures) with a margin.
+    /// builds (`leak_tests::stack_depths`; speed/RESULTS.md, "Stack wipes") with a margin,
+    /// in 16-byte chunks, or 32-byte ones where the CPU has AVX.
     #[inline(always)]
     fn burn_stack(self) {
         use crate::wipe::{depth, stack};
         match self {
-            // Bytes below `run_unchecked` (test build / release, AMD Zen 4): 3,839 / 3,735.
             Kernel::Portable => stack::<{ depth(272, 264) }>(),
-            // 1,199 / 767.
             #[cfg(simdcrypt_x86_64)]
             Kernel::AesNi(_) => stack::<{ depth(88, 56) }>(),
-            // In 32-byte stores: 2,431 / 1,991.
             #[cfg(simdcrypt_x86_64)]
             Kernel::VaesAvx2(t) => crate::wipe::stack_avx::<{ depth(88, 72) }>(t),
-            // The assembly wipes its own frame; the tweak's AES-NI call: 623 / 623.
             #[cfg(simdcrypt_asm)]
             Kernel::VaesAvx2Asm(t) => crate::wipe::stack_avx::<{ depth(24, 24) }>(t),
-            // 3,519 / 2,647.
             #[cfg(simdcrypt_x86_64)]
             Kernel::VaesAvx512(t) => crate::wipe::stack_avx::<{ depth(128, 96) }>(t.vaes_avx2()),
         }
@@ -1005,12 +1002,9 @@ impl Xts {
 
 #[cfg(feature = "rayon")]
 impl Xts {
-    /// Below this many bytes a parallel call stays on the calling thread. Measured here
-    /// (`XTS_BENCH=rayon cargo bench --all-features --bench xts`, 2 cores): one call split
-    /// in two across rayon's threads first broke even at 256 KiB in a quiet moment and lost
-    /// up to 1 MiB while other work shared the cores (waking a pool thread from outside the
-    /// pool takes tens of microseconds; one thread does 1 MiB in about 90). 16 MiB ran
-    /// 1.7-2.0x faster on 2 threads when the machine was quiet.
+    /// Below this many bytes a parallel call stays on the calling thread: waking a pool
+    /// thread from outside the pool takes tens of microseconds, as long as one thread
+    /// takes for hundreds of KiB (speed/RESULTS.md, "Constants").
     ///
     /// ```
     /// use simdcrypt::Xts;

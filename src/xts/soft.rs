@@ -18,8 +18,7 @@ use super::{mul_x, wipe};
 use crate::aes::{Block, KeySchedule, soft};
 
 /// Blocks per call into the bitsliced core, which bitslices the round keys on every call:
-/// 64 blocks keep that to a few percent (measured here: portable AES-256-XTS at 4 KiB
-/// went from about 0.39x to 0.51x OpenSSL's software path when raised from 16).
+/// 64 blocks keep that to a few percent (speed/RESULTS.md, "Constants").
 const PORTABLE_BATCH: usize = 64;
 
 /// Encrypts one data unit (16..=2^24 bytes) in place; `t0` is E_K2(tweak).
