@@ -26,7 +26,7 @@
 use std::vec::Vec;
 
 use crate::aes::{Impl, KeySchedule};
-use crate::{Cbc, HmacSha1, Sha1, Xts};
+use crate::{Aes, Cbc, CbcHmacSha1, HmacSha1, Sha1, Xts};
 
 /// How deep below the caller's frame the scrub and the scan reach.
 const DEPTH: usize = 48 * 1024;
@@ -159,7 +159,11 @@ fn depth_of(call: impl FnOnce() + Send + 'static) -> (usize, usize) {
                     break;
                 }
             }
-            (start.saturating_sub(deepest), 0)
+            if deepest == 0 {
+                (0, 0)
+            } else {
+                (start.saturating_sub(deepest), 0)
+            }
         })
         .unwrap()
         .join()
@@ -288,6 +292,80 @@ fn cbc_calls_leave_no_round_keys() {
     }
 }
 
+/// Each kind of ECB call, by name.
+fn aes_calls() -> [Named<Aes>; 3] {
+    [
+        ("encrypt 64 blocks", |a| {
+            let mut b = [[5u8; 16]; 64];
+            a.encrypt_blocks(&mut b);
+        }),
+        ("decrypt 7 blocks", |a| {
+            let mut b = [[6u8; 16]; 7];
+            a.decrypt_blocks(&mut b);
+        }),
+        ("encrypt one block", |a| {
+            let mut b = [7u8; 16];
+            a.encrypt_block(&mut b);
+        }),
+    ]
+}
+
+/// Each kind of CBC-HMAC-SHA1 call, by name.
+fn cbc_hmac_calls() -> [Named<CbcHmacSha1>; 2] {
+    [
+        ("seal and open 1 KiB", |c| {
+            let mut b = bytes(10, 1024);
+            let tag = c.seal(&[4; 16], &mut b).unwrap();
+            c.open(&[4; 16], &mut b, &tag).unwrap();
+        }),
+        ("seal_cts and open_cts 200 bytes", |c| {
+            let mut b = bytes(11, 200);
+            let tag = c.seal_cts(&[4; 16], &mut b).unwrap();
+            c.open_cts(&[4; 16], &mut b, &tag).unwrap();
+        }),
+    ]
+}
+
+#[test]
+fn aes_calls_leave_no_round_keys() {
+    for b in Aes::available_backends() {
+        for key_len in [16, 24, 32] {
+            let key = bytes(key_len as u64 + 50, key_len);
+            let pats = round_keys(&KeySchedule::new(&key).unwrap());
+            for (what, call) in aes_calls() {
+                let aes = std::boxed::Box::new(Aes::with_backend(&key, b).unwrap());
+                check(
+                    &std::format!("AES {what}, {b}, {key_len}-byte key"),
+                    pats.clone(),
+                    move || {
+                        call(&aes);
+                    },
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn cbc_hmac_calls_leave_no_round_keys() {
+    for b in CbcHmacSha1::available_backends() {
+        for key_len in [16, 32] {
+            let key = bytes(key_len as u64 + 60, key_len);
+            let pats = round_keys(&KeySchedule::new(&key).unwrap());
+            for (what, call) in cbc_hmac_calls() {
+                let c = std::boxed::Box::new(CbcHmacSha1::with_backend(&key, &[9; 20], b).unwrap());
+                check(
+                    &std::format!("CBC-HMAC {what}, {b}, {key_len}-byte key"),
+                    pats.clone(),
+                    move || {
+                        call(&c);
+                    },
+                );
+            }
+        }
+    }
+}
+
 #[test]
 #[ignore = "a measurement for the burn_stack depths, not a check"]
 fn stack_depths() {
@@ -299,6 +377,26 @@ fn stack_depths() {
             });
             std::println!(
                 "xts {b:14} writes {:5} bytes below its wipe's start  {what}",
+                d.0
+            );
+        }
+    }
+    for b in Aes::available_backends() {
+        for (what, call) in aes_calls() {
+            let aes = std::boxed::Box::new(Aes::with_backend(&[7; 32], b).unwrap());
+            let d = depth_of(move || call(&aes));
+            std::println!(
+                "aes {b:14} writes {:5} bytes below its wipe's start  {what}",
+                d.0
+            );
+        }
+    }
+    for b in CbcHmacSha1::available_backends() {
+        for (what, call) in cbc_hmac_calls() {
+            let c = std::boxed::Box::new(CbcHmacSha1::with_backend(&[7; 32], &[9; 20], b).unwrap());
+            let d = depth_of(move || call(&c));
+            std::println!(
+                "cbc-hmac {b:14} writes {:5} bytes below its wipe's start  {what}",
                 d.0
             );
         }

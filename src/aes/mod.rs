@@ -137,6 +137,25 @@ pub(crate) enum Impl {
 }
 
 impl Impl {
+    /// Zeroes the stack the last block-kernel call used, where its compiled code left
+    /// round keys (broadcast to vectors, spilled): the deepest frame each kernel makes
+    /// below its caller, measured in optimised builds (`leak_tests::stack_depths`;
+    /// speed/RESULTS.md, "Stack wipes") with a margin.
+    #[inline(always)]
+    pub(crate) fn burn_stack(self) {
+        use crate::wipe::{depth, stack};
+        match self {
+            Impl::Portable => stack::<{ depth(104, 96) }>(),
+            #[cfg(simdcrypt_x86_64)]
+            Impl::AesNi(_) => stack::<{ depth(20, 17) }>(),
+            // 32-byte chunks.
+            #[cfg(simdcrypt_x86_64)]
+            Impl::VaesAvx2(t) => crate::wipe::stack_avx::<{ depth(21, 19) }>(t),
+            #[cfg(simdcrypt_x86_64)]
+            Impl::VaesAvx512(t) => crate::wipe::stack_avx::<{ depth(9, 2) }>(t.vaes_avx2()),
+        }
+    }
+
     /// Encrypts each block in place (ECB).
     #[inline]
     pub(crate) fn encrypt_blocks(self, ks: &KeySchedule, blocks: &mut [Block]) {
@@ -291,6 +310,7 @@ impl Aes {
     #[inline]
     pub fn encrypt_blocks(&self, blocks: &mut [Block]) {
         self.imp.encrypt_blocks(&self.ks, blocks);
+        self.imp.burn_stack();
     }
 
     /// Decrypts every block in place, independently (ECB).
@@ -308,6 +328,7 @@ impl Aes {
     #[inline]
     pub fn decrypt_blocks(&self, blocks: &mut [Block]) {
         self.imp.decrypt_blocks(&self.ks, blocks);
+        self.imp.burn_stack();
     }
 
     /// Encrypts one block in place.

@@ -179,6 +179,15 @@ impl CbcHmacSha1 {
         self.backend
     }
 
+    /// Zeroes the stack the stitched kernel used, where its compiled code left round keys
+    /// and chaining values (spilled): its deepest frame, measured in optimised builds
+    /// (`leak_tests::stack_depths`; speed/RESULTS.md, "Stack wipes") with a margin.
+    #[cfg(simdcrypt_x86_64)]
+    #[inline(always)]
+    fn burn_stack() {
+        crate::wipe::stack::<{ crate::wipe::depth(52, 28) }>();
+    }
+
     /// Encrypts and hashes the whole 64-byte groups of `buf` (a multiple of 64 bytes),
     /// continuing the CBC chain and the SHA-1 state.
     fn seal_bulk(&self, chain: &mut Block, state: &mut [u32; 5], buf: &mut [u8]) {
@@ -193,7 +202,10 @@ impl CbcHmacSha1 {
                     .enc_blocks(chain, groups.as_flattened_mut().as_chunks_mut::<16>().0);
             }
             #[cfg(simdcrypt_x86_64)]
-            Imp::Stitched(a, s) => aesni_shani::seal(a, s, &self.cbc.ks, chain, state, groups),
+            Imp::Stitched(a, s) => {
+                aesni_shani::seal(a, s, &self.cbc.ks, chain, state, groups);
+                Self::burn_stack();
+            }
         }
     }
 
@@ -210,7 +222,10 @@ impl CbcHmacSha1 {
                 self.sha.compress(state, groups);
             }
             #[cfg(simdcrypt_x86_64)]
-            Imp::Stitched(a, s) => aesni_shani::open(a, s, &self.cbc.ks, chain, state, groups),
+            Imp::Stitched(a, s) => {
+                aesni_shani::open(a, s, &self.cbc.ks, chain, state, groups);
+                Self::burn_stack();
+            }
         }
     }
 
