@@ -153,6 +153,8 @@ impl Impl {
             Impl::VaesAvx2(t) => crate::wipe::stack_avx::<{ depth(21, 19) }>(t),
             #[cfg(simdcrypt_x86_64)]
             Impl::VaesAvx512(t) => crate::wipe::stack_avx::<{ depth(9, 2) }>(t.vaes_avx2()),
+            #[cfg(not(simdcrypt_x86_64))]
+            _ => stack::<{ depth(104, 96) }>(),
         }
     }
 
