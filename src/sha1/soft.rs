@@ -88,9 +88,11 @@ pub(crate) fn rounds_with(state: &mut [u32; 5], wk: &[u32; 80], mut between: imp
     rounds_to!(parity, 40);
     rounds_to!(maj, 60);
     rounds_to!(parity, 80);
-    for (s, x) in state.iter_mut().zip([a, b, c, d, e]) {
-        *s = s.wrapping_add(x);
-    }
+    state[0] = state[0].wrapping_add(a);
+    state[1] = state[1].wrapping_add(b);
+    state[2] = state[2].wrapping_add(c);
+    state[3] = state[3].wrapping_add(d);
+    state[4] = state[4].wrapping_add(e);
 }
 
 /// The scalar message schedule of one block, with the round constants added.
