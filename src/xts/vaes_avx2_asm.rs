@@ -235,19 +235,29 @@ mod tests {
         [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xc0],
     ];
 
-    #[test]
-    fn every_length_to_600() {
-        let Some(t) = token() else { return };
-        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    /// For a random key of each AES size, and each length in `lens`, a random tweak and
+    /// unit through [`check`], with buffers `so(len)` bytes off alignment.
+    fn random_units(
+        t: VaesAvx2Token,
+        rng: &mut Rng,
+        lens: impl Iterator<Item = usize> + Clone,
+        so: impl Fn(usize) -> usize,
+    ) {
         for klen in [16, 24, 32] {
             let ks = KeySchedule::new(&rng.bytes(klen)).unwrap();
-            for len in 16..=600 {
+            for len in lens.clone() {
                 let mut t0 = [0u8; 16];
                 rng.fill(&mut t0);
                 let data = rng.bytes(len);
-                check(t, &ks, &t0, &data, len % 16);
+                check(t, &ks, &t0, &data, so(len));
             }
         }
+    }
+
+    #[test]
+    fn every_length_to_600() {
+        let Some(t) = token() else { return };
+        random_units(t, &mut Rng(0x9e37_79b9_7f4a_7c15), 16..=600, |len| len % 16);
     }
 
     #[test]
@@ -269,15 +279,8 @@ mod tests {
     fn long_units() {
         let Some(t) = token() else { return };
         let mut rng = Rng(7);
-        for klen in [16, 24, 32] {
-            let ks = KeySchedule::new(&rng.bytes(klen)).unwrap();
-            for len in [4095, 4096, 4097, 65535, 65536, 65537, 100_015] {
-                let mut t0 = [0u8; 16];
-                rng.fill(&mut t0);
-                let data = rng.bytes(len);
-                check(t, &ks, &t0, &data, 3);
-            }
-        }
+        let lens = [4095, 4096, 4097, 65535, 65536, 65537, 100_015];
+        random_units(t, &mut rng, lens.into_iter(), |_| 3);
         // The largest data unit IEEE 1619 allows.
         let ks = KeySchedule::new(&rng.bytes(32)).unwrap();
         let data = rng.bytes(1 << 24);
