@@ -77,33 +77,30 @@ impl HmacSha1 {
         }
     }
 
-    /// The backends this CPU runs for HMAC-SHA1 (SHA-1's), best first: what
-    /// [`HmacSha1::with_backend`] accepts.
-    ///
-    /// ```
-    /// use simdcrypt::{Backend, HmacSha1, Sha1};
-    /// assert!(HmacSha1::available_backends().eq(Sha1::available_backends()));
-    /// for b in HmacSha1::available_backends() {
-    ///     assert_eq!(HmacSha1::with_backend(b"key", b)?.backend(), b);
-    /// }
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
-    pub fn available_backends() -> impl Iterator<Item = Backend> {
-        Sha1::available_backends()
-    }
-
-    /// The backend this instance runs on.
-    ///
-    /// ```
-    /// use simdcrypt::{Backend, HmacSha1, Sha1};
-    /// assert_eq!(HmacSha1::new(b"key").backend(), Sha1::new().backend());
-    /// let mac = HmacSha1::with_backend(b"key", Backend::Portable)?;
-    /// assert_eq!(mac.backend(), Backend::Portable);
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
-    #[must_use]
-    pub fn backend(&self) -> Backend {
-        self.inner.backend()
+    super::backend_methods! {
+        dispatch::SHA1;
+        /// The backends this CPU runs for HMAC-SHA1 (SHA-1's), best first: what
+        /// [`HmacSha1::with_backend`] accepts.
+        ///
+        /// ```
+        /// use simdcrypt::{Backend, HmacSha1, Sha1};
+        /// assert!(HmacSha1::available_backends().eq(Sha1::available_backends()));
+        /// for b in HmacSha1::available_backends() {
+        ///     assert_eq!(HmacSha1::with_backend(b"key", b)?.backend(), b);
+        /// }
+        /// # Ok::<(), simdcrypt::Error>(())
+        /// ```
+        available;
+        /// The backend this instance runs on.
+        ///
+        /// ```
+        /// use simdcrypt::{Backend, HmacSha1, Sha1};
+        /// assert_eq!(HmacSha1::new(b"key").backend(), Sha1::new().backend());
+        /// let mac = HmacSha1::with_backend(b"key", Backend::Portable)?;
+        /// assert_eq!(mac.backend(), Backend::Portable);
+        /// # Ok::<(), simdcrypt::Error>(())
+        /// ```
+        backend = inner.backend();
     }
 
     /// Authenticates more data; any chunking gives the same tag.
@@ -319,15 +316,12 @@ impl HmacSha1Key {
         }
     }
 
-    /// The backends this CPU runs for HMAC-SHA1, best first.
-    pub fn available_backends() -> impl Iterator<Item = Backend> {
-        Sha1::available_backends()
-    }
-
-    /// The backend this key runs on.
-    #[must_use]
-    pub fn backend(&self) -> Backend {
-        self.backend
+    super::backend_methods! {
+        dispatch::SHA1;
+        /// The backends this CPU runs for HMAC-SHA1, best first.
+        available;
+        /// The backend this key runs on.
+        backend = backend;
     }
 
     /// The 20-byte HMAC-SHA1 tag of `msg`.

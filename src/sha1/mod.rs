@@ -66,6 +66,40 @@ macro_rules! debug_shows {
 }
 pub(crate) use debug_shows;
 
+/// The backend-list methods of a type that runs on one backend of a dispatch table, each
+/// with its own docs: `available` (`available_backends`, what this CPU runs, best first),
+/// `implemented` (`implemented_backends`, hidden: all the table has), `backend = field`
+/// (`backend(&self)`, the instance's: `self.field`, a path of fields, or a method call at
+/// its end).
+macro_rules! backend_methods {
+    ($table:expr; $($(#[$doc:meta])* $kind:ident $(= $f:ident $(. $g:ident)* $(($($arg:tt)*))?)?;)+) => {
+        $($crate::sha1::backend_methods!(
+            @ $table; $(#[$doc])* $kind $(= $f $(. $g)* $(($($arg)*))?)?
+        );)+
+    };
+    (@ $table:expr; $(#[$doc:meta])* available) => {
+        $(#[$doc])*
+        pub fn available_backends() -> impl Iterator<Item = $crate::Backend> {
+            $table.available()
+        }
+    };
+    (@ $table:expr; $(#[$doc:meta])* implemented) => {
+        $(#[$doc])*
+        #[doc(hidden)]
+        pub fn implemented_backends() -> &'static [$crate::Backend] {
+            $table.implemented()
+        }
+    };
+    (@ $table:expr; $(#[$doc:meta])* backend = $f:ident $(. $g:ident)* $(($($arg:tt)*))?) => {
+        $(#[$doc])*
+        #[must_use]
+        pub fn backend(&self) -> $crate::Backend {
+            self.$f $(.$g)* $(($($arg)*))?
+        }
+    };
+}
+pub(crate) use backend_methods;
+
 /// The initial hash value (FIPS 180-4 §5.3.1).
 pub(crate) const IV: [u32; 5] = [
     0x6745_2301,
@@ -393,35 +427,28 @@ impl Sha1 {
         }
     }
 
-    /// The backends this CPU runs for SHA-1, best first.
-    ///
-    /// ```
-    /// use simdcrypt::{Backend, Sha1};
-    /// let all: Vec<Backend> = Sha1::available_backends().collect();
-    /// assert!(all.iter().all(|b| b.is_available()));
-    /// assert_eq!(all.last(), Some(&Backend::Portable));
-    /// ```
-    pub fn available_backends() -> impl Iterator<Item = Backend> {
-        dispatch::SHA1.available()
-    }
-
-    /// Every backend that SHA-1 has, available here or not, best first.
-    #[doc(hidden)]
-    pub fn implemented_backends() -> &'static [Backend] {
-        dispatch::SHA1.implemented()
-    }
-
-    /// The backend this instance runs on.
-    ///
-    /// ```
-    /// use simdcrypt::{Backend, Sha1};
-    /// assert!(Sha1::available_backends().any(|b| b == Sha1::new().backend()));
-    /// assert_eq!(Sha1::with_backend(Backend::Portable)?.backend(), Backend::Portable);
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
-    #[must_use]
-    pub fn backend(&self) -> Backend {
-        self.backend
+    backend_methods! {
+        dispatch::SHA1;
+        /// The backends this CPU runs for SHA-1, best first.
+        ///
+        /// ```
+        /// use simdcrypt::{Backend, Sha1};
+        /// let all: Vec<Backend> = Sha1::available_backends().collect();
+        /// assert!(all.iter().all(|b| b.is_available()));
+        /// assert_eq!(all.last(), Some(&Backend::Portable));
+        /// ```
+        available;
+        /// Every backend that SHA-1 has, available here or not, best first.
+        implemented;
+        /// The backend this instance runs on.
+        ///
+        /// ```
+        /// use simdcrypt::{Backend, Sha1};
+        /// assert!(Sha1::available_backends().any(|b| b == Sha1::new().backend()));
+        /// assert_eq!(Sha1::with_backend(Backend::Portable)?.backend(), Backend::Portable);
+        /// # Ok::<(), simdcrypt::Error>(())
+        /// ```
+        backend = backend;
     }
 
     pub(crate) fn imp(&self) -> Impl {
