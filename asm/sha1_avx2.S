@@ -31,17 +31,15 @@
         .section .rodata
         .balign 32
 .Lsha1avx2_bswap32:
+        .rept   2
         .byte   3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12
-        .byte   3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12
-.Lsha1avx2_k:
-        .long   0x5a827999, 0x5a827999, 0x5a827999, 0x5a827999
-        .long   0x5a827999, 0x5a827999, 0x5a827999, 0x5a827999
-        .long   0x6ed9eba1, 0x6ed9eba1, 0x6ed9eba1, 0x6ed9eba1
-        .long   0x6ed9eba1, 0x6ed9eba1, 0x6ed9eba1, 0x6ed9eba1
-        .long   0x8f1bbcdc, 0x8f1bbcdc, 0x8f1bbcdc, 0x8f1bbcdc
-        .long   0x8f1bbcdc, 0x8f1bbcdc, 0x8f1bbcdc, 0x8f1bbcdc
-        .long   0xca62c1d6, 0xca62c1d6, 0xca62c1d6, 0xca62c1d6
-        .long   0xca62c1d6, 0xca62c1d6, 0xca62c1d6, 0xca62c1d6
+        .endr
+.Lsha1avx2_k:                           /* each K[i] in all eight lanes */
+  .irp k, 0x5a827999, 0x6ed9eba1, 0x8f1bbcdc, 0xca62c1d6
+        .rept   8
+        .long   \k
+        .endr
+  .endr
 
         .text
 
@@ -64,31 +62,12 @@
 
 /* W window: quad q lives in ymm(q mod 8); ymm8..ymm10 are scratch. */
 .macro SETW sym, xsym, i
-  .if ((\i) % 8) == 0
-        .set    \sym, ymm0
-        .set    \xsym, xmm0
-  .elseif ((\i) % 8) == 1
-        .set    \sym, ymm1
-        .set    \xsym, xmm1
-  .elseif ((\i) % 8) == 2
-        .set    \sym, ymm2
-        .set    \xsym, xmm2
-  .elseif ((\i) % 8) == 3
-        .set    \sym, ymm3
-        .set    \xsym, xmm3
-  .elseif ((\i) % 8) == 4
-        .set    \sym, ymm4
-        .set    \xsym, xmm4
-  .elseif ((\i) % 8) == 5
-        .set    \sym, ymm5
-        .set    \xsym, xmm5
-  .elseif ((\i) % 8) == 6
-        .set    \sym, ymm6
-        .set    \xsym, xmm6
-  .else
-        .set    \sym, ymm7
-        .set    \xsym, xmm7
-  .endif
+  .irp r, 0, 1, 2, 3, 4, 5, 6, 7
+    .if ((\i) % 8) == \r
+        .set    \sym, ymm\r
+        .set    \xsym, xmm\r
+    .endif
+  .endr
 .endm
 
 /* Quad `q` (a symbol) of the schedule of the pair at NEXTA / NEXTB into `buf`. */
@@ -191,17 +170,43 @@
         .endr
 .endm
 
+/* `insn reg, [STATE + 4 i]` for the five working variables (a..e); with `to_state`,
+   `insn [STATE + 4 i], reg`. */
+.macro STATE_WORDS insn, to_state=0
+        .set    OFF, 0
+  .irp r, RA, RB, RC, RD, RE
+    .if \to_state
+        \insn           [STATE + OFF], \r
+    .else
+        \insn           \r, [STATE + OFF]
+    .endif
+        .set    OFF, OFF + 4
+  .endr
+.endm
+
 .macro ADD_STATE
-        add             RA, [STATE]
-        add             RB, [STATE + 4]
-        add             RC, [STATE + 8]
-        add             RD, [STATE + 12]
-        add             RE, [STATE + 16]
-        mov             [STATE], RA
-        mov             [STATE + 4], RB
-        mov             [STATE + 8], RC
-        mov             [STATE + 12], RD
-        mov             [STATE + 16], RE
+        STATE_WORDS     add
+        STATE_WORDS     mov, 1
+.endm
+
+/* Saves callee-saved registers, in order, with their unwind rules; CFA_OFF follows the
+   CFA's offset from rsp. POP_CFI restores them (named in the reverse order). */
+.macro PUSH_CFI regs:vararg
+        .set    CFA_OFF, 8
+  .irp r, \regs
+        push            \r
+        .set    CFA_OFF, CFA_OFF + 8
+        .cfi_def_cfa_offset CFA_OFF
+        .cfi_offset     \r, -CFA_OFF
+  .endr
+.endm
+
+.macro POP_CFI regs:vararg
+  .irp r, \regs
+        pop             \r
+        .set    CFA_OFF, CFA_OFF - 8
+        .cfi_def_cfa_offset CFA_OFF
+  .endr
 .endm
 
         .globl  simdcrypt_sha1_avx2_compress
@@ -211,24 +216,7 @@ simdcrypt_sha1_avx2_compress:
         .cfi_startproc
         test            rdx, rdx
         jz              .Lavx2_ret
-        push            rbx
-        .cfi_def_cfa_offset 16
-        .cfi_offset     rbx, -16
-        push            rbp
-        .cfi_def_cfa_offset 24
-        .cfi_offset     rbp, -24
-        push            r12
-        .cfi_def_cfa_offset 32
-        .cfi_offset     r12, -32
-        push            r13
-        .cfi_def_cfa_offset 40
-        .cfi_offset     r13, -40
-        push            r14
-        .cfi_def_cfa_offset 48
-        .cfi_offset     r14, -48
-        push            r15
-        .cfi_def_cfa_offset 56
-        .cfi_offset     r15, -56
+        PUSH_CFI        rbx, rbp, r12, r13, r14, r15
         mov             rax, rsp
         .cfi_def_cfa_register rax
         sub             rsp, 1280 + 32
@@ -252,11 +240,7 @@ simdcrypt_sha1_avx2_compress:
         .set    Q, Q + 1
         .endr
 
-        mov             RA, [STATE]
-        mov             RB, [STATE + 4]
-        mov             RC, [STATE + 8]
-        mov             RD, [STATE + 12]
-        mov             RE, [STATE + 16]
+        STATE_WORDS     mov
 
         .balign 16
 .Lavx2_loop:
@@ -286,19 +270,8 @@ simdcrypt_sha1_avx2_compress:
            halves clean, as vzeroupper would. */
         vzeroall
         mov             rsp, [rsp + 1280]
-        .cfi_def_cfa    rsp, 56
-        pop             r15
-        .cfi_def_cfa_offset 48
-        pop             r14
-        .cfi_def_cfa_offset 40
-        pop             r13
-        .cfi_def_cfa_offset 32
-        pop             r12
-        .cfi_def_cfa_offset 24
-        pop             rbp
-        .cfi_def_cfa_offset 16
-        pop             rbx
-        .cfi_def_cfa_offset 8
+        .cfi_def_cfa    rsp, CFA_OFF
+        POP_CFI         r15, r14, r13, r12, rbp, rbx
 .Lavx2_ret:
         ret
         .cfi_endproc

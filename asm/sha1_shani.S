@@ -96,16 +96,16 @@
         .set    \p\()E1, \p\()TMP
 .endm
 
-/* Load a block into pM0..pM3 (byte-reversed quads). */
-.macro SHANI_LOAD p, ptr
-        movdqu          \p\()M0, [\ptr]
-        movdqu          \p\()M1, [\ptr + 16]
-        movdqu          \p\()M2, [\ptr + 32]
-        movdqu          \p\()M3, [\ptr + 48]
-        pshufb          \p\()M0, BSWAP
-        pshufb          \p\()M1, BSWAP
-        pshufb          \p\()M2, BSWAP
-        pshufb          \p\()M3, BSWAP
+/* Load a block's four quads, byte-reversed, into m0..m3. */
+.macro LOAD_QUADS ptr, m0, m1, m2, m3
+        movdqu          \m0, [\ptr]
+        movdqu          \m1, [\ptr + 16]
+        movdqu          \m2, [\ptr + 32]
+        movdqu          \m3, [\ptr + 48]
+        pshufb          \m0, BSWAP
+        pshufb          \m1, BSWAP
+        pshufb          \m2, BSWAP
+        pshufb          \m3, BSWAP
 .endm
 
 /* Load state from `ptr` into pABCD / pE0 (SHA register form). */
@@ -140,48 +140,8 @@
         .set    SX, STMP
 .endm
 
-.macro SCHED buf, ptr
-        movdqu          SX, [\ptr]
-        movdqu          SY, [\ptr + 16]
-        movdqu          SQ2, [\ptr + 32]
-        movdqu          SQ1, [\ptr + 48]
-        pshufb          SX, BSWAP
-        pshufb          SY, BSWAP
-        pshufb          SQ2, BSWAP
-        pshufb          SQ1, BSWAP
-        movdqa          [\buf], SX
-        movdqa          [\buf + 16], SY
-        movdqa          [\buf + 32], SQ2
-        movdqa          [\buf + 48], SQ1
-        .set    Q, 4
-        .rept   4
-        movdqa          SX, [\buf + 16 * (Q - 4)]
-        sha1msg1        SX, [\buf + 16 * (Q - 3)]
-        pxor            SX, SQ2
-        sha1msg2        SX, SQ1
-        movdqa          [\buf + 16 * Q], SX
-        SCHED_ROT
-        .set    Q, Q + 1
-        .endr
-        .rept   12
-        movdqa          SX, [\buf + 16 * (Q - 8)]
-        pxor            SX, [\buf + 16 * (Q - 7)]
-        pxor            SX, [\buf + 16 * (Q - 4)]
-        movdqa          SY, SQ2
-        palignr         SY, SQ1, 8
-        pxor            SX, SY
-        movdqa          SY, SX
-        psrld           SY, 30
-        pslld           SX, 2
-        por             SX, SY
-        movdqa          [\buf + 16 * Q], SX
-        SCHED_ROT
-        .set    Q, Q + 1
-        .endr
-.endm
-
-/* Quad `q` alone of SCHED (same registers), for spreading the schedule of the next
-   block over the rounds of the current one. */
+/* Quad `q` (a symbol) of the schedule, alone: SCHED's quads 4..19, and every quad when
+   the schedule of the next block is spread over the rounds of the current one. */
 .macro SCHED_Q1 buf, ptr, q
   .if \q < 2
         movdqu          SX, [\ptr + 16 * \q]
@@ -218,6 +178,20 @@
   .endif
 .endm
 
+/* The whole schedule: quads 0..3 loaded together, then SCHED_Q1 for the others. */
+.macro SCHED buf, ptr
+        LOAD_QUADS      \ptr, SX, SY, SQ2, SQ1
+        movdqa          [\buf], SX
+        movdqa          [\buf + 16], SY
+        movdqa          [\buf + 32], SQ2
+        movdqa          [\buf + 48], SQ1
+        .set    Q, 4
+        .rept   16
+        SCHED_Q1        \buf, \ptr, Q
+        .set    Q, Q + 1
+        .endr
+.endm
+
 /* Four rounds of stream `p` whose schedule sits in memory at `buf` (quad g at
    buf + 16 g): same as SHANI_PRE / SHANI_RND without the in-register schedule. */
 .macro SHANIM_PRE p, g, buf
@@ -250,6 +224,24 @@
    loop, every next block's one quad per group during the rounds of the current block
    (the last block has its own copy of the loop body, without schedule work). The SHA unit is left to sha1rnds4 /
    sha1nexte plus four sha1msg1/sha1msg2 per block. */
+
+/* One block; with `sched`, also the next block's schedule into r10 (its block at
+   rsi + 64), one quad per group. */
+.macro SHANI1_BLOCK sched
+        movdqa          SAVE_ABCD, AABCD
+        movdqa          SAVE_E, AE0
+        .set    G, 0
+        .rept   20
+        SHANIM_PRE      A, G, r9
+        SHANIM_RND      A, G
+  .if \sched
+        SCHED_Q1        r10, rsi+64, G
+  .endif
+        .set    G, G + 1
+        .endr
+        sha1nexte       AE0, SAVE_E
+        paddd           AABCD, SAVE_ABCD
+.endm
 
         .globl  simdcrypt_sha1_shani_compress
         .type   simdcrypt_sha1_shani_compress, @function
@@ -286,17 +278,7 @@ simdcrypt_sha1_shani_compress:
 .Lshani1_loop:
         cmp             rdx, 1
         je              .Lshani1_last
-        movdqa          SAVE_ABCD, AABCD
-        movdqa          SAVE_E, AE0
-        .set    G, 0
-        .rept   20
-        SHANIM_PRE      A, G, r9
-        SHANIM_RND      A, G
-        SCHED_Q1        r10, rsi+64, G
-        .set    G, G + 1
-        .endr
-        sha1nexte       AE0, SAVE_E
-        paddd           AABCD, SAVE_ABCD
+        SHANI1_BLOCK    1
         add             rsi, 64
         xchg            r9, r10
         dec             rdx
@@ -304,16 +286,7 @@ simdcrypt_sha1_shani_compress:
 
         /* The last block: nothing left to schedule. */
 .Lshani1_last:
-        movdqa          SAVE_ABCD, AABCD
-        movdqa          SAVE_E, AE0
-        .set    G, 0
-        .rept   20
-        SHANIM_PRE      A, G, r9
-        SHANIM_RND      A, G
-        .set    G, G + 1
-        .endr
-        sha1nexte       AE0, SAVE_E
-        paddd           AABCD, SAVE_ABCD
+        SHANI1_BLOCK    0
 
         SHANI_STORE_STATE A, rdi
         CLEAR_XMM
@@ -341,7 +314,7 @@ simdcrypt_sha1_shani_compress:
         movdqa          [rsp + 656], AE0
         movdqa          [rsp + 672], BABCD
         movdqa          [rsp + 688], BE0
-        SHANI_LOAD      A, rsi
+        LOAD_QUADS      rsi, AM0, AM1, AM2, AM3
         .set    G, 0
         .rept   20
         SHANI_PRE       A, G

@@ -103,19 +103,30 @@ impl Default for Sha1Core {
     }
 }
 
-impl HashMarker for Sha1Core {}
-
-impl BlockSizeUser for Sha1Core {
-    type BlockSize = U64;
-}
-
 impl BufferKindUser for Sha1Core {
     type BufferKind = Eager;
 }
 
-impl OutputSizeUser for Sha1Core {
-    type OutputSize = U20;
+crate::sha1::debug_shows!(Sha1Core, backend);
+
+/// What the core and the hash both are: SHA-1's block and output sizes and name.
+macro_rules! sha1_traits {
+    ($($t:ident),+) => {$(
+        impl HashMarker for $t {}
+        impl BlockSizeUser for $t {
+            type BlockSize = U64;
+        }
+        impl OutputSizeUser for $t {
+            type OutputSize = U20;
+        }
+        impl AlgorithmName for $t {
+            fn write_alg_name(f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("Sha1")
+            }
+        }
+    )+};
 }
+sha1_traits!(Sha1Core, Sha1);
 
 impl UpdateCore for Sha1Core {
     #[inline]
@@ -150,20 +161,6 @@ impl Reset for Sha1Core {
     }
 }
 
-impl AlgorithmName for Sha1Core {
-    fn write_alg_name(f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Sha1")
-    }
-}
-
-impl fmt::Debug for Sha1Core {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Sha1Core")
-            .field("backend", &self.backend)
-            .finish_non_exhaustive()
-    }
-}
-
 impl Drop for Sha1Core {
     /// Inside HMAC the state is derived from the key: wiped.
     fn drop(&mut self) {
@@ -174,16 +171,6 @@ impl Drop for Sha1Core {
 
 // High-level traits on `Sha1`, delegating to its inherent methods (which take precedence
 // in method calls, so its own API is unchanged).
-
-impl HashMarker for Sha1 {}
-
-impl OutputSizeUser for Sha1 {
-    type OutputSize = U20;
-}
-
-impl BlockSizeUser for Sha1 {
-    type BlockSize = U64;
-}
 
 impl Update for Sha1 {
     #[inline]
@@ -213,12 +200,6 @@ impl FixedOutputReset for Sha1 {
         out.copy_from_slice(&digest);
         crate::wipe::bytes(&mut digest);
         Sha1::reset(self);
-    }
-}
-
-impl AlgorithmName for Sha1 {
-    fn write_alg_name(f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Sha1")
     }
 }
 

@@ -31,6 +31,25 @@ pub(crate) struct Row {
     reason: &'static str,
 }
 
+impl Row {
+    /// An AMD family 19h row (Zen 3 and Zen 4 share the family; the models tell them
+    /// apart) that puts the SHA-NI intrinsics before their assembly twin.
+    const fn family_19h_sha_ni_first(
+        name: &'static str,
+        models: &'static [(u32, u32)],
+        reason: &'static str,
+    ) -> Row {
+        Row {
+            name,
+            vendor: Vendor::Amd,
+            family: 0x19,
+            models,
+            prefer: &[(Backend::ShaNi, Backend::ShaNiAsm)],
+            reason,
+        }
+    }
+}
+
 /// The table. Machines measured so far: Intel Emerald Rapids, AMD Zen 4, AMD Zen 3.
 pub(crate) static TABLE: &[Row] = &[
     Row {
@@ -42,34 +61,28 @@ pub(crate) static TABLE: &[Row] = &[
         reason: "The default orders were measured here (the comments of crate::dispatch's tables): \
                  zmm XTS first, ymm AES and CBC, the SHA-NI assembly first for SHA-1.",
     },
-    Row {
-        name: "AMD Zen 4",
-        vendor: Vendor::Amd,
-        family: 0x19,
+    Row::family_19h_sha_ni_first(
+        "AMD Zen 4",
         // Genoa/Genoa-X (10h-1Fh), Raphael (60h-6Fh), Phoenix (70h-7Fh), Bergamo/Siena (A0h-AFh).
-        models: &[(0x10, 0x1f), (0x60, 0x7f), (0xa0, 0xaf)],
-        prefer: &[(Backend::ShaNi, Backend::ShaNiAsm)],
-        reason: "SHA-1: the SHA-NI intrinsics kernel runs a one-block call about 20 ns faster \
-                 than the assembly twin here (HMAC-SHA1 with a key set up once: 1.00-1.05x \
-                 RustCrypto on sha-ni against 0.77-0.98x on sha-ni-asm, 16 B to 4 KiB). XTS \
-                 keeps zmm first: 512-bit VAES runs as two halves but the zmm kernel still \
-                 measured 83-87% of the ceiling at 64 KiB against 65-73% for the ymm ones.",
-    },
-    Row {
-        name: "AMD Zen 3",
-        vendor: Vendor::Amd,
-        family: 0x19,
+        &[(0x10, 0x1f), (0x60, 0x7f), (0xa0, 0xaf)],
+        "SHA-1: the SHA-NI intrinsics kernel runs a one-block call about 20 ns faster \
+         than the assembly twin here (HMAC-SHA1 with a key set up once: 1.00-1.05x \
+         RustCrypto on sha-ni against 0.77-0.98x on sha-ni-asm, 16 B to 4 KiB). XTS \
+         keeps zmm first: 512-bit VAES runs as two halves but the zmm kernel still \
+         measured 83-87% of the ceiling at 64 KiB against 65-73% for the ymm ones.",
+    ),
+    Row::family_19h_sha_ni_first(
+        "AMD Zen 3",
         // Milan (00h-0Fh), Vermeer (20h-2Fh), Rembrandt (40h-4Fh), Cezanne (50h-5Fh).
-        models: &[(0x00, 0x0f), (0x20, 0x2f), (0x40, 0x5f)],
-        prefer: &[(Backend::ShaNi, Backend::ShaNiAsm)],
-        reason: "SHA-1: as on Zen 4, the SHA-NI intrinsics kernel is at least as fast as the \
-                 assembly twin at every size (the assembly 0.72-0.94x on 64- and 512-byte \
-                 messages and HMACs, 0.96-1.00x at 4 and 64 KiB; two runs, family 25 model 1, \
-                 under load). No AVX-512, so the defaults fall through to VAES-AVX2 for the \
-                 AES modes; the XTS assembly twin stays explicit (0.74-0.91x the intrinsics \
-                 kernel on 512 B to 64 KiB sectors, 0.78-1.26x on single units); the AVX2 \
-                 assembly twin stays before the AVX2 intrinsics (1.15-1.69x).",
-    },
+        &[(0x00, 0x0f), (0x20, 0x2f), (0x40, 0x5f)],
+        "SHA-1: as on Zen 4, the SHA-NI intrinsics kernel is at least as fast as the \
+         assembly twin at every size (the assembly 0.72-0.94x on 64- and 512-byte \
+         messages and HMACs, 0.96-1.00x at 4 and 64 KiB; two runs, family 25 model 1, \
+         under load). No AVX-512, so the defaults fall through to VAES-AVX2 for the \
+         AES modes; the XTS assembly twin stays explicit (0.74-0.91x the intrinsics \
+         kernel on 512 B to 64 KiB sectors, 0.78-1.26x on single units); the AVX2 \
+         assembly twin stays before the AVX2 intrinsics (1.15-1.69x).",
+    ),
 ];
 
 /// The row for a signature, if any.

@@ -115,13 +115,7 @@ impl Drop for KeySchedule {
     }
 }
 
-impl fmt::Debug for KeySchedule {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("KeySchedule")
-            .field("rounds", &self.rounds)
-            .finish_non_exhaustive()
-    }
-}
+crate::sha1::debug_shows!(KeySchedule, rounds);
 
 /// An AES kernel family with the token that proves the CPU runs it: a row of the dispatch
 /// table (`crate::dispatch::AES`) makes one.

@@ -552,40 +552,51 @@ fn bitslice_keys(ks: &KeySchedule, decrypt: bool) -> [State; 15] {
     rk
 }
 
-fn encrypt4(rk: &[State; 15], rounds: usize, blocks: &mut [Block; 4]) {
-    let mut x = bitslice(blocks);
-    add_round_key(&mut x, &rk[0]);
-    for (i, k) in rk.iter().enumerate().take(rounds).skip(1) {
-        sbox_fwd(&mut x);
-        match i % 4 {
-            0 => mix_columns_impl::<0>(&mut x),
-            1 => mix_columns_impl::<1>(&mut x),
-            2 => mix_columns_impl::<2>(&mut x),
-            _ => mix_columns_impl::<3>(&mut x),
-        }
-        add_round_key(&mut x, k);
+/// The S-box layer (inverse when decrypting).
+#[inline(always)]
+fn sub_bytes<const DECRYPT: bool>(x: &mut State) {
+    if DECRYPT {
+        sbox_inv(x);
+    } else {
+        sbox_fwd(x);
     }
-    sbox_fwd(&mut x);
-    add_round_key(&mut x, &rk[rounds]);
-    unbitslice(&x, rounds % 4, blocks);
-    x.zeroize();
 }
 
-fn decrypt4(rk: &[State; 15], rounds: usize, blocks: &mut [Block; 4]) {
+/// The MixColumns layer (inverse when decrypting) of round `i`, whose deficit is `i` mod 4
+/// encrypting, `-i` mod 4 decrypting.
+#[inline(always)]
+fn mix_round<const DECRYPT: bool>(x: &mut State, i: usize) {
+    // Deficits 1 and 3 trade places decrypting.
+    match i % 4 {
+        0 => mix::<DECRYPT, 0>(x),
+        1 if DECRYPT => mix::<DECRYPT, 3>(x),
+        1 => mix::<DECRYPT, 1>(x),
+        2 => mix::<DECRYPT, 2>(x),
+        _ if DECRYPT => mix::<DECRYPT, 1>(x),
+        _ => mix::<DECRYPT, 3>(x),
+    }
+}
+
+/// MixColumns (InvMixColumns when decrypting) for deficit `K`.
+#[inline(always)]
+fn mix<const DECRYPT: bool, const K: u32>(x: &mut State) {
+    if DECRYPT {
+        inv_mix_columns_bs::<K>(x);
+    } else {
+        mix_columns_impl::<K>(x);
+    }
+}
+
+/// Four blocks through every round, with the keys of `bitslice_keys(_, DECRYPT)`.
+fn crypt4<const DECRYPT: bool>(rk: &[State; 15], rounds: usize, blocks: &mut [Block; 4]) {
     let mut x = bitslice(blocks);
     add_round_key(&mut x, &rk[0]);
     for (i, k) in rk.iter().enumerate().take(rounds).skip(1) {
-        sbox_inv(&mut x);
-        // Deficit -i mod 4.
-        match i % 4 {
-            0 => inv_mix_columns_bs::<0>(&mut x),
-            1 => inv_mix_columns_bs::<3>(&mut x),
-            2 => inv_mix_columns_bs::<2>(&mut x),
-            _ => inv_mix_columns_bs::<1>(&mut x),
-        }
+        sub_bytes::<DECRYPT>(&mut x);
+        mix_round::<DECRYPT>(&mut x, i);
         add_round_key(&mut x, k);
     }
-    sbox_inv(&mut x);
+    sub_bytes::<DECRYPT>(&mut x);
     add_round_key(&mut x, &rk[rounds]);
     unbitslice(&x, rounds % 4, blocks);
     x.zeroize();
@@ -612,45 +623,36 @@ fn run(
     }
 }
 
-/// Encrypts each block in place.
-pub(crate) fn encrypt_blocks(ks: &KeySchedule, blocks: &mut [Block]) {
+/// Encrypts (decrypts with `DECRYPT`) each block in place.
+fn crypt_blocks<const DECRYPT: bool>(ks: &KeySchedule, blocks: &mut [Block]) {
     if blocks.is_empty() {
         return;
     }
-    let rounds = ks.rounds;
-    let mut rk = bitslice_keys(ks, false);
-    run(&rk, rounds, blocks, encrypt4);
+    let mut rk = bitslice_keys(ks, DECRYPT);
+    run(&rk, ks.rounds, blocks, crypt4::<DECRYPT>);
     rk.zeroize();
+}
+
+/// Encrypts each block in place.
+pub(crate) fn encrypt_blocks(ks: &KeySchedule, blocks: &mut [Block]) {
+    crypt_blocks::<false>(ks, blocks);
 }
 
 /// Decrypts each block in place.
 pub(crate) fn decrypt_blocks(ks: &KeySchedule, blocks: &mut [Block]) {
-    if blocks.is_empty() {
-        return;
-    }
-    let rounds = ks.rounds;
-    let mut rk = bitslice_keys(ks, true);
-    run(&rk, rounds, blocks, decrypt4);
-    rk.zeroize();
+    crypt_blocks::<true>(ks, blocks);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// a^254 = a^-1 (0 for 0), by a fixed addition chain.
+    /// a^254 = a^-1 (0 for 0), by square-and-multiply.
     fn ginv(x: u8) -> u8 {
-        let x2 = gmul(x, x);
-        let x3 = gmul(x2, x);
-        let x6 = gmul(x3, x3);
-        let x12 = gmul(x6, x6);
-        let x15 = gmul(x12, x3);
-        let x30 = gmul(x15, x15);
-        let x60 = gmul(x30, x30);
-        let x120 = gmul(x60, x60);
-        let x240 = gmul(x120, x120);
-        let x252 = gmul(x240, x12);
-        gmul(x252, x2)
+        (0..8).rev().fold(1, |r, bit| {
+            let r = gmul(r, r);
+            if (254 >> bit) & 1 == 1 { gmul(r, x) } else { r }
+        })
     }
 
     fn ref_sbox(x: u8) -> u8 {

@@ -75,22 +75,6 @@ fn round<V: U32x>(
     [e, a, b.rol::<30, 2>(), c, d]
 }
 
-/// Rounds `t..t + 5`: after them the variables are back in their roles.
-#[inline(always)]
-fn rounds5<V: U32x>(
-    f: impl Fn(V, V, V) -> V + Copy,
-    k: V,
-    w: &mut [V; 16],
-    t: usize,
-    x: [V; 5],
-) -> [V; 5] {
-    let x = round(f, k, w, t, x);
-    let x = round(f, k, w, t + 1, x);
-    let x = round(f, k, w, t + 2, x);
-    let x = round(f, k, w, t + 3, x);
-    round(f, k, w, t + 4, x)
-}
-
 /// Rounds `t..t + 20`, on one boolean function and one constant: written out (no loop,
 /// which LLVM would not unroll), so that each round's `t` is a constant.
 #[inline(always)]
@@ -99,12 +83,13 @@ fn rounds20<V: U32x>(
     k: V,
     w: &mut [V; 16],
     t: usize,
-    x: [V; 5],
+    mut x: [V; 5],
 ) -> [V; 5] {
-    let x = rounds5(f, k, w, t, x);
-    let x = rounds5(f, k, w, t + 5, x);
-    let x = rounds5(f, k, w, t + 10, x);
-    rounds5(f, k, w, t + 15, x)
+    macro_rules! rounds_at {
+        ($($i:literal)*) => { $(x = round(f, k, w, t + $i, x);)* };
+    }
+    rounds_at!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19);
+    x
 }
 
 /// The 80 rounds of one block over all lanes: `s` (the five state vectors) updated in

@@ -7,8 +7,6 @@
 //! The two chaining values after the padded key blocks are computed once, at `new`, and
 //! wiped on drop. `verify` compares in constant time.
 
-use core::fmt;
-
 use super::{IV, Impl, Sha1, digest_from, impl_for};
 use crate::dispatch;
 use crate::{Backend, Error};
@@ -46,8 +44,7 @@ impl HmacSha1 {
     /// ```
     #[must_use]
     pub fn new(key: &[u8]) -> HmacSha1 {
-        let (imp, backend) = dispatch::SHA1.auto_kernel();
-        HmacSha1::from_impl(key, imp, backend)
+        HmacSha1Key::new(key).start()
     }
 
     /// Keys HMAC-SHA1 on the backend given; `Err` if this CPU cannot run it.
@@ -64,16 +61,7 @@ impl HmacSha1 {
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
     pub fn with_backend(key: &[u8], backend: Backend) -> Result<HmacSha1, Error> {
-        Ok(HmacSha1::from_impl(key, impl_for(backend)?, backend))
-    }
-
-    fn from_impl(key: &[u8], imp: Impl, backend: Backend) -> HmacSha1 {
-        let (inner_start, outer_start) = key_states(key, imp, backend);
-        // The compression of `K0 ^ ipad` and `K0 ^ opad` (and of a long key) leaves their
-        // message schedules (key bytes) and chaining values in the kernels' stack frames:
-        // zeroed here, once per key, so `update` and `finalize` pay nothing.
-        imp.burn_stack();
-        HmacSha1::from_states(imp, backend, inner_start, outer_start)
+        Ok(HmacSha1Key::with_backend(key, backend)?.start())
     }
 
     fn from_states(
@@ -89,33 +77,30 @@ impl HmacSha1 {
         }
     }
 
-    /// The backends this CPU runs for HMAC-SHA1 (SHA-1's), best first: what
-    /// [`HmacSha1::with_backend`] accepts.
-    ///
-    /// ```
-    /// use simdcrypt::{Backend, HmacSha1, Sha1};
-    /// assert!(HmacSha1::available_backends().eq(Sha1::available_backends()));
-    /// for b in HmacSha1::available_backends() {
-    ///     assert_eq!(HmacSha1::with_backend(b"key", b)?.backend(), b);
-    /// }
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
-    pub fn available_backends() -> impl Iterator<Item = Backend> {
-        Sha1::available_backends()
-    }
-
-    /// The backend this instance runs on.
-    ///
-    /// ```
-    /// use simdcrypt::{Backend, HmacSha1, Sha1};
-    /// assert_eq!(HmacSha1::new(b"key").backend(), Sha1::new().backend());
-    /// let mac = HmacSha1::with_backend(b"key", Backend::Portable)?;
-    /// assert_eq!(mac.backend(), Backend::Portable);
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
-    #[must_use]
-    pub fn backend(&self) -> Backend {
-        self.inner.backend()
+    super::backend_methods! {
+        dispatch::SHA1;
+        /// The backends this CPU runs for HMAC-SHA1 (SHA-1's), best first: what
+        /// [`HmacSha1::with_backend`] accepts.
+        ///
+        /// ```
+        /// use simdcrypt::{Backend, HmacSha1, Sha1};
+        /// assert!(HmacSha1::available_backends().eq(Sha1::available_backends()));
+        /// for b in HmacSha1::available_backends() {
+        ///     assert_eq!(HmacSha1::with_backend(b"key", b)?.backend(), b);
+        /// }
+        /// # Ok::<(), simdcrypt::Error>(())
+        /// ```
+        available;
+        /// The backend this instance runs on.
+        ///
+        /// ```
+        /// use simdcrypt::{Backend, HmacSha1, Sha1};
+        /// assert_eq!(HmacSha1::new(b"key").backend(), Sha1::new().backend());
+        /// let mac = HmacSha1::with_backend(b"key", Backend::Portable)?;
+        /// assert_eq!(mac.backend(), Backend::Portable);
+        /// # Ok::<(), simdcrypt::Error>(())
+        /// ```
+        backend = inner.backend();
     }
 
     /// Authenticates more data; any chunking gives the same tag.
@@ -185,13 +170,7 @@ impl HmacSha1 {
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
     pub fn verify(mut self, tag: &[u8]) -> Result<(), Error> {
-        if !(10..=20).contains(&tag.len()) {
-            return Err(Error::InvalidTagLength { len: tag.len() });
-        }
-        let mut mac = self.tag();
-        let r = ct_verify(&mac, tag);
-        crate::wipe::bytes(&mut mac);
-        r
+        verify_with(tag, || self.tag())
     }
 }
 
@@ -259,6 +238,18 @@ pub(crate) fn ct_verify(mac: &[u8; 20], tag: &[u8]) -> Result<(), Error> {
     }
 }
 
+/// Checks `tag` against the MAC that `mac` computes (only once the tag's length is
+/// known to be valid), in constant time; the MAC is wiped.
+fn verify_with(tag: &[u8], mac: impl FnOnce() -> [u8; 20]) -> Result<(), Error> {
+    if !(10..=20).contains(&tag.len()) {
+        return Err(Error::InvalidTagLength { len: tag.len() });
+    }
+    let mut mac = mac();
+    let r = ct_verify(&mac, tag);
+    crate::wipe::bytes(&mut mac);
+    r
+}
+
 /// An HMAC-SHA1 key, set up once: the chaining values after `K0 ^ ipad` and `K0 ^ opad`,
 /// so that a message costs its own blocks and one outer block, and nothing for the key.
 /// The pattern of Kerberos and IPsec, where one key authenticates many packets.
@@ -313,6 +304,9 @@ impl HmacSha1Key {
 
     fn from_impl(key: &[u8], imp: Impl, backend: Backend) -> HmacSha1Key {
         let (inner_start, outer_start) = key_states(key, imp, backend);
+        // The compression of `K0 ^ ipad` and `K0 ^ opad` (and of a long key) leaves their
+        // message schedules (key bytes) and chaining values in the kernels' stack frames:
+        // zeroed here, once per key, so `update`, `mac` and `finalize` pay nothing.
         imp.burn_stack();
         HmacSha1Key {
             inner_start,
@@ -322,15 +316,12 @@ impl HmacSha1Key {
         }
     }
 
-    /// The backends this CPU runs for HMAC-SHA1, best first.
-    pub fn available_backends() -> impl Iterator<Item = Backend> {
-        Sha1::available_backends()
-    }
-
-    /// The backend this key runs on.
-    #[must_use]
-    pub fn backend(&self) -> Backend {
-        self.backend
+    super::backend_methods! {
+        dispatch::SHA1;
+        /// The backends this CPU runs for HMAC-SHA1, best first.
+        available;
+        /// The backend this key runs on.
+        backend = backend;
     }
 
     /// The 20-byte HMAC-SHA1 tag of `msg`.
@@ -345,13 +336,7 @@ impl HmacSha1Key {
     /// Checks `tag` (20 bytes, or its first 10 to 19) for `msg` in constant time, as
     /// [`HmacSha1::verify`] does.
     pub fn verify(&self, msg: &[u8], tag: &[u8]) -> Result<(), Error> {
-        if !(10..=20).contains(&tag.len()) {
-            return Err(Error::InvalidTagLength { len: tag.len() });
-        }
-        let mut mac = self.mac(msg);
-        let r = ct_verify(&mac, tag);
-        crate::wipe::bytes(&mut mac);
-        r
+        verify_with(tag, || self.mac(msg))
     }
 
     /// An incremental [`HmacSha1`] under this key, ready for `update`.
@@ -368,13 +353,7 @@ impl Drop for HmacSha1Key {
     }
 }
 
-impl fmt::Debug for HmacSha1Key {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("HmacSha1Key")
-            .field("backend", &self.backend)
-            .finish_non_exhaustive()
-    }
-}
+super::debug_shows!(HmacSha1Key, backend);
 
 impl Drop for HmacSha1 {
     fn drop(&mut self) {
@@ -384,10 +363,4 @@ impl Drop for HmacSha1 {
     }
 }
 
-impl fmt::Debug for HmacSha1 {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("HmacSha1")
-            .field("backend", &self.backend())
-            .finish_non_exhaustive()
-    }
-}
+super::debug_shows!(HmacSha1, backend());

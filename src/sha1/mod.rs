@@ -24,8 +24,6 @@
 //! assert_eq!(mac.finalize()[..4], [0xef, 0xfc, 0xdf, 0x6a]);
 //! ```
 
-use core::fmt;
-
 use crate::Backend;
 use crate::Error;
 #[cfg(simdcrypt_x86_64)]
@@ -52,6 +50,55 @@ pub use hmac::{HmacSha1, HmacSha1Key};
 pub use many::sha1_many;
 #[doc(hidden)]
 pub use many::{sha1_many_backend, sha1_many_with};
+
+/// `Debug` for a type that holds secrets: its name and the one field given (with `()`, a
+/// method), the rest left out.
+macro_rules! debug_shows {
+    ($t:ident, $field:ident $($call:tt)?) => {
+        impl core::fmt::Debug for $t {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.debug_struct(stringify!($t))
+                    .field(stringify!($field), &self.$field $($call)?)
+                    .finish_non_exhaustive()
+            }
+        }
+    };
+}
+pub(crate) use debug_shows;
+
+/// The backend-list methods of a type that runs on one backend of a dispatch table, each
+/// with its own docs: `available` (`available_backends`, what this CPU runs, best first),
+/// `implemented` (`implemented_backends`, hidden: all the table has), `backend = field`
+/// (`backend(&self)`, the instance's: `self.field`, a path of fields, or a method call at
+/// its end).
+macro_rules! backend_methods {
+    ($table:expr; $($(#[$doc:meta])* $kind:ident $(= $f:ident $(. $g:ident)* $(($($arg:tt)*))?)?;)+) => {
+        $($crate::sha1::backend_methods!(
+            @ $table; $(#[$doc])* $kind $(= $f $(. $g)* $(($($arg)*))?)?
+        );)+
+    };
+    (@ $table:expr; $(#[$doc:meta])* available) => {
+        $(#[$doc])*
+        pub fn available_backends() -> impl Iterator<Item = $crate::Backend> {
+            $table.available()
+        }
+    };
+    (@ $table:expr; $(#[$doc:meta])* implemented) => {
+        $(#[$doc])*
+        #[doc(hidden)]
+        pub fn implemented_backends() -> &'static [$crate::Backend] {
+            $table.implemented()
+        }
+    };
+    (@ $table:expr; $(#[$doc:meta])* backend = $f:ident $(. $g:ident)* $(($($arg:tt)*))?) => {
+        $(#[$doc])*
+        #[must_use]
+        pub fn backend(&self) -> $crate::Backend {
+            self.$f $(.$g)* $(($($arg)*))?
+        }
+    };
+}
+pub(crate) use backend_methods;
 
 /// The initial hash value (FIPS 180-4 §5.3.1).
 pub(crate) const IV: [u32; 5] = [
@@ -164,6 +211,28 @@ impl Impl {
             Impl::ShaNiAsm(t) => shani_asm::compress(t, state, blocks),
         }
     }
+}
+
+/// An assembly one-stream kernel: `(state, blocks, number of blocks)`.
+#[cfg(simdcrypt_asm)]
+type AsmCompress = unsafe extern "sysv64" fn(*mut u32, *const u8, usize);
+
+/// Runs an assembly one-stream kernel on whole blocks (none: no call).
+///
+/// # Safety
+///
+/// The CPU runs every instruction of `kernel`, and `kernel` reads only the `blocks.len()`
+/// blocks at its second argument, writes only the five words at its first and its own
+/// stack frame, and follows the SysV ABI.
+#[cfg(simdcrypt_asm)]
+#[inline(always)]
+unsafe fn compress_asm(kernel: AsmCompress, state: &mut [u32; 5], blocks: &[[u8; 64]]) {
+    if blocks.is_empty() {
+        return;
+    }
+    // SAFETY: the caller's contract; `state` is 5 writable words and `blocks` is
+    // `blocks.len() * 64` readable bytes.
+    unsafe { kernel(state.as_mut_ptr(), blocks.as_ptr().cast(), blocks.len()) }
 }
 
 /// The kernel for an explicitly chosen backend, checked.
@@ -358,35 +427,28 @@ impl Sha1 {
         }
     }
 
-    /// The backends this CPU runs for SHA-1, best first.
-    ///
-    /// ```
-    /// use simdcrypt::{Backend, Sha1};
-    /// let all: Vec<Backend> = Sha1::available_backends().collect();
-    /// assert!(all.iter().all(|b| b.is_available()));
-    /// assert_eq!(all.last(), Some(&Backend::Portable));
-    /// ```
-    pub fn available_backends() -> impl Iterator<Item = Backend> {
-        dispatch::SHA1.available()
-    }
-
-    /// Every backend that SHA-1 has, available here or not, best first.
-    #[doc(hidden)]
-    pub fn implemented_backends() -> &'static [Backend] {
-        dispatch::SHA1.implemented()
-    }
-
-    /// The backend this instance runs on.
-    ///
-    /// ```
-    /// use simdcrypt::{Backend, Sha1};
-    /// assert!(Sha1::available_backends().any(|b| b == Sha1::new().backend()));
-    /// assert_eq!(Sha1::with_backend(Backend::Portable)?.backend(), Backend::Portable);
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
-    #[must_use]
-    pub fn backend(&self) -> Backend {
-        self.backend
+    backend_methods! {
+        dispatch::SHA1;
+        /// The backends this CPU runs for SHA-1, best first.
+        ///
+        /// ```
+        /// use simdcrypt::{Backend, Sha1};
+        /// let all: Vec<Backend> = Sha1::available_backends().collect();
+        /// assert!(all.iter().all(|b| b.is_available()));
+        /// assert_eq!(all.last(), Some(&Backend::Portable));
+        /// ```
+        available;
+        /// Every backend that SHA-1 has, available here or not, best first.
+        implemented;
+        /// The backend this instance runs on.
+        ///
+        /// ```
+        /// use simdcrypt::{Backend, Sha1};
+        /// assert!(Sha1::available_backends().any(|b| b == Sha1::new().backend()));
+        /// assert_eq!(Sha1::with_backend(Backend::Portable)?.backend(), Backend::Portable);
+        /// # Ok::<(), simdcrypt::Error>(())
+        /// ```
+        backend = backend;
     }
 
     pub(crate) fn imp(&self) -> Impl {
@@ -485,13 +547,7 @@ impl Drop for Sha1 {
     }
 }
 
-impl fmt::Debug for Sha1 {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Sha1")
-            .field("backend", &self.backend)
-            .finish_non_exhaustive()
-    }
-}
+debug_shows!(Sha1, backend);
 
 /// The SHA-1 digest of `data`, on the automatic backend.
 ///
@@ -557,4 +613,46 @@ pub(crate) mod testing {
         }
         out
     }
+
+    /// The tests every one-stream compression kernel passes: RustCrypto's results on 0 to
+    /// 40 random blocks, blocks at every byte offset (the kernels load unaligned) in odd and
+    /// even counts, and the FIPS 180 digests of "abc" and a million 'a'.
+    pub(crate) fn check_compress(compress: impl Fn(&mut [u32; 5], &[[u8; 64]])) {
+        let mut rng = Rng(1);
+        for n in 0..=40 {
+            for _ in 0..3 {
+                let start = state(&mut rng);
+                let blocks = blocks(&mut rng, n);
+                let mut s = start;
+                compress(&mut s, &blocks);
+                assert_eq!(s, reference(&start, &blocks), "{n} blocks");
+            }
+        }
+
+        let mut rng = Rng(4);
+        let bytes: Vec<u8> = (0..64 * 9 + 64).map(|_| rng.next() as u8).collect();
+        for off in 0..64 {
+            for n in [1, 2, 3, 8, 9] {
+                let (blocks, _) = bytes[off..off + 64 * n].as_chunks::<64>();
+                let start = state(&mut rng);
+                let mut s = start;
+                compress(&mut s, blocks);
+                assert_eq!(s, reference(&start, blocks), "offset {off}, {n} blocks");
+            }
+        }
+
+        let mut s = super::IV;
+        compress(&mut s, &pad(b"abc"));
+        assert_eq!(
+            digest(&s),
+            hex_literal::hex!("a9993e364706816aba3e25717850c26c9cd0d89d")
+        );
+        let mut s = super::IV;
+        compress(&mut s, &pad(&std::vec![b'a'; 1_000_000]));
+        assert_eq!(digest(&s), MILLION_A);
+    }
+
+    /// The FIPS 180 digest of a million 'a'.
+    pub(crate) const MILLION_A: [u8; 20] =
+        hex_literal::hex!("34aa973cd4c4daa4f61eeb2bdbad27316534016f");
 }

@@ -74,26 +74,20 @@ pub(crate) fn rounds(state: &mut [u32; 5], wk: &[u32; 80]) {
 pub(crate) fn rounds_with(state: &mut [u32; 5], wk: &[u32; 80], mut between: impl FnMut(usize)) {
     let [mut a, mut b, mut c, mut d, mut e] = *state;
     let mut t = 0;
-    while t < 20 {
-        round5!(ch, wk, t, a, b, c, d, e);
-        between(t / 5);
-        t += 5;
+    // Rounds `t..end` in groups of five, on one boolean function.
+    macro_rules! rounds_to {
+        ($f:ident, $end:literal) => {
+            while t < $end {
+                round5!($f, wk, t, a, b, c, d, e);
+                between(t / 5);
+                t += 5;
+            }
+        };
     }
-    while t < 40 {
-        round5!(parity, wk, t, a, b, c, d, e);
-        between(t / 5);
-        t += 5;
-    }
-    while t < 60 {
-        round5!(maj, wk, t, a, b, c, d, e);
-        between(t / 5);
-        t += 5;
-    }
-    while t < 80 {
-        round5!(parity, wk, t, a, b, c, d, e);
-        between(t / 5);
-        t += 5;
-    }
+    rounds_to!(ch, 20);
+    rounds_to!(parity, 40);
+    rounds_to!(maj, 60);
+    rounds_to!(parity, 80);
     state[0] = state[0].wrapping_add(a);
     state[1] = state[1].wrapping_add(b);
     state[2] = state[2].wrapping_add(c);

@@ -85,10 +85,24 @@ pub(crate) trait Blocks4: U32x {
     fn store_wk(self, wk: &mut Self::Wk, j: usize);
 }
 
-/// A vector of `L` lanes, one message per lane (the multi-lane kernels).
+/// A vector of `L` lanes, one message per lane (the multi-lane kernels). Implemented only
+/// by `#[repr(transparent)]` wrappers of one vector register of exactly `L` lanes, so that
+/// loads and stores are plain unaligned reads and writes of `[u32; L]` (`vmovdqu`).
 pub(crate) trait Lanes<const L: usize>: U32x {
-    fn load(t: Self::Token, x: &[u32; L]) -> Self;
-    fn store(self, x: &mut [u32; L]);
+    #[inline(always)]
+    fn load(_: Self::Token, x: &[u32; L]) -> Self {
+        const { assert!(size_of::<Self>() == size_of::<[u32; L]>()) };
+        // SAFETY: `Self` is a vector register of `L` lanes (the size is checked above), for
+        // which any bits are a value; `x` is that many readable bytes; `read_unaligned` has
+        // no alignment requirement. The token proves the CPU has the register width.
+        unsafe { x.as_ptr().cast::<Self>().read_unaligned() }
+    }
+    #[inline(always)]
+    fn store(self, x: &mut [u32; L]) {
+        const { assert!(size_of::<Self>() == size_of::<[u32; L]>()) };
+        // SAFETY: as in `load`; `x` is that many writable bytes.
+        unsafe { x.as_mut_ptr().cast::<Self>().write_unaligned(self) }
+    }
     /// Block `i` of each lane's message as its sixteen big-endian words: `W[t]` holds word
     /// `t` of every lane.
     fn words(t: Self::Token, blocks: &[&[[u8; 64]]; L], i: usize) -> [Self; 16];
@@ -194,6 +208,7 @@ impl Blocks4 for U32x4 {
 
 /// Eight 32-bit lanes of a ymm register (AVX2).
 #[derive(Clone, Copy)]
+#[repr(transparent)]
 pub(crate) struct U32x8(__m256i);
 
 impl U32x8 {
@@ -322,17 +337,6 @@ impl Blocks4 for U32x8 {
 
 impl Lanes<8> for U32x8 {
     #[inline(always)]
-    fn load(_: Avx2Token, x: &[u32; 8]) -> Self {
-        // SAFETY: the token proves AVX; `x` is 32 readable bytes; `loadu` has no alignment
-        // requirement.
-        Self(unsafe { _mm256_loadu_si256(x.as_ptr().cast()) })
-    }
-    #[inline(always)]
-    fn store(self, x: &mut [u32; 8]) {
-        // SAFETY: see `impl U32x for U32x8`; `x` is 32 writable bytes.
-        unsafe { _mm256_storeu_si256(x.as_mut_ptr().cast(), self.0) }
-    }
-    #[inline(always)]
     fn words(_: Avx2Token, blocks: &[&[[u8; 64]]; 8], i: usize) -> [Self; 16] {
         // Rows: the two 32-byte halves of each lane's block; the transposes turn the first
         // halves into W[0..8] and the second into W[8..16]. (Loops, not closures: a closure
@@ -362,6 +366,7 @@ impl Lanes<8> for U32x8 {
 /// in an AVX-512 VL function also becomes `vpternlogd`, but the multi-lane rounds then
 /// spill many more vectors to the stack.)
 #[derive(Clone, Copy)]
+#[repr(transparent)]
 pub(crate) struct U32x8Vl(U32x8);
 
 impl U32x8Vl {
@@ -421,14 +426,6 @@ impl U32x for U32x8Vl {
 
 impl Lanes<8> for U32x8Vl {
     #[inline(always)]
-    fn load(t: Avx512Token, x: &[u32; 8]) -> Self {
-        Self(U32x8::load(t.avx2(), x))
-    }
-    #[inline(always)]
-    fn store(self, x: &mut [u32; 8]) {
-        self.0.store(x);
-    }
-    #[inline(always)]
     fn words(t: Avx512Token, blocks: &[&[[u8; 64]]; 8], i: usize) -> [Self; 16] {
         let w = U32x8::words(t.avx2(), blocks, i);
         let mut out = [Self::splat(t, 0); 16];
@@ -442,6 +439,7 @@ impl Lanes<8> for U32x8Vl {
 /// Sixteen 32-bit lanes of a zmm register (AVX-512 F/BW), with `vprold` for the rotates
 /// and one `vpternlogd` for each boolean function.
 #[derive(Clone, Copy)]
+#[repr(transparent)]
 pub(crate) struct U32x16(__m512i);
 
 /// `vpternlogd` truth tables over its three inputs (0xf0, 0xcc, 0xaa).
@@ -545,17 +543,6 @@ impl U32x for U32x16 {
 }
 
 impl Lanes<16> for U32x16 {
-    #[inline(always)]
-    fn load(_: Avx512Token, x: &[u32; 16]) -> Self {
-        // SAFETY: the token proves AVX-512 F; `x` is 64 readable bytes; `loadu` has no
-        // alignment requirement.
-        Self(unsafe { _mm512_loadu_si512(x.as_ptr().cast()) })
-    }
-    #[inline(always)]
-    fn store(self, x: &mut [u32; 16]) {
-        // SAFETY: see `impl U32x for U32x16`; `x` is 64 writable bytes.
-        unsafe { _mm512_storeu_si512(x.as_mut_ptr().cast(), self.0) }
-    }
     #[inline(always)]
     fn words(_: Avx512Token, blocks: &[&[[u8; 64]]; 16], i: usize) -> [Self; 16] {
         // Each lane's 64-byte block is one row; the transpose turns the rows into W.

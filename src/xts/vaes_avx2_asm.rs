@@ -23,86 +23,70 @@
 use crate::aes::KeySchedule;
 use crate::cpu::VaesAvx2Token;
 
-unsafe extern "sysv64" {
-    fn simdcrypt_xts_vaes_avx2_encrypt(
-        keys: *const u8,
-        rounds: usize,
-        t0: *const u8,
-        src: *const u8,
-        dst: *mut u8,
-        len: usize,
-    );
-    fn simdcrypt_xts_vaes_avx2_decrypt(
-        keys: *const u8,
-        rounds: usize,
-        t0: *const u8,
-        src: *const u8,
-        dst: *mut u8,
-        len: usize,
-    );
+/// One direction's data-unit function over its assembly kernel, which takes the keys of
+/// that direction (`enc` or `dec` of Key1's schedule).
+macro_rules! unit_fn {
+    ($(#[$doc:meta])* $name:ident => $kernel:ident, $keys:ident) => {
+        unsafe extern "sysv64" {
+            fn $kernel(
+                keys: *const u8,
+                rounds: usize,
+                t0: *const u8,
+                src: *const u8,
+                dst: *mut u8,
+                len: usize,
+            );
+        }
+
+        $(#[$doc])*
+        #[inline]
+        pub(crate) unsafe fn $name(
+            _t: VaesAvx2Token,
+            k1: &KeySchedule,
+            t0: &[u8; 16],
+            src: *const u8,
+            dst: *mut u8,
+            len: usize,
+        ) {
+            debug_assert!((16..=1 << 24).contains(&len));
+            debug_assert!(matches!(k1.rounds, 10 | 12 | 14));
+            // SAFETY: the token proves AES, PCLMULQDQ, AVX, AVX2, VAES and VPCLMULQDQ, all
+            // the assembly uses; the keys hold `k1.rounds + 1 <= 15` contiguous 16-byte keys
+            // and `t0` 16 bytes; the caller guarantees `src`, `dst` and `len` (see # Safety),
+            // which is all the assembly reads and writes besides its own stack frame.
+            unsafe {
+                $kernel(
+                    k1.$keys.as_ptr().cast(),
+                    k1.rounds,
+                    t0.as_ptr(),
+                    src,
+                    dst,
+                    len,
+                );
+            }
+        }
+    };
 }
 
-/// Encrypts one XTS data unit of `len` bytes from `src` to `dst`. `t0` is the initial
-/// tweak already encrypted with Key2 (`E_K2(i)`); `k1` is Key1's schedule.
-///
-/// # Safety
-/// `src` is readable and `dst` writable for `len` bytes; `src == dst` or the two ranges do
-/// not overlap; `16 <= len <= 1 << 24`. A length that is not a multiple of 16 uses
-/// ciphertext stealing (IEEE 1619).
-#[inline]
-pub(crate) unsafe fn encrypt_unit(
-    _t: VaesAvx2Token,
-    k1: &KeySchedule,
-    t0: &[u8; 16],
-    src: *const u8,
-    dst: *mut u8,
-    len: usize,
-) {
-    debug_assert!((16..=1 << 24).contains(&len));
-    debug_assert!(matches!(k1.rounds, 10 | 12 | 14));
-    // SAFETY: the token proves AES, PCLMULQDQ, AVX, AVX2, VAES and VPCLMULQDQ, all the
-    // assembly uses; `k1.enc` holds `k1.rounds + 1 <= 15` contiguous 16-byte keys and
-    // `t0` 16 bytes; the caller guarantees `src`, `dst` and `len` (see # Safety), which
-    // is all the assembly reads and writes besides its own stack frame.
-    unsafe {
-        simdcrypt_xts_vaes_avx2_encrypt(
-            k1.enc.as_ptr().cast(),
-            k1.rounds,
-            t0.as_ptr(),
-            src,
-            dst,
-            len,
-        );
-    }
+unit_fn! {
+    /// Encrypts one XTS data unit of `len` bytes from `src` to `dst`. `t0` is the initial
+    /// tweak already encrypted with Key2 (`E_K2(i)`); `k1` is Key1's schedule.
+    ///
+    /// # Safety
+    /// `src` is readable and `dst` writable for `len` bytes; `src == dst` or the two ranges
+    /// do not overlap; `16 <= len <= 1 << 24`. A length that is not a multiple of 16 uses
+    /// ciphertext stealing (IEEE 1619).
+    encrypt_unit => simdcrypt_xts_vaes_avx2_encrypt, enc
 }
 
-/// Decrypts one XTS data unit of `len` bytes from `src` to `dst`. `t0` is the initial
-/// tweak already encrypted with Key2 (`E_K2(i)`); `k1` is Key1's schedule.
-///
-/// # Safety
-/// As for [`encrypt_unit`].
-#[inline]
-pub(crate) unsafe fn decrypt_unit(
-    _t: VaesAvx2Token,
-    k1: &KeySchedule,
-    t0: &[u8; 16],
-    src: *const u8,
-    dst: *mut u8,
-    len: usize,
-) {
-    debug_assert!((16..=1 << 24).contains(&len));
-    debug_assert!(matches!(k1.rounds, 10 | 12 | 14));
-    // SAFETY: as in `encrypt_unit`, with `k1.dec`, the equivalent-inverse-cipher keys.
-    unsafe {
-        simdcrypt_xts_vaes_avx2_decrypt(
-            k1.dec.as_ptr().cast(),
-            k1.rounds,
-            t0.as_ptr(),
-            src,
-            dst,
-            len,
-        );
-    }
+unit_fn! {
+    /// Decrypts one XTS data unit of `len` bytes from `src` to `dst` (with `k1.dec`, the
+    /// equivalent-inverse-cipher keys). `t0` is the initial tweak already encrypted with
+    /// Key2 (`E_K2(i)`); `k1` is Key1's schedule.
+    ///
+    /// # Safety
+    /// As for [`encrypt_unit`].
+    decrypt_unit => simdcrypt_xts_vaes_avx2_decrypt, dec
 }
 
 #[cfg(test)]
@@ -251,19 +235,29 @@ mod tests {
         [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xc0],
     ];
 
-    #[test]
-    fn every_length_to_600() {
-        let Some(t) = token() else { return };
-        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    /// For a random key of each AES size, and each length in `lens`, a random tweak and
+    /// unit through [`check`], with buffers `so(len)` bytes off alignment.
+    fn random_units(
+        t: VaesAvx2Token,
+        rng: &mut Rng,
+        lens: impl Iterator<Item = usize> + Clone,
+        so: impl Fn(usize) -> usize,
+    ) {
         for klen in [16, 24, 32] {
             let ks = KeySchedule::new(&rng.bytes(klen)).unwrap();
-            for len in 16..=600 {
+            for len in lens.clone() {
                 let mut t0 = [0u8; 16];
                 rng.fill(&mut t0);
                 let data = rng.bytes(len);
-                check(t, &ks, &t0, &data, len % 16);
+                check(t, &ks, &t0, &data, so(len));
             }
         }
+    }
+
+    #[test]
+    fn every_length_to_600() {
+        let Some(t) = token() else { return };
+        random_units(t, &mut Rng(0x9e37_79b9_7f4a_7c15), 16..=600, |len| len % 16);
     }
 
     #[test]
@@ -285,15 +279,8 @@ mod tests {
     fn long_units() {
         let Some(t) = token() else { return };
         let mut rng = Rng(7);
-        for klen in [16, 24, 32] {
-            let ks = KeySchedule::new(&rng.bytes(klen)).unwrap();
-            for len in [4095, 4096, 4097, 65535, 65536, 65537, 100_015] {
-                let mut t0 = [0u8; 16];
-                rng.fill(&mut t0);
-                let data = rng.bytes(len);
-                check(t, &ks, &t0, &data, 3);
-            }
-        }
+        let lens = [4095, 4096, 4097, 65535, 65536, 65537, 100_015];
+        random_units(t, &mut rng, lens.into_iter(), |_| 3);
         // The largest data unit IEEE 1619 allows.
         let ks = KeySchedule::new(&rng.bytes(32)).unwrap();
         let data = rng.bytes(1 << 24);
