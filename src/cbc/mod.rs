@@ -210,36 +210,29 @@ impl Cbc {
         })
     }
 
-    /// The backends this CPU runs for CBC, best first.
-    ///
-    /// ```
-    /// use simdcrypt::{Backend, Cbc};
-    /// let all: Vec<Backend> = Cbc::available_backends().collect();
-    /// assert!(all.iter().all(|b| b.is_available()));
-    /// assert_eq!(all.last(), Some(&Backend::Portable));
-    /// ```
-    pub fn available_backends() -> impl Iterator<Item = Backend> {
-        dispatch::CBC.available()
-    }
-
-    /// The backend this instance runs on.
-    ///
-    /// ```
-    /// use simdcrypt::{Backend, Cbc};
-    /// let cbc = Cbc::with_backend(&[0u8; 16], Backend::Portable)?;
-    /// assert_eq!(cbc.backend(), Backend::Portable);
-    /// assert_eq!(format!("{cbc:?}"), "Cbc { key_bits: 128, backend: Portable, .. }");
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
-    #[must_use]
-    pub fn backend(&self) -> Backend {
-        self.backend
-    }
-
-    /// Every backend that CBC has, available here or not, best first.
-    #[doc(hidden)]
-    pub fn implemented_backends() -> &'static [Backend] {
-        dispatch::CBC.implemented()
+    dispatch::backend_methods! {
+        dispatch::CBC;
+        /// The backends this CPU runs for CBC, best first.
+        ///
+        /// ```
+        /// use simdcrypt::{Backend, Cbc};
+        /// let all: Vec<Backend> = Cbc::available_backends().collect();
+        /// assert!(all.iter().all(|b| b.is_available()));
+        /// assert_eq!(all.last(), Some(&Backend::Portable));
+        /// ```
+        available;
+        /// The backend this instance runs on.
+        ///
+        /// ```
+        /// use simdcrypt::{Backend, Cbc};
+        /// let cbc = Cbc::with_backend(&[0u8; 16], Backend::Portable)?;
+        /// assert_eq!(cbc.backend(), Backend::Portable);
+        /// assert_eq!(format!("{cbc:?}"), "Cbc { key_bits: 128, backend: Portable, .. }");
+        /// # Ok::<(), simdcrypt::Error>(())
+        /// ```
+        backend = backend;
+        /// Every backend that CBC has, available here or not, best first.
+        implemented;
     }
 
     pub(crate) fn enc_blocks(&self, iv: &mut Block, blocks: &mut [Block]) {

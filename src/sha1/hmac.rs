@@ -77,7 +77,7 @@ impl HmacSha1 {
         }
     }
 
-    super::backend_methods! {
+    crate::dispatch::backend_methods! {
         dispatch::SHA1;
         /// The backends this CPU runs for HMAC-SHA1 (SHA-1's), best first: what
         /// [`HmacSha1::with_backend`] accepts.
@@ -316,7 +316,7 @@ impl HmacSha1Key {
         }
     }
 
-    super::backend_methods! {
+    crate::dispatch::backend_methods! {
         dispatch::SHA1;
         /// The backends this CPU runs for HMAC-SHA1, best first.
         available;

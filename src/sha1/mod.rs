@@ -66,40 +66,6 @@ macro_rules! debug_shows {
 }
 pub(crate) use debug_shows;
 
-/// The backend-list methods of a type that runs on one backend of a dispatch table, each
-/// with its own docs: `available` (`available_backends`, what this CPU runs, best first),
-/// `implemented` (`implemented_backends`, hidden: all the table has), `backend = field`
-/// (`backend(&self)`, the instance's: `self.field`, a path of fields, or a method call at
-/// its end).
-macro_rules! backend_methods {
-    ($table:expr; $($(#[$doc:meta])* $kind:ident $(= $f:ident $(. $g:ident)* $(($($arg:tt)*))?)?;)+) => {
-        $($crate::sha1::backend_methods!(
-            @ $table; $(#[$doc])* $kind $(= $f $(. $g)* $(($($arg)*))?)?
-        );)+
-    };
-    (@ $table:expr; $(#[$doc:meta])* available) => {
-        $(#[$doc])*
-        pub fn available_backends() -> impl Iterator<Item = $crate::Backend> {
-            $table.available()
-        }
-    };
-    (@ $table:expr; $(#[$doc:meta])* implemented) => {
-        $(#[$doc])*
-        #[doc(hidden)]
-        pub fn implemented_backends() -> &'static [$crate::Backend] {
-            $table.implemented()
-        }
-    };
-    (@ $table:expr; $(#[$doc:meta])* backend = $f:ident $(. $g:ident)* $(($($arg:tt)*))?) => {
-        $(#[$doc])*
-        #[must_use]
-        pub fn backend(&self) -> $crate::Backend {
-            self.$f $(.$g)* $(($($arg)*))?
-        }
-    };
-}
-pub(crate) use backend_methods;
-
 /// The initial hash value (FIPS 180-4 §5.3.1).
 pub(crate) const IV: [u32; 5] = [
     0x6745_2301,
@@ -427,7 +393,7 @@ impl Sha1 {
         }
     }
 
-    backend_methods! {
+    crate::dispatch::backend_methods! {
         dispatch::SHA1;
         /// The backends this CPU runs for SHA-1, best first.
         ///

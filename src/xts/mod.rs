@@ -404,36 +404,29 @@ impl Xts {
         })
     }
 
-    /// The backends this CPU runs for XTS, best first.
-    ///
-    /// ```
-    /// use simdcrypt::{Backend, Xts};
-    /// let all: Vec<Backend> = Xts::available_backends().collect();
-    /// assert!(all.iter().all(|b| b.is_available()));
-    /// assert_eq!(all.last(), Some(&Backend::Portable));
-    /// ```
-    pub fn available_backends() -> impl Iterator<Item = Backend> {
-        dispatch::XTS.available()
-    }
-
-    /// The backend this instance runs on.
-    ///
-    /// ```
-    /// use simdcrypt::Xts;
-    /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
-    /// assert!(Xts::available_backends().any(|b| b == xts.backend()));
-    /// println!("XTS runs on {}", xts.backend());
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
-    #[must_use]
-    pub fn backend(&self) -> Backend {
-        self.backend
-    }
-
-    /// Every backend that XTS has, available here or not, best first.
-    #[doc(hidden)]
-    pub fn implemented_backends() -> &'static [Backend] {
-        dispatch::XTS.implemented()
+    dispatch::backend_methods! {
+        dispatch::XTS;
+        /// The backends this CPU runs for XTS, best first.
+        ///
+        /// ```
+        /// use simdcrypt::{Backend, Xts};
+        /// let all: Vec<Backend> = Xts::available_backends().collect();
+        /// assert!(all.iter().all(|b| b.is_available()));
+        /// assert_eq!(all.last(), Some(&Backend::Portable));
+        /// ```
+        available;
+        /// The backend this instance runs on.
+        ///
+        /// ```
+        /// use simdcrypt::Xts;
+        /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
+        /// assert!(Xts::available_backends().any(|b| b == xts.backend()));
+        /// println!("XTS runs on {}", xts.backend());
+        /// # Ok::<(), simdcrypt::Error>(())
+        /// ```
+        backend = backend;
+        /// Every backend that XTS has, available here or not, best first.
+        implemented;
     }
 
     /// The whole key's length in bytes (32 or 64).
