@@ -26,7 +26,7 @@
 use std::vec::Vec;
 
 use crate::aes::{Impl, KeySchedule};
-use crate::{Aes, Cbc, CbcHmacSha1, HmacSha1, Sha1, Xts};
+use crate::{Aes, Backend, Cbc, CbcHmacSha1, HmacSha1, Sha1, Xts};
 
 /// How deep below the caller's frame the scrub and the scan reach.
 const DEPTH: usize = 48 * 1024;
@@ -127,9 +127,8 @@ fn round_keys(ks: &KeySchedule) -> Vec<[u8; 16]> {
 }
 
 /// How deep `call` writes below where its stack wipe starts (the wipes made dry, the
-/// region painted, the call made, the deepest changed byte found), and how deep that
-/// wipe reaches.
-fn depth_of(call: impl FnOnce() + Send + 'static) -> (usize, usize) {
+/// region painted, the call made, the deepest changed byte found; 0 if none).
+fn depth_of(call: impl FnOnce() + Send + 'static) -> usize {
     std::thread::Builder::new()
         .stack_size(1 << 20)
         .spawn(move || {
@@ -160,9 +159,9 @@ fn depth_of(call: impl FnOnce() + Send + 'static) -> (usize, usize) {
                 }
             }
             if deepest == 0 {
-                (0, 0)
+                0
             } else {
-                (start.saturating_sub(deepest), 0)
+                start.saturating_sub(deepest)
             }
         })
         .unwrap()
@@ -170,11 +169,10 @@ fn depth_of(call: impl FnOnce() + Send + 'static) -> (usize, usize) {
         .unwrap()
 }
 
-/// An XTS key (both halves) and what it derives: round keys of both, and the first 32
-/// tweaks of sectors 0..4 (the calls below use those sectors).
-fn xts_case(key_len: usize) -> (Vec<u8>, Vec<[u8; 16]>) {
-    let key = bytes(key_len as u64, key_len);
-    let (a, b) = key.split_at(key_len / 2);
+/// What an XTS key derives: round keys of both halves, and the first 32 tweaks of
+/// sectors 0..4 (the calls below use those sectors).
+fn xts_patterns(key: &[u8]) -> Vec<[u8; 16]> {
+    let (a, b) = key.split_at(key.len() / 2);
     let (k1, k2) = (KeySchedule::new(a).unwrap(), KeySchedule::new(b).unwrap());
     let mut pats = round_keys(&k1);
     pats.extend(round_keys(&k2));
@@ -188,232 +186,210 @@ fn xts_case(key_len: usize) -> (Vec<u8>, Vec<[u8; 16]>) {
             t = crate::xts::mul_x(t);
         }
     }
-    (key, pats)
+    pats
+}
+
+/// Round keys of a one-key state (AES, CBC, the AES key of CBC-HMAC-SHA1).
+fn aes_patterns(key: &[u8]) -> Vec<[u8; 16]> {
+    round_keys(&KeySchedule::new(key).unwrap())
 }
 
 /// A call on a keyed state, with its name.
 type Named<T> = (&'static str, fn(&T));
 
-/// Each kind of XTS call, by name.
-fn xts_calls() -> [Named<Xts>; 4] {
-    [
-        ("one unit with stealing, encrypt", |x| {
-            let mut b = bytes(1, 4096 + 5);
-            x.encrypt_sector(&mut b, 0).unwrap();
-        }),
-        ("one unit with stealing, decrypt", |x| {
-            let mut b = bytes(2, 1000 + 7);
-            x.decrypt_sector(&mut b, 1).unwrap();
-        }),
-        ("four 512-byte sectors in place, encrypt", |x| {
-            let mut b = bytes(3, 4 * 512);
-            x.encrypt_sectors(&mut b, 512, 0).unwrap();
-        }),
-        ("four 80-byte sectors out of place, decrypt", |x| {
-            let s = bytes(4, 4 * 80);
-            let mut d = std::vec![0u8; 4 * 80];
-            x.decrypt_sectors_to(&s, &mut d, 80, 0).unwrap();
-        }),
-    ]
+/// One keyed type under test: its name, backends, key lengths, what a key derives, how
+/// it is keyed on a backend, and its calls.
+struct Case<T: 'static> {
+    name: &'static str,
+    backends: fn() -> Vec<Backend>,
+    key_lens: &'static [usize],
+    patterns: fn(&[u8]) -> Vec<[u8; 16]>,
+    make: fn(&[u8], Backend) -> T,
+    calls: &'static [Named<T>],
 }
 
-/// Each kind of CBC call, by name.
-fn cbc_calls() -> [Named<Cbc>; 6] {
-    [
-        ("encrypt 1 KiB", |c| {
-            let mut b = bytes(5, 1024);
-            c.encrypt(&mut [1; 16], &mut b).unwrap();
-        }),
-        ("decrypt 1 KiB", |c| {
-            let mut b = bytes(6, 1024);
-            c.decrypt(&mut [1; 16], &mut b).unwrap();
-        }),
-        ("decrypt 3 blocks", |c| {
-            let mut b = bytes(7, 48);
-            c.decrypt(&mut [1; 16], &mut b).unwrap();
-        }),
-        ("encrypt_many, 20 streams", |c| {
-            let mut bufs: Vec<Vec<u8>> = (0..20)
-                .map(|i| bytes(i, 16 * (1 + i as usize % 5)))
-                .collect();
-            let mut refs: Vec<&mut [u8]> = bufs.iter_mut().map(|b| &mut b[..]).collect();
-            let mut ivs = [[3u8; 16]; 20];
-            c.encrypt_many(&mut ivs, &mut refs).unwrap();
-        }),
-        ("encrypt_cts 37 bytes", |c| {
-            let mut b = bytes(8, 37);
-            c.encrypt_cts(&[2; 16], &mut b).unwrap();
-        }),
-        ("decrypt_cts 37 bytes", |c| {
-            let mut b = bytes(9, 37);
-            c.decrypt_cts(&[2; 16], &mut b).unwrap();
-        }),
-    ]
-}
+impl<T: Send + Sync + 'static> Case<T> {
+    /// Every call on every backend and key length leaves none of the key's patterns.
+    fn check(&self) {
+        for b in (self.backends)() {
+            for &key_len in self.key_lens {
+                let key = bytes(key_len as u64 + self.name.len() as u64, key_len);
+                let pats = (self.patterns)(&key);
+                for &(what, call) in self.calls {
+                    // The keyed state stays on the heap (in its box); only the call's
+                    // frames are below.
+                    let state = std::boxed::Box::new((self.make)(&key, b));
+                    let name = std::format!("{} {what}, {b}, {key_len}-byte key", self.name);
+                    check(&name, pats.clone(), move || call(&state));
+                }
+            }
+        }
+    }
 
-#[test]
-fn xts_calls_leave_no_round_keys_or_tweaks() {
-    for b in Xts::available_backends() {
-        for key_len in [32, 64] {
-            let (key, pats) = xts_case(key_len);
-            for (what, call) in xts_calls() {
-                let xts = std::boxed::Box::new(Xts::with_backend(&key, b).unwrap());
-                check(
-                    &std::format!("XTS {what}, {b}, {key_len}-byte key"),
-                    pats.clone(),
-                    move || {
-                        // The keyed state stays on the heap (in its box); only the call's
-                        // frames are below.
-                        call(&xts);
-                    },
+    /// Prints how deep each call writes below where its wipe starts.
+    fn depths(&self) {
+        let key_len = self.key_lens[self.key_lens.len() - 1];
+        let key = bytes(key_len as u64, key_len);
+        for b in (self.backends)() {
+            for &(what, call) in self.calls {
+                let state = std::boxed::Box::new((self.make)(&key, b));
+                let d = depth_of(move || call(&state));
+                std::println!(
+                    "{} {b:14} writes {d:5} bytes below its wipe's start  {what}",
+                    self.name
                 );
             }
         }
     }
+}
+
+const XTS: Case<Xts> = Case {
+    name: "XTS",
+    backends: || Xts::available_backends().collect(),
+    key_lens: &[32, 64],
+    patterns: xts_patterns,
+    make: |k, b| Xts::with_backend(k, b).unwrap(),
+    calls: &XTS_CALLS,
+};
+
+const CBC: Case<Cbc> = Case {
+    name: "CBC",
+    backends: || Cbc::available_backends().collect(),
+    key_lens: &[16, 24, 32],
+    patterns: aes_patterns,
+    make: |k, b| Cbc::with_backend(k, b).unwrap(),
+    calls: &CBC_CALLS,
+};
+
+const AES: Case<Aes> = Case {
+    name: "AES",
+    backends: || Aes::available_backends().collect(),
+    key_lens: &[16, 24, 32],
+    patterns: aes_patterns,
+    make: |k, b| Aes::with_backend(k, b).unwrap(),
+    calls: &AES_CALLS,
+};
+
+const CBC_HMAC: Case<CbcHmacSha1> = Case {
+    name: "CBC-HMAC-SHA1",
+    backends: || CbcHmacSha1::available_backends().collect(),
+    key_lens: &[16, 32],
+    patterns: aes_patterns,
+    make: |k, b| CbcHmacSha1::with_backend(k, &[9; 20], b).unwrap(),
+    calls: &CBC_HMAC_CALLS,
+};
+
+#[test]
+fn xts_calls_leave_no_round_keys_or_tweaks() {
+    XTS.check();
 }
 
 #[test]
 fn cbc_calls_leave_no_round_keys() {
-    for b in Cbc::available_backends() {
-        for key_len in [16, 24, 32] {
-            let key = bytes(key_len as u64 + 40, key_len);
-            let pats = round_keys(&KeySchedule::new(&key).unwrap());
-            for (what, call) in cbc_calls() {
-                let cbc = std::boxed::Box::new(Cbc::with_backend(&key, b).unwrap());
-                check(
-                    &std::format!("CBC {what}, {b}, {key_len}-byte key"),
-                    pats.clone(),
-                    move || {
-                        call(&cbc);
-                    },
-                );
-            }
-        }
-    }
-}
-
-/// Each kind of ECB call, by name.
-fn aes_calls() -> [Named<Aes>; 3] {
-    [
-        ("encrypt 64 blocks", |a| {
-            let mut b = [[5u8; 16]; 64];
-            a.encrypt_blocks(&mut b);
-        }),
-        ("decrypt 7 blocks", |a| {
-            let mut b = [[6u8; 16]; 7];
-            a.decrypt_blocks(&mut b);
-        }),
-        ("encrypt one block", |a| {
-            let mut b = [7u8; 16];
-            a.encrypt_block(&mut b);
-        }),
-    ]
-}
-
-/// Each kind of CBC-HMAC-SHA1 call, by name.
-fn cbc_hmac_calls() -> [Named<CbcHmacSha1>; 2] {
-    [
-        ("seal and open 1 KiB", |c| {
-            let mut b = bytes(10, 1024);
-            let tag = c.seal(&[4; 16], &mut b).unwrap();
-            c.open(&[4; 16], &mut b, &tag).unwrap();
-        }),
-        ("seal_cts and open_cts 200 bytes", |c| {
-            let mut b = bytes(11, 200);
-            let tag = c.seal_cts(&[4; 16], &mut b).unwrap();
-            c.open_cts(&[4; 16], &mut b, &tag).unwrap();
-        }),
-    ]
+    CBC.check();
 }
 
 #[test]
 fn aes_calls_leave_no_round_keys() {
-    for b in Aes::available_backends() {
-        for key_len in [16, 24, 32] {
-            let key = bytes(key_len as u64 + 50, key_len);
-            let pats = round_keys(&KeySchedule::new(&key).unwrap());
-            for (what, call) in aes_calls() {
-                let aes = std::boxed::Box::new(Aes::with_backend(&key, b).unwrap());
-                check(
-                    &std::format!("AES {what}, {b}, {key_len}-byte key"),
-                    pats.clone(),
-                    move || {
-                        call(&aes);
-                    },
-                );
-            }
-        }
-    }
+    AES.check();
 }
 
 #[test]
 fn cbc_hmac_calls_leave_no_round_keys() {
-    for b in CbcHmacSha1::available_backends() {
-        for key_len in [16, 32] {
-            let key = bytes(key_len as u64 + 60, key_len);
-            let pats = round_keys(&KeySchedule::new(&key).unwrap());
-            for (what, call) in cbc_hmac_calls() {
-                let c = std::boxed::Box::new(CbcHmacSha1::with_backend(&key, &[9; 20], b).unwrap());
-                check(
-                    &std::format!("CBC-HMAC {what}, {b}, {key_len}-byte key"),
-                    pats.clone(),
-                    move || {
-                        call(&c);
-                    },
-                );
-            }
-        }
-    }
+    CBC_HMAC.check();
 }
 
 #[test]
 #[ignore = "a measurement for the burn_stack depths, not a check"]
 fn stack_depths() {
-    for b in Xts::available_backends() {
-        for (what, call) in xts_calls() {
-            let xts = std::boxed::Box::new(Xts::with_backend(&xts_case(64).0, b).unwrap());
-            let d = depth_of(move || {
-                call(&xts);
-            });
-            std::println!(
-                "xts {b:14} writes {:5} bytes below its wipe's start  {what}",
-                d.0
-            );
-        }
-    }
-    for b in Aes::available_backends() {
-        for (what, call) in aes_calls() {
-            let aes = std::boxed::Box::new(Aes::with_backend(&[7; 32], b).unwrap());
-            let d = depth_of(move || call(&aes));
-            std::println!(
-                "aes {b:14} writes {:5} bytes below its wipe's start  {what}",
-                d.0
-            );
-        }
-    }
-    for b in CbcHmacSha1::available_backends() {
-        for (what, call) in cbc_hmac_calls() {
-            let c = std::boxed::Box::new(CbcHmacSha1::with_backend(&[7; 32], &[9; 20], b).unwrap());
-            let d = depth_of(move || call(&c));
-            std::println!(
-                "cbc-hmac {b:14} writes {:5} bytes below its wipe's start  {what}",
-                d.0
-            );
-        }
-    }
-    for b in Cbc::available_backends() {
-        for (what, call) in cbc_calls() {
-            let cbc = std::boxed::Box::new(Cbc::with_backend(&[7; 32], b).unwrap());
-            let d = depth_of(move || {
-                call(&cbc);
-            });
-            std::println!(
-                "cbc {b:14} writes {:5} bytes below its wipe's start  {what}",
-                d.0
-            );
-        }
-    }
+    XTS.depths();
+    CBC.depths();
+    AES.depths();
+    CBC_HMAC.depths();
 }
+
+/// Each kind of XTS call, by name.
+const XTS_CALLS: [Named<Xts>; 4] = [
+    ("one unit with stealing, encrypt", |x| {
+        let mut b = bytes(1, 4096 + 5);
+        x.encrypt_sector(&mut b, 0).unwrap();
+    }),
+    ("one unit with stealing, decrypt", |x| {
+        let mut b = bytes(2, 1000 + 7);
+        x.decrypt_sector(&mut b, 1).unwrap();
+    }),
+    ("four 512-byte sectors in place, encrypt", |x| {
+        let mut b = bytes(3, 4 * 512);
+        x.encrypt_sectors(&mut b, 512, 0).unwrap();
+    }),
+    ("four 80-byte sectors out of place, decrypt", |x| {
+        let s = bytes(4, 4 * 80);
+        let mut d = std::vec![0u8; 4 * 80];
+        x.decrypt_sectors_to(&s, &mut d, 80, 0).unwrap();
+    }),
+];
+
+/// Each kind of CBC call, by name.
+const CBC_CALLS: [Named<Cbc>; 6] = [
+    ("encrypt 1 KiB", |c| {
+        let mut b = bytes(5, 1024);
+        c.encrypt(&mut [1; 16], &mut b).unwrap();
+    }),
+    ("decrypt 1 KiB", |c| {
+        let mut b = bytes(6, 1024);
+        c.decrypt(&mut [1; 16], &mut b).unwrap();
+    }),
+    ("decrypt 3 blocks", |c| {
+        let mut b = bytes(7, 48);
+        c.decrypt(&mut [1; 16], &mut b).unwrap();
+    }),
+    ("encrypt_many, 20 streams", |c| {
+        let mut bufs: Vec<Vec<u8>> = (0..20)
+            .map(|i| bytes(i, 16 * (1 + i as usize % 5)))
+            .collect();
+        let mut refs: Vec<&mut [u8]> = bufs.iter_mut().map(|b| &mut b[..]).collect();
+        let mut ivs = [[3u8; 16]; 20];
+        c.encrypt_many(&mut ivs, &mut refs).unwrap();
+    }),
+    ("encrypt_cts 37 bytes", |c| {
+        let mut b = bytes(8, 37);
+        c.encrypt_cts(&[2; 16], &mut b).unwrap();
+    }),
+    ("decrypt_cts 37 bytes", |c| {
+        let mut b = bytes(9, 37);
+        c.decrypt_cts(&[2; 16], &mut b).unwrap();
+    }),
+];
+
+/// Each kind of ECB call, by name.
+const AES_CALLS: [Named<Aes>; 3] = [
+    ("encrypt 64 blocks", |a| {
+        let mut b = [[5u8; 16]; 64];
+        a.encrypt_blocks(&mut b);
+    }),
+    ("decrypt 7 blocks", |a| {
+        let mut b = [[6u8; 16]; 7];
+        a.decrypt_blocks(&mut b);
+    }),
+    ("encrypt one block", |a| {
+        let mut b = [7u8; 16];
+        a.encrypt_block(&mut b);
+    }),
+];
+
+/// Each kind of CBC-HMAC-SHA1 call, by name.
+const CBC_HMAC_CALLS: [Named<CbcHmacSha1>; 2] = [
+    ("seal and open 1 KiB", |c| {
+        let mut b = bytes(10, 1024);
+        let tag = c.seal(&[4; 16], &mut b).unwrap();
+        c.open(&[4; 16], &mut b, &tag).unwrap();
+    }),
+    ("seal_cts and open_cts 200 bytes", |c| {
+        let mut b = bytes(11, 200);
+        let tag = c.seal_cts(&[4; 16], &mut b).unwrap();
+        c.open_cts(&[4; 16], &mut b, &tag).unwrap();
+    }),
+];
 
 #[test]
 fn hmac_keying_leaves_no_padded_key() {
