@@ -249,6 +249,27 @@ enum Tweak<'a> {
     Raw(&'a Block),
 }
 
+/// The public methods come in pairs that differ only in the direction: each pair is
+/// written once, its docs first, then its arguments and the call that both make, with
+/// `false` (encrypt) or `true` (decrypt) as the call's `DEC`.
+macro_rules! directions {
+    ($(
+        $(#[$e:meta])* $enc:ident,
+        $(#[$d:meta])* $dec:ident,
+        ($($arg:ident: $ty:ty),*) $f:ident($($call:tt)*);
+    )*) => {$(
+        $(#[$e])*
+        pub fn $enc(&self, $($arg: $ty),*) -> Result<(), Error> {
+            self.$f::<false>($($call)*)
+        }
+
+        $(#[$d])*
+        pub fn $dec(&self, $($arg: $ty),*) -> Result<(), Error> {
+            self.$f::<true>($($call)*)
+        }
+    )*};
+}
+
 /// XTS-AES-128 or XTS-AES-256, keyed, on one backend.
 ///
 /// Both AES key schedules are zeroized on drop; `Debug` prints no key material.
@@ -442,374 +463,260 @@ impl Xts {
         (self.k1.rounds - 6) * 8
     }
 
-    /// Encrypts one data unit (16 to 2^24 bytes) in place; the tweak is `sector` as 16
-    /// bytes little-endian (IEEE 1619, Linux `plain64`).
-    ///
-    /// ```
-    /// use hex_literal::hex;
-    /// // IEEE 1619 annex B, vector 2 (XTS-AES-128).
-    /// let xts = simdcrypt::Xts::new(&[[0x11u8; 16], [0x22u8; 16]].concat())?;
-    /// let mut buf = [0x44u8; 32];
-    /// xts.encrypt_sector(&mut buf, 0x33_3333_3333)?;
-    /// let ct = hex!("c454185e6a16936e39334038acef838bfb186fff7480adc4289382ecd6d394f0");
-    /// assert_eq!(buf, ct);
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
-    pub fn encrypt_sector(&self, buf: &mut [u8], sector: u128) -> Result<(), Error> {
-        self.run::<false>(None, buf, Unit::Whole, Tweak::Seq(Tweaks::new(sector)))
-    }
+    directions! {
+        /// Encrypts one data unit (16 to 2^24 bytes) in place; the tweak is `sector` as 16
+        /// bytes little-endian (IEEE 1619, Linux `plain64`).
+        ///
+        /// ```
+        /// use hex_literal::hex;
+        /// // IEEE 1619 annex B, vector 2 (XTS-AES-128).
+        /// let xts = simdcrypt::Xts::new(&[[0x11u8; 16], [0x22u8; 16]].concat())?;
+        /// let mut buf = [0x44u8; 32];
+        /// xts.encrypt_sector(&mut buf, 0x33_3333_3333)?;
+        /// let ct = hex!("c454185e6a16936e39334038acef838bfb186fff7480adc4289382ecd6d394f0");
+        /// assert_eq!(buf, ct);
+        /// # Ok::<(), simdcrypt::Error>(())
+        /// ```
+        encrypt_sector,
+        /// Decrypts one data unit in place (see [`Xts::encrypt_sector`]).
+        ///
+        /// ```
+        /// use simdcrypt::Xts;
+        /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
+        /// let mut sector = *b"a data unit need not be a multiple of 16 bytes";
+        /// xts.encrypt_sector(&mut sector, 42)?;
+        /// xts.decrypt_sector(&mut sector, 42)?;
+        /// assert_eq!(&sector, b"a data unit need not be a multiple of 16 bytes");
+        /// # Ok::<(), simdcrypt::Error>(())
+        /// ```
+        decrypt_sector,
+        (buf: &mut [u8], sector: u128) run(None, buf, Unit::Whole, Tweak::Seq(Tweaks::new(sector)));
 
-    /// Decrypts one data unit in place (see [`Xts::encrypt_sector`]).
-    ///
-    /// ```
-    /// use simdcrypt::Xts;
-    /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
-    /// let mut sector = *b"a data unit need not be a multiple of 16 bytes";
-    /// xts.encrypt_sector(&mut sector, 42)?;
-    /// xts.decrypt_sector(&mut sector, 42)?;
-    /// assert_eq!(&sector, b"a data unit need not be a multiple of 16 bytes");
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
-    pub fn decrypt_sector(&self, buf: &mut [u8], sector: u128) -> Result<(), Error> {
-        self.run::<true>(None, buf, Unit::Whole, Tweak::Seq(Tweaks::new(sector)))
-    }
+        /// Encrypts one data unit from `src` into `dst` (equal lengths); `src` is not touched.
+        ///
+        /// ```
+        /// use simdcrypt::{Error, Xts};
+        /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
+        /// let (src, mut dst, mut inplace) = ([3u8; 64], [0u8; 64], [3u8; 64]);
+        /// xts.encrypt_sector_to(&src, &mut dst, 7)?;
+        /// xts.encrypt_sector(&mut inplace, 7)?;
+        /// assert_eq!(dst, inplace);
+        /// let err = xts.encrypt_sector_to(&src, &mut [0u8; 48], 7);
+        /// assert_eq!(
+        ///     err,
+        ///     Err(Error::LengthMismatch { what: "src and dst lengths", left: 64, right: 48 })
+        /// );
+        /// # Ok::<(), simdcrypt::Error>(())
+        /// ```
+        encrypt_sector_to,
+        /// Decrypts one data unit from `src` into `dst` (equal lengths).
+        ///
+        /// ```
+        /// use simdcrypt::Xts;
+        /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
+        /// let (mut ct, mut pt) = ([0u8; 40], [0u8; 40]);
+        /// xts.encrypt_sector_to(&[8u8; 40], &mut ct, 1)?;
+        /// xts.decrypt_sector_to(&ct, &mut pt, 1)?;
+        /// assert_eq!(pt, [8u8; 40]);
+        /// # Ok::<(), simdcrypt::Error>(())
+        /// ```
+        decrypt_sector_to,
+        (src: &[u8], dst: &mut [u8], sector: u128) run(Some(src), dst, Unit::Whole, Tweak::Seq(Tweaks::new(sector)));
 
-    /// Encrypts one data unit from `src` into `dst` (equal lengths); `src` is not touched.
-    ///
-    /// ```
-    /// use simdcrypt::{Error, Xts};
-    /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
-    /// let (src, mut dst, mut inplace) = ([3u8; 64], [0u8; 64], [3u8; 64]);
-    /// xts.encrypt_sector_to(&src, &mut dst, 7)?;
-    /// xts.encrypt_sector(&mut inplace, 7)?;
-    /// assert_eq!(dst, inplace);
-    /// let err = xts.encrypt_sector_to(&src, &mut [0u8; 48], 7);
-    /// assert_eq!(
-    ///     err,
-    ///     Err(Error::LengthMismatch { what: "src and dst lengths", left: 64, right: 48 })
-    /// );
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
-    pub fn encrypt_sector_to(&self, src: &[u8], dst: &mut [u8], sector: u128) -> Result<(), Error> {
-        self.run::<false>(Some(src), dst, Unit::Whole, Tweak::Seq(Tweaks::new(sector)))
-    }
+        /// Encrypts one data unit in place under a raw 16-byte tweak.
+        ///
+        /// ```
+        /// use simdcrypt::Xts;
+        /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
+        /// let (mut a, mut b) = ([0u8; 32], [0u8; 32]);
+        /// xts.encrypt_with_tweak(&mut a, &77u128.to_le_bytes())?;
+        /// xts.encrypt_sector(&mut b, 77)?; // a sector number is its little-endian tweak
+        /// assert_eq!(a, b);
+        /// # Ok::<(), simdcrypt::Error>(())
+        /// ```
+        encrypt_with_tweak,
+        /// Decrypts one data unit in place under a raw 16-byte tweak.
+        ///
+        /// ```
+        /// use simdcrypt::Xts;
+        /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
+        /// let tweak = [0xa5u8; 16];
+        /// let mut buf = [1u8; 20];
+        /// xts.encrypt_with_tweak(&mut buf, &tweak)?;
+        /// xts.decrypt_with_tweak(&mut buf, &tweak)?;
+        /// assert_eq!(buf, [1u8; 20]);
+        /// # Ok::<(), simdcrypt::Error>(())
+        /// ```
+        decrypt_with_tweak,
+        (buf: &mut [u8], tweak: &[u8; 16]) run(None, buf, Unit::Whole, Tweak::Raw(tweak));
 
-    /// Decrypts one data unit from `src` into `dst` (equal lengths).
-    ///
-    /// ```
-    /// use simdcrypt::Xts;
-    /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
-    /// let (mut ct, mut pt) = ([0u8; 40], [0u8; 40]);
-    /// xts.encrypt_sector_to(&[8u8; 40], &mut ct, 1)?;
-    /// xts.decrypt_sector_to(&ct, &mut pt, 1)?;
-    /// assert_eq!(pt, [8u8; 40]);
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
-    pub fn decrypt_sector_to(&self, src: &[u8], dst: &mut [u8], sector: u128) -> Result<(), Error> {
-        self.run::<true>(Some(src), dst, Unit::Whole, Tweak::Seq(Tweaks::new(sector)))
-    }
+        /// Encrypts `buf.len() / sector_size` consecutive data units in place, the first with
+        /// sector number `first_sector`, the next with `first_sector + 1` (wrapping), and so on:
+        /// [`Xts::encrypt_sectors_with`] with [`Tweaks::new`]`(first_sector)`.
+        ///
+        /// `Err` (and `buf` untouched) unless `16 <= sector_size <= 2^24` and `buf` is a whole
+        /// number of sectors. An empty `buf` is zero sectors.
+        ///
+        /// ```
+        /// use simdcrypt::{Error, Xts};
+        /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
+        /// let mut disk = vec![0u8; 4 * 512];
+        /// xts.encrypt_sectors(&mut disk, 512, 10)?;
+        /// let mut third = [0u8; 512];
+        /// xts.encrypt_sector(&mut third, 12)?;
+        /// assert_eq!(disk[1024..1536], third);
+        /// let mut ragged = vec![0u8; 1000];
+        /// let err = xts.encrypt_sectors(&mut ragged, 512, 0);
+        /// assert_eq!(err, Err(Error::NotWholeSectors { len: 1000, sector_size: 512 }));
+        /// assert!(ragged.iter().all(|&b| b == 0)); // untouched
+        /// # Ok::<(), simdcrypt::Error>(())
+        /// ```
+        encrypt_sectors,
+        /// Decrypts consecutive data units in place (see [`Xts::encrypt_sectors`]).
+        ///
+        /// ```
+        /// use simdcrypt::Xts;
+        /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
+        /// let mut disk = vec![9u8; 8 * 4096];
+        /// xts.encrypt_sectors(&mut disk, 4096, u128::MAX - 3)?; // sector numbers wrap
+        /// xts.decrypt_sectors(&mut disk, 4096, u128::MAX - 3)?;
+        /// assert!(disk.iter().all(|&b| b == 9));
+        /// # Ok::<(), simdcrypt::Error>(())
+        /// ```
+        decrypt_sectors,
+        (buf: &mut [u8], sector_size: usize, first_sector: u128) run(None, buf, Unit::Sectors(sector_size), Tweak::Seq(Tweaks::new(first_sector)));
 
-    /// Encrypts one data unit in place under a raw 16-byte tweak.
-    ///
-    /// ```
-    /// use simdcrypt::Xts;
-    /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
-    /// let (mut a, mut b) = ([0u8; 32], [0u8; 32]);
-    /// xts.encrypt_with_tweak(&mut a, &77u128.to_le_bytes())?;
-    /// xts.encrypt_sector(&mut b, 77)?; // a sector number is its little-endian tweak
-    /// assert_eq!(a, b);
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
-    pub fn encrypt_with_tweak(&self, buf: &mut [u8], tweak: &[u8; 16]) -> Result<(), Error> {
-        self.run::<false>(None, buf, Unit::Whole, Tweak::Raw(tweak))
-    }
+        /// Encrypts consecutive data units from `src` into `dst` (equal lengths).
+        ///
+        /// ```
+        /// use simdcrypt::Xts;
+        /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
+        /// let src = vec![4u8; 3 * 512];
+        /// let (mut dst, mut inplace) = (vec![0u8; 3 * 512], src.clone());
+        /// xts.encrypt_sectors_to(&src, &mut dst, 512, 5)?;
+        /// xts.encrypt_sectors(&mut inplace, 512, 5)?;
+        /// assert_eq!(dst, inplace);
+        /// # Ok::<(), simdcrypt::Error>(())
+        /// ```
+        encrypt_sectors_to,
+        /// Decrypts consecutive data units from `src` into `dst` (equal lengths).
+        ///
+        /// ```
+        /// use simdcrypt::Xts;
+        /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
+        /// let (mut ct, mut pt) = (vec![0u8; 2 * 520], vec![0u8; 2 * 520]);
+        /// xts.encrypt_sectors_to(&[4u8; 2 * 520], &mut ct, 520, 5)?;
+        /// xts.decrypt_sectors_to(&ct, &mut pt, 520, 5)?;
+        /// assert!(pt.iter().all(|&b| b == 4));
+        /// # Ok::<(), simdcrypt::Error>(())
+        /// ```
+        decrypt_sectors_to,
+        (src: &[u8], dst: &mut [u8], sector_size: usize, first_sector: u128) run(Some(src), dst, Unit::Sectors(sector_size), Tweak::Seq(Tweaks::new(first_sector)));
 
-    /// Decrypts one data unit in place under a raw 16-byte tweak.
-    ///
-    /// ```
-    /// use simdcrypt::Xts;
-    /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
-    /// let tweak = [0xa5u8; 16];
-    /// let mut buf = [1u8; 20];
-    /// xts.encrypt_with_tweak(&mut buf, &tweak)?;
-    /// xts.decrypt_with_tweak(&mut buf, &tweak)?;
-    /// assert_eq!(buf, [1u8; 20]);
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
-    pub fn decrypt_with_tweak(&self, buf: &mut [u8], tweak: &[u8; 16]) -> Result<(), Error> {
-        self.run::<true>(None, buf, Unit::Whole, Tweak::Raw(tweak))
-    }
+        /// Encrypts `buf.len() / sector_size` consecutive data units in place, unit `i` under
+        /// the tweak `tweaks` gives it: the disk formats' conventions (dm-crypt `plain`,
+        /// `plain64`, `plain64be` and 4096-byte sectors counted in 512-byte units, GELI's byte
+        /// offsets, VeraCrypt's 512-byte data units; see [`Tweaks`]) in one pipelined call,
+        /// as fast as [`Xts::encrypt_sectors`], which is this with [`Tweaks::new`].
+        ///
+        /// `Err` (and `buf` untouched) as [`Xts::encrypt_sectors`], and for a tweak width that
+        /// is not 32, 64 or 128 ([`Error::InvalidWrapBits`]).
+        ///
+        /// ```
+        /// use simdcrypt::{Xts, xts::Tweaks};
+        /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
+        /// // dm-crypt `plain`: a 32-bit counter that wraps in the middle of this call.
+        /// let mut disk = vec![0u8; 4 * 512];
+        /// xts.encrypt_sectors_with(&mut disk, 512, Tweaks::plain(u32::MAX - 1))?;
+        /// let mut fourth = [0u8; 512];
+        /// xts.encrypt_sector(&mut fourth, 1)?; // u32::MAX - 1 + 3 wraps to 1
+        /// assert_eq!(disk[3 * 512..], fourth);
+        /// # Ok::<(), simdcrypt::Error>(())
+        /// ```
+        encrypt_sectors_with,
+        /// Decrypts consecutive data units in place (see [`Xts::encrypt_sectors_with`]).
+        ///
+        /// ```
+        /// use simdcrypt::{Xts, xts::Tweaks};
+        /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
+        /// let geli = Tweaks::plain64(1 << 20).step(4096); // byte offsets of 4096-byte sectors
+        /// let mut disk = vec![9u8; 8 * 4096];
+        /// xts.encrypt_sectors_with(&mut disk, 4096, geli)?;
+        /// xts.decrypt_sectors_with(&mut disk, 4096, geli)?;
+        /// assert!(disk.iter().all(|&b| b == 9));
+        /// # Ok::<(), simdcrypt::Error>(())
+        /// ```
+        decrypt_sectors_with,
+        (buf: &mut [u8], sector_size: usize, tweaks: Tweaks) run(None, buf, Unit::Sectors(sector_size), Tweak::Seq(tweaks));
 
-    /// Encrypts `buf.len() / sector_size` consecutive data units in place, the first with
-    /// sector number `first_sector`, the next with `first_sector + 1` (wrapping), and so on:
-    /// [`Xts::encrypt_sectors_with`] with [`Tweaks::new`]`(first_sector)`.
-    ///
-    /// `Err` (and `buf` untouched) unless `16 <= sector_size <= 2^24` and `buf` is a whole
-    /// number of sectors. An empty `buf` is zero sectors.
-    ///
-    /// ```
-    /// use simdcrypt::{Error, Xts};
-    /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
-    /// let mut disk = vec![0u8; 4 * 512];
-    /// xts.encrypt_sectors(&mut disk, 512, 10)?;
-    /// let mut third = [0u8; 512];
-    /// xts.encrypt_sector(&mut third, 12)?;
-    /// assert_eq!(disk[1024..1536], third);
-    /// let mut ragged = vec![0u8; 1000];
-    /// let err = xts.encrypt_sectors(&mut ragged, 512, 0);
-    /// assert_eq!(err, Err(Error::NotWholeSectors { len: 1000, sector_size: 512 }));
-    /// assert!(ragged.iter().all(|&b| b == 0)); // untouched
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
-    pub fn encrypt_sectors(
-        &self,
-        buf: &mut [u8],
-        sector_size: usize,
-        first_sector: u128,
-    ) -> Result<(), Error> {
-        self.run::<false>(
-            None,
-            buf,
-            Unit::Sectors(sector_size),
-            Tweak::Seq(Tweaks::new(first_sector)),
-        )
-    }
+        /// Encrypts consecutive data units from `src` into `dst` (equal lengths; see
+        /// [`Xts::encrypt_sectors_with`]).
+        ///
+        /// ```
+        /// use simdcrypt::{Xts, xts::Tweaks};
+        /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
+        /// let t = Tweaks::plain64be(77);
+        /// let src = vec![4u8; 3 * 512];
+        /// let (mut dst, mut inplace) = (vec![0u8; 3 * 512], src.clone());
+        /// xts.encrypt_sectors_with_to(&src, &mut dst, 512, t)?;
+        /// xts.encrypt_sectors_with(&mut inplace, 512, t)?;
+        /// assert_eq!(dst, inplace);
+        /// # Ok::<(), simdcrypt::Error>(())
+        /// ```
+        encrypt_sectors_with_to,
+        /// Decrypts consecutive data units from `src` into `dst` (equal lengths; see
+        /// [`Xts::encrypt_sectors_with`]).
+        ///
+        /// ```
+        /// use simdcrypt::{Xts, xts::Tweaks};
+        /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
+        /// let t = Tweaks::plain64(8).step(8);
+        /// let (mut ct, mut pt) = (vec![0u8; 2 * 4096], vec![0u8; 2 * 4096]);
+        /// xts.encrypt_sectors_with_to(&[4u8; 2 * 4096], &mut ct, 4096, t)?;
+        /// xts.decrypt_sectors_with_to(&ct, &mut pt, 4096, t)?;
+        /// assert!(pt.iter().all(|&b| b == 4));
+        /// # Ok::<(), simdcrypt::Error>(())
+        /// ```
+        decrypt_sectors_with_to,
+        (src: &[u8], dst: &mut [u8], sector_size: usize, tweaks: Tweaks) run(Some(src), dst, Unit::Sectors(sector_size), Tweak::Seq(tweaks));
 
-    /// Decrypts consecutive data units in place (see [`Xts::encrypt_sectors`]).
-    ///
-    /// ```
-    /// use simdcrypt::Xts;
-    /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
-    /// let mut disk = vec![9u8; 8 * 4096];
-    /// xts.encrypt_sectors(&mut disk, 4096, u128::MAX - 3)?; // sector numbers wrap
-    /// xts.decrypt_sectors(&mut disk, 4096, u128::MAX - 3)?;
-    /// assert!(disk.iter().all(|&b| b == 9));
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
-    pub fn decrypt_sectors(
-        &self,
-        buf: &mut [u8],
-        sector_size: usize,
-        first_sector: u128,
-    ) -> Result<(), Error> {
-        self.run::<true>(
-            None,
-            buf,
-            Unit::Sectors(sector_size),
-            Tweak::Seq(Tweaks::new(first_sector)),
-        )
-    }
-
-    /// Encrypts consecutive data units from `src` into `dst` (equal lengths).
-    ///
-    /// ```
-    /// use simdcrypt::Xts;
-    /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
-    /// let src = vec![4u8; 3 * 512];
-    /// let (mut dst, mut inplace) = (vec![0u8; 3 * 512], src.clone());
-    /// xts.encrypt_sectors_to(&src, &mut dst, 512, 5)?;
-    /// xts.encrypt_sectors(&mut inplace, 512, 5)?;
-    /// assert_eq!(dst, inplace);
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
-    pub fn encrypt_sectors_to(
-        &self,
-        src: &[u8],
-        dst: &mut [u8],
-        sector_size: usize,
-        first_sector: u128,
-    ) -> Result<(), Error> {
-        self.run::<false>(
-            Some(src),
-            dst,
-            Unit::Sectors(sector_size),
-            Tweak::Seq(Tweaks::new(first_sector)),
-        )
-    }
-
-    /// Decrypts consecutive data units from `src` into `dst` (equal lengths).
-    ///
-    /// ```
-    /// use simdcrypt::Xts;
-    /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
-    /// let (mut ct, mut pt) = (vec![0u8; 2 * 520], vec![0u8; 2 * 520]);
-    /// xts.encrypt_sectors_to(&[4u8; 2 * 520], &mut ct, 520, 5)?;
-    /// xts.decrypt_sectors_to(&ct, &mut pt, 520, 5)?;
-    /// assert!(pt.iter().all(|&b| b == 4));
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
-    pub fn decrypt_sectors_to(
-        &self,
-        src: &[u8],
-        dst: &mut [u8],
-        sector_size: usize,
-        first_sector: u128,
-    ) -> Result<(), Error> {
-        self.run::<true>(
-            Some(src),
-            dst,
-            Unit::Sectors(sector_size),
-            Tweak::Seq(Tweaks::new(first_sector)),
-        )
-    }
-
-    /// Encrypts `buf.len() / sector_size` consecutive data units in place, unit `i` under
-    /// the tweak `tweaks` gives it: the disk formats' conventions (dm-crypt `plain`,
-    /// `plain64`, `plain64be` and 4096-byte sectors counted in 512-byte units, GELI's byte
-    /// offsets, VeraCrypt's 512-byte data units; see [`Tweaks`]) in one pipelined call,
-    /// as fast as [`Xts::encrypt_sectors`], which is this with [`Tweaks::new`].
-    ///
-    /// `Err` (and `buf` untouched) as [`Xts::encrypt_sectors`], and for a tweak width that
-    /// is not 32, 64 or 128 ([`Error::InvalidWrapBits`]).
-    ///
-    /// ```
-    /// use simdcrypt::{Xts, xts::Tweaks};
-    /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
-    /// // dm-crypt `plain`: a 32-bit counter that wraps in the middle of this call.
-    /// let mut disk = vec![0u8; 4 * 512];
-    /// xts.encrypt_sectors_with(&mut disk, 512, Tweaks::plain(u32::MAX - 1))?;
-    /// let mut fourth = [0u8; 512];
-    /// xts.encrypt_sector(&mut fourth, 1)?; // u32::MAX - 1 + 3 wraps to 1
-    /// assert_eq!(disk[3 * 512..], fourth);
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
-    pub fn encrypt_sectors_with(
-        &self,
-        buf: &mut [u8],
-        sector_size: usize,
-        tweaks: Tweaks,
-    ) -> Result<(), Error> {
-        self.run::<false>(None, buf, Unit::Sectors(sector_size), Tweak::Seq(tweaks))
-    }
-
-    /// Decrypts consecutive data units in place (see [`Xts::encrypt_sectors_with`]).
-    ///
-    /// ```
-    /// use simdcrypt::{Xts, xts::Tweaks};
-    /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
-    /// let geli = Tweaks::plain64(1 << 20).step(4096); // byte offsets of 4096-byte sectors
-    /// let mut disk = vec![9u8; 8 * 4096];
-    /// xts.encrypt_sectors_with(&mut disk, 4096, geli)?;
-    /// xts.decrypt_sectors_with(&mut disk, 4096, geli)?;
-    /// assert!(disk.iter().all(|&b| b == 9));
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
-    pub fn decrypt_sectors_with(
-        &self,
-        buf: &mut [u8],
-        sector_size: usize,
-        tweaks: Tweaks,
-    ) -> Result<(), Error> {
-        self.run::<true>(None, buf, Unit::Sectors(sector_size), Tweak::Seq(tweaks))
-    }
-
-    /// Encrypts consecutive data units from `src` into `dst` (equal lengths; see
-    /// [`Xts::encrypt_sectors_with`]).
-    ///
-    /// ```
-    /// use simdcrypt::{Xts, xts::Tweaks};
-    /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
-    /// let t = Tweaks::plain64be(77);
-    /// let src = vec![4u8; 3 * 512];
-    /// let (mut dst, mut inplace) = (vec![0u8; 3 * 512], src.clone());
-    /// xts.encrypt_sectors_with_to(&src, &mut dst, 512, t)?;
-    /// xts.encrypt_sectors_with(&mut inplace, 512, t)?;
-    /// assert_eq!(dst, inplace);
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
-    pub fn encrypt_sectors_with_to(
-        &self,
-        src: &[u8],
-        dst: &mut [u8],
-        sector_size: usize,
-        tweaks: Tweaks,
-    ) -> Result<(), Error> {
-        self.run::<false>(
-            Some(src),
-            dst,
-            Unit::Sectors(sector_size),
-            Tweak::Seq(tweaks),
-        )
-    }
-
-    /// Decrypts consecutive data units from `src` into `dst` (equal lengths; see
-    /// [`Xts::encrypt_sectors_with`]).
-    ///
-    /// ```
-    /// use simdcrypt::{Xts, xts::Tweaks};
-    /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
-    /// let t = Tweaks::plain64(8).step(8);
-    /// let (mut ct, mut pt) = (vec![0u8; 2 * 4096], vec![0u8; 2 * 4096]);
-    /// xts.encrypt_sectors_with_to(&[4u8; 2 * 4096], &mut ct, 4096, t)?;
-    /// xts.decrypt_sectors_with_to(&ct, &mut pt, 4096, t)?;
-    /// assert!(pt.iter().all(|&b| b == 4));
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
-    pub fn decrypt_sectors_with_to(
-        &self,
-        src: &[u8],
-        dst: &mut [u8],
-        sector_size: usize,
-        tweaks: Tweaks,
-    ) -> Result<(), Error> {
-        self.run::<true>(
-            Some(src),
-            dst,
-            Unit::Sectors(sector_size),
-            Tweak::Seq(tweaks),
-        )
-    }
-
-    /// Encrypts an area in place: consecutive data units of `sector_size` bytes, unit `i`
-    /// under `tweaks`' tweak `i`, of which the last may be shorter (at least 16 bytes,
-    /// ciphertext stealing for a partial block), as RustCrypto `xts-mode`'s `encrypt_area`
-    /// does with `get_tweak_default`. An empty area is nothing to do.
-    ///
-    /// `Err` (and `buf` untouched) unless `16 <= sector_size <= 2^24` and the short last
-    /// unit, if any, has at least 16 bytes ([`Error::DataTooShort`] with its length), or
-    /// for a tweak width that is not 32, 64 or 128.
-    ///
-    /// ```
-    /// use simdcrypt::{Error, Xts, xts::Tweaks};
-    /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
-    /// let mut area = vec![0u8; 2 * 512 + 100]; // two sectors and 100 bytes
-    /// xts.encrypt_area(&mut area, 512, Tweaks::new(40))?;
-    /// let mut last = [0u8; 100];
-    /// xts.encrypt_sector(&mut last, 42)?;
-    /// assert_eq!(area[1024..], last);
-    /// let mut ragged = vec![0u8; 512 + 10];
-    /// let err = xts.encrypt_area(&mut ragged, 512, Tweaks::new(0));
-    /// assert_eq!(err, Err(Error::DataTooShort { len: 10, min: 16 }));
-    /// assert!(ragged.iter().all(|&b| b == 0)); // untouched
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
-    pub fn encrypt_area(
-        &self,
-        buf: &mut [u8],
-        sector_size: usize,
-        tweaks: Tweaks,
-    ) -> Result<(), Error> {
-        self.area::<false>(buf, sector_size, tweaks)
-    }
-
-    /// Decrypts an area in place (see [`Xts::encrypt_area`]).
-    ///
-    /// ```
-    /// use simdcrypt::{Xts, xts::Tweaks};
-    /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
-    /// let mut area = vec![7u8; 3 * 4096 + 4000];
-    /// xts.encrypt_area(&mut area, 4096, Tweaks::plain64(0).step(8))?;
-    /// xts.decrypt_area(&mut area, 4096, Tweaks::plain64(0).step(8))?;
-    /// assert!(area.iter().all(|&b| b == 7));
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
-    pub fn decrypt_area(
-        &self,
-        buf: &mut [u8],
-        sector_size: usize,
-        tweaks: Tweaks,
-    ) -> Result<(), Error> {
-        self.area::<true>(buf, sector_size, tweaks)
+        /// Encrypts an area in place: consecutive data units of `sector_size` bytes, unit `i`
+        /// under `tweaks`' tweak `i`, of which the last may be shorter (at least 16 bytes,
+        /// ciphertext stealing for a partial block), as RustCrypto `xts-mode`'s `encrypt_area`
+        /// does with `get_tweak_default`. An empty area is nothing to do.
+        ///
+        /// `Err` (and `buf` untouched) unless `16 <= sector_size <= 2^24` and the short last
+        /// unit, if any, has at least 16 bytes ([`Error::DataTooShort`] with its length), or
+        /// for a tweak width that is not 32, 64 or 128.
+        ///
+        /// ```
+        /// use simdcrypt::{Error, Xts, xts::Tweaks};
+        /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
+        /// let mut area = vec![0u8; 2 * 512 + 100]; // two sectors and 100 bytes
+        /// xts.encrypt_area(&mut area, 512, Tweaks::new(40))?;
+        /// let mut last = [0u8; 100];
+        /// xts.encrypt_sector(&mut last, 42)?;
+        /// assert_eq!(area[1024..], last);
+        /// let mut ragged = vec![0u8; 512 + 10];
+        /// let err = xts.encrypt_area(&mut ragged, 512, Tweaks::new(0));
+        /// assert_eq!(err, Err(Error::DataTooShort { len: 10, min: 16 }));
+        /// assert!(ragged.iter().all(|&b| b == 0)); // untouched
+        /// # Ok::<(), simdcrypt::Error>(())
+        /// ```
+        encrypt_area,
+        /// Decrypts an area in place (see [`Xts::encrypt_area`]).
+        ///
+        /// ```
+        /// use simdcrypt::{Xts, xts::Tweaks};
+        /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
+        /// let mut area = vec![7u8; 3 * 4096 + 4000];
+        /// xts.encrypt_area(&mut area, 4096, Tweaks::plain64(0).step(8))?;
+        /// xts.decrypt_area(&mut area, 4096, Tweaks::plain64(0).step(8))?;
+        /// assert!(area.iter().all(|&b| b == 7));
+        /// # Ok::<(), simdcrypt::Error>(())
+        /// ```
+        decrypt_area,
+        (buf: &mut [u8], sector_size: usize, tweaks: Tweaks) area(buf, sector_size, tweaks);
     }
 
     /// Checks a call's arguments; nothing is written before this returns `Ok`. The unit
@@ -1012,94 +919,68 @@ impl Xts {
     /// ```
     pub const PAR_THRESHOLD: usize = 1 << 20;
 
-    /// [`Xts::encrypt_sectors`] spread over rayon's threads at sector boundaries; on the
-    /// calling thread below [`Xts::PAR_THRESHOLD`] bytes. Same result, same errors.
-    ///
-    /// ```
-    /// use simdcrypt::Xts;
-    /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
-    /// let mut disk = vec![0u8; 2 * Xts::PAR_THRESHOLD];
-    /// let mut serial = disk.clone();
-    /// xts.par_encrypt_sectors(&mut disk, 4096, 100)?;
-    /// xts.encrypt_sectors(&mut serial, 4096, 100)?;
-    /// assert!(disk == serial);
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
-    pub fn par_encrypt_sectors(
-        &self,
-        buf: &mut [u8],
-        sector_size: usize,
-        first_sector: u128,
-    ) -> Result<(), Error> {
-        self.par_run::<false>(buf, sector_size, Tweaks::new(first_sector))
-    }
+    directions! {
+        /// [`Xts::encrypt_sectors`] spread over rayon's threads at sector boundaries; on the
+        /// calling thread below [`Xts::PAR_THRESHOLD`] bytes. Same result, same errors.
+        ///
+        /// ```
+        /// use simdcrypt::Xts;
+        /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
+        /// let mut disk = vec![0u8; 2 * Xts::PAR_THRESHOLD];
+        /// let mut serial = disk.clone();
+        /// xts.par_encrypt_sectors(&mut disk, 4096, 100)?;
+        /// xts.encrypt_sectors(&mut serial, 4096, 100)?;
+        /// assert!(disk == serial);
+        /// # Ok::<(), simdcrypt::Error>(())
+        /// ```
+        par_encrypt_sectors,
+        /// [`Xts::decrypt_sectors`] spread over rayon's threads (see
+        /// [`Xts::par_encrypt_sectors`]).
+        ///
+        /// ```
+        /// use simdcrypt::{Error, Xts};
+        /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
+        /// let mut disk = vec![5u8; 2 * Xts::PAR_THRESHOLD];
+        /// xts.par_encrypt_sectors(&mut disk, 512, 0)?;
+        /// xts.par_decrypt_sectors(&mut disk, 512, 0)?;
+        /// assert!(disk.iter().all(|&b| b == 5));
+        /// let err = xts.par_decrypt_sectors(&mut disk, 8, 0);
+        /// assert_eq!(err, Err(Error::InvalidSectorSize { sector_size: 8, min: 16, max: 1 << 24 }));
+        /// # Ok::<(), simdcrypt::Error>(())
+        /// ```
+        par_decrypt_sectors,
+        (buf: &mut [u8], sector_size: usize, first_sector: u128) par_run(buf, sector_size, Tweaks::new(first_sector));
 
-    /// [`Xts::decrypt_sectors`] spread over rayon's threads (see
-    /// [`Xts::par_encrypt_sectors`]).
-    ///
-    /// ```
-    /// use simdcrypt::{Error, Xts};
-    /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
-    /// let mut disk = vec![5u8; 2 * Xts::PAR_THRESHOLD];
-    /// xts.par_encrypt_sectors(&mut disk, 512, 0)?;
-    /// xts.par_decrypt_sectors(&mut disk, 512, 0)?;
-    /// assert!(disk.iter().all(|&b| b == 5));
-    /// let err = xts.par_decrypt_sectors(&mut disk, 8, 0);
-    /// assert_eq!(err, Err(Error::InvalidSectorSize { sector_size: 8, min: 16, max: 1 << 24 }));
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
-    pub fn par_decrypt_sectors(
-        &self,
-        buf: &mut [u8],
-        sector_size: usize,
-        first_sector: u128,
-    ) -> Result<(), Error> {
-        self.par_run::<true>(buf, sector_size, Tweaks::new(first_sector))
-    }
-
-    /// [`Xts::encrypt_sectors_with`] spread over rayon's threads (see
-    /// [`Xts::par_encrypt_sectors`]). Same result, same errors.
-    ///
-    /// ```
-    /// use simdcrypt::{Xts, xts::Tweaks};
-    /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
-    /// let t = Tweaks::plain64(u64::MAX - 100).step(8); // wraps in the middle
-    /// let mut disk = vec![0u8; 2 * Xts::PAR_THRESHOLD];
-    /// let mut serial = disk.clone();
-    /// xts.par_encrypt_sectors_with(&mut disk, 4096, t)?;
-    /// xts.encrypt_sectors_with(&mut serial, 4096, t)?;
-    /// assert!(disk == serial);
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
-    pub fn par_encrypt_sectors_with(
-        &self,
-        buf: &mut [u8],
-        sector_size: usize,
-        tweaks: Tweaks,
-    ) -> Result<(), Error> {
-        self.par_run::<false>(buf, sector_size, tweaks)
-    }
-
-    /// [`Xts::decrypt_sectors_with`] spread over rayon's threads (see
-    /// [`Xts::par_encrypt_sectors`]).
-    ///
-    /// ```
-    /// use simdcrypt::{Xts, xts::Tweaks};
-    /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
-    /// let t = Tweaks::plain(7).step(4096);
-    /// let mut disk = vec![5u8; 2 * Xts::PAR_THRESHOLD];
-    /// xts.par_encrypt_sectors_with(&mut disk, 4096, t)?;
-    /// xts.par_decrypt_sectors_with(&mut disk, 4096, t)?;
-    /// assert!(disk.iter().all(|&b| b == 5));
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
-    pub fn par_decrypt_sectors_with(
-        &self,
-        buf: &mut [u8],
-        sector_size: usize,
-        tweaks: Tweaks,
-    ) -> Result<(), Error> {
-        self.par_run::<true>(buf, sector_size, tweaks)
+        /// [`Xts::encrypt_sectors_with`] spread over rayon's threads (see
+        /// [`Xts::par_encrypt_sectors`]). Same result, same errors.
+        ///
+        /// ```
+        /// use simdcrypt::{Xts, xts::Tweaks};
+        /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
+        /// let t = Tweaks::plain64(u64::MAX - 100).step(8); // wraps in the middle
+        /// let mut disk = vec![0u8; 2 * Xts::PAR_THRESHOLD];
+        /// let mut serial = disk.clone();
+        /// xts.par_encrypt_sectors_with(&mut disk, 4096, t)?;
+        /// xts.encrypt_sectors_with(&mut serial, 4096, t)?;
+        /// assert!(disk == serial);
+        /// # Ok::<(), simdcrypt::Error>(())
+        /// ```
+        par_encrypt_sectors_with,
+        /// [`Xts::decrypt_sectors_with`] spread over rayon's threads (see
+        /// [`Xts::par_encrypt_sectors`]).
+        ///
+        /// ```
+        /// use simdcrypt::{Xts, xts::Tweaks};
+        /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
+        /// let t = Tweaks::plain(7).step(4096);
+        /// let mut disk = vec![5u8; 2 * Xts::PAR_THRESHOLD];
+        /// xts.par_encrypt_sectors_with(&mut disk, 4096, t)?;
+        /// xts.par_decrypt_sectors_with(&mut disk, 4096, t)?;
+        /// assert!(disk.iter().all(|&b| b == 5));
+        /// # Ok::<(), simdcrypt::Error>(())
+        /// ```
+        par_decrypt_sectors_with,
+        (buf: &mut [u8], sector_size: usize, tweaks: Tweaks) par_run(buf, sector_size, tweaks);
     }
 
     fn par_run<const DEC: bool>(
