@@ -61,6 +61,16 @@ pub(crate) trait AesVec: Copy {
     /// # Safety
     /// `p` writable for `16 * n` bytes.
     unsafe fn store_part(self, p: *mut u8, n: usize);
+    /// Loads lane `l` from `p[l] + off` (`l < LANES`): a block of each of `LANES` streams.
+    ///
+    /// # Safety
+    /// `p[l] + off` readable for 16 bytes for each `l < LANES`.
+    unsafe fn gather(t: Self::Token, p: &[*mut u8; 4], off: usize) -> Self;
+    /// Stores lane `l` to `p[l] + off` (`l < LANES`), in lane order.
+    ///
+    /// # Safety
+    /// `p[l] + off` writable for 16 bytes for each `l < LANES`.
+    unsafe fn scatter(self, p: &[*mut u8; 4], off: usize);
 
     fn xor(self, o: Self) -> Self;
     /// `self ⊕ a ⊕ b` (one `vpternlogq` where the ISA has it).
@@ -177,6 +187,16 @@ impl AesVec for Xmm {
         unsafe { self.store(p) }
     }
     #[inline(always)]
+    unsafe fn gather(t: AesNiToken, p: &[*mut u8; 4], off: usize) -> Self {
+        // SAFETY: the caller's contract for lane 0.
+        unsafe { Self::load(t, p[0].add(off)) }
+    }
+    #[inline(always)]
+    unsafe fn scatter(self, p: &[*mut u8; 4], off: usize) {
+        // SAFETY: the caller's contract for lane 0.
+        unsafe { self.store(p[0].add(off)) }
+    }
+    #[inline(always)]
     fn xor(self, o: Self) -> Self {
         // SAFETY: see the top of the impl.
         Xmm(unsafe { _mm_xor_si128(self.0, o.0) })
@@ -266,12 +286,6 @@ fn barrier_ymm(s: &mut [Ymm; 8]) {
 }
 
 impl Ymm {
-    /// The register, for kernels that use other instructions on it.
-    #[inline(always)]
-    pub(crate) fn raw(self) -> __m256i {
-        self.0
-    }
-
     /// The 64-bit elements of the first `n` blocks (`n <= 2`) enabled, for `vpmaskmovq`.
     #[inline(always)]
     fn mask(n: usize) -> __m256i {
@@ -325,6 +339,16 @@ impl AesVec for Ymm {
     unsafe fn store_part(self, p: *mut u8, n: usize) {
         // SAFETY: the mask enables only the `n` blocks the caller makes writable.
         unsafe { _mm256_maskstore_epi64(p.cast(), Self::mask(n), self.0) }
+    }
+    #[inline(always)]
+    unsafe fn gather(_: VaesAvx2Token, p: &[*mut u8; 4], off: usize) -> Self {
+        // SAFETY: the caller's contract for lanes 0 and 1; AVX as above.
+        Ymm(unsafe { _mm256_loadu2_m128i(p[1].add(off).cast(), p[0].add(off).cast()) })
+    }
+    #[inline(always)]
+    unsafe fn scatter(self, p: &[*mut u8; 4], off: usize) {
+        // SAFETY: the caller's contract for lanes 0 and 1; AVX as above.
+        unsafe { _mm256_storeu2_m128i(p[1].add(off).cast(), p[0].add(off).cast(), self.0) }
     }
     #[inline(always)]
     fn xor(self, o: Self) -> Self {
@@ -454,6 +478,27 @@ impl AesVec for Zmm {
     unsafe fn store_part(self, p: *mut u8, n: usize) {
         // SAFETY: the mask enables only the `n` blocks the caller makes writable.
         unsafe { _mm512_mask_storeu_epi64(p.cast(), mask_zmm(n), self.0) }
+    }
+    #[inline(always)]
+    unsafe fn gather(t: VaesAvx512Token, p: &[*mut u8; 4], off: usize) -> Self {
+        let hi = [p[2], p[3], p[2], p[3]];
+        // SAFETY: the caller's contract for lanes 0 to 3, two at a time; AVX-512F as above.
+        unsafe {
+            let (a, b) = (
+                Ymm::gather(t.vaes_avx2(), p, off),
+                Ymm::gather(t.vaes_avx2(), &hi, off),
+            );
+            Zmm(_mm512_inserti64x4::<1>(_mm512_castsi256_si512(a.0), b.0))
+        }
+    }
+    #[inline(always)]
+    unsafe fn scatter(self, p: &[*mut u8; 4], off: usize) {
+        let hi = [p[2], p[3], p[2], p[3]];
+        // SAFETY: the caller's contract for lanes 0 to 3, two at a time; AVX-512F as above.
+        unsafe {
+            Ymm(_mm512_castsi512_si256(self.0)).scatter(p, off);
+            Ymm(_mm512_extracti64x4_epi64::<1>(self.0)).scatter(&hi, off);
+        }
     }
     #[inline(always)]
     fn xor(self, o: Self) -> Self {
