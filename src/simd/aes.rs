@@ -126,6 +126,135 @@ pub(crate) fn round_all<V: AesVec, const DEC: bool, const N: usize>(s: &mut [V; 
     }
 }
 
+/// `NV` registers of blocks at `p`, all full but the last, which holds `last` blocks
+/// (`1 <= last <= L`; loaded and stored masked when fewer than `L`). Made by
+/// [`each_group`], which makes `p` readable and writable for `16 (L (NV - 1) + last)`
+/// bytes while the kernel's [`Group::run`] runs.
+#[derive(Clone, Copy)]
+pub(crate) struct Regs<const NV: usize> {
+    pub(crate) p: *mut u8,
+    pub(crate) last: usize,
+}
+
+impl<const NV: usize> Regs<NV> {
+    /// Whether register `j` is full.
+    #[inline(always)]
+    pub(crate) fn full<V: AesVec>(self, j: usize) -> bool {
+        j + 1 < NV || self.last == V::LANES
+    }
+    /// Loads register `j < NV`, masked when it is not full.
+    ///
+    /// # Safety
+    /// Within the [`Group::run`] that got `self`.
+    #[inline(always)]
+    pub(crate) unsafe fn load<V: AesVec>(self, t: V::Token, j: usize) -> V {
+        // SAFETY: register `j` is within the range the type's contract makes readable.
+        unsafe {
+            let p = self.p.add(16 * V::LANES * j);
+            if self.full::<V>(j) {
+                V::load(t, p)
+            } else {
+                V::load_part(t, p, self.last)
+            }
+        }
+    }
+    /// Stores `v` as register `j < NV`, masked when it is not full.
+    ///
+    /// # Safety
+    /// Within the [`Group::run`] that got `self`.
+    #[inline(always)]
+    pub(crate) unsafe fn store<V: AesVec>(self, j: usize, v: V) {
+        // SAFETY: register `j` is within the range the type's contract makes writable.
+        unsafe {
+            let p = self.p.add(16 * V::LANES * j);
+            if self.full::<V>(j) {
+                v.store(p)
+            } else {
+                v.store_part(p, self.last)
+            }
+        }
+    }
+}
+
+/// A kernel over groups of registers of blocks, which [`each_group`] runs over a slice.
+pub(crate) trait Group<V: AesVec> {
+    /// Runs over the registers `r`, in order over the slice; `carry` is what the group
+    /// before returned (CBC decryption's previous ciphertext; ECB carries nothing).
+    ///
+    /// # Safety
+    /// `r` made by [`each_group`] for this call.
+    unsafe fn run<const NV: usize>(&self, r: Regs<NV>, carry: V) -> V;
+}
+
+/// Runs `g` over `blocks`, `carry` from one group to the next: groups of 8 registers
+/// (8 L blocks), then one of 4, then one of 1 to 4 registers for the rest, the last one
+/// masked when it is not full.
+#[inline(always)]
+pub(crate) fn each_group<V: AesVec>(g: &impl Group<V>, blocks: &mut [Block], mut carry: V) {
+    let l = V::LANES;
+    let mut chunks = blocks.chunks_exact_mut(8 * l);
+    for c in &mut chunks {
+        // SAFETY: eight full registers, exactly the chunk's blocks.
+        carry = unsafe {
+            g.run(
+                Regs::<8> {
+                    p: c.as_mut_ptr().cast(),
+                    last: l,
+                },
+                carry,
+            )
+        };
+    }
+    let mut rest = chunks.into_remainder();
+    if rest.len() >= 4 * l {
+        let (a, b) = rest.split_at_mut(4 * l);
+        // SAFETY: four full registers, exactly `a`'s blocks.
+        carry = unsafe {
+            g.run(
+                Regs::<4> {
+                    p: a.as_mut_ptr().cast(),
+                    last: l,
+                },
+                carry,
+            )
+        };
+        rest = b;
+    }
+    let (n, p) = (rest.len(), rest.as_mut_ptr().cast());
+    let nv = n.div_ceil(l);
+    let last = n.wrapping_sub(l * nv.saturating_sub(1));
+    // SAFETY: `nv` registers, the last holding `last` (1 to L) blocks: exactly `rest`.
+    unsafe {
+        match nv {
+            0 => {}
+            1 => _ = g.run(Regs::<1> { p, last }, carry),
+            2 => _ = g.run(Regs::<2> { p, last }, carry),
+            3 => _ = g.run(Regs::<3> { p, last }, carry),
+            _ => _ = g.run(Regs::<4> { p, last }, carry),
+        }
+    }
+}
+
+/// Safe entries that run kernels compiled with a token's features. Each
+/// `fn name(t: Token, args) => path<generics>;` defines `pub(crate) fn name(t, args)`
+/// calling `path::<generics>(t, args)` inside a `#[target_feature(enable = FEATURES)]`
+/// function.
+macro_rules! entries {
+    ($feat:literal; $($(#[$m:meta])* fn $name:ident($t:ident: $tok:ty $(, $a:ident: $ty:ty)*)
+        => $($k:ident)::+ <$($g:tt),*>;)*) => {$(
+        $(#[$m])*
+        pub(crate) fn $name($t: $tok $(, $a: $ty)*) {
+            #[target_feature(enable = $feat)]
+            fn inner($t: $tok $(, $a: $ty)*) {
+                $($k)::+::<$($g),*>($t $(, $a)*)
+            }
+            // SAFETY: the token proves the CPU has the features `inner` is compiled with.
+            unsafe { inner($t $(, $a)*) }
+        }
+    )*};
+}
+pub(crate) use entries;
+
 /// A 128-bit register: one block (AES-NI).
 #[derive(Clone, Copy)]
 pub(crate) struct Xmm(__m128i);
