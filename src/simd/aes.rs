@@ -255,6 +255,55 @@ macro_rules! entries {
 }
 pub(crate) use entries;
 
+/// Methods `fn f(self, o: Self) -> Self` that are one intrinsic on the registers.
+macro_rules! ops {
+    ($w:ident: $($f:ident $i:ident),*) => {$(
+        #[inline(always)]
+        fn $f(self, o: Self) -> Self {
+            // SAFETY: see the top of the impl.
+            $w(unsafe { $i(self.0, o.0) })
+        }
+    )*};
+}
+
+/// `zero`, `load` and `store`, each one intrinsic. (`load` and `store`: the caller's
+/// contract makes the bytes readable or writable; the rest as the top of the impl says.)
+macro_rules! mem {
+    ($w:ident: $tok:ty, $zero:ident, $load:ident, $store:ident) => {
+        #[inline(always)]
+        fn zero(_: $tok) -> Self {
+            // SAFETY: see the top of the impl.
+            $w(unsafe { $zero() })
+        }
+        #[inline(always)]
+        unsafe fn load(_: $tok, p: *const u8) -> Self {
+            // SAFETY: the caller's contract (`16 LANES` readable bytes); see the top of the impl.
+            $w(unsafe { $load(p.cast()) })
+        }
+        #[inline(always)]
+        unsafe fn store(self, p: *mut u8) {
+            // SAFETY: the caller's contract (`16 LANES` writable bytes); see the top of the impl.
+            unsafe { $store(p.cast(), self.0) }
+        }
+    };
+}
+
+/// [`AesVec::barrier`]: an empty `asm!` over the eight registers of `$s`, of class `$c`.
+macro_rules! barrier {
+    ($s:ident, $c:ident) => {
+        // SAFETY: an empty template: it reads and writes only the eight registers named,
+        // and touches no memory, stack or flags.
+        unsafe {
+            core::arch::asm!(
+                "/* {0} {1} {2} {3} {4} {5} {6} {7} */",
+                inout($c) $s[0].0, inout($c) $s[1].0, inout($c) $s[2].0, inout($c) $s[3].0,
+                inout($c) $s[4].0, inout($c) $s[5].0, inout($c) $s[6].0, inout($c) $s[7].0,
+                options(pure, nomem, nostack, preserves_flags),
+            );
+        }
+    };
+}
+
 /// A 128-bit register: one block (AES-NI).
 #[derive(Clone, Copy)]
 pub(crate) struct Xmm(__m128i);
@@ -285,24 +334,10 @@ impl AesVec for Xmm {
         t
     }
     #[inline(always)]
-    fn zero(_: AesNiToken) -> Self {
-        // SAFETY: see the top of the impl.
-        Xmm(unsafe { _mm_setzero_si128() })
-    }
-    #[inline(always)]
     fn splat(_: AesNiToken, b: &Block) -> Self {
         Xmm(load128(b))
     }
-    #[inline(always)]
-    unsafe fn load(_: AesNiToken, p: *const u8) -> Self {
-        // SAFETY: the caller's contract (16 readable bytes).
-        Xmm(unsafe { _mm_loadu_si128(p.cast()) })
-    }
-    #[inline(always)]
-    unsafe fn store(self, p: *mut u8) {
-        // SAFETY: the caller's contract (16 writable bytes).
-        unsafe { _mm_storeu_si128(p.cast(), self.0) }
-    }
+    mem!(Xmm: AesNiToken, _mm_setzero_si128, _mm_loadu_si128, _mm_storeu_si128);
     #[inline(always)]
     unsafe fn load_part(t: AesNiToken, p: *const u8, n: usize) -> Self {
         debug_assert_eq!(n, 1);
@@ -325,31 +360,13 @@ impl AesVec for Xmm {
         // SAFETY: the caller's contract for lane 0.
         unsafe { self.store(p[0].add(off)) }
     }
-    #[inline(always)]
-    fn xor(self, o: Self) -> Self {
-        // SAFETY: see the top of the impl.
-        Xmm(unsafe { _mm_xor_si128(self.0, o.0) })
-    }
-    #[inline(always)]
-    fn aesenc(self, k: Self) -> Self {
-        // SAFETY: see the top of the impl.
-        Xmm(unsafe { _mm_aesenc_si128(self.0, k.0) })
-    }
-    #[inline(always)]
-    fn aesenclast(self, k: Self) -> Self {
-        // SAFETY: see the top of the impl.
-        Xmm(unsafe { _mm_aesenclast_si128(self.0, k.0) })
-    }
-    #[inline(always)]
-    fn aesdec(self, k: Self) -> Self {
-        // SAFETY: see the top of the impl.
-        Xmm(unsafe { _mm_aesdec_si128(self.0, k.0) })
-    }
-    #[inline(always)]
-    fn aesdeclast(self, k: Self) -> Self {
-        // SAFETY: see the top of the impl.
-        Xmm(unsafe { _mm_aesdeclast_si128(self.0, k.0) })
-    }
+    ops!(Xmm:
+        xor _mm_xor_si128,
+        aesenc _mm_aesenc_si128,
+        aesenclast _mm_aesenclast_si128,
+        aesdec _mm_aesdec_si128,
+        aesdeclast _mm_aesdeclast_si128
+    );
     #[inline(always)]
     fn mul_x_lanes(self, k: usize) -> Self {
         let t = self.0;
@@ -380,18 +397,7 @@ impl AesVec for Xmm {
     }
     #[inline(always)]
     fn barrier(s: &mut [Self; 8]) {
-        // SAFETY: an empty template: it reads and writes only the eight registers named,
-        // and touches no memory, stack or flags.
-        unsafe {
-            core::arch::asm!(
-                "/* {0} {1} {2} {3} {4} {5} {6} {7} */",
-                inout(xmm_reg) s[0].0, inout(xmm_reg) s[1].0,
-                inout(xmm_reg) s[2].0, inout(xmm_reg) s[3].0,
-                inout(xmm_reg) s[4].0, inout(xmm_reg) s[5].0,
-                inout(xmm_reg) s[6].0, inout(xmm_reg) s[7].0,
-                options(pure, nomem, nostack, preserves_flags),
-            );
-        }
+        barrier!(s, xmm_reg);
     }
 }
 
@@ -400,18 +406,7 @@ impl AesVec for Xmm {
 #[inline]
 #[target_feature(enable = "avx")]
 fn barrier_ymm(s: &mut [Ymm; 8]) {
-    // SAFETY: an empty template: it reads and writes only the eight registers named, and
-    // touches no memory, stack or flags.
-    unsafe {
-        core::arch::asm!(
-            "/* {0} {1} {2} {3} {4} {5} {6} {7} */",
-            inout(ymm_reg) s[0].0, inout(ymm_reg) s[1].0,
-            inout(ymm_reg) s[2].0, inout(ymm_reg) s[3].0,
-            inout(ymm_reg) s[4].0, inout(ymm_reg) s[5].0,
-            inout(ymm_reg) s[6].0, inout(ymm_reg) s[7].0,
-            options(pure, nomem, nostack, preserves_flags),
-        );
-    }
+    barrier!(s, ymm_reg);
 }
 
 impl Ymm {
@@ -439,25 +434,11 @@ impl AesVec for Ymm {
         t.aesni()
     }
     #[inline(always)]
-    fn zero(_: VaesAvx2Token) -> Self {
-        // SAFETY: see the top of the impl.
-        Ymm(unsafe { _mm256_setzero_si256() })
-    }
-    #[inline(always)]
     fn splat(_: VaesAvx2Token, b: &Block) -> Self {
         // SAFETY: see the top of the impl.
         Ymm(unsafe { _mm256_broadcastsi128_si256(load128(b)) })
     }
-    #[inline(always)]
-    unsafe fn load(_: VaesAvx2Token, p: *const u8) -> Self {
-        // SAFETY: the caller's contract (32 readable bytes); AVX as above.
-        Ymm(unsafe { _mm256_loadu_si256(p.cast()) })
-    }
-    #[inline(always)]
-    unsafe fn store(self, p: *mut u8) {
-        // SAFETY: the caller's contract (32 writable bytes); AVX as above.
-        unsafe { _mm256_storeu_si256(p.cast(), self.0) }
-    }
+    mem!(Ymm: VaesAvx2Token, _mm256_setzero_si256, _mm256_loadu_si256, _mm256_storeu_si256);
     #[inline(always)]
     unsafe fn load_part(_: VaesAvx2Token, p: *const u8, n: usize) -> Self {
         // SAFETY: the mask enables only the `n` blocks the caller makes readable;
@@ -479,31 +460,13 @@ impl AesVec for Ymm {
         // SAFETY: the caller's contract for lanes 0 and 1; AVX as above.
         unsafe { _mm256_storeu2_m128i(p[1].add(off).cast(), p[0].add(off).cast(), self.0) }
     }
-    #[inline(always)]
-    fn xor(self, o: Self) -> Self {
-        // SAFETY: see the top of the impl.
-        Ymm(unsafe { _mm256_xor_si256(self.0, o.0) })
-    }
-    #[inline(always)]
-    fn aesenc(self, k: Self) -> Self {
-        // SAFETY: see the top of the impl.
-        Ymm(unsafe { _mm256_aesenc_epi128(self.0, k.0) })
-    }
-    #[inline(always)]
-    fn aesenclast(self, k: Self) -> Self {
-        // SAFETY: see the top of the impl.
-        Ymm(unsafe { _mm256_aesenclast_epi128(self.0, k.0) })
-    }
-    #[inline(always)]
-    fn aesdec(self, k: Self) -> Self {
-        // SAFETY: see the top of the impl.
-        Ymm(unsafe { _mm256_aesdec_epi128(self.0, k.0) })
-    }
-    #[inline(always)]
-    fn aesdeclast(self, k: Self) -> Self {
-        // SAFETY: see the top of the impl.
-        Ymm(unsafe { _mm256_aesdeclast_epi128(self.0, k.0) })
-    }
+    ops!(Ymm:
+        xor _mm256_xor_si256,
+        aesenc _mm256_aesenc_epi128,
+        aesenclast _mm256_aesenclast_epi128,
+        aesdec _mm256_aesdec_epi128,
+        aesdeclast _mm256_aesdeclast_epi128
+    );
     #[inline(always)]
     fn mul_x_lanes(self, k: usize) -> Self {
         let t = self.0;
@@ -546,18 +509,7 @@ impl AesVec for Ymm {
 #[inline]
 #[target_feature(enable = "avx512f")]
 fn barrier_zmm(s: &mut [Zmm; 8]) {
-    // SAFETY: an empty template: it reads and writes only the eight registers named, and
-    // touches no memory, stack or flags.
-    unsafe {
-        core::arch::asm!(
-            "/* {0} {1} {2} {3} {4} {5} {6} {7} */",
-            inout(zmm_reg) s[0].0, inout(zmm_reg) s[1].0,
-            inout(zmm_reg) s[2].0, inout(zmm_reg) s[3].0,
-            inout(zmm_reg) s[4].0, inout(zmm_reg) s[5].0,
-            inout(zmm_reg) s[6].0, inout(zmm_reg) s[7].0,
-            options(pure, nomem, nostack, preserves_flags),
-        );
-    }
+    barrier!(s, zmm_reg);
 }
 
 /// The 64-bit elements of the first `n` blocks (`n <= 4`) enabled.
@@ -578,25 +530,11 @@ impl AesVec for Zmm {
         t.vaes_avx2().aesni()
     }
     #[inline(always)]
-    fn zero(_: VaesAvx512Token) -> Self {
-        // SAFETY: see the top of the impl.
-        Zmm(unsafe { _mm512_setzero_si512() })
-    }
-    #[inline(always)]
     fn splat(_: VaesAvx512Token, b: &Block) -> Self {
         // SAFETY: see the top of the impl.
         Zmm(unsafe { _mm512_broadcast_i32x4(load128(b)) })
     }
-    #[inline(always)]
-    unsafe fn load(_: VaesAvx512Token, p: *const u8) -> Self {
-        // SAFETY: the caller's contract (64 readable bytes); AVX-512F as above.
-        Zmm(unsafe { _mm512_loadu_si512(p.cast()) })
-    }
-    #[inline(always)]
-    unsafe fn store(self, p: *mut u8) {
-        // SAFETY: the caller's contract (64 writable bytes); AVX-512F as above.
-        unsafe { _mm512_storeu_si512(p.cast(), self.0) }
-    }
+    mem!(Zmm: VaesAvx512Token, _mm512_setzero_si512, _mm512_loadu_si512, _mm512_storeu_si512);
     #[inline(always)]
     unsafe fn load_part(_: VaesAvx512Token, p: *const u8, n: usize) -> Self {
         // SAFETY: the mask enables only the `n` blocks the caller makes readable; masked
@@ -630,35 +568,17 @@ impl AesVec for Zmm {
         }
     }
     #[inline(always)]
-    fn xor(self, o: Self) -> Self {
-        // SAFETY: see the top of the impl.
-        Zmm(unsafe { _mm512_xor_si512(self.0, o.0) })
-    }
-    #[inline(always)]
     fn xor3(self, a: Self, b: Self) -> Self {
         // SAFETY: see the top of the impl.
         Zmm(unsafe { _mm512_ternarylogic_epi64::<0x96>(self.0, a.0, b.0) })
     }
-    #[inline(always)]
-    fn aesenc(self, k: Self) -> Self {
-        // SAFETY: see the top of the impl.
-        Zmm(unsafe { _mm512_aesenc_epi128(self.0, k.0) })
-    }
-    #[inline(always)]
-    fn aesenclast(self, k: Self) -> Self {
-        // SAFETY: see the top of the impl.
-        Zmm(unsafe { _mm512_aesenclast_epi128(self.0, k.0) })
-    }
-    #[inline(always)]
-    fn aesdec(self, k: Self) -> Self {
-        // SAFETY: see the top of the impl.
-        Zmm(unsafe { _mm512_aesdec_epi128(self.0, k.0) })
-    }
-    #[inline(always)]
-    fn aesdeclast(self, k: Self) -> Self {
-        // SAFETY: see the top of the impl.
-        Zmm(unsafe { _mm512_aesdeclast_epi128(self.0, k.0) })
-    }
+    ops!(Zmm:
+        xor _mm512_xor_si512,
+        aesenc _mm512_aesenc_epi128,
+        aesenclast _mm512_aesenclast_epi128,
+        aesdec _mm512_aesdec_epi128,
+        aesdeclast _mm512_aesdeclast_epi128
+    );
     #[inline(always)]
     fn mul_x_lanes(self, k: usize) -> Self {
         let t = self.0;
