@@ -620,3 +620,38 @@ impl AesVec for Zmm {
         unsafe { barrier_zmm(s) }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Block 2 of streams `0 .. L` into block 1 of four others; nothing else is written.
+    fn gather_scatter<V: AesVec>(t: V::Token) {
+        let mut src = [[[0u8; 16]; 3]; 4];
+        for (i, b) in src.as_flattened_mut().iter_mut().enumerate() {
+            b.fill(i as u8 + 1);
+        }
+        let mut dst = [[[0u8; 16]; 3]; 4];
+        let ps = src.each_mut().map(|s| s.as_mut_ptr().cast::<u8>());
+        let pd = dst.each_mut().map(|s| s.as_mut_ptr().cast::<u8>());
+        // SAFETY: every pointer starts 3 blocks; the token proves the features.
+        unsafe { V::gather(t, &ps, 32).scatter(&pd, 16) };
+        for (l, d) in dst.iter().enumerate() {
+            let want = if l < V::LANES { src[l][2] } else { [0; 16] };
+            assert_eq!(*d, [[0; 16], want, [0; 16]], "lane {l} of {}", V::LANES);
+        }
+    }
+
+    #[test]
+    fn gather_scatter_every_width() {
+        if let Some(t) = AesNiToken::get() {
+            gather_scatter::<Xmm>(t);
+        }
+        if let Some(t) = VaesAvx2Token::get() {
+            gather_scatter::<Ymm>(t);
+        }
+        if let Some(t) = VaesAvx512Token::get() {
+            gather_scatter::<Zmm>(t);
+        }
+    }
+}
