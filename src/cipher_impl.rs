@@ -16,61 +16,46 @@ use crate::Aes;
 struct Enc<'a>(&'a Aes);
 struct Dec<'a>(&'a Aes);
 
-macro_rules! backend_sizes {
-    ($($t:ident),*) => {$(
-        impl BlockSizeUser for $t<'_> {
+/// The backend in one direction: `$ty(&Aes)` implementing `$tr` by `Aes::$f`, the
+/// methods `$one`, `$par` and `$tail` each on the blocks copied into the output.
+macro_rules! backend {
+    ($ty:ident: $tr:ident { $one:ident, $par:ident, $tail:ident } => $f:ident) => {
+        impl BlockSizeUser for $ty<'_> {
             type BlockSize = U16;
         }
-        impl ParBlocksSizeUser for $t<'_> {
+
+        impl ParBlocksSizeUser for $ty<'_> {
             type ParBlocksSize = U16;
         }
-    )*};
+
+        impl $tr for $ty<'_> {
+            #[inline]
+            fn $one(&self, block: InOut<'_, '_, Block<Self>>) {
+                let out = block.into_out_with_copied_in();
+                self.0
+                    .$f(Array::cast_slice_to_core_mut(core::slice::from_mut(out)));
+            }
+
+            #[inline]
+            fn $par(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
+                let out = blocks.into_out_with_copied_in();
+                self.0.$f(Array::cast_slice_to_core_mut(out.as_mut_slice()));
+            }
+
+            #[inline]
+            fn $tail(&self, blocks: InOutBuf<'_, '_, Block<Self>>) {
+                let out = blocks.into_out_with_copied_in();
+                self.0.$f(Array::cast_slice_to_core_mut(out));
+            }
+        }
+    };
 }
-backend_sizes!(Enc, Dec);
-
-impl BlockCipherEncBackend for Enc<'_> {
-    #[inline]
-    fn encrypt_block(&self, block: InOut<'_, '_, Block<Self>>) {
-        let out = block.into_out_with_copied_in();
-        self.0
-            .encrypt_blocks(Array::cast_slice_to_core_mut(core::slice::from_mut(out)));
-    }
-
-    #[inline]
-    fn encrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
-        let out = blocks.into_out_with_copied_in();
-        self.0
-            .encrypt_blocks(Array::cast_slice_to_core_mut(out.as_mut_slice()));
-    }
-
-    #[inline]
-    fn encrypt_tail_blocks(&self, blocks: InOutBuf<'_, '_, Block<Self>>) {
-        let out = blocks.into_out_with_copied_in();
-        self.0.encrypt_blocks(Array::cast_slice_to_core_mut(out));
-    }
-}
-
-impl BlockCipherDecBackend for Dec<'_> {
-    #[inline]
-    fn decrypt_block(&self, block: InOut<'_, '_, Block<Self>>) {
-        let out = block.into_out_with_copied_in();
-        self.0
-            .decrypt_blocks(Array::cast_slice_to_core_mut(core::slice::from_mut(out)));
-    }
-
-    #[inline]
-    fn decrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
-        let out = blocks.into_out_with_copied_in();
-        self.0
-            .decrypt_blocks(Array::cast_slice_to_core_mut(out.as_mut_slice()));
-    }
-
-    #[inline]
-    fn decrypt_tail_blocks(&self, blocks: InOutBuf<'_, '_, Block<Self>>) {
-        let out = blocks.into_out_with_copied_in();
-        self.0.decrypt_blocks(Array::cast_slice_to_core_mut(out));
-    }
-}
+backend!(Enc: BlockCipherEncBackend {
+    encrypt_block, encrypt_par_blocks, encrypt_tail_blocks
+} => encrypt_blocks);
+backend!(Dec: BlockCipherDecBackend {
+    decrypt_block, decrypt_par_blocks, decrypt_tail_blocks
+} => decrypt_blocks);
 
 macro_rules! aes_type {
     ($name:ident, $key:ty, $bits:literal) => {

@@ -3,9 +3,9 @@
 
 use core::arch::x86_64::*;
 
-use super::{Block, KeySchedule};
+use super::{Block, KeySchedule, kernel};
 use crate::cpu::AesNiToken;
-use crate::simd::aes::Xmm;
+use crate::simd::aes::{Xmm, entries};
 
 /// Loads a block (unaligned).
 #[inline(always)]
@@ -32,19 +32,11 @@ pub(crate) fn load_keys(keys: &[Block; 15]) -> [__m128i; 15] {
     k
 }
 
-#[target_feature(enable = "aes")]
-fn crypt<const DEC: bool>(t: AesNiToken, ks: &KeySchedule, blocks: &mut [Block]) {
-    super::kernel::blocks::<Xmm, DEC>(t, ks, blocks);
-}
-
-/// Encrypts each block in place.
-pub(crate) fn encrypt_blocks(t: AesNiToken, ks: &KeySchedule, blocks: &mut [Block]) {
-    // SAFETY: the token proves the CPU has AES-NI.
-    unsafe { crypt::<false>(t, ks, blocks) }
-}
-
-/// Decrypts each block in place.
-pub(crate) fn decrypt_blocks(t: AesNiToken, ks: &KeySchedule, blocks: &mut [Block]) {
-    // SAFETY: the token proves the CPU has AES-NI.
-    unsafe { crypt::<true>(t, ks, blocks) }
+entries! { "aes";
+    /// Encrypts each block in place.
+    fn encrypt_blocks(t: AesNiToken, ks: &KeySchedule, b: &mut [Block])
+        => kernel::blocks<Xmm, false>;
+    /// Decrypts each block in place.
+    fn decrypt_blocks(t: AesNiToken, ks: &KeySchedule, b: &mut [Block])
+        => kernel::blocks<Xmm, true>;
 }

@@ -1,9 +1,20 @@
-//! CBC decryption, written once over [`AesVec`] (`L` blocks per register); the backend
-//! files' `decrypt` entries run it.
+//! CBC, written once over [`AesVec`] (`L` blocks per register); the backend files'
+//! entries run it.
 //!
 //! ```text
-//! in place; for each group of 8 registers (8 L blocks), then a group of 4, then one of
-//! 1 to 4 registers for the rest (the last one masked when it is not full):
+//! encrypt (G registers of L streams each, one block of each stream per step; a chain per
+//! stream, so latency-bound: one stream is G = L = 1, `encrypt_many` up to G = 8):
+//!     s[k] = C[-1] ^ P[0] ^ K[0]                       (C[-1] = IV)
+//!     for each step j: R-1 rounds of aesenc over all registers, then
+//!         u = P[j+1] ^ K[0]                            // off the chain
+//!         s[k] = aesenclast(s[k], K[R] ^ u)            // = C[j] ^ P[j+1] ^ K[0], next input
+//!         C[j] = s[k] ^ u                              // off the chain
+//!     (last step: plain K[R]; the chain is exactly R AES instructions per block, no XOR)
+//!     a spare slot of the last register repeats the last stream: both compute the same
+//!     values, so storing both is harmless
+//!
+//! decrypt (in place; for each group of 8 registers (8 L blocks), then a group of 4, then
+//! one of 1 to 4 registers for the rest, the last one masked when it is not full):
 //!     c[j]  = C[L j .. L j + L]                  // every load before any store
 //!     s[j]  = c[j] ^ Kd[0]; R-1 rounds of aesdec over all registers
 //!     pv[j] = C[L j - 1 .. L j + L - 1]          // reloaded one block earlier; for j = 0,
@@ -11,120 +22,194 @@
 //!     P[L j .. L j + L] = aesdeclast(s[j], Kd[R] ^ pv[j])
 //! ```
 
-use super::{Block, KeySchedule};
-use crate::simd::aes::{AesVec, round_all};
+use core::ptr::null_mut;
+
+use super::{Block, KeySchedule, Lane};
+use crate::simd::aes::{AesVec, Group, Regs, each_group, round_all};
+
+/// CBC-encrypts one stream in place, chaining from `iv` (updated to the last ciphertext).
+#[inline(always)]
+pub(crate) fn encrypt<V: AesVec>(tok: V::Token, ks: &KeySchedule, iv: &mut Block, b: &mut [Block]) {
+    let steps = b.len();
+    let mut one = [Lane { iv: *iv, data: b }];
+    run::<V, 1>(tok, ks, &mut one, steps);
+    *iv = one[0].iv;
+}
+
+/// CBC-encrypts `steps` blocks of every lane (each holds at least that many), up to
+/// `8 L` lanes at a time, each chaining from its `iv` (updated to its last ciphertext).
+#[inline(always)]
+pub(crate) fn encrypt_lanes<V: AesVec>(
+    tok: V::Token,
+    ks: &KeySchedule,
+    lanes: &mut [Lane<'_>],
+    steps: usize,
+) {
+    run::<V, 8>(tok, ks, lanes, steps);
+}
+
+/// [`encrypt_lanes`] with at most `G` registers (`G L` lanes) at a time; the round count
+/// is made a constant here.
+#[inline(always)]
+fn run<V: AesVec, const G: usize>(
+    tok: V::Token,
+    ks: &KeySchedule,
+    lanes: &mut [Lane<'_>],
+    steps: usize,
+) {
+    match ks.rounds {
+        10 => enc::<V, G, 10>(tok, &ks.enc, lanes, steps),
+        12 => enc::<V, G, 12>(tok, &ks.enc, lanes, steps),
+        _ => enc::<V, G, 14>(tok, &ks.enc, lanes, steps),
+    }
+}
+
+#[inline(always)]
+fn enc<V: AesVec, const G: usize, const R: usize>(
+    tok: V::Token,
+    keys: &[Block; 15],
+    lanes: &mut [Lane<'_>],
+    steps: usize,
+) {
+    let rk = V::keys(tok, keys);
+    for g in lanes.chunks_mut(G * V::LANES) {
+        // The callers guarantee it; checked so that a bug cannot run off a buffer.
+        let ok = g.iter().all(|l| l.data.len() >= steps);
+        debug_assert!(ok);
+        if !ok {
+            return;
+        }
+        // SAFETY: every lane of `g` holds `steps` blocks; `g` has 1 to `G L` lanes and
+        // `min(G)` keeps the arms that cannot happen out of the code.
+        unsafe {
+            match g.len().div_ceil(V::LANES).min(G) {
+                1 => enc_n::<V, R, 1>(tok, &rk, g, steps),
+                2 => enc_n::<V, R, 2>(tok, &rk, g, steps),
+                3 => enc_n::<V, R, 3>(tok, &rk, g, steps),
+                4 => enc_n::<V, R, 4>(tok, &rk, g, steps),
+                5 => enc_n::<V, R, 5>(tok, &rk, g, steps),
+                6 => enc_n::<V, R, 6>(tok, &rk, g, steps),
+                7 => enc_n::<V, R, 7>(tok, &rk, g, steps),
+                _ => enc_n::<V, R, 8>(tok, &rk, g, steps),
+            }
+        }
+    }
+}
+
+/// Encrypts `steps` blocks of each of the `L (NV - 1) < n <= L NV` lanes, lane `L k + l`
+/// in slot `l` of register `k`.
+///
+/// # Safety
+/// Every lane holds at least `steps` blocks.
+#[inline(always)]
+unsafe fn enc_n<V: AesVec, const R: usize, const NV: usize>(
+    tok: V::Token,
+    rk: &[V; 15],
+    lanes: &mut [Lane<'_>],
+    steps: usize,
+) {
+    if steps == 0 || lanes.is_empty() {
+        return;
+    }
+    // Each slot's chaining value and blocks; spare slots repeat the last lane. Raw
+    // pointers, taken once per lane, since a repeated lane is written through two.
+    let (mut iv, mut d) = ([[null_mut(); 4]; NV], [[null_mut(); 4]; NV]);
+    let (mut it, mut q) = (lanes.iter_mut(), (null_mut(), null_mut()));
+    for (ivk, dk) in iv.iter_mut().zip(d.iter_mut()) {
+        for l in 0..V::LANES {
+            if let Some(lane) = it.next() {
+                q = ((&raw mut lane.iv).cast(), lane.data.as_mut_ptr().cast());
+            }
+            (ivk[l], dk[l]) = q;
+        }
+    }
+    let (k0, kl) = (rk[0], rk[R]);
+    let mut s = [k0; NV];
+    for (k, x) in s.iter_mut().enumerate() {
+        // SAFETY: each slot's `iv` and first block (`steps >= 1`).
+        *x = unsafe { V::gather(tok, &iv[k], 0).xor3(V::gather(tok, &d[k], 0), k0) };
+    }
+    for j in 0..steps {
+        for key in &rk[1..R] {
+            round_all::<V, false, NV>(&mut s, *key);
+        }
+        for (k, x) in s.iter_mut().enumerate() {
+            let c = if j + 1 < steps {
+                // SAFETY: block `j + 1 < steps` of each slot's lane.
+                let u = unsafe { V::gather(tok, &d[k], 16 * (j + 1)) }.xor(k0);
+                *x = x.aesenclast(kl.xor(u));
+                x.xor(u)
+            } else {
+                *x = x.aesenclast(kl);
+                *x
+            };
+            // SAFETY: block `j < steps` of each slot's lane.
+            unsafe { c.scatter(&d[k], 16 * j) };
+        }
+    }
+    for (k, x) in s.iter().enumerate() {
+        // SAFETY: each slot's `iv`; `x` is its last ciphertext block.
+        unsafe { x.scatter(&iv[k], 0) };
+    }
+}
 
 /// CBC-decrypts one stream in place, chaining from `iv` (updated to the last ciphertext);
 /// the round count is made a constant here.
 #[inline(always)]
 pub(crate) fn decrypt<V: AesVec>(tok: V::Token, ks: &KeySchedule, iv: &mut Block, b: &mut [Block]) {
-    match ks.rounds {
-        10 => dec::<V, 10>(tok, &ks.dec, iv, b),
-        12 => dec::<V, 12>(tok, &ks.dec, iv, b),
-        _ => dec::<V, 14>(tok, &ks.dec, iv, b),
-    }
-}
-
-#[inline(always)]
-fn dec<V: AesVec, const R: usize>(
-    tok: V::Token,
-    keys: &[Block; 15],
-    iv: &mut Block,
-    blocks: &mut [Block],
-) {
-    let Some(&next_iv) = blocks.last() else {
+    let Some(&next_iv) = b.last() else {
         return;
     };
-    let rk = V::keys(tok, keys);
-    let l = V::LANES;
-    // The last lane of `prev` is the ciphertext block before the next register.
-    let mut prev = V::splat(tok, iv);
-    let mut chunks = blocks.chunks_exact_mut(8 * l);
-    for c in &mut chunks {
-        // SAFETY: eight full registers, exactly the chunk's blocks.
-        prev = unsafe { dec_n::<V, R, 8>(tok, &rk, prev, c.as_mut_ptr().cast(), l) };
-    }
-    let mut rest = chunks.into_remainder();
-    if rest.len() >= 4 * l {
-        let (a, b) = rest.split_at_mut(4 * l);
-        // SAFETY: four full registers, exactly `a`'s blocks.
-        prev = unsafe { dec_n::<V, R, 4>(tok, &rk, prev, a.as_mut_ptr().cast(), l) };
-        rest = b;
-    }
-    let (n, p) = (rest.len(), rest.as_mut_ptr().cast());
-    let nv = n.div_ceil(l);
-    let last = n.wrapping_sub(l * nv.saturating_sub(1));
-    // SAFETY: `nv` registers, the last holding `last` (1 to L) blocks: exactly `rest`.
-    unsafe {
-        match nv {
-            0 => {}
-            1 => _ = dec_n::<V, R, 1>(tok, &rk, prev, p, last),
-            2 => _ = dec_n::<V, R, 2>(tok, &rk, prev, p, last),
-            3 => _ = dec_n::<V, R, 3>(tok, &rk, prev, p, last),
-            _ => _ = dec_n::<V, R, 4>(tok, &rk, prev, p, last),
-        }
+    let (rk, prev) = (V::keys(tok, &ks.dec), V::splat(tok, iv));
+    match ks.rounds {
+        10 => each_group(&Dec::<V, 10> { tok, rk }, b, prev),
+        12 => each_group(&Dec::<V, 12> { tok, rk }, b, prev),
+        _ => each_group(&Dec::<V, 14> { tok, rk }, b, prev),
     }
     *iv = next_iv;
 }
 
-/// Decrypts `NV` registers of blocks at `p`, all full but the last, which holds `last`
-/// blocks (`1 <= last <= L`); `prev`'s last lane is the ciphertext block before them.
-/// Returns the last register's ciphertext (read before anything is stored).
-///
-/// # Safety
-/// `p` readable and writable for `16 (L (NV - 1) + last)` bytes.
-#[inline(always)]
-unsafe fn dec_n<V: AesVec, const R: usize, const NV: usize>(
+/// The token and the round keys, each in every lane.
+struct Dec<V: AesVec, const R: usize> {
     tok: V::Token,
-    rk: &[V; 15],
-    prev: V,
-    p: *mut u8,
-    last: usize,
-) -> V {
-    let step = 16 * V::LANES;
-    let full = |j: usize| j + 1 < NV || last == V::LANES;
-    let mut c = [prev; NV];
-    for (j, x) in c.iter_mut().enumerate() {
-        // SAFETY: register `j` is within the caller's range, masked to `last` blocks when
-        // it is the last and not full.
-        *x = unsafe {
-            if full(j) {
-                V::load(tok, p.add(step * j))
-            } else {
-                V::load_part(tok, p.add(step * j), last)
-            }
-        };
-    }
-    let mut s = c;
-    for x in s.iter_mut() {
-        *x = x.xor(rk[0]);
-    }
-    for k in &rk[1..R] {
-        round_all::<V, true, NV>(&mut s, *k);
-    }
-    // Each lane's previous ciphertext block, all read before the first store.
-    let mut pv = c;
-    for j in 0..NV {
-        pv[j] = if j == 0 {
-            V::shift_in(prev, c[0])
-        } else if full(j) {
-            // SAFETY: the `L` blocks from one block before register `j` lie in the
-            // registers `j - 1` and `j`, both full.
-            unsafe { V::load(tok, p.add(step * j - 16)) }
-        } else {
-            V::shift_in(c[j - 1], c[j])
-        };
-    }
-    for (j, x) in s.iter().enumerate() {
-        let out = x.aesdeclast(rk[R].xor(pv[j]));
-        // SAFETY: as for the loads; every load is done.
-        unsafe {
-            if full(j) {
-                out.store(p.add(step * j))
-            } else {
-                out.store_part(p.add(step * j), last)
-            }
+    rk: [V; 15],
+}
+
+impl<V: AesVec, const R: usize> Group<V> for Dec<V, R> {
+    /// Decrypts the registers; every load is done before the first store. Carried: the
+    /// ciphertext block before the registers, in the last lane.
+    #[inline(always)]
+    unsafe fn run<const NV: usize>(&self, r: Regs<NV>, prev: V) -> V {
+        let (tok, rk) = (self.tok, &self.rk);
+        let mut c = [prev; NV];
+        for (j, x) in c.iter_mut().enumerate() {
+            // SAFETY: within `run` (the caller's contract).
+            *x = unsafe { r.load::<V>(tok, j) };
         }
+        let mut s = c;
+        for x in s.iter_mut() {
+            *x = x.xor(rk[0]);
+        }
+        for k in &rk[1..R] {
+            round_all::<V, true, NV>(&mut s, *k);
+        }
+        // Each lane's previous ciphertext block, all read before the first store.
+        let mut pv = c;
+        for j in 0..NV {
+            pv[j] = if j == 0 {
+                V::shift_in(prev, c[0])
+            } else if r.full::<V>(j) {
+                // SAFETY: the `L` blocks from one block before register `j` lie in the
+                // registers `j - 1` and `j`, both full.
+                unsafe { V::load(tok, r.p.add(16 * V::LANES * j - 16)) }
+            } else {
+                V::shift_in(c[j - 1], c[j])
+            };
+        }
+        for (j, x) in s.iter().enumerate() {
+            // SAFETY: as for the loads; every load is done.
+            unsafe { r.store(j, x.aesdeclast(rk[R].xor(pv[j]))) };
+        }
+        c[NV - 1]
     }
-    c[NV - 1]
 }

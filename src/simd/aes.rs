@@ -61,6 +61,16 @@ pub(crate) trait AesVec: Copy {
     /// # Safety
     /// `p` writable for `16 * n` bytes.
     unsafe fn store_part(self, p: *mut u8, n: usize);
+    /// Loads lane `l` from `p[l] + off` (`l < LANES`): a block of each of `LANES` streams.
+    ///
+    /// # Safety
+    /// `p[l] + off` readable for 16 bytes for each `l < LANES`.
+    unsafe fn gather(t: Self::Token, p: &[*mut u8; 4], off: usize) -> Self;
+    /// Stores lane `l` to `p[l] + off` (`l < LANES`), in lane order.
+    ///
+    /// # Safety
+    /// `p[l] + off` writable for 16 bytes for each `l < LANES`.
+    unsafe fn scatter(self, p: &[*mut u8; 4], off: usize);
 
     fn xor(self, o: Self) -> Self;
     /// `self ⊕ a ⊕ b` (one `vpternlogq` where the ISA has it).
@@ -116,6 +126,184 @@ pub(crate) fn round_all<V: AesVec, const DEC: bool, const N: usize>(s: &mut [V; 
     }
 }
 
+/// `NV` registers of blocks at `p`, all full but the last, which holds `last` blocks
+/// (`1 <= last <= L`; loaded and stored masked when fewer than `L`). Made by
+/// [`each_group`], which makes `p` readable and writable for `16 (L (NV - 1) + last)`
+/// bytes while the kernel's [`Group::run`] runs.
+#[derive(Clone, Copy)]
+pub(crate) struct Regs<const NV: usize> {
+    pub(crate) p: *mut u8,
+    pub(crate) last: usize,
+}
+
+impl<const NV: usize> Regs<NV> {
+    /// Whether register `j` is full.
+    #[inline(always)]
+    pub(crate) fn full<V: AesVec>(self, j: usize) -> bool {
+        j + 1 < NV || self.last == V::LANES
+    }
+    /// Loads register `j < NV`, masked when it is not full.
+    ///
+    /// # Safety
+    /// Within the [`Group::run`] that got `self`.
+    #[inline(always)]
+    pub(crate) unsafe fn load<V: AesVec>(self, t: V::Token, j: usize) -> V {
+        // SAFETY: register `j` is within the range the type's contract makes readable.
+        unsafe {
+            let p = self.p.add(16 * V::LANES * j);
+            if self.full::<V>(j) {
+                V::load(t, p)
+            } else {
+                V::load_part(t, p, self.last)
+            }
+        }
+    }
+    /// Stores `v` as register `j < NV`, masked when it is not full.
+    ///
+    /// # Safety
+    /// Within the [`Group::run`] that got `self`.
+    #[inline(always)]
+    pub(crate) unsafe fn store<V: AesVec>(self, j: usize, v: V) {
+        // SAFETY: register `j` is within the range the type's contract makes writable.
+        unsafe {
+            let p = self.p.add(16 * V::LANES * j);
+            if self.full::<V>(j) {
+                v.store(p)
+            } else {
+                v.store_part(p, self.last)
+            }
+        }
+    }
+}
+
+/// A kernel over groups of registers of blocks, which [`each_group`] runs over a slice.
+pub(crate) trait Group<V: AesVec> {
+    /// Runs over the registers `r`, in order over the slice; `carry` is what the group
+    /// before returned (CBC decryption's previous ciphertext; ECB carries nothing).
+    ///
+    /// # Safety
+    /// `r` made by [`each_group`] for this call.
+    unsafe fn run<const NV: usize>(&self, r: Regs<NV>, carry: V) -> V;
+}
+
+/// Runs `g` over `blocks`, `carry` from one group to the next: groups of 8 registers
+/// (8 L blocks), then one of 4, then one of 1 to 4 registers for the rest, the last one
+/// masked when it is not full.
+#[inline(always)]
+pub(crate) fn each_group<V: AesVec>(g: &impl Group<V>, blocks: &mut [Block], mut carry: V) {
+    let l = V::LANES;
+    let mut chunks = blocks.chunks_exact_mut(8 * l);
+    for c in &mut chunks {
+        // SAFETY: eight full registers, exactly the chunk's blocks.
+        carry = unsafe {
+            g.run(
+                Regs::<8> {
+                    p: c.as_mut_ptr().cast(),
+                    last: l,
+                },
+                carry,
+            )
+        };
+    }
+    let mut rest = chunks.into_remainder();
+    if rest.len() >= 4 * l {
+        let (a, b) = rest.split_at_mut(4 * l);
+        // SAFETY: four full registers, exactly `a`'s blocks.
+        carry = unsafe {
+            g.run(
+                Regs::<4> {
+                    p: a.as_mut_ptr().cast(),
+                    last: l,
+                },
+                carry,
+            )
+        };
+        rest = b;
+    }
+    let (n, p) = (rest.len(), rest.as_mut_ptr().cast());
+    let nv = n.div_ceil(l);
+    let last = n.wrapping_sub(l * nv.saturating_sub(1));
+    // SAFETY: `nv` registers, the last holding `last` (1 to L) blocks: exactly `rest`.
+    unsafe {
+        match nv {
+            0 => {}
+            1 => _ = g.run(Regs::<1> { p, last }, carry),
+            2 => _ = g.run(Regs::<2> { p, last }, carry),
+            3 => _ = g.run(Regs::<3> { p, last }, carry),
+            _ => _ = g.run(Regs::<4> { p, last }, carry),
+        }
+    }
+}
+
+/// Safe entries that run kernels compiled with a token's features. Each
+/// `fn name(t: Token, args) => path<generics>;` defines `pub(crate) fn name(t, args)`
+/// calling `path::<generics>(t, args)` inside a `#[target_feature(enable = FEATURES)]`
+/// function.
+macro_rules! entries {
+    ($feat:literal; $($(#[$m:meta])* fn $name:ident($t:ident: $tok:ty $(, $a:ident: $ty:ty)*)
+        => $($k:ident)::+ <$($g:tt),*>;)*) => {$(
+        $(#[$m])*
+        pub(crate) fn $name($t: $tok $(, $a: $ty)*) {
+            #[target_feature(enable = $feat)]
+            fn inner($t: $tok $(, $a: $ty)*) {
+                $($k)::+::<$($g),*>($t $(, $a)*)
+            }
+            // SAFETY: the token proves the CPU has the features `inner` is compiled with.
+            unsafe { inner($t $(, $a)*) }
+        }
+    )*};
+}
+pub(crate) use entries;
+
+/// Methods `fn f(self, o: Self) -> Self` that are one intrinsic on the registers.
+macro_rules! ops {
+    ($w:ident: $($f:ident $i:ident),*) => {$(
+        #[inline(always)]
+        fn $f(self, o: Self) -> Self {
+            // SAFETY: see the top of the impl.
+            $w(unsafe { $i(self.0, o.0) })
+        }
+    )*};
+}
+
+/// `zero`, `load` and `store`, each one intrinsic. (`load` and `store`: the caller's
+/// contract makes the bytes readable or writable; the rest as the top of the impl says.)
+macro_rules! mem {
+    ($w:ident: $tok:ty, $zero:ident, $load:ident, $store:ident) => {
+        #[inline(always)]
+        fn zero(_: $tok) -> Self {
+            // SAFETY: see the top of the impl.
+            $w(unsafe { $zero() })
+        }
+        #[inline(always)]
+        unsafe fn load(_: $tok, p: *const u8) -> Self {
+            // SAFETY: the caller's contract (`16 LANES` readable bytes); see the top of the impl.
+            $w(unsafe { $load(p.cast()) })
+        }
+        #[inline(always)]
+        unsafe fn store(self, p: *mut u8) {
+            // SAFETY: the caller's contract (`16 LANES` writable bytes); see the top of the impl.
+            unsafe { $store(p.cast(), self.0) }
+        }
+    };
+}
+
+/// [`AesVec::barrier`]: an empty `asm!` over the eight registers of `$s`, of class `$c`.
+macro_rules! barrier {
+    ($s:ident, $c:ident) => {
+        // SAFETY: an empty template: it reads and writes only the eight registers named,
+        // and touches no memory, stack or flags.
+        unsafe {
+            core::arch::asm!(
+                "/* {0} {1} {2} {3} {4} {5} {6} {7} */",
+                inout($c) $s[0].0, inout($c) $s[1].0, inout($c) $s[2].0, inout($c) $s[3].0,
+                inout($c) $s[4].0, inout($c) $s[5].0, inout($c) $s[6].0, inout($c) $s[7].0,
+                options(pure, nomem, nostack, preserves_flags),
+            );
+        }
+    };
+}
+
 /// A 128-bit register: one block (AES-NI).
 #[derive(Clone, Copy)]
 pub(crate) struct Xmm(__m128i);
@@ -146,24 +334,10 @@ impl AesVec for Xmm {
         t
     }
     #[inline(always)]
-    fn zero(_: AesNiToken) -> Self {
-        // SAFETY: see the top of the impl.
-        Xmm(unsafe { _mm_setzero_si128() })
-    }
-    #[inline(always)]
     fn splat(_: AesNiToken, b: &Block) -> Self {
         Xmm(load128(b))
     }
-    #[inline(always)]
-    unsafe fn load(_: AesNiToken, p: *const u8) -> Self {
-        // SAFETY: the caller's contract (16 readable bytes).
-        Xmm(unsafe { _mm_loadu_si128(p.cast()) })
-    }
-    #[inline(always)]
-    unsafe fn store(self, p: *mut u8) {
-        // SAFETY: the caller's contract (16 writable bytes).
-        unsafe { _mm_storeu_si128(p.cast(), self.0) }
-    }
+    mem!(Xmm: AesNiToken, _mm_setzero_si128, _mm_loadu_si128, _mm_storeu_si128);
     #[inline(always)]
     unsafe fn load_part(t: AesNiToken, p: *const u8, n: usize) -> Self {
         debug_assert_eq!(n, 1);
@@ -177,30 +351,22 @@ impl AesVec for Xmm {
         unsafe { self.store(p) }
     }
     #[inline(always)]
-    fn xor(self, o: Self) -> Self {
-        // SAFETY: see the top of the impl.
-        Xmm(unsafe { _mm_xor_si128(self.0, o.0) })
+    unsafe fn gather(t: AesNiToken, p: &[*mut u8; 4], off: usize) -> Self {
+        // SAFETY: the caller's contract for lane 0.
+        unsafe { Self::load(t, p[0].add(off)) }
     }
     #[inline(always)]
-    fn aesenc(self, k: Self) -> Self {
-        // SAFETY: see the top of the impl.
-        Xmm(unsafe { _mm_aesenc_si128(self.0, k.0) })
+    unsafe fn scatter(self, p: &[*mut u8; 4], off: usize) {
+        // SAFETY: the caller's contract for lane 0.
+        unsafe { self.store(p[0].add(off)) }
     }
-    #[inline(always)]
-    fn aesenclast(self, k: Self) -> Self {
-        // SAFETY: see the top of the impl.
-        Xmm(unsafe { _mm_aesenclast_si128(self.0, k.0) })
-    }
-    #[inline(always)]
-    fn aesdec(self, k: Self) -> Self {
-        // SAFETY: see the top of the impl.
-        Xmm(unsafe { _mm_aesdec_si128(self.0, k.0) })
-    }
-    #[inline(always)]
-    fn aesdeclast(self, k: Self) -> Self {
-        // SAFETY: see the top of the impl.
-        Xmm(unsafe { _mm_aesdeclast_si128(self.0, k.0) })
-    }
+    ops!(Xmm:
+        xor _mm_xor_si128,
+        aesenc _mm_aesenc_si128,
+        aesenclast _mm_aesenclast_si128,
+        aesdec _mm_aesdec_si128,
+        aesdeclast _mm_aesdeclast_si128
+    );
     #[inline(always)]
     fn mul_x_lanes(self, k: usize) -> Self {
         let t = self.0;
@@ -231,18 +397,7 @@ impl AesVec for Xmm {
     }
     #[inline(always)]
     fn barrier(s: &mut [Self; 8]) {
-        // SAFETY: an empty template: it reads and writes only the eight registers named,
-        // and touches no memory, stack or flags.
-        unsafe {
-            core::arch::asm!(
-                "/* {0} {1} {2} {3} {4} {5} {6} {7} */",
-                inout(xmm_reg) s[0].0, inout(xmm_reg) s[1].0,
-                inout(xmm_reg) s[2].0, inout(xmm_reg) s[3].0,
-                inout(xmm_reg) s[4].0, inout(xmm_reg) s[5].0,
-                inout(xmm_reg) s[6].0, inout(xmm_reg) s[7].0,
-                options(pure, nomem, nostack, preserves_flags),
-            );
-        }
+        barrier!(s, xmm_reg);
     }
 }
 
@@ -251,27 +406,10 @@ impl AesVec for Xmm {
 #[inline]
 #[target_feature(enable = "avx")]
 fn barrier_ymm(s: &mut [Ymm; 8]) {
-    // SAFETY: an empty template: it reads and writes only the eight registers named, and
-    // touches no memory, stack or flags.
-    unsafe {
-        core::arch::asm!(
-            "/* {0} {1} {2} {3} {4} {5} {6} {7} */",
-            inout(ymm_reg) s[0].0, inout(ymm_reg) s[1].0,
-            inout(ymm_reg) s[2].0, inout(ymm_reg) s[3].0,
-            inout(ymm_reg) s[4].0, inout(ymm_reg) s[5].0,
-            inout(ymm_reg) s[6].0, inout(ymm_reg) s[7].0,
-            options(pure, nomem, nostack, preserves_flags),
-        );
-    }
+    barrier!(s, ymm_reg);
 }
 
 impl Ymm {
-    /// The register, for kernels that use other instructions on it.
-    #[inline(always)]
-    pub(crate) fn raw(self) -> __m256i {
-        self.0
-    }
-
     /// The 64-bit elements of the first `n` blocks (`n <= 2`) enabled, for `vpmaskmovq`.
     #[inline(always)]
     fn mask(n: usize) -> __m256i {
@@ -296,25 +434,11 @@ impl AesVec for Ymm {
         t.aesni()
     }
     #[inline(always)]
-    fn zero(_: VaesAvx2Token) -> Self {
-        // SAFETY: see the top of the impl.
-        Ymm(unsafe { _mm256_setzero_si256() })
-    }
-    #[inline(always)]
     fn splat(_: VaesAvx2Token, b: &Block) -> Self {
         // SAFETY: see the top of the impl.
         Ymm(unsafe { _mm256_broadcastsi128_si256(load128(b)) })
     }
-    #[inline(always)]
-    unsafe fn load(_: VaesAvx2Token, p: *const u8) -> Self {
-        // SAFETY: the caller's contract (32 readable bytes); AVX as above.
-        Ymm(unsafe { _mm256_loadu_si256(p.cast()) })
-    }
-    #[inline(always)]
-    unsafe fn store(self, p: *mut u8) {
-        // SAFETY: the caller's contract (32 writable bytes); AVX as above.
-        unsafe { _mm256_storeu_si256(p.cast(), self.0) }
-    }
+    mem!(Ymm: VaesAvx2Token, _mm256_setzero_si256, _mm256_loadu_si256, _mm256_storeu_si256);
     #[inline(always)]
     unsafe fn load_part(_: VaesAvx2Token, p: *const u8, n: usize) -> Self {
         // SAFETY: the mask enables only the `n` blocks the caller makes readable;
@@ -327,30 +451,22 @@ impl AesVec for Ymm {
         unsafe { _mm256_maskstore_epi64(p.cast(), Self::mask(n), self.0) }
     }
     #[inline(always)]
-    fn xor(self, o: Self) -> Self {
-        // SAFETY: see the top of the impl.
-        Ymm(unsafe { _mm256_xor_si256(self.0, o.0) })
+    unsafe fn gather(_: VaesAvx2Token, p: &[*mut u8; 4], off: usize) -> Self {
+        // SAFETY: the caller's contract for lanes 0 and 1; AVX as above.
+        Ymm(unsafe { _mm256_loadu2_m128i(p[1].add(off).cast(), p[0].add(off).cast()) })
     }
     #[inline(always)]
-    fn aesenc(self, k: Self) -> Self {
-        // SAFETY: see the top of the impl.
-        Ymm(unsafe { _mm256_aesenc_epi128(self.0, k.0) })
+    unsafe fn scatter(self, p: &[*mut u8; 4], off: usize) {
+        // SAFETY: the caller's contract for lanes 0 and 1; AVX as above.
+        unsafe { _mm256_storeu2_m128i(p[1].add(off).cast(), p[0].add(off).cast(), self.0) }
     }
-    #[inline(always)]
-    fn aesenclast(self, k: Self) -> Self {
-        // SAFETY: see the top of the impl.
-        Ymm(unsafe { _mm256_aesenclast_epi128(self.0, k.0) })
-    }
-    #[inline(always)]
-    fn aesdec(self, k: Self) -> Self {
-        // SAFETY: see the top of the impl.
-        Ymm(unsafe { _mm256_aesdec_epi128(self.0, k.0) })
-    }
-    #[inline(always)]
-    fn aesdeclast(self, k: Self) -> Self {
-        // SAFETY: see the top of the impl.
-        Ymm(unsafe { _mm256_aesdeclast_epi128(self.0, k.0) })
-    }
+    ops!(Ymm:
+        xor _mm256_xor_si256,
+        aesenc _mm256_aesenc_epi128,
+        aesenclast _mm256_aesenclast_epi128,
+        aesdec _mm256_aesdec_epi128,
+        aesdeclast _mm256_aesdeclast_epi128
+    );
     #[inline(always)]
     fn mul_x_lanes(self, k: usize) -> Self {
         let t = self.0;
@@ -393,18 +509,7 @@ impl AesVec for Ymm {
 #[inline]
 #[target_feature(enable = "avx512f")]
 fn barrier_zmm(s: &mut [Zmm; 8]) {
-    // SAFETY: an empty template: it reads and writes only the eight registers named, and
-    // touches no memory, stack or flags.
-    unsafe {
-        core::arch::asm!(
-            "/* {0} {1} {2} {3} {4} {5} {6} {7} */",
-            inout(zmm_reg) s[0].0, inout(zmm_reg) s[1].0,
-            inout(zmm_reg) s[2].0, inout(zmm_reg) s[3].0,
-            inout(zmm_reg) s[4].0, inout(zmm_reg) s[5].0,
-            inout(zmm_reg) s[6].0, inout(zmm_reg) s[7].0,
-            options(pure, nomem, nostack, preserves_flags),
-        );
-    }
+    barrier!(s, zmm_reg);
 }
 
 /// The 64-bit elements of the first `n` blocks (`n <= 4`) enabled.
@@ -425,25 +530,11 @@ impl AesVec for Zmm {
         t.vaes_avx2().aesni()
     }
     #[inline(always)]
-    fn zero(_: VaesAvx512Token) -> Self {
-        // SAFETY: see the top of the impl.
-        Zmm(unsafe { _mm512_setzero_si512() })
-    }
-    #[inline(always)]
     fn splat(_: VaesAvx512Token, b: &Block) -> Self {
         // SAFETY: see the top of the impl.
         Zmm(unsafe { _mm512_broadcast_i32x4(load128(b)) })
     }
-    #[inline(always)]
-    unsafe fn load(_: VaesAvx512Token, p: *const u8) -> Self {
-        // SAFETY: the caller's contract (64 readable bytes); AVX-512F as above.
-        Zmm(unsafe { _mm512_loadu_si512(p.cast()) })
-    }
-    #[inline(always)]
-    unsafe fn store(self, p: *mut u8) {
-        // SAFETY: the caller's contract (64 writable bytes); AVX-512F as above.
-        unsafe { _mm512_storeu_si512(p.cast(), self.0) }
-    }
+    mem!(Zmm: VaesAvx512Token, _mm512_setzero_si512, _mm512_loadu_si512, _mm512_storeu_si512);
     #[inline(always)]
     unsafe fn load_part(_: VaesAvx512Token, p: *const u8, n: usize) -> Self {
         // SAFETY: the mask enables only the `n` blocks the caller makes readable; masked
@@ -456,35 +547,38 @@ impl AesVec for Zmm {
         unsafe { _mm512_mask_storeu_epi64(p.cast(), mask_zmm(n), self.0) }
     }
     #[inline(always)]
-    fn xor(self, o: Self) -> Self {
-        // SAFETY: see the top of the impl.
-        Zmm(unsafe { _mm512_xor_si512(self.0, o.0) })
+    unsafe fn gather(t: VaesAvx512Token, p: &[*mut u8; 4], off: usize) -> Self {
+        let hi = [p[2], p[3], p[2], p[3]];
+        // SAFETY: the caller's contract for lanes 0 to 3, two at a time; AVX-512F as above.
+        unsafe {
+            let (a, b) = (
+                Ymm::gather(t.vaes_avx2(), p, off),
+                Ymm::gather(t.vaes_avx2(), &hi, off),
+            );
+            Zmm(_mm512_inserti64x4::<1>(_mm512_castsi256_si512(a.0), b.0))
+        }
+    }
+    #[inline(always)]
+    unsafe fn scatter(self, p: &[*mut u8; 4], off: usize) {
+        let hi = [p[2], p[3], p[2], p[3]];
+        // SAFETY: the caller's contract for lanes 0 to 3, two at a time; AVX-512F as above.
+        unsafe {
+            Ymm(_mm512_castsi512_si256(self.0)).scatter(p, off);
+            Ymm(_mm512_extracti64x4_epi64::<1>(self.0)).scatter(&hi, off);
+        }
     }
     #[inline(always)]
     fn xor3(self, a: Self, b: Self) -> Self {
         // SAFETY: see the top of the impl.
         Zmm(unsafe { _mm512_ternarylogic_epi64::<0x96>(self.0, a.0, b.0) })
     }
-    #[inline(always)]
-    fn aesenc(self, k: Self) -> Self {
-        // SAFETY: see the top of the impl.
-        Zmm(unsafe { _mm512_aesenc_epi128(self.0, k.0) })
-    }
-    #[inline(always)]
-    fn aesenclast(self, k: Self) -> Self {
-        // SAFETY: see the top of the impl.
-        Zmm(unsafe { _mm512_aesenclast_epi128(self.0, k.0) })
-    }
-    #[inline(always)]
-    fn aesdec(self, k: Self) -> Self {
-        // SAFETY: see the top of the impl.
-        Zmm(unsafe { _mm512_aesdec_epi128(self.0, k.0) })
-    }
-    #[inline(always)]
-    fn aesdeclast(self, k: Self) -> Self {
-        // SAFETY: see the top of the impl.
-        Zmm(unsafe { _mm512_aesdeclast_epi128(self.0, k.0) })
-    }
+    ops!(Zmm:
+        xor _mm512_xor_si512,
+        aesenc _mm512_aesenc_epi128,
+        aesenclast _mm512_aesenclast_epi128,
+        aesdec _mm512_aesdec_epi128,
+        aesdeclast _mm512_aesdeclast_epi128
+    );
     #[inline(always)]
     fn mul_x_lanes(self, k: usize) -> Self {
         let t = self.0;
@@ -524,5 +618,40 @@ impl AesVec for Zmm {
     fn barrier(s: &mut [Self; 8]) {
         // SAFETY: see the top of the impl (AVX-512F).
         unsafe { barrier_zmm(s) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Block 2 of streams `0 .. L` into block 1 of four others; nothing else is written.
+    fn gather_scatter<V: AesVec>(t: V::Token) {
+        let mut src = [[[0u8; 16]; 3]; 4];
+        for (i, b) in src.as_flattened_mut().iter_mut().enumerate() {
+            b.fill(i as u8 + 1);
+        }
+        let mut dst = [[[0u8; 16]; 3]; 4];
+        let ps = src.each_mut().map(|s| s.as_mut_ptr().cast::<u8>());
+        let pd = dst.each_mut().map(|s| s.as_mut_ptr().cast::<u8>());
+        // SAFETY: every pointer starts 3 blocks; the token proves the features.
+        unsafe { V::gather(t, &ps, 32).scatter(&pd, 16) };
+        for (l, d) in dst.iter().enumerate() {
+            let want = if l < V::LANES { src[l][2] } else { [0; 16] };
+            assert_eq!(*d, [[0; 16], want, [0; 16]], "lane {l} of {}", V::LANES);
+        }
+    }
+
+    #[test]
+    fn gather_scatter_every_width() {
+        if let Some(t) = AesNiToken::get() {
+            gather_scatter::<Xmm>(t);
+        }
+        if let Some(t) = VaesAvx2Token::get() {
+            gather_scatter::<Ymm>(t);
+        }
+        if let Some(t) = VaesAvx512Token::get() {
+            gather_scatter::<Zmm>(t);
+        }
     }
 }
