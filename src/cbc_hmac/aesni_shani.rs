@@ -155,7 +155,6 @@ fn seal_group<const R: usize, const FOLD: bool>(
 #[inline]
 #[target_feature(enable = "aes,sha,sse2,ssse3,sse4.1")]
 fn seal_groups<const R: usize>(k: &mut Regs, chain: __m128i, groups: &mut [[u8; 64]]) -> __m128i {
-    let (rk, abcd, e) = (&k.rk, &mut k.abcd, &mut k.e);
     let Some((last_g, first)) = groups.split_last_mut() else {
         return chain;
     };
@@ -163,16 +162,23 @@ fn seal_groups<const R: usize>(k: &mut Regs, chain: __m128i, groups: &mut [[u8; 
         Some(g) => g,
         None => &*last_g,
     };
-    let mut s = _mm_xor_si128(_mm_xor_si128(chain, load_g(head, 0)), rk[0]);
+    let mut s = _mm_xor_si128(_mm_xor_si128(chain, load_g(head, 0)), k.rk[0]);
     for i in 0..first.len() {
         let (cur, rest) = first[i..].split_first_mut().expect("i < len");
         let next = match rest.first() {
             Some(n) => load_g(n, 0),
             None => load_g(last_g, 0),
         };
-        seal_group::<R, true>(rk, &mut s, abcd, e, cur, next);
+        seal_group::<R, true>(&k.rk, &mut s, &mut k.abcd, &mut k.e, cur, next);
     }
-    seal_group::<R, false>(rk, &mut s, abcd, e, last_g, _mm_setzero_si128());
+    seal_group::<R, false>(
+        &k.rk,
+        &mut s,
+        &mut k.abcd,
+        &mut k.e,
+        last_g,
+        _mm_setzero_si128(),
+    );
     s
 }
 
@@ -247,23 +253,22 @@ fn open_step<const R: usize, const HASH: bool, const DEC: bool>(
 #[inline]
 #[target_feature(enable = "aes,sha,sse2,ssse3,sse4.1")]
 fn open_groups<const R: usize>(k: &mut Regs, chain: __m128i, groups: &mut [[u8; 64]]) -> __m128i {
-    let (rk, abcd, e) = (&k.rk, &mut k.abcd, &mut k.e);
     let Some((g0, rest)) = groups.split_first_mut() else {
         return chain;
     };
     let zero = [_mm_setzero_si128(); 4];
     // All four ciphertext blocks are read before the plaintext overwrites them.
     let c = load_group(g0);
-    let mut p = open_step::<R, false, true>(rk, chain, c, abcd, e, zero);
+    let mut p = open_step::<R, false, true>(&k.rk, chain, c, &mut k.abcd, &mut k.e, zero);
     let mut prev = c[3];
     store_group(g0, &p);
     for g in rest.iter_mut() {
         let c = load_group(g);
-        p = open_step::<R, true, true>(rk, prev, c, abcd, e, p);
+        p = open_step::<R, true, true>(&k.rk, prev, c, &mut k.abcd, &mut k.e, p);
         prev = c[3];
         store_group(g, &p);
     }
-    open_step::<R, true, false>(rk, prev, zero, abcd, e, p);
+    open_step::<R, true, false>(&k.rk, prev, zero, &mut k.abcd, &mut k.e, p);
     prev
 }
 
