@@ -5,7 +5,7 @@
 mod common;
 
 use aes::cipher::{BlockCipherDecrypt, KeyInit};
-use common::{Numbering, assert_sector_forms, backends};
+use common::{Numbering, assert_sector_forms, backends, each_xts};
 use proptest::prelude::*;
 use simdcrypt::{Backend, Error, Xts};
 use simdcrypt_testkit::{bytes, hex, records};
@@ -132,8 +132,7 @@ fn every_length_agrees_with_portable_and_xts_mode() {
             let mut back = want.clone();
             xts_mode(&k, &mut back, sector, true);
             assert_eq!(back, pt);
-            for b in backends::<Xts>() {
-                let xts = Xts::with_backend(&k, b).unwrap();
+            for (b, xts) in each_xts(&k) {
                 let mut x = pt.clone();
                 xts.encrypt_sector(&mut x, sector).unwrap();
                 assert_eq!(x, want, "{b} encrypt key {key_len} len {len}");
@@ -245,8 +244,7 @@ fn tweaks_that_carry_out_of_bit_127() {
                 let mut back = want.clone();
                 reference(&k, t0, &mut back, true);
                 assert_eq!(back, pt, "reference round trip");
-                for b in backends::<Xts>() {
-                    let xts = Xts::with_backend(&k, b).unwrap();
+                for (b, xts) in each_xts(&k) {
                     let mut x = pt.clone();
                     xts.encrypt_with_tweak(&mut x, &tweak).unwrap();
                     assert_eq!(x, want, "{b} t0 {t0:x} len {len}");
@@ -294,8 +292,7 @@ fn unavailable_or_foreign_backend_is_an_error() {
 #[test]
 fn length_errors_leave_buffers_untouched() {
     let k = key(5, 64);
-    for b in backends::<Xts>() {
-        let xts = Xts::with_backend(&k, b).unwrap();
+    for (_, xts) in each_xts(&k) {
         for len in [0, 1, 15] {
             let mut buf = bytes(1, len);
             let orig = buf.clone();
@@ -402,8 +399,7 @@ fn multi_sector_agrees_with_portable_across_batches() {
             let first = u128::MAX - 70;
             let mut want = pt.clone();
             portable.encrypt_sectors(&mut want, sector, first).unwrap();
-            for b in backends::<Xts>() {
-                let xts = Xts::with_backend(&k, b).unwrap();
+            for (b, xts) in each_xts(&k) {
                 let what = format!("{b} key {key_len} sector {sector} x {count}");
                 assert_sector_forms(&xts, Numbering::From(first), sector, &pt, &want, &what);
             }
@@ -414,8 +410,7 @@ fn multi_sector_agrees_with_portable_across_batches() {
 #[test]
 fn sector_numbers_are_little_endian_and_wrap() {
     let k = key(11, 32);
-    for b in backends::<Xts>() {
-        let xts = Xts::with_backend(&k, b).unwrap();
+    for (b, xts) in each_xts(&k) {
         let pt = bytes(3, 3 * 48);
         let mut all = pt.clone();
         xts.encrypt_sectors(&mut all, 48, u128::MAX - 1).unwrap();
@@ -431,8 +426,7 @@ fn sector_numbers_are_little_endian_and_wrap() {
 #[test]
 fn parallel_equals_serial() {
     let k = key(13, 64);
-    for b in backends::<Xts>() {
-        let xts = Xts::with_backend(&k, b).unwrap();
+    for (b, xts) in each_xts(&k) {
         for (size, sector) in [(4096usize, 512usize), (1 << 20, 4096), (2017 * 520, 520)] {
             let pt = bytes(size as u64, size);
             let mut want = pt.clone();

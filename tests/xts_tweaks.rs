@@ -7,7 +7,7 @@
 mod common;
 mod tweak_conv;
 
-use common::{Numbering, assert_sector_forms, backends};
+use common::{Numbering, assert_sector_forms, backends, each_xts};
 use proptest::prelude::*;
 use simdcrypt::xts::Tweaks;
 use simdcrypt::{Error, Xts};
@@ -55,8 +55,7 @@ fn multi_unit_calls_equal_a_loop_of_single_units() {
     let convs = conventions();
     for key_len in [32, 64] {
         let k = bytes(40 + key_len as u64, key_len);
-        for b in backends::<Xts>() {
-            let xts = Xts::with_backend(&k, b).unwrap();
+        for (b, xts) in each_xts(&k) {
             for (ci, c) in convs.iter().enumerate() {
                 // Every shape for a few conventions, one shape each for the rest.
                 let shapes: Vec<(usize, usize)> = if ci % 7 == 0 {
@@ -86,8 +85,7 @@ fn multi_unit_calls_equal_a_loop_of_single_units() {
 #[test]
 fn new_is_encrypt_sectors_and_plain64_is_its_low_half() {
     let k = bytes(3, 64);
-    for b in backends::<Xts>() {
-        let xts = Xts::with_backend(&k, b).unwrap();
+    for (b, xts) in each_xts(&k) {
         let pt = bytes(4, 70 * 512);
         for first in [0u128, 1 << 70, u128::MAX - 10] {
             let mut a = pt.clone();
@@ -111,8 +109,7 @@ fn new_is_encrypt_sectors_and_plain64_is_its_low_half() {
 #[test]
 fn counter_wraps_in_the_middle_of_a_call() {
     let k = bytes(8, 32);
-    for b in backends::<Xts>() {
-        let xts = Xts::with_backend(&k, b).unwrap();
+    for (b, xts) in each_xts(&k) {
         let pt = bytes(9, 100 * 512);
         // plain: u32::MAX - 29 .. wraps to 0 at unit 30.
         let mut all = pt.clone();
@@ -184,10 +181,7 @@ fn area_agrees_with_xts_mode() {
     ];
     for key_len in [32, 64] {
         let k = bytes(90 + key_len as u64, key_len);
-        let xs: Vec<Xts> = backends::<Xts>()
-            .into_iter()
-            .map(|b| Xts::with_backend(&k, b).unwrap())
-            .collect();
+        let xs: Vec<Xts> = each_xts(&k).map(|(_, x)| x).collect();
         for (size, counts) in [
             (16usize, &[0usize, 1, 65][..]),
             (100, &[0, 2][..]),
@@ -229,8 +223,7 @@ fn area_agrees_with_xts_mode() {
 #[test]
 fn errors_leave_buffers_untouched() {
     let k = bytes(12, 64);
-    for b in backends::<Xts>() {
-        let xts = Xts::with_backend(&k, b).unwrap();
+    for (b, xts) in each_xts(&k) {
         let pt = bytes(13, 3 * 512);
         let mut buf = pt.clone();
         let mut dst = vec![0u8; pt.len()];
@@ -316,8 +309,7 @@ fn errors_leave_buffers_untouched() {
 #[test]
 fn parallel_with_tweaks_equals_serial() {
     let k = bytes(14, 32);
-    for b in backends::<Xts>() {
-        let xts = Xts::with_backend(&k, b).unwrap();
+    for (b, xts) in each_xts(&k) {
         let size = 2 * Xts::PAR_THRESHOLD + 3 * 4096;
         let pt = bytes(15, size);
         for t in [

@@ -9,33 +9,34 @@
 #include <stdint.h>
 #include <string.h>
 
-static krb5_keyblock keyblock(int enctype, const uint8_t *key, size_t keylen)
+/* The arguments of a call over one key and one input (`In` on the Rust side). */
+struct simdcrypt_krb5_in {
+    int32_t enctype;
+    const uint8_t *key;
+    size_t keylen;
+    int32_t usage;
+    const uint8_t *data;
+    size_t len;
+};
+
+static krb5_keyblock keyblock(const struct simdcrypt_krb5_in *in)
 {
-    krb5_keyblock kb;
-    memset(&kb, 0, sizeof(kb));
-    kb.magic = KV5M_KEYBLOCK;
-    kb.enctype = enctype;
-    kb.length = (unsigned int)keylen;
-    kb.contents = (krb5_octet *)key;
+    krb5_keyblock kb = { .magic = KV5M_KEYBLOCK,
+                         .enctype = in->enctype,
+                         .length = (unsigned int)in->keylen,
+                         .contents = (krb5_octet *)in->key };
     return kb;
 }
 
 static krb5_data data(const uint8_t *p, size_t len)
 {
-    krb5_data d;
-    d.magic = KV5M_DATA;
-    d.length = (unsigned int)len;
-    d.data = (char *)p;
+    krb5_data d = { .magic = KV5M_DATA, .length = (unsigned int)len, .data = (char *)p };
     return d;
 }
 
 static krb5_enc_data enc_data(int enctype, krb5_data ciphertext)
 {
-    krb5_enc_data enc;
-    memset(&enc, 0, sizeof(enc));
-    enc.magic = KV5M_ENC_DATA;
-    enc.enctype = enctype;
-    enc.ciphertext = ciphertext;
+    krb5_enc_data enc = { .magic = KV5M_ENC_DATA, .enctype = enctype, .ciphertext = ciphertext };
     return enc;
 }
 
@@ -49,52 +50,49 @@ static int copy_out(const void *src, size_t len, uint8_t *out, size_t *outlen)
     return 0;
 }
 
-int simdcrypt_krb5_encrypt(int enctype, const uint8_t *key, size_t keylen, int32_t usage,
-                           const uint8_t *pt, size_t ptlen, uint8_t *out, size_t *outlen)
+int simdcrypt_krb5_encrypt(const struct simdcrypt_krb5_in *in, uint8_t *out, size_t *outlen)
 {
-    krb5_keyblock kb = keyblock(enctype, key, keylen);
-    krb5_data plain = data(pt, ptlen);
+    krb5_keyblock kb = keyblock(in);
+    krb5_data plain = data(in->data, in->len);
     krb5_enc_data enc;
     size_t need = 0;
-    krb5_error_code ret = krb5_c_encrypt_length(NULL, enctype, ptlen, &need);
+    krb5_error_code ret = krb5_c_encrypt_length(NULL, in->enctype, in->len, &need);
     if (ret)
         return ret;
     if (need > *outlen)
         return -1;
-    enc = enc_data(enctype, data(out, need));
-    ret = krb5_c_encrypt(NULL, &kb, usage, NULL, &plain, &enc);
+    enc = enc_data(in->enctype, data(out, need));
+    ret = krb5_c_encrypt(NULL, &kb, in->usage, NULL, &plain, &enc);
     if (ret)
         return ret;
     *outlen = enc.ciphertext.length;
     return 0;
 }
 
-int simdcrypt_krb5_decrypt(int enctype, const uint8_t *key, size_t keylen, int32_t usage,
-                           const uint8_t *ct, size_t ctlen, uint8_t *out, size_t *outlen)
+int simdcrypt_krb5_decrypt(const struct simdcrypt_krb5_in *in, uint8_t *out, size_t *outlen)
 {
-    krb5_keyblock kb = keyblock(enctype, key, keylen);
-    krb5_enc_data enc = enc_data(enctype, data(ct, ctlen));
+    krb5_keyblock kb = keyblock(in);
+    krb5_enc_data enc = enc_data(in->enctype, data(in->data, in->len));
     krb5_data plain = data(out, *outlen);
     krb5_error_code ret;
-    if (*outlen < ctlen)
+    if (*outlen < in->len)
         return -1;
-    ret = krb5_c_decrypt(NULL, &kb, usage, NULL, &enc, &plain);
+    ret = krb5_c_decrypt(NULL, &kb, in->usage, NULL, &enc, &plain);
     if (ret)
         return ret;
     *outlen = plain.length;
     return 0;
 }
 
-int simdcrypt_krb5_make_checksum(int cksumtype, int enctype, const uint8_t *key, size_t keylen,
-                                 int32_t usage, const uint8_t *msg, size_t len, uint8_t *out,
+int simdcrypt_krb5_make_checksum(int cksumtype, const struct simdcrypt_krb5_in *in, uint8_t *out,
                                  size_t *outlen)
 {
-    krb5_keyblock kb = keyblock(enctype, key, keylen);
-    krb5_data input = data(msg, len);
+    krb5_keyblock kb = keyblock(in);
+    krb5_data input = data(in->data, in->len);
     krb5_checksum cksum;
     krb5_error_code ret;
     memset(&cksum, 0, sizeof(cksum));
-    ret = krb5_c_make_checksum(NULL, cksumtype, &kb, usage, &input, &cksum);
+    ret = krb5_c_make_checksum(NULL, cksumtype, &kb, in->usage, &input, &cksum);
     if (ret)
         return ret;
     ret = copy_out(cksum.contents, cksum.length, out, outlen);
@@ -102,22 +100,18 @@ int simdcrypt_krb5_make_checksum(int cksumtype, int enctype, const uint8_t *key,
     return ret;
 }
 
-/* *valid is 1 if the checksum verifies, 0 if not. */
-int simdcrypt_krb5_verify_checksum(int cksumtype, int enctype, const uint8_t *key,
-                                   size_t keylen, int32_t usage, const uint8_t *msg,
-                                   size_t len, const uint8_t *ck, size_t cklen, int *valid)
+/* *valid is 1 if the checksum `ck` verifies, 0 if not. */
+int simdcrypt_krb5_verify_checksum(int cksumtype, const struct simdcrypt_krb5_in *in,
+                                   const uint8_t *ck, size_t cklen, int *valid)
 {
-    krb5_keyblock kb = keyblock(enctype, key, keylen);
-    krb5_data input = data(msg, len);
-    krb5_checksum cksum;
+    krb5_keyblock kb = keyblock(in);
+    krb5_data input = data(in->data, in->len);
+    krb5_checksum cksum = { .magic = KV5M_CHECKSUM,
+                            .checksum_type = cksumtype,
+                            .length = (unsigned int)cklen,
+                            .contents = (krb5_octet *)ck };
     krb5_boolean ok = 0;
-    krb5_error_code ret;
-    memset(&cksum, 0, sizeof(cksum));
-    cksum.magic = KV5M_CHECKSUM;
-    cksum.checksum_type = cksumtype;
-    cksum.length = (unsigned int)cklen;
-    cksum.contents = (krb5_octet *)ck;
-    ret = krb5_c_verify_checksum(NULL, &kb, usage, &input, &cksum, &ok);
+    krb5_error_code ret = krb5_c_verify_checksum(NULL, &kb, in->usage, &input, &cksum, &ok);
     *valid = ok ? 1 : 0;
     return ret;
 }

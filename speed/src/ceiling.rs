@@ -20,11 +20,9 @@ use crate::measure::Runner;
 
 /// How many times each probe body repeats per `run`.
 const ITERS: u64 = 256;
-/// `aesenc` per `run` of the latency probe: long, so that moving the chain value between
-/// runs (a few cycles, on the chain) is under 0.1% of the time.
-const AES_LAT_ITERS: u64 = 4096;
-/// `sha1rnds4` per `run` of its latency probe (continued across runs, as for `aesenc`).
-const SHA_LAT_ITERS: u64 = 4096;
+/// `aesenc` or `sha1rnds4` per `run` of their latency probes: long, so that moving the chain
+/// value between runs (a few cycles, on the chain) is under 0.1% of the time.
+const LAT_ITERS: u64 = 4096;
 /// AES blocks (10 rounds each) per `run` of the block-chain probe.
 const AES_BLOCKS: u64 = 512;
 /// 256-long restarted chains per `run` of that probe.
@@ -100,10 +98,10 @@ impl Instr {
     pub fn ops_per_run(self) -> u64 {
         ITERS
             * match self {
-                Instr::AesLatency => AES_LAT_ITERS / ITERS,
+                Instr::AesLatency => LAT_ITERS / ITERS,
                 Instr::AesBlockChain => AES_BLOCKS * 10 / ITERS,
                 Instr::AesRestartedChains => RESTARTS * 256 / ITERS,
-                Instr::Sha1Rnds4Latency => SHA_LAT_ITERS / ITERS,
+                Instr::Sha1Rnds4Latency => LAT_ITERS / ITERS,
                 Instr::Sha1Rnds4Throughput => SHA_CHAINS as u64,
                 _ => CHAINS as u64,
             }
@@ -251,7 +249,7 @@ mod x86 {
     use core::arch::x86_64::*;
     use std::hint::black_box;
 
-    use super::{AES_BLOCKS, AES_LAT_ITERS, CHAINS, ITERS, RESTARTS, SHA_CHAINS, SHA_LAT_ITERS};
+    use super::{AES_BLOCKS, CHAINS, ITERS, LAT_ITERS, RESTARTS, SHA_CHAINS};
 
     /// `AES_BLOCKS` AES-128-shaped blocks as one chain continued from `x`: per block nine
     /// `aesenc` and one `aesenclast` with ten distinct round keys.
@@ -295,72 +293,16 @@ mod x86 {
         _mm_extract_epi64::<0>(acc) as u64
     }
 
-    #[target_feature(enable = "aes,sse4.1")]
-    pub(super) fn aes_xmm_throughput(seed: u64) -> u64 {
-        let k = black_box(_mm_set1_epi64x(seed as i64));
-        let mut s = [_mm_setzero_si128(); CHAINS];
-        for (i, x) in s.iter_mut().enumerate() {
-            *x = _mm_set1_epi32(i as i32 ^ seed as i32);
-        }
-        for _ in 0..ITERS {
-            for x in s.iter_mut() {
-                *x = _mm_aesenc_si128(*x, k);
-            }
-        }
-        fold128(&s)
-    }
-
     /// Continues the chain from `x` (the previous run's result), so consecutive runs are
     /// one dependent chain that the out-of-order core cannot overlap.
     #[target_feature(enable = "aes,sse4.1")]
     pub(super) fn aes_latency(x: u64) -> u64 {
         let k = black_box(_mm_set1_epi64x(0x0123_4567_89ab_cdef));
         let mut x = _mm_cvtsi64_si128(x as i64);
-        for _ in 0..AES_LAT_ITERS {
+        for _ in 0..LAT_ITERS {
             x = _mm_aesenc_si128(x, k);
         }
         _mm_cvtsi128_si64(x) as u64
-    }
-
-    #[target_feature(enable = "avx2,vaes,sse4.1")]
-    pub(super) fn vaes_ymm_throughput(seed: u64) -> u64 {
-        let k = black_box(_mm256_set1_epi64x(seed as i64));
-        let mut s = [_mm256_setzero_si256(); CHAINS];
-        for (i, x) in s.iter_mut().enumerate() {
-            *x = _mm256_set1_epi32(i as i32 ^ seed as i32);
-        }
-        for _ in 0..ITERS {
-            for x in s.iter_mut() {
-                *x = _mm256_aesenc_epi128(*x, k);
-            }
-        }
-        let mut acc = _mm256_setzero_si256();
-        for x in &s {
-            acc = _mm256_xor_si256(acc, *x);
-        }
-        fold128(&[
-            _mm256_castsi256_si128(acc),
-            _mm256_extracti128_si256::<1>(acc),
-        ])
-    }
-
-    #[target_feature(enable = "avx512f,vaes,sse4.1")]
-    pub(super) fn vaes_zmm_throughput(seed: u64) -> u64 {
-        let k = black_box(_mm512_set1_epi64(seed as i64));
-        let mut s = [_mm512_setzero_si512(); CHAINS];
-        for (i, x) in s.iter_mut().enumerate() {
-            *x = _mm512_set1_epi32(i as i32 ^ seed as i32);
-        }
-        for _ in 0..ITERS {
-            for x in s.iter_mut() {
-                *x = _mm512_aesenc_epi128(*x, k);
-            }
-        }
-        let mut acc = _mm512_setzero_si512();
-        for x in &s {
-            acc = _mm512_xor_si512(acc, *x);
-        }
-        fold128(&[_mm512_castsi512_si128(acc)])
     }
 
     /// Continues the chain from `x` (the previous run's result): consecutive runs are one
@@ -369,7 +311,7 @@ mod x86 {
     pub(super) fn sha1rnds4_latency(x: [u64; 2]) -> [u64; 2] {
         let e = black_box(_mm_set1_epi64x(0x0123_4567_89ab_cdef));
         let mut v = _mm_set_epi64x(x[1] as i64, x[0] as i64);
-        for _ in 0..SHA_LAT_ITERS {
+        for _ in 0..LAT_ITERS {
             v = _mm_sha1rnds4_epu32::<0>(v, e);
         }
         [
@@ -378,19 +320,37 @@ mod x86 {
         ]
     }
 
-    #[target_feature(enable = "sha,sse4.1")]
-    pub(super) fn sha1rnds4_throughput(seed: u64) -> u64 {
-        let e = black_box(_mm_set1_epi64x(seed as i64));
-        let mut s = [_mm_setzero_si128(); SHA_CHAINS];
-        for (i, x) in s.iter_mut().enumerate() {
-            *x = _mm_set1_epi32(i as i32 ^ seed as i32);
-        }
-        for _ in 0..ITERS {
-            for x in s.iter_mut() {
-                *x = _mm_sha1rnds4_epu32::<0>(*x, e);
+    /// The throughput probes: `$chains` independent chains, each of the vector type that
+    /// `$set1_32` makes, `x = $op(x, k)` `ITERS` times each; `$low` maps a vector to the
+    /// 128 bits folded into the result (which only keeps the work alive).
+    macro_rules! throughput {
+        ($($name:ident(
+            $features:literal, $chains:expr, $set1_64:ident, $set1_32:ident, $op:path, $low:expr
+        );)*) => {$(
+            #[target_feature(enable = $features)]
+            pub(super) fn $name(seed: u64) -> u64 {
+                let k = black_box($set1_64(seed as i64));
+                let mut s: [_; $chains] =
+                    core::array::from_fn(|i| $set1_32(i as i32 ^ seed as i32));
+                for _ in 0..ITERS {
+                    for x in s.iter_mut() {
+                        *x = $op(*x, k);
+                    }
+                }
+                fold128(&s.map($low))
             }
-        }
-        fold128(&s)
+        )*};
+    }
+    throughput! {
+        aes_xmm_throughput("aes,sse4.1", CHAINS,
+            _mm_set1_epi64x, _mm_set1_epi32, _mm_aesenc_si128, |v| v);
+        vaes_ymm_throughput("avx2,vaes,sse4.1", CHAINS,
+            _mm256_set1_epi64x, _mm256_set1_epi32, _mm256_aesenc_epi128,
+            |v| _mm_xor_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v)));
+        vaes_zmm_throughput("avx512f,vaes,sse4.1", CHAINS,
+            _mm512_set1_epi64, _mm512_set1_epi32, _mm512_aesenc_epi128, |v| _mm512_castsi512_si128(v));
+        sha1rnds4_throughput("sha,sse4.1", SHA_CHAINS,
+            _mm_set1_epi64x, _mm_set1_epi32, _mm_sha1rnds4_epu32::<0>, |v| v);
     }
 }
 
@@ -420,6 +380,22 @@ mod x86 {
 mod tests {
     use super::*;
 
+    /// Makes the probe `$variant($token, $start)`, runs it twice and returns its chain value
+    /// after each run.
+    macro_rules! run_twice {
+        ($variant:ident($token:expr, $start:expr)) => {{
+            let mut p = Probe::$variant($token, $start);
+            let mut after = || {
+                p.run();
+                let Probe::$variant(_, x) = p else {
+                    unreachable!()
+                };
+                x
+            };
+            (after(), after())
+        }};
+    }
+
     /// The latency probe is one chain across runs: each run starts from the previous run's
     /// result, so two runs give what one run from that result gives.
     #[test]
@@ -429,21 +405,13 @@ mod tests {
             eprintln!("skipped: no AES-NI on this CPU");
             return;
         };
-        let mut p = Probe::AesLatency(tok, 0);
-        p.run();
-        let Probe::AesLatency(_, after_one) = p else {
-            unreachable!()
-        };
+        let (after_one, after_two) = run_twice!(AesLatency(tok, 0));
         assert_ne!(after_one, 0);
-        p.run();
-        let Probe::AesLatency(_, after_two) = p else {
-            unreachable!()
-        };
         // SAFETY: the token proves AES-NI and SSE4.1.
         let want = unsafe { x86::aes_latency(after_one) };
         assert_eq!(after_two, want);
         assert_ne!(after_two, after_one);
-        assert_eq!(Instr::AesLatency.ops_per_run(), AES_LAT_ITERS);
+        assert_eq!(Instr::AesLatency.ops_per_run(), LAT_ITERS);
     }
 
     /// The same for the ten-key block chain; and the restarted chains do restart (two runs
@@ -454,15 +422,7 @@ mod tests {
             eprintln!("skipped: no AES-NI on this CPU");
             return;
         };
-        let mut p = Probe::AesBlock(tok, 0);
-        p.run();
-        let Probe::AesBlock(_, one) = p else {
-            unreachable!()
-        };
-        p.run();
-        let Probe::AesBlock(_, two) = p else {
-            unreachable!()
-        };
+        let (one, two) = run_twice!(AesBlock(tok, 0));
         // SAFETY: the token proves AES-NI and SSE4.1.
         assert_eq!(two, unsafe { x86::aes_block_chain(one) });
         assert_ne!(two, one);
@@ -481,20 +441,12 @@ mod tests {
             eprintln!("skipped: no SHA-NI on this CPU");
             return;
         };
-        let mut p = Probe::ShaLatency(tok, [0; 2]);
-        p.run();
-        let Probe::ShaLatency(_, after_one) = p else {
-            unreachable!()
-        };
+        let (after_one, after_two) = run_twice!(ShaLatency(tok, [0; 2]));
         assert_ne!(after_one, [0; 2]);
-        p.run();
-        let Probe::ShaLatency(_, after_two) = p else {
-            unreachable!()
-        };
         // SAFETY: the token proves the SHA extensions and SSE4.1.
         let want = unsafe { x86::sha1rnds4_latency(after_one) };
         assert_eq!(after_two, want);
         assert_ne!(after_two, after_one);
-        assert_eq!(Instr::Sha1Rnds4Latency.ops_per_run(), SHA_LAT_ITERS);
+        assert_eq!(Instr::Sha1Rnds4Latency.ops_per_run(), LAT_ITERS);
     }
 }

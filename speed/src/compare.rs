@@ -366,23 +366,26 @@ mod tests {
 
     #[test]
     fn lays_runs_side_by_side() {
-        let a = Run {
-            label: "A".into(),
-            file: "a.jsonl".into(),
-            records: vec![
+        let run = |label: &str, records| Run {
+            label: label.into(),
+            file: format!("{}.jsonl", label.to_lowercase()),
+            records,
+        };
+        let a = run(
+            "A",
+            vec![
                 rec("sha1", "simdcrypt", "sha-ni", true, 4096, 2e9),
                 rec("sha1", "simdcrypt", "avx2", false, 4096, 1e9),
                 rec("sha1", "openssl", "openssl", false, 4096, 1.6e9),
             ],
-        };
-        let b = Run {
-            label: "B".into(),
-            file: "b.jsonl".into(),
-            records: vec![
+        );
+        let b = run(
+            "B",
+            vec![
                 rec("sha1", "simdcrypt", "avx2", true, 4096, 3e9),
                 rec("sha1", "openssl", "openssl", false, 4096, 2.4e9),
             ],
-        };
+        );
         let out = compare(&[a.clone(), b.clone()], None, None, false, false);
         let auto = out
             .lines()

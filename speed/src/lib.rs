@@ -42,6 +42,10 @@ pub struct Measured {
     pub automatic: bool,
     /// Bytes per message (per stream).
     pub size: usize,
+    /// Bytes per second in each round.
+    pub samples: Vec<f64>,
+    /// The ceiling in each round (empty without one).
+    pub ceiling_samples: Vec<f64>,
     /// Median bytes per second over the rounds (all streams counted).
     pub bps: f64,
     /// Slowest round.
@@ -50,10 +54,6 @@ pub struct Measured {
     pub max: f64,
     /// The ceiling measured in the same rounds, in bytes per second (median).
     pub ceiling_bps: Option<f64>,
-    /// Bytes per second in each round.
-    pub samples: Vec<f64>,
-    /// The ceiling in each round (empty without one).
-    pub ceiling_samples: Vec<f64>,
     /// Whether its output matched the reference contender's (`None`: nothing to compare).
     pub verified: Option<bool>,
 }

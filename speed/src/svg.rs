@@ -18,10 +18,19 @@ const PANEL_H: f64 = 270.0;
 /// Panels per row.
 const COLUMNS: usize = 3;
 /// Margins inside a panel: left (y labels), right, top (title), bottom (x labels).
-const ML: f64 = 52.0;
-const MR: f64 = 12.0;
-const MT: f64 = 28.0;
-const MB: f64 = 36.0;
+const MARGIN: Margin = Margin {
+    left: 52.0,
+    right: 12.0,
+    top: 28.0,
+    bottom: 36.0,
+};
+struct Margin {
+    left: f64,
+    right: f64,
+    top: f64,
+    bottom: f64,
+}
+
 /// Legend line height.
 const LEGEND_ROW: f64 = 16.0;
 
@@ -344,8 +353,8 @@ fn panel(title: &str, x0: f64, y0: f64, lines: &[Line]) -> (String, f64) {
         .fold(0.0f64, f64::max);
     let step = tick_step(if max > 0.0 { max } else { 1.0 });
     let top = (max / step).ceil().max(1.0) * step;
-    let (lx, rx) = (x0 + ML, x0 + PANEL_W - MR);
-    let (ty, by) = (y0 + MT, y0 + PANEL_H - MB);
+    let (lx, rx) = (x0 + MARGIN.left, x0 + PANEL_W - MARGIN.right);
+    let (ty, by) = (y0 + MARGIN.top, y0 + PANEL_H - MARGIN.bottom);
     let (lo, hi) = match (sizes.first(), sizes.last()) {
         (Some(&a), Some(&b)) if b > a => ((a as f64).log2(), (b as f64).log2()),
         (Some(&a), _) => ((a as f64).log2() - 1.0, (a as f64).log2() + 1.0),

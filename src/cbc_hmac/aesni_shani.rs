@@ -42,6 +42,32 @@ fn store_g(g: &mut [u8; 64], i: usize, v: __m128i) {
     store(b, v);
 }
 
+/// Loads the four blocks of a 64-byte group.
+#[inline(always)]
+fn load_group(g: &[u8; 64]) -> [__m128i; 4] {
+    [load_g(g, 0), load_g(g, 1), load_g(g, 2), load_g(g, 3)]
+}
+
+/// Stores four blocks as a 64-byte group.
+#[inline(always)]
+fn store_group(g: &mut [u8; 64], v: &[__m128i; 4]) {
+    for (i, v) in v.iter().enumerate() {
+        store_g(g, i, *v);
+    }
+}
+
+/// The SHA-1 message words of a group of plaintext blocks (each byte-swapped).
+#[inline]
+#[target_feature(enable = "sse2,ssse3")]
+fn words(p: &[__m128i; 4]) -> [__m128i; 4] {
+    [
+        bswap128(p[0]),
+        bswap128(p[1]),
+        bswap128(p[2]),
+        bswap128(p[3]),
+    ]
+}
+
 /// The AES operations spread over SHA-1 step `j` (of 20): `[lo, hi)` of `4R`.
 const fn ops(j: usize, r: usize) -> (usize, usize) {
     (j * 4 * r / 20, (j + 1) * 4 * r / 20)
@@ -80,13 +106,8 @@ fn seal_group<const R: usize, const FOLD: bool>(
     g: &mut [u8; 64],
     next: __m128i,
 ) {
-    let p = [load_g(g, 0), load_g(g, 1), load_g(g, 2), load_g(g, 3)];
-    let mut m = [
-        bswap128(p[0]),
-        bswap128(p[1]),
-        bswap128(p[2]),
-        bswap128(p[3]),
-    ];
+    let p = load_group(g);
+    let mut m = words(&p);
     let (abcd0, e0) = (*abcd, *e);
     let mut h = *abcd;
     let mut x = _mm_add_epi32(e0, m[0]);
@@ -126,39 +147,39 @@ fn seal_group<const R: usize, const FOLD: bool>(
     *e = _mm_sha1nexte_epu32(last, e0);
     *abcd = _mm_add_epi32(h, abcd0);
     *s = st;
-    for (i, v) in c.iter().enumerate() {
-        store_g(g, i, *v);
-    }
+    store_group(g, &c);
 }
 
+/// The seal's loop over `groups` (at least one) from the chaining block `chain`; returns
+/// the last ciphertext block.
+#[inline]
 #[target_feature(enable = "aes,sha,sse2,ssse3,sse4.1")]
-fn seal_r<const R: usize>(
-    keys: &[Block; 15],
-    chain: &mut Block,
-    state: &mut [u32; 5],
-    groups: &mut [[u8; 64]],
-) {
+fn seal_groups<const R: usize>(k: &mut Regs, chain: __m128i, groups: &mut [[u8; 64]]) -> __m128i {
     let Some((last_g, first)) = groups.split_last_mut() else {
-        return;
+        return chain;
     };
-    let rk = load_keys(keys);
-    let (mut abcd, mut e) = load_state(state);
     let head = match first.first() {
         Some(g) => g,
         None => &*last_g,
     };
-    let mut s = _mm_xor_si128(_mm_xor_si128(load(chain), load_g(head, 0)), rk[0]);
+    let mut s = _mm_xor_si128(_mm_xor_si128(chain, load_g(head, 0)), k.rk[0]);
     for i in 0..first.len() {
         let (cur, rest) = first[i..].split_first_mut().expect("i < len");
         let next = match rest.first() {
             Some(n) => load_g(n, 0),
             None => load_g(last_g, 0),
         };
-        seal_group::<R, true>(&rk, &mut s, &mut abcd, &mut e, cur, next);
+        seal_group::<R, true>(&k.rk, &mut s, &mut k.abcd, &mut k.e, cur, next);
     }
-    seal_group::<R, false>(&rk, &mut s, &mut abcd, &mut e, last_g, _mm_setzero_si128());
-    store(chain, s);
-    store_state(state, abcd, e);
+    seal_group::<R, false>(
+        &k.rk,
+        &mut s,
+        &mut k.abcd,
+        &mut k.e,
+        last_g,
+        _mm_setzero_si128(),
+    );
+    s
 }
 
 /// Decrypts the four blocks `c` (whose predecessor ciphertext is `prev`) while hashing
@@ -197,12 +218,7 @@ fn open_step<const R: usize, const HASH: bool, const DEC: bool>(
         };
     }
     if HASH {
-        let mut m = [
-            bswap128(hp[0]),
-            bswap128(hp[1]),
-            bswap128(hp[2]),
-            bswap128(hp[3]),
-        ];
+        let mut m = words(&hp);
         let (abcd0, e0) = (*abcd, *e);
         let mut h = *abcd;
         let mut x = _mm_add_epi32(e0, m[0]);
@@ -232,63 +248,74 @@ fn open_step<const R: usize, const HASH: bool, const DEC: bool>(
     st
 }
 
+/// The open's loop over `groups` from the chaining block `chain`; returns the last
+/// ciphertext block.
+#[inline]
 #[target_feature(enable = "aes,sha,sse2,ssse3,sse4.1")]
-fn open_r<const R: usize>(
-    keys: &[Block; 15],
-    chain: &mut Block,
-    state: &mut [u32; 5],
-    groups: &mut [[u8; 64]],
-) {
-    let Some(g0) = groups.first_mut() else {
-        return;
+fn open_groups<const R: usize>(k: &mut Regs, chain: __m128i, groups: &mut [[u8; 64]]) -> __m128i {
+    let Some((g0, rest)) = groups.split_first_mut() else {
+        return chain;
     };
-    let rk = load_keys(keys);
-    let (mut abcd, mut e) = load_state(state);
     let zero = [_mm_setzero_si128(); 4];
     // All four ciphertext blocks are read before the plaintext overwrites them.
-    let c = [load_g(g0, 0), load_g(g0, 1), load_g(g0, 2), load_g(g0, 3)];
-    let mut p = open_step::<R, false, true>(&rk, load(chain), c, &mut abcd, &mut e, zero);
+    let c = load_group(g0);
+    let mut p = open_step::<R, false, true>(&k.rk, chain, c, &mut k.abcd, &mut k.e, zero);
     let mut prev = c[3];
-    for (i, v) in p.iter().enumerate() {
-        store_g(g0, i, *v);
-    }
-    for g in groups[1..].iter_mut() {
-        let c = [load_g(g, 0), load_g(g, 1), load_g(g, 2), load_g(g, 3)];
-        p = open_step::<R, true, true>(&rk, prev, c, &mut abcd, &mut e, p);
+    store_group(g0, &p);
+    for g in rest.iter_mut() {
+        let c = load_group(g);
+        p = open_step::<R, true, true>(&k.rk, prev, c, &mut k.abcd, &mut k.e, p);
         prev = c[3];
-        for (i, v) in p.iter().enumerate() {
-            store_g(g, i, *v);
-        }
+        store_group(g, &p);
     }
-    open_step::<R, true, false>(&rk, prev, zero, &mut abcd, &mut e, p);
-    store(chain, prev);
-    store_state(state, abcd, e);
+    open_step::<R, true, false>(&k.rk, prev, zero, &mut k.abcd, &mut k.e, p);
+    prev
 }
 
-/// CBC-encrypts whole 64-byte groups in place from `chain` (updated to the last
-/// ciphertext block) and compresses their plaintext into `state`.
-pub(crate) fn seal(
+/// The registers both directions keep: the round keys and the SHA-1 state.
+struct Regs {
+    rk: [__m128i; 15],
+    abcd: __m128i,
+    e: __m128i,
+}
+
+/// Seals (`seal`) or opens whole 64-byte groups in place: loads the round keys, the chain
+/// and the state, runs the direction's loop, and stores the chain and the state back.
+#[target_feature(enable = "aes,sha,sse2,ssse3,sse4.1")]
+fn groups_r<const R: usize>(
+    seal: bool,
+    ks: &KeySchedule,
+    chain: &mut Block,
+    state: &mut [u32; 5],
+    groups: &mut [[u8; 64]],
+) {
+    let (abcd, e) = load_state(state);
+    let mut k = Regs {
+        rk: load_keys(if seal { &ks.enc } else { &ks.dec }),
+        abcd,
+        e,
+    };
+    let c = if seal {
+        seal_groups::<R>(&mut k, load(chain), groups)
+    } else {
+        open_groups::<R>(&mut k, load(chain), groups)
+    };
+    store(chain, c);
+    store_state(state, k.abcd, k.e);
+}
+
+/// CBC-encrypts (`seal`) or CBC-decrypts whole 64-byte groups in place from `chain`
+/// (updated to the last ciphertext block) and compresses their plaintext (the recovered
+/// plaintext when opening) into `state`.
+pub(crate) fn run(
     _: AesNiToken,
     _: ShaNiToken,
+    seal: bool,
     ks: &KeySchedule,
     chain: &mut Block,
     state: &mut [u32; 5],
     groups: &mut [[u8; 64]],
 ) {
     // SAFETY: the tokens prove the CPU has AES-NI, SHA, SSSE3 and SSE4.1.
-    unsafe { with_rounds!(ks.rounds, seal_r(&ks.enc, chain, state, groups)) }
-}
-
-/// CBC-decrypts whole 64-byte groups in place from `chain` (updated to the last
-/// ciphertext block) and compresses the recovered plaintext into `state`.
-pub(crate) fn open(
-    _: AesNiToken,
-    _: ShaNiToken,
-    ks: &KeySchedule,
-    chain: &mut Block,
-    state: &mut [u32; 5],
-    groups: &mut [[u8; 64]],
-) {
-    // SAFETY: the tokens prove the CPU has AES-NI, SHA, SSSE3 and SSE4.1.
-    unsafe { with_rounds!(ks.rounds, open_r(&ks.dec, chain, state, groups)) }
+    unsafe { with_rounds!(ks.rounds, groups_r(seal, ks, chain, state, groups)) }
 }

@@ -147,36 +147,29 @@ impl CbcHmacSha1 {
         })
     }
 
-    /// The backends this CPU runs for CBC-HMAC-SHA1, best first.
-    ///
-    /// ```
-    /// use simdcrypt::{Backend, CbcHmacSha1};
-    /// let all: Vec<Backend> = CbcHmacSha1::available_backends().collect();
-    /// assert!(all.iter().all(|b| b.is_available()));
-    /// assert_eq!(all.last(), Some(&Backend::Portable));
-    /// ```
-    pub fn available_backends() -> impl Iterator<Item = Backend> {
-        dispatch::CBC_HMAC_SHA1.available()
-    }
-
-    /// Every backend that CBC-HMAC-SHA1 has, available here or not, best first.
-    #[doc(hidden)]
-    pub fn implemented_backends() -> &'static [Backend] {
-        dispatch::CBC_HMAC_SHA1.implemented()
-    }
-
-    /// The backend this instance runs on.
-    ///
-    /// ```
-    /// use simdcrypt::{Backend, CbcHmacSha1};
-    /// let c = CbcHmacSha1::with_backend(&[0u8; 16], b"k", Backend::Portable)?;
-    /// assert_eq!(c.backend(), Backend::Portable);
-    /// assert_eq!(format!("{c:?}"), "CbcHmacSha1 { key_bits: 128, backend: Portable, .. }");
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
-    #[must_use]
-    pub fn backend(&self) -> Backend {
-        self.backend
+    dispatch::backend_methods! {
+        dispatch::CBC_HMAC_SHA1;
+        /// The backend this instance runs on.
+        ///
+        /// ```
+        /// use simdcrypt::{Backend, CbcHmacSha1};
+        /// let c = CbcHmacSha1::with_backend(&[0u8; 16], b"k", Backend::Portable)?;
+        /// assert_eq!(c.backend(), Backend::Portable);
+        /// assert_eq!(format!("{c:?}"), "CbcHmacSha1 { key_bits: 128, backend: Portable, .. }");
+        /// # Ok::<(), simdcrypt::Error>(())
+        /// ```
+        backend = backend;
+        /// The backends this CPU runs for CBC-HMAC-SHA1, best first.
+        ///
+        /// ```
+        /// use simdcrypt::{Backend, CbcHmacSha1};
+        /// let all: Vec<Backend> = CbcHmacSha1::available_backends().collect();
+        /// assert!(all.iter().all(|b| b.is_available()));
+        /// assert_eq!(all.last(), Some(&Backend::Portable));
+        /// ```
+        available;
+        /// Every backend that CBC-HMAC-SHA1 has, available here or not, best first.
+        implemented;
     }
 
     /// Zeroes the stack the stitched kernel used, where its compiled code left round keys
@@ -188,61 +181,41 @@ impl CbcHmacSha1 {
         crate::wipe::stack::<{ crate::wipe::depth(52, 28) }>();
     }
 
-    /// Encrypts and hashes the whole 64-byte groups of `buf` (a multiple of 64 bytes),
-    /// continuing the CBC chain and the SHA-1 state.
-    fn seal_bulk(&self, chain: &mut Block, state: &mut [u32; 5], buf: &mut [u8]) {
-        let groups = buf.as_chunks_mut::<64>().0;
-        if groups.is_empty() {
-            return;
-        }
+    /// Encrypts (`seal`) or decrypts the whole 64-byte groups at the start of `buf[..split]`
+    /// from `iv` and hashes their plaintext after the inner key block. Returns where the
+    /// groups end, the CBC chain and the running inner hash.
+    fn bulk(&self, seal: bool, iv: &Block, buf: &mut [u8], split: usize) -> (usize, Block, Sha1) {
+        let bulk = split / 64 * 64;
+        let mut chain = *iv;
+        let mut state = self.inner_start;
+        let groups = buf[..bulk].as_chunks_mut::<64>().0;
         match self.imp {
-            Imp::Sequential => {
-                self.sha.compress(state, groups);
+            _ if groups.is_empty() => {}
+            Imp::Sequential if seal => {
+                self.sha.compress(&mut state, groups);
                 self.cbc
-                    .enc_blocks(chain, groups.as_flattened_mut().as_chunks_mut::<16>().0);
+                    .enc_blocks(&mut chain, groups.as_flattened_mut().as_chunks_mut().0);
+            }
+            Imp::Sequential => {
+                self.cbc
+                    .dec_blocks(&mut chain, groups.as_flattened_mut().as_chunks_mut().0);
+                self.sha.compress(&mut state, groups);
             }
             #[cfg(simdcrypt_x86_64)]
             Imp::Stitched(a, s) => {
-                aesni_shani::seal(a, s, &self.cbc.ks, chain, state, groups);
+                aesni_shani::run(a, s, seal, &self.cbc.ks, &mut chain, &mut state, groups);
                 Self::burn_stack();
             }
         }
-    }
-
-    /// Decrypts and hashes (the recovered plaintext) the whole 64-byte groups of `buf`.
-    fn open_bulk(&self, chain: &mut Block, state: &mut [u32; 5], buf: &mut [u8]) {
-        let groups = buf.as_chunks_mut::<64>().0;
-        if groups.is_empty() {
-            return;
-        }
-        match self.imp {
-            Imp::Sequential => {
-                self.cbc
-                    .dec_blocks(chain, groups.as_flattened_mut().as_chunks_mut::<16>().0);
-                self.sha.compress(state, groups);
-            }
-            #[cfg(simdcrypt_x86_64)]
-            Imp::Stitched(a, s) => {
-                aesni_shani::open(a, s, &self.cbc.ks, chain, state, groups);
-                Self::burn_stack();
-            }
-        }
-    }
-
-    /// The running inner hash after the key block and `hashed` bytes.
-    fn inner(&self, state: [u32; 5], hashed: usize) -> Sha1 {
-        Sha1::from_parts(self.sha, self.sha_backend, state, 64 + hashed as u64)
+        let h = Sha1::from_parts(self.sha, self.sha_backend, state, 64 + bulk as u64);
+        wipe::words(&mut state);
+        (bulk, chain, h)
     }
 
     /// Seals `buf[..split]` (whole blocks) and then, with stealing, `buf[split..]` (16 to
     /// 32 bytes, or nothing).
     pub(crate) fn seal_split(&self, iv: &Block, buf: &mut [u8], split: usize) -> [u8; 20] {
-        let bulk = split / 64 * 64;
-        let mut chain = *iv;
-        let mut state = self.inner_start;
-        self.seal_bulk(&mut chain, &mut state, &mut buf[..bulk]);
-        let mut h = self.inner(state, bulk);
-        wipe::words(&mut state);
+        let (bulk, mut chain, mut h) = self.bulk(true, iv, buf, split);
         // The rest of the plaintext is hashed before it is encrypted.
         h.update(&buf[bulk..]);
         let (mid, tail) = buf[bulk..].split_at_mut(split - bulk);
@@ -262,12 +235,7 @@ impl CbcHmacSha1 {
         split: usize,
         tag: &[u8],
     ) -> Result<(), Error> {
-        let bulk = split / 64 * 64;
-        let mut chain = *iv;
-        let mut state = self.inner_start;
-        self.open_bulk(&mut chain, &mut state, &mut buf[..bulk]);
-        let mut h = self.inner(state, bulk);
-        wipe::words(&mut state);
+        let (bulk, mut chain, mut h) = self.bulk(false, iv, buf, split);
         let (mid, tail) = buf[bulk..].split_at_mut(split - bulk);
         self.cbc.dec_blocks(&mut chain, mid.as_chunks_mut::<16>().0);
         if !tail.is_empty() {

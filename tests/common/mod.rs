@@ -105,6 +105,14 @@ pub fn backends<T: Dispatched>() -> Vec<Backend> {
     backends_under_test(T::ALGORITHM, T::implemented(), T::available())
 }
 
+/// The per-backend loop for XTS: `(backend, Xts keyed with key on it)` for every backend
+/// under test.
+pub fn each_xts(key: &[u8]) -> impl Iterator<Item = (Backend, Xts)> {
+    backends::<Xts>()
+        .into_iter()
+        .map(move |b| (b, Xts::with_backend(key, b).unwrap()))
+}
+
 /// `with_backend` (given as `choose`, returning the chosen object's `backend()`) on every
 /// backend the crate names: an available one is taken as asked, one `T` implements but
 /// this CPU lacks is `BackendUnavailable`, any other `BackendNotForAlgorithm`.
