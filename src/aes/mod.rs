@@ -246,37 +246,32 @@ impl Aes {
         })
     }
 
-    /// The backends this CPU runs for AES, best first.
-    ///
-    /// ```
-    /// use simdcrypt::{Aes, Backend};
-    /// let all: Vec<Backend> = Aes::available_backends().collect();
-    /// assert!(all.iter().all(|b| b.is_available()));
-    /// assert_eq!(all.last(), Some(&Backend::Portable)); // runs everywhere, slowest
-    /// ```
-    pub fn available_backends() -> impl Iterator<Item = Backend> {
-        dispatch::AES.available()
-    }
+    dispatch::backend_methods! {
+        dispatch::AES;
+        /// The backends this CPU runs for AES, best first.
+        ///
+        /// ```
+        /// use simdcrypt::{Aes, Backend};
+        /// let all: Vec<Backend> = Aes::available_backends().collect();
+        /// assert!(all.iter().all(|b| b.is_available()));
+        /// assert_eq!(all.last(), Some(&Backend::Portable)); // runs everywhere, slowest
+        /// ```
+        available;
 
-    /// The backend this instance runs on.
-    ///
-    /// ```
-    /// use simdcrypt::{Aes, Backend};
-    /// let auto = Aes::new(&[0u8; 16])?;
-    /// assert!(Aes::available_backends().any(|b| b == auto.backend()));
-    /// let soft = Aes::with_backend(&[0u8; 16], Backend::Portable)?;
-    /// assert_eq!(soft.backend(), Backend::Portable);
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
-    #[must_use]
-    pub fn backend(&self) -> Backend {
-        self.backend
-    }
+        /// The backend this instance runs on.
+        ///
+        /// ```
+        /// use simdcrypt::{Aes, Backend};
+        /// let auto = Aes::new(&[0u8; 16])?;
+        /// assert!(Aes::available_backends().any(|b| b == auto.backend()));
+        /// let soft = Aes::with_backend(&[0u8; 16], Backend::Portable)?;
+        /// assert_eq!(soft.backend(), Backend::Portable);
+        /// # Ok::<(), simdcrypt::Error>(())
+        /// ```
+        backend = backend;
 
-    /// Every backend that AES has, available here or not, best first.
-    #[doc(hidden)]
-    pub fn implemented_backends() -> &'static [Backend] {
-        dispatch::AES.implemented()
+        /// Every backend that AES has, available here or not, best first.
+        implemented;
     }
 
     /// The key length in bytes (16, 24 or 32).
