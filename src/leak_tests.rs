@@ -226,17 +226,20 @@ impl<T: Send + Sync + 'static> Case<T> {
         }
     }
 
-    /// Prints how deep each call writes below where its wipe starts.
+    /// Prints how deep each call writes below where its wipe starts, the deepest over the
+    /// key lengths (each round count is a kernel of its own, with its own frame).
     fn depths(&self) {
-        let key_len = self.key_lens[self.key_lens.len() - 1];
-        let key = bytes(key_len as u64, key_len);
         for b in (self.backends)() {
             for &(what, call) in self.calls {
-                let state = std::boxed::Box::new((self.make)(&key, b));
-                let d = depth_of(move || call(&state));
+                let mut deepest = 0;
+                for &key_len in self.key_lens {
+                    let key = bytes(key_len as u64, key_len);
+                    let state = std::boxed::Box::new((self.make)(&key, b));
+                    deepest = deepest.max(depth_of(move || call(&state)));
+                }
+                let name = self.name;
                 std::println!(
-                    "{} {b:14} writes {d:5} bytes below its wipe's start  {what}",
-                    self.name
+                    "{name} {b:14} writes {deepest:5} bytes below its wipe's start  {what}"
                 );
             }
         }

@@ -139,16 +139,16 @@ impl Impl {
     pub(crate) fn burn_stack(self) {
         use crate::wipe::{depth, stack};
         match self {
-            Impl::Portable => stack::<{ depth(104, 96) }>(),
+            Impl::Portable => stack::<{ depth(120, 107) }>(),
             #[cfg(simdcrypt_x86_64)]
-            Impl::AesNi(_) => stack::<{ depth(20, 17) }>(),
+            Impl::AesNi(_) => stack::<{ depth(20, 18) }>(),
             // 32-byte chunks.
             #[cfg(simdcrypt_x86_64)]
-            Impl::VaesAvx2(t) => crate::wipe::stack_avx::<{ depth(21, 19) }>(t),
+            Impl::VaesAvx2(t) => crate::wipe::stack_avx::<{ depth(26, 20) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            Impl::VaesAvx512(t) => crate::wipe::stack_avx::<{ depth(9, 2) }>(t.vaes_avx2()),
+            Impl::VaesAvx512(t) => crate::wipe::stack_avx::<{ depth(11, 1) }>(t.vaes_avx2()),
             #[cfg(not(simdcrypt_x86_64))]
-            _ => stack::<{ depth(104, 96) }>(),
+            _ => stack::<{ depth(120, 107) }>(),
         }
     }
 

@@ -73,24 +73,24 @@ impl Imp {
     fn burn_stack<const OP: u8>(self) {
         use crate::wipe::{depth, stack};
         match (self, OP) {
-            (Imp::Portable, ENCRYPT) => stack::<{ depth(120, 112) }>(),
-            (Imp::Portable, DECRYPT) => stack::<{ depth(160, 152) }>(),
-            (Imp::Portable, _) => stack::<{ depth(200, 120) }>(),
+            (Imp::Portable, ENCRYPT) => stack::<{ depth(128, 105) }>(),
+            (Imp::Portable, DECRYPT) => stack::<{ depth(168, 107) }>(),
+            (Imp::Portable, _) => stack::<{ depth(212, 105) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Imp::AesNi(_), ENCRYPT) => stack::<{ depth(20, 20) }>(),
+            (Imp::AesNi(_), ENCRYPT) => stack::<{ depth(18, 15) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Imp::AesNi(_), DECRYPT) => stack::<{ depth(32, 28) }>(),
+            (Imp::AesNi(_), DECRYPT) => stack::<{ depth(28, 28) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Imp::AesNi(_), _) => stack::<{ depth(160, 72) }>(),
+            (Imp::AesNi(_), _) => stack::<{ depth(126, 25) }>(),
             // 32-byte chunks.
             #[cfg(simdcrypt_x86_64)]
-            (Imp::VaesAvx2(t), ENCRYPT) => crate::wipe::stack_avx::<{ depth(6, 6) }>(t),
+            (Imp::VaesAvx2(t), ENCRYPT) => crate::wipe::stack_avx::<{ depth(6, 4) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            (Imp::VaesAvx2(t), DECRYPT) => crate::wipe::stack_avx::<{ depth(32, 24) }>(t),
+            (Imp::VaesAvx2(t), DECRYPT) => crate::wipe::stack_avx::<{ depth(32, 23) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            (Imp::VaesAvx2(t), _) => crate::wipe::stack_avx::<{ depth(124, 80) }>(t),
+            (Imp::VaesAvx2(t), _) => crate::wipe::stack_avx::<{ depth(131, 33) }>(t),
             #[cfg(not(simdcrypt_x86_64))]
-            _ => stack::<{ depth(200, 152) }>(),
+            _ => stack::<{ depth(212, 107) }>(),
         }
     }
 }

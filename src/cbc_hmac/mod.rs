@@ -178,7 +178,7 @@ impl CbcHmacSha1 {
     #[cfg(simdcrypt_x86_64)]
     #[inline(always)]
     fn burn_stack() {
-        crate::wipe::stack::<{ crate::wipe::depth(52, 28) }>();
+        crate::wipe::stack::<{ crate::wipe::depth(41, 33) }>();
     }
 
     /// Encrypts (`seal`) or decrypts the whole 64-byte groups at the start of `buf[..split]`

@@ -136,15 +136,15 @@ impl Kernel {
     fn burn_stack(self) {
         use crate::wipe::{depth, stack};
         match self {
-            Kernel::Portable => stack::<{ depth(272, 264) }>(),
+            Kernel::Portable => stack::<{ depth(293, 281) }>(),
             #[cfg(simdcrypt_x86_64)]
-            Kernel::AesNi(_) => stack::<{ depth(88, 56) }>(),
+            Kernel::AesNi(_) => stack::<{ depth(90, 58) }>(),
             #[cfg(simdcrypt_x86_64)]
-            Kernel::VaesAvx2(t) => crate::wipe::stack_avx::<{ depth(88, 72) }>(t),
+            Kernel::VaesAvx2(t) => crate::wipe::stack_avx::<{ depth(92, 75) }>(t),
             #[cfg(simdcrypt_asm)]
-            Kernel::VaesAvx2Asm(t) => crate::wipe::stack_avx::<{ depth(24, 24) }>(t),
+            Kernel::VaesAvx2Asm(t) => crate::wipe::stack_avx::<{ depth(26, 24) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            Kernel::VaesAvx512(t) => crate::wipe::stack_avx::<{ depth(128, 96) }>(t.vaes_avx2()),
+            Kernel::VaesAvx512(t) => crate::wipe::stack_avx::<{ depth(133, 99) }>(t.vaes_avx2()),
         }
     }
 
