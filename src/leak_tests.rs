@@ -312,7 +312,15 @@ fn stack_depths() {
 }
 
 /// Each kind of XTS call, by name.
-const XTS_CALLS: [Named<Xts>; 4] = [
+const XTS_CALLS: [Named<Xts>; 6] = [
+    ("one 100-byte unit (short on every kernel), encrypt", |x| {
+        let mut b = bytes(12, 100);
+        x.encrypt_sector(&mut b, 2).unwrap();
+    }),
+    ("one 37-byte unit (short on every kernel), decrypt", |x| {
+        let mut b = bytes(13, 37);
+        x.decrypt_sector(&mut b, 3).unwrap();
+    }),
     ("one unit with stealing, encrypt", |x| {
         let mut b = bytes(1, 4096 + 5);
         x.encrypt_sector(&mut b, 0).unwrap();

@@ -48,9 +48,10 @@ enum Next<V> {
 ///
 /// # Safety
 /// `src` readable and `dst` writable for `tweaks.len() * len` bytes; `src == dst` or the
-/// ranges do not overlap; `16 <= len <= 1 << 24`; `k1.rounds == R`.
+/// ranges do not overlap; `16 <= len <= 1 << 24`; `k1.rounds == R`; with `SHORT`, one
+/// unit of less than a group (`len < 128 L`).
 #[inline(always)]
-pub(super) unsafe fn units<V: AesVec, const DEC: bool, const R: usize>(
+pub(super) unsafe fn units<V: AesVec, const DEC: bool, const SHORT: bool, const R: usize>(
     tok: V::Token,
     k1: &KeySchedule,
     tweaks: &[Block],
@@ -60,6 +61,14 @@ pub(super) unsafe fn units<V: AesVec, const DEC: bool, const R: usize>(
 ) {
     let keys = if DEC { &k1.dec } else { &k1.enc };
     let rk = V::keys(tok, keys);
+    if SHORT {
+        debug_assert!(tweaks.len() == 1 && len < 16 * G * V::LANES);
+        if let Some(t0) = tweaks.first() {
+            // SAFETY: the caller's contract, for its one unit.
+            unsafe { unit::<V, DEC, R, true>(tok, keys, &rk, t0, src, dst, len) };
+        }
+        return;
+    }
     if len.is_multiple_of(16 * G * V::LANES) {
         // SAFETY: the caller's contract, and whole groups.
         unsafe { units_fused::<V, DEC, R>(tok, &rk, tweaks, src, dst, len) };
@@ -68,7 +77,9 @@ pub(super) unsafe fn units<V: AesVec, const DEC: bool, const R: usize>(
     for (i, t0) in tweaks.iter().enumerate() {
         // SAFETY: unit `i` lies within the caller's ranges (`i < tweaks.len()`), with the
         // same aliasing (equal or disjoint) and a valid length.
-        unsafe { unit::<V, DEC, R>(tok, keys, &rk, t0, src.add(i * len), dst.add(i * len), len) };
+        unsafe {
+            unit::<V, DEC, R, false>(tok, keys, &rk, t0, src.add(i * len), dst.add(i * len), len)
+        };
     }
 }
 
@@ -121,12 +132,13 @@ fn next_tweaks<V: AesVec>(v: &mut [V; G], from: usize, next: Next<V>) {
     }
 }
 
-/// One data unit of `len` bytes under `t0`; `rk` is `keys` loaded.
+/// One data unit of `len` bytes under `t0`; `rk` is `keys` loaded. `SHORT`: `len` is
+/// less than a group.
 ///
 /// # Safety
 /// As [`units`] for one unit.
 #[inline(always)]
-unsafe fn unit<V: AesVec, const DEC: bool, const R: usize>(
+unsafe fn unit<V: AesVec, const DEC: bool, const R: usize, const SHORT: bool>(
     tok: V::Token,
     keys: &[Block; 15],
     rk: &[V; 15],
@@ -152,7 +164,8 @@ unsafe fn unit<V: AesVec, const DEC: bool, const R: usize>(
     }
     let bytes = 16 * G * lanes;
     let mut off = 0;
-    for _ in 0..bulk / (G * lanes) {
+    // (`SHORT`: the unit has no full group, and this function none of the group code.)
+    for _ in 0..if SHORT { 0 } else { bulk / (G * lanes) } {
         // The next tweaks are needed only if anything follows this group.
         let next = if off + bytes < len {
             Next::Step

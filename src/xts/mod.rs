@@ -132,11 +132,21 @@ impl Kernel {
     /// deepest frame each backend makes below `Xts::run_unchecked`, measured in optimised
     /// builds (`leak_tests::stack_depths`; speed/RESULTS.md, "Stack wipes") with a margin,
     /// in 16-byte chunks, or 32-byte ones where the CPU has AVX.
+    /// `short`: after a single unit of less than a group, which ran in the kernel's short
+    /// entry (a smaller frame).
     #[inline(always)]
-    fn burn_stack(self) {
+    fn burn_stack(self, short: bool) {
         use crate::wipe::{depth, stack};
         match self {
-            Kernel::Portable => stack::<{ depth(293, 281) }>(),
+            #[cfg(simdcrypt_x86_64)]
+            Kernel::AesNi(_) if short => stack::<{ depth(53, 40) }>(),
+            #[cfg(simdcrypt_x86_64)]
+            Kernel::VaesAvx2(t) if short => crate::wipe::stack_avx::<{ depth(67, 59) }>(t),
+            #[cfg(simdcrypt_x86_64)]
+            Kernel::VaesAvx512(t) if short => {
+                crate::wipe::stack_avx::<{ depth(42, 27) }>(t.vaes_avx2())
+            }
+            Kernel::Portable => stack::<{ depth(293, 285) }>(),
             #[cfg(simdcrypt_x86_64)]
             Kernel::AesNi(_) => stack::<{ depth(90, 58) }>(),
             #[cfg(simdcrypt_x86_64)]
@@ -144,7 +154,22 @@ impl Kernel {
             #[cfg(simdcrypt_asm)]
             Kernel::VaesAvx2Asm(t) => crate::wipe::stack_avx::<{ depth(26, 24) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            Kernel::VaesAvx512(t) => crate::wipe::stack_avx::<{ depth(133, 99) }>(t.vaes_avx2()),
+            Kernel::VaesAvx512(t) => crate::wipe::stack_avx::<{ depth(133, 100) }>(t.vaes_avx2()),
+        }
+    }
+
+    /// The bytes of one group of the kernel (8 registers): a single unit shorter than this
+    /// runs in the kernel's short entry.
+    fn group_bytes(self) -> usize {
+        match self {
+            #[cfg(simdcrypt_x86_64)]
+            Kernel::AesNi(_) => 128,
+            #[cfg(simdcrypt_x86_64)]
+            Kernel::VaesAvx2(_) => 256,
+            #[cfg(simdcrypt_x86_64)]
+            Kernel::VaesAvx512(_) => 512,
+            // (No short entry.)
+            _ => 0,
         }
     }
 
@@ -156,7 +181,7 @@ impl Kernel {
     /// `src` readable and `dst` writable for `tweaks.len() * len` bytes; `src == dst` or
     /// the two ranges do not overlap; `MIN_UNIT <= len <= MAX_UNIT`.
     #[inline]
-    unsafe fn units_raw<const DEC: bool>(
+    unsafe fn units_raw<const DEC: bool, const SHORT: bool>(
         self,
         k1: &KeySchedule,
         tweaks: &[Block],
@@ -167,9 +192,9 @@ impl Kernel {
         // SAFETY: the caller's contract; `k1.rounds` is the constant given.
         unsafe {
             match k1.rounds {
-                10 => self.units_r::<DEC, 10>(k1, tweaks, src, dst, len),
-                12 => self.units_r::<DEC, 12>(k1, tweaks, src, dst, len),
-                _ => self.units_r::<DEC, 14>(k1, tweaks, src, dst, len),
+                10 => self.units_r::<DEC, SHORT, 10>(k1, tweaks, src, dst, len),
+                12 => self.units_r::<DEC, SHORT, 12>(k1, tweaks, src, dst, len),
+                _ => self.units_r::<DEC, SHORT, 14>(k1, tweaks, src, dst, len),
             }
         }
     }
@@ -180,7 +205,7 @@ impl Kernel {
     /// # Safety
     /// As [`Kernel::units_raw`]; `k1.rounds == R`.
     #[inline]
-    unsafe fn units_r<const DEC: bool, const R: usize>(
+    unsafe fn units_r<const DEC: bool, const SHORT: bool, const R: usize>(
         self,
         k1: &KeySchedule,
         tweaks: &[Block],
@@ -195,9 +220,11 @@ impl Kernel {
         unsafe {
             match self {
                 #[cfg(simdcrypt_x86_64)]
-                Kernel::AesNi(t) => aesni::units::<DEC, R>(t, k1, tweaks, src, dst, len),
+                Kernel::AesNi(t) => aesni::units::<DEC, SHORT, R>(t, k1, tweaks, src, dst, len),
                 #[cfg(simdcrypt_x86_64)]
-                Kernel::VaesAvx2(t) => vaes_avx2::units::<DEC, R>(t, k1, tweaks, src, dst, len),
+                Kernel::VaesAvx2(t) => {
+                    vaes_avx2::units::<DEC, SHORT, R>(t, k1, tweaks, src, dst, len)
+                }
                 #[cfg(simdcrypt_asm)]
                 Kernel::VaesAvx2Asm(t) => {
                     for (i, t0) in tweaks.iter().enumerate() {
@@ -210,7 +237,9 @@ impl Kernel {
                     }
                 }
                 #[cfg(simdcrypt_x86_64)]
-                Kernel::VaesAvx512(t) => vaes_avx512::units::<DEC, R>(t, k1, tweaks, src, dst, len),
+                Kernel::VaesAvx512(t) => {
+                    vaes_avx512::units::<DEC, SHORT, R>(t, k1, tweaks, src, dst, len)
+                }
                 Kernel::Portable => {
                     // (`run_unchecked` takes the portable backend down its safe path; this
                     // arm keeps the match total and correct.)
@@ -843,12 +872,20 @@ impl Xts {
             // SAFETY: one unit of `unit == dst.len()` bytes (checked by `validate`); the
             // source is `dst` itself (in place) or a shared borrow of the same length
             // distinct from the exclusive `dst` (no overlap).
+            let one = core::slice::from_ref(&t);
+            let short = unit < self.kernel.group_bytes();
+            // SAFETY: as said above; `short` says the unit is less than a group.
             unsafe {
-                self.kernel
-                    .units_raw::<DEC>(&self.k1, core::slice::from_ref(&t), sp, dp, unit);
+                if short {
+                    self.kernel
+                        .units_raw::<DEC, true>(&self.k1, one, sp, dp, unit);
+                } else {
+                    self.kernel
+                        .units_raw::<DEC, false>(&self.k1, one, sp, dp, unit);
+                }
             }
             wipe(core::slice::from_mut(&mut t));
-            self.kernel.burn_stack();
+            self.kernel.burn_stack(short);
             return;
         }
         let mut tw = [[0u8; 16]; TWEAK_BATCH];
@@ -889,14 +926,14 @@ impl Xts {
                     // `validate`); the source is either `d` itself (in place: equal
                     // pointers) or a shared borrow distinct from the exclusive `d` (no
                     // overlap); `unit` is in range.
-                    unsafe { kernel.units_raw::<DEC>(&self.k1, &tw[..n], sp, dp, unit) };
+                    unsafe { kernel.units_raw::<DEC, false>(&self.k1, &tw[..n], sp, dp, unit) };
                 }
             }
             done += n;
             used = used.max(n);
         }
         wipe(&mut tw[..used]);
-        self.kernel.burn_stack();
+        self.kernel.burn_stack(false);
     }
 }
 
