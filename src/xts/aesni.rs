@@ -5,13 +5,12 @@ use crate::aes::{Block, KeySchedule};
 use crate::cpu::AesNiToken;
 use crate::simd::aes::Xmm;
 
-/// [`super::kernel::units`] on `Xmm` (`SHORT`: its single-unit path, a function and
-/// frame of its own).
+/// [`super::kernel::units`] on `Xmm`, one function (and frame) per `PATH`.
 ///
 /// # Safety
 /// As [`super::kernel::units`].
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-pub(crate) unsafe fn units<const DEC: bool, const SHORT: bool, const R: usize>(
+pub(crate) unsafe fn units<const DEC: bool, const PATH: u8, const R: usize>(
     tok: AesNiToken,
     k1: &KeySchedule,
     tweaks: &[Block],
@@ -20,5 +19,5 @@ pub(crate) unsafe fn units<const DEC: bool, const SHORT: bool, const R: usize>(
     len: usize,
 ) {
     // SAFETY: the caller's contract; the token proves this function's features.
-    unsafe { super::kernel::units::<Xmm, DEC, SHORT, R>(tok, k1, tweaks, src, dst, len) }
+    unsafe { super::kernel::units::<Xmm, DEC, PATH, R>(tok, k1, tweaks, src, dst, len) }
 }

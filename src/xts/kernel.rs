@@ -28,6 +28,8 @@ use crate::aes::{Block, KeySchedule};
 use crate::cpu::AesNiToken;
 use crate::simd::aes::{AesVec, round_all};
 
+use super::{MANY, ONE, SHORT};
+
 /// Registers per group: 8 independent chains cover `aesenc`'s latency (4) times its
 /// throughput (2 per cycle).
 const G: usize = 8;
@@ -48,10 +50,10 @@ enum Next<V> {
 ///
 /// # Safety
 /// `src` readable and `dst` writable for `tweaks.len() * len` bytes; `src == dst` or the
-/// ranges do not overlap; `16 <= len <= 1 << 24`; `k1.rounds == R`; with `SHORT`, one
-/// unit of less than a group (`len < 128 L`).
+/// ranges do not overlap; `16 <= len <= 1 << 24`; `k1.rounds == R`; one unit unless
+/// `PATH` is [`MANY`], and less than a group (`len < 128 L`) if it is [`SHORT`].
 #[inline(always)]
-pub(super) unsafe fn units<V: AesVec, const DEC: bool, const SHORT: bool, const R: usize>(
+pub(super) unsafe fn units<V: AesVec, const DEC: bool, const PATH: u8, const R: usize>(
     tok: V::Token,
     k1: &KeySchedule,
     tweaks: &[Block],
@@ -61,11 +63,11 @@ pub(super) unsafe fn units<V: AesVec, const DEC: bool, const SHORT: bool, const 
 ) {
     let keys = if DEC { &k1.dec } else { &k1.enc };
     let rk = V::keys(tok, keys);
-    if SHORT {
-        debug_assert!(tweaks.len() == 1 && len < 16 * G * V::LANES);
+    if PATH != MANY {
+        debug_assert!(tweaks.len() == 1 && (PATH == ONE || len < 16 * G * V::LANES));
         if let Some(t0) = tweaks.first() {
             // SAFETY: the caller's contract, for its one unit.
-            unsafe { unit::<V, DEC, R, true>(tok, keys, &rk, t0, src, dst, len) };
+            unsafe { unit::<V, DEC, R, PATH>(tok, keys, &rk, t0, src, dst, len) };
         }
         return;
     }
@@ -78,7 +80,7 @@ pub(super) unsafe fn units<V: AesVec, const DEC: bool, const SHORT: bool, const 
         // SAFETY: unit `i` lies within the caller's ranges (`i < tweaks.len()`), with the
         // same aliasing (equal or disjoint) and a valid length.
         unsafe {
-            unit::<V, DEC, R, false>(tok, keys, &rk, t0, src.add(i * len), dst.add(i * len), len)
+            unit::<V, DEC, R, MANY>(tok, keys, &rk, t0, src.add(i * len), dst.add(i * len), len)
         };
     }
 }
@@ -132,13 +134,13 @@ fn next_tweaks<V: AesVec>(v: &mut [V; G], from: usize, next: Next<V>) {
     }
 }
 
-/// One data unit of `len` bytes under `t0`; `rk` is `keys` loaded. `SHORT`: `len` is
-/// less than a group.
+/// One data unit of `len` bytes under `t0`; `rk` is `keys` loaded. `PATH` [`SHORT`]:
+/// `len` is less than a group.
 ///
 /// # Safety
 /// As [`units`] for one unit.
 #[inline(always)]
-unsafe fn unit<V: AesVec, const DEC: bool, const R: usize, const SHORT: bool>(
+unsafe fn unit<V: AesVec, const DEC: bool, const R: usize, const PATH: u8>(
     tok: V::Token,
     keys: &[Block; 15],
     rk: &[V; 15],
@@ -164,8 +166,8 @@ unsafe fn unit<V: AesVec, const DEC: bool, const R: usize, const SHORT: bool>(
     }
     let bytes = 16 * G * lanes;
     let mut off = 0;
-    // (`SHORT`: the unit has no full group, and this function none of the group code.)
-    for _ in 0..if SHORT { 0 } else { bulk / (G * lanes) } {
+    // ([`SHORT`]: the unit has no full group, and this function none of the group code.)
+    for _ in 0..if PATH == SHORT { 0 } else { bulk / (G * lanes) } {
         // The next tweaks are needed only if anything follows this group.
         let next = if off + bytes < len {
             Next::Step

@@ -132,29 +132,39 @@ impl Kernel {
     /// deepest frame each backend makes below `Xts::run_unchecked`, measured in optimised
     /// builds (`leak_tests::stack_depths`; speed/RESULTS.md, "Stack wipes") with a margin,
     /// in 16-byte chunks, or 32-byte ones where the CPU has AVX.
-    /// `short`: after a single unit of less than a group, which ran in the kernel's short
-    /// entry (a smaller frame).
+    /// `path`: the kernel entry that ran ([`MANY`], [`ONE`] or [`SHORT`], each with a
+    /// frame of its own).
     #[inline(always)]
-    fn burn_stack(self, short: bool) {
+    fn burn_stack(self, path: u8) {
         use crate::wipe::{depth, stack};
-        match self {
+        match (self, path) {
+            (Kernel::Portable, _) => stack::<{ depth(293, 285) }>(),
             #[cfg(simdcrypt_x86_64)]
-            Kernel::AesNi(_) if short => stack::<{ depth(53, 40) }>(),
+            (Kernel::AesNi(_), SHORT) => stack::<{ depth(53, 40) }>(),
             #[cfg(simdcrypt_x86_64)]
-            Kernel::VaesAvx2(t) if short => crate::wipe::stack_avx::<{ depth(67, 59) }>(t),
+            (Kernel::AesNi(_), ONE) => stack::<{ depth(80, 47) }>(),
             #[cfg(simdcrypt_x86_64)]
-            Kernel::VaesAvx512(t) if short => {
+            (Kernel::AesNi(_), _) => stack::<{ depth(90, 58) }>(),
+            #[cfg(simdcrypt_x86_64)]
+            (Kernel::VaesAvx2(t), SHORT) => crate::wipe::stack_avx::<{ depth(67, 59) }>(t),
+            #[cfg(simdcrypt_x86_64)]
+            (Kernel::VaesAvx2(t), ONE) => crate::wipe::stack_avx::<{ depth(72, 60) }>(t),
+            #[cfg(simdcrypt_x86_64)]
+            (Kernel::VaesAvx2(t), _) => crate::wipe::stack_avx::<{ depth(92, 75) }>(t),
+            #[cfg(simdcrypt_asm)]
+            (Kernel::VaesAvx2Asm(t), _) => crate::wipe::stack_avx::<{ depth(26, 24) }>(t),
+            #[cfg(simdcrypt_x86_64)]
+            (Kernel::VaesAvx512(t), SHORT) => {
                 crate::wipe::stack_avx::<{ depth(42, 27) }>(t.vaes_avx2())
             }
-            Kernel::Portable => stack::<{ depth(293, 285) }>(),
             #[cfg(simdcrypt_x86_64)]
-            Kernel::AesNi(_) => stack::<{ depth(90, 58) }>(),
+            (Kernel::VaesAvx512(t), ONE) => {
+                crate::wipe::stack_avx::<{ depth(116, 52) }>(t.vaes_avx2())
+            }
             #[cfg(simdcrypt_x86_64)]
-            Kernel::VaesAvx2(t) => crate::wipe::stack_avx::<{ depth(92, 75) }>(t),
-            #[cfg(simdcrypt_asm)]
-            Kernel::VaesAvx2Asm(t) => crate::wipe::stack_avx::<{ depth(26, 24) }>(t),
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::VaesAvx512(t) => crate::wipe::stack_avx::<{ depth(133, 100) }>(t.vaes_avx2()),
+            (Kernel::VaesAvx512(t), _) => {
+                crate::wipe::stack_avx::<{ depth(133, 100) }>(t.vaes_avx2())
+            }
         }
     }
 
@@ -181,7 +191,7 @@ impl Kernel {
     /// `src` readable and `dst` writable for `tweaks.len() * len` bytes; `src == dst` or
     /// the two ranges do not overlap; `MIN_UNIT <= len <= MAX_UNIT`.
     #[inline]
-    unsafe fn units_raw<const DEC: bool, const SHORT: bool>(
+    unsafe fn units_raw<const DEC: bool, const PATH: u8>(
         self,
         k1: &KeySchedule,
         tweaks: &[Block],
@@ -192,9 +202,9 @@ impl Kernel {
         // SAFETY: the caller's contract; `k1.rounds` is the constant given.
         unsafe {
             match k1.rounds {
-                10 => self.units_r::<DEC, SHORT, 10>(k1, tweaks, src, dst, len),
-                12 => self.units_r::<DEC, SHORT, 12>(k1, tweaks, src, dst, len),
-                _ => self.units_r::<DEC, SHORT, 14>(k1, tweaks, src, dst, len),
+                10 => self.units_r::<DEC, PATH, 10>(k1, tweaks, src, dst, len),
+                12 => self.units_r::<DEC, PATH, 12>(k1, tweaks, src, dst, len),
+                _ => self.units_r::<DEC, PATH, 14>(k1, tweaks, src, dst, len),
             }
         }
     }
@@ -205,7 +215,7 @@ impl Kernel {
     /// # Safety
     /// As [`Kernel::units_raw`]; `k1.rounds == R`.
     #[inline]
-    unsafe fn units_r<const DEC: bool, const SHORT: bool, const R: usize>(
+    unsafe fn units_r<const DEC: bool, const PATH: u8, const R: usize>(
         self,
         k1: &KeySchedule,
         tweaks: &[Block],
@@ -220,10 +230,10 @@ impl Kernel {
         unsafe {
             match self {
                 #[cfg(simdcrypt_x86_64)]
-                Kernel::AesNi(t) => aesni::units::<DEC, SHORT, R>(t, k1, tweaks, src, dst, len),
+                Kernel::AesNi(t) => aesni::units::<DEC, PATH, R>(t, k1, tweaks, src, dst, len),
                 #[cfg(simdcrypt_x86_64)]
                 Kernel::VaesAvx2(t) => {
-                    vaes_avx2::units::<DEC, SHORT, R>(t, k1, tweaks, src, dst, len)
+                    vaes_avx2::units::<DEC, PATH, R>(t, k1, tweaks, src, dst, len)
                 }
                 #[cfg(simdcrypt_asm)]
                 Kernel::VaesAvx2Asm(t) => {
@@ -238,7 +248,7 @@ impl Kernel {
                 }
                 #[cfg(simdcrypt_x86_64)]
                 Kernel::VaesAvx512(t) => {
-                    vaes_avx512::units::<DEC, SHORT, R>(t, k1, tweaks, src, dst, len)
+                    vaes_avx512::units::<DEC, PATH, R>(t, k1, tweaks, src, dst, len)
                 }
                 Kernel::Portable => {
                     // (`run_unchecked` takes the portable backend down its safe path; this
@@ -258,6 +268,14 @@ impl Kernel {
         }
     }
 }
+
+/// The paths of the unit kernels (`kernel::units`), each compiled into an entry (and a
+/// stack frame) of its own, so that the stack wiped after a call is only as deep as its
+/// path needs: any number of units (with the fused multi-unit stream), one unit, or one
+/// unit shorter than a group.
+pub(crate) const MANY: u8 = 0;
+pub(crate) const ONE: u8 = 1;
+pub(crate) const SHORT: u8 = 2;
 
 /// A call's data-unit length: its whole buffer, or the `sector_size` argument.
 #[derive(Clone, Copy)]
@@ -878,14 +896,14 @@ impl Xts {
             unsafe {
                 if short {
                     self.kernel
-                        .units_raw::<DEC, true>(&self.k1, one, sp, dp, unit);
+                        .units_raw::<DEC, SHORT>(&self.k1, one, sp, dp, unit);
                 } else {
                     self.kernel
-                        .units_raw::<DEC, false>(&self.k1, one, sp, dp, unit);
+                        .units_raw::<DEC, ONE>(&self.k1, one, sp, dp, unit);
                 }
             }
             wipe(core::slice::from_mut(&mut t));
-            self.kernel.burn_stack(short);
+            self.kernel.burn_stack(if short { SHORT } else { ONE });
             return;
         }
         let mut tw = [[0u8; 16]; TWEAK_BATCH];
@@ -926,14 +944,14 @@ impl Xts {
                     // `validate`); the source is either `d` itself (in place: equal
                     // pointers) or a shared borrow distinct from the exclusive `d` (no
                     // overlap); `unit` is in range.
-                    unsafe { kernel.units_raw::<DEC, false>(&self.k1, &tw[..n], sp, dp, unit) };
+                    unsafe { kernel.units_raw::<DEC, MANY>(&self.k1, &tw[..n], sp, dp, unit) };
                 }
             }
             done += n;
             used = used.max(n);
         }
         wipe(&mut tw[..used]);
-        self.kernel.burn_stack(false);
+        self.kernel.burn_stack(MANY);
     }
 }
 

@@ -5,13 +5,12 @@ use crate::aes::{Block, KeySchedule};
 use crate::cpu::VaesAvx2Token;
 use crate::simd::aes::Ymm;
 
-/// [`super::kernel::units`] on `Ymm` (`SHORT`: its single-unit path, a function and
-/// frame of its own).
+/// [`super::kernel::units`] on `Ymm`, one function (and frame) per `PATH`.
 ///
 /// # Safety
 /// As [`super::kernel::units`].
 #[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1")]
-pub(crate) unsafe fn units<const DEC: bool, const SHORT: bool, const R: usize>(
+pub(crate) unsafe fn units<const DEC: bool, const PATH: u8, const R: usize>(
     tok: VaesAvx2Token,
     k1: &KeySchedule,
     tweaks: &[Block],
@@ -20,5 +19,5 @@ pub(crate) unsafe fn units<const DEC: bool, const SHORT: bool, const R: usize>(
     len: usize,
 ) {
     // SAFETY: the caller's contract; the token proves this function's features.
-    unsafe { super::kernel::units::<Ymm, DEC, SHORT, R>(tok, k1, tweaks, src, dst, len) }
+    unsafe { super::kernel::units::<Ymm, DEC, PATH, R>(tok, k1, tweaks, src, dst, len) }
 }

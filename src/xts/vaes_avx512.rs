@@ -6,15 +6,14 @@ use crate::aes::{Block, KeySchedule};
 use crate::cpu::VaesAvx512Token;
 use crate::simd::aes::Zmm;
 
-/// [`super::kernel::units`] on `Zmm` (`SHORT`: its single-unit path, a function and
-/// frame of its own).
+/// [`super::kernel::units`] on `Zmm`, one function (and frame) per `PATH`.
 ///
 /// # Safety
 /// As [`super::kernel::units`].
 #[target_feature(
     enable = "avx512f,avx512bw,avx512vl,avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1"
 )]
-pub(crate) unsafe fn units<const DEC: bool, const SHORT: bool, const R: usize>(
+pub(crate) unsafe fn units<const DEC: bool, const PATH: u8, const R: usize>(
     tok: VaesAvx512Token,
     k1: &KeySchedule,
     tweaks: &[Block],
@@ -23,5 +22,5 @@ pub(crate) unsafe fn units<const DEC: bool, const SHORT: bool, const R: usize>(
     len: usize,
 ) {
     // SAFETY: the caller's contract; the token proves this function's features.
-    unsafe { super::kernel::units::<Zmm, DEC, SHORT, R>(tok, k1, tweaks, src, dst, len) }
+    unsafe { super::kernel::units::<Zmm, DEC, PATH, R>(tok, k1, tweaks, src, dst, len) }
 }
