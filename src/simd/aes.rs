@@ -137,6 +137,16 @@ pub(crate) struct Regs<const NV: usize> {
 }
 
 impl<const NV: usize> Regs<NV> {
+    /// `NV` full registers at the start of `blocks` (which holds at least `NV L` blocks).
+    #[inline(always)]
+    fn whole<V: AesVec>(blocks: &mut [Block]) -> Self {
+        debug_assert!(blocks.len() >= NV * V::LANES);
+        Regs {
+            p: blocks.as_mut_ptr().cast(),
+            last: V::LANES,
+        }
+    }
+
     /// Whether register `j` is full.
     #[inline(always)]
     pub(crate) fn full<V: AesVec>(self, j: usize) -> bool {
@@ -195,29 +205,13 @@ pub(crate) fn each_group<V: AesVec>(g: &impl Group<V>, blocks: &mut [Block], mut
     let mut chunks = blocks.chunks_exact_mut(8 * l);
     for c in &mut chunks {
         // SAFETY: eight full registers, exactly the chunk's blocks.
-        carry = unsafe {
-            g.run(
-                Regs::<8> {
-                    p: c.as_mut_ptr().cast(),
-                    last: l,
-                },
-                carry,
-            )
-        };
+        carry = unsafe { g.run(Regs::<8>::whole::<V>(c), carry) };
     }
     let mut rest = chunks.into_remainder();
     if rest.len() >= 4 * l {
         let (a, b) = rest.split_at_mut(4 * l);
         // SAFETY: four full registers, exactly `a`'s blocks.
-        carry = unsafe {
-            g.run(
-                Regs::<4> {
-                    p: a.as_mut_ptr().cast(),
-                    last: l,
-                },
-                carry,
-            )
-        };
+        carry = unsafe { g.run(Regs::<4>::whole::<V>(a), carry) };
         rest = b;
     }
     let (n, p) = (rest.len(), rest.as_mut_ptr().cast());
