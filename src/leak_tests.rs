@@ -13,8 +13,10 @@
 //! with stealing, a batch of sectors, out of place; CBC one stream each way, many streams,
 //! stealing), on every backend the CPU runs.
 //!
-//! `stack_depths` (ignored: a measurement, not a check) prints how deep below the caller
-//! each call writes, which is what the `burn_stack` depths of `xts` and `cbc` cover.
+//! `wipes_reach_as_deep_as_calls_write` makes the wipes dry, paints the region, makes each
+//! call and checks that the deepest byte it changed lies within the deepest wipe's reach;
+//! with `--nocapture` it prints how deep below the wipe's start each call writes, which
+//! is what the `burn_stack` depths are sized from.
 //!
 //! Reading the stack below the current frame is outside what the Rust abstract machine
 //! defines (the bytes belong to no live allocation); it is done with volatile reads of
@@ -26,7 +28,7 @@
 use std::vec::Vec;
 
 use crate::aes::{Impl, KeySchedule};
-use crate::{Aes, Backend, Cbc, CbcHmacSha1, HmacSha1, Sha1, Xts};
+use crate::{Aes, Backend, Cbc, CbcHmacSha1, HmacSha1, HmacSha1Key, Sha1, Xts};
 
 /// How deep below the caller's frame the scrub and the scan reach.
 const DEPTH: usize = 48 * 1024;
@@ -126,9 +128,10 @@ fn round_keys(ks: &KeySchedule) -> Vec<[u8; 16]> {
     ks.enc[1..=r].iter().chain(&ks.dec[1..r]).copied().collect()
 }
 
-/// How deep `call` writes below where its stack wipe starts (the wipes made dry, the
-/// region painted, the call made, the deepest changed byte found; 0 if none).
-fn depth_of(call: impl FnOnce() + Send + 'static) -> usize {
+/// How deep `call` writes below where its stack wipe starts, and how far below the
+/// deepest reach of its wipes (negative: short of it), in bytes: the wipes made dry, the
+/// region painted, the call made, the deepest changed byte found (`None` if no wipe ran).
+fn depth_of(call: impl FnOnce() + Send + 'static) -> Option<(usize, isize)> {
     std::thread::Builder::new()
         .stack_size(1 << 20)
         .spawn(move || {
@@ -143,11 +146,16 @@ fn depth_of(call: impl FnOnce() + Send + 'static) -> usize {
                 };
             }
             crate::wipe::LOWEST.with(|l| l.set(usize::MAX));
+            crate::wipe::REACH.with(|l| l.set(usize::MAX));
             crate::wipe::DRY.with(|d| d.set(true));
             run(call);
             crate::wipe::DRY.with(|d| d.set(false));
             let start = crate::wipe::LOWEST.with(|l| l.get());
-            let mut deepest = 0;
+            let reach = crate::wipe::REACH.with(|l| l.get());
+            if start == usize::MAX {
+                return None;
+            }
+            let mut deepest = top - 256;
             for a in (top - DEPTH..top - 256).step_by(8) {
                 // SAFETY: as in `scan`.
                 let v = unsafe {
@@ -158,11 +166,10 @@ fn depth_of(call: impl FnOnce() + Send + 'static) -> usize {
                     break;
                 }
             }
-            if deepest == 0 {
-                0
-            } else {
-                start.saturating_sub(deepest)
-            }
+            Some((
+                start.saturating_sub(deepest),
+                reach as isize - deepest as isize,
+            ))
         })
         .unwrap()
         .join()
@@ -192,6 +199,46 @@ fn xts_patterns(key: &[u8]) -> Vec<[u8; 16]> {
 /// Round keys of a one-key state (AES, CBC, the AES key of CBC-HMAC-SHA1).
 fn aes_patterns(key: &[u8]) -> Vec<[u8; 16]> {
     round_keys(&KeySchedule::new(key).unwrap())
+}
+
+/// The 16-byte pieces in which a kernel may store a SHA-1 chaining value `[a, b, c, d, e]`:
+/// the words as a `[u32; 5]` (both 16-byte windows), as digest bytes (big-endian), and in
+/// the reversed order of the SHA-NI `ABCD` register (`d, c, b, a` in memory), each byte
+/// order.
+fn state_pieces(s: &[u32; 5]) -> Vec<[u8; 16]> {
+    let mut v = Vec::new();
+    let reversed = [s[3], s[2], s[1], s[0]];
+    for words in [&s[..4], &s[1..], &reversed[..]] {
+        let le: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let be: Vec<u8> = words.iter().flat_map(|w| w.to_be_bytes()).collect();
+        v.push(le.try_into().unwrap());
+        v.push(be.try_into().unwrap());
+    }
+    v
+}
+
+/// What an HMAC key derives beyond its padded blocks: the inner and outer starting states
+/// (after `K0 ^ ipad` and `K0 ^ opad`), and the inner hash's chaining values after each
+/// whole block of `bytes(msg_seed, 1024)` (the calls below hash prefixes of it), each as
+/// [`state_pieces`].
+fn hmac_state_patterns(key: &[u8], msg_seed: u64) -> Vec<[u8; 16]> {
+    let mut k0 = [0u8; 64];
+    if key.len() > 64 {
+        k0[..20].copy_from_slice(&crate::sha1(key));
+    } else {
+        k0[..key.len()].copy_from_slice(key);
+    }
+    let (mut inner, mut outer) = (crate::sha1::IV, crate::sha1::IV);
+    crate::sha1::soft::compress(&mut inner, &[k0.map(|k| k ^ 0x36)]);
+    crate::sha1::soft::compress(&mut outer, &[k0.map(|k| k ^ 0x5c)]);
+    let mut pats = state_pieces(&outer);
+    pats.extend(state_pieces(&inner));
+    let msg = bytes(msg_seed, 1024);
+    for block in msg.as_chunks::<64>().0 {
+        crate::sha1::soft::compress(&mut inner, core::slice::from_ref(block));
+        pats.extend(state_pieces(&inner));
+    }
+    pats
 }
 
 /// A call on a keyed state, with its name.
@@ -226,23 +273,38 @@ impl<T: Send + Sync + 'static> Case<T> {
         }
     }
 
-    /// Prints how deep each call writes below where its wipe starts, the deepest over the
-    /// key lengths (each round count is a kernel of its own, with its own frame).
+    /// Checks that each call's wipes reach as deep as the call wrote (every byte it wrote
+    /// below its caller, key-derived or not, so this holds with room to spare), and
+    /// prints how deep each call writes below where its wipe starts (the deepest over
+    /// the key lengths: each round count is a kernel of its own, with its own frame),
+    /// which is what the `burn_stack` depths are sized from.
     fn depths(&self) {
+        let mut short = Vec::new();
         for b in (self.backends)() {
             for &(what, call) in self.calls {
-                let mut deepest = 0;
+                let (mut deepest, mut beyond) = (0, isize::MIN);
                 for &key_len in self.key_lens {
                     let key = bytes(key_len as u64, key_len);
                     let state = std::boxed::Box::new((self.make)(&key, b));
-                    deepest = deepest.max(depth_of(move || call(&state)));
+                    let (d, r) = depth_of(move || call(&state))
+                        .unwrap_or_else(|| panic!("{} {what}, {b}: no stack wipe", self.name));
+                    deepest = deepest.max(d);
+                    beyond = beyond.max(r);
                 }
                 let name = self.name;
                 std::println!(
-                    "{name} {b:14} writes {deepest:5} bytes below its wipe's start  {what}"
+                    "{name} {b:14} writes {deepest:5} bytes below its wipe's start, \
+                     {beyond:6} past its reach  {what}"
                 );
+                if beyond > 0 {
+                    short.push(std::format!("{name} {what}, {b}: {beyond} bytes"));
+                }
             }
         }
+        assert!(
+            short.is_empty(),
+            "calls that write deeper than their wipes reach: {short:?}"
+        );
     }
 }
 
@@ -277,9 +339,22 @@ const CBC_HMAC: Case<CbcHmacSha1> = Case {
     name: "CBC-HMAC-SHA1",
     backends: || CbcHmacSha1::available_backends().collect(),
     key_lens: &[16, 32],
-    patterns: aes_patterns,
+    patterns: |k| {
+        let mut pats = aes_patterns(k);
+        pats.extend(hmac_state_patterns(&[9; 20], 10));
+        pats
+    },
     make: |k, b| CbcHmacSha1::with_backend(k, &[9; 20], b).unwrap(),
     calls: &CBC_HMAC_CALLS,
+};
+
+const HMAC: Case<HmacSha1Key> = Case {
+    name: "HMAC-SHA1",
+    backends: || Sha1::available_backends().collect(),
+    key_lens: &[20, 64, 100],
+    patterns: |k| hmac_state_patterns(k, 20),
+    make: |k, b| HmacSha1Key::with_backend(k, b).unwrap(),
+    calls: &HMAC_CALLS,
 };
 
 #[test]
@@ -298,17 +373,22 @@ fn aes_calls_leave_no_round_keys() {
 }
 
 #[test]
-fn cbc_hmac_calls_leave_no_round_keys() {
+fn cbc_hmac_calls_leave_no_round_keys_or_hmac_states() {
     CBC_HMAC.check();
 }
 
 #[test]
-#[ignore = "a measurement for the burn_stack depths, not a check"]
-fn stack_depths() {
+fn hmac_calls_leave_no_chaining_values() {
+    HMAC.check();
+}
+
+#[test]
+fn wipes_reach_as_deep_as_calls_write() {
     XTS.depths();
     CBC.depths();
     AES.depths();
     CBC_HMAC.depths();
+    HMAC.depths();
 }
 
 /// Each kind of XTS call, by name.
@@ -399,6 +479,32 @@ const CBC_HMAC_CALLS: [Named<CbcHmacSha1>; 2] = [
         let mut b = bytes(11, 200);
         let tag = c.seal_cts(&[4; 16], &mut b).unwrap();
         c.open_cts(&[4; 16], &mut b, &tag).unwrap();
+    }),
+];
+
+/// Each kind of HMAC-SHA1 call under a set-up key, by name (the messages are prefixes of
+/// `bytes(20, 1024)`, whose inner chaining values the patterns hold).
+const HMAC_CALLS: [Named<HmacSha1Key>; 5] = [
+    ("mac 20 bytes", |k| {
+        core::hint::black_box(k.mac(&bytes(20, 20)));
+    }),
+    ("mac 1000 bytes", |k| {
+        core::hint::black_box(k.mac(&bytes(20, 1000)));
+    }),
+    ("verify 130 bytes", |k| {
+        let _ = core::hint::black_box(k.verify(&bytes(20, 130), &[0; 20]));
+    }),
+    ("update in 7 pieces, finalize", |k| {
+        let mut m = k.start();
+        for piece in bytes(20, 700).chunks(100) {
+            m.update(piece);
+        }
+        core::hint::black_box(m.finalize());
+    }),
+    ("update 1024 bytes, verify", |k| {
+        let mut m = k.start();
+        m.update(&bytes(20, 1024));
+        let _ = core::hint::black_box(m.verify(&[0; 12]));
     }),
 ];
 

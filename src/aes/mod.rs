@@ -133,7 +133,7 @@ pub(crate) enum Impl {
 impl Impl {
     /// Zeroes the stack the last block-kernel call used, where its compiled code left
     /// round keys (broadcast to vectors, spilled): the deepest frame each kernel makes
-    /// below its caller, measured in optimised builds (`leak_tests::stack_depths`;
+    /// below its caller, measured in optimised builds (`leak_tests::wipes_reach_as_deep_as_calls_write`;
     /// speed/RESULTS.md, "Stack wipes") with a margin.
     #[inline(always)]
     pub(crate) fn burn_stack(self) {
@@ -141,12 +141,12 @@ impl Impl {
         match self {
             Impl::Portable => stack::<{ depth(120, 107) }>(),
             #[cfg(simdcrypt_x86_64)]
-            Impl::AesNi(_) => stack::<{ depth(20, 18) }>(),
+            Impl::AesNi(_) => stack::<{ depth(24, 24) }>(),
             // 32-byte chunks.
             #[cfg(simdcrypt_x86_64)]
             Impl::VaesAvx2(t) => crate::wipe::stack_avx::<{ depth(26, 20) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            Impl::VaesAvx512(t) => crate::wipe::stack_avx::<{ depth(11, 1) }>(t.vaes_avx2()),
+            Impl::VaesAvx512(t) => crate::wipe::stack_avx::<{ depth(13, 10) }>(t.vaes_avx2()),
             #[cfg(not(simdcrypt_x86_64))]
             _ => stack::<{ depth(120, 107) }>(),
         }

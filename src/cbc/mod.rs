@@ -68,29 +68,29 @@ impl Imp {
     /// Zeroes the stack the last kernel call (`OP`: [`ENCRYPT`], [`DECRYPT`] or [`MANY`])
     /// used, where its compiled code left round keys (spilled vectors, key arrays): the
     /// deepest frame each kernel makes below its caller, measured in optimised builds
-    /// (`leak_tests::stack_depths`; speed/RESULTS.md, "Stack wipes") with a margin.
+    /// (`leak_tests::wipes_reach_as_deep_as_calls_write`; speed/RESULTS.md, "Stack wipes") with a margin.
     #[inline(always)]
     fn burn_stack<const OP: u8>(self) {
         use crate::wipe::{depth, stack};
         match (self, OP) {
-            (Imp::Portable, ENCRYPT) => stack::<{ depth(128, 105) }>(),
-            (Imp::Portable, DECRYPT) => stack::<{ depth(168, 107) }>(),
-            (Imp::Portable, _) => stack::<{ depth(212, 105) }>(),
+            (Imp::Portable, ENCRYPT) => stack::<{ depth(128, 119) }>(),
+            (Imp::Portable, DECRYPT) => stack::<{ depth(168, 161) }>(),
+            (Imp::Portable, _) => stack::<{ depth(212, 129) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Imp::AesNi(_), ENCRYPT) => stack::<{ depth(18, 15) }>(),
+            (Imp::AesNi(_), ENCRYPT) => stack::<{ depth(22, 22) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Imp::AesNi(_), DECRYPT) => stack::<{ depth(28, 28) }>(),
+            (Imp::AesNi(_), DECRYPT) => stack::<{ depth(32, 32) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Imp::AesNi(_), _) => stack::<{ depth(126, 25) }>(),
+            (Imp::AesNi(_), _) => stack::<{ depth(126, 32) }>(),
             // 32-byte chunks.
             #[cfg(simdcrypt_x86_64)]
-            (Imp::VaesAvx2(t), ENCRYPT) => crate::wipe::stack_avx::<{ depth(6, 4) }>(t),
+            (Imp::VaesAvx2(t), ENCRYPT) => crate::wipe::stack_avx::<{ depth(9, 12) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            (Imp::VaesAvx2(t), DECRYPT) => crate::wipe::stack_avx::<{ depth(32, 23) }>(t),
+            (Imp::VaesAvx2(t), DECRYPT) => crate::wipe::stack_avx::<{ depth(32, 24) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            (Imp::VaesAvx2(t), _) => crate::wipe::stack_avx::<{ depth(131, 33) }>(t),
+            (Imp::VaesAvx2(t), _) => crate::wipe::stack_avx::<{ depth(131, 34) }>(t),
             #[cfg(not(simdcrypt_x86_64))]
-            _ => stack::<{ depth(212, 107) }>(),
+            _ => stack::<{ depth(212, 161) }>(),
         }
     }
 }

@@ -174,7 +174,7 @@ impl CbcHmacSha1 {
 
     /// Zeroes the stack the stitched kernel used, where its compiled code left round keys
     /// and chaining values (spilled): its deepest frame, measured in optimised builds
-    /// (`leak_tests::stack_depths`; speed/RESULTS.md, "Stack wipes") with a margin.
+    /// (`leak_tests::wipes_reach_as_deep_as_calls_write`; speed/RESULTS.md, "Stack wipes") with a margin.
     #[cfg(simdcrypt_x86_64)]
     #[inline(always)]
     fn burn_stack() {
@@ -193,6 +193,9 @@ impl CbcHmacSha1 {
             _ if groups.is_empty() => {}
             Imp::Sequential if seal => {
                 self.sha.compress(&mut state, groups);
+                // The compression ran from the keyed state: its frame holds key-derived
+                // chaining values.
+                self.sha.burn_stack();
                 self.cbc
                     .enc_blocks(&mut chain, groups.as_flattened_mut().as_chunks_mut().0);
             }
@@ -200,6 +203,7 @@ impl CbcHmacSha1 {
                 self.cbc
                     .dec_blocks(&mut chain, groups.as_flattened_mut().as_chunks_mut().0);
                 self.sha.compress(&mut state, groups);
+                self.sha.burn_stack();
             }
             #[cfg(simdcrypt_x86_64)]
             Imp::Stitched(a, s) => {

@@ -115,7 +115,13 @@ impl HmacSha1 {
     /// assert_eq!(mac.finalize(), hex!("effcdf6ae5eb2fa2d27416d5f184df9c259a7c79"));
     /// ```
     pub fn update(&mut self, data: &[u8]) {
+        // Compressions from the keyed state leave key-derived chaining values in the
+        // kernel's frame: zeroed when a block was compressed (short pieces only buffer).
+        let compresses = self.inner.buf_len + data.len() >= 64;
         self.inner.update(data);
+        if compresses {
+            self.inner.imp().burn_stack();
+        }
     }
 
     /// Starts a new message under the same key.
@@ -211,11 +217,15 @@ pub(crate) fn key_states(key: &[u8], imp: Impl, backend: Backend) -> ([u32; 5], 
     (inner_start, outer_start)
 }
 
-/// The HMAC tag from the inner hash (the key block already in it) and the outer start.
+/// The HMAC tag from the inner hash (the key block already in it) and the outer start;
+/// then zeroes the stack both compressions used (inlined, so that the wipe also covers
+/// the frames of the caller's earlier compressions from the keyed state).
+#[inline(always)]
 pub(crate) fn finish_tag(inner: &mut Sha1, outer_start: [u32; 5]) -> [u8; 20] {
     let mut digest = inner.finish();
     let tag = digest_from(inner.imp(), outer_start, 64, &digest);
     crate::wipe::bytes(&mut digest);
+    inner.imp().burn_stack();
     tag
 }
 
@@ -330,6 +340,8 @@ impl HmacSha1Key {
         let mut inner = digest_from(self.imp, self.inner_start, 64, msg);
         let tag = digest_from(self.imp, self.outer_start, 64, &inner);
         crate::wipe::bytes(&mut inner);
+        // Both digests start from key-derived states, which their kernels' frames hold.
+        self.imp.burn_stack();
         tag
     }
 

@@ -98,24 +98,27 @@ pub(crate) enum Impl {
 }
 
 impl Impl {
-    /// Zeroes the stack a compression (and HMAC keying around it) just used, where the
-    /// message schedule and chaining values of key blocks are left: the kernels' measured
-    /// stack use in an optimised build (`leak_tests.rs`) with a margin. For HMAC keying
-    /// only; plain hashing of public data pays nothing.
+    /// Zeroes the stack a compression from a key-derived state just used (HMAC keying,
+    /// and every HMAC compression after it), where the message schedule and chaining
+    /// values are left: the deepest that HMAC keying, `mac`, `update` and the tag's two
+    /// digests write below the wipe, measured (`leak_tests::wipes_reach_as_deep_as_calls_write`; speed/RESULTS.md,
+    /// "Stack wipes") in test and in optimised builds, with a 20% margin. Plain hashing of
+    /// public data pays nothing.
     #[inline(always)]
     pub(crate) fn burn_stack(self) {
+        use crate::wipe::{depth, stack};
         match self {
-            Impl::Portable => crate::wipe::stack::<40>(),
+            Impl::Portable => stack::<{ depth(53, 53) }>(),
             #[cfg(simdcrypt_x86_64)]
-            Impl::Ssse3(_) => crate::wipe::stack::<88>(),
+            Impl::Ssse3(_) => stack::<{ depth(107, 102) }>(),
             #[cfg(simdcrypt_x86_64)]
-            Impl::Avx2(_) | Impl::Avx512(_) => crate::wipe::stack::<168>(),
+            Impl::Avx2(_) | Impl::Avx512(_) => stack::<{ depth(200, 183) }>(),
             #[cfg(simdcrypt_x86_64)]
-            Impl::ShaNi(_) => crate::wipe::stack::<24>(),
+            Impl::ShaNi(_) => stack::<{ depth(40, 32) }>(),
             #[cfg(simdcrypt_asm)]
-            Impl::Avx2Asm(_) => crate::wipe::stack::<104>(),
+            Impl::Avx2Asm(_) => stack::<{ depth(126, 125) }>(),
             #[cfg(simdcrypt_asm)]
-            Impl::ShaNiAsm(_) => crate::wipe::stack::<56>(),
+            Impl::ShaNiAsm(_) => stack::<{ depth(56, 56) }>(),
         }
     }
 

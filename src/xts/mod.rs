@@ -130,7 +130,7 @@ impl Kernel {
     /// Zeroes the stack that the last tweak encryption and unit kernel calls used, where
     /// their compiled code left round keys and tweaks (spilled vectors, key arrays): the
     /// deepest frame each backend makes below `Xts::run_unchecked`, measured in optimised
-    /// builds (`leak_tests::stack_depths`; speed/RESULTS.md, "Stack wipes") with a margin,
+    /// builds (`leak_tests::wipes_reach_as_deep_as_calls_write`; speed/RESULTS.md, "Stack wipes") with a margin,
     /// in 16-byte chunks, or 32-byte ones where the CPU has AVX.
     /// `path`: the kernel entry that ran ([`MANY`], [`ONE`] or [`SHORT`], each with a
     /// frame of its own).
