@@ -84,7 +84,7 @@ impl Imp {
             (Imp::AesNi(_), _) => stack::<{ depth(126, 32) }>(),
             // 32-byte chunks.
             #[cfg(simdcrypt_x86_64)]
-            (Imp::VaesAvx2(t), ENCRYPT) => crate::wipe::stack_avx::<{ depth(9, 12) }>(t),
+            (Imp::VaesAvx2(t), ENCRYPT) => crate::wipe::stack_avx::<{ depth(12, 12) }>(t),
             #[cfg(simdcrypt_x86_64)]
             (Imp::VaesAvx2(t), DECRYPT) => crate::wipe::stack_avx::<{ depth(32, 24) }>(t),
             #[cfg(simdcrypt_x86_64)]
