@@ -49,7 +49,8 @@ pub(crate) fn words(words: &mut [u32]) {
 /// in `leak_tests.rs`).
 ///
 /// On x86-64 the zeroing is inline assembly in the caller, `N` unrolled stores at fixed
-/// offsets below its stack pointer: it reaches every byte of the frames below the caller.
+/// offsets below its stack pointer (lowered over the area while it writes): it reaches
+/// every byte of the frames below the caller.
 /// (The first version zeroed a local array in a function of its own; the compiler placed
 /// that array up to 64 bytes below the top of its frame, and a round key that an AVX-512
 /// kernel spilled just under its saved registers was left in that gap. A store loop in a
@@ -64,20 +65,24 @@ pub(crate) fn stack<const N: usize>() {
     }
     #[cfg(simdcrypt_x86_64)]
     // SAFETY: without `nostack` the stack pointer is aligned for a call (16 bytes) and
-    // the stack below it, red zone included, belongs to the asm block; the stores stay in
-    // the `16 * N` bytes below it, which the frames of the calls just made used (mapped).
-    // xmm0 is declared clobbered.
+    // the stack below it belongs to the asm block, which restores the stack pointer; the
+    // stores stay in the `16 * N` bytes below it, which the frames of the calls just made
+    // used (mapped). The stack pointer is lowered over the area first, so that nothing
+    // is written below it (where a signal handler's frame could go, and which valgrind
+    // reports). xmm0 is declared clobbered.
     unsafe {
         core::arch::asm!(
+            "sub rsp, {bytes}",
             "xorps xmm0, xmm0",
-            ".set simdcrypt_wipe_off, 16",
+            ".set simdcrypt_wipe_off, 0",
             ".rept {n}",
-            "movaps xmmword ptr [rsp - simdcrypt_wipe_off], xmm0",
+            "movaps xmmword ptr [rsp + simdcrypt_wipe_off], xmm0",
             ".set simdcrypt_wipe_off, simdcrypt_wipe_off + 16",
             ".endr",
+            "add rsp, {bytes}",
             n = const N,
+            bytes = const 16 * N,
             out("xmm0") _,
-            options(preserves_flags),
         );
     }
     #[cfg(not(simdcrypt_x86_64))]
@@ -122,24 +127,28 @@ pub(crate) fn stack_avx<const N: usize>(_avx: crate::cpu::VaesAvx2Token) {
     if dry_run(32 * N) {
         return;
     }
-    // SAFETY: the token proves the CPU runs AVX; the stores stay in the `32 * N + 32`
-    // bytes below the stack pointer, as in `stack` (the aligned ones from the stack
-    // pointer rounded down to 32, one unaligned store for the top 32 bytes). Every
-    // register the C ABI lets a call clobber is declared clobbered: `vzeroupper` clears
-    // the upper halves of all vector registers, and the caller has just made a call.
+    // SAFETY: the token proves the CPU runs AVX; as in `stack`, the stack pointer is
+    // lowered over the area (`32 * N + 32` bytes) and restored, and the stores stay in it
+    // (the aligned ones from the old stack pointer rounded down to 32, one unaligned
+    // store for the top 32 bytes). Every register the C ABI lets a call clobber is
+    // declared clobbered: `vzeroupper` clears the upper halves of all vector registers,
+    // and the caller has just made a call.
     unsafe {
         core::arch::asm!(
             "mov rax, rsp",
             "and rax, -32",
+            "sub rsp, {bytes}",
             "vpxor xmm0, xmm0, xmm0",
-            "vmovdqu ymmword ptr [rsp - 32], ymm0",
+            "vmovdqu ymmword ptr [rsp + {bytes} - 32], ymm0",
             ".set simdcrypt_wipe_off, 32",
             ".rept {n}",
             "vmovdqa ymmword ptr [rax - simdcrypt_wipe_off], ymm0",
             ".set simdcrypt_wipe_off, simdcrypt_wipe_off + 32",
             ".endr",
+            "add rsp, {bytes}",
             "vzeroupper",
             n = const N,
+            bytes = const 32 * N + 32,
             clobber_abi("C"),
         );
     }
