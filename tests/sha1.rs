@@ -507,6 +507,27 @@ proptest! {
     }
 }
 
+/// HMAC of messages long enough that `sha-ni-asm` hands its whole blocks to the assembly
+/// (16 blocks and more) before the fused inner-and-outer tail in registers: lengths
+/// around 1 KiB and its padding edges, on every backend, one-shot and incremental.
+#[test]
+fn hmac_long_messages() {
+    let data: Vec<u8> = (0..2200u32).map(|i| (i * 13 + 5) as u8).collect();
+    let key = [0x4bu8; 33];
+    for b in backends::<Sha1>() {
+        let k = HmacSha1Key::with_backend(&key, b).unwrap();
+        for len in (1015..=1100).chain([1151, 1152, 1153, 2047, 2048, 2049, 2200]) {
+            let msg = &data[..len];
+            let want = rustcrypto_hmac(&key, msg);
+            assert_eq!(k.mac(msg), want, "{b} len {len}");
+            let mut m = k.start();
+            m.update(&msg[..len / 3]);
+            m.update(&msg[len / 3..]);
+            assert_eq!(m.finalize(), want, "{b} incremental len {len}");
+        }
+    }
+}
+
 /// The one-shot `sha1` (whole blocks straight from the input, then the padded tail) at
 /// every length across the one- and two-padding-block edges and several whole blocks; on
 /// every backend the same through `update` + `finalize` (a message ending on a block

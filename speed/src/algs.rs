@@ -137,6 +137,10 @@ pub enum Family {
     Sha1Many,
     /// HMAC-SHA1 of one message, keyed per message.
     HmacSha1,
+    /// HMAC-SHA1 of one message under a key set up once (`HmacSha1Key::mac`; RustCrypto's
+    /// keyed `Hmac` cloned per message; AWS-LC's `hmac::Key` reused; OpenSSL's shim has
+    /// no kept key, so no OpenSSL row).
+    HmacSha1Keyed,
     /// AES-XTS over 4 KiB data units through `par_encrypt_sectors`, from 1 to `--threads`
     /// threads (only with `--threads` above 1 and the `rayon` feature).
     XtsPar,
@@ -273,6 +277,7 @@ pub fn catalog() -> &'static [Algorithm] {
         alg("sha1", Sha1, 0, true, 1, Sha1Latency),
         alg("sha1-many", Sha1Many, 0, true, MANY, Sha1Throughput),
         alg("hmac-sha1", HmacSha1, 20, true, 1, Sha1Latency),
+        alg("hmac-sha1-keyed", HmacSha1Keyed, 20, true, 1, Sha1Latency),
         alg("aes-128-xts-enc-par", XtsPar, 32, true, 1, Ceiling::None),
         alg("aes-256-xts-enc-par", XtsPar, 64, true, 1, Ceiling::None),
         alg(
@@ -418,7 +423,11 @@ impl Algorithm {
             Family::Xts => (16..=1 << 24).contains(&size),
             Family::XtsSectors => size > 0 && size.is_multiple_of(SMALL_SECTOR),
             Family::XtsPar => size > 0 && size.is_multiple_of(XTS_SECTOR),
-            Family::Sha1 | Family::Sha1Many | Family::HmacSha1 | Family::Krb5 => size > 0,
+            Family::Sha1
+            | Family::Sha1Many
+            | Family::HmacSha1
+            | Family::HmacSha1Keyed
+            | Family::Krb5 => size > 0,
             Family::CbcHmacSha1 => size > 0 && size.is_multiple_of(16),
         }
     }
@@ -451,7 +460,7 @@ impl Algorithm {
             }
             // The `par-N` contenders, chosen by `--threads`.
             Family::XtsPar => Vec::new(),
-            Family::Sha1 | Family::Sha1Many | Family::HmacSha1 => {
+            Family::Sha1 | Family::Sha1Many | Family::HmacSha1 | Family::HmacSha1Keyed => {
                 simdcrypt::Sha1::available_backends().map(Some).collect()
             }
             Family::CbcHmacSha1 | Family::Krb5 => simdcrypt::CbcHmacSha1::available_backends()
@@ -476,7 +485,9 @@ impl Algorithm {
             // `sha1_many` has its own automatic choice of multi-lane kernel.
             Family::Sha1Many => Some(simdcrypt::sha1::sha1_many_backend()),
             // `HmacSha1::new` uses SHA-1's automatic choice.
-            Family::Sha1 | Family::HmacSha1 => Some(simdcrypt::Sha1::new().backend()),
+            Family::Sha1 | Family::HmacSha1 | Family::HmacSha1Keyed => {
+                Some(simdcrypt::Sha1::new().backend())
+            }
             Family::CbcHmacSha1 | Family::Krb5 => {
                 simdcrypt::CbcHmacSha1::new(&key(self.key_len), &mac_key())
                     .ok()
@@ -500,7 +511,7 @@ impl Algorithm {
         match who {
             // OpenSSL's stitched cipher runs the encrypt direction (as `openssl speed -evp`).
             Who::OpenSsl => match self.family {
-                Family::Ecb | Family::Krb5 | Family::XtsPar => false,
+                Family::Ecb | Family::Krb5 | Family::XtsPar | Family::HmacSha1Keyed => false,
                 Family::CbcHmacSha1 => self.encrypt,
                 _ => true,
             },
@@ -591,11 +602,17 @@ impl Algorithm {
                 r.try_run().ok()?;
                 Some(Box::new(r))
             }
+            Family::HmacSha1Keyed => Some(Box::new(OursHmacKeyed {
+                key: simdcrypt::HmacSha1Key::with_backend(k, b?).ok()?,
+                msg: message(size, 0),
+                out: [0; 20],
+            })),
             Family::HmacSha1 => {
                 let backend = b?;
                 simdcrypt::HmacSha1::with_backend(k, backend).ok()?;
                 Some(Box::new(OursHmac {
                     backend,
+                    auto: Some(backend) == self.auto(),
                     key: k.to_vec(),
                     msg: message(size, 0),
                     out: [0; 20],
@@ -679,6 +696,14 @@ impl Algorithm {
                 msg: message(size, 0),
                 out: [0; 20],
             })),
+            (Family::HmacSha1Keyed, _) => {
+                use hmac::KeyInit;
+                Some(Box::new(RcHmacKeyed {
+                    mac: hmac::Hmac::<sha1::Sha1>::new_from_slice(k).ok()?,
+                    msg: message(size, 0),
+                    out: [0; 20],
+                }))
+            }
             _ => None,
         }
     }
@@ -726,6 +751,7 @@ impl Algorithm {
                 msgs: messages(size, streams),
                 out: vec![0; 20 * streams],
             }),
+            Family::HmacSha1Keyed => return None,
             Family::HmacSha1 => Box::new(OsslHmac {
                 key: k.to_vec(),
                 msg: message(size, 0),
@@ -794,6 +820,11 @@ impl Algorithm {
             }),
             Family::HmacSha1 => Box::new(AwsHmac {
                 key: k.to_vec(),
+                msg: message(size, 0),
+                out: [0; 20],
+            }),
+            Family::HmacSha1Keyed => Box::new(AwsHmacKeyed {
+                key: aws_lc_rs::hmac::Key::new(aws_lc_rs::hmac::HMAC_SHA1_FOR_LEGACY_USE_ONLY, k),
                 msg: message(size, 0),
                 out: [0; 20],
             }),
@@ -989,9 +1020,11 @@ impl Runner for OursSha1Many {
     }
 }
 
-/// HMAC keyed per message, as the peers' rows are.
+/// HMAC keyed per message, as the peers' rows are: `HmacSha1::new` (what users call) on
+/// the automatic backend, `with_backend` on the others.
 struct OursHmac {
     backend: Backend,
+    auto: bool,
     key: Vec<u8>,
     msg: Vec<u8>,
     out: [u8; 20],
@@ -999,10 +1032,30 @@ struct OursHmac {
 
 impl Runner for OursHmac {
     fn run(&mut self) {
-        let mut m = simdcrypt::HmacSha1::with_backend(black_box(&self.key), self.backend)
-            .expect("checked when made");
+        let mut m = if self.auto {
+            simdcrypt::HmacSha1::new(black_box(&self.key))
+        } else {
+            simdcrypt::HmacSha1::with_backend(black_box(&self.key), self.backend)
+                .expect("checked when made")
+        };
         m.update(black_box(&self.msg));
         self.out = m.finalize();
+    }
+    fn output(&self) -> &[u8] {
+        &self.out
+    }
+}
+
+/// HMAC under a key set up once (`HmacSha1Key::mac`).
+struct OursHmacKeyed {
+    key: simdcrypt::HmacSha1Key,
+    msg: Vec<u8>,
+    out: [u8; 20],
+}
+
+impl Runner for OursHmacKeyed {
+    fn run(&mut self) {
+        self.out = black_box(&self.key).mac(black_box(&self.msg));
     }
     fn output(&self) -> &[u8] {
         &self.out
@@ -1330,6 +1383,25 @@ impl Runner for RcHmac {
     }
 }
 
+/// HMAC under a key set up once: the keyed state cloned per message.
+struct RcHmacKeyed {
+    mac: hmac::Hmac<sha1::Sha1>,
+    msg: Vec<u8>,
+    out: [u8; 20],
+}
+
+impl Runner for RcHmacKeyed {
+    fn run(&mut self) {
+        use hmac::Mac;
+        let mut m = black_box(&self.mac).clone();
+        m.update(black_box(&self.msg));
+        self.out.copy_from_slice(&m.finalize().into_bytes());
+    }
+    fn output(&self) -> &[u8] {
+        &self.out
+    }
+}
+
 // ---------------------------------------------------------------- AWS-LC
 
 #[cfg(feature = "aws-lc")]
@@ -1444,6 +1516,25 @@ impl Runner for AwsHmac {
         use aws_lc_rs::hmac;
         let k = hmac::Key::new(hmac::HMAC_SHA1_FOR_LEGACY_USE_ONLY, black_box(&self.key));
         let tag = hmac::sign(&k, black_box(&self.msg));
+        self.out.copy_from_slice(tag.as_ref());
+    }
+    fn output(&self) -> &[u8] {
+        &self.out
+    }
+}
+
+/// HMAC under a key set up once (`hmac::Key` keeps the keyed context).
+#[cfg(feature = "aws-lc")]
+struct AwsHmacKeyed {
+    key: aws_lc_rs::hmac::Key,
+    msg: Vec<u8>,
+    out: [u8; 20],
+}
+
+#[cfg(feature = "aws-lc")]
+impl Runner for AwsHmacKeyed {
+    fn run(&mut self) {
+        let tag = aws_lc_rs::hmac::sign(black_box(&self.key), black_box(&self.msg));
         self.out.copy_from_slice(tag.as_ref());
     }
     fn output(&self) -> &[u8] {
@@ -1612,7 +1703,10 @@ mod tests {
                 }
                 assert_eq!(
                     outs[0].1.len(),
-                    if a.family == Family::Sha1 || a.family == Family::HmacSha1 {
+                    if matches!(
+                        a.family,
+                        Family::Sha1 | Family::HmacSha1 | Family::HmacSha1Keyed
+                    ) {
                         20
                     } else if a.family == Family::Sha1Many {
                         20 * a.streams

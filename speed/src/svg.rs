@@ -70,6 +70,7 @@ pub fn family_name(f: Option<Family>) -> (&'static str, &'static str) {
         Some(Family::Sha1) => ("SHA-1, one message", "sha1"),
         Some(Family::Sha1Many) => ("SHA-1, many messages (sha1_many)", "sha1-many"),
         Some(Family::HmacSha1) => ("HMAC-SHA1, keyed per message", "hmac-sha1"),
+        Some(Family::HmacSha1Keyed) => ("HMAC-SHA1, key set up once", "hmac-sha1-keyed"),
         Some(Family::CbcHmacSha1) => (
             "AES-CBC + HMAC-SHA1 in one pass (CbcHmacSha1)",
             "cbc-hmac-sha1",

@@ -227,7 +227,7 @@ impl CbcHmacSha1 {
         if !tail.is_empty() {
             self.cbc.steal_encrypt(&mut chain, tail);
         }
-        finish_tag(&mut h, self.outer_start)
+        finish_tag(&mut h, &self.outer_start)
     }
 
     /// Opens `buf` split as in [`CbcHmacSha1::seal_split`] and checks `tag`; wipes `buf` on
@@ -246,7 +246,7 @@ impl CbcHmacSha1 {
             self.cbc.steal_decrypt(&mut chain, tail);
         }
         h.update(&buf[bulk..]);
-        let mut mac = finish_tag(&mut h, self.outer_start);
+        let mut mac = finish_tag(&mut h, &self.outer_start);
         let r = ct_verify(&mac, tag);
         wipe::bytes(&mut mac);
         if r.is_err() {

@@ -108,15 +108,15 @@ impl Impl {
     pub(crate) fn burn_stack(self) {
         use crate::wipe::{depth, stack};
         match self {
-            Impl::Portable => stack::<{ depth(53, 53) }>(),
+            Impl::Portable => stack::<{ depth(83, 83) }>(),
             #[cfg(simdcrypt_x86_64)]
-            Impl::Ssse3(_) => stack::<{ depth(107, 102) }>(),
+            Impl::Ssse3(_) => stack::<{ depth(117, 132) }>(),
             #[cfg(simdcrypt_x86_64)]
-            Impl::Avx2(_) | Impl::Avx512(_) => stack::<{ depth(200, 183) }>(),
+            Impl::Avx2(_) | Impl::Avx512(_) => stack::<{ depth(210, 213) }>(),
             #[cfg(simdcrypt_x86_64)]
-            Impl::ShaNi(_) => stack::<{ depth(40, 32) }>(),
+            Impl::ShaNi(_) => stack::<{ depth(40, 40) }>(),
             #[cfg(simdcrypt_asm)]
-            Impl::Avx2Asm(_) => stack::<{ depth(126, 125) }>(),
+            Impl::Avx2Asm(_) => stack::<{ depth(137, 155) }>(),
             #[cfg(simdcrypt_asm)]
             Impl::ShaNiAsm(_) => stack::<{ depth(56, 56) }>(),
         }
@@ -310,6 +310,52 @@ pub(crate) fn digest_from(
     out
 }
 
+/// HMAC's tag: the inner digest of `data` following `prefix_len` bytes already in `inner`
+/// (as [`digest_from`]), then the outer digest of it from `outer`. On SHA-NI one call
+/// (the inner digest stays in registers); elsewhere the two digests.
+///
+/// The states are borrowed, not copied: a copy in the caller's frame would lie above the
+/// stack wipe that follows (`Impl::burn_stack` zeroes below the caller's stack pointer).
+/// Not inlined, so that its copies and wipes are in its own frame, below the caller's.
+#[inline(never)]
+pub(crate) fn hmac_from(
+    imp: Impl,
+    inner: &[u32; 5],
+    outer: &[u32; 5],
+    prefix_len: u64,
+    data: &[u8],
+) -> [u8; 20] {
+    let mut inner = *inner;
+    let fused = match imp {
+        #[cfg(simdcrypt_x86_64)]
+        Impl::ShaNi(t) => Some(shani::hmac(t, &inner, outer, prefix_len, data, 0)),
+        #[cfg(simdcrypt_asm)]
+        Impl::ShaNiAsm(t) => {
+            // Long runs of whole blocks in assembly, as in `digest_from`.
+            let (blocks, _) = data.as_chunks::<64>();
+            let done = if blocks.len() >= ASM_MIN_BLOCKS {
+                shani_asm::compress(t, &mut inner, blocks);
+                blocks.len()
+            } else {
+                0
+            };
+            Some(shani::hmac(t, &inner, outer, prefix_len, data, done))
+        }
+        _ => None,
+    };
+    let tag = match fused {
+        Some(tag) => tag,
+        None => {
+            let mut digest = digest_from(imp, inner, prefix_len, data);
+            let tag = digest_from(imp, *outer, 64, &digest);
+            crate::wipe::bytes(&mut digest);
+            tag
+        }
+    };
+    crate::wipe::words(&mut inner);
+    tag
+}
+
 /// The digest bytes of a state.
 pub(crate) fn digest_bytes(state: &[u32; 5]) -> [u8; 20] {
     let mut out = [0u8; 20];
@@ -460,6 +506,19 @@ impl Sha1 {
         }
         self.buf[..rest.len()].copy_from_slice(rest);
         self.buf_len = rest.len();
+    }
+
+    /// HMAC's tag, with this hash as the inner one (the key block already in it) and the
+    /// outer starting state `outer`, leaving the state spent (callers reset or drop it).
+    pub(crate) fn finish_hmac(&mut self, outer: &[u32; 5]) -> [u8; 20] {
+        let buffered = self.buf_len;
+        hmac_from(
+            self.imp,
+            &self.state,
+            outer,
+            self.len.wrapping_sub(buffered as u64),
+            &self.buf[..buffered],
+        )
     }
 
     /// Pads and returns the digest, leaving the state spent (callers reset or drop it).

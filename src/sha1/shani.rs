@@ -265,6 +265,51 @@ fn load_end(b: &[u8], r: usize) -> __m128i {
 
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
 fn digest_impl(state: &[u32; 5], prefix_len: u64, data: &[u8], done: usize) -> [u8; 20] {
+    let (abcd, e) = final_state(state, prefix_len, data, done);
+    digest_out(abcd, e)
+}
+
+/// The digest bytes of a final state.
+#[inline]
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+fn digest_out(abcd: __m128i, e: __m128i) -> [u8; 20] {
+    let mut out = [0u8; 20];
+    // SAFETY: `out` has 16 writable bytes at 0.
+    unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), bswap128(abcd)) };
+    out[16..].copy_from_slice(&(_mm_extract_epi32::<3>(e) as u32).to_be_bytes());
+    out
+}
+
+/// HMAC's tag in one call: the inner digest (as [`digest_impl`], from the inner state),
+/// then the outer block built in registers from it (the 20 digest bytes, the marker, the
+/// length of 84 bytes) and compressed from `outer`. The inner digest never leaves
+/// registers.
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+fn hmac_impl(
+    inner: &[u32; 5],
+    outer: &[u32; 5],
+    prefix_len: u64,
+    data: &[u8],
+    done: usize,
+) -> [u8; 20] {
+    let (abcd, e) = final_state(inner, prefix_len, data, done);
+    // The outer message as raw (big-endian) bytes: digest words a..d, then e, 0x80, zeros,
+    // and the bit length (64 + 20) * 8 in the last 8 bytes.
+    let raw0 = bswap128(abcd);
+    let ew = _mm_extract_epi32::<3>(e) as u32;
+    let raw1 = _mm_set_epi32(0, 0, 0x80, ew.swap_bytes() as i32);
+    let bits = (64u64 + 20) * 8;
+    let raw3 = _mm_insert_epi64::<1>(_mm_setzero_si128(), bits.swap_bytes() as i64);
+    let (mut oabcd, mut oe) = load_state(outer);
+    block_regs(&mut oabcd, &mut oe, [raw0, raw1, _mm_setzero_si128(), raw3]);
+    digest_out(oabcd, oe)
+}
+
+/// The state after `data`'s whole blocks from block `done` on and its padded tail, built
+/// in registers, starting from `state` after `prefix_len` bytes.
+#[inline]
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+fn final_state(state: &[u32; 5], prefix_len: u64, data: &[u8], done: usize) -> (__m128i, __m128i) {
     let (mut abcd, mut e) = load_state(state);
     let (blocks, tail) = data.as_chunks::<64>();
     for b in &blocks[done..] {
@@ -306,11 +351,7 @@ fn digest_impl(state: &[u32; 5], prefix_len: u64, data: &[u8], done: usize) -> [
         let z = _mm_setzero_si128();
         block_regs(&mut abcd, &mut e, [z, z, z, len]);
     }
-    let mut out = [0u8; 20];
-    // SAFETY: `out` has 16 writable bytes at 0.
-    unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), bswap128(abcd)) };
-    out[16..].copy_from_slice(&(_mm_extract_epi32::<3>(e) as u32).to_be_bytes());
-    out
+    (abcd, e)
 }
 
 /// The digest of a message that follows `prefix_len` bytes already compressed into
@@ -327,6 +368,22 @@ pub(crate) fn digest(
     debug_assert!(done <= data.len() / 64);
     // SAFETY: the token proves the CPU has SHA, SSSE3 and SSE4.1.
     unsafe { digest_impl(state, prefix_len, data, done) }
+}
+
+/// HMAC's tag of a message that follows `prefix_len` bytes already compressed into the
+/// inner state `inner` (64 after the key block): `data`'s whole blocks from block `done`
+/// on, its padded tail, and the outer block from `outer`, in one call.
+pub(crate) fn hmac(
+    _: ShaNiToken,
+    inner: &[u32; 5],
+    outer: &[u32; 5],
+    prefix_len: u64,
+    data: &[u8],
+    done: usize,
+) -> [u8; 20] {
+    debug_assert!(done <= data.len() / 64);
+    // SAFETY: the token proves the CPU has SHA, SSSE3 and SSE4.1.
+    unsafe { hmac_impl(inner, outer, prefix_len, data, done) }
 }
 
 /// Compresses two independent streams of equally many blocks at once (two interleaved
