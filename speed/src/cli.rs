@@ -96,6 +96,12 @@ pub struct RunArgs {
     /// Message sizes (`16,4k,1m`) [default: 16,64,256,1k,8k,16k, and 4k for XTS].
     #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = parse_size)]
     pub size: Option<Vec<usize>>,
+    /// The size sweep: 16 B to 1 MiB in powers of two, with 1,500 B (a network packet) and
+    /// lengths with a partial last block (21 and 100 B; the algorithms that take whole
+    /// blocks only skip them); the summary's `worst over N sizes` line then reads as "no
+    /// size where a peer wins" or names the size where one does.
+    #[arg(long, conflicts_with = "size")]
+    pub sweep: bool,
     /// Measuring time per contender and size, spread over the rounds.
     #[arg(long, value_name = "S", default_value_t = 0.15, value_parser = parse_seconds)]
     pub seconds: f64,
@@ -151,6 +157,29 @@ pub fn parse_size(s: &str) -> Result<usize, String> {
 
 /// The largest message size.
 pub const MAX_SIZE: usize = 64 << 20;
+
+/// The sizes of `--sweep`.
+pub const SWEEP: [usize; 19] = [
+    16,
+    21,
+    32,
+    64,
+    100,
+    128,
+    256,
+    512,
+    1024,
+    1500,
+    2048,
+    4096,
+    8192,
+    16 << 10,
+    32 << 10,
+    64 << 10,
+    256 << 10,
+    512 << 10,
+    1 << 20,
+];
 
 fn parse_seconds(s: &str) -> Result<f64, String> {
     let v: f64 = s
@@ -265,7 +294,11 @@ impl Options {
             algs,
             backends,
             peers,
-            sizes: args.size.clone(),
+            sizes: if args.sweep {
+                Some(SWEEP.to_vec())
+            } else {
+                args.size.clone()
+            },
             streams: (args.streams.as_ref()).map(|v| v.iter().map(|&n| n.into()).collect()),
             seconds: args.seconds,
             rounds: args.rounds.into(),
@@ -375,6 +408,16 @@ mod tests {
             names(&parse(&["--alg", "all"]).unwrap()).len(),
             algs::catalog().len()
         );
+    }
+
+    #[test]
+    fn sweep() {
+        let o = parse(&["--sweep"]).unwrap();
+        let sizes = o.sizes.unwrap();
+        assert_eq!((sizes[0], *sizes.last().unwrap()), (16, 1 << 20));
+        assert!(sizes.contains(&1500) && sizes.contains(&21));
+        assert!(sizes.windows(2).all(|w| w[0] < w[1]));
+        assert!(parse(&["--sweep", "--size", "64"]).is_err());
     }
 
     #[test]
