@@ -3,8 +3,8 @@
 //!
 //! ```text
 //! v[j] lane l = T_0·x^(L j + l)  for j = 0..8 (each straight from T_0)   // tweaks of a group
-//! for each group of 8 registers of full blocks (decrypting, all but the last full block
-//! when a partial block follows):
+//! for each group of 8 registers of full blocks (all but the last block when a partial
+//! block follows):
 //!     s[j] = P[j] ⊕ v[j] ⊕ rk[0];  w[j] = v[j] ⊕ rk[R]
 //!     round 1 (8 independent aesenc);  v[0..4] *= x^(8L)
 //!     round 2;                          v[4..8] *= x^(8L)     // hidden between rounds
@@ -13,8 +13,7 @@
 //! per lane: t·x^(8L) = (t shifted up L bytes) ⊕ clmul(top L bytes of t, 0x87)
 //! the remaining n < 8L full blocks: one group of ceil(n / L) registers, the last one
 //! loaded and stored masked; tweaks from the first lanes of v
-//! the ciphertext stealing: [`steal`] (encrypt: one AES-NI block, the last full block
-//! having run with the others; decrypt: two dependent ones; tweak = lane n of v)
+//! the ciphertext stealing: [`steal`] (two dependent AES-NI blocks, tweak = lane n of v)
 //! ```
 //! Multi-unit calls whose unit is a whole number of groups run as one stream of groups:
 //! the next unit's first tweaks are made from its T_0 between the rounds of the current
@@ -152,14 +151,7 @@ unsafe fn unit<V: AesVec, const DEC: bool, const R: usize, const PATH: u8>(
 ) {
     let lanes = V::LANES;
     let rem = len % 16;
-    // With a partial block, decryption leaves the last full block to the stealing step
-    // (it needs the tweak after its own); encryption runs it with the others, so that
-    // stealing is one serial block (the merged last block), not two.
-    let bulk = if rem == 0 || !DEC {
-        len / 16
-    } else {
-        len / 16 - 1
-    };
+    let bulk = if rem == 0 { len / 16 } else { len / 16 - 1 };
     let t = V::splat(tok, t0);
     let mut v = [t; G];
     // A unit shorter than a group needs only the registers its blocks (and the stealing
@@ -189,12 +181,10 @@ unsafe fn unit<V: AesVec, const DEC: bool, const R: usize, const PATH: u8>(
     // The full blocks after the last group (fewer than 8 L): one group of as many
     // registers as they need. Their tweaks are the first lanes of `v`.
     let left = bulk % (G * lanes);
-    // The tail's last register of ciphertext (see below).
-    let mut last = None;
     if left > 0 {
         // SAFETY: blocks `off / 16 .. off / 16 + left` are within `bulk`, so within the
         // caller's ranges.
-        last = Some(unsafe {
+        unsafe {
             let (s, d) = (src.add(off), dst.add(off));
             match left.div_ceil(lanes) {
                 1 => tail::<V, DEC, R, 1>(tok, rk, &v, s, d, left),
@@ -206,41 +196,22 @@ unsafe fn unit<V: AesVec, const DEC: bool, const R: usize, const PATH: u8>(
                 7 => tail::<V, DEC, R, 7>(tok, rk, &v, s, d, left),
                 _ => tail::<V, DEC, R, 8>(tok, rk, &v, s, d, left),
             }
-        });
+        }
         off += 16 * left;
     }
     if off == len {
         return;
     }
-    // Ciphertext stealing: the tweak of the block after the bulk (block m - 1 to decrypt,
-    // the partial block m to encrypt), block `left` of the set, lane `left % L` of
+    // Ciphertext stealing: the tweak of block `left` of the set, lane `left % L` of
     // `v[left / L]` (a public position).
     let mut spill = [[0u8; 16]; 4];
     // SAFETY: `spill` has room for the (at most 4) lanes.
     unsafe { v[left / lanes].store(spill.as_mut_ptr().cast()) };
     let t = spill[left % lanes];
-    // Encrypting, the last full block's ciphertext: from the tail's last register when
-    // the tail ran (its lane `(left - 1) % L`), since a reload from `dst` after a masked
-    // store of it waits for the store to complete; else (the bulk ended with a whole
-    // group, stored unmasked) `steal` reloads it.
-    let cc = match last {
-        Some(c) if !DEC => {
-            // SAFETY: as for the tweak.
-            unsafe { c.store(spill.as_mut_ptr().cast()) };
-            Some(spill[(left - 1) % lanes])
-        }
-        _ => None,
-    };
     super::wipe(&mut spill);
-    // Both directions get the last full block and the partial one: at `off` (decryption:
-    // the bulk ended before block m - 1) or 16 bytes before it (encryption: block m - 1,
-    // already encrypted into `dst`, is the bulk's last block; `off >= 16` since a unit is
-    // at least 16 bytes).
-    let at = if DEC { off } else { off - 16 };
-    // SAFETY: `at + 16 + rem == len`: the rest (one full block and 1 to 15 bytes) is
-    // within the caller's ranges, equal or disjoint; the token implies AES-NI (and SSSE3,
-    // SSE4.1).
-    unsafe { steal::<DEC, R>(V::aesni(tok), keys, &t, cc, src.add(at), dst.add(at), rem) }
+    // SAFETY: `off <= len`; the rest (one full block and 1 to 15 bytes) is within the
+    // caller's ranges, equal or disjoint; the token implies AES-NI (and SSSE3, SSE4.1).
+    unsafe { steal::<DEC, R>(V::aesni(tok), keys, &t, src.add(off), dst.add(off), rem) }
 }
 
 /// `n` full blocks (`L (NV - 1) < n <= L NV`, fewer than `8 L`) at `src` → `dst` with the
@@ -257,7 +228,7 @@ unsafe fn tail<V: AesVec, const DEC: bool, const R: usize, const NV: usize>(
     src: *const u8,
     dst: *mut u8,
     n: usize,
-) -> V {
+) {
     let lanes = V::LANES;
     debug_assert!(n.div_ceil(lanes) == NV);
     let mut s = [rk[0]; NV];
@@ -272,14 +243,11 @@ unsafe fn tail<V: AesVec, const DEC: bool, const R: usize, const NV: usize>(
             *x = x.round::<DEC>(*k);
         }
     }
-    let mut c = s[0];
     for (j, x) in s.iter().enumerate() {
-        c = x.last::<DEC>(v[j].xor(rk[R]));
+        let c = x.last::<DEC>(v[j].xor(rk[R]));
         // SAFETY: as for the loads; every load is done.
         unsafe { c.store_part(dst.add(16 * lanes * j), (n - lanes * j).min(lanes)) };
     }
-    // The last register's output (its blocks are the last `n - L (NV - 1)` lanes).
-    c
 }
 
 /// Units whose length is a whole number of groups, as one stream of groups: the tweaks
@@ -331,31 +299,23 @@ unsafe fn units_fused<V: AesVec, const DEC: bool, const R: usize>(
 }
 
 /// Ciphertext stealing at the end of a unit: the last full block and the `rem` bytes
-/// after it (`1 <= rem <= 15`). Encryption: the full block is already encrypted into
-/// `dst` (`CC`, by the bulk, with its own tweak) and `t` is the partial block's tweak, so
-/// one single block remains. Decryption: `t` is the full block's tweak, and two dependent
-/// single blocks remain (the full block needs the partial block's tweak `t·x`). On xmm
-/// registers (the shortest latency here); the partial block is moved with 16-byte loads
-/// and stores that end at the unit's end, byte shuffles and a blend (indexes from `rem`,
-/// which is public), so nothing goes through memory byte by byte.
+/// after it (`1 <= rem <= 15`), `t` the full block's tweak. Two dependent single blocks on
+/// xmm registers (the shortest latency here); the partial block is moved with 16-byte
+/// loads and stores that end at the unit's end, byte shuffles and a blend (indexes from
+/// `rem`, which is public), so nothing goes through memory byte by byte.
 ///
 /// ```text
-/// encrypt: CC = dst[..16];  C_m = CC[..rem];  C_{m-1} = E((P_m ‖ CC[rem..]) ⊕ t) ⊕ t
+/// encrypt: CC = E(P_{m-1} ⊕ t) ⊕ t;  C_m = CC[..rem];  C_{m-1} = E((P_m ‖ CC[rem..]) ⊕ t·x) ⊕ t·x
 /// decrypt: PP = D(C_{m-1} ⊕ t·x) ⊕ t·x;  P_m = PP[..rem];  P_{m-1} = D((C_m ‖ PP[rem..]) ⊕ t) ⊕ t
 /// ```
 ///
-/// `cc`: the full block's ciphertext when encrypting, if the caller has it in hand (else
-/// it is read from `dst`).
-///
 /// # Safety
-/// `src` readable and `dst` readable and writable for `16 + rem` bytes, equal or
-/// disjoint; encrypting, `dst[..16]` holds the full block's ciphertext.
+/// `src` readable and `dst` writable for `16 + rem` bytes, equal or disjoint.
 #[target_feature(enable = "aes,ssse3,sse4.1")]
 unsafe fn steal<const DEC: bool, const R: usize>(
     _: AesNiToken,
     keys: &[Block; 15],
     t: &Block,
-    cc: Option<Block>,
     src: *const u8,
     dst: *mut u8,
     rem: usize,
@@ -389,6 +349,11 @@ unsafe fn steal<const DEC: bool, const R: usize>(
         }
     };
     let ta = u128::from_le_bytes(*t);
+    let (ta, tb) = (
+        load(&ta.to_le_bytes()),
+        load(&super::mul_x(ta).to_le_bytes()),
+    );
+    let (first, second) = if DEC { (tb, ta) } else { (ta, tb) };
     // SAFETY: the windows are within the constant's 64 bytes (`rem < 16`).
     let (up, down) = unsafe {
         (
@@ -396,26 +361,16 @@ unsafe fn steal<const DEC: bool, const R: usize>(
             _mm_loadu_si128(UP.as_ptr().add(32 + rem).cast()),
         )
     };
-    // Read everything first (`src` may be `dst`): the full block (its ciphertext from
-    // `dst` when encrypting), and the 16 bytes that end at the unit's end, whose top `rem`
-    // bytes are the partial block.
-    // SAFETY: both 16-byte windows lie within the `16 + rem` readable bytes of `src`, and
-    // `dst`'s first 16 bytes are readable.
+    // Read everything first (`src` may be `dst`): the full block, and the 16 bytes that
+    // end at the unit's end, whose top `rem` bytes are the partial block.
+    // SAFETY: both 16-byte windows lie within the `16 + rem` readable bytes.
     let (full, end) = unsafe {
         (
-            match &cc {
-                Some(c) => load(c),
-                None => _mm_loadu_si128(if DEC { src } else { dst.cast_const() }.cast()),
-            },
+            _mm_loadu_si128(src.cast()),
             _mm_loadu_si128(src.add(rem).cast()),
         )
     };
-    let (cc, second) = if DEC {
-        let tb = load(&super::mul_x(ta).to_le_bytes());
-        (_mm_xor_si128(one(_mm_xor_si128(full, tb)), tb), load(t))
-    } else {
-        (full, load(t))
-    };
+    let cc = _mm_xor_si128(one(_mm_xor_si128(full, first)), first);
     // The partial block's bytes, then CC's (or PP's) after them: `up` is 0x80 exactly
     // where CC's bytes are kept.
     let part = _mm_blendv_epi8(_mm_shuffle_epi8(end, up), cc, up);
