@@ -51,7 +51,7 @@ enum Next<V> {
 /// # Safety
 /// `src` readable and `dst` writable for `tweaks.len() * len` bytes; `src == dst` or the
 /// ranges do not overlap; `16 <= len <= 1 << 24`; `k1.rounds == R`; one unit unless
-/// `PATH` is [`MANY`], and less than a group (`len < 128 L`) if it is [`SHORT`].
+/// `PATH` is [`MANY`], and at most a group (`len <= 128 L`) if it is [`SHORT`].
 #[inline(always)]
 pub(super) unsafe fn units<V: AesVec, const DEC: bool, const PATH: u8, const R: usize>(
     tok: V::Token,
@@ -64,7 +64,7 @@ pub(super) unsafe fn units<V: AesVec, const DEC: bool, const PATH: u8, const R: 
     let keys = if DEC { &k1.dec } else { &k1.enc };
     let rk = V::keys(tok, keys);
     if PATH != MANY {
-        debug_assert!(tweaks.len() == 1 && (PATH == ONE || len < 16 * G * V::LANES));
+        debug_assert!(tweaks.len() == 1 && (PATH == ONE || len <= 16 * G * V::LANES));
         if let Some(t0) = tweaks.first() {
             // SAFETY: the caller's contract, for its one unit.
             unsafe { unit::<V, DEC, R, PATH>(tok, keys, &rk, t0, src, dst, len) };
@@ -135,7 +135,7 @@ fn next_tweaks<V: AesVec>(v: &mut [V; G], from: usize, next: Next<V>) {
 }
 
 /// One data unit of `len` bytes under `t0`; `rk` is `keys` loaded. `PATH` [`SHORT`]:
-/// `len` is less than a group.
+/// `len` is at most a group (all of it runs as the tail).
 ///
 /// # Safety
 /// As [`units`] for one unit.
@@ -166,7 +166,8 @@ unsafe fn unit<V: AesVec, const DEC: bool, const R: usize, const PATH: u8>(
     }
     let bytes = 16 * G * lanes;
     let mut off = 0;
-    // ([`SHORT`]: the unit has no full group, and this function none of the group code.)
+    // ([`SHORT`]: the unit is at most one group, which runs as the tail below, and this
+    // function has none of the group code.)
     for _ in 0..if PATH == SHORT { 0 } else { bulk / (G * lanes) } {
         // The next tweaks are needed only if anything follows this group.
         let next = if off + bytes < len {
@@ -180,7 +181,11 @@ unsafe fn unit<V: AesVec, const DEC: bool, const R: usize, const PATH: u8>(
     }
     // The full blocks after the last group (fewer than 8 L): one group of as many
     // registers as they need. Their tweaks are the first lanes of `v`.
-    let left = bulk % (G * lanes);
+    let left = if PATH == SHORT {
+        bulk
+    } else {
+        bulk % (G * lanes)
+    };
     if left > 0 {
         // SAFETY: blocks `off / 16 .. off / 16 + left` are within `bulk`, so within the
         // caller's ranges.
@@ -234,8 +239,16 @@ unsafe fn tail<V: AesVec, const DEC: bool, const R: usize, const NV: usize>(
     let mut s = [rk[0]; NV];
     for (j, x) in s.iter_mut().enumerate() {
         // SAFETY: register `j < NV` starts at block `L j < n`, inside the range, and
-        // holds its `min(L, n - L j) >= 1` blocks.
-        let d = unsafe { V::load_part(tok, src.add(16 * lanes * j), (n - lanes * j).min(lanes)) };
+        // holds its `min(L, n - L j) >= 1` blocks: a plain load when they fill it (masked
+        // moves are slow on some CPUs: `vpmaskmovq` on AMD).
+        let d = unsafe {
+            let (p, k) = (src.add(16 * lanes * j), (n - lanes * j).min(lanes));
+            if k == lanes {
+                V::load(tok, p)
+            } else {
+                V::load_part(tok, p, k)
+            }
+        };
         *x = d.xor3(v[j], rk[0]);
     }
     for k in &rk[1..R] {
@@ -246,7 +259,14 @@ unsafe fn tail<V: AesVec, const DEC: bool, const R: usize, const NV: usize>(
     for (j, x) in s.iter().enumerate() {
         let c = x.last::<DEC>(v[j].xor(rk[R]));
         // SAFETY: as for the loads; every load is done.
-        unsafe { c.store_part(dst.add(16 * lanes * j), (n - lanes * j).min(lanes)) };
+        unsafe {
+            let (p, k) = (dst.add(16 * lanes * j), (n - lanes * j).min(lanes));
+            if k == lanes {
+                c.store(p)
+            } else {
+                c.store_part(p, k)
+            }
+        };
     }
 }
 

@@ -168,7 +168,7 @@ impl Kernel {
         }
     }
 
-    /// The bytes of one group of the kernel (8 registers): a single unit shorter than this
+    /// The bytes of one group of the kernel (8 registers): a single unit of at most this
     /// runs in the kernel's short entry.
     fn group_bytes(self) -> usize {
         match self {
@@ -272,7 +272,7 @@ impl Kernel {
 /// The paths of the unit kernels (`kernel::units`), each compiled into an entry (and a
 /// stack frame) of its own, so that the stack wiped after a call is only as deep as its
 /// path needs: any number of units (with the fused multi-unit stream), one unit, or one
-/// unit shorter than a group.
+/// unit of at most a group (a 512-byte unit on zmm: the single-sector case).
 pub(crate) const MANY: u8 = 0;
 pub(crate) const ONE: u8 = 1;
 pub(crate) const SHORT: u8 = 2;
@@ -891,8 +891,8 @@ impl Xts {
             // source is `dst` itself (in place) or a shared borrow of the same length
             // distinct from the exclusive `dst` (no overlap).
             let one = core::slice::from_ref(&t);
-            let short = unit < self.kernel.group_bytes();
-            // SAFETY: as said above; `short` says the unit is less than a group.
+            let short = unit <= self.kernel.group_bytes();
+            // SAFETY: as said above; `short` says the unit is at most a group.
             unsafe {
                 if short {
                     self.kernel
