@@ -182,9 +182,18 @@ impl CbcHmacSha1 {
     }
 
     /// Encrypts (`seal`) or decrypts the whole 64-byte groups at the start of `buf[..split]`
-    /// from `iv` and hashes their plaintext after the inner key block. Returns where the
-    /// groups end, the CBC chain and the running inner hash.
-    fn bulk(&self, seal: bool, iv: &Block, buf: &mut [u8], split: usize) -> (usize, Block, Sha1) {
+    /// from `iv` and hashes their plaintext after the inner key block into `h` (the running
+    /// inner hash, set in place: a returned `Sha1` would leave copies of the key-derived
+    /// state in the caller's frame, above the stack wipes). Returns where the groups end
+    /// and the CBC chain.
+    fn bulk(
+        &self,
+        seal: bool,
+        iv: &Block,
+        buf: &mut [u8],
+        split: usize,
+        h: &mut Sha1,
+    ) -> (usize, Block) {
         let bulk = split / 64 * 64;
         let mut chain = *iv;
         let mut state = self.inner_start;
@@ -211,15 +220,16 @@ impl CbcHmacSha1 {
                 Self::burn_stack();
             }
         }
-        let h = Sha1::from_parts(self.sha, self.sha_backend, state, 64 + bulk as u64);
+        h.resume(&state, 64 + bulk as u64);
         wipe::words(&mut state);
-        (bulk, chain, h)
+        (bulk, chain)
     }
 
     /// Seals `buf[..split]` (whole blocks) and then, with stealing, `buf[split..]` (16 to
     /// 32 bytes, or nothing).
     pub(crate) fn seal_split(&self, iv: &Block, buf: &mut [u8], split: usize) -> [u8; 20] {
-        let (bulk, mut chain, mut h) = self.bulk(true, iv, buf, split);
+        let mut h = Sha1::from_parts(self.sha, self.sha_backend, [0; 5], 0);
+        let (bulk, mut chain) = self.bulk(true, iv, buf, split, &mut h);
         // The rest of the plaintext is hashed before it is encrypted.
         h.update(&buf[bulk..]);
         let (mid, tail) = buf[bulk..].split_at_mut(split - bulk);
@@ -239,7 +249,8 @@ impl CbcHmacSha1 {
         split: usize,
         tag: &[u8],
     ) -> Result<(), Error> {
-        let (bulk, mut chain, mut h) = self.bulk(false, iv, buf, split);
+        let mut h = Sha1::from_parts(self.sha, self.sha_backend, [0; 5], 0);
+        let (bulk, mut chain) = self.bulk(false, iv, buf, split, &mut h);
         let (mid, tail) = buf[bulk..].split_at_mut(split - bulk);
         self.cbc.dec_blocks(&mut chain, mid.as_chunks_mut::<16>().0);
         if !tail.is_empty() {

@@ -431,6 +431,15 @@ impl Sha1 {
         ))
     }
 
+    /// Continues from the chaining value `state` after `len` bytes (whole blocks), with an
+    /// empty buffer, in place: a key-derived state goes straight into this hash, with no
+    /// copy of it left in a caller's frame by a move.
+    pub(crate) fn resume(&mut self, state: &[u32; 5], len: u64) {
+        self.state = *state;
+        self.len = len;
+        self.buf_len = 0;
+    }
+
     pub(crate) fn from_parts(imp: Impl, backend: Backend, state: [u32; 5], len: u64) -> Sha1 {
         Sha1 {
             state,
