@@ -259,29 +259,10 @@ pub(crate) fn digest_from(
     prefix_len: u64,
     data: &[u8],
 ) -> [u8; 20] {
-    // SHA-NI: the whole message in one call, the padded tail built in registers (whole
-    // blocks in assembly first for the assembly backend: the same instructions).
-    let fused = match imp {
-        #[cfg(simdcrypt_x86_64)]
-        Impl::ShaNi(t) => Some(shani::digest(t, &state, prefix_len, data, 0)),
-        #[cfg(simdcrypt_asm)]
-        Impl::ShaNiAsm(t) => {
-            // The assembly computes a block's whole schedule before its rounds start: it
-            // pays on long runs of blocks (its SSE schedule leaves the SHA unit to the
-            // rounds), not on a few (AMD Zen 3: 0.75x the intrinsics digest at 64 bytes),
-            // so short messages go through the intrinsics alone.
-            let (blocks, _) = data.as_chunks::<64>();
-            let done = if blocks.len() >= ASM_MIN_BLOCKS {
-                shani_asm::compress(t, &mut state, blocks);
-                blocks.len()
-            } else {
-                0
-            };
-            Some(shani::digest(t, &state, prefix_len, data, done))
-        }
-        _ => None,
-    };
-    if let Some(out) = fused {
+    // SHA-NI: the whole message in one call, the padded tail built in registers.
+    #[cfg(simdcrypt_x86_64)]
+    if let Some((t, done)) = shani_start(imp, &mut state, data) {
+        let out = shani::digest(t, &state, prefix_len, data, done);
         crate::wipe::words(&mut state);
         return out;
     }
@@ -310,6 +291,35 @@ pub(crate) fn digest_from(
     out
 }
 
+/// On the SHA-NI backends, the token for the one-call kernels and how many of `data`'s
+/// whole blocks are already compressed into `state`: `sha-ni-asm` runs long runs of whole
+/// blocks in assembly first (the same instructions). The assembly computes a block's
+/// whole schedule before its rounds start: it pays on long runs of blocks (its SSE
+/// schedule leaves the SHA unit to the rounds), not on a few (AMD Zen 3: 0.75x the
+/// intrinsics digest at 64 bytes), so short messages go through the intrinsics alone.
+/// `None` on the other backends.
+#[cfg(simdcrypt_x86_64)]
+#[inline(always)]
+fn shani_start(imp: Impl, state: &mut [u32; 5], data: &[u8]) -> Option<(ShaNiToken, usize)> {
+    match imp {
+        Impl::ShaNi(t) => Some((t, 0)),
+        #[cfg(simdcrypt_asm)]
+        Impl::ShaNiAsm(t) => {
+            let (blocks, _) = data.as_chunks::<64>();
+            if blocks.len() >= ASM_MIN_BLOCKS {
+                shani_asm::compress(t, state, blocks);
+                Some((t, blocks.len()))
+            } else {
+                Some((t, 0))
+            }
+        }
+        _ => {
+            let _ = (state, data);
+            None
+        }
+    }
+}
+
 /// HMAC's tag: the inner digest of `data` following `prefix_len` bytes already in `inner`
 /// (as [`digest_from`]), then the outer digest of it from `outer`. On SHA-NI one call
 /// (the inner digest stays in registers); elsewhere the two digests.
@@ -326,23 +336,11 @@ pub(crate) fn hmac_from(
     data: &[u8],
 ) -> [u8; 20] {
     let mut inner = *inner;
-    let fused = match imp {
-        #[cfg(simdcrypt_x86_64)]
-        Impl::ShaNi(t) => Some(shani::hmac(t, &inner, outer, prefix_len, data, 0)),
-        #[cfg(simdcrypt_asm)]
-        Impl::ShaNiAsm(t) => {
-            // Long runs of whole blocks in assembly, as in `digest_from`.
-            let (blocks, _) = data.as_chunks::<64>();
-            let done = if blocks.len() >= ASM_MIN_BLOCKS {
-                shani_asm::compress(t, &mut inner, blocks);
-                blocks.len()
-            } else {
-                0
-            };
-            Some(shani::hmac(t, &inner, outer, prefix_len, data, done))
-        }
-        _ => None,
-    };
+    #[cfg(simdcrypt_x86_64)]
+    let fused = shani_start(imp, &mut inner, data)
+        .map(|(t, done)| shani::hmac(t, &inner, outer, prefix_len, data, done));
+    #[cfg(not(simdcrypt_x86_64))]
+    let fused = None;
     let tag = match fused {
         Some(tag) => tag,
         None => {
