@@ -61,6 +61,39 @@ pub(crate) trait AesVec: Copy {
     /// # Safety
     /// `p` writable for `16 * n` bytes.
     unsafe fn store_part(self, p: *mut u8, n: usize);
+    /// Loads the first `n` blocks (`1 <= n <= LANES`): a plain load when they fill the
+    /// register, else [`AesVec::load_part`] (masked moves are slow on some CPUs:
+    /// `vpmaskmovq` on AMD).
+    ///
+    /// # Safety
+    /// `p` readable for `16 * n` bytes.
+    #[inline(always)]
+    unsafe fn load_n(t: Self::Token, p: *const u8, n: usize) -> Self {
+        // SAFETY: the caller's contract, for `n` blocks.
+        unsafe {
+            if n == Self::LANES {
+                Self::load(t, p)
+            } else {
+                Self::load_part(t, p, n)
+            }
+        }
+    }
+    /// Stores the first `n` blocks (`1 <= n <= LANES`), plainly when they fill the
+    /// register, as [`AesVec::load_n`].
+    ///
+    /// # Safety
+    /// `p` writable for `16 * n` bytes.
+    #[inline(always)]
+    unsafe fn store_n(self, p: *mut u8, n: usize) {
+        // SAFETY: the caller's contract, for `n` blocks.
+        unsafe {
+            if n == Self::LANES {
+                self.store(p)
+            } else {
+                self.store_part(p, n)
+            }
+        }
+    }
     /// Loads lane `l` from `p[l] + off` (`l < LANES`): a block of each of `LANES` streams.
     ///
     /// # Safety
@@ -152,6 +185,11 @@ impl<const NV: usize> Regs<NV> {
     pub(crate) fn full<V: AesVec>(self, j: usize) -> bool {
         j + 1 < NV || self.last == V::LANES
     }
+    /// The blocks register `j` holds.
+    #[inline(always)]
+    fn blocks<V: AesVec>(self, j: usize) -> usize {
+        if j + 1 < NV { V::LANES } else { self.last }
+    }
     /// Loads register `j < NV`, masked when it is not full.
     ///
     /// # Safety
@@ -159,14 +197,7 @@ impl<const NV: usize> Regs<NV> {
     #[inline(always)]
     pub(crate) unsafe fn load<V: AesVec>(self, t: V::Token, j: usize) -> V {
         // SAFETY: register `j` is within the range the type's contract makes readable.
-        unsafe {
-            let p = self.p.add(16 * V::LANES * j);
-            if self.full::<V>(j) {
-                V::load(t, p)
-            } else {
-                V::load_part(t, p, self.last)
-            }
-        }
+        unsafe { V::load_n(t, self.p.add(16 * V::LANES * j), self.blocks::<V>(j)) }
     }
     /// Stores `v` as register `j < NV`, masked when it is not full.
     ///
@@ -175,14 +206,7 @@ impl<const NV: usize> Regs<NV> {
     #[inline(always)]
     pub(crate) unsafe fn store<V: AesVec>(self, j: usize, v: V) {
         // SAFETY: register `j` is within the range the type's contract makes writable.
-        unsafe {
-            let p = self.p.add(16 * V::LANES * j);
-            if self.full::<V>(j) {
-                v.store(p)
-            } else {
-                v.store_part(p, self.last)
-            }
-        }
+        unsafe { v.store_n(self.p.add(16 * V::LANES * j), self.blocks::<V>(j)) }
     }
 }
 

@@ -239,16 +239,8 @@ unsafe fn tail<V: AesVec, const DEC: bool, const R: usize, const NV: usize>(
     let mut s = [rk[0]; NV];
     for (j, x) in s.iter_mut().enumerate() {
         // SAFETY: register `j < NV` starts at block `L j < n`, inside the range, and
-        // holds its `min(L, n - L j) >= 1` blocks: a plain load when they fill it (masked
-        // moves are slow on some CPUs: `vpmaskmovq` on AMD).
-        let d = unsafe {
-            let (p, k) = (src.add(16 * lanes * j), (n - lanes * j).min(lanes));
-            if k == lanes {
-                V::load(tok, p)
-            } else {
-                V::load_part(tok, p, k)
-            }
-        };
+        // holds its `min(L, n - L j) >= 1` blocks (masked only when it is not full).
+        let d = unsafe { V::load_n(tok, src.add(16 * lanes * j), (n - lanes * j).min(lanes)) };
         *x = d.xor3(v[j], rk[0]);
     }
     for k in &rk[1..R] {
@@ -259,14 +251,7 @@ unsafe fn tail<V: AesVec, const DEC: bool, const R: usize, const NV: usize>(
     for (j, x) in s.iter().enumerate() {
         let c = x.last::<DEC>(v[j].xor(rk[R]));
         // SAFETY: as for the loads; every load is done.
-        unsafe {
-            let (p, k) = (dst.add(16 * lanes * j), (n - lanes * j).min(lanes));
-            if k == lanes {
-                c.store(p)
-            } else {
-                c.store_part(p, k)
-            }
-        };
+        unsafe { c.store_n(dst.add(16 * lanes * j), (n - lanes * j).min(lanes)) };
     }
 }
 
