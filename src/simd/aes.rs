@@ -20,6 +20,9 @@ use crate::cpu::{AesNiToken, VaesAvx2Token, VaesAvx512Token};
 pub(crate) trait AesVec: Copy {
     /// Blocks per register.
     const LANES: usize;
+    /// Vector registers the ISA of the type has (16 for SSE/AVX2, 32 with AVX-512): how
+    /// many values a kernel may keep live without spills.
+    const REGISTERS: usize;
     /// The capability token that makes values of this type.
     type Token: Copy;
 
@@ -136,6 +139,11 @@ pub(crate) trait AesVec: Copy {
     /// Every lane times `x^(8 LANES)`: a shift by `LANES` bytes, and the bytes shifted out
     /// folded back by carry-less multiplication with 0x87 (the step of 8 registers).
     fn mul_x_group(self) -> Self;
+    /// `self.mul_x_group() ⊕ k` (one three-way XOR where the ISA has it).
+    #[inline(always)]
+    fn mul_x_group_xor(self, k: Self) -> Self {
+        self.mul_x_group().xor(k)
+    }
     /// The blocks one lane earlier in a stream: `(a`'s last lane, `b`'s lanes `0 ..
     /// LANES - 1)` (CBC's previous ciphertext).
     fn shift_in(a: Self, b: Self) -> Self;
@@ -341,6 +349,7 @@ fn load128(b: &Block) -> __m128i {
 
 impl AesVec for Xmm {
     const LANES: usize = 1;
+    const REGISTERS: usize = 16;
     type Token = AesNiToken;
 
     // SAFETY (every `unsafe` intrinsic call in this impl without its own comment): an
@@ -443,6 +452,7 @@ impl Ymm {
 
 impl AesVec for Ymm {
     const LANES: usize = 2;
+    const REGISTERS: usize = 16;
     type Token = VaesAvx2Token;
 
     // SAFETY (every `unsafe` intrinsic call in this impl without its own comment): a
@@ -538,6 +548,7 @@ fn mask_zmm(n: usize) -> __mmask8 {
 
 impl AesVec for Zmm {
     const LANES: usize = 4;
+    const REGISTERS: usize = 32;
     type Token = VaesAvx512Token;
 
     // SAFETY (every `unsafe` intrinsic call in this impl without its own comment): a
@@ -624,6 +635,19 @@ impl AesVec for Zmm {
             let top = _mm512_bsrli_epi128::<12>(self.0);
             let red = _mm512_clmulepi64_epi128::<0x00>(top, _mm512_set1_epi64(0x87));
             Zmm(_mm512_xor_si512(_mm512_bslli_epi128::<4>(self.0), red))
+        }
+    }
+    #[inline(always)]
+    fn mul_x_group_xor(self, k: Self) -> Self {
+        // SAFETY: see the top of the impl.
+        unsafe {
+            let top = _mm512_bsrli_epi128::<12>(self.0);
+            let red = _mm512_clmulepi64_epi128::<0x00>(top, _mm512_set1_epi64(0x87));
+            Zmm(_mm512_ternarylogic_epi64::<0x96>(
+                _mm512_bslli_epi128::<4>(self.0),
+                red,
+                k.0,
+            ))
         }
     }
     #[inline(always)]

@@ -2,23 +2,30 @@
 //! backend files (`aesni`, `vaes_avx2`, `vaes_avx512`) are its `#[target_feature]` entries.
 //!
 //! ```text
-//! v[j] lane l = T_0·x^(L j + l)  for j = 0..8 (each straight from T_0)   // tweaks of a group
+//! The tweaks are kept XORed with the last round key, w = T ⊕ rk[R] (the output XOR is
+//! folded into the last round), and stepped in that form: with f(t) = t·x^(8L), linear,
+//! f(T) ⊕ rk[R] = f(w) ⊕ kf where kf = f(rk[R]) ⊕ rk[R]; so no register needs an XOR of
+//! its own for the last round.
+//! w[j] lane l = T_0·x^(L j + l) ⊕ rk[R]  for j = 0..8 (each straight from T_0)
+//! k0r = rk[0] ⊕ rk[R];  kf = f(rk[R]) ⊕ rk[R]
 //! for each group of 8 registers of full blocks (all but the last block when a partial
 //! block follows):
-//!     s[j] = P[j] ⊕ v[j] ⊕ rk[0];  w[j] = v[j] ⊕ rk[R]
-//!     round 1 (8 independent aesenc);  v[0..4] *= x^(8L)
-//!     round 2;                          v[4..8] *= x^(8L)     // hidden between rounds
-//!     rounds 3..R-1
-//!     C[j] = aesenclast(s[j], w[j])     // = AES(P ⊕ T) ⊕ T: the output XOR is in the key
-//! per lane: t·x^(8L) = (t shifted up L bytes) ⊕ clmul(top L bytes of t, 0x87)
+//!     s[j] = P[j] ⊕ w[j] ⊕ k0r                 // = P ⊕ T ⊕ rk[0]: one 3-way XOR
+//!     rounds 1..R-1 (8 independent chains)
+//!     C[j] = aesenclast(s[j], w[j])            // = AES(P ⊕ T) ⊕ T
+//!     w[j] = f(w[j]) ⊕ kf                      // after the stores: w[j] is dead by then,
+//!                                              // so 16 registers hold the group, not 24
+//! per lane: f(t) ⊕ k = (t shifted up L bytes) ⊕ clmul(top L bytes of t, 0x87) ⊕ k
 //! the remaining n < 8L full blocks: one group of ceil(n / L) registers, the last one
-//! loaded and stored masked; tweaks from the first lanes of v
-//! the ciphertext stealing: [`steal`] (two dependent AES-NI blocks, tweak = lane n of v)
+//! loaded and stored masked; tweaks from the first lanes of w
+//! the ciphertext stealing: [`steal`] (two dependent AES-NI blocks, tweak = lane n of
+//! w ⊕ rk[R])
 //! ```
 //! Multi-unit calls whose unit is a whole number of groups run as one stream of groups:
-//! the next unit's first tweaks are made from its T_0 between the rounds of the current
-//! unit's last group (instead of the x^(8L) step), so a unit boundary does not stall the
-//! pipeline on the next unit's tweak set-up. Decryption is the same with `aesdec` and the
+//! the next unit's first tweaks are made from its T_0 in the current unit's last group
+//! (instead of the x^(8L) step), so a unit boundary does not stall the pipeline on the
+//! next unit's tweak set-up. Where the next tweaks are made: between the first rounds
+//! with 32 registers, after the stores with 16 ([`group`] says why). Decryption is the same with `aesdec` and the
 //! equivalent-inverse-cipher keys.
 
 use core::arch::x86_64::*;
@@ -34,15 +41,45 @@ use super::{MANY, ONE, SHORT};
 /// throughput (2 per cycle).
 const G: usize = 8;
 
-/// What a group computes into `v` for the group after it.
+/// What a group computes into `w` for the group after it.
 #[derive(Clone, Copy)]
 enum Next<V> {
-    /// Nothing follows.
-    Stop,
-    /// The next group of the same unit: `v · x^(8L)`.
+    /// The next group of the same unit: `f(w) ⊕ kf` (also computed, unused, after the
+    /// last group of a call: a branch would cost more).
     Step,
     /// The first group of the next unit, from its `T_0` (broadcast).
     Fresh(V),
+}
+
+/// The key-derived constants of the `w` form (see the top of the file).
+#[derive(Clone, Copy)]
+struct Consts<V> {
+    /// `rk[R]`: `w = T ⊕ kr`.
+    kr: V,
+    /// `rk[0] ⊕ rk[R]`: the whitening of `w`.
+    k0r: V,
+    /// `f(rk[R]) ⊕ rk[R]`: the group step of `w`.
+    kf: V,
+}
+
+impl<V: AesVec> Consts<V> {
+    #[inline(always)]
+    fn new<const R: usize>(rk: &[V; 15]) -> Self {
+        Consts {
+            kr: rk[R],
+            k0r: rk[0].xor(rk[R]),
+            kf: rk[R].mul_x_group_xor(rk[R]),
+        }
+    }
+
+    /// `w` for a unit's first group: lane `l` of register `j` is `T_0·x^(L j + l) ⊕ kr`,
+    /// for the first `need` registers (the rest are left as they are).
+    #[inline(always)]
+    fn first(&self, t: V, w: &mut [V; G], need: usize) {
+        for (j, x) in w.iter_mut().enumerate().take(need) {
+            *x = t.mul_x_lanes(V::LANES * j).xor(self.kr);
+        }
+    }
 }
 
 /// Consecutive data units of `len` bytes, the `i`-th under `tweaks[i]` (already
@@ -63,73 +100,94 @@ pub(super) unsafe fn units<V: AesVec, const DEC: bool, const PATH: u8, const R: 
 ) {
     let keys = if DEC { &k1.dec } else { &k1.enc };
     let rk = V::keys(tok, keys);
+    let c = Consts::new::<R>(&rk);
     if PATH != MANY {
         debug_assert!(tweaks.len() == 1 && (PATH == ONE || len <= 16 * G * V::LANES));
         if let Some(t0) = tweaks.first() {
             // SAFETY: the caller's contract, for its one unit.
-            unsafe { unit::<V, DEC, R, PATH>(tok, keys, &rk, t0, src, dst, len) };
+            unsafe { unit::<V, DEC, R, PATH>(tok, keys, &rk, &c, t0, src, dst, len) };
         }
         return;
     }
     if len.is_multiple_of(16 * G * V::LANES) {
         // SAFETY: the caller's contract, and whole groups.
-        unsafe { units_fused::<V, DEC, R>(tok, &rk, tweaks, src, dst, len) };
+        unsafe { units_fused::<V, DEC, R>(tok, &rk, &c, tweaks, src, dst, len) };
         return;
     }
     for (i, t0) in tweaks.iter().enumerate() {
         // SAFETY: unit `i` lies within the caller's ranges (`i < tweaks.len()`), with the
         // same aliasing (equal or disjoint) and a valid length.
         unsafe {
-            unit::<V, DEC, R, MANY>(tok, keys, &rk, t0, src.add(i * len), dst.add(i * len), len)
+            let (s, d) = (src.add(i * len), dst.add(i * len));
+            unit::<V, DEC, R, MANY>(tok, keys, &rk, &c, t0, s, d, len)
         };
     }
 }
 
-/// One group of `8 L` full blocks at `src` → `dst` under the tweaks `v`; `v` becomes the
-/// next group's tweaks (as `next` says) between the first rounds.
+/// One group of `8 L` full blocks at `src` → `dst` under the tweaks `w` (in the `w` form);
+/// `w` becomes the next group's (as `next` says) after the stores.
 ///
 /// # Safety
 /// `src` readable and `dst` writable for `128 L` bytes, equal or disjoint.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 unsafe fn group<V: AesVec, const DEC: bool, const R: usize>(
     tok: V::Token,
     rk: &[V; 15],
-    v: &mut [V; G],
+    c: &Consts<V>,
+    w: &mut [V; G],
     src: *const u8,
     dst: *mut u8,
     next: Next<V>,
 ) {
     let step = 16 * V::LANES;
-    let mut s = *v;
-    let mut w = *v;
+    let mut s = *w;
     for j in 0..G {
         // SAFETY: register `j < 8` is within the group's bytes.
         let d = unsafe { V::load(tok, src.add(step * j)) };
-        s[j] = d.xor3(v[j], rk[0]);
-        w[j] = v[j].xor(rk[R]);
+        s[j] = d.xor3(w[j], c.k0r);
     }
-    round_all::<V, DEC, G>(&mut s, rk[1]);
-    next_tweaks(v, 0, next);
-    round_all::<V, DEC, G>(&mut s, rk[2]);
-    next_tweaks(v, G / 2, next);
-    for k in &rk[3..R] {
-        round_all::<V, DEC, G>(&mut s, *k);
+    // With 32 registers the next tweaks are made between the first rounds, into registers
+    // of their own (24 live): they are ready when the next group starts. Made after the
+    // stores instead, zmm XTS ran at 0.68 of the ceiling against 0.83 (Zen 4, 64 KiB):
+    // 80 `vaesenc` zmm per group fill the scheduler, so work placed after them waits for
+    // the group to drain. With 16 registers, 24 live values would spill; made after the
+    // stores they keep 16 live, and ymm XTS ran 1.04-1.11x faster that way (speed/RESULTS.md).
+    let early = V::REGISTERS >= 32;
+    let mut nw = *w;
+    if early {
+        round_all::<V, DEC, G>(&mut s, rk[1]);
+        next_tweaks(&mut nw, 0, next, c);
+        round_all::<V, DEC, G>(&mut s, rk[2]);
+        next_tweaks(&mut nw, G / 2, next, c);
+        for k in &rk[3..R] {
+            round_all::<V, DEC, G>(&mut s, *k);
+        }
+    } else {
+        for k in &rk[1..R] {
+            round_all::<V, DEC, G>(&mut s, *k);
+        }
     }
     for j in 0..G {
         // SAFETY: the same bytes are writable at `dst` (src == dst or disjoint, and every
         // load of this group is done).
         unsafe { s[j].last::<DEC>(w[j]).store(dst.add(step * j)) };
     }
+    if early {
+        *w = nw;
+    } else {
+        next_tweaks(w, 0, next, c);
+        next_tweaks(w, G / 2, next, c);
+    }
 }
 
-/// `v[from..from + 4]` for the next group.
+/// `w[from..from + 4]` for the next group, from themselves (or `next`'s `T_0`).
 #[inline(always)]
-fn next_tweaks<V: AesVec>(v: &mut [V; G], from: usize, next: Next<V>) {
-    for (j, x) in v.iter_mut().enumerate().skip(from).take(G / 2) {
+fn next_tweaks<V: AesVec>(w: &mut [V; G], from: usize, next: Next<V>, c: &Consts<V>) {
+    for (j, x) in w.iter_mut().enumerate().skip(from).take(G / 2) {
         *x = match next {
-            Next::Stop => return,
-            Next::Step => x.mul_x_group(),
-            Next::Fresh(t) => t.mul_x_lanes(V::LANES * j),
+            Next::Step => x.mul_x_group_xor(c.kf),
+            Next::Fresh(t) => t.mul_x_lanes(V::LANES * j).xor(c.kr),
         };
     }
 }
@@ -140,10 +198,12 @@ fn next_tweaks<V: AesVec>(v: &mut [V; G], from: usize, next: Next<V>) {
 /// # Safety
 /// As [`units`] for one unit.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 unsafe fn unit<V: AesVec, const DEC: bool, const R: usize, const PATH: u8>(
     tok: V::Token,
     keys: &[Block; 15],
     rk: &[V; 15],
+    c: &Consts<V>,
     t0: &Block,
     src: *const u8,
     dst: *mut u8,
@@ -153,7 +213,7 @@ unsafe fn unit<V: AesVec, const DEC: bool, const R: usize, const PATH: u8>(
     let rem = len % 16;
     let bulk = if rem == 0 { len / 16 } else { len / 16 - 1 };
     let t = V::splat(tok, t0);
-    let mut v = [t; G];
+    let mut w = [t; G];
     // A unit shorter than a group needs only the registers its blocks (and the stealing
     // block's tweak) fall in.
     let need = if bulk >= G * lanes {
@@ -161,26 +221,18 @@ unsafe fn unit<V: AesVec, const DEC: bool, const R: usize, const PATH: u8>(
     } else {
         bulk / lanes + 1
     };
-    for (j, x) in v.iter_mut().enumerate().take(need) {
-        *x = t.mul_x_lanes(lanes * j);
-    }
+    c.first(t, &mut w, need);
     let bytes = 16 * G * lanes;
     let mut off = 0;
     // ([`SHORT`]: the unit is at most one group, which runs as the tail below, and this
     // function has none of the group code.)
     for _ in 0..if PATH == SHORT { 0 } else { bulk / (G * lanes) } {
-        // The next tweaks are needed only if anything follows this group.
-        let next = if off + bytes < len {
-            Next::Step
-        } else {
-            Next::Stop
-        };
         // SAFETY: off + bytes <= bulk * 16 <= len: within the caller's ranges.
-        unsafe { group::<V, DEC, R>(tok, rk, &mut v, src.add(off), dst.add(off), next) };
+        unsafe { group::<V, DEC, R>(tok, rk, c, &mut w, src.add(off), dst.add(off), Next::Step) };
         off += bytes;
     }
     // The full blocks after the last group (fewer than 8 L): one group of as many
-    // registers as they need. Their tweaks are the first lanes of `v`.
+    // registers as they need. Their tweaks are the first lanes of `w`.
     let left = if PATH == SHORT {
         bulk
     } else {
@@ -192,14 +244,14 @@ unsafe fn unit<V: AesVec, const DEC: bool, const R: usize, const PATH: u8>(
         unsafe {
             let (s, d) = (src.add(off), dst.add(off));
             match left.div_ceil(lanes) {
-                1 => tail::<V, DEC, R, 1>(tok, rk, &v, s, d, left),
-                2 => tail::<V, DEC, R, 2>(tok, rk, &v, s, d, left),
-                3 => tail::<V, DEC, R, 3>(tok, rk, &v, s, d, left),
-                4 => tail::<V, DEC, R, 4>(tok, rk, &v, s, d, left),
-                5 => tail::<V, DEC, R, 5>(tok, rk, &v, s, d, left),
-                6 => tail::<V, DEC, R, 6>(tok, rk, &v, s, d, left),
-                7 => tail::<V, DEC, R, 7>(tok, rk, &v, s, d, left),
-                _ => tail::<V, DEC, R, 8>(tok, rk, &v, s, d, left),
+                1 => tail::<V, DEC, R, 1>(tok, rk, c, &w, s, d, left),
+                2 => tail::<V, DEC, R, 2>(tok, rk, c, &w, s, d, left),
+                3 => tail::<V, DEC, R, 3>(tok, rk, c, &w, s, d, left),
+                4 => tail::<V, DEC, R, 4>(tok, rk, c, &w, s, d, left),
+                5 => tail::<V, DEC, R, 5>(tok, rk, c, &w, s, d, left),
+                6 => tail::<V, DEC, R, 6>(tok, rk, c, &w, s, d, left),
+                7 => tail::<V, DEC, R, 7>(tok, rk, c, &w, s, d, left),
+                _ => tail::<V, DEC, R, 8>(tok, rk, c, &w, s, d, left),
             }
         }
         off += 16 * left;
@@ -208,10 +260,10 @@ unsafe fn unit<V: AesVec, const DEC: bool, const R: usize, const PATH: u8>(
         return;
     }
     // Ciphertext stealing: the tweak of block `left` of the set, lane `left % L` of
-    // `v[left / L]` (a public position).
+    // `w[left / L] ⊕ kr` (a public position).
     let mut spill = [[0u8; 16]; 4];
     // SAFETY: `spill` has room for the (at most 4) lanes.
-    unsafe { v[left / lanes].store(spill.as_mut_ptr().cast()) };
+    unsafe { w[left / lanes].xor(c.kr).store(spill.as_mut_ptr().cast()) };
     let t = spill[left % lanes];
     super::wipe(&mut spill);
     // SAFETY: `off <= len`; the rest (one full block and 1 to 15 bytes) is within the
@@ -220,7 +272,7 @@ unsafe fn unit<V: AesVec, const DEC: bool, const R: usize, const PATH: u8>(
 }
 
 /// `n` full blocks (`L (NV - 1) < n <= L NV`, fewer than `8 L`) at `src` → `dst` with the
-/// tweaks in the first lanes of `v`. Every register is loaded and stored masked to its
+/// tweaks in the first lanes of `w` (in the `w` form). Every register is loaded and stored masked to its
 /// blocks: no byte past the range is touched, and no pointer past it is formed.
 ///
 /// # Safety
@@ -229,7 +281,8 @@ unsafe fn unit<V: AesVec, const DEC: bool, const R: usize, const PATH: u8>(
 unsafe fn tail<V: AesVec, const DEC: bool, const R: usize, const NV: usize>(
     tok: V::Token,
     rk: &[V; 15],
-    v: &[V; G],
+    c: &Consts<V>,
+    w: &[V; G],
     src: *const u8,
     dst: *mut u8,
     n: usize,
@@ -241,7 +294,7 @@ unsafe fn tail<V: AesVec, const DEC: bool, const R: usize, const NV: usize>(
         // SAFETY: register `j < NV` starts at block `L j < n`, inside the range, and
         // holds its `min(L, n - L j) >= 1` blocks (masked only when it is not full).
         let d = unsafe { V::load_n(tok, src.add(16 * lanes * j), (n - lanes * j).min(lanes)) };
-        *x = d.xor3(v[j], rk[0]);
+        *x = d.xor3(w[j], c.k0r);
     }
     for k in &rk[1..R] {
         for x in s.iter_mut() {
@@ -249,9 +302,9 @@ unsafe fn tail<V: AesVec, const DEC: bool, const R: usize, const NV: usize>(
         }
     }
     for (j, x) in s.iter().enumerate() {
-        let c = x.last::<DEC>(v[j].xor(rk[R]));
+        let out = x.last::<DEC>(w[j]);
         // SAFETY: as for the loads; every load is done.
-        unsafe { c.store_n(dst.add(16 * lanes * j), (n - lanes * j).min(lanes)) };
+        unsafe { out.store_n(dst.add(16 * lanes * j), (n - lanes * j).min(lanes)) };
     }
 }
 
@@ -265,6 +318,7 @@ unsafe fn tail<V: AesVec, const DEC: bool, const R: usize, const NV: usize>(
 unsafe fn units_fused<V: AesVec, const DEC: bool, const R: usize>(
     tok: V::Token,
     rk: &[V; 15],
+    c: &Consts<V>,
     tweaks: &[Block],
     src: *const u8,
     dst: *mut u8,
@@ -277,18 +331,14 @@ unsafe fn units_fused<V: AesVec, const DEC: bool, const R: usize>(
         return;
     };
     let first = V::splat(tok, t0);
-    let mut v = [first; G];
-    for (j, x) in v.iter_mut().enumerate() {
-        *x = first.mul_x_lanes(V::LANES * j);
-    }
+    let mut w = [first; G];
+    c.first(first, &mut w, G);
     // A countdown to the unit's last group, rather than a division per group.
     let mut left_in_unit = per_unit;
     let mut next_unit = 0;
     for g in 0..total {
         left_in_unit -= 1;
-        let next = if g + 1 == total {
-            Next::Stop
-        } else if left_in_unit == 0 {
+        let next = if left_in_unit == 0 && g + 1 < total {
             // The next group starts a new unit: its tweaks come from that unit's T_0.
             left_in_unit = per_unit;
             next_unit += 1;
@@ -299,7 +349,7 @@ unsafe fn units_fused<V: AesVec, const DEC: bool, const R: usize>(
         let off = g * bytes;
         // SAFETY: off + bytes <= total * bytes = tweaks.len() * len, within the caller's
         // ranges.
-        unsafe { group::<V, DEC, R>(tok, rk, &mut v, src.add(off), dst.add(off), next) };
+        unsafe { group::<V, DEC, R>(tok, rk, c, &mut w, src.add(off), dst.add(off), next) };
     }
 }
 

@@ -140,30 +140,30 @@ impl Kernel {
         match (self, path) {
             (Kernel::Portable, _) => stack::<{ depth(293, 285) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::AesNi(_), SHORT) => stack::<{ depth(53, 40) }>(),
+            (Kernel::AesNi(_), SHORT) => stack::<{ depth(60, 41) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::AesNi(_), ONE) => stack::<{ depth(80, 47) }>(),
+            (Kernel::AesNi(_), ONE) => stack::<{ depth(61, 39) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::AesNi(_), _) => stack::<{ depth(90, 58) }>(),
+            (Kernel::AesNi(_), _) => stack::<{ depth(57, 52) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::VaesAvx2(t), SHORT) => crate::wipe::stack_avx::<{ depth(67, 59) }>(t),
+            (Kernel::VaesAvx2(t), SHORT) => crate::wipe::stack_avx::<{ depth(48, 45) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::VaesAvx2(t), ONE) => crate::wipe::stack_avx::<{ depth(72, 60) }>(t),
+            (Kernel::VaesAvx2(t), ONE) => crate::wipe::stack_avx::<{ depth(56, 45) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::VaesAvx2(t), _) => crate::wipe::stack_avx::<{ depth(92, 75) }>(t),
+            (Kernel::VaesAvx2(t), _) => crate::wipe::stack_avx::<{ depth(64, 62) }>(t),
             #[cfg(simdcrypt_asm)]
             (Kernel::VaesAvx2Asm(t), _) => crate::wipe::stack_avx::<{ depth(26, 24) }>(t),
             #[cfg(simdcrypt_x86_64)]
             (Kernel::VaesAvx512(t), SHORT) => {
-                crate::wipe::stack_avx::<{ depth(42, 27) }>(t.vaes_avx2())
+                crate::wipe::stack_avx::<{ depth(34, 30) }>(t.vaes_avx2())
             }
             #[cfg(simdcrypt_x86_64)]
             (Kernel::VaesAvx512(t), ONE) => {
-                crate::wipe::stack_avx::<{ depth(116, 52) }>(t.vaes_avx2())
+                crate::wipe::stack_avx::<{ depth(119, 60) }>(t.vaes_avx2())
             }
             #[cfg(simdcrypt_x86_64)]
             (Kernel::VaesAvx512(t), _) => {
-                crate::wipe::stack_avx::<{ depth(133, 100) }>(t.vaes_avx2())
+                crate::wipe::stack_avx::<{ depth(118, 85) }>(t.vaes_avx2())
             }
         }
     }
