@@ -211,7 +211,21 @@ unsafe fn unit<V: AesVec, const DEC: bool, const R: usize, const PATH: u8>(
 ) {
     let lanes = V::LANES;
     let rem = len % 16;
-    let bulk = if rem == 0 { len / 16 } else { len / 16 - 1 };
+    // Encrypting a unit of at most a group on zmm, with at least two full blocks, the
+    // last full block runs with the others and stealing is one serial block (the merged
+    // last one), not two: the critical path is then T_0, the tail group, one block
+    // (1.13-1.24x at 36-511 bytes). Elsewhere the last full block is left to [`steal`],
+    // whose first block depends only on T_0 and the plaintext and so runs under the bulk;
+    // that measured faster with groups before it (1,500 bytes: 0.95-0.97x the other way),
+    // on xmm (0.88-0.91x at 17-100 bytes), with one full block (0.91-0.97x at 17 bytes:
+    // the tail's one-block register goes through memory to reach the stealing step), and
+    // no better on ymm (0.90-1.10x) (Zen 4, speed/RESULTS.md).
+    let one_serial = !DEC && PATH == SHORT && V::LANES == 4 && rem != 0 && len >= 32;
+    let bulk = if rem == 0 || one_serial {
+        len / 16
+    } else {
+        len / 16 - 1
+    };
     let t = V::splat(tok, t0);
     let mut w = [t; G];
     // A unit shorter than a group needs only the registers its blocks (and the stealing
@@ -238,10 +252,12 @@ unsafe fn unit<V: AesVec, const DEC: bool, const R: usize, const PATH: u8>(
     } else {
         bulk % (G * lanes)
     };
+    // The tail's last register of output (its first lane when no tail ran; unused then).
+    let mut last = w[0];
     if left > 0 {
         // SAFETY: blocks `off / 16 .. off / 16 + left` are within `bulk`, so within the
         // caller's ranges.
-        unsafe {
+        last = unsafe {
             let (s, d) = (src.add(off), dst.add(off));
             match left.div_ceil(lanes) {
                 1 => tail::<V, DEC, R, 1>(tok, rk, c, &w, s, d, left),
@@ -253,18 +269,35 @@ unsafe fn unit<V: AesVec, const DEC: bool, const R: usize, const PATH: u8>(
                 7 => tail::<V, DEC, R, 7>(tok, rk, c, &w, s, d, left),
                 _ => tail::<V, DEC, R, 8>(tok, rk, c, &w, s, d, left),
             }
-        }
+        };
         off += 16 * left;
     }
     if off == len {
         return;
     }
-    // Ciphertext stealing: the tweak of block `left` of the set, lane `left % L` of
+    // Ciphertext stealing: the tweak of block `left` of the set (the first one the bulk
+    // left: the last full block, or with `one_serial` the partial one), lane `left % L` of
     // `w[left / L] ⊕ kr` (a public position).
     let mut spill = [[0u8; 16]; 4];
     // SAFETY: `spill` has room for the (at most 4) lanes.
     unsafe { w[left / lanes].xor(c.kr).store(spill.as_mut_ptr().cast()) };
     let t = spill[left % lanes];
+    if one_serial {
+        // The last full block's ciphertext: lane `(left - 1) % L` of the tail's last
+        // register (`left >= 1`: a unit has a full block), taken from the register since
+        // reading it back from `dst` would wait for the masked store.
+        // SAFETY: as for the tweak.
+        unsafe { last.store(spill.as_mut_ptr().cast()) };
+        let cc = spill[(left - 1) % lanes];
+        super::wipe(&mut spill);
+        // SAFETY: `16 <= off` (the tail wrote block m - 1 ending at `off`) and
+        // `off + rem == len`: the 16 + rem bytes from `off - 16` are within the caller's
+        // ranges, equal or disjoint; the token implies AES-NI (and SSSE3, SSE4.1).
+        return unsafe {
+            let (s, d) = (src.add(off - 16), dst.add(off - 16));
+            steal_one::<R>(V::aesni(tok), keys, &t, &cc, s, d, rem)
+        };
+    }
     super::wipe(&mut spill);
     // SAFETY: `off <= len`; the rest (one full block and 1 to 15 bytes) is within the
     // caller's ranges, equal or disjoint; the token implies AES-NI (and SSSE3, SSE4.1).
@@ -272,8 +305,9 @@ unsafe fn unit<V: AesVec, const DEC: bool, const R: usize, const PATH: u8>(
 }
 
 /// `n` full blocks (`L (NV - 1) < n <= L NV`, fewer than `8 L`) at `src` → `dst` with the
-/// tweaks in the first lanes of `w` (in the `w` form). Every register is loaded and stored masked to its
-/// blocks: no byte past the range is touched, and no pointer past it is formed.
+/// tweaks in the first lanes of `w` (in the `w` form); returns the last register's output.
+/// Every register is loaded and stored masked to its blocks: no byte past the range is
+/// touched, and no pointer past it is formed.
 ///
 /// # Safety
 /// `src` readable and `dst` writable for `16 * n` bytes, equal or disjoint.
@@ -286,7 +320,7 @@ unsafe fn tail<V: AesVec, const DEC: bool, const R: usize, const NV: usize>(
     src: *const u8,
     dst: *mut u8,
     n: usize,
-) {
+) -> V {
     let lanes = V::LANES;
     debug_assert!(n.div_ceil(lanes) == NV);
     let mut s = [rk[0]; NV];
@@ -301,11 +335,14 @@ unsafe fn tail<V: AesVec, const DEC: bool, const R: usize, const NV: usize>(
             *x = x.round::<DEC>(*k);
         }
     }
+    let mut out = w[0];
     for (j, x) in s.iter().enumerate() {
-        let out = x.last::<DEC>(w[j]);
+        out = x.last::<DEC>(w[j]);
         // SAFETY: as for the loads; every load is done.
         unsafe { out.store_n(dst.add(16 * lanes * j), (n - lanes * j).min(lanes)) };
     }
+    // The last register's output: blocks `L (NV - 1) .. n`.
+    out
 }
 
 /// Units whose length is a whole number of groups, as one stream of groups: the tweaks
@@ -353,6 +390,19 @@ unsafe fn units_fused<V: AesVec, const DEC: bool, const R: usize>(
     }
 }
 
+/// `STEAL_SHUFFLES[16 - rem..][..16]` moves bytes `16 - rem..16` down to `0..rem` (zero
+/// above); `STEAL_SHUFFLES[32 + rem..][..16]` moves bytes `0..rem` up to `16 - rem..16`.
+const STEAL_SHUFFLES: [u8; 64] = {
+    let mut u = [0x80u8; 64];
+    let mut i = 0;
+    while i < 16 {
+        u[i] = i as u8;
+        u[48 + i] = i as u8;
+        i += 1;
+    }
+    u
+};
+
 /// Ciphertext stealing at the end of a unit: the last full block and the `rem` bytes
 /// after it (`1 <= rem <= 15`), `t` the full block's tweak. Two dependent single blocks on
 /// xmm registers (the shortest latency here); the partial block is moved with 16-byte
@@ -375,18 +425,6 @@ unsafe fn steal<const DEC: bool, const R: usize>(
     dst: *mut u8,
     rem: usize,
 ) {
-    /// `UP[16 - rem..][..16]` moves bytes `16 - rem..16` down to `0..rem` (zero above);
-    /// `UP[32 + rem..][..16]` moves bytes `0..rem` up to `16 - rem..16`.
-    const UP: [u8; 64] = {
-        let mut u = [0x80u8; 64];
-        let mut i = 0;
-        while i < 16 {
-            u[i] = i as u8;
-            u[48 + i] = i as u8;
-            i += 1;
-        }
-        u
-    };
     debug_assert!((1..16).contains(&rem));
     let one = |x: __m128i| -> __m128i {
         let mut s = _mm_xor_si128(x, load(&keys[0]));
@@ -412,8 +450,8 @@ unsafe fn steal<const DEC: bool, const R: usize>(
     // SAFETY: the windows are within the constant's 64 bytes (`rem < 16`).
     let (up, down) = unsafe {
         (
-            _mm_loadu_si128(UP.as_ptr().add(16 - rem).cast()),
-            _mm_loadu_si128(UP.as_ptr().add(32 + rem).cast()),
+            _mm_loadu_si128(STEAL_SHUFFLES.as_ptr().add(16 - rem).cast()),
+            _mm_loadu_si128(STEAL_SHUFFLES.as_ptr().add(32 + rem).cast()),
         )
     };
     // Read everything first (`src` may be `dst`): the full block, and the 16 bytes that
@@ -433,6 +471,54 @@ unsafe fn steal<const DEC: bool, const R: usize>(
     // SAFETY: both 16-byte windows lie within the `16 + rem` writable bytes; every read is
     // done. The first store puts CC's first `rem` bytes at the end; the second, of the
     // full block, overwrites the rest of the first.
+    unsafe {
+        _mm_storeu_si128(dst.add(rem).cast(), _mm_shuffle_epi8(cc, down));
+        _mm_storeu_si128(dst.cast(), last);
+    }
+}
+
+/// Encryption's ciphertext stealing when the last full block ran with the others: `cc` is
+/// its ciphertext (already written to `dst[..16]`), `t` the partial block's tweak; one
+/// single block on xmm remains. The moves are [`steal`]'s.
+///
+/// ```text
+/// C_m = CC[..rem];  C_{m-1} = E((P_m ‖ CC[rem..]) ⊕ t) ⊕ t
+/// ```
+///
+/// # Safety
+/// `src` readable and `dst` writable for `16 + rem` bytes, equal or disjoint.
+#[target_feature(enable = "aes,ssse3,sse4.1")]
+unsafe fn steal_one<const R: usize>(
+    _: AesNiToken,
+    keys: &[Block; 15],
+    t: &Block,
+    cc: &Block,
+    src: *const u8,
+    dst: *mut u8,
+    rem: usize,
+) {
+    debug_assert!((1..16).contains(&rem));
+    let (t, cc) = (load(t), load(cc));
+    // SAFETY: the windows are within the constant's 64 bytes (`rem < 16`).
+    let (up, down) = unsafe {
+        (
+            _mm_loadu_si128(STEAL_SHUFFLES.as_ptr().add(16 - rem).cast()),
+            _mm_loadu_si128(STEAL_SHUFFLES.as_ptr().add(32 + rem).cast()),
+        )
+    };
+    // The 16 bytes that end at the unit's end: their top `rem` are the partial block (not
+    // yet written, even in place: the tail wrote only the 16 bytes before it).
+    // SAFETY: the window lies within the `16 + rem` readable bytes.
+    let end = unsafe { _mm_loadu_si128(src.add(rem).cast()) };
+    let part = _mm_blendv_epi8(_mm_shuffle_epi8(end, up), cc, up);
+    let mut s = _mm_xor_si128(_mm_xor_si128(part, t), load(&keys[0]));
+    for k in &keys[1..R] {
+        s = _mm_aesenc_si128(s, load(k));
+    }
+    let last = _mm_xor_si128(_mm_aesenclast_si128(s, load(&keys[R])), t);
+    // SAFETY: both windows lie within the `16 + rem` writable bytes; the read is done.
+    // The first store puts CC's first `rem` bytes at the end; the second, of the merged
+    // block, overwrites the rest of the first.
     unsafe {
         _mm_storeu_si128(dst.add(rem).cast(), _mm_shuffle_epi8(cc, down));
         _mm_storeu_si128(dst.cast(), last);
