@@ -51,6 +51,69 @@ enum Next<V> {
     Fresh(V),
 }
 
+/// The round keys. With 32 registers they are broadcast from the key schedule where each
+/// is used (a load), not held in 15 registers: with those, the 24 tweak and state
+/// registers left too few, the broadcasts went to the stack, and the frames (up to 2.6
+/// KiB) were what every call then had to wipe: the wipe was 3-18% of a 100-byte to 4-KiB
+/// call on Zen 4; broadcast where used, the zmm frames are 24-56 bytes (speed/RESULTS.md).
+/// With 16 registers they are held (and spilled): there, broadcasting in the loop took a
+/// register the states and tweaks need, and ymm XTS at 64 KiB measured 0.90-0.94x.
+#[derive(Clone, Copy)]
+struct RoundKeys<'a, V: AesVec> {
+    tok: V::Token,
+    keys: &'a [Block; 15],
+    /// The broadcasts, with 16 registers (unused, and never made, with 32).
+    held: [V; 15],
+}
+
+impl<'a, V: AesVec> RoundKeys<'a, V> {
+    /// Whether the keys are broadcast where used.
+    const AT_USE: bool = V::REGISTERS >= 32;
+
+    #[inline(always)]
+    fn new(tok: V::Token, keys: &'a [Block; 15]) -> Self {
+        let held = if Self::AT_USE {
+            [V::zero(tok); 15]
+        } else {
+            V::keys(tok, keys)
+        };
+        RoundKeys { tok, keys, held }
+    }
+
+    /// Round key `i` in every lane.
+    #[inline(always)]
+    fn at(&self, i: usize) -> V {
+        if Self::AT_USE {
+            V::splat(self.tok, &self.keys[i])
+        } else {
+            self.held[i]
+        }
+    }
+
+    /// Broadcasting where used: the same keys behind a pointer the compiler cannot see
+    /// through, so that it broadcasts them again in each group instead of hoisting them
+    /// out of the loop (and spilling them).
+    #[inline(always)]
+    // The pointer goes through the block as a value only: nothing is read or written.
+    #[allow(clippy::pointers_in_nomem_asm_block)]
+    fn opaque(self) -> Self {
+        if !Self::AT_USE {
+            return self;
+        }
+        let mut p: *const [Block; 15] = self.keys;
+        // SAFETY: an empty instruction string: `p` is left as it was, and nothing else is
+        // touched (no memory, no stack, no flags).
+        unsafe {
+            core::arch::asm!("/* {0} */", inout(reg) p, options(nomem, nostack, preserves_flags))
+        };
+        // SAFETY: `p` is `self.keys`, a reference valid for `'a`.
+        RoundKeys {
+            keys: unsafe { &*p },
+            ..self
+        }
+    }
+}
+
 /// The key-derived constants of the `w` form (see the top of the file).
 #[derive(Clone, Copy)]
 struct Consts<V> {
@@ -64,11 +127,12 @@ struct Consts<V> {
 
 impl<V: AesVec> Consts<V> {
     #[inline(always)]
-    fn new<const R: usize>(rk: &[V; 15]) -> Self {
+    fn new<const R: usize>(rk: RoundKeys<'_, V>) -> Self {
+        let kr = rk.at(R);
         Consts {
-            kr: rk[R],
-            k0r: rk[0].xor(rk[R]),
-            kf: rk[R].mul_x_group_xor(rk[R]),
+            kr,
+            k0r: rk.at(0).xor(kr),
+            kf: kr.mul_x_group_xor(kr),
         }
     }
 
@@ -99,19 +163,19 @@ pub(super) unsafe fn units<V: AesVec, const DEC: bool, const PATH: u8, const R: 
     len: usize,
 ) {
     let keys = if DEC { &k1.dec } else { &k1.enc };
-    let rk = V::keys(tok, keys);
-    let c = Consts::new::<R>(&rk);
+    let rk = RoundKeys::new(tok, keys);
+    let c = Consts::new::<R>(rk);
     if PATH != MANY {
         debug_assert!(tweaks.len() == 1 && (PATH == ONE || len <= 16 * G * V::LANES));
         if let Some(t0) = tweaks.first() {
             // SAFETY: the caller's contract, for its one unit.
-            unsafe { unit::<V, DEC, R, PATH>(tok, keys, &rk, &c, t0, src, dst, len) };
+            unsafe { unit::<V, DEC, R, PATH>(tok, keys, rk, &c, t0, src, dst, len) };
         }
         return;
     }
     if len.is_multiple_of(16 * G * V::LANES) {
         // SAFETY: the caller's contract, and whole groups.
-        unsafe { units_fused::<V, DEC, R>(tok, &rk, &c, tweaks, src, dst, len) };
+        unsafe { units_fused::<V, DEC, R>(tok, rk, &c, tweaks, src, dst, len) };
         return;
     }
     for (i, t0) in tweaks.iter().enumerate() {
@@ -119,7 +183,7 @@ pub(super) unsafe fn units<V: AesVec, const DEC: bool, const PATH: u8, const R: 
         // same aliasing (equal or disjoint) and a valid length.
         unsafe {
             let (s, d) = (src.add(i * len), dst.add(i * len));
-            unit::<V, DEC, R, MANY>(tok, keys, &rk, &c, t0, s, d, len)
+            unit::<V, DEC, R, MANY>(tok, keys, rk, &c, t0, s, d, len)
         };
     }
 }
@@ -133,7 +197,7 @@ pub(super) unsafe fn units<V: AesVec, const DEC: bool, const PATH: u8, const R: 
 #[allow(clippy::too_many_arguments)]
 unsafe fn group<V: AesVec, const DEC: bool, const R: usize>(
     tok: V::Token,
-    rk: &[V; 15],
+    rk: RoundKeys<'_, V>,
     c: &Consts<V>,
     w: &mut [V; G],
     src: *const u8,
@@ -141,6 +205,7 @@ unsafe fn group<V: AesVec, const DEC: bool, const R: usize>(
     next: Next<V>,
 ) {
     let step = 16 * V::LANES;
+    let rk = rk.opaque();
     let mut s = *w;
     for j in 0..G {
         // SAFETY: register `j < 8` is within the group's bytes.
@@ -156,16 +221,16 @@ unsafe fn group<V: AesVec, const DEC: bool, const R: usize>(
     let early = V::REGISTERS >= 32;
     let mut nw = *w;
     if early {
-        round_all::<V, DEC, G>(&mut s, rk[1]);
+        round_all::<V, DEC, G>(&mut s, rk.at(1));
         next_tweaks(&mut nw, 0, next, c);
-        round_all::<V, DEC, G>(&mut s, rk[2]);
+        round_all::<V, DEC, G>(&mut s, rk.at(2));
         next_tweaks(&mut nw, G / 2, next, c);
-        for k in &rk[3..R] {
-            round_all::<V, DEC, G>(&mut s, *k);
+        for i in 3..R {
+            round_all::<V, DEC, G>(&mut s, rk.at(i));
         }
     } else {
-        for k in &rk[1..R] {
-            round_all::<V, DEC, G>(&mut s, *k);
+        for i in 1..R {
+            round_all::<V, DEC, G>(&mut s, rk.at(i));
         }
     }
     for j in 0..G {
@@ -192,7 +257,7 @@ fn next_tweaks<V: AesVec>(w: &mut [V; G], from: usize, next: Next<V>, c: &Consts
     }
 }
 
-/// One data unit of `len` bytes under `t0`; `rk` is `keys` loaded. `PATH` [`SHORT`]:
+/// One data unit of `len` bytes under `t0`; `rk` is `keys`. `PATH` [`SHORT`]:
 /// `len` is at most a group (all of it runs as the tail).
 ///
 /// # Safety
@@ -202,7 +267,7 @@ fn next_tweaks<V: AesVec>(w: &mut [V; G], from: usize, next: Next<V>, c: &Consts
 unsafe fn unit<V: AesVec, const DEC: bool, const R: usize, const PATH: u8>(
     tok: V::Token,
     keys: &[Block; 15],
-    rk: &[V; 15],
+    rk: RoundKeys<'_, V>,
     c: &Consts<V>,
     t0: &Block,
     src: *const u8,
@@ -280,7 +345,11 @@ unsafe fn unit<V: AesVec, const DEC: bool, const R: usize, const PATH: u8>(
     // `w[left / L] ⊕ kr` (a public position).
     let mut spill = [[0u8; 16]; 4];
     // SAFETY: `spill` has room for the (at most 4) lanes.
-    unsafe { w[left / lanes].xor(c.kr).store(spill.as_mut_ptr().cast()) };
+    unsafe {
+        pick(&w, left / lanes)
+            .xor(c.kr)
+            .store(spill.as_mut_ptr().cast())
+    };
     let t = spill[left % lanes];
     if one_serial {
         // The last full block's ciphertext: lane `(left - 1) % L` of the tail's last
@@ -304,6 +373,22 @@ unsafe fn unit<V: AesVec, const DEC: bool, const R: usize, const PATH: u8>(
     unsafe { steal::<DEC, R>(V::aesni(tok), keys, &t, src.add(off), dst.add(off), rem) }
 }
 
+/// `w[i]` (`i < 8`, public) by a branch per value: indexed with a run-time `i`, the whole
+/// array would be kept in memory (a 512-byte spill on zmm, in every frame to wipe).
+#[inline(always)]
+fn pick<V: AesVec>(w: &[V; G], i: usize) -> V {
+    match i {
+        0 => w[0],
+        1 => w[1],
+        2 => w[2],
+        3 => w[3],
+        4 => w[4],
+        5 => w[5],
+        6 => w[6],
+        _ => w[7],
+    }
+}
+
 /// `n` full blocks (`L (NV - 1) < n <= L NV`, fewer than `8 L`) at `src` → `dst` with the
 /// tweaks in the first lanes of `w` (in the `w` form); returns the last register's output.
 /// Every register is loaded and stored masked to its blocks: no byte past the range is
@@ -314,7 +399,7 @@ unsafe fn unit<V: AesVec, const DEC: bool, const R: usize, const PATH: u8>(
 #[inline(always)]
 unsafe fn tail<V: AesVec, const DEC: bool, const R: usize, const NV: usize>(
     tok: V::Token,
-    rk: &[V; 15],
+    rk: RoundKeys<'_, V>,
     c: &Consts<V>,
     w: &[V; G],
     src: *const u8,
@@ -323,16 +408,17 @@ unsafe fn tail<V: AesVec, const DEC: bool, const R: usize, const NV: usize>(
 ) -> V {
     let lanes = V::LANES;
     debug_assert!(n.div_ceil(lanes) == NV);
-    let mut s = [rk[0]; NV];
+    let mut s = [c.k0r; NV];
     for (j, x) in s.iter_mut().enumerate() {
         // SAFETY: register `j < NV` starts at block `L j < n`, inside the range, and
         // holds its `min(L, n - L j) >= 1` blocks (masked only when it is not full).
         let d = unsafe { V::load_n(tok, src.add(16 * lanes * j), (n - lanes * j).min(lanes)) };
         *x = d.xor3(w[j], c.k0r);
     }
-    for k in &rk[1..R] {
+    for i in 1..R {
+        let k = rk.at(i);
         for x in s.iter_mut() {
-            *x = x.round::<DEC>(*k);
+            *x = x.round::<DEC>(k);
         }
     }
     let mut out = w[0];
@@ -354,7 +440,7 @@ unsafe fn tail<V: AesVec, const DEC: bool, const R: usize, const NV: usize>(
 #[inline(always)]
 unsafe fn units_fused<V: AesVec, const DEC: bool, const R: usize>(
     tok: V::Token,
-    rk: &[V; 15],
+    rk: RoundKeys<'_, V>,
     c: &Consts<V>,
     tweaks: &[Block],
     src: *const u8,

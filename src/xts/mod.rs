@@ -140,30 +140,30 @@ impl Kernel {
         match (self, path) {
             (Kernel::Portable, _) => stack::<{ depth(293, 285) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::AesNi(_), SHORT) => stack::<{ depth(60, 41) }>(),
+            (Kernel::AesNi(_), SHORT) => stack::<{ depth(53, 32) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::AesNi(_), ONE) => stack::<{ depth(61, 39) }>(),
+            (Kernel::AesNi(_), ONE) => stack::<{ depth(61, 33) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::AesNi(_), _) => stack::<{ depth(57, 52) }>(),
+            (Kernel::AesNi(_), _) => stack::<{ depth(58, 46) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::VaesAvx2(t), SHORT) => crate::wipe::stack_avx::<{ depth(48, 45) }>(t),
+            (Kernel::VaesAvx2(t), SHORT) => crate::wipe::stack_avx::<{ depth(42, 41) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::VaesAvx2(t), ONE) => crate::wipe::stack_avx::<{ depth(56, 45) }>(t),
+            (Kernel::VaesAvx2(t), ONE) => crate::wipe::stack_avx::<{ depth(56, 36) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::VaesAvx2(t), _) => crate::wipe::stack_avx::<{ depth(64, 62) }>(t),
+            (Kernel::VaesAvx2(t), _) => crate::wipe::stack_avx::<{ depth(64, 57) }>(t),
             #[cfg(simdcrypt_asm)]
             (Kernel::VaesAvx2Asm(t), _) => crate::wipe::stack_avx::<{ depth(26, 24) }>(t),
             #[cfg(simdcrypt_x86_64)]
             (Kernel::VaesAvx512(t), SHORT) => {
-                crate::wipe::stack_avx::<{ depth(37, 30) }>(t.vaes_avx2())
+                crate::wipe::stack_avx::<{ depth(20, 11) }>(t.vaes_avx2())
             }
             #[cfg(simdcrypt_x86_64)]
             (Kernel::VaesAvx512(t), ONE) => {
-                crate::wipe::stack_avx::<{ depth(119, 60) }>(t.vaes_avx2())
+                crate::wipe::stack_avx::<{ depth(79, 11) }>(t.vaes_avx2())
             }
             #[cfg(simdcrypt_x86_64)]
             (Kernel::VaesAvx512(t), _) => {
-                crate::wipe::stack_avx::<{ depth(118, 85) }>(t.vaes_avx2())
+                crate::wipe::stack_avx::<{ depth(96, 37) }>(t.vaes_avx2())
             }
         }
     }
