@@ -32,6 +32,8 @@ pub(crate) trait AesVec: Copy {
     fn zero(t: Self::Token) -> Self;
     /// `b` in every lane (a round key, a tweak).
     fn splat(t: Self::Token, b: &Block) -> Self;
+    /// The block in `x` in every lane.
+    fn splat_reg(t: Self::Token, x: __m128i) -> Self;
     /// The 15 round-key slots, each in every lane.
     #[inline(always)]
     fn keys(t: Self::Token, k: &[Block; 15]) -> [Self; 15] {
@@ -364,6 +366,10 @@ impl AesVec for Xmm {
     fn splat(_: AesNiToken, b: &Block) -> Self {
         Xmm(load128(b))
     }
+    #[inline(always)]
+    fn splat_reg(_: AesNiToken, x: __m128i) -> Self {
+        Xmm(x)
+    }
     mem!(Xmm: AesNiToken, _mm_setzero_si128, _mm_loadu_si128, _mm_storeu_si128);
     #[inline(always)]
     unsafe fn load_part(t: AesNiToken, p: *const u8, n: usize) -> Self {
@@ -466,6 +472,11 @@ impl AesVec for Ymm {
         // SAFETY: see the top of the impl.
         Ymm(unsafe { _mm256_broadcastsi128_si256(load128(b)) })
     }
+    #[inline(always)]
+    fn splat_reg(_: VaesAvx2Token, x: __m128i) -> Self {
+        // SAFETY: see the top of the impl.
+        Ymm(unsafe { _mm256_broadcastsi128_si256(x) })
+    }
     mem!(Ymm: VaesAvx2Token, _mm256_setzero_si256, _mm256_loadu_si256, _mm256_storeu_si256);
     #[inline(always)]
     unsafe fn load_part(_: VaesAvx2Token, p: *const u8, n: usize) -> Self {
@@ -562,6 +573,11 @@ impl AesVec for Zmm {
     fn splat(_: VaesAvx512Token, b: &Block) -> Self {
         // SAFETY: see the top of the impl.
         Zmm(unsafe { _mm512_broadcast_i32x4(load128(b)) })
+    }
+    #[inline(always)]
+    fn splat_reg(_: VaesAvx512Token, x: __m128i) -> Self {
+        // SAFETY: see the top of the impl.
+        Zmm(unsafe { _mm512_broadcast_i32x4(x) })
     }
     mem!(Zmm: VaesAvx512Token, _mm512_setzero_si512, _mm512_loadu_si512, _mm512_storeu_si512);
     #[inline(always)]

@@ -33,6 +33,7 @@ use core::arch::x86_64::*;
 use crate::aes::aesni::load;
 use crate::aes::{Block, KeySchedule};
 use crate::cpu::AesNiToken;
+
 use crate::simd::aes::{AesVec, round_all};
 
 use super::{MANY, ONE, SHORT};
@@ -147,16 +148,19 @@ impl<V: AesVec> Consts<V> {
 }
 
 /// Consecutive data units of `len` bytes, the `i`-th under `tweaks[i]` (already
-/// encrypted with Key2), with the round keys loaded once. `R` is `k1.rounds`.
+/// encrypted with Key2, or, given `k2`, one raw tweak this encrypts), with the round keys
+/// loaded once. `R` is `k1.rounds`.
 ///
 /// # Safety
 /// `src` readable and `dst` writable for `tweaks.len() * len` bytes; `src == dst` or the
 /// ranges do not overlap; `16 <= len <= 1 << 24`; `k1.rounds == R`; one unit unless
-/// `PATH` is [`MANY`], and at most a group (`len <= 128 L`) if it is [`SHORT`].
+/// `PATH` is [`MANY`], and at most a group (`len <= 128 L`) if it is [`SHORT`]; `k2` (if
+/// any) has `R` rounds and comes with one unit.
 #[inline(always)]
 pub(super) unsafe fn units<V: AesVec, const DEC: bool, const PATH: u8, const R: usize>(
     tok: V::Token,
     k1: &KeySchedule,
+    k2: Option<&KeySchedule>,
     tweaks: &[Block],
     src: *const u8,
     dst: *mut u8,
@@ -168,8 +172,15 @@ pub(super) unsafe fn units<V: AesVec, const DEC: bool, const PATH: u8, const R: 
     if PATH != MANY {
         debug_assert!(tweaks.len() == 1 && (PATH == ONE || len <= 16 * G * V::LANES));
         if let Some(t0) = tweaks.first() {
+            // The tweak: encrypted here when `k2` is given (a chain of AES-NI rounds that
+            // the key set-up above and the first loads overlap), broadcast to every lane.
+            let t = match k2 {
+                // SAFETY: the token implies AES-NI.
+                Some(k2) => V::splat_reg(tok, unsafe { encrypt_tweak::<R>(V::aesni(tok), k2, t0) }),
+                None => V::splat(tok, t0),
+            };
             // SAFETY: the caller's contract, for its one unit.
-            unsafe { unit::<V, DEC, R, PATH>(tok, keys, rk, &c, t0, src, dst, len) };
+            unsafe { unit::<V, DEC, R, PATH>(tok, keys, rk, &c, t, src, dst, len) };
         }
         return;
     }
@@ -183,7 +194,7 @@ pub(super) unsafe fn units<V: AesVec, const DEC: bool, const PATH: u8, const R: 
         // same aliasing (equal or disjoint) and a valid length.
         unsafe {
             let (s, d) = (src.add(i * len), dst.add(i * len));
-            unit::<V, DEC, R, MANY>(tok, keys, rk, &c, t0, s, d, len)
+            unit::<V, DEC, R, MANY>(tok, keys, rk, &c, V::splat(tok, t0), s, d, len)
         };
     }
 }
@@ -257,7 +268,7 @@ fn next_tweaks<V: AesVec>(w: &mut [V; G], from: usize, next: Next<V>, c: &Consts
     }
 }
 
-/// One data unit of `len` bytes under `t0`; `rk` is `keys`. `PATH` [`SHORT`]:
+/// One data unit of `len` bytes under the tweak `t` (`T_0` in every lane); `rk` is `keys`. `PATH` [`SHORT`]:
 /// `len` is at most a group (all of it runs as the tail).
 ///
 /// # Safety
@@ -269,7 +280,7 @@ unsafe fn unit<V: AesVec, const DEC: bool, const R: usize, const PATH: u8>(
     keys: &[Block; 15],
     rk: RoundKeys<'_, V>,
     c: &Consts<V>,
-    t0: &Block,
+    t: V,
     src: *const u8,
     dst: *mut u8,
     len: usize,
@@ -291,7 +302,6 @@ unsafe fn unit<V: AesVec, const DEC: bool, const R: usize, const PATH: u8>(
     } else {
         len / 16 - 1
     };
-    let t = V::splat(tok, t0);
     let mut w = [t; G];
     // A unit shorter than a group needs only the registers its blocks (and the stealing
     // block's tweak) fall in.
@@ -371,6 +381,20 @@ unsafe fn unit<V: AesVec, const DEC: bool, const R: usize, const PATH: u8>(
     // SAFETY: `off <= len`; the rest (one full block and 1 to 15 bytes) is within the
     // caller's ranges, equal or disjoint; the token implies AES-NI (and SSSE3, SSE4.1).
     unsafe { steal::<DEC, R>(V::aesni(tok), keys, &t, src.add(off), dst.add(off), rem) }
+}
+
+/// The raw tweak `t` encrypted with `k2` (`R` rounds): `T_0`.
+///
+/// # Safety
+/// None beyond the token's proof of AES-NI.
+#[inline]
+#[target_feature(enable = "aes")]
+unsafe fn encrypt_tweak<const R: usize>(_: AesNiToken, k2: &KeySchedule, t: &Block) -> __m128i {
+    let mut s = _mm_xor_si128(load(t), load(&k2.enc[0]));
+    for k in &k2.enc[1..R] {
+        s = _mm_aesenc_si128(s, load(k));
+    }
+    _mm_aesenclast_si128(s, load(&k2.enc[R]))
 }
 
 /// `w[i]` (`i < 8`, public) by a branch per value: indexed with a run-time `i`, the whole

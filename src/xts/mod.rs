@@ -140,31 +140,42 @@ impl Kernel {
         match (self, path) {
             (Kernel::Portable, _) => stack::<{ depth(293, 285) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::AesNi(_), SHORT) => stack::<{ depth(53, 32) }>(),
+            (Kernel::AesNi(_), SHORT) => stack::<{ depth(55, 32) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::AesNi(_), ONE) => stack::<{ depth(61, 33) }>(),
+            (Kernel::AesNi(_), ONE) => stack::<{ depth(60, 33) }>(),
             #[cfg(simdcrypt_x86_64)]
             (Kernel::AesNi(_), _) => stack::<{ depth(58, 46) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::VaesAvx2(t), SHORT) => crate::wipe::stack_avx::<{ depth(42, 41) }>(t),
+            (Kernel::VaesAvx2(t), SHORT) => crate::wipe::stack_avx::<{ depth(45, 40) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::VaesAvx2(t), ONE) => crate::wipe::stack_avx::<{ depth(56, 36) }>(t),
+            (Kernel::VaesAvx2(t), ONE) => crate::wipe::stack_avx::<{ depth(54, 37) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::VaesAvx2(t), _) => crate::wipe::stack_avx::<{ depth(64, 57) }>(t),
+            (Kernel::VaesAvx2(t), _) => crate::wipe::stack_avx::<{ depth(64, 55) }>(t),
             #[cfg(simdcrypt_asm)]
             (Kernel::VaesAvx2Asm(t), _) => crate::wipe::stack_avx::<{ depth(26, 24) }>(t),
             #[cfg(simdcrypt_x86_64)]
             (Kernel::VaesAvx512(t), SHORT) => {
-                crate::wipe::stack_avx::<{ depth(20, 11) }>(t.vaes_avx2())
+                crate::wipe::stack_avx::<{ depth(25, 10) }>(t.vaes_avx2())
             }
             #[cfg(simdcrypt_x86_64)]
             (Kernel::VaesAvx512(t), ONE) => {
-                crate::wipe::stack_avx::<{ depth(79, 11) }>(t.vaes_avx2())
+                crate::wipe::stack_avx::<{ depth(77, 10) }>(t.vaes_avx2())
             }
             #[cfg(simdcrypt_x86_64)]
             (Kernel::VaesAvx512(t), _) => {
-                crate::wipe::stack_avx::<{ depth(96, 37) }>(t.vaes_avx2())
+                crate::wipe::stack_avx::<{ depth(98, 37) }>(t.vaes_avx2())
             }
+        }
+    }
+
+    /// Whether the kernel's single-unit entries take the raw tweak and `k2` and encrypt
+    /// the tweak themselves (the intrinsics kernels; not the assembly twin, nor the
+    /// portable code, which never comes this way).
+    fn encrypts_tweak(self) -> bool {
+        match self {
+            #[cfg(simdcrypt_x86_64)]
+            Kernel::AesNi(_) | Kernel::VaesAvx2(_) | Kernel::VaesAvx512(_) => true,
+            _ => false,
         }
     }
 
@@ -185,15 +196,19 @@ impl Kernel {
 
     /// Consecutive data units of `len` bytes, unit `i` under the encrypted tweak
     /// `tweaks[i]`, in the direction `DEC` (decryption when true): the round count made a
-    /// constant here, once, for the kernels.
+    /// constant here, once, for the kernels. With `k2`, `tweaks` is one raw tweak, which
+    /// the kernel encrypts with it.
     ///
     /// # Safety
     /// `src` readable and `dst` writable for `tweaks.len() * len` bytes; `src == dst` or
-    /// the two ranges do not overlap; `MIN_UNIT <= len <= MAX_UNIT`.
+    /// the two ranges do not overlap; `MIN_UNIT <= len <= MAX_UNIT`; `k2` only with one
+    /// unit (`PATH` not [`MANY`]), a schedule of `k1`'s size, and
+    /// [`Kernel::encrypts_tweak`].
     #[inline]
     unsafe fn units_raw<const DEC: bool, const PATH: u8>(
         self,
         k1: &KeySchedule,
+        k2: Option<&KeySchedule>,
         tweaks: &[Block],
         src: *const u8,
         dst: *mut u8,
@@ -202,9 +217,9 @@ impl Kernel {
         // SAFETY: the caller's contract; `k1.rounds` is the constant given.
         unsafe {
             match k1.rounds {
-                10 => self.units_r::<DEC, PATH, 10>(k1, tweaks, src, dst, len),
-                12 => self.units_r::<DEC, PATH, 12>(k1, tweaks, src, dst, len),
-                _ => self.units_r::<DEC, PATH, 14>(k1, tweaks, src, dst, len),
+                10 => self.units_r::<DEC, PATH, 10>(k1, k2, tweaks, src, dst, len),
+                12 => self.units_r::<DEC, PATH, 12>(k1, k2, tweaks, src, dst, len),
+                _ => self.units_r::<DEC, PATH, 14>(k1, k2, tweaks, src, dst, len),
             }
         }
     }
@@ -218,6 +233,7 @@ impl Kernel {
     unsafe fn units_r<const DEC: bool, const PATH: u8, const R: usize>(
         self,
         k1: &KeySchedule,
+        k2: Option<&KeySchedule>,
         tweaks: &[Block],
         src: *const u8,
         dst: *mut u8,
@@ -230,13 +246,14 @@ impl Kernel {
         unsafe {
             match self {
                 #[cfg(simdcrypt_x86_64)]
-                Kernel::AesNi(t) => aesni::units::<DEC, PATH, R>(t, k1, tweaks, src, dst, len),
+                Kernel::AesNi(t) => aesni::units::<DEC, PATH, R>(t, k1, k2, tweaks, src, dst, len),
                 #[cfg(simdcrypt_x86_64)]
                 Kernel::VaesAvx2(t) => {
-                    vaes_avx2::units::<DEC, PATH, R>(t, k1, tweaks, src, dst, len)
+                    vaes_avx2::units::<DEC, PATH, R>(t, k1, k2, tweaks, src, dst, len)
                 }
                 #[cfg(simdcrypt_asm)]
                 Kernel::VaesAvx2Asm(t) => {
+                    debug_assert!(k2.is_none(), "the assembly takes encrypted tweaks");
                     for (i, t0) in tweaks.iter().enumerate() {
                         let (s, d) = (src.add(i * len), dst.add(i * len));
                         if DEC {
@@ -248,11 +265,12 @@ impl Kernel {
                 }
                 #[cfg(simdcrypt_x86_64)]
                 Kernel::VaesAvx512(t) => {
-                    vaes_avx512::units::<DEC, PATH, R>(t, k1, tweaks, src, dst, len)
+                    vaes_avx512::units::<DEC, PATH, R>(t, k1, k2, tweaks, src, dst, len)
                 }
                 Kernel::Portable => {
                     // (`run_unchecked` takes the portable backend down its safe path; this
                     // arm keeps the match total and correct.)
+                    debug_assert!(k2.is_none(), "the portable arm takes encrypted tweaks");
                     let n = tweaks.len() * len;
                     core::ptr::copy(src, dst, n);
                     let buf = core::slice::from_raw_parts_mut(dst, n);
@@ -877,14 +895,21 @@ impl Xts {
     ) {
         let sectors = dst.len() / unit;
         if sectors == 1 && !matches!(self.kernel, Kernel::Portable) {
-            // One unit (the common single-sector call): no batch array, and the tweak
-            // through the lightest block kernel, since its latency is on the critical path.
+            // One unit (the common single-sector call): no batch array; the tweak is
+            // encrypted in the kernel (its latency is on the critical path, and there it
+            // overlaps the kernel's set-up), or, for the assembly, through the lightest
+            // block kernel before it.
             let mut t = match tweak {
                 Tweak::Seq(t) => t.nth(0),
                 Tweak::Raw(t) => *t,
             };
-            self.tweak_one
-                .encrypt_blocks(&self.k2, core::slice::from_mut(&mut t));
+            let k2 = if self.kernel.encrypts_tweak() {
+                Some(&self.k2)
+            } else {
+                self.tweak_one
+                    .encrypt_blocks(&self.k2, core::slice::from_mut(&mut t));
+                None
+            };
             let dp = dst.as_mut_ptr();
             let sp = src.map_or(dp.cast_const(), <[u8]>::as_ptr);
             // SAFETY: one unit of `unit == dst.len()` bytes (checked by `validate`); the
@@ -896,10 +921,10 @@ impl Xts {
             unsafe {
                 if short {
                     self.kernel
-                        .units_raw::<DEC, SHORT>(&self.k1, one, sp, dp, unit);
+                        .units_raw::<DEC, SHORT>(&self.k1, k2, one, sp, dp, unit);
                 } else {
                     self.kernel
-                        .units_raw::<DEC, ONE>(&self.k1, one, sp, dp, unit);
+                        .units_raw::<DEC, ONE>(&self.k1, k2, one, sp, dp, unit);
                 }
             }
             wipe(core::slice::from_mut(&mut t));
@@ -944,7 +969,9 @@ impl Xts {
                     // `validate`); the source is either `d` itself (in place: equal
                     // pointers) or a shared borrow distinct from the exclusive `d` (no
                     // overlap); `unit` is in range.
-                    unsafe { kernel.units_raw::<DEC, MANY>(&self.k1, &tw[..n], sp, dp, unit) };
+                    unsafe {
+                        kernel.units_raw::<DEC, MANY>(&self.k1, None, &tw[..n], sp, dp, unit)
+                    };
                 }
             }
             done += n;

@@ -13,11 +13,12 @@ use crate::simd::aes::Ymm;
 pub(crate) unsafe fn units<const DEC: bool, const PATH: u8, const R: usize>(
     tok: VaesAvx2Token,
     k1: &KeySchedule,
+    k2: Option<&KeySchedule>,
     tweaks: &[Block],
     src: *const u8,
     dst: *mut u8,
     len: usize,
 ) {
     // SAFETY: the caller's contract; the token proves this function's features.
-    unsafe { super::kernel::units::<Ymm, DEC, PATH, R>(tok, k1, tweaks, src, dst, len) }
+    unsafe { super::kernel::units::<Ymm, DEC, PATH, R>(tok, k1, k2, tweaks, src, dst, len) }
 }

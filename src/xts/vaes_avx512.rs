@@ -16,11 +16,12 @@ use crate::simd::aes::Zmm;
 pub(crate) unsafe fn units<const DEC: bool, const PATH: u8, const R: usize>(
     tok: VaesAvx512Token,
     k1: &KeySchedule,
+    k2: Option<&KeySchedule>,
     tweaks: &[Block],
     src: *const u8,
     dst: *mut u8,
     len: usize,
 ) {
     // SAFETY: the caller's contract; the token proves this function's features.
-    unsafe { super::kernel::units::<Zmm, DEC, PATH, R>(tok, k1, tweaks, src, dst, len) }
+    unsafe { super::kernel::units::<Zmm, DEC, PATH, R>(tok, k1, k2, tweaks, src, dst, len) }
 }
