@@ -57,34 +57,43 @@ enum Next<V> {
 /// registers left too few, the broadcasts went to the stack, and the frames (up to 2.6
 /// KiB) were what every call then had to wipe: the wipe was 3-18% of a 100-byte to 4-KiB
 /// call on Zen 4; broadcast where used, the zmm frames are 24-56 bytes (speed/RESULTS.md).
-/// With 16 registers they are held (and spilled): there, broadcasting in the loop took a
-/// register the states and tweaks need, and ymm XTS at 64 KiB measured 0.90-0.94x.
+/// With 16 registers they are held (and spilled) where a loop of groups runs: there,
+/// broadcasting in the loop took a register the states and tweaks need, and ymm XTS at
+/// 64 KiB measured 0.90-0.94x; the ymm short entry (no loop) broadcasts them where used
+/// (frames of 0.3 KiB, not 1.2: 1.04-1.20x at 17-256 bytes, Zen 4).
 #[derive(Clone, Copy)]
 struct RoundKeys<'a, V: AesVec> {
     tok: V::Token,
     keys: &'a [Block; 15],
-    /// The broadcasts, with 16 registers (unused, and never made, with 32).
+    /// Whether the keys are broadcast where used (a constant once inlined).
+    at_use: bool,
+    /// The broadcasts, when held (else unused, and never made).
     held: [V; 15],
 }
 
 impl<'a, V: AesVec> RoundKeys<'a, V> {
-    /// Whether the keys are broadcast where used.
-    const AT_USE: bool = V::REGISTERS >= 32;
-
+    /// `looped`: whether a loop of groups uses them.
     #[inline(always)]
-    fn new(tok: V::Token, keys: &'a [Block; 15]) -> Self {
-        let held = if Self::AT_USE {
+    fn new(tok: V::Token, keys: &'a [Block; 15], looped: bool) -> Self {
+        // (xmm: level within the runs' spread either way, so left as it was.)
+        let at_use = V::REGISTERS >= 32 || (!looped && V::LANES > 1);
+        let held = if at_use {
             [V::zero(tok); 15]
         } else {
             V::keys(tok, keys)
         };
-        RoundKeys { tok, keys, held }
+        RoundKeys {
+            tok,
+            keys,
+            at_use,
+            held,
+        }
     }
 
     /// Round key `i` in every lane.
     #[inline(always)]
     fn at(&self, i: usize) -> V {
-        if Self::AT_USE {
+        if self.at_use {
             V::splat(self.tok, &self.keys[i])
         } else {
             self.held[i]
@@ -98,7 +107,7 @@ impl<'a, V: AesVec> RoundKeys<'a, V> {
     // The pointer goes through the block as a value only: nothing is read or written.
     #[allow(clippy::pointers_in_nomem_asm_block)]
     fn opaque(self) -> Self {
-        if !Self::AT_USE {
+        if !self.at_use {
             return self;
         }
         let mut p: *const [Block; 15] = self.keys;
@@ -167,7 +176,7 @@ pub(super) unsafe fn units<V: AesVec, const DEC: bool, const PATH: u8, const R: 
     len: usize,
 ) {
     let keys = if DEC { &k1.dec } else { &k1.enc };
-    let rk = RoundKeys::new(tok, keys);
+    let rk = RoundKeys::new(tok, keys, PATH != SHORT);
     let c = Consts::new::<R>(rk);
     if PATH != MANY {
         debug_assert!(tweaks.len() == 1 && (PATH == ONE || len <= 16 * G * V::LANES));

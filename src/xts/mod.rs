@@ -146,7 +146,7 @@ impl Kernel {
             #[cfg(simdcrypt_x86_64)]
             (Kernel::AesNi(_), _) => stack::<{ depth(58, 46) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::VaesAvx2(t), SHORT) => crate::wipe::stack_avx::<{ depth(45, 40) }>(t),
+            (Kernel::VaesAvx2(t), SHORT) => crate::wipe::stack_avx::<{ depth(34, 17) }>(t),
             #[cfg(simdcrypt_x86_64)]
             (Kernel::VaesAvx2(t), ONE) => crate::wipe::stack_avx::<{ depth(54, 37) }>(t),
             #[cfg(simdcrypt_x86_64)]
