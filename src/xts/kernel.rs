@@ -295,6 +295,8 @@ unsafe fn unit<V: AesVec, const DEC: bool, const R: usize, const PATH: u8>(
     len: usize,
 ) {
     let lanes = V::LANES;
+    // (Per unit: in a loop of units the tail's broadcasts would be hoisted and spilled.)
+    let rk = rk.opaque();
     let rem = len % 16;
     // Encrypting a unit of at most a group on zmm, with at least two full blocks, the
     // last full block runs with the others and stealing is one serial block (the merged

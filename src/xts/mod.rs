@@ -90,6 +90,8 @@ pub const MIN_UNIT: usize = 16;
 
 /// How many sectors' tweaks are encrypted per block-kernel call.
 const TWEAK_BATCH: usize = 64;
+/// The tweak batch of calls with at most this many sectors.
+const SMALL_BATCH: usize = 8;
 
 /// A unit kernel family with the token that proves the CPU runs it: a row of the dispatch
 /// table (`crate::dispatch::XTS`) makes one. A new backend is a variant, its row there,
@@ -144,18 +146,18 @@ impl Kernel {
             #[cfg(simdcrypt_x86_64)]
             (Kernel::AesNi(_), ONE) => stack::<{ depth(60, 33) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::AesNi(_), _) => stack::<{ depth(58, 46) }>(),
+            (Kernel::AesNi(_), _) => stack::<{ depth(63, 51) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::VaesAvx2(t), SHORT) => crate::wipe::stack_avx::<{ depth(34, 17) }>(t),
+            (Kernel::VaesAvx2(t), SHORT) => crate::wipe::stack_avx::<{ depth(34, 18) }>(t),
             #[cfg(simdcrypt_x86_64)]
             (Kernel::VaesAvx2(t), ONE) => crate::wipe::stack_avx::<{ depth(54, 37) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::VaesAvx2(t), _) => crate::wipe::stack_avx::<{ depth(64, 55) }>(t),
+            (Kernel::VaesAvx2(t), _) => crate::wipe::stack_avx::<{ depth(66, 58) }>(t),
             #[cfg(simdcrypt_asm)]
             (Kernel::VaesAvx2Asm(t), _) => crate::wipe::stack_avx::<{ depth(26, 24) }>(t),
             #[cfg(simdcrypt_x86_64)]
             (Kernel::VaesAvx512(t), SHORT) => {
-                crate::wipe::stack_avx::<{ depth(25, 10) }>(t.vaes_avx2())
+                crate::wipe::stack_avx::<{ depth(26, 10) }>(t.vaes_avx2())
             }
             #[cfg(simdcrypt_x86_64)]
             (Kernel::VaesAvx512(t), ONE) => {
@@ -163,7 +165,7 @@ impl Kernel {
             }
             #[cfg(simdcrypt_x86_64)]
             (Kernel::VaesAvx512(t), _) => {
-                crate::wipe::stack_avx::<{ depth(98, 37) }>(t.vaes_avx2())
+                crate::wipe::stack_avx::<{ depth(83, 26) }>(t.vaes_avx2())
             }
         }
     }
@@ -931,11 +933,31 @@ impl Xts {
             self.kernel.burn_stack(if short { SHORT } else { ONE });
             return;
         }
-        let mut tw = [[0u8; 16]; TWEAK_BATCH];
+        // A call of a few sectors zeroes (and later wipes) a small tweak array, not the
+        // full batch's kilobyte.
+        if sectors <= SMALL_BATCH {
+            self.run_batches::<DEC, SMALL_BATCH>(src, dst, unit, tweak, sectors);
+        } else {
+            self.run_batches::<DEC, TWEAK_BATCH>(src, dst, unit, tweak, sectors);
+        }
+    }
+
+    /// [`Xts::run_unchecked`]'s multi-unit work: the tweaks encrypted `B` at a time into a
+    /// local array, then the kernel over those sectors.
+    #[inline(always)]
+    fn run_batches<const DEC: bool, const B: usize>(
+        &self,
+        src: Option<&[u8]>,
+        dst: &mut [u8],
+        unit: usize,
+        tweak: Tweak<'_>,
+        sectors: usize,
+    ) {
+        let mut tw = [[0u8; 16]; B];
         let mut done = 0usize;
         let mut used = 0usize;
         while done < sectors {
-            let n = (sectors - done).min(TWEAK_BATCH);
+            let n = (sectors - done).min(B);
             match tweak {
                 Tweak::Seq(t) => t.fill(done, &mut tw[..n]),
                 Tweak::Raw(t) => tw[0] = *t,
