@@ -491,7 +491,14 @@ const CBC_HMAC_CALLS: [Named<CbcHmacSha1>; 2] = [
 
 /// Each kind of HMAC-SHA1 call under a set-up key, by name (the messages are prefixes of
 /// `bytes(20, 1024)`, whose inner chaining values the patterns hold).
-const HMAC_CALLS: [Named<HmacSha1Key>; 5] = [
+const HMAC_CALLS: [Named<HmacSha1Key>; 7] = [
+    // (Key set-up, which the padded-key test below checks for leaks, here for its depth.)
+    ("key set-up, 20-byte key", |k| {
+        core::hint::black_box(HmacSha1Key::with_backend(&bytes(21, 20), k.backend()).unwrap());
+    }),
+    ("key set-up, 100-byte key", |k| {
+        core::hint::black_box(HmacSha1Key::with_backend(&bytes(21, 100), k.backend()).unwrap());
+    }),
     ("mac 20 bytes", |k| {
         core::hint::black_box(k.mac(&bytes(20, 20)));
     }),
