@@ -113,8 +113,11 @@ fn xts_mode(key: &[u8], buf: &mut [u8], sector: u128, dec: bool) {
 }
 
 fn lengths() -> impl Iterator<Item = usize> {
-    // 511-513: a zmm group exactly (the short entry's last case) and either side of it.
-    (16..=300).chain([511, 512, 513, 4095, 4096, 4097, 65535, 65536, 65537])
+    // 511-513: a zmm group exactly (the short entry's last case) and either side of it;
+    // 301-510: the zmm short entry's tail of 5 to 8 registers, with and without stealing.
+    (16..=300)
+        .chain((301..=510).step_by(13))
+        .chain([511, 512, 513, 4095, 4096, 4097, 65535, 65536, 65537])
 }
 
 #[test]
@@ -139,6 +142,13 @@ fn every_length_agrees_with_portable_and_xts_mode() {
                 assert_eq!(x, want, "{b} encrypt key {key_len} len {len}");
                 xts.decrypt_sector(&mut x, sector).unwrap();
                 assert_eq!(x, pt, "{b} decrypt key {key_len} len {len}");
+                // Out of place, into a buffer of garbage.
+                let mut out = vec![0xa5u8; len];
+                xts.encrypt_sector_to(&pt, &mut out, sector).unwrap();
+                assert_eq!(out, want, "{b} encrypt_to key {key_len} len {len}");
+                let mut back = vec![0x5au8; len];
+                xts.decrypt_sector_to(&out, &mut back, sector).unwrap();
+                assert_eq!(back, pt, "{b} decrypt_to key {key_len} len {len}");
             }
         }
     }
