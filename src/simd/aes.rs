@@ -149,6 +149,23 @@ pub(crate) trait AesVec: Copy {
     /// The blocks one lane earlier in a stream: `(a`'s last lane, `b`'s lanes `0 ..
     /// LANES - 1)` (CBC's previous ciphertext).
     fn shift_in(a: Self, b: Self) -> Self;
+    /// `self` with lane `lane` replaced by lane `from_lane` of `from` (both `< LANES`,
+    /// public). Through memory here; AVX-512 overrides it with one masked permute.
+    #[inline(always)]
+    fn with_lane_of(self, t: Self::Token, lane: usize, from: Self, from_lane: usize) -> Self {
+        let (mut a, mut b) = ([[0u8; 16]; 4], [[0u8; 16]; 4]);
+        // SAFETY: each array has room for the (at most 4) lanes, and is read back whole.
+        unsafe {
+            self.store(a.as_mut_ptr().cast());
+            from.store(b.as_mut_ptr().cast());
+        }
+        a[lane] = b[from_lane];
+        // SAFETY: as above.
+        let out = unsafe { Self::load(t, a.as_ptr().cast()) };
+        crate::wipe::blocks(&mut a);
+        crate::wipe::blocks(&mut b);
+        out
+    }
     /// Keeps the compiler from reordering rounds block by block: all eight values exist
     /// at this point, so round `r + 1` of any register comes after round `r` of every
     /// register in program order, and the out-of-order core sees 8 independent chains in
@@ -673,6 +690,22 @@ impl AesVec for Zmm {
         Zmm(unsafe { _mm512_alignr_epi64::<6>(b.0, a.0) })
     }
     #[inline(always)]
+    fn with_lane_of(self, _: VaesAvx512Token, lane: usize, from: Self, from_lane: usize) -> Self {
+        // The two 64-bit elements of lane `lane` take `from`'s elements `2 from_lane` and
+        // `2 from_lane + 1`; the others keep `self`'s.
+        let k = (0b11u32 << (2 * lane)) as __mmask8;
+        let i = 2 * from_lane as i64;
+        // SAFETY: see the top of the impl (AVX-512F).
+        Zmm(unsafe {
+            _mm512_mask_permutexvar_epi64(
+                self.0,
+                k,
+                _mm512_set_epi64(i + 1, i, i + 1, i, i + 1, i, i + 1, i),
+                from.0,
+            )
+        })
+    }
+    #[inline(always)]
     fn barrier(s: &mut [Self; 8]) {
         // SAFETY: see the top of the impl (AVX-512F).
         unsafe { barrier_zmm(s) }
@@ -697,6 +730,45 @@ mod tests {
         for (l, d) in dst.iter().enumerate() {
             let want = if l < V::LANES { src[l][2] } else { [0; 16] };
             assert_eq!(*d, [[0; 16], want, [0; 16]], "lane {l} of {}", V::LANES);
+        }
+    }
+
+    /// Every lane of `a` replaced by every lane of `b` in turn, the others kept.
+    fn with_lane_of<V: AesVec>(t: V::Token) {
+        let a: [[u8; 16]; 4] = core::array::from_fn(|i| [i as u8 + 1; 16]);
+        let b: [[u8; 16]; 4] = core::array::from_fn(|i| [0x80 | i as u8; 16]);
+        // SAFETY: each array holds 4 blocks, at least `LANES`; the token proves the features.
+        let (va, vb) = unsafe { (V::load(t, a.as_ptr().cast()), V::load(t, b.as_ptr().cast())) };
+        for lane in 0..V::LANES {
+            for (from, &bf) in b.iter().enumerate().take(V::LANES) {
+                let mut out = [[0u8; 16]; 4];
+                // SAFETY: as above.
+                unsafe {
+                    va.with_lane_of(t, lane, vb, from)
+                        .store(out.as_mut_ptr().cast())
+                };
+                let mut want = a;
+                want[lane] = bf;
+                assert_eq!(
+                    out[..V::LANES],
+                    want[..V::LANES],
+                    "{lane} <- {from} of {}",
+                    V::LANES
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn with_lane_of_every_width() {
+        if let Some(t) = AesNiToken::get() {
+            with_lane_of::<Xmm>(t);
+        }
+        if let Some(t) = VaesAvx2Token::get() {
+            with_lane_of::<Ymm>(t);
+        }
+        if let Some(t) = VaesAvx512Token::get() {
+            with_lane_of::<Zmm>(t);
         }
     }
 

@@ -298,16 +298,17 @@ unsafe fn unit<V: AesVec, const DEC: bool, const R: usize, const PATH: u8>(
     // (Per unit: in a loop of units the tail's broadcasts would be hoisted and spilled.)
     let rk = rk.opaque();
     let rem = len % 16;
-    // Encrypting a unit of at most a group on zmm, with at least two full blocks, the
-    // last full block runs with the others and stealing is one serial block (the merged
-    // last one), not two: the critical path is then T_0, the tail group, one block
-    // (1.13-1.24x at 36-511 bytes). Elsewhere the last full block is left to [`steal`],
+    // A unit of at most a group on zmm, with at least two full blocks: the last full block
+    // runs with the others (decrypting, under the partial block's tweak, swapped into its
+    // lane) and stealing is one serial block (the merged last one), not two: the critical
+    // path is then T_0, the tail group, one block (encryption 1.13-1.24x at 36-511
+    // bytes). Elsewhere the last full block is left to [`steal`],
     // whose first block depends only on T_0 and the plaintext and so runs under the bulk;
     // that measured faster with groups before it (1,500 bytes: 0.95-0.97x the other way),
     // on xmm (0.88-0.91x at 17-100 bytes), with one full block (0.91-0.97x at 17 bytes:
     // the tail's one-block register goes through memory to reach the stealing step), and
     // no better on ymm (0.90-1.10x) (Zen 4, speed/RESULTS.md).
-    let one_serial = !DEC && PATH == SHORT && V::LANES == 4 && rem != 0 && len >= 32;
+    let one_serial = PATH == SHORT && V::LANES == 4 && rem != 0 && len >= 32;
     let bulk = if rem == 0 || one_serial {
         len / 16
     } else {
@@ -338,6 +339,15 @@ unsafe fn unit<V: AesVec, const DEC: bool, const R: usize, const PATH: u8>(
     } else {
         bulk % (G * lanes)
     };
+    // Decrypting with `one_serial`: block m - 1 (block `left - 1` of the tail) takes the
+    // tweak of block m (`left`) into its lane (OpenSSL's lane swap), so that the tail gives
+    // PP = D(C_{m-1} ⊕ T_m) ⊕ T_m directly.
+    let mut wt = w;
+    if DEC && one_serial {
+        let (r, l) = ((left - 1) / lanes, (left - 1) % lanes);
+        let swapped = pick(&w, r).with_lane_of(tok, l, pick(&w, left / lanes), left % lanes);
+        put(&mut wt, r, swapped);
+    }
     // The tail's last register of output (its first lane when no tail ran; unused then).
     let mut last = w[0];
     if left > 0 {
@@ -346,14 +356,14 @@ unsafe fn unit<V: AesVec, const DEC: bool, const R: usize, const PATH: u8>(
         last = unsafe {
             let (s, d) = (src.add(off), dst.add(off));
             match left.div_ceil(lanes) {
-                1 => tail::<V, DEC, R, 1>(tok, rk, c, &w, s, d, left),
-                2 => tail::<V, DEC, R, 2>(tok, rk, c, &w, s, d, left),
-                3 => tail::<V, DEC, R, 3>(tok, rk, c, &w, s, d, left),
-                4 => tail::<V, DEC, R, 4>(tok, rk, c, &w, s, d, left),
-                5 => tail::<V, DEC, R, 5>(tok, rk, c, &w, s, d, left),
-                6 => tail::<V, DEC, R, 6>(tok, rk, c, &w, s, d, left),
-                7 => tail::<V, DEC, R, 7>(tok, rk, c, &w, s, d, left),
-                _ => tail::<V, DEC, R, 8>(tok, rk, c, &w, s, d, left),
+                1 => tail::<V, DEC, R, 1>(tok, rk, c, &wt, s, d, left),
+                2 => tail::<V, DEC, R, 2>(tok, rk, c, &wt, s, d, left),
+                3 => tail::<V, DEC, R, 3>(tok, rk, c, &wt, s, d, left),
+                4 => tail::<V, DEC, R, 4>(tok, rk, c, &wt, s, d, left),
+                5 => tail::<V, DEC, R, 5>(tok, rk, c, &wt, s, d, left),
+                6 => tail::<V, DEC, R, 6>(tok, rk, c, &wt, s, d, left),
+                7 => tail::<V, DEC, R, 7>(tok, rk, c, &wt, s, d, left),
+                _ => tail::<V, DEC, R, 8>(tok, rk, c, &wt, s, d, left),
             }
         };
         off += 16 * left;
@@ -361,19 +371,21 @@ unsafe fn unit<V: AesVec, const DEC: bool, const R: usize, const PATH: u8>(
     if off == len {
         return;
     }
-    // Ciphertext stealing: the tweak of block `left` of the set (the first one the bulk
-    // left: the last full block, or with `one_serial` the partial one), lane `left % L` of
-    // `w[left / L] ⊕ kr` (a public position).
+    // Ciphertext stealing: the tweak of block `at` of the set, lane `at % L` of
+    // `w[at / L] ⊕ kr` (a public position): the first block the bulk left (the last full
+    // block, or, encrypting with `one_serial`, the partial one), or, decrypting with
+    // `one_serial`, the last full block (its tweak goes with the merged block).
+    let at = if DEC && one_serial { left - 1 } else { left };
     let mut spill = [[0u8; 16]; 4];
     // SAFETY: `spill` has room for the (at most 4) lanes.
     unsafe {
-        pick(&w, left / lanes)
+        pick(&w, at / lanes)
             .xor(c.kr)
             .store(spill.as_mut_ptr().cast())
     };
-    let t = spill[left % lanes];
+    let t = spill[at % lanes];
     if one_serial {
-        // The last full block's ciphertext: lane `(left - 1) % L` of the tail's last
+        // The last full block's output (CC, or PP decrypting): lane `(left - 1) % L` of the tail's last
         // register (`left >= 1`: a unit has a full block), taken from the register since
         // reading it back from `dst` would wait for the masked store.
         // SAFETY: as for the tweak.
@@ -385,7 +397,7 @@ unsafe fn unit<V: AesVec, const DEC: bool, const R: usize, const PATH: u8>(
         // ranges, equal or disjoint; the token implies AES-NI (and SSSE3, SSE4.1).
         return unsafe {
             let (s, d) = (src.add(off - 16), dst.add(off - 16));
-            steal_one::<R>(V::aesni(tok), keys, &t, &cc, s, d, rem)
+            steal_one::<DEC, R>(V::aesni(tok), keys, &t, &cc, s, d, rem)
         };
     }
     super::wipe(&mut spill);
@@ -421,6 +433,21 @@ fn pick<V: AesVec>(w: &[V; G], i: usize) -> V {
         5 => w[5],
         6 => w[6],
         _ => w[7],
+    }
+}
+
+/// `w[i] = v` (`i < 8`, public), by a branch per value (see [`pick`]).
+#[inline(always)]
+fn put<V: AesVec>(w: &mut [V; G], i: usize, v: V) {
+    match i {
+        0 => w[0] = v,
+        1 => w[1] = v,
+        2 => w[2] = v,
+        3 => w[3] = v,
+        4 => w[4] = v,
+        5 => w[5] = v,
+        6 => w[6] = v,
+        _ => w[7] = v,
     }
 }
 
@@ -598,18 +625,21 @@ unsafe fn steal<const DEC: bool, const R: usize>(
     }
 }
 
-/// Encryption's ciphertext stealing when the last full block ran with the others: `cc` is
-/// its ciphertext (already written to `dst[..16]`), `t` the partial block's tweak; one
-/// single block on xmm remains. The moves are [`steal`]'s.
+/// Ciphertext stealing when the last full block ran with the others: `cc` is its output
+/// (already written to `dst[..16]`: CC encrypting, PP decrypting, where it ran under the
+/// partial block's tweak), `t` the tweak of the merged block (the partial block's
+/// encrypting, the last full block's decrypting); one single block on xmm remains. The
+/// moves are [`steal`]'s.
 ///
 /// ```text
-/// C_m = CC[..rem];  C_{m-1} = E((P_m ‖ CC[rem..]) ⊕ t) ⊕ t
+/// encrypt: C_m = CC[..rem];  C_{m-1} = E((P_m ‖ CC[rem..]) ⊕ t) ⊕ t
+/// decrypt: P_m = PP[..rem];  P_{m-1} = D((C_m ‖ PP[rem..]) ⊕ t) ⊕ t
 /// ```
 ///
 /// # Safety
 /// `src` readable and `dst` writable for `16 + rem` bytes, equal or disjoint.
 #[target_feature(enable = "aes,ssse3,sse4.1")]
-unsafe fn steal_one<const R: usize>(
+unsafe fn steal_one<const DEC: bool, const R: usize>(
     _: AesNiToken,
     keys: &[Block; 15],
     t: &Block,
@@ -634,9 +664,18 @@ unsafe fn steal_one<const R: usize>(
     let part = _mm_blendv_epi8(_mm_shuffle_epi8(end, up), cc, up);
     let mut s = _mm_xor_si128(_mm_xor_si128(part, t), load(&keys[0]));
     for k in &keys[1..R] {
-        s = _mm_aesenc_si128(s, load(k));
+        s = if DEC {
+            _mm_aesdec_si128(s, load(k))
+        } else {
+            _mm_aesenc_si128(s, load(k))
+        };
     }
-    let last = _mm_xor_si128(_mm_aesenclast_si128(s, load(&keys[R])), t);
+    let s = if DEC {
+        _mm_aesdeclast_si128(s, load(&keys[R]))
+    } else {
+        _mm_aesenclast_si128(s, load(&keys[R]))
+    };
+    let last = _mm_xor_si128(s, t);
     // SAFETY: both windows lie within the `16 + rem` writable bytes; the read is done.
     // The first store puts CC's first `rem` bytes at the end; the second, of the merged
     // block, overwrites the rest of the first.
