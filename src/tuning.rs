@@ -69,7 +69,8 @@ pub(crate) static TABLE: &[Row] = &[
          than the assembly twin here (HMAC-SHA1 with a key set up once: 1.00-1.05x \
          RustCrypto on sha-ni against 0.77-0.98x on sha-ni-asm, 16 B to 4 KiB). XTS \
          keeps zmm first: 512-bit VAES runs as two halves but the zmm kernel still \
-         measured 83-87% of the ceiling at 64 KiB against 65-73% for the ymm ones.",
+         measured 83-87% of the ceiling at 64 KiB against 65-73% for the ymm ones \
+         (86-92% against 60-73% after the December fixed-cost work).",
     ),
     Row::family_19h_sha_ni_first(
         "AMD Zen 3",
