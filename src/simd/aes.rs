@@ -138,14 +138,10 @@ pub(crate) trait AesVec: Copy {
     /// Lane `l` times `x^(k + l)` in GF(2^128) (XTS bit order), `k + LANES <= 64`: from one
     /// broadcast tweak, the tweaks `k .. k + LANES` of a unit, each straight from it.
     fn mul_x_lanes(self, k: usize) -> Self;
-    /// Every lane times `x^(8 LANES)`: a shift by `LANES` bytes, and the bytes shifted out
-    /// folded back by carry-less multiplication with 0x87 (the step of 8 registers).
-    fn mul_x_group(self) -> Self;
-    /// `self.mul_x_group() ⊕ k` (one three-way XOR where the ISA has it).
-    #[inline(always)]
-    fn mul_x_group_xor(self, k: Self) -> Self {
-        self.mul_x_group().xor(k)
-    }
+    /// Every lane times `x^(8 LANES)`, XORed with `k`: a shift by `LANES` bytes, the bytes
+    /// shifted out folded back by carry-less multiplication with 0x87 (the step of 8
+    /// registers), and `k` (in one three-way XOR where the ISA has it).
+    fn mul_x_group_xor(self, k: Self) -> Self;
     /// The blocks one lane earlier in a stream: `(a`'s last lane, `b`'s lanes `0 ..
     /// LANES - 1)` (CBC's previous ciphertext).
     fn shift_in(a: Self, b: Self) -> Self;
@@ -433,12 +429,12 @@ impl AesVec for Xmm {
         }
     }
     #[inline(always)]
-    fn mul_x_group(self) -> Self {
+    fn mul_x_group_xor(self, k: Self) -> Self {
         // SAFETY: see the top of the impl.
         unsafe {
             let top = _mm_srli_si128::<15>(self.0);
             let red = _mm_clmulepi64_si128::<0x00>(top, _mm_set_epi64x(0, 0x87));
-            Xmm(_mm_xor_si128(_mm_slli_si128::<1>(self.0), red))
+            Xmm(_mm_xor_si128(_mm_slli_si128::<1>(self.0), red)).xor(k)
         }
     }
     #[inline(always)]
@@ -541,12 +537,12 @@ impl AesVec for Ymm {
         }
     }
     #[inline(always)]
-    fn mul_x_group(self) -> Self {
+    fn mul_x_group_xor(self, k: Self) -> Self {
         // SAFETY: see the top of the impl.
         unsafe {
             let top = _mm256_bsrli_epi128::<14>(self.0);
             let red = _mm256_clmulepi64_epi128::<0x00>(top, _mm256_set1_epi64x(0x87));
-            Ymm(_mm256_xor_si256(_mm256_bslli_epi128::<2>(self.0), red))
+            Ymm(_mm256_xor_si256(_mm256_bslli_epi128::<2>(self.0), red)).xor(k)
         }
     }
     #[inline(always)]
@@ -659,15 +655,6 @@ impl AesVec for Zmm {
             let poly = _mm512_set1_epi64(0x87);
             let red = _mm512_clmulepi64_epi128::<0x00>(_mm512_bsrli_epi128::<8>(carry), poly);
             Zmm(_mm512_ternarylogic_epi64::<0x96>(shifted, hi, red))
-        }
-    }
-    #[inline(always)]
-    fn mul_x_group(self) -> Self {
-        // SAFETY: see the top of the impl.
-        unsafe {
-            let top = _mm512_bsrli_epi128::<12>(self.0);
-            let red = _mm512_clmulepi64_epi128::<0x00>(top, _mm512_set1_epi64(0x87));
-            Zmm(_mm512_xor_si512(_mm512_bslli_epi128::<4>(self.0), red))
         }
     }
     #[inline(always)]
