@@ -25,15 +25,14 @@
 //! the next unit's first tweaks are made from its T_0 in the current unit's last group
 //! (instead of the x^(8L) step), so a unit boundary does not stall the pipeline on the
 //! next unit's tweak set-up. Where the next tweaks are made: between the first rounds
-//! with 32 registers, after the stores with 16 ([`group`] says why). Decryption is the same with `aesdec` and the
-//! equivalent-inverse-cipher keys.
+//! with 32 registers, after the stores with 16 ([`group`] says why). Decryption is the
+//! same with `aesdec` and the equivalent-inverse-cipher keys.
 
 use core::arch::x86_64::*;
 
 use crate::aes::aesni::load;
 use crate::aes::{Block, KeySchedule};
 use crate::cpu::AesNiToken;
-
 use crate::simd::aes::{AesVec, round_all};
 
 use super::{MANY, ONE, SHORT};
@@ -146,12 +145,19 @@ impl<V: AesVec> Consts<V> {
         }
     }
 
-    /// `w` for a unit's first group: lane `l` of register `j` is `T_0·x^(L j + l) ⊕ kr`,
-    /// for the first `need` registers (the rest are left as they are).
+    /// Register `j` of a unit's first group from `T_0` (`t`, in every lane): lane `l` is
+    /// `T_0·x^(L j + l) ⊕ kr`.
+    #[inline(always)]
+    fn fresh(&self, t: V, j: usize) -> V {
+        t.mul_x_lanes(V::LANES * j).xor(self.kr)
+    }
+
+    /// `w` for a unit's first group ([`Consts::fresh`]), for the first `need` registers
+    /// (the rest are left as they are).
     #[inline(always)]
     fn first(&self, t: V, w: &mut [V; G], need: usize) {
         for (j, x) in w.iter_mut().enumerate().take(need) {
-            *x = t.mul_x_lanes(V::LANES * j).xor(self.kr);
+            *x = self.fresh(t, j);
         }
     }
 }
@@ -189,7 +195,7 @@ pub(super) unsafe fn units<V: AesVec, const DEC: bool, const PATH: u8, const R: 
                 None => V::splat(tok, t0),
             };
             // SAFETY: the caller's contract, for its one unit.
-            unsafe { unit::<V, DEC, R, PATH>(tok, keys, rk, &c, t, src, dst, len) };
+            unsafe { unit::<V, DEC, R, PATH>(tok, rk, &c, t, src, dst, len) };
         }
         return;
     }
@@ -203,7 +209,7 @@ pub(super) unsafe fn units<V: AesVec, const DEC: bool, const PATH: u8, const R: 
         // same aliasing (equal or disjoint) and a valid length.
         unsafe {
             let (s, d) = (src.add(i * len), dst.add(i * len));
-            unit::<V, DEC, R, MANY>(tok, keys, rk, &c, V::splat(tok, t0), s, d, len)
+            unit::<V, DEC, R, MANY>(tok, rk, &c, V::splat(tok, t0), s, d, len)
         };
     }
 }
@@ -237,7 +243,8 @@ unsafe fn group<V: AesVec, const DEC: bool, const R: usize>(
     // stores instead, zmm XTS ran at 0.68 of the ceiling against 0.83 (Zen 4, 64 KiB):
     // 80 `vaesenc` zmm per group fill the scheduler, so work placed after them waits for
     // the group to drain. With 16 registers, 24 live values would spill; made after the
-    // stores they keep 16 live, and ymm XTS ran 1.04-1.11x faster that way (speed/RESULTS.md).
+    // stores they keep 16 live, and ymm XTS ran 1.04-1.11x faster that way
+    // (speed/RESULTS.md).
     let early = V::REGISTERS >= 32;
     let mut nw = *w;
     if early {
@@ -272,13 +279,13 @@ fn next_tweaks<V: AesVec>(w: &mut [V; G], from: usize, next: Next<V>, c: &Consts
     for (j, x) in w.iter_mut().enumerate().skip(from).take(G / 2) {
         *x = match next {
             Next::Step => x.mul_x_group_xor(c.kf),
-            Next::Fresh(t) => t.mul_x_lanes(V::LANES * j).xor(c.kr),
+            Next::Fresh(t) => c.fresh(t, j),
         };
     }
 }
 
-/// One data unit of `len` bytes under the tweak `t` (`T_0` in every lane); `rk` is `keys`. `PATH` [`SHORT`]:
-/// `len` is at most a group (all of it runs as the tail).
+/// One data unit of `len` bytes under the tweak `t` (`T_0` in every lane). `PATH`
+/// [`SHORT`]: `len` is at most a group (all of it runs as the tail).
 ///
 /// # Safety
 /// As [`units`] for one unit.
@@ -286,7 +293,6 @@ fn next_tweaks<V: AesVec>(w: &mut [V; G], from: usize, next: Next<V>, c: &Consts
 #[allow(clippy::too_many_arguments)]
 unsafe fn unit<V: AesVec, const DEC: bool, const R: usize, const PATH: u8>(
     tok: V::Token,
-    keys: &[Block; 15],
     rk: RoundKeys<'_, V>,
     c: &Consts<V>,
     t: V,
@@ -301,8 +307,8 @@ unsafe fn unit<V: AesVec, const DEC: bool, const R: usize, const PATH: u8>(
     // A unit of at most a group on zmm, with at least two full blocks: the last full block
     // runs with the others (decrypting, under the partial block's tweak, swapped into its
     // lane) and stealing is one serial block (the merged last one), not two: the critical
-    // path is then T_0, the tail group, one block (encryption 1.13-1.24x at 36-511
-    // bytes). Elsewhere the last full block is left to [`steal`],
+    // path is then T_0, the tail group, one block (encryption 1.13-1.24x, decryption
+    // 1.05-1.21x at 36-511 bytes). Elsewhere the last full block is left to [`steal`],
     // whose first block depends only on T_0 and the plaintext and so runs under the bulk;
     // that measured faster with groups before it (1,500 bytes: 0.95-0.97x the other way),
     // on xmm (0.88-0.91x at 17-100 bytes), with one full block (0.91-0.97x at 17 bytes:
@@ -385,9 +391,9 @@ unsafe fn unit<V: AesVec, const DEC: bool, const R: usize, const PATH: u8>(
     };
     let t = spill[at % lanes];
     if one_serial {
-        // The last full block's output (CC, or PP decrypting): lane `(left - 1) % L` of the tail's last
-        // register (`left >= 1`: a unit has a full block), taken from the register since
-        // reading it back from `dst` would wait for the masked store.
+        // The last full block's output (CC, or PP decrypting): lane `(left - 1) % L` of
+        // the tail's last register (`left >= 1`: a unit has a full block), taken from the
+        // register since reading it back from `dst` would wait for the masked store.
         // SAFETY: as for the tweak.
         unsafe { last.store(spill.as_mut_ptr().cast()) };
         let cc = spill[(left - 1) % lanes];
@@ -397,13 +403,13 @@ unsafe fn unit<V: AesVec, const DEC: bool, const R: usize, const PATH: u8>(
         // ranges, equal or disjoint; the token implies AES-NI (and SSSE3, SSE4.1).
         return unsafe {
             let (s, d) = (src.add(off - 16), dst.add(off - 16));
-            steal_one::<DEC, R>(V::aesni(tok), keys, &t, &cc, s, d, rem)
+            steal_one::<DEC, R>(V::aesni(tok), rk.keys, load(&t), load(&cc), s, d, rem)
         };
     }
     super::wipe(&mut spill);
     // SAFETY: `off <= len`; the rest (one full block and 1 to 15 bytes) is within the
     // caller's ranges, equal or disjoint; the token implies AES-NI (and SSSE3, SSE4.1).
-    unsafe { steal::<DEC, R>(V::aesni(tok), keys, &t, src.add(off), dst.add(off), rem) }
+    unsafe { steal::<DEC, R>(V::aesni(tok), rk.keys, &t, src.add(off), dst.add(off), rem) }
 }
 
 /// The raw tweak `t` encrypted with `k2` (`R` rounds): `T_0`.
@@ -412,12 +418,37 @@ unsafe fn unit<V: AesVec, const DEC: bool, const R: usize, const PATH: u8>(
 /// None beyond the token's proof of AES-NI.
 #[inline]
 #[target_feature(enable = "aes")]
-unsafe fn encrypt_tweak<const R: usize>(_: AesNiToken, k2: &KeySchedule, t: &Block) -> __m128i {
-    let mut s = _mm_xor_si128(load(t), load(&k2.enc[0]));
-    for k in &k2.enc[1..R] {
-        s = _mm_aesenc_si128(s, load(k));
+unsafe fn encrypt_tweak<const R: usize>(tok: AesNiToken, k2: &KeySchedule, t: &Block) -> __m128i {
+    // SAFETY: the token.
+    unsafe { aes_block::<false, R>(tok, &k2.enc, load(t)) }
+}
+
+/// One block through the `R` rounds of `keys` on AES-NI, encrypting or (`DEC`, with the
+/// equivalent-inverse-cipher keys) decrypting: the latency-bound single blocks of the
+/// tweak and of ciphertext stealing.
+///
+/// # Safety
+/// None beyond the token's proof of AES-NI.
+#[inline]
+#[target_feature(enable = "aes")]
+unsafe fn aes_block<const DEC: bool, const R: usize>(
+    _: AesNiToken,
+    keys: &[Block; 15],
+    x: __m128i,
+) -> __m128i {
+    let mut s = _mm_xor_si128(x, load(&keys[0]));
+    for k in &keys[1..R] {
+        s = if DEC {
+            _mm_aesdec_si128(s, load(k))
+        } else {
+            _mm_aesenc_si128(s, load(k))
+        };
     }
-    _mm_aesenclast_si128(s, load(&k2.enc[R]))
+    if DEC {
+        _mm_aesdeclast_si128(s, load(&keys[R]))
+    } else {
+        _mm_aesenclast_si128(s, load(&keys[R]))
+    }
 }
 
 /// `w[i]` (`i < 8`, public) by a branch per value: indexed with a run-time `i`, the whole
@@ -553,9 +584,8 @@ const STEAL_SHUFFLES: [u8; 64] = {
 
 /// Ciphertext stealing at the end of a unit: the last full block and the `rem` bytes
 /// after it (`1 <= rem <= 15`), `t` the full block's tweak. Two dependent single blocks on
-/// xmm registers (the shortest latency here); the partial block is moved with 16-byte
-/// loads and stores that end at the unit's end, byte shuffles and a blend (indexes from
-/// `rem`, which is public), so nothing goes through memory byte by byte.
+/// xmm registers (the shortest latency here): the first here, the second and the moves in
+/// [`steal_one`].
 ///
 /// ```text
 /// encrypt: CC = E(P_{m-1} ⊕ t) ⊕ t;  C_m = CC[..rem];  C_{m-1} = E((P_m ‖ CC[rem..]) ⊕ t·x) ⊕ t·x
@@ -566,70 +596,39 @@ const STEAL_SHUFFLES: [u8; 64] = {
 /// `src` readable and `dst` writable for `16 + rem` bytes, equal or disjoint.
 #[target_feature(enable = "aes,ssse3,sse4.1")]
 unsafe fn steal<const DEC: bool, const R: usize>(
-    _: AesNiToken,
+    tok: AesNiToken,
     keys: &[Block; 15],
     t: &Block,
     src: *const u8,
     dst: *mut u8,
     rem: usize,
 ) {
-    debug_assert!((1..16).contains(&rem));
-    let one = |x: __m128i| -> __m128i {
-        let mut s = _mm_xor_si128(x, load(&keys[0]));
-        for k in &keys[1..R] {
-            s = if DEC {
-                _mm_aesdec_si128(s, load(k))
-            } else {
-                _mm_aesenc_si128(s, load(k))
-            };
-        }
-        if DEC {
-            _mm_aesdeclast_si128(s, load(&keys[R]))
-        } else {
-            _mm_aesenclast_si128(s, load(&keys[R]))
-        }
-    };
     let ta = u128::from_le_bytes(*t);
     let (ta, tb) = (
         load(&ta.to_le_bytes()),
         load(&super::mul_x(ta).to_le_bytes()),
     );
     let (first, second) = if DEC { (tb, ta) } else { (ta, tb) };
-    // SAFETY: the windows are within the constant's 64 bytes (`rem < 16`).
-    let (up, down) = unsafe {
-        (
-            _mm_loadu_si128(STEAL_SHUFFLES.as_ptr().add(16 - rem).cast()),
-            _mm_loadu_si128(STEAL_SHUFFLES.as_ptr().add(32 + rem).cast()),
-        )
-    };
-    // Read everything first (`src` may be `dst`): the full block, and the 16 bytes that
-    // end at the unit's end, whose top `rem` bytes are the partial block.
-    // SAFETY: both 16-byte windows lie within the `16 + rem` readable bytes.
-    let (full, end) = unsafe {
-        (
-            _mm_loadu_si128(src.cast()),
-            _mm_loadu_si128(src.add(rem).cast()),
-        )
-    };
-    let cc = _mm_xor_si128(one(_mm_xor_si128(full, first)), first);
-    // The partial block's bytes, then CC's (or PP's) after them: `up` is 0x80 exactly
-    // where CC's bytes are kept.
-    let part = _mm_blendv_epi8(_mm_shuffle_epi8(end, up), cc, up);
-    let last = _mm_xor_si128(one(_mm_xor_si128(part, second)), second);
-    // SAFETY: both 16-byte windows lie within the `16 + rem` writable bytes; every read is
-    // done. The first store puts CC's first `rem` bytes at the end; the second, of the
-    // full block, overwrites the rest of the first.
-    unsafe {
-        _mm_storeu_si128(dst.add(rem).cast(), _mm_shuffle_epi8(cc, down));
-        _mm_storeu_si128(dst.cast(), last);
-    }
+    // The full block first (`src` may be `dst`: [`steal_one`] reads the partial block
+    // before it writes anything).
+    // SAFETY: the 16-byte window lies within the `16 + rem` readable bytes.
+    let full = unsafe { _mm_loadu_si128(src.cast()) };
+    // SAFETY: the token (AES-NI).
+    let cc = _mm_xor_si128(
+        unsafe { aes_block::<DEC, R>(tok, keys, _mm_xor_si128(full, first)) },
+        first,
+    );
+    // SAFETY: the caller's contract, which is `steal_one`'s; the token.
+    unsafe { steal_one::<DEC, R>(tok, keys, second, cc, src, dst, rem) }
 }
 
-/// Ciphertext stealing when the last full block ran with the others: `cc` is its output
-/// (already written to `dst[..16]`: CC encrypting, PP decrypting, where it ran under the
-/// partial block's tweak), `t` the tweak of the merged block (the partial block's
-/// encrypting, the last full block's decrypting); one single block on xmm remains. The
-/// moves are [`steal`]'s.
+/// The end of ciphertext stealing: `cc` is the last full block's output (CC encrypting,
+/// PP decrypting), `t` the tweak of the merged block; one single block on xmm. The second
+/// of [`steal`]'s two blocks, and all of stealing when the last full block ran with the
+/// others (the tail group wrote `cc` to `dst[..16]`; decrypting, under the partial
+/// block's tweak, so `t` is the last full block's). The partial block is moved with
+/// 16-byte loads and stores that end at the unit's end, byte shuffles and a blend
+/// (indexes from `rem`, which is public), so nothing goes through memory byte by byte.
 ///
 /// ```text
 /// encrypt: C_m = CC[..rem];  C_{m-1} = E((P_m ‖ CC[rem..]) ⊕ t) ⊕ t
@@ -640,16 +639,15 @@ unsafe fn steal<const DEC: bool, const R: usize>(
 /// `src` readable and `dst` writable for `16 + rem` bytes, equal or disjoint.
 #[target_feature(enable = "aes,ssse3,sse4.1")]
 unsafe fn steal_one<const DEC: bool, const R: usize>(
-    _: AesNiToken,
+    tok: AesNiToken,
     keys: &[Block; 15],
-    t: &Block,
-    cc: &Block,
+    t: __m128i,
+    cc: __m128i,
     src: *const u8,
     dst: *mut u8,
     rem: usize,
 ) {
     debug_assert!((1..16).contains(&rem));
-    let (t, cc) = (load(t), load(cc));
     // SAFETY: the windows are within the constant's 64 bytes (`rem < 16`).
     let (up, down) = unsafe {
         (
@@ -658,24 +656,17 @@ unsafe fn steal_one<const DEC: bool, const R: usize>(
         )
     };
     // The 16 bytes that end at the unit's end: their top `rem` are the partial block (not
-    // yet written, even in place: the tail wrote only the 16 bytes before it).
+    // yet written, even in place: at most the 16 bytes before it were).
     // SAFETY: the window lies within the `16 + rem` readable bytes.
     let end = unsafe { _mm_loadu_si128(src.add(rem).cast()) };
+    // The partial block's bytes, then CC's (or PP's) after them: `up` is 0x80 exactly
+    // where CC's bytes are kept.
     let part = _mm_blendv_epi8(_mm_shuffle_epi8(end, up), cc, up);
-    let mut s = _mm_xor_si128(_mm_xor_si128(part, t), load(&keys[0]));
-    for k in &keys[1..R] {
-        s = if DEC {
-            _mm_aesdec_si128(s, load(k))
-        } else {
-            _mm_aesenc_si128(s, load(k))
-        };
-    }
-    let s = if DEC {
-        _mm_aesdeclast_si128(s, load(&keys[R]))
-    } else {
-        _mm_aesenclast_si128(s, load(&keys[R]))
-    };
-    let last = _mm_xor_si128(s, t);
+    // SAFETY: the token (AES-NI).
+    let last = _mm_xor_si128(
+        unsafe { aes_block::<DEC, R>(tok, keys, _mm_xor_si128(part, t)) },
+        t,
+    );
     // SAFETY: both windows lie within the `16 + rem` writable bytes; the read is done.
     // The first store puts CC's first `rem` bytes at the end; the second, of the merged
     // block, overwrites the rest of the first.

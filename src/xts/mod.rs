@@ -142,26 +142,26 @@ impl Kernel {
         match (self, path) {
             (Kernel::Portable, _) => stack::<{ depth(293, 285) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::AesNi(_), SHORT) => stack::<{ depth(55, 33) }>(),
+            (Kernel::AesNi(_), SHORT) => stack::<{ depth(59, 33) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::AesNi(_), ONE) => stack::<{ depth(60, 33) }>(),
+            (Kernel::AesNi(_), ONE) => stack::<{ depth(61, 33) }>(),
             #[cfg(simdcrypt_x86_64)]
             (Kernel::AesNi(_), _) => stack::<{ depth(63, 51) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::VaesAvx2(t), SHORT) => crate::wipe::stack_avx::<{ depth(34, 18) }>(t),
+            (Kernel::VaesAvx2(t), SHORT) => crate::wipe::stack_avx::<{ depth(35, 18) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::VaesAvx2(t), ONE) => crate::wipe::stack_avx::<{ depth(55, 37) }>(t),
+            (Kernel::VaesAvx2(t), ONE) => crate::wipe::stack_avx::<{ depth(57, 37) }>(t),
             #[cfg(simdcrypt_x86_64)]
             (Kernel::VaesAvx2(t), _) => crate::wipe::stack_avx::<{ depth(66, 58) }>(t),
             #[cfg(simdcrypt_asm)]
             (Kernel::VaesAvx2Asm(t), _) => crate::wipe::stack_avx::<{ depth(26, 24) }>(t),
             #[cfg(simdcrypt_x86_64)]
             (Kernel::VaesAvx512(t), SHORT) => {
-                crate::wipe::stack_avx::<{ depth(36, 10) }>(t.vaes_avx2())
+                crate::wipe::stack_avx::<{ depth(39, 10) }>(t.vaes_avx2())
             }
             #[cfg(simdcrypt_x86_64)]
             (Kernel::VaesAvx512(t), ONE) => {
-                crate::wipe::stack_avx::<{ depth(77, 10) }>(t.vaes_avx2())
+                crate::wipe::stack_avx::<{ depth(79, 10) }>(t.vaes_avx2())
             }
             #[cfg(simdcrypt_x86_64)]
             (Kernel::VaesAvx512(t), _) => {
