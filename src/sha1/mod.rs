@@ -101,9 +101,9 @@ impl Impl {
     /// Zeroes the stack a compression from a key-derived state just used (HMAC keying,
     /// and every HMAC compression after it), where the message schedule and chaining
     /// values are left: the deepest that HMAC keying, `mac`, `update` and the tag's two
-    /// digests write below the wipe, measured (`leak_tests::wipes_reach_as_deep_as_calls_write`; speed/RESULTS.md,
-    /// "Stack wipes") in test and in optimised builds, with at least 105 bytes to spare. Plain hashing of
-    /// public data pays nothing.
+    /// digests write below the wipe, measured (`leak_tests::wipes_reach_as_deep_as_calls_write`;
+    /// speed/RESULTS.md, "Stack wipes") in test and in optimised builds, with at least 105
+    /// bytes to spare. Plain hashing of public data pays nothing.
     #[inline(always)]
     pub(crate) fn burn_stack(self) {
         use crate::wipe::{depth, stack};

@@ -30,8 +30,11 @@ pub(crate) trait AesVec: Copy {
     fn aesni(t: Self::Token) -> AesNiToken;
     /// All zero.
     fn zero(t: Self::Token) -> Self;
-    /// `b` in every lane (a round key, a tweak).
-    fn splat(t: Self::Token, b: &Block) -> Self;
+    /// `b` in every lane (a round key, a tweak): one broadcast load.
+    #[inline(always)]
+    fn splat(t: Self::Token, b: &Block) -> Self {
+        Self::splat_reg(t, load128(b))
+    }
     /// The block in `x` in every lane.
     fn splat_reg(t: Self::Token, x: __m128i) -> Self;
     /// The 15 round-key slots, each in every lane.
@@ -376,10 +379,6 @@ impl AesVec for Xmm {
         t
     }
     #[inline(always)]
-    fn splat(_: AesNiToken, b: &Block) -> Self {
-        Xmm(load128(b))
-    }
-    #[inline(always)]
     fn splat_reg(_: AesNiToken, x: __m128i) -> Self {
         Xmm(x)
     }
@@ -481,11 +480,6 @@ impl AesVec for Ymm {
         t.aesni()
     }
     #[inline(always)]
-    fn splat(_: VaesAvx2Token, b: &Block) -> Self {
-        // SAFETY: see the top of the impl.
-        Ymm(unsafe { _mm256_broadcastsi128_si256(load128(b)) })
-    }
-    #[inline(always)]
     fn splat_reg(_: VaesAvx2Token, x: __m128i) -> Self {
         // SAFETY: see the top of the impl.
         Ymm(unsafe { _mm256_broadcastsi128_si256(x) })
@@ -581,11 +575,6 @@ impl AesVec for Zmm {
     #[inline(always)]
     fn aesni(t: VaesAvx512Token) -> AesNiToken {
         t.vaes_avx2().aesni()
-    }
-    #[inline(always)]
-    fn splat(_: VaesAvx512Token, b: &Block) -> Self {
-        // SAFETY: see the top of the impl.
-        Zmm(unsafe { _mm512_broadcast_i32x4(load128(b)) })
     }
     #[inline(always)]
     fn splat_reg(_: VaesAvx512Token, x: __m128i) -> Self {
@@ -746,29 +735,20 @@ mod tests {
         }
     }
 
+    /// The lane moves on every width this CPU runs.
     #[test]
-    fn with_lane_of_every_width() {
+    fn lane_moves_every_width() {
         if let Some(t) = AesNiToken::get() {
+            gather_scatter::<Xmm>(t);
             with_lane_of::<Xmm>(t);
         }
         if let Some(t) = VaesAvx2Token::get() {
+            gather_scatter::<Ymm>(t);
             with_lane_of::<Ymm>(t);
         }
         if let Some(t) = VaesAvx512Token::get() {
-            with_lane_of::<Zmm>(t);
-        }
-    }
-
-    #[test]
-    fn gather_scatter_every_width() {
-        if let Some(t) = AesNiToken::get() {
-            gather_scatter::<Xmm>(t);
-        }
-        if let Some(t) = VaesAvx2Token::get() {
-            gather_scatter::<Ymm>(t);
-        }
-        if let Some(t) = VaesAvx512Token::get() {
             gather_scatter::<Zmm>(t);
+            with_lane_of::<Zmm>(t);
         }
     }
 }

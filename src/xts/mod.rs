@@ -358,7 +358,8 @@ pub struct Xts {
     k1: KeySchedule,
     k2: KeySchedule,
     tweak_imp: Impl,
-    /// For a single tweak: AES-NI where the backend has it (lower latency than the wide
+    /// For a single tweak the kernel does not encrypt itself ([`Kernel::encrypts_tweak`]:
+    /// the assembly twin's): AES-NI where the backend has it (lower latency than the wide
     /// kernels' entry), else `tweak_imp`.
     tweak_one: Impl,
     kernel: Kernel,
