@@ -217,17 +217,24 @@ fn state_pieces(s: &[u32; 5]) -> Vec<[u8; 16]> {
     v
 }
 
-/// What an HMAC key derives beyond its padded blocks: the inner and outer starting states
-/// (after `K0 ^ ipad` and `K0 ^ opad`), and the inner hash's chaining values after each
-/// whole block of `bytes(msg_seed, 1024)` (the calls below hash prefixes of it), each as
-/// [`state_pieces`].
-fn hmac_state_patterns(key: &[u8], msg_seed: u64) -> Vec<[u8; 16]> {
+/// HMAC's padded key K0 (RFC 2104): the key, or SHA-1 of a key longer than a block, then
+/// zeros to 64 bytes.
+fn k0_of(key: &[u8]) -> [u8; 64] {
     let mut k0 = [0u8; 64];
     if key.len() > 64 {
         k0[..20].copy_from_slice(&crate::sha1(key));
     } else {
         k0[..key.len()].copy_from_slice(key);
     }
+    k0
+}
+
+/// What an HMAC key derives beyond its padded blocks: the inner and outer starting states
+/// (after `K0 ^ ipad` and `K0 ^ opad`), and the inner hash's chaining values after each
+/// whole block of `bytes(msg_seed, 1024)` (the calls below hash prefixes of it), each as
+/// [`state_pieces`].
+fn hmac_state_patterns(key: &[u8], msg_seed: u64) -> Vec<[u8; 16]> {
+    let k0 = k0_of(key);
     let (mut inner, mut outer) = (crate::sha1::IV, crate::sha1::IV);
     crate::sha1::soft::compress(&mut inner, &[k0.map(|k| k ^ 0x36)]);
     crate::sha1::soft::compress(&mut outer, &[k0.map(|k| k ^ 0x5c)]);
@@ -529,12 +536,7 @@ fn hmac_keying_leaves_no_padded_key() {
         // one (K0 = SHA-1(key), then zeros: only its first 16 bytes are a usable pattern).
         for key_len in [64, 100] {
             let key = bytes(key_len as u64 + 3, key_len);
-            let mut k0 = [0u8; 64];
-            if key_len > 64 {
-                k0[..20].copy_from_slice(&crate::sha1(&key));
-            } else {
-                k0.copy_from_slice(&key);
-            }
+            let k0 = k0_of(&key);
             let ipad: [u8; 64] = core::array::from_fn(|i| k0[i] ^ 0x36);
             let opad: [u8; 64] = core::array::from_fn(|i| k0[i] ^ 0x5c);
             // With a long key only K0's first 16 bytes are pseudo-random (the rest are
