@@ -45,7 +45,7 @@ const G: usize = 8;
 #[derive(Clone, Copy)]
 enum Next<V> {
     /// The next group of the same unit: `f(w) ⊕ kf` (also computed, unused, after the
-    /// last group of a call: a branch would cost more).
+    /// last group of a call, which saves a test per group; not measured either way).
     Step,
     /// The first group of the next unit, from its `T_0` (broadcast).
     Fresh(V),
