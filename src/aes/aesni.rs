@@ -35,8 +35,14 @@ pub(crate) fn load_keys(keys: &[Block; 15]) -> [__m128i; 15] {
 entries! { "aes";
     /// Encrypts each block in place.
     fn encrypt_blocks(t: AesNiToken, ks: &KeySchedule, b: &mut [Block])
-        => kernel::blocks<Xmm, false>;
+        => kernel::blocks<Xmm, false, false>;
     /// Decrypts each block in place.
     fn decrypt_blocks(t: AesNiToken, ks: &KeySchedule, b: &mut [Block])
-        => kernel::blocks<Xmm, true>;
+        => kernel::blocks<Xmm, true, false>;
+    /// [`encrypt_blocks`] for fewer than 8 registers of blocks.
+    fn encrypt_short(t: AesNiToken, ks: &KeySchedule, b: &mut [Block])
+        => kernel::blocks<Xmm, false, true>;
+    /// [`decrypt_blocks`] for fewer than 8 registers of blocks.
+    fn decrypt_short(t: AesNiToken, ks: &KeySchedule, b: &mut [Block])
+        => kernel::blocks<Xmm, true, true>;
 }

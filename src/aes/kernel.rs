@@ -14,39 +14,61 @@
 //! equivalent-inverse-cipher keys.
 
 use super::{Block, KeySchedule};
-use crate::simd::aes::{AesVec, Group, Regs, each_group, round_all};
+use crate::simd::aes::{AesVec, AtUse, Group, Keys, Regs, each_group, each_group_rest, round_all};
 
 /// Encrypts (`DEC` false) or decrypts each block in place; the round count is made a
-/// constant here.
+/// constant here. `SHORT`: fewer than `8 L` blocks, which run with no group loop and the
+/// keys read where used ([`AtUse`]: no frame of key copies); an entry of its own, so
+/// that the looping kernel's code is what it was.
 #[inline(always)]
-pub(crate) fn blocks<V: AesVec, const DEC: bool>(tok: V::Token, ks: &KeySchedule, b: &mut [Block]) {
-    let rk = V::keys(tok, if DEC { &ks.dec } else { &ks.enc });
+pub(crate) fn blocks<V: AesVec, const DEC: bool, const SHORT: bool>(
+    tok: V::Token,
+    ks: &KeySchedule,
+    b: &mut [Block],
+) {
+    let keys = if DEC { &ks.dec } else { &ks.enc };
     match ks.rounds {
-        10 => each_group(&Ecb::<V, DEC, 10>(tok, rk), b, rk[0]),
-        12 => each_group(&Ecb::<V, DEC, 12>(tok, rk), b, rk[0]),
-        _ => each_group(&Ecb::<V, DEC, 14>(tok, rk), b, rk[0]),
+        10 => run::<V, DEC, SHORT, 10>(tok, keys, b),
+        12 => run::<V, DEC, SHORT, 12>(tok, keys, b),
+        _ => run::<V, DEC, SHORT, 14>(tok, keys, b),
     }
 }
 
-/// The token and the round keys, each in every lane.
-struct Ecb<V: AesVec, const DEC: bool, const R: usize>(V::Token, [V; 15]);
+#[inline(always)]
+fn run<V: AesVec, const DEC: bool, const SHORT: bool, const R: usize>(
+    tok: V::Token,
+    keys: &[Block; 15],
+    b: &mut [Block],
+) {
+    let z = V::zero(tok);
+    if SHORT {
+        each_group_rest(&Ecb::<V, DEC, R, _>(tok, AtUse(tok, keys)), b, z);
+    } else {
+        each_group(&Ecb::<V, DEC, R, _>(tok, V::keys(tok, keys)), b, z);
+    }
+}
 
-impl<V: AesVec, const DEC: bool, const R: usize> Group<V> for Ecb<V, DEC, R> {
+/// The token and the round keys.
+struct Ecb<V: AesVec, const DEC: bool, const R: usize, K>(V::Token, K);
+
+impl<V: AesVec, const DEC: bool, const R: usize, K: Keys<V>> Group<V> for Ecb<V, DEC, R, K> {
     /// One full cipher over the registers; nothing carried.
     #[inline(always)]
     unsafe fn run<const NV: usize>(&self, r: Regs<NV>, carry: V) -> V {
         let (tok, rk) = (self.0, &self.1);
-        let mut s = [rk[0]; NV];
+        let k0 = rk.at(0);
+        let mut s = [k0; NV];
         for (j, x) in s.iter_mut().enumerate() {
             // SAFETY: within `run` (the caller's contract).
-            *x = unsafe { r.load::<V>(tok, j) }.xor(rk[0]);
+            *x = unsafe { r.load::<V>(tok, j) }.xor(k0);
         }
-        for k in &rk[1..R] {
-            round_all::<V, DEC, NV>(&mut s, *k);
+        for i in 1..R {
+            round_all::<V, DEC, NV>(&mut s, rk.at(i));
         }
+        let kl = rk.at(R);
         for (j, x) in s.iter().enumerate() {
             // SAFETY: as for the loads.
-            unsafe { r.store(j, x.last::<DEC>(rk[R])) };
+            unsafe { r.store(j, x.last::<DEC>(kl)) };
         }
         carry
     }

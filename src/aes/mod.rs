@@ -141,10 +141,10 @@ impl Impl {
         match self {
             Impl::Portable => stack::<{ depth(120, 107) }>(),
             #[cfg(simdcrypt_x86_64)]
-            Impl::AesNi(_) => stack::<{ depth(24, 24) }>(),
+            Impl::AesNi(_) => stack::<{ depth(25, 24) }>(),
             // 32-byte chunks.
             #[cfg(simdcrypt_x86_64)]
-            Impl::VaesAvx2(t) => crate::wipe::stack_avx::<{ depth(26, 20) }>(t),
+            Impl::VaesAvx2(t) => crate::wipe::stack_avx::<{ depth(26, 21) }>(t),
             #[cfg(simdcrypt_x86_64)]
             Impl::VaesAvx512(t) => crate::wipe::stack_avx::<{ depth(13, 10) }>(t.vaes_avx2()),
             #[cfg(not(simdcrypt_x86_64))]
@@ -158,7 +158,11 @@ impl Impl {
         match self {
             Impl::Portable => soft::encrypt_blocks(ks, blocks),
             #[cfg(simdcrypt_x86_64)]
+            Impl::AesNi(t) if blocks.len() < 8 => aesni::encrypt_short(t, ks, blocks),
+            #[cfg(simdcrypt_x86_64)]
             Impl::AesNi(t) => aesni::encrypt_blocks(t, ks, blocks),
+            #[cfg(simdcrypt_x86_64)]
+            Impl::VaesAvx2(t) if blocks.len() < 16 => vaes_avx2::encrypt_short(t, ks, blocks),
             #[cfg(simdcrypt_x86_64)]
             Impl::VaesAvx2(t) => vaes_avx2::encrypt_blocks(t, ks, blocks),
             #[cfg(simdcrypt_x86_64)]
@@ -174,7 +178,11 @@ impl Impl {
         match self {
             Impl::Portable => soft::decrypt_blocks(ks, blocks),
             #[cfg(simdcrypt_x86_64)]
+            Impl::AesNi(t) if blocks.len() < 8 => aesni::decrypt_short(t, ks, blocks),
+            #[cfg(simdcrypt_x86_64)]
             Impl::AesNi(t) => aesni::decrypt_blocks(t, ks, blocks),
+            #[cfg(simdcrypt_x86_64)]
+            Impl::VaesAvx2(t) if blocks.len() < 16 => vaes_avx2::decrypt_short(t, ks, blocks),
             #[cfg(simdcrypt_x86_64)]
             Impl::VaesAvx2(t) => vaes_avx2::decrypt_blocks(t, ks, blocks),
             #[cfg(simdcrypt_x86_64)]

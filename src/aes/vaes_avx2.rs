@@ -8,8 +8,14 @@ use crate::simd::aes::{Ymm, entries};
 entries! { "avx2,vaes,aes";
     /// Encrypts each block in place.
     fn encrypt_blocks(t: VaesAvx2Token, ks: &KeySchedule, b: &mut [Block])
-        => kernel::blocks<Ymm, false>;
+        => kernel::blocks<Ymm, false, false>;
     /// Decrypts each block in place.
     fn decrypt_blocks(t: VaesAvx2Token, ks: &KeySchedule, b: &mut [Block])
-        => kernel::blocks<Ymm, true>;
+        => kernel::blocks<Ymm, true, false>;
+    /// [`encrypt_blocks`] for fewer than 8 registers of blocks.
+    fn encrypt_short(t: VaesAvx2Token, ks: &KeySchedule, b: &mut [Block])
+        => kernel::blocks<Ymm, false, true>;
+    /// [`decrypt_blocks`] for fewer than 8 registers of blocks.
+    fn decrypt_short(t: VaesAvx2Token, ks: &KeySchedule, b: &mut [Block])
+        => kernel::blocks<Ymm, true, true>;
 }

@@ -8,8 +8,8 @@ use crate::simd::aes::{Zmm, entries};
 entries! { "avx512f,avx512bw,avx512vl,avx2,vaes,aes";
     /// Encrypts each block in place.
     fn encrypt_blocks(t: VaesAvx512Token, ks: &KeySchedule, b: &mut [Block])
-        => kernel::blocks<Zmm, false>;
+        => kernel::blocks<Zmm, false, false>;
     /// Decrypts each block in place.
     fn decrypt_blocks(t: VaesAvx512Token, ks: &KeySchedule, b: &mut [Block])
-        => kernel::blocks<Zmm, true>;
+        => kernel::blocks<Zmm, true, false>;
 }

@@ -16,7 +16,10 @@ entries! { "aes";
         => kernel::encrypt<Xmm>;
     /// CBC-decrypts one stream in place, chaining from `iv` (updated to the last ciphertext).
     fn decrypt(t: AesNiToken, ks: &KeySchedule, iv: &mut Block, b: &mut [Block])
-        => kernel::decrypt<Xmm>;
+        => kernel::decrypt<Xmm, false>;
+    /// [`decrypt`] for fewer than 8 blocks.
+    fn decrypt_short(t: AesNiToken, ks: &KeySchedule, iv: &mut Block, b: &mut [Block])
+        => kernel::decrypt<Xmm, true>;
     /// Encrypts `steps` blocks of every lane, up to 8 lanes interleaved at a time.
     fn encrypt_lanes(t: AesNiToken, ks: &KeySchedule, l: &mut [Lane<'_>], steps: usize)
         => kernel::encrypt_lanes<Xmm>;

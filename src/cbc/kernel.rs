@@ -25,7 +25,7 @@
 use core::ptr::null_mut;
 
 use super::{Block, KeySchedule, Lane};
-use crate::simd::aes::{AesVec, Group, Regs, each_group, round_all};
+use crate::simd::aes::{AesVec, AtUse, Group, Keys, Regs, each_group, each_group_rest, round_all};
 
 /// CBC-encrypts one stream in place, chaining from `iv` (updated to the last ciphertext).
 #[inline(always)]
@@ -71,7 +71,22 @@ fn enc<V: AesVec, const G: usize, const R: usize>(
     lanes: &mut [Lane<'_>],
     steps: usize,
 ) {
-    let rk = V::keys(tok, keys);
+    // One stream (`G` 1): the keys where used, memory operands on the chain (as fast as
+    // registers: the loads are off it), and no frame of key copies ([`AtUse`]).
+    if G == 1 {
+        enc_keys::<V, G, R, _>(tok, AtUse(tok, keys), lanes, steps);
+    } else {
+        enc_keys::<V, G, R, _>(tok, V::keys(tok, keys), lanes, steps);
+    }
+}
+
+#[inline(always)]
+fn enc_keys<V: AesVec, const G: usize, const R: usize, K: Keys<V>>(
+    tok: V::Token,
+    rk: K,
+    lanes: &mut [Lane<'_>],
+    steps: usize,
+) {
     for g in lanes.chunks_mut(G * V::LANES) {
         // The callers guarantee it; checked so that a bug cannot run off a buffer.
         let ok = g.iter().all(|l| l.data.len() >= steps);
@@ -83,14 +98,14 @@ fn enc<V: AesVec, const G: usize, const R: usize>(
         // `min(G)` keeps the arms that cannot happen out of the code.
         unsafe {
             match g.len().div_ceil(V::LANES).min(G) {
-                1 => enc_n::<V, R, 1>(tok, &rk, g, steps),
-                2 => enc_n::<V, R, 2>(tok, &rk, g, steps),
-                3 => enc_n::<V, R, 3>(tok, &rk, g, steps),
-                4 => enc_n::<V, R, 4>(tok, &rk, g, steps),
-                5 => enc_n::<V, R, 5>(tok, &rk, g, steps),
-                6 => enc_n::<V, R, 6>(tok, &rk, g, steps),
-                7 => enc_n::<V, R, 7>(tok, &rk, g, steps),
-                _ => enc_n::<V, R, 8>(tok, &rk, g, steps),
+                1 => enc_n::<V, R, 1>(tok, rk, g, steps),
+                2 => enc_n::<V, R, 2>(tok, rk, g, steps),
+                3 => enc_n::<V, R, 3>(tok, rk, g, steps),
+                4 => enc_n::<V, R, 4>(tok, rk, g, steps),
+                5 => enc_n::<V, R, 5>(tok, rk, g, steps),
+                6 => enc_n::<V, R, 6>(tok, rk, g, steps),
+                7 => enc_n::<V, R, 7>(tok, rk, g, steps),
+                _ => enc_n::<V, R, 8>(tok, rk, g, steps),
             }
         }
     }
@@ -104,7 +119,7 @@ fn enc<V: AesVec, const G: usize, const R: usize>(
 #[inline(always)]
 unsafe fn enc_n<V: AesVec, const R: usize, const NV: usize>(
     tok: V::Token,
-    rk: &[V; 15],
+    mut rk: impl Keys<V>,
     lanes: &mut [Lane<'_>],
     steps: usize,
 ) {
@@ -123,15 +138,18 @@ unsafe fn enc_n<V: AesVec, const R: usize, const NV: usize>(
             (ivk[l], dk[l]) = q;
         }
     }
-    let (k0, kl) = (rk[0], rk[R]);
+    let k0 = rk.at(0);
     let mut s = [k0; NV];
     for (k, x) in s.iter_mut().enumerate() {
         // SAFETY: each slot's `iv` and first block (`steps >= 1`).
         *x = unsafe { V::gather(tok, &iv[k], 0).xor3(V::gather(tok, &d[k], 0), k0) };
     }
     for j in 0..steps {
-        for key in &rk[1..R] {
-            round_all::<V, false, NV>(&mut s, *key);
+        // (Read where used: kept out of registers across steps, where they would spill.)
+        rk.fence();
+        let (k0, kl) = (rk.at(0), rk.at(R));
+        for i in 1..R {
+            round_all::<V, false, NV>(&mut s, rk.at(i));
         }
         for (k, x) in s.iter_mut().enumerate() {
             let c = if j + 1 < steps {
@@ -154,44 +172,63 @@ unsafe fn enc_n<V: AesVec, const R: usize, const NV: usize>(
 }
 
 /// CBC-decrypts one stream in place, chaining from `iv` (updated to the last ciphertext);
-/// the round count is made a constant here.
+/// the round count is made a constant here. `SHORT`: fewer than `8 L` blocks, which run
+/// with no group loop and the keys read where used ([`AtUse`]: no frame of key copies);
+/// an entry of its own, so that the looping kernel's code is what it was.
 #[inline(always)]
-pub(crate) fn decrypt<V: AesVec>(tok: V::Token, ks: &KeySchedule, iv: &mut Block, b: &mut [Block]) {
+pub(crate) fn decrypt<V: AesVec, const SHORT: bool>(
+    tok: V::Token,
+    ks: &KeySchedule,
+    iv: &mut Block,
+    b: &mut [Block],
+) {
     let Some(&next_iv) = b.last() else {
         return;
     };
-    let (rk, prev) = (V::keys(tok, &ks.dec), V::splat(tok, iv));
+    let prev = V::splat(tok, iv);
     match ks.rounds {
-        10 => each_group(&Dec::<V, 10> { tok, rk }, b, prev),
-        12 => each_group(&Dec::<V, 12> { tok, rk }, b, prev),
-        _ => each_group(&Dec::<V, 14> { tok, rk }, b, prev),
+        10 => dec::<V, SHORT, 10>(tok, &ks.dec, b, prev),
+        12 => dec::<V, SHORT, 12>(tok, &ks.dec, b, prev),
+        _ => dec::<V, SHORT, 14>(tok, &ks.dec, b, prev),
     }
     *iv = next_iv;
 }
 
-/// The token and the round keys, each in every lane.
-struct Dec<V: AesVec, const R: usize> {
+#[inline(always)]
+fn dec<V: AesVec, const SHORT: bool, const R: usize>(
     tok: V::Token,
-    rk: [V; 15],
+    keys: &[Block; 15],
+    b: &mut [Block],
+    prev: V,
+) {
+    if SHORT {
+        each_group_rest(&Dec::<V, R, _>(tok, AtUse(tok, keys)), b, prev);
+    } else {
+        each_group(&Dec::<V, R, _>(tok, V::keys(tok, keys)), b, prev);
+    }
 }
 
-impl<V: AesVec, const R: usize> Group<V> for Dec<V, R> {
+/// The token and the round keys.
+struct Dec<V: AesVec, const R: usize, K>(V::Token, K);
+
+impl<V: AesVec, const R: usize, K: Keys<V>> Group<V> for Dec<V, R, K> {
     /// Decrypts the registers; every load is done before the first store. Carried: the
     /// ciphertext block before the registers, in the last lane.
     #[inline(always)]
     unsafe fn run<const NV: usize>(&self, r: Regs<NV>, prev: V) -> V {
-        let (tok, rk) = (self.tok, &self.rk);
+        let (tok, rk) = (self.0, &self.1);
         let mut c = [prev; NV];
         for (j, x) in c.iter_mut().enumerate() {
             // SAFETY: within `run` (the caller's contract).
             *x = unsafe { r.load::<V>(tok, j) };
         }
         let mut s = c;
+        let k0 = rk.at(0);
         for x in s.iter_mut() {
-            *x = x.xor(rk[0]);
+            *x = x.xor(k0);
         }
-        for k in &rk[1..R] {
-            round_all::<V, true, NV>(&mut s, *k);
+        for i in 1..R {
+            round_all::<V, true, NV>(&mut s, rk.at(i));
         }
         // Each lane's previous ciphertext block, all read before the first store.
         let mut pv = c;
@@ -206,9 +243,10 @@ impl<V: AesVec, const R: usize> Group<V> for Dec<V, R> {
                 V::shift_in(c[j - 1], c[j])
             };
         }
+        let kl = rk.at(R);
         for (j, x) in s.iter().enumerate() {
             // SAFETY: as for the loads; every load is done.
-            unsafe { r.store(j, x.aesdeclast(rk[R].xor(pv[j]))) };
+            unsafe { r.store(j, x.aesdeclast(kl.xor(pv[j]))) };
         }
         c[NV - 1]
     }

@@ -79,7 +79,7 @@ impl Imp {
             #[cfg(simdcrypt_x86_64)]
             (Imp::AesNi(_), ENCRYPT) => stack::<{ depth(22, 22) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Imp::AesNi(_), DECRYPT) => stack::<{ depth(32, 32) }>(),
+            (Imp::AesNi(_), DECRYPT) => stack::<{ depth(33, 32) }>(),
             #[cfg(simdcrypt_x86_64)]
             (Imp::AesNi(_), _) => stack::<{ depth(126, 32) }>(),
             // 32-byte chunks.
@@ -260,7 +260,13 @@ impl Cbc {
         match self.imp {
             Imp::Portable => soft::decrypt(&self.ks, iv, blocks),
             #[cfg(simdcrypt_x86_64)]
+            Imp::AesNi(t) if blocks.len() < 8 => aesni::decrypt_short(t, &self.ks, iv, blocks),
+            #[cfg(simdcrypt_x86_64)]
             Imp::AesNi(t) => aesni::decrypt(t, &self.ks, iv, blocks),
+            #[cfg(simdcrypt_x86_64)]
+            Imp::VaesAvx2(t) if blocks.len() < 16 => {
+                vaes_avx2::decrypt_short(t, &self.ks, iv, blocks)
+            }
             #[cfg(simdcrypt_x86_64)]
             Imp::VaesAvx2(t) => vaes_avx2::decrypt(t, &self.ks, iv, blocks),
             #[cfg(not(simdcrypt_x86_64))]

@@ -11,7 +11,10 @@ use crate::simd::aes::{Ymm, entries};
 entries! { "avx2,vaes,aes";
     /// CBC-decrypts one stream in place, chaining from `iv` (updated to the last ciphertext).
     fn decrypt(t: VaesAvx2Token, ks: &KeySchedule, iv: &mut Block, b: &mut [Block])
-        => kernel::decrypt<Ymm>;
+        => kernel::decrypt<Ymm, false>;
+    /// [`decrypt`] for fewer than 16 blocks.
+    fn decrypt_short(t: VaesAvx2Token, ks: &KeySchedule, iv: &mut Block, b: &mut [Block])
+        => kernel::decrypt<Ymm, true>;
     /// Encrypts `steps` blocks of every lane, up to 16 lanes interleaved at a time.
     fn encrypt_lanes(t: VaesAvx2Token, ks: &KeySchedule, l: &mut [Lane<'_>], steps: usize)
         => kernel::encrypt_lanes<Ymm>;

@@ -172,6 +172,56 @@ pub(crate) trait AesVec: Copy {
     fn barrier(s: &mut [Self; 8]);
 }
 
+/// A kernel's round keys, each in every lane: held in registers (`[V; 15]`, broadcast
+/// once; where they do not fit beside the states the compiler keeps them in the kernel's
+/// frame) or read from the key schedule where each is used ([`AtUse`]).
+pub(crate) trait Keys<V: AesVec>: Copy {
+    /// Round key `i` in every lane.
+    fn at(&self, i: usize) -> V;
+    /// For one pass of a loop: [`AtUse`] hides its schedule pointer here, so that the
+    /// compiler reads the keys again in each pass instead of hoisting them out of the loop
+    /// (and spilling them); held keys are left as they are.
+    #[inline(always)]
+    fn fence(&mut self) {}
+}
+
+impl<V: AesVec> Keys<V> for [V; 15] {
+    #[inline(always)]
+    fn at(&self, i: usize) -> V {
+        self[i]
+    }
+}
+
+/// Round keys read from the schedule where used: a broadcast load each (on xmm a memory
+/// operand), and no frame of key copies. What a short call (no loop of 8-register
+/// groups) takes: a frame of copies costs more than its stores, since the wipe after the
+/// call writes over it (on Zen 3 a 16-byte ECB or CBC call on AES-NI or VAES-AVX2 ran
+/// 1.3-1.6x faster this way; with no frame the same wipe measured free; speed/RESULTS.md,
+/// "Zen 3: short calls").
+#[derive(Clone, Copy)]
+pub(crate) struct AtUse<'a, V: AesVec>(pub(crate) V::Token, pub(crate) &'a [Block; 15]);
+
+impl<V: AesVec> Keys<V> for AtUse<'_, V> {
+    #[inline(always)]
+    fn at(&self, i: usize) -> V {
+        V::splat(self.0, &self.1[i])
+    }
+
+    #[inline(always)]
+    // The pointer goes through the block as a value only: nothing is read or written.
+    #[allow(clippy::pointers_in_nomem_asm_block)]
+    fn fence(&mut self) {
+        let mut p: *const [Block; 15] = self.1;
+        // SAFETY: an empty instruction string: `p` is left as it was, and nothing else is
+        // touched (no memory, no stack, no flags).
+        unsafe {
+            core::arch::asm!("/* {0} */", inout(reg) p, options(nomem, nostack, preserves_flags))
+        };
+        // SAFETY: `p` is `self.1`, a reference valid for the lifetime.
+        self.1 = unsafe { &*p };
+    }
+}
+
 /// One middle round of the direction over `s`, then the [`AesVec::barrier`] when there
 /// are 8 registers (without it the compiler may run the chains one after another to
 /// spare registers, spilling the states).
@@ -247,17 +297,24 @@ pub(crate) trait Group<V: AesVec> {
 }
 
 /// Runs `g` over `blocks`, `carry` from one group to the next: groups of 8 registers
-/// (8 L blocks), then one of 4, then one of 1 to 4 registers for the rest, the last one
-/// masked when it is not full.
+/// (8 L blocks), then [`each_group_rest`] for the rest.
 #[inline(always)]
 pub(crate) fn each_group<V: AesVec>(g: &impl Group<V>, blocks: &mut [Block], mut carry: V) {
-    let l = V::LANES;
-    let mut chunks = blocks.chunks_exact_mut(8 * l);
+    let mut chunks = blocks.chunks_exact_mut(8 * V::LANES);
     for c in &mut chunks {
         // SAFETY: eight full registers, exactly the chunk's blocks.
         carry = unsafe { g.run(Regs::<8>::whole::<V>(c), carry) };
     }
-    let mut rest = chunks.into_remainder();
+    each_group_rest(g, chunks.into_remainder(), carry);
+}
+
+/// Runs `g` over fewer than `8 L` blocks (with no loop, so that a short call's code has
+/// none of the group loop's): a group of 4 registers if there are that many, then one of
+/// 1 to 4 registers for the rest, the last one masked when it is not full.
+#[inline(always)]
+pub(crate) fn each_group_rest<V: AesVec>(g: &impl Group<V>, mut rest: &mut [Block], mut carry: V) {
+    let l = V::LANES;
+    debug_assert!(rest.len() < 8 * l);
     if rest.len() >= 4 * l {
         let (a, b) = rest.split_at_mut(4 * l);
         // SAFETY: four full registers, exactly `a`'s blocks.
@@ -267,7 +324,8 @@ pub(crate) fn each_group<V: AesVec>(g: &impl Group<V>, blocks: &mut [Block], mut
     let (n, p) = (rest.len(), rest.as_mut_ptr().cast());
     let nv = n.div_ceil(l);
     let last = n.wrapping_sub(l * nv.saturating_sub(1));
-    // SAFETY: `nv` registers, the last holding `last` (1 to L) blocks: exactly `rest`.
+    // SAFETY: `nv` registers, the last holding `last` (1 to L) blocks: exactly `rest`
+    // (fewer than `8 L` blocks and at most 4 L after the group of 4, so `nv <= 4`).
     unsafe {
         match nv {
             0 => {}

@@ -74,8 +74,7 @@ impl<'a, V: AesVec> RoundKeys<'a, V> {
     /// `looped`: whether a loop of groups uses them.
     #[inline(always)]
     fn new(tok: V::Token, keys: &'a [Block; 15], looped: bool) -> Self {
-        // (xmm: level within the runs' spread either way, so left as it was.)
-        let at_use = V::REGISTERS >= 32 || (!looped && V::LANES > 1);
+        let at_use = V::REGISTERS >= 32 || !looped;
         let held = if at_use {
             [V::zero(tok); 15]
         } else {
