@@ -71,7 +71,7 @@ pub(crate) trait AesVec: Copy {
     unsafe fn store_part(self, p: *mut u8, n: usize);
     /// Loads the first `n` blocks (`1 <= n <= LANES`): a plain load when they fill the
     /// register, else [`AesVec::load_part`] (masked moves are slow on some CPUs:
-    /// `vpmaskmovq` on AMD).
+    /// `vpmaskmovq` on AMD; the ymm parts are xmm moves).
     ///
     /// # Safety
     /// `p` readable for `16 * n` bytes.
@@ -512,20 +512,6 @@ fn barrier_ymm(s: &mut [Ymm; 8]) {
     barrier!(s, ymm_reg);
 }
 
-impl Ymm {
-    /// The 64-bit elements of the first `n` blocks (`n <= 2`) enabled, for `vpmaskmovq`.
-    #[inline(always)]
-    fn mask(n: usize) -> __m256i {
-        // SAFETY: a `Ymm` is being made or used, so the CPU has AVX2 (see the module doc).
-        unsafe {
-            _mm256_cmpgt_epi64(
-                _mm256_set1_epi64x(2 * n as i64),
-                _mm256_set_epi64x(3, 2, 1, 0),
-            )
-        }
-    }
-}
-
 impl AesVec for Ymm {
     const LANES: usize = 2;
     const REGISTERS: usize = 16;
@@ -544,15 +530,24 @@ impl AesVec for Ymm {
     }
     mem!(Ymm: VaesAvx2Token, _mm256_setzero_si256, _mm256_loadu_si256, _mm256_storeu_si256);
     #[inline(always)]
-    unsafe fn load_part(_: VaesAvx2Token, p: *const u8, n: usize) -> Self {
-        // SAFETY: the mask enables only the `n` blocks the caller makes readable;
-        // `vpmaskmovq` does not fault on disabled elements.
-        Ymm(unsafe { _mm256_maskload_epi64(p.cast(), Self::mask(n)) })
+    unsafe fn load_part(t: VaesAvx2Token, p: *const u8, n: usize) -> Self {
+        // Two lanes: a part is one block, moved as xmm (`vpmaskmovq` cost about 5 ns per
+        // call on Zen 3: an odd block count's one-block tail, speed/RESULTS.md).
+        if n >= 2 {
+            // SAFETY: the caller's contract (two blocks readable).
+            return unsafe { Self::load(t, p) };
+        }
+        // SAFETY: the caller's contract (one block readable); AVX as above.
+        Ymm(unsafe { _mm256_zextsi128_si256(_mm_loadu_si128(p.cast())) })
     }
     #[inline(always)]
     unsafe fn store_part(self, p: *mut u8, n: usize) {
-        // SAFETY: the mask enables only the `n` blocks the caller makes writable.
-        unsafe { _mm256_maskstore_epi64(p.cast(), Self::mask(n), self.0) }
+        if n >= 2 {
+            // SAFETY: the caller's contract (two blocks writable).
+            return unsafe { self.store(p) };
+        }
+        // SAFETY: the caller's contract (one block writable); AVX as above.
+        unsafe { _mm_storeu_si128(p.cast(), _mm256_castsi256_si128(self.0)) }
     }
     #[inline(always)]
     unsafe fn gather(_: VaesAvx2Token, p: &[*mut u8; 4], off: usize) -> Self {
