@@ -134,21 +134,38 @@ impl Impl {
     /// Zeroes the stack the last block-kernel call used, where its compiled code left
     /// round keys (broadcast to vectors, spilled): the deepest frame each kernel makes
     /// below its caller, measured in optimised builds (`leak_tests::wipes_reach_as_deep_as_calls_write`;
-    /// speed/RESULTS.md, "Stack wipes") with a margin.
+    /// speed/RESULTS.md, "Stack wipes") with a margin. `short`: the call ran a short entry
+    /// ([`Impl::short`]), whose frames are shallower, and so is the wipe (the wipe's cost
+    /// grows with its depth: speed/RESULTS.md, "Zen 3: short calls").
     #[inline(always)]
-    pub(crate) fn burn_stack(self) {
+    pub(crate) fn burn_stack(self, short: bool) {
         use crate::wipe::{depth, stack};
-        match self {
-            Impl::Portable => stack::<{ depth(120, 107) }>(),
+        match (self, short) {
+            (Impl::Portable, _) => stack::<{ depth(120, 107) }>(),
             #[cfg(simdcrypt_x86_64)]
-            Impl::AesNi(_) => stack::<{ depth(25, 24) }>(),
+            (Impl::AesNi(_), true) => stack::<{ depth(25, 19) }>(),
+            #[cfg(simdcrypt_x86_64)]
+            (Impl::AesNi(_), false) => stack::<{ depth(25, 24) }>(),
             // 32-byte chunks.
             #[cfg(simdcrypt_x86_64)]
-            Impl::VaesAvx2(t) => crate::wipe::stack_avx::<{ depth(26, 21) }>(t),
+            (Impl::VaesAvx2(t), true) => crate::wipe::stack_avx::<{ depth(26, 10) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            Impl::VaesAvx512(t) => crate::wipe::stack_avx::<{ depth(13, 10) }>(t.vaes_avx2()),
+            (Impl::VaesAvx2(t), false) => crate::wipe::stack_avx::<{ depth(26, 21) }>(t),
+            #[cfg(simdcrypt_x86_64)]
+            (Impl::VaesAvx512(t), _) => crate::wipe::stack_avx::<{ depth(13, 10) }>(t.vaes_avx2()),
             #[cfg(not(simdcrypt_x86_64))]
             _ => stack::<{ depth(120, 107) }>(),
+        }
+    }
+
+    /// Whether `n` blocks run a short entry: fewer than 8 registers of blocks (8 on AES-NI,
+    /// 16 on VAES-AVX2), with no group loop and the round keys read where used.
+    #[inline(always)]
+    pub(crate) fn short(self, n: usize) -> bool {
+        match self {
+            Impl::AesNi(_) => n < 8,
+            Impl::VaesAvx2(_) => n < 16,
+            _ => false,
         }
     }
 
@@ -158,11 +175,13 @@ impl Impl {
         match self {
             Impl::Portable => soft::encrypt_blocks(ks, blocks),
             #[cfg(simdcrypt_x86_64)]
-            Impl::AesNi(t) if blocks.len() < 8 => aesni::encrypt_short(t, ks, blocks),
+            Impl::AesNi(t) if self.short(blocks.len()) => aesni::encrypt_short(t, ks, blocks),
             #[cfg(simdcrypt_x86_64)]
             Impl::AesNi(t) => aesni::encrypt_blocks(t, ks, blocks),
             #[cfg(simdcrypt_x86_64)]
-            Impl::VaesAvx2(t) if blocks.len() < 16 => vaes_avx2::encrypt_short(t, ks, blocks),
+            Impl::VaesAvx2(t) if self.short(blocks.len()) => {
+                vaes_avx2::encrypt_short(t, ks, blocks)
+            }
             #[cfg(simdcrypt_x86_64)]
             Impl::VaesAvx2(t) => vaes_avx2::encrypt_blocks(t, ks, blocks),
             #[cfg(simdcrypt_x86_64)]
@@ -178,11 +197,13 @@ impl Impl {
         match self {
             Impl::Portable => soft::decrypt_blocks(ks, blocks),
             #[cfg(simdcrypt_x86_64)]
-            Impl::AesNi(t) if blocks.len() < 8 => aesni::decrypt_short(t, ks, blocks),
+            Impl::AesNi(t) if self.short(blocks.len()) => aesni::decrypt_short(t, ks, blocks),
             #[cfg(simdcrypt_x86_64)]
             Impl::AesNi(t) => aesni::decrypt_blocks(t, ks, blocks),
             #[cfg(simdcrypt_x86_64)]
-            Impl::VaesAvx2(t) if blocks.len() < 16 => vaes_avx2::decrypt_short(t, ks, blocks),
+            Impl::VaesAvx2(t) if self.short(blocks.len()) => {
+                vaes_avx2::decrypt_short(t, ks, blocks)
+            }
             #[cfg(simdcrypt_x86_64)]
             Impl::VaesAvx2(t) => vaes_avx2::decrypt_blocks(t, ks, blocks),
             #[cfg(simdcrypt_x86_64)]
@@ -309,7 +330,7 @@ impl Aes {
     #[inline]
     pub fn encrypt_blocks(&self, blocks: &mut [Block]) {
         self.imp.encrypt_blocks(&self.ks, blocks);
-        self.imp.burn_stack();
+        self.imp.burn_stack(self.imp.short(blocks.len()));
     }
 
     /// Decrypts every block in place, independently (ECB).
@@ -327,7 +348,7 @@ impl Aes {
     #[inline]
     pub fn decrypt_blocks(&self, blocks: &mut [Block]) {
         self.imp.decrypt_blocks(&self.ks, blocks);
-        self.imp.burn_stack();
+        self.imp.burn_stack(self.imp.short(blocks.len()));
     }
 
     /// Encrypts one block in place.

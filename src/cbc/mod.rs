@@ -63,6 +63,8 @@ pub(crate) enum Imp {
 const ENCRYPT: u8 = 0;
 const DECRYPT: u8 = 1;
 const MANY: u8 = 2;
+/// Decryption of fewer than 8 registers of blocks (the kernels' short entries).
+const DECRYPT_SHORT: u8 = 3;
 
 impl Imp {
     /// Zeroes the stack the last kernel call (`OP`: [`ENCRYPT`], [`DECRYPT`] or [`MANY`])
@@ -74,12 +76,14 @@ impl Imp {
         use crate::wipe::{depth, stack};
         match (self, OP) {
             (Imp::Portable, ENCRYPT) => stack::<{ depth(128, 119) }>(),
-            (Imp::Portable, DECRYPT) => stack::<{ depth(168, 161) }>(),
+            (Imp::Portable, DECRYPT | DECRYPT_SHORT) => stack::<{ depth(168, 161) }>(),
             (Imp::Portable, _) => stack::<{ depth(212, 129) }>(),
             #[cfg(simdcrypt_x86_64)]
             (Imp::AesNi(_), ENCRYPT) => stack::<{ depth(22, 22) }>(),
             #[cfg(simdcrypt_x86_64)]
             (Imp::AesNi(_), DECRYPT) => stack::<{ depth(33, 32) }>(),
+            #[cfg(simdcrypt_x86_64)]
+            (Imp::AesNi(_), DECRYPT_SHORT) => stack::<{ depth(25, 18) }>(),
             #[cfg(simdcrypt_x86_64)]
             (Imp::AesNi(_), _) => stack::<{ depth(126, 32) }>(),
             // 32-byte chunks.
@@ -87,6 +91,8 @@ impl Imp {
             (Imp::VaesAvx2(t), ENCRYPT) => crate::wipe::stack_avx::<{ depth(12, 12) }>(t),
             #[cfg(simdcrypt_x86_64)]
             (Imp::VaesAvx2(t), DECRYPT) => crate::wipe::stack_avx::<{ depth(32, 24) }>(t),
+            #[cfg(simdcrypt_x86_64)]
+            (Imp::VaesAvx2(t), DECRYPT_SHORT) => crate::wipe::stack_avx::<{ depth(23, 9) }>(t),
             #[cfg(simdcrypt_x86_64)]
             (Imp::VaesAvx2(t), _) => crate::wipe::stack_avx::<{ depth(131, 34) }>(t),
             #[cfg(not(simdcrypt_x86_64))]
@@ -257,15 +263,21 @@ impl Cbc {
         if blocks.is_empty() {
             return;
         }
+        // The kernels' short entries (fewer than 8 registers of blocks) have frames of their
+        // own, shallower: their wipe is too.
         match self.imp {
             Imp::Portable => soft::decrypt(&self.ks, iv, blocks),
             #[cfg(simdcrypt_x86_64)]
-            Imp::AesNi(t) if blocks.len() < 8 => aesni::decrypt_short(t, &self.ks, iv, blocks),
+            Imp::AesNi(t) if blocks.len() < 8 => {
+                aesni::decrypt_short(t, &self.ks, iv, blocks);
+                return self.imp.burn_stack::<DECRYPT_SHORT>();
+            }
             #[cfg(simdcrypt_x86_64)]
             Imp::AesNi(t) => aesni::decrypt(t, &self.ks, iv, blocks),
             #[cfg(simdcrypt_x86_64)]
             Imp::VaesAvx2(t) if blocks.len() < 16 => {
-                vaes_avx2::decrypt_short(t, &self.ks, iv, blocks)
+                vaes_avx2::decrypt_short(t, &self.ks, iv, blocks);
+                return self.imp.burn_stack::<DECRYPT_SHORT>();
             }
             #[cfg(simdcrypt_x86_64)]
             Imp::VaesAvx2(t) => vaes_avx2::decrypt(t, &self.ks, iv, blocks),
