@@ -141,6 +141,9 @@ impl Kernel {
         use crate::wipe::{depth, stack};
         match (self, path) {
             (Kernel::Portable, _) => stack::<{ depth(293, 285) }>(),
+            // (Registers only, but the calls to it write return addresses and saved registers.)
+            #[cfg(simdcrypt_x86_64)]
+            (_, BLOCK) => stack::<{ depth(16, 8) }>(),
             #[cfg(simdcrypt_x86_64)]
             (Kernel::AesNi(_), SHORT) => stack::<{ depth(59, 28) }>(),
             #[cfg(simdcrypt_x86_64)]
@@ -173,6 +176,22 @@ impl Kernel {
     /// Whether the kernel's single-unit entries take the raw tweak and `k2` and encrypt
     /// the tweak themselves (the intrinsics kernels; not the assembly twin, nor the
     /// portable code, which never comes this way).
+    /// AES-NI, where the kernel's token implies it (every SIMD kernel).
+    #[cfg(simdcrypt_x86_64)]
+    fn aesni(self) -> Option<AesNiToken> {
+        match self {
+            #[cfg(simdcrypt_x86_64)]
+            Kernel::AesNi(t) => Some(t),
+            #[cfg(simdcrypt_x86_64)]
+            Kernel::VaesAvx2(t) => Some(t.aesni()),
+            #[cfg(simdcrypt_asm)]
+            Kernel::VaesAvx2Asm(t) => Some(t.aesni()),
+            #[cfg(simdcrypt_x86_64)]
+            Kernel::VaesAvx512(t) => Some(t.vaes_avx2().aesni()),
+            _ => None,
+        }
+    }
+
     fn encrypts_tweak(self) -> bool {
         match self {
             #[cfg(simdcrypt_x86_64)]
@@ -296,6 +315,9 @@ impl Kernel {
 pub(crate) const MANY: u8 = 0;
 pub(crate) const ONE: u8 = 1;
 pub(crate) const SHORT: u8 = 2;
+/// A single unit of one block (`kernel::one_block`).
+#[cfg_attr(not(simdcrypt_x86_64), allow(dead_code))]
+pub(crate) const BLOCK: u8 = 3;
 
 /// A call's data-unit length: its whole buffer, or the `sector_size` argument.
 #[derive(Clone, Copy)]
@@ -918,6 +940,15 @@ impl Xts {
             // SAFETY: one unit of `unit == dst.len()` bytes (checked by `validate`); the
             // source is `dst` itself (in place) or a shared borrow of the same length
             // distinct from the exclusive `dst` (no overlap).
+            #[cfg(simdcrypt_x86_64)]
+            if let (16, Some(tok)) = (unit, self.kernel.aesni()) {
+                // One block: two serial AES-NI blocks, no vector set-up.
+                // SAFETY: as said above, for the unit's 16 bytes.
+                unsafe { kernel::one_block::<DEC>(tok, &self.k1, k2, &t, sp, dp) };
+                wipe(core::slice::from_mut(&mut t));
+                self.kernel.burn_stack(BLOCK);
+                return;
+            }
             let one = core::slice::from_ref(&t);
             let short = unit <= self.kernel.group_bytes();
             // SAFETY: as said above; `short` says the unit is at most a group.
