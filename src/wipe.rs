@@ -29,10 +29,17 @@ pub(crate) fn blocks(blocks: &mut [[u8; 16]]) {
     compiler_fence(Ordering::SeqCst);
 }
 
-/// Overwrites words with zeros (a SHA-1 state), one volatile store each.
+/// Overwrites words with zeros (a SHA-1 state): one 16-byte volatile store per four
+/// words, one word store for each of the rest (a state: two stores, not five).
 #[inline]
 pub(crate) fn words(words: &mut [u32]) {
-    for w in words {
+    let (quads, rest) = words.as_chunks_mut::<4>();
+    for q in quads {
+        // SAFETY: `q` is a valid, exclusive, aligned (4 bytes, as `[u32; 4]` needs)
+        // reference to four words.
+        unsafe { core::ptr::write_volatile(q, [0; 4]) };
+    }
+    for w in rest {
         // SAFETY: `w` is a valid, exclusive, aligned reference to a word.
         unsafe { core::ptr::write_volatile(w, 0) };
     }

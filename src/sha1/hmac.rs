@@ -44,7 +44,8 @@ impl HmacSha1 {
     /// ```
     #[must_use]
     pub fn new(key: &[u8]) -> HmacSha1 {
-        HmacSha1Key::new(key).start()
+        let (imp, backend) = dispatch::SHA1.auto_kernel();
+        HmacSha1::keyed(key, imp, backend)
     }
 
     /// Keys HMAC-SHA1 on the backend given; `Err` if this CPU cannot run it.
@@ -61,7 +62,16 @@ impl HmacSha1 {
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
     pub fn with_backend(key: &[u8], backend: Backend) -> Result<HmacSha1, Error> {
-        Ok(HmacSha1Key::with_backend(key, backend)?.start())
+        Ok(HmacSha1::keyed(key, impl_for(backend)?, backend))
+    }
+
+    /// Keyed straight from the two key states, as [`HmacSha1Key`] keys (the same wipe),
+    /// without a key object in between (its copy and its wipe on drop were a visible share
+    /// of a one-message HMAC).
+    fn keyed(key: &[u8], imp: Impl, backend: Backend) -> HmacSha1 {
+        let (inner_start, outer_start) = key_states(key, imp, backend);
+        imp.burn_stack();
+        HmacSha1::from_states(imp, backend, inner_start, outer_start)
     }
 
     fn from_states(
@@ -226,7 +236,10 @@ pub(crate) fn key_states(key: &[u8], imp: Impl, backend: Backend) -> ([u32; 5], 
     imp.compress_pair(&mut inner_start, &ipad, &mut outer_start, &opad);
     crate::wipe::bytes(ipad.as_flattened_mut());
     crate::wipe::bytes(opad.as_flattened_mut());
-    crate::wipe::bytes(&mut d);
+    // (`d` holds a key digest only for a key longer than a block.)
+    if key.len() > 64 {
+        crate::wipe::bytes(&mut d);
+    }
     (inner_start, outer_start)
 }
 

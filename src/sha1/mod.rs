@@ -114,7 +114,7 @@ impl Impl {
             #[cfg(simdcrypt_x86_64)]
             Impl::Avx2(_) | Impl::Avx512(_) => stack::<{ depth(210, 213) }>(),
             #[cfg(simdcrypt_x86_64)]
-            Impl::ShaNi(_) => stack::<{ depth(30, 22) }>(),
+            Impl::ShaNi(_) => stack::<{ depth(31, 24) }>(),
             #[cfg(simdcrypt_asm)]
             Impl::Avx2Asm(_) => stack::<{ depth(137, 155) }>(),
             #[cfg(simdcrypt_asm)]
