@@ -417,33 +417,10 @@ unsafe fn unit<V: AesVec, const DEC: bool, const R: usize, const PATH: u8>(
 /// short entry spent about 60 ns on a 16-byte unit on Zen 3, RustCrypto 48).
 ///
 /// # Safety
-/// `src` readable and `dst` writable for 16 bytes, equal or disjoint.
+/// `src` readable and `dst` writable for 16 bytes, equal or disjoint; `k1` (and `k2`)
+/// of `R` rounds.
 #[target_feature(enable = "aes")]
-pub(super) unsafe fn one_block<const DEC: bool>(
-    tok: AesNiToken,
-    k1: &KeySchedule,
-    k2: Option<&KeySchedule>,
-    t: &Block,
-    src: *const u8,
-    dst: *mut u8,
-) {
-    // SAFETY: the caller's contract; the token (AES-NI).
-    unsafe {
-        match k1.rounds {
-            10 => one_block_r::<DEC, 10>(tok, k1, k2, t, src, dst),
-            12 => one_block_r::<DEC, 12>(tok, k1, k2, t, src, dst),
-            _ => one_block_r::<DEC, 14>(tok, k1, k2, t, src, dst),
-        }
-    }
-}
-
-/// [`one_block`] with `R` rounds.
-///
-/// # Safety
-/// As [`one_block`].
-#[inline]
-#[target_feature(enable = "aes")]
-unsafe fn one_block_r<const DEC: bool, const R: usize>(
+pub(super) unsafe fn one_block<const DEC: bool, const R: usize>(
     tok: AesNiToken,
     k1: &KeySchedule,
     k2: Option<&KeySchedule>,

@@ -943,8 +943,16 @@ impl Xts {
             #[cfg(simdcrypt_x86_64)]
             if let (16, Some(tok)) = (unit, self.kernel.aesni()) {
                 // One block: two serial AES-NI blocks, no vector set-up.
-                // SAFETY: as said above, for the unit's 16 bytes.
-                unsafe { kernel::one_block::<DEC>(tok, &self.k1, k2, &t, sp, dp) };
+                let (k1, t0) = (&self.k1, &t);
+                // SAFETY: as said above, for the unit's 16 bytes; both keys have
+                // `k1.rounds` rounds.
+                unsafe {
+                    match k1.rounds {
+                        10 => kernel::one_block::<DEC, 10>(tok, k1, k2, t0, sp, dp),
+                        12 => kernel::one_block::<DEC, 12>(tok, k1, k2, t0, sp, dp),
+                        _ => kernel::one_block::<DEC, 14>(tok, k1, k2, t0, sp, dp),
+                    }
+                }
                 wipe(core::slice::from_mut(&mut t));
                 self.kernel.burn_stack(BLOCK);
                 return;
