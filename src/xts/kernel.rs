@@ -33,7 +33,7 @@ use core::arch::x86_64::*;
 use crate::aes::aesni::load;
 use crate::aes::{Block, KeySchedule};
 use crate::cpu::AesNiToken;
-use crate::simd::aes::{AesVec, round_all};
+use crate::simd::aes::{AesVec, AtUse, Keys, round_all};
 
 use super::{MANY, ONE, SHORT};
 
@@ -62,8 +62,8 @@ enum Next<V> {
 /// (frames of 0.3 KiB, not 1.2: 1.04-1.20x at 17-256 bytes, Zen 4).
 #[derive(Clone, Copy)]
 struct RoundKeys<'a, V: AesVec> {
-    tok: V::Token,
-    keys: &'a [Block; 15],
+    /// The schedule, read where used ([`AtUse`]).
+    sched: AtUse<'a, V>,
     /// Whether the keys are broadcast where used (a constant once inlined).
     at_use: bool,
     /// The broadcasts, when held (else unused, and never made).
@@ -81,44 +81,37 @@ impl<'a, V: AesVec> RoundKeys<'a, V> {
             V::keys(tok, keys)
         };
         RoundKeys {
-            tok,
-            keys,
+            sched: AtUse(tok, keys),
             at_use,
             held,
         }
+    }
+
+    /// The key schedule (for the single AES-NI blocks of stealing).
+    #[inline(always)]
+    fn keys(&self) -> &'a [Block; 15] {
+        self.sched.1
     }
 
     /// Round key `i` in every lane.
     #[inline(always)]
     fn at(&self, i: usize) -> V {
         if self.at_use {
-            V::splat(self.tok, &self.keys[i])
+            self.sched.at(i)
         } else {
             self.held[i]
         }
     }
 
-    /// Broadcasting where used: the same keys behind a pointer the compiler cannot see
-    /// through, so that it broadcasts them again in each group instead of hoisting them
-    /// out of the loop (and spilling them).
+    /// Broadcasting where used: the schedule behind a pointer the compiler cannot see
+    /// through ([`Keys::fence`]), so that it broadcasts the keys again in each group
+    /// instead of hoisting them out of the loop (and spilling them).
     #[inline(always)]
-    // The pointer goes through the block as a value only: nothing is read or written.
-    #[allow(clippy::pointers_in_nomem_asm_block)]
-    fn opaque(self) -> Self {
-        if !self.at_use {
-            return self;
+    fn opaque(mut self) -> Self {
+        if self.at_use {
+            self.sched.fence();
         }
-        let mut p: *const [Block; 15] = self.keys;
-        // SAFETY: an empty instruction string: `p` is left as it was, and nothing else is
-        // touched (no memory, no stack, no flags).
-        unsafe {
-            core::arch::asm!("/* {0} */", inout(reg) p, options(nomem, nostack, preserves_flags))
-        };
-        // SAFETY: `p` is `self.keys`, a reference valid for `'a`.
-        RoundKeys {
-            keys: unsafe { &*p },
-            ..self
-        }
+        self
     }
 }
 
@@ -402,13 +395,22 @@ unsafe fn unit<V: AesVec, const DEC: bool, const R: usize, const PATH: u8>(
         // ranges, equal or disjoint; the token implies AES-NI (and SSSE3, SSE4.1).
         return unsafe {
             let (s, d) = (src.add(off - 16), dst.add(off - 16));
-            steal_one::<DEC, R>(V::aesni(tok), rk.keys, load(&t), load(&cc), s, d, rem)
+            steal_one::<DEC, R>(V::aesni(tok), rk.keys(), load(&t), load(&cc), s, d, rem)
         };
     }
     super::wipe(&mut spill);
     // SAFETY: `off <= len`; the rest (one full block and 1 to 15 bytes) is within the
     // caller's ranges, equal or disjoint; the token implies AES-NI (and SSSE3, SSE4.1).
-    unsafe { steal::<DEC, R>(V::aesni(tok), rk.keys, &t, src.add(off), dst.add(off), rem) }
+    unsafe {
+        steal::<DEC, R>(
+            V::aesni(tok),
+            rk.keys(),
+            &t,
+            src.add(off),
+            dst.add(off),
+            rem,
+        )
+    }
 }
 
 /// A unit of exactly one block (16 bytes, no stealing): `C = E_k1(P ⊕ T) ⊕ T` with

@@ -173,25 +173,22 @@ impl Kernel {
         }
     }
 
-    /// Whether the kernel's single-unit entries take the raw tweak and `k2` and encrypt
-    /// the tweak themselves (the intrinsics kernels; not the assembly twin, nor the
-    /// portable code, which never comes this way).
     /// AES-NI, where the kernel's token implies it (every SIMD kernel).
     #[cfg(simdcrypt_x86_64)]
     fn aesni(self) -> Option<AesNiToken> {
         match self {
-            #[cfg(simdcrypt_x86_64)]
             Kernel::AesNi(t) => Some(t),
-            #[cfg(simdcrypt_x86_64)]
             Kernel::VaesAvx2(t) => Some(t.aesni()),
             #[cfg(simdcrypt_asm)]
             Kernel::VaesAvx2Asm(t) => Some(t.aesni()),
-            #[cfg(simdcrypt_x86_64)]
             Kernel::VaesAvx512(t) => Some(t.vaes_avx2().aesni()),
-            _ => None,
+            Kernel::Portable => None,
         }
     }
 
+    /// Whether the kernel's single-unit entries take the raw tweak and `k2` and encrypt
+    /// the tweak themselves (the intrinsics kernels; not the assembly twin, nor the
+    /// portable code, which never comes this way).
     fn encrypts_tweak(self) -> bool {
         match self {
             #[cfg(simdcrypt_x86_64)]
