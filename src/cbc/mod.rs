@@ -67,6 +67,18 @@ const MANY: u8 = 2;
 const DECRYPT_SHORT: u8 = 3;
 
 impl Imp {
+    /// Whether decrypting `n` blocks runs a short entry: fewer than 8 registers of blocks
+    /// (8 on AES-NI, 16 on VAES-AVX2), with no group loop and the round keys read where
+    /// used (as `crate::aes::Impl::short` for ECB).
+    #[inline(always)]
+    fn short(self, n: usize) -> bool {
+        match self {
+            Imp::AesNi(_) => n < 8,
+            Imp::VaesAvx2(_) => n < 16,
+            Imp::Portable => false,
+        }
+    }
+
     /// Zeroes the stack the last kernel call (`OP`: [`ENCRYPT`], [`DECRYPT`] or [`MANY`])
     /// used, where its compiled code left round keys (spilled vectors, key arrays): the
     /// deepest frame each kernel makes below its caller, measured in optimised builds
@@ -263,28 +275,26 @@ impl Cbc {
         if blocks.is_empty() {
             return;
         }
-        // The kernels' short entries (fewer than 8 registers of blocks) have frames of their
-        // own, shallower: their wipe is too.
+        let short = self.imp.short(blocks.len());
         match self.imp {
             Imp::Portable => soft::decrypt(&self.ks, iv, blocks),
             #[cfg(simdcrypt_x86_64)]
-            Imp::AesNi(t) if blocks.len() < 8 => {
-                aesni::decrypt_short(t, &self.ks, iv, blocks);
-                return self.imp.burn_stack::<DECRYPT_SHORT>();
-            }
+            Imp::AesNi(t) if short => aesni::decrypt_short(t, &self.ks, iv, blocks),
             #[cfg(simdcrypt_x86_64)]
             Imp::AesNi(t) => aesni::decrypt(t, &self.ks, iv, blocks),
             #[cfg(simdcrypt_x86_64)]
-            Imp::VaesAvx2(t) if blocks.len() < 16 => {
-                vaes_avx2::decrypt_short(t, &self.ks, iv, blocks);
-                return self.imp.burn_stack::<DECRYPT_SHORT>();
-            }
+            Imp::VaesAvx2(t) if short => vaes_avx2::decrypt_short(t, &self.ks, iv, blocks),
             #[cfg(simdcrypt_x86_64)]
             Imp::VaesAvx2(t) => vaes_avx2::decrypt(t, &self.ks, iv, blocks),
             #[cfg(not(simdcrypt_x86_64))]
             _ => soft::decrypt(&self.ks, iv, blocks),
         }
-        self.imp.burn_stack::<DECRYPT>();
+        // The short entries have frames of their own, shallower: their wipe is too.
+        if short {
+            self.imp.burn_stack::<DECRYPT_SHORT>();
+        } else {
+            self.imp.burn_stack::<DECRYPT>();
+        }
     }
 
     /// Encrypts `buf` in place; `iv` becomes the last ciphertext block, so a following call
