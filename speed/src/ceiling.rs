@@ -6,7 +6,9 @@
 //!             (each latency chain continues from one run to the next, as a kernel's chain
 //!             does: a fresh chain per run would let the out-of-order core overlap the
 //!             next run's chain with this one's, and time less than the latency)
-//! ceilings:   parallel AES     = 32 B * vaesenc-ymm/s / rounds   (16 B * aesenc-xmm/s without VAES)
+//! ceilings:   parallel AES     = 32 B * vaesenc-ymm/s / rounds   (16 B * aesenc-xmm/s without VAES;
+//!                                64 B * vaesenc-zmm/s / rounds where zmm moves the most bytes:
+//!                                see `zmm_moves_more`)
 //!             chained CBC enc  = 16 B / (rounds * aesenc latency)
 //!             SHA-1, 1 stream  = 64 B / (20 * sha1rnds4 latency)
 //!             SHA-1, n streams = 64 B / (20 * sha1rnds4 reciprocal throughput)
@@ -15,6 +17,7 @@
 //! token from `simdcrypt::cpu`, so it runs only where detection found its instructions.
 
 use std::hint::black_box;
+use std::time::Duration;
 
 use crate::measure::Runner;
 
@@ -39,7 +42,8 @@ pub enum Instr {
     AesXmmThroughput,
     /// `vaesenc ymm`, 12 independent chains.
     VaesYmmThroughput,
-    /// `vaesenc zmm`, 12 independent chains (shown for information; no ratio uses it).
+    /// `vaesenc zmm`, 12 independent chains (the parallel-AES ceiling where 512-bit AES moves
+    /// more bytes per second than 256-bit, as on AMD Zen 5; shown for information elsewhere).
     VaesZmmThroughput,
     /// `aesenc xmm`, one chain.
     AesLatency,
@@ -145,7 +149,9 @@ impl Ceiling {
         use simdcrypt::cpu::{AesNiToken, ShaNiToken, VaesAvx2Token};
         match self {
             Ceiling::Parallel(rounds) => {
-                if VaesAvx2Token::get().is_some() {
+                if zmm_moves_more() {
+                    Some((Instr::VaesZmmThroughput, 64.0 / f64::from(rounds)))
+                } else if VaesAvx2Token::get().is_some() {
                     Some((Instr::VaesYmmThroughput, 32.0 / f64::from(rounds)))
                 } else if AesNiToken::get().is_some() {
                     Some((Instr::AesXmmThroughput, 16.0 / f64::from(rounds)))
@@ -172,6 +178,9 @@ impl Ceiling {
             (Ceiling::Parallel(r), Some((Instr::VaesYmmThroughput, _))) => {
                 format!("32 B x vaesenc-ymm/s / {r}")
             }
+            (Ceiling::Parallel(r), Some((Instr::VaesZmmThroughput, _))) => {
+                format!("64 B x vaesenc-zmm/s / {r}")
+            }
             (Ceiling::Parallel(r), Some(_)) => format!("16 B x aesenc-xmm/s / {r}"),
             (Ceiling::Chained(r), Some(_)) => format!("16 B / ({r} x aesenc latency)"),
             (Ceiling::Sha1Latency, Some(_)) => "64 B / (20 x sha1rnds4 latency)".into(),
@@ -180,6 +189,51 @@ impl Ceiling {
             (_, None) => "none (instruction absent)".into(),
         }
     }
+}
+
+/// Whether this CPU's `vaesenc zmm` moves clearly more bytes per second than its `vaesenc
+/// ymm` (decided once per process, by timing both probes briefly).
+///
+/// Where 512-bit AES runs as two 256-bit halves (AMD Zen 4) or on one port where ymm has two
+/// (Intel Ice Lake to Emerald Rapids), both widths move about the same bytes per second and
+/// the ymm figure stays the ceiling, as it always was; where 512-bit AES has full-width units
+/// (AMD Zen 5: 7.2 G zmm/s against 7.3 G ymm/s, twice the bytes), a ymm ceiling would read
+/// 145% for a zmm kernel, so the zmm figure is the ceiling.
+fn zmm_moves_more() -> bool {
+    use simdcrypt::cpu::{VaesAvx2Token, VaesAvx512Token};
+    static ZMM: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ZMM.get_or_init(|| {
+        let (Some(_), Some(_)) = (VaesAvx2Token::get(), VaesAvx512Token::get()) else {
+            return false;
+        };
+        let rate = |i: Instr| {
+            let mut p = i.probe().expect("the tokens above prove the instruction");
+            let ops = i.ops_per_run() as f64;
+            // Best of five short slices: a slice cut short by the scheduler only lowers a rate.
+            (0..5)
+                .map(|_| {
+                    crate::measure::time_slice_with(
+                        p.as_mut(),
+                        ops,
+                        Duration::from_millis(4),
+                        false,
+                    )
+                })
+                .fold(0.0, f64::max)
+        };
+        let (ymm, zmm) = (
+            rate(Instr::VaesYmmThroughput),
+            rate(Instr::VaesZmmThroughput),
+        );
+        wider_wins(ymm, zmm)
+    })
+}
+
+/// Whether zmm's bytes per second (64 B per `vaesenc`) beat ymm's (32 B) by at least half:
+/// a factor near 1 (Zen 4, Emerald Rapids) or near 2 (Zen 5), never near the threshold, so
+/// noise cannot flip the choice from one run to the next.
+fn wider_wins(ymm_ops_per_s: f64, zmm_ops_per_s: f64) -> bool {
+    64.0 * zmm_ops_per_s >= 1.5 * 32.0 * ymm_ops_per_s
 }
 
 enum Probe {
@@ -431,6 +485,17 @@ mod tests {
         assert_eq!(a, b);
         assert_eq!(Instr::AesBlockChain.ops_per_run(), AES_BLOCKS * 10);
         assert_eq!(Instr::AesRestartedChains.ops_per_run(), RESTARTS * 256);
+    }
+
+    /// The width rule, on the rates measured so far (ops/s): Zen 5's full-width zmm counts,
+    /// Zen 4's two halves and Emerald Rapids' single zmm port do not.
+    #[test]
+    fn zmm_is_the_ceiling_only_where_it_moves_more_bytes() {
+        assert!(wider_wins(7.300e9, 7.221e9)); // AMD Zen 5 (26/2)
+        assert!(!wider_wins(7.03e9, 3.55e9)); // AMD Zen 4 (25/17)
+        assert!(!wider_wins(4.757e9, 2.548e9)); // Intel Emerald Rapids (6/207)
+        assert!(!wider_wins(7.0e9, 5.0e9)); // 1.43x the bytes: under the threshold
+        assert!(wider_wins(7.0e9, 5.3e9)); // 1.51x
     }
 
     /// The same for the `sha1rnds4` latency probe.
