@@ -393,7 +393,8 @@ use crate::sha1::Impl as Sha1Kernel;
 use crate::xts::Kernel as XtsKernel;
 
 /// AES blocks (ECB). VAES on zmm moves no more bytes per cycle than on ymm (measured on
-/// Emerald Rapids; speed/RESULTS.md, "Dispatch order"), so the 256-bit kernel goes first.
+/// Emerald Rapids; speed/RESULTS.md, "Dispatch order"), so the 256-bit kernel goes first
+/// (zmm first where `crate::tuning` says so: Zen 5, whose zmm AES moves twice the bytes).
 pub(crate) static AES: Table<AesKernel> = table!(
     AesKernel, "AES", portable: AesKernel::Portable, [
     VaesAvx2 => AesKernel::VaesAvx2,
@@ -419,11 +420,13 @@ pub(crate) static XTS: Table<XtsKernel> = table!(
 
 /// CBC. VAES decrypts twice the blocks per instruction of AES-NI and interleaves twice as
 /// many streams; single-stream encryption is the same AES-NI chain on both. A zmm
-/// decryption gains nothing where `vaesenc zmm` runs at half the ymm rate, so no AVX-512
-/// backend (speed/RESULTS.md, "Dispatch order").
+/// decryption gains nothing where `vaesenc zmm` runs at half the ymm rate (Emerald Rapids,
+/// Zen 4: speed/RESULTS.md, "Dispatch order"), so it comes after ymm here and first only
+/// where `crate::tuning` says so (Zen 5, whose zmm AES moves twice ymm's bytes).
 pub(crate) static CBC: Table<CbcKernel> = table!(
     CbcKernel, "CBC", portable: CbcKernel::Portable, [
     VaesAvx2 => CbcKernel::VaesAvx2,
+    VaesAvx512 => CbcKernel::VaesAvx512,
     AesNi => CbcKernel::AesNi,
 ]);
 

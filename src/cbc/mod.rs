@@ -26,7 +26,7 @@ use core::fmt;
 use crate::Backend;
 use crate::Error;
 use crate::aes::{Block, KeySchedule};
-use crate::cpu::{AesNiToken, VaesAvx2Token};
+use crate::cpu::{AesNiToken, VaesAvx2Token, VaesAvx512Token};
 use crate::dispatch;
 
 #[cfg(feature = "alloc")]
@@ -39,6 +39,8 @@ mod kernel;
 mod soft;
 #[cfg(simdcrypt_x86_64)]
 mod vaes_avx2;
+#[cfg(simdcrypt_x86_64)]
+mod vaes_avx512;
 
 /// One stream of [`Cbc::encrypt_many`] while a kernel runs: its chaining value and the
 /// blocks still to encrypt (at least as many as the kernel's step count).
@@ -57,6 +59,8 @@ pub(crate) enum Imp {
     AesNi(AesNiToken),
     #[cfg_attr(not(simdcrypt_x86_64), allow(dead_code))]
     VaesAvx2(VaesAvx2Token),
+    #[cfg_attr(not(simdcrypt_x86_64), allow(dead_code))]
+    VaesAvx512(VaesAvx512Token),
 }
 
 /// The kernel calls [`Imp::burn_stack`] follows.
@@ -68,13 +72,14 @@ const DECRYPT_SHORT: u8 = 3;
 
 impl Imp {
     /// Whether decrypting `n` blocks runs a short entry: fewer than 8 registers of blocks
-    /// (8 on AES-NI, 16 on VAES-AVX2), with no group loop and the round keys read where
+    /// (8 on AES-NI, 16 on VAES-AVX2, 32 on VAES-AVX-512), with no group loop and the round keys read where
     /// used (as `crate::aes::Impl::short` for ECB).
     #[inline(always)]
     fn short(self, n: usize) -> bool {
         match self {
             Imp::AesNi(_) => n < 8,
             Imp::VaesAvx2(_) => n < 16,
+            Imp::VaesAvx512(_) => n < 32,
             Imp::Portable => false,
         }
     }
@@ -107,6 +112,20 @@ impl Imp {
             (Imp::VaesAvx2(t), DECRYPT_SHORT) => crate::wipe::stack_avx::<{ depth(23, 9) }>(t),
             #[cfg(simdcrypt_x86_64)]
             (Imp::VaesAvx2(t), _) => crate::wipe::stack_avx::<{ depth(131, 34) }>(t),
+            #[cfg(simdcrypt_x86_64)]
+            (Imp::VaesAvx512(t), ENCRYPT) => {
+                crate::wipe::stack_avx::<{ depth(12, 12) }>(t.vaes_avx2())
+            }
+            #[cfg(simdcrypt_x86_64)]
+            (Imp::VaesAvx512(t), DECRYPT) => {
+                crate::wipe::stack_avx::<{ depth(12, 8) }>(t.vaes_avx2())
+            }
+            #[cfg(simdcrypt_x86_64)]
+            (Imp::VaesAvx512(t), DECRYPT_SHORT) => {
+                crate::wipe::stack_avx::<{ depth(13, 9) }>(t.vaes_avx2())
+            }
+            #[cfg(simdcrypt_x86_64)]
+            (Imp::VaesAvx512(t), _) => crate::wipe::stack_avx::<{ depth(131, 34) }>(t.vaes_avx2()),
             #[cfg(not(simdcrypt_x86_64))]
             _ => stack::<{ depth(212, 161) }>(),
         }
@@ -265,6 +284,8 @@ impl Cbc {
             Imp::AesNi(t) => aesni::encrypt(t, &self.ks, iv, blocks),
             #[cfg(simdcrypt_x86_64)]
             Imp::VaesAvx2(t) => aesni::encrypt(t.aesni(), &self.ks, iv, blocks),
+            #[cfg(simdcrypt_x86_64)]
+            Imp::VaesAvx512(t) => aesni::encrypt(t.vaes_avx2().aesni(), &self.ks, iv, blocks),
             #[cfg(not(simdcrypt_x86_64))]
             _ => soft::encrypt(&self.ks, iv, blocks),
         }
@@ -286,6 +307,10 @@ impl Cbc {
             Imp::VaesAvx2(t) if short => vaes_avx2::decrypt_short(t, &self.ks, iv, blocks),
             #[cfg(simdcrypt_x86_64)]
             Imp::VaesAvx2(t) => vaes_avx2::decrypt(t, &self.ks, iv, blocks),
+            #[cfg(simdcrypt_x86_64)]
+            Imp::VaesAvx512(t) if short => vaes_avx512::decrypt_short(t, &self.ks, iv, blocks),
+            #[cfg(simdcrypt_x86_64)]
+            Imp::VaesAvx512(t) => vaes_avx512::decrypt(t, &self.ks, iv, blocks),
             #[cfg(not(simdcrypt_x86_64))]
             _ => soft::decrypt(&self.ks, iv, blocks),
         }
@@ -565,6 +590,11 @@ impl Cbc {
             Imp::AesNi(t) => many::<8>(ivs, bufs, |l, s| aesni::encrypt_lanes(t, ks, l, s)),
             #[cfg(simdcrypt_x86_64)]
             Imp::VaesAvx2(t) => many::<16>(ivs, bufs, |l, s| vaes_avx2::encrypt_lanes(t, ks, l, s)),
+            #[cfg(simdcrypt_x86_64)]
+            Imp::VaesAvx512(t) => {
+                let t = t.vaes_avx2();
+                many::<16>(ivs, bufs, |l, s| vaes_avx2::encrypt_lanes(t, ks, l, s))
+            }
             #[cfg(not(simdcrypt_x86_64))]
             _ => many::<8>(ivs, bufs, |l, s| soft::encrypt_lanes(ks, l, s)),
         }
