@@ -72,7 +72,9 @@ const DECRYPT_SHORT: u8 = 3;
 
 impl Imp {
     /// Whether decrypting `n` blocks runs a short entry: fewer than 8 registers of blocks
-    /// (8 on AES-NI, 16 on VAES-AVX2, 32 on VAES-AVX-512), with no group loop and the round keys read where
+    /// (8 on AES-NI, 16 on VAES-AVX2, 32 on VAES-AVX-512, whose calls of fewer than 16
+    /// blocks run the VAES-AVX2 short entry: as for ECB, `crate::aes::Impl::short`), with
+    /// no group loop and the round keys read where
     /// used (as `crate::aes::Impl::short` for ECB).
     #[inline(always)]
     fn short(self, n: usize) -> bool {
@@ -122,7 +124,8 @@ impl Imp {
             }
             #[cfg(simdcrypt_x86_64)]
             (Imp::VaesAvx512(t), DECRYPT_SHORT) => {
-                crate::wipe::stack_avx::<{ depth(13, 9) }>(t.vaes_avx2())
+                // (The VAES-AVX2 short entry's, which runs below 16 blocks.)
+                crate::wipe::stack_avx::<{ depth(23, 9) }>(t.vaes_avx2())
             }
             #[cfg(simdcrypt_x86_64)]
             (Imp::VaesAvx512(t), _) => crate::wipe::stack_avx::<{ depth(131, 34) }>(t.vaes_avx2()),
@@ -307,6 +310,10 @@ impl Cbc {
             Imp::VaesAvx2(t) if short => vaes_avx2::decrypt_short(t, &self.ks, iv, blocks),
             #[cfg(simdcrypt_x86_64)]
             Imp::VaesAvx2(t) => vaes_avx2::decrypt(t, &self.ks, iv, blocks),
+            #[cfg(simdcrypt_x86_64)]
+            Imp::VaesAvx512(t) if blocks.len() < 16 => {
+                vaes_avx2::decrypt_short(t.vaes_avx2(), &self.ks, iv, blocks)
+            }
             #[cfg(simdcrypt_x86_64)]
             Imp::VaesAvx512(t) if short => vaes_avx512::decrypt_short(t, &self.ks, iv, blocks),
             #[cfg(simdcrypt_x86_64)]
