@@ -103,10 +103,12 @@ pub(crate) static TABLE: &[Row] = &[
         ],
         reason: "Full-width 512-bit AES: vaesenc zmm 7.22 G/s against ymm 7.30 G/s, twice \
                  the bytes (family 26 model 2), so zmm goes first for ECB (0.92-0.98 of \
-                 the zmm ceiling from 1 KiB up, the ymm kernel 0.43-0.48) and CBC \
-                 decryption (the zmm kernel, which exists for this CPU). SHA-1: as on Zen \
-                 3 and Zen 4, the SHA-NI intrinsics at least match the assembly twin from \
-                 256 B up (HMAC-SHA1 with a key set up once 1.02-1.08x it at every size).",
+                 the zmm ceiling from 1 KiB up, the ymm kernel 0.43-0.53) and CBC \
+                 decryption (the zmm kernel, which exists for this CPU: 0.90-1.04 against \
+                 0.42-0.53); both run the ymm short entry below 16 blocks. SHA-1: as on \
+                 Zen 3 and Zen 4, the SHA-NI intrinsics at least match the assembly twin \
+                 from 256 B up (0.99-1.03x RustCrypto at 1-64 KiB against 0.97-0.98x; \
+                 HMAC-SHA1 with a key set up once 1.01-1.79x against 0.99-1.67x).",
     },
 ];
 
