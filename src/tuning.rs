@@ -93,9 +93,10 @@ pub(crate) static TABLE: &[Row] = &[
         name: "AMD Zen 5",
         vendor: Vendor::Amd,
         family: 0x1a,
-        // Turin (00h-1Fh), Granite Ridge (40h-4Fh): the parts with full-width 512-bit
-        // units. (Strix Point and Krackan, 20h-2Fh and 60h-7Fh, split 512-bit work in two
-        // halves, as Zen 4 does: not measured, so they keep the defaults.)
+        // Turin and Turin Dense (00h-1Fh), Granite Ridge (40h-4Fh): the server and
+        // desktop parts, with full-width 512-bit units. (The mobile parts, 20h-2Fh and
+        // 60h-7Fh, some of which split 512-bit work in two halves as Zen 4 does, are not
+        // measured and keep the defaults.)
         models: &[(0x00, 0x1f), (0x40, 0x4f)],
         prefer: &[
             (Backend::VaesAvx512, Backend::VaesAvx2),
