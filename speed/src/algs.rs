@@ -593,8 +593,10 @@ impl Algorithm {
                 }))
             }
             Family::Sha1Many => {
+                let backend = b?;
                 let mut r = OursSha1Many {
-                    backend: b?,
+                    backend,
+                    automatic: backend == simdcrypt::sha1::sha1_many_backend(),
                     msgs: messages(size, self.streams),
                     size,
                     out: vec![[0; 20]; self.streams],
@@ -996,9 +998,13 @@ impl Runner for OursSha1 {
     }
 }
 
-/// `streams` messages per run through `sha1_many` on the backend given.
+/// `streams` messages per run through `sha1_many` on the backend given; the automatic
+/// contender through `sha1_many` itself, as a caller runs it: its stragglers and (by the
+/// CPU's row of the tuning table) batches of few short messages go to SHA-1's one-stream
+/// choice, where `sha1_many_with` keeps to the backend named.
 struct OursSha1Many {
     backend: Backend,
+    automatic: bool,
     msgs: Vec<u8>,
     size: usize,
     out: Vec<[u8; 20]>,
@@ -1007,7 +1013,11 @@ struct OursSha1Many {
 impl OursSha1Many {
     fn try_run(&mut self) -> Result<(), simdcrypt::Error> {
         let inputs: Vec<&[u8]> = self.msgs.chunks_exact(self.size).collect();
-        simdcrypt::sha1::sha1_many_with(self.backend, black_box(&inputs), &mut self.out)
+        if self.automatic {
+            simdcrypt::sha1_many(black_box(&inputs), &mut self.out)
+        } else {
+            simdcrypt::sha1::sha1_many_with(self.backend, black_box(&inputs), &mut self.out)
+        }
     }
 }
 
