@@ -26,6 +26,12 @@ pub(crate) struct Row {
     models: &'static [(u32, u32)],
     /// `(a, b)`: on this CPU `a` goes before `b`, in every algorithm that has both.
     prefer: &'static [(Backend, Backend)],
+    /// `sha1_many`'s hand-over from its vector lanes to SHA-NI: where the one-stream
+    /// choice is SHA-NI, messages all shorter than `.0` bytes (at most 8 of them, the
+    /// ymm lanes' count) or `.1` bytes (9 to 16, the zmm lanes') hash as interleaved
+    /// SHA-NI pairs instead. `(0, 0)`: never.
+    #[cfg_attr(not(simdcrypt_x86_64), allow(dead_code))]
+    pub(crate) sha1_pairs_below: (usize, usize),
     /// Why, measured how.
     #[allow(dead_code)] // documentation that the tests check is present
     reason: &'static str,
@@ -45,6 +51,7 @@ impl Row {
             family: 0x19,
             models,
             prefer: &[(Backend::ShaNi, Backend::ShaNiAsm)],
+            sha1_pairs_below: (0, 0),
             reason,
         }
     }
@@ -59,6 +66,7 @@ pub(crate) static TABLE: &[Row] = &[
         family: 6,
         models: &[(0xcf, 0xcf)],
         prefer: &[],
+        sha1_pairs_below: (0, 0),
         reason: "The default orders were measured here (the comments of crate::dispatch's tables): \
                  zmm XTS first, ymm AES and CBC, the SHA-NI assembly first for SHA-1.",
     },
@@ -102,6 +110,7 @@ pub(crate) static TABLE: &[Row] = &[
             (Backend::VaesAvx512, Backend::VaesAvx2),
             (Backend::ShaNi, Backend::ShaNiAsm),
         ],
+        sha1_pairs_below: (384, 0),
         reason: "Full-width 512-bit AES: vaesenc zmm 7.22 G/s against ymm 7.30 G/s, twice \
                  the bytes (family 26 model 2), so zmm goes first for ECB (0.92-0.98 of \
                  the zmm ceiling from 1 KiB up, the ymm kernel 0.43-0.53) and CBC \
@@ -109,7 +118,12 @@ pub(crate) static TABLE: &[Row] = &[
                  0.42-0.53); both run the ymm short entry below 16 blocks. SHA-1: as on \
                  Zen 3 and Zen 4, the SHA-NI intrinsics at least match the assembly twin \
                  from 256 B up (0.99-1.03x RustCrypto at 1-64 KiB against 0.97-0.98x; \
-                 HMAC-SHA1 with a key set up once 1.01-1.79x against 0.99-1.67x).",
+                 HMAC-SHA1 with a key set up once 1.01-1.79x against 0.99-1.67x). \
+                 sha1_many: SHA-NI pairs beat the AVX-512 lanes (with their stragglers \
+                 on SHA-NI, as sha1_many runs them) on 8 messages below 384 bytes \
+                 (1.87x at 16 B, 1.72x at 64 B, 1.08-1.16x at 256 B, 1.01x at 320-352 \
+                 B; the lanes ahead from 384 B); on 16 messages they gain nothing \
+                 (0.96-1.02x at 16-64 B), so no hand-over there.",
     },
 ];
 
@@ -127,6 +141,22 @@ pub(crate) fn row_for(sig: Signature) -> Option<&'static Row> {
 /// The row for this CPU, if any.
 pub(crate) fn current() -> Option<&'static Row> {
     crate::cpu::signature().and_then(row_for)
+}
+
+/// [`Row::sha1_pairs_below`] for this CPU (`(0, 0)` in no row), read once: CPUID traps to
+/// the hypervisor in a VM, too slow for every `sha1_many` call.
+#[cfg_attr(not(simdcrypt_x86_64), allow(dead_code))]
+pub(crate) fn sha1_pairs_below() -> (usize, usize) {
+    use core::sync::atomic::{AtomicU32, Ordering::Relaxed};
+    static CACHE: AtomicU32 = AtomicU32::new(u32::MAX);
+    let mut v = CACHE.load(Relaxed);
+    if v == u32::MAX {
+        let (a, b) = current().map_or((0, 0), |r| r.sha1_pairs_below);
+        // Both under 2^15 (a table constant), so `v` never reads as the sentinel.
+        v = (a.min(0x7fff) as u32) | ((b.min(0x7fff) as u32) << 16);
+        CACHE.store(v, Relaxed);
+    }
+    ((v & 0xffff) as usize, (v >> 16) as usize)
 }
 
 /// Backends at most (every algorithm has fewer).
@@ -178,6 +208,9 @@ mod tests {
         assert_eq!(name(sig(Vendor::Intel, 25, 17)), None);
         for r in TABLE {
             assert!(r.reason.len() > 40, "{}: say why", r.name);
+            // Sixteen lanes hand over no later than eight (their per-message cost is
+            // shared by twice the messages).
+            assert!(r.sha1_pairs_below.1 <= r.sha1_pairs_below.0, "{}", r.name);
         }
     }
 

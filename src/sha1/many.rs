@@ -17,6 +17,8 @@
 //!         eight lanes
 //!     no message left to start and too few lanes busy: finish them on a one-stream kernel
 //!         (SHA-NI: two at a time, as two interleaved streams)
+//! few short messages (at most 16, all shorter than the CPU's hand-over length in
+//! `crate::tuning`, where SHA-NI is the one-stream kernel): no lanes, SHA-NI pairs only
 //! ```
 //! The lane count and its per-lane cost are public (message lengths), never the data.
 #![forbid(unsafe_code)]
@@ -293,6 +295,27 @@ fn drive_all<const N: usize>(
     finish(&mut pool, single, out);
 }
 
+#[cfg(simdcrypt_x86_64)]
+/// Whether `inputs` hash faster as SHA-NI pairs than on the AVX-512 lanes: few short
+/// messages, by this CPU's row of `crate::tuning` (the lanes' per-message set-up, shared
+/// by fewer messages, costs more than the pairs' longer chains), and `single` is SHA-NI.
+fn pairs_instead(single: Impl, inputs: &[&[u8]]) -> bool {
+    let below = hand_over_below(inputs.len(), crate::tuning::sha1_pairs_below());
+    below > 0 && ShaNiPair::of(single).is_some() && inputs.iter().all(|m| m.len() < below)
+}
+
+#[cfg(simdcrypt_x86_64)]
+/// The length under which `count` messages hand over to SHA-NI pairs, by the row's
+/// `(eight, sixteen)` ([`crate::tuning::Row::sha1_pairs_below`]); 0: never.
+fn hand_over_below(count: usize, (eight, sixteen): (usize, usize)) -> usize {
+    match count {
+        0 => 0,
+        n if n < SIXTEEN_FROM => eight,
+        n if n <= 16 => sixteen,
+        _ => 0,
+    }
+}
+
 /// One message after another on a single-stream kernel.
 fn sequential(imp: Impl, backend: Backend, inputs: &[&[u8]], out: &mut [[u8; 20]]) {
     for (m, o) in inputs.iter().zip(out.iter_mut()) {
@@ -319,6 +342,11 @@ fn run(lanes: Impl, single: Impl, backend: Backend, inputs: &[&[u8]], out: &mut 
             drive_all::<8>(inputs, out, finish_below, single, |s, b, _| {
                 avx2::compress8(t, s, b)
             })
+        }
+        #[cfg(simdcrypt_x86_64)]
+        Impl::Avx512(_) if pairs_instead(single, inputs) => {
+            let pair = ShaNiPair::of(single).expect("pairs_instead checks it");
+            drive_pair(&mut Pool::new(), inputs, &mut 0, out, pair)
         }
         #[cfg(simdcrypt_x86_64)]
         Impl::Avx512(t) => {
@@ -374,7 +402,9 @@ fn run(lanes: Impl, single: Impl, backend: Backend, inputs: &[&[u8]], out: &mut 
 /// parallel lanes: on AVX-512, sixteen lanes in zmm registers while more than eight
 /// messages are in flight, then eight in ymm registers; eight AVX2 lanes on CPUs without
 /// AVX-512; the last few stragglers finished on the fastest one-stream kernel (SHA-NI
-/// where present). Two interleaved SHA-NI streams on CPUs with SHA-NI but no AVX2.
+/// where present). Two interleaved SHA-NI streams on CPUs with SHA-NI but no AVX2, and
+/// for up to eight short messages where the CPU's tuning row says the lanes lose to them
+/// (AMD Zen 5: under 384 bytes).
 /// `out[i]` receives the digest of `inputs[i]`.
 ///
 /// `Err(LengthMismatch)` (and `out` untouched) if `inputs` and `out` differ in length.
@@ -425,5 +455,22 @@ fn check(inputs: &[&[u8]], out: &[[u8; 20]]) -> Result<(), Error> {
             left: inputs.len(),
             right: out.len(),
         })
+    }
+}
+
+#[cfg(all(test, simdcrypt_x86_64))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hand_over_by_count() {
+        let rows = (384, 128);
+        assert_eq!(hand_over_below(0, rows), 0);
+        assert_eq!(hand_over_below(1, rows), 384);
+        assert_eq!(hand_over_below(8, rows), 384);
+        assert_eq!(hand_over_below(9, rows), 128);
+        assert_eq!(hand_over_below(16, rows), 128);
+        assert_eq!(hand_over_below(17, rows), 0);
+        assert_eq!(hand_over_below(4, (0, 0)), 0);
     }
 }
