@@ -145,6 +145,11 @@ pub(crate) trait AesVec: Copy {
     /// shifted out folded back by carry-less multiplication with 0x87 (the step of 8
     /// registers), and `k` (in one three-way XOR where the ISA has it).
     fn mul_x_group_xor(self, k: Self) -> Self;
+    /// Every lane times `x^(8 n)` for `n` in 1..=3 (a shift by `n` bytes, the bytes
+    /// shifted out folded back by carry-less multiplication with 0x87), XORed with `k`:
+    /// register `j` of a unit's first group from the tweaks of register `j % (8 / LANES)`
+    /// (`n = j / (8 / LANES)`; never needed on xmm, where `8 / LANES` is 8).
+    fn mul_x_bytes_xor(self, n: usize, k: Self) -> Self;
     /// The blocks one lane earlier in a stream: `(a`'s last lane, `b`'s lanes `0 ..
     /// LANES - 1)` (CBC's previous ciphertext).
     fn shift_in(a: Self, b: Self) -> Self;
@@ -495,6 +500,19 @@ impl AesVec for Xmm {
         }
     }
     #[inline(always)]
+    fn mul_x_bytes_xor(self, n: usize, k: Self) -> Self {
+        // SAFETY: see the top of the impl.
+        unsafe {
+            let (top, up) = match n {
+                1 => (_mm_srli_si128::<15>(self.0), _mm_slli_si128::<1>(self.0)),
+                2 => (_mm_srli_si128::<14>(self.0), _mm_slli_si128::<2>(self.0)),
+                _ => (_mm_srli_si128::<13>(self.0), _mm_slli_si128::<3>(self.0)),
+            };
+            let red = _mm_clmulepi64_si128::<0x00>(top, _mm_set_epi64x(0, 0x87));
+            Xmm(_mm_xor_si128(up, red)).xor(k)
+        }
+    }
+    #[inline(always)]
     fn shift_in(a: Self, _: Self) -> Self {
         a
     }
@@ -590,6 +608,28 @@ impl AesVec for Ymm {
             let top = _mm256_bsrli_epi128::<14>(self.0);
             let red = _mm256_clmulepi64_epi128::<0x00>(top, _mm256_set1_epi64x(0x87));
             Ymm(_mm256_xor_si256(_mm256_bslli_epi128::<2>(self.0), red)).xor(k)
+        }
+    }
+    #[inline(always)]
+    fn mul_x_bytes_xor(self, n: usize, k: Self) -> Self {
+        // SAFETY: see the top of the impl.
+        unsafe {
+            let (top, up) = match n {
+                1 => (
+                    _mm256_bsrli_epi128::<15>(self.0),
+                    _mm256_bslli_epi128::<1>(self.0),
+                ),
+                2 => (
+                    _mm256_bsrli_epi128::<14>(self.0),
+                    _mm256_bslli_epi128::<2>(self.0),
+                ),
+                _ => (
+                    _mm256_bsrli_epi128::<13>(self.0),
+                    _mm256_bslli_epi128::<3>(self.0),
+                ),
+            };
+            let red = _mm256_clmulepi64_epi128::<0x00>(top, _mm256_set1_epi64x(0x87));
+            Ymm(_mm256_xor_si256(up, red)).xor(k)
         }
     }
     #[inline(always)]
@@ -710,6 +750,28 @@ impl AesVec for Zmm {
                 red,
                 k.0,
             ))
+        }
+    }
+    #[inline(always)]
+    fn mul_x_bytes_xor(self, n: usize, k: Self) -> Self {
+        // SAFETY: see the top of the impl.
+        unsafe {
+            let (top, up) = match n {
+                1 => (
+                    _mm512_bsrli_epi128::<15>(self.0),
+                    _mm512_bslli_epi128::<1>(self.0),
+                ),
+                2 => (
+                    _mm512_bsrli_epi128::<14>(self.0),
+                    _mm512_bslli_epi128::<2>(self.0),
+                ),
+                _ => (
+                    _mm512_bsrli_epi128::<13>(self.0),
+                    _mm512_bslli_epi128::<3>(self.0),
+                ),
+            };
+            let red = _mm512_clmulepi64_epi128::<0x00>(top, _mm512_set1_epi64(0x87));
+            Zmm(_mm512_ternarylogic_epi64::<0x96>(up, red, k.0))
         }
     }
     #[inline(always)]

@@ -6,7 +6,8 @@
 //! folded into the last round), and stepped in that form: with f(t) = t·x^(8L), linear,
 //! f(T) ⊕ rk[R] = f(w) ⊕ kf where kf = f(rk[R]) ⊕ rk[R]; so no register needs an XOR of
 //! its own for the last round.
-//! w[j] lane l = T_0·x^(L j + l) ⊕ rk[R]  for j = 0..8 (each straight from T_0)
+//! w[j] lane l = T_0·x^(L j + l) ⊕ rk[R]  for j = 0..8 (j < 8 / L straight from T_0,
+//!                                        the others whole-byte steps of those)
 //! k0r = rk[0] ⊕ rk[R];  kf = f(rk[R]) ⊕ rk[R]
 //! for each group of 8 registers of full blocks (all but the last block when a partial
 //! block follows):
@@ -23,8 +24,8 @@
 //! ```
 //! Multi-unit calls whose unit is a whole number of groups run as one stream of groups:
 //! the next unit's first tweaks are made from its T_0 in the current unit's last group
-//! (instead of the x^(8L) step), so a unit boundary does not stall the pipeline on the
-//! next unit's tweak set-up. Where the next tweaks are made: between the first rounds
+//! (instead of the x^(8L) step: 8 / L registers from T_0, the others whole-byte steps of
+//! those), so a unit boundary does not stall the pipeline on the next unit's tweak set-up. Where the next tweaks are made: between the first rounds
 //! with 32 registers, after the stores with 16 ([`group`] says why). Decryption is the
 //! same with `aesdec` and the equivalent-inverse-cipher keys.
 
@@ -137,19 +138,43 @@ impl<V: AesVec> Consts<V> {
         }
     }
 
-    /// Register `j` of a unit's first group from `T_0` (`t`, in every lane): lane `l` is
-    /// `T_0·x^(L j + l) ⊕ kr`.
+    /// The first `8 / L` registers of a unit's first group without `kr` (`T_0·x^(L j +
+    /// l)`: zmm 2, ymm 4, xmm all 8), from which [`Consts::fresh_from`] makes the group;
+    /// the other entries are `t`, unused.
     #[inline(always)]
-    fn fresh(&self, t: V, j: usize) -> V {
-        t.mul_x_lanes(V::LANES * j).xor(self.kr)
+    fn fresh_bases(t: V) -> [V; G] {
+        let mut b = [t; G];
+        for (j, x) in b.iter_mut().enumerate().take(8 / V::LANES) {
+            *x = t.mul_x_lanes(V::LANES * j);
+        }
+        b
     }
 
-    /// `w` for a unit's first group ([`Consts::fresh`]), for the first `need` registers
+    /// Register `j` of a unit's first group: base `j % (8 / L)` times `x^(8 (j / (8 /
+    /// L)))`, a whole number of bytes, 4 instructions with the `kr` XOR, where making
+    /// every register from `T_0` (lane `l` of register `j`: `T_0·x^(L j + l) ⊕ kr`) took 7
+    /// (shifts that differ per lane). Each register is one step from a base, not from the
+    /// register before it (a chain of steps ran 0.86-0.98x). 512-byte sectors 1.03-1.09x
+    /// (zmm) and 1.02-1.07x (ymm) faster, single units of 512 B to 4 KiB 1.00-1.06x (AMD
+    /// Zen 5, speed/RESULTS.md), once the bases were made once per group (made in each
+    /// half of the group, they cost the gain).
+    #[inline(always)]
+    fn fresh_from(&self, bases: &[V; G], j: usize) -> V {
+        let m = 8 / V::LANES;
+        if j < m {
+            bases[j].xor(self.kr)
+        } else {
+            bases[j % m].mul_x_bytes_xor(j / m, self.kr)
+        }
+    }
+
+    /// `w` for a unit's first group ([`Consts::fresh_from`]), for the first `need` registers
     /// (the rest are left as they are).
     #[inline(always)]
     fn first(&self, t: V, w: &mut [V; G], need: usize) {
+        let bases = Self::fresh_bases(t);
         for (j, x) in w.iter_mut().enumerate().take(need) {
-            *x = self.fresh(t, j);
+            *x = self.fresh_from(&bases, j);
         }
     }
 }
@@ -241,9 +266,13 @@ unsafe fn group<V: AesVec, const DEC: bool, const R: usize>(
     let mut nw = *w;
     if early {
         round_all::<V, DEC, G>(&mut s, rk.at(1));
-        next_tweaks(&mut nw, 0, next, c);
+        let bases = match next {
+            Next::Fresh(t) => Consts::fresh_bases(t),
+            Next::Step => nw,
+        };
+        next_tweaks(&mut nw, 0, next, c, &bases);
         round_all::<V, DEC, G>(&mut s, rk.at(2));
-        next_tweaks(&mut nw, G / 2, next, c);
+        next_tweaks(&mut nw, G / 2, next, c, &bases);
         for i in 3..R {
             round_all::<V, DEC, G>(&mut s, rk.at(i));
         }
@@ -260,18 +289,29 @@ unsafe fn group<V: AesVec, const DEC: bool, const R: usize>(
     if early {
         *w = nw;
     } else {
-        next_tweaks(w, 0, next, c);
-        next_tweaks(w, G / 2, next, c);
+        let bases = match next {
+            Next::Fresh(t) => Consts::fresh_bases(t),
+            Next::Step => *w,
+        };
+        next_tweaks(w, 0, next, c, &bases);
+        next_tweaks(w, G / 2, next, c, &bases);
     }
 }
 
-/// `w[from..from + 4]` for the next group, from themselves (or `next`'s `T_0`).
+/// `w[from..from + 4]` for the next group, from themselves (or, for a new unit, from
+/// `bases`: [`Consts::fresh_bases`] of its `T_0`).
 #[inline(always)]
-fn next_tweaks<V: AesVec>(w: &mut [V; G], from: usize, next: Next<V>, c: &Consts<V>) {
+fn next_tweaks<V: AesVec>(
+    w: &mut [V; G],
+    from: usize,
+    next: Next<V>,
+    c: &Consts<V>,
+    bases: &[V; G],
+) {
     for (j, x) in w.iter_mut().enumerate().skip(from).take(G / 2) {
         *x = match next {
             Next::Step => x.mul_x_group_xor(c.kf),
-            Next::Fresh(t) => c.fresh(t, j),
+            Next::Fresh(_) => c.fresh_from(bases, j),
         };
     }
 }

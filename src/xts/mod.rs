@@ -145,15 +145,15 @@ impl Kernel {
             #[cfg(simdcrypt_x86_64)]
             (_, BLOCK) => stack::<{ depth(16, 8) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::AesNi(_), SHORT) => stack::<{ depth(59, 28) }>(),
+            (Kernel::AesNi(_), SHORT) => stack::<{ depth(59, 30) }>(),
             #[cfg(simdcrypt_x86_64)]
             (Kernel::AesNi(_), ONE) => stack::<{ depth(61, 33) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::AesNi(_), _) => stack::<{ depth(63, 51) }>(),
+            (Kernel::AesNi(_), _) => stack::<{ depth(67, 51) }>(),
             #[cfg(simdcrypt_x86_64)]
             (Kernel::VaesAvx2(t), SHORT) => crate::wipe::stack_avx::<{ depth(35, 14) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::VaesAvx2(t), ONE) => crate::wipe::stack_avx::<{ depth(57, 32) }>(t),
+            (Kernel::VaesAvx2(t), ONE) => crate::wipe::stack_avx::<{ depth(57, 33) }>(t),
             #[cfg(simdcrypt_x86_64)]
             (Kernel::VaesAvx2(t), _) => crate::wipe::stack_avx::<{ depth(66, 47) }>(t),
             #[cfg(simdcrypt_asm)]
@@ -164,11 +164,11 @@ impl Kernel {
             }
             #[cfg(simdcrypt_x86_64)]
             (Kernel::VaesAvx512(t), ONE) => {
-                crate::wipe::stack_avx::<{ depth(79, 10) }>(t.vaes_avx2())
+                crate::wipe::stack_avx::<{ depth(81, 10) }>(t.vaes_avx2())
             }
             #[cfg(simdcrypt_x86_64)]
             (Kernel::VaesAvx512(t), _) => {
-                crate::wipe::stack_avx::<{ depth(83, 26) }>(t.vaes_avx2())
+                crate::wipe::stack_avx::<{ depth(97, 26) }>(t.vaes_avx2())
             }
         }
     }
