@@ -296,12 +296,16 @@ fn drive_all<const N: usize>(
 }
 
 #[cfg(simdcrypt_x86_64)]
-/// Whether `inputs` hash faster as SHA-NI pairs than on the AVX-512 lanes: few short
-/// messages, by this CPU's row of `crate::tuning` (the lanes' per-message set-up, shared
-/// by fewer messages, costs more than the pairs' longer chains), and `single` is SHA-NI.
-fn pairs_instead(single: Impl, inputs: &[&[u8]]) -> bool {
+/// The SHA-NI pair kernel, if `inputs` hash faster on it than on the AVX-512 lanes: few
+/// short messages, by this CPU's row of `crate::tuning` (the lanes' per-message set-up,
+/// shared by fewer messages, costs more than the pairs' longer chains), and `single` is
+/// SHA-NI.
+fn pairs_instead(single: Impl, inputs: &[&[u8]]) -> Option<ShaNiPair> {
     let below = hand_over_below(inputs.len(), crate::tuning::sha1_pairs_below());
-    below > 0 && ShaNiPair::of(single).is_some() && inputs.iter().all(|m| m.len() < below)
+    if below == 0 || inputs.iter().any(|m| m.len() >= below) {
+        return None;
+    }
+    ShaNiPair::of(single)
 }
 
 #[cfg(simdcrypt_x86_64)]
@@ -344,12 +348,10 @@ fn run(lanes: Impl, single: Impl, backend: Backend, inputs: &[&[u8]], out: &mut 
             })
         }
         #[cfg(simdcrypt_x86_64)]
-        Impl::Avx512(_) if pairs_instead(single, inputs) => {
-            let pair = ShaNiPair::of(single).expect("pairs_instead checks it");
-            drive_pair(&mut Pool::new(), inputs, &mut 0, out, pair)
-        }
-        #[cfg(simdcrypt_x86_64)]
         Impl::Avx512(t) => {
+            if let Some(pair) = pairs_instead(single, inputs) {
+                return drive_pair(&mut Pool::new(), inputs, &mut 0, out, pair);
+            }
             // Below four busy ymm lanes SHA-NI (in pairs) is faster; a single busy lane
             // runs as fast as one AVX-512 stream (measured).
             let finish_below = if ShaNiPair::of(single).is_some() {
