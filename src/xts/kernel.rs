@@ -52,6 +52,18 @@ enum Next<V> {
     Fresh(V),
 }
 
+impl<V: AesVec> Next<V> {
+    /// What [`next_tweaks`] makes a new unit's registers from: [`Consts::fresh_bases`] of
+    /// its `T_0` (made once per group, where it is called); for a step, `w` (unused).
+    #[inline(always)]
+    fn bases(self, w: &[V; G]) -> [V; G] {
+        match self {
+            Next::Fresh(t) => Consts::fresh_bases(t),
+            Next::Step => *w,
+        }
+    }
+}
+
 /// The round keys. With 32 registers they are broadcast from the key schedule where each
 /// is used (a load), not held in 15 registers: with those, the 24 tweak and state
 /// registers left too few, the broadcasts went to the stack, and the frames (up to 2.6
@@ -266,10 +278,7 @@ unsafe fn group<V: AesVec, const DEC: bool, const R: usize>(
     let mut nw = *w;
     if early {
         round_all::<V, DEC, G>(&mut s, rk.at(1));
-        let bases = match next {
-            Next::Fresh(t) => Consts::fresh_bases(t),
-            Next::Step => nw,
-        };
+        let bases = next.bases(&nw);
         next_tweaks(&mut nw, 0, next, c, &bases);
         round_all::<V, DEC, G>(&mut s, rk.at(2));
         next_tweaks(&mut nw, G / 2, next, c, &bases);
@@ -289,10 +298,7 @@ unsafe fn group<V: AesVec, const DEC: bool, const R: usize>(
     if early {
         *w = nw;
     } else {
-        let bases = match next {
-            Next::Fresh(t) => Consts::fresh_bases(t),
-            Next::Step => *w,
-        };
+        let bases = next.bases(w);
         next_tweaks(w, 0, next, c, &bases);
         next_tweaks(w, G / 2, next, c, &bases);
     }
