@@ -26,12 +26,9 @@ pub(crate) struct Row {
     models: &'static [(u32, u32)],
     /// `(a, b)`: on this CPU `a` goes before `b`, in every algorithm that has both.
     prefer: &'static [(Backend, Backend)],
-    /// `sha1_many`'s hand-over from its vector lanes to SHA-NI: where the one-stream
-    /// choice is SHA-NI, messages all shorter than `.0` bytes (at most 8 of them, the
-    /// ymm lanes' count) or `.1` bytes (9 to 16, the zmm lanes') hash as interleaved
-    /// SHA-NI pairs instead. `(0, 0)`: never.
+    /// How `sha1_many` shares its messages between vector lanes and SHA-NI.
     #[cfg_attr(not(simdcrypt_x86_64), allow(dead_code))]
-    pub(crate) sha1_pairs_below: (usize, usize),
+    pub(crate) sha1_many: Sha1Many,
     /// Why, measured how.
     #[allow(dead_code)] // documentation that the tests check is present
     reason: &'static str,
@@ -51,7 +48,10 @@ impl Row {
             family: 0x19,
             models,
             prefer: &[(Backend::ShaNi, Backend::ShaNiAsm)],
-            sha1_pairs_below: (0, 0),
+            sha1_many: Sha1Many {
+                pairs: true,
+                one_stream_below: [0; 3],
+            },
             reason,
         }
     }
@@ -66,9 +66,12 @@ pub(crate) static TABLE: &[Row] = &[
         family: 6,
         models: &[(0xcf, 0xcf)],
         prefer: &[],
-        sha1_pairs_below: (0, 0),
+        sha1_many: Sha1Many::DEFAULT,
         reason: "The default orders were measured here (the comments of crate::dispatch's tables): \
-                 zmm XTS first, ymm AES and CBC, the SHA-NI assembly first for SHA-1.",
+                 zmm XTS first, ymm AES and CBC, the SHA-NI assembly first for SHA-1. \
+                 sha1_many's defaults were measured on an Intel Xeon that reports family 6 \
+                 model 167 (Sapphire Rapids-class: AMX, AVX512-FP16; the same instruction \
+                 probes as here within 2%): see Sha1Many::DEFAULT.",
     },
     Row::family_19h_sha_ni_first(
         "AMD Zen 4",
@@ -110,7 +113,10 @@ pub(crate) static TABLE: &[Row] = &[
             (Backend::VaesAvx512, Backend::VaesAvx2),
             (Backend::ShaNi, Backend::ShaNiAsm),
         ],
-        sha1_pairs_below: (384, 0),
+        sha1_many: Sha1Many {
+            pairs: true,
+            one_stream_below: [384, 384, 0],
+        },
         reason: "Full-width 512-bit AES: vaesenc zmm 7.22 G/s against ymm 7.30 G/s, twice \
                  the bytes (family 26 model 2), so zmm goes first for ECB (0.92-0.98 of \
                  the zmm ceiling from 1 KiB up, the ymm kernel 0.43-0.53) and CBC \
@@ -128,8 +134,14 @@ pub(crate) static TABLE: &[Row] = &[
 ];
 
 /// The row for a signature, if any.
+#[cfg(test)]
 pub(crate) fn row_for(sig: Signature) -> Option<&'static Row> {
-    TABLE.iter().find(|r| {
+    index_for(sig).map(|i| &TABLE[i])
+}
+
+/// The index in [`TABLE`] of the row for a signature, if any.
+fn index_for(sig: Signature) -> Option<usize> {
+    TABLE.iter().position(|r| {
         r.vendor == sig.vendor
             && r.family == sig.family
             && r.models
@@ -138,25 +150,59 @@ pub(crate) fn row_for(sig: Signature) -> Option<&'static Row> {
     })
 }
 
-/// The row for this CPU, if any.
-pub(crate) fn current() -> Option<&'static Row> {
-    crate::cpu::signature().and_then(row_for)
+/// How `sha1_many` shares its messages between vector lanes and SHA-NI, per CPU.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Sha1Many {
+    /// Two interleaved SHA-NI streams beat one (a latency-bound SHA unit, as AMD's): the
+    /// messages that SHA-NI takes (stragglers, or all of a few short ones) go two at a time;
+    /// otherwise one at a time, each on the one-shot path.
+    pub(crate) pairs: bool,
+    /// Where the one-stream choice is SHA-NI: messages all shorter than `[0]` bytes (at most
+    /// four messages), `[1]` (five to eight) or `[2]` (nine to sixteen) skip the vector lanes
+    /// and hash on SHA-NI alone. 0: never.
+    pub(crate) one_stream_below: [usize; 3],
 }
 
-/// [`Row::sha1_pairs_below`] for this CPU (`(0, 0)` in no row), read once: CPUID traps to
-/// the hypervisor in a VM, too slow for every `sha1_many` call.
-#[cfg_attr(not(simdcrypt_x86_64), allow(dead_code))]
-pub(crate) fn sha1_pairs_below() -> (usize, usize) {
-    use core::sync::atomic::{AtomicU32, Ordering::Relaxed};
-    static CACHE: AtomicU32 = AtomicU32::new(u32::MAX);
-    let mut v = CACHE.load(Relaxed);
-    if v == u32::MAX {
-        let (a, b) = current().map_or((0, 0), |r| r.sha1_pairs_below);
-        // Both under 2^15 (a table constant), so `v` never reads as the sentinel.
-        v = (a.min(0x7fff) as u32) | ((b.min(0x7fff) as u32) << 16);
-        CACHE.store(v, Relaxed);
+impl Sha1Many {
+    /// CPUs in no row, and Intel's: measured on an Intel Xeon reporting family 6 model 167
+    /// (Sapphire Rapids-class), whose SHA unit binds rather than the `sha1rnds4` chain
+    /// (latency 1.52 ns, one per 1.16 ns): two interleaved SHA-NI streams ran 0.91-0.94x
+    /// two one-shot digests in a row (two messages of 4-64 KiB), so no pairs. The one-shot
+    /// digest (its padded tail built in registers) against the AVX-512 lanes, time per
+    /// message, 9 interleaved rounds: ahead of the lanes on 2-4 messages up to 256 bytes
+    /// (1.4-2.9x at 16 B, about even at 256), on 5-8 messages below 128 bytes (1.1-1.6x
+    /// at 16 B, 0.9-1.1x at 64 B, lanes ahead from 128 B), on 9-16 messages below
+    /// 64 bytes (1.05-1.25x at 16 B; lanes 1.0-1.2x at 64 B). The one-shot path is what
+    /// the peers run, one message at a time, so it is also the safe choice for a CPU
+    /// nobody measured.
+    pub(crate) const DEFAULT: Sha1Many = Sha1Many {
+        pairs: false,
+        one_stream_below: [256, 128, 64],
+    };
+}
+
+/// The row for this CPU, if any; looked up once (CPUID traps to the hypervisor in a VM,
+/// too slow for every `sha1_many` call).
+pub(crate) fn current() -> Option<&'static Row> {
+    use core::sync::atomic::{AtomicU8, Ordering::Relaxed};
+    const UNSET: u8 = u8::MAX;
+    const NONE: u8 = u8::MAX - 1;
+    static CACHE: AtomicU8 = AtomicU8::new(UNSET);
+    let mut i = CACHE.load(Relaxed);
+    if i == UNSET {
+        // (The table has far fewer than 254 rows: a unit test says so.)
+        i = crate::cpu::signature()
+            .and_then(index_for)
+            .map_or(NONE, |i| i as u8);
+        CACHE.store(i, Relaxed);
     }
-    ((v & 0xffff) as usize, (v >> 16) as usize)
+    TABLE.get(usize::from(i))
+}
+
+/// [`Row::sha1_many`] for this CPU ([`Sha1Many::DEFAULT`] in no row).
+#[cfg_attr(not(simdcrypt_x86_64), allow(dead_code))]
+pub(crate) fn sha1_many() -> Sha1Many {
+    current().map_or(Sha1Many::DEFAULT, |r| r.sha1_many)
 }
 
 /// Backends at most (every algorithm has fewer).
@@ -208,10 +254,19 @@ mod tests {
         assert_eq!(name(sig(Vendor::Intel, 25, 17)), None);
         for r in TABLE {
             assert!(r.reason.len() > 40, "{}: say why", r.name);
-            // Sixteen lanes hand over no later than eight (their per-message cost is
-            // shared by twice the messages).
-            assert!(r.sha1_pairs_below.1 <= r.sha1_pairs_below.0, "{}", r.name);
+            // More messages hand over no later than fewer (the lanes' per-call cost is
+            // shared by more of them).
+            let b = r.sha1_many.one_stream_below;
+            assert!(b[2] <= b[1] && b[1] <= b[0], "{}", r.name);
         }
+        let b = Sha1Many::DEFAULT.one_stream_below;
+        assert!(b[2] <= b[1] && b[1] <= b[0]);
+        assert!(TABLE.len() < 254, "current() keeps the index in a u8");
+        // The cached row is the row.
+        assert_eq!(
+            current().map(|r| r.name),
+            crate::cpu::signature().and_then(row_for).map(|r| r.name)
+        );
     }
 
     #[test]

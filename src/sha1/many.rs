@@ -16,16 +16,19 @@
 //!     no message left to start and at most eight lanes busy on sixteen: move them to
 //!         eight lanes
 //!     no message left to start and too few lanes busy: finish them on a one-stream kernel
-//!         (SHA-NI: two at a time, as two interleaved streams)
-//! few short messages (at most 16, all shorter than the CPU's hand-over length in
-//! `crate::tuning`, where SHA-NI is the one-stream kernel): no lanes, SHA-NI pairs only
+//!         (SHA-NI: two at a time as two interleaved streams where the CPU's row in
+//!         `crate::tuning` says pairs win, as on AMD's latency-bound SHA units)
+//! fewer messages than the lanes would keep busy, or few short ones (at most 16, all
+//! shorter than the CPU's hand-over length in `crate::tuning`, where SHA-NI is the
+//! one-stream kernel): no lanes; SHA-NI pairs, or one message after another on the
+//! one-shot path of `sha1()` (Intel's SHA unit, which two streams do not speed up)
 //! ```
 //! The lane count and its per-lane cost are public (message lengths), never the data.
 #![forbid(unsafe_code)]
 
 #[cfg(simdcrypt_asm)]
 use super::shani_asm;
-use super::{IV, Impl, Sha1, impl_for};
+use super::{IV, Impl, digest_from, impl_for};
 #[cfg(simdcrypt_x86_64)]
 use super::{avx2, avx512, shani};
 #[cfg(simdcrypt_x86_64)]
@@ -33,6 +36,7 @@ use super::{digest_bytes, pad};
 #[cfg(simdcrypt_x86_64)]
 use crate::cpu::ShaNiToken;
 use crate::dispatch::{SHA1, SHA1_MANY};
+use crate::tuning::Sha1Many;
 use crate::{Backend, Error};
 
 #[cfg(simdcrypt_x86_64)]
@@ -103,16 +107,21 @@ impl<'a> Lane<'a> {
 struct Pool<'a, const N: usize> {
     lanes: [Lane<'a>; N],
     states: [[u32; 5]; N],
+    /// Bit `i`: lane `i` has held a message (its padding blocks and state are the ones to
+    /// wipe; a few short messages leave most of sixteen lanes unused).
+    used: u32,
 }
 
 #[cfg(simdcrypt_x86_64)]
 impl<const N: usize> Drop for Pool<'_, N> {
     /// The padding blocks (message bytes) and the chaining states: wiped as `Sha1`'s are.
     fn drop(&mut self) {
-        for lane in &mut self.lanes {
-            crate::wipe::bytes(lane.tail.as_flattened_mut());
+        for (i, (lane, state)) in self.lanes.iter_mut().zip(&mut self.states).enumerate() {
+            if self.used & (1 << i) != 0 {
+                crate::wipe::bytes(lane.tail.as_flattened_mut());
+                crate::wipe::words(state);
+            }
         }
-        crate::wipe::words(self.states.as_flattened_mut());
     }
 }
 
@@ -122,6 +131,7 @@ impl<'a, const N: usize> Pool<'a, N> {
         Pool {
             lanes: [Lane::IDLE; N],
             states: [IV; N],
+            used: 0,
         }
     }
 
@@ -134,12 +144,17 @@ impl<'a, const N: usize> Pool<'a, N> {
         let mut pool = Pool::new();
         let busy = other.lanes.iter_mut().zip(&other.states);
         let busy = busy.filter(|(l, _)| l.slot.is_some());
-        for ((to, to_state), (from, from_state)) in
-            pool.lanes.iter_mut().zip(pool.states.iter_mut()).zip(busy)
+        for (i, ((to, to_state), (from, from_state))) in pool
+            .lanes
+            .iter_mut()
+            .zip(pool.states.iter_mut())
+            .zip(busy)
+            .enumerate()
         {
             *to = *from;
             *to_state = *from_state;
             *from = Lane::IDLE;
+            pool.used |= 1 << i;
         }
         pool
     }
@@ -171,13 +186,18 @@ fn drive<'a, const N: usize>(
     stop_below: usize,
     mut kernel: impl FnMut(&mut [[u32; 5]; N], [&[[u8; 64]]; N], [bool; N]),
 ) {
-    let Pool { lanes, states } = pool;
+    let Pool {
+        lanes,
+        states,
+        used,
+    } = pool;
     loop {
-        for (lane, state) in lanes.iter_mut().zip(states.iter_mut()) {
+        for (i, (lane, state)) in lanes.iter_mut().zip(states.iter_mut()).enumerate() {
             if lane.slot.is_none() && *next < inputs.len() {
                 *lane = Lane::start(*next, inputs[*next]);
                 *state = IV;
                 *next += 1;
+                *used |= 1 << i;
             }
         }
         let busy: [bool; N] = core::array::from_fn(|i| lanes[i].slot.is_some());
@@ -271,9 +291,15 @@ fn drive_pair<'a>(
 
 #[cfg(simdcrypt_x86_64)]
 /// Finishes every busy lane of `pool` on the one-stream kernel `single`; where that is
-/// SHA-NI, two at a time as two interleaved streams (faster than one stream, measured).
-fn finish<const N: usize>(pool: &mut Pool<'_, N>, single: Impl, out: &mut [[u8; 20]]) {
-    if let Some(pair) = ShaNiPair::of(single) {
+/// SHA-NI and the CPU's row says pairs beat one stream, two at a time as two interleaved
+/// streams.
+fn finish<const N: usize>(
+    pool: &mut Pool<'_, N>,
+    single: Impl,
+    tune: Sha1Many,
+    out: &mut [[u8; 20]],
+) {
+    if let Some(pair) = ShaNiPair::of(single).filter(|_| tune.pairs) {
         while pool.busy() >= 2 {
             drive_pair(&mut Pool::take_from(pool), &[], &mut 0, out, pair);
         }
@@ -287,52 +313,64 @@ fn drive_all<const N: usize>(
     inputs: &[&[u8]],
     out: &mut [[u8; 20]],
     finish_below: usize,
-    single: Impl,
+    (single, tune): (Impl, Sha1Many),
     kernel: impl FnMut(&mut [[u32; 5]; N], [&[[u8; 64]]; N], [bool; N]),
 ) {
     let mut pool = Pool::<N>::new();
     drive(&mut pool, inputs, &mut 0, out, finish_below, kernel);
-    finish(&mut pool, single, out);
+    finish(&mut pool, single, tune, out);
 }
 
 #[cfg(simdcrypt_x86_64)]
-/// The SHA-NI pair kernel, if `inputs` hash faster on it than on the AVX-512 lanes: few
-/// short messages, by this CPU's row of `crate::tuning` (the lanes' per-message set-up,
-/// shared by fewer messages, costs more than the pairs' longer chains), and `single` is
-/// SHA-NI.
-fn pairs_instead(single: Impl, inputs: &[&[u8]]) -> Option<ShaNiPair> {
-    let below = hand_over_below(inputs.len(), crate::tuning::sha1_pairs_below());
-    if below == 0 || inputs.iter().any(|m| m.len() >= below) {
-        return None;
-    }
-    ShaNiPair::of(single)
+/// Whether `inputs` hash faster without the vector lanes: fewer messages than the lanes'
+/// `finish_below` (they would start and stop at once), or, where `single` is SHA-NI, few
+/// short ones by this CPU's row of `crate::tuning` (the lanes' per-call set-up, shared by
+/// few messages, costs more than SHA-NI's longer chains).
+fn one_stream_instead(single: Impl, inputs: &[&[u8]], finish_below: usize, tune: Sha1Many) -> bool {
+    let below = if ShaNiPair::of(single).is_some() {
+        one_stream_below(inputs.len(), tune.one_stream_below)
+    } else {
+        0
+    };
+    inputs.len() < finish_below || (below > 0 && inputs.iter().all(|m| m.len() < below))
 }
 
 #[cfg(simdcrypt_x86_64)]
-/// The length under which `count` messages hand over to SHA-NI pairs, by the row's
-/// `(eight, sixteen)` ([`crate::tuning::Row::sha1_pairs_below`]); 0: never.
-fn hand_over_below(count: usize, (eight, sixteen): (usize, usize)) -> usize {
+/// The length under which `count` messages skip the lanes, by the row's
+/// [`Sha1Many::one_stream_below`]; 0: never.
+fn one_stream_below(count: usize, [four, eight, sixteen]: [usize; 3]) -> usize {
     match count {
         0 => 0,
-        n if n < SIXTEEN_FROM => eight,
-        n if n <= 16 => sixteen,
+        1..=4 => four,
+        5..=8 => eight,
+        9..=16 => sixteen,
         _ => 0,
     }
 }
 
-/// One message after another on a single-stream kernel.
-fn sequential(imp: Impl, backend: Backend, inputs: &[&[u8]], out: &mut [[u8; 20]]) {
+#[cfg(simdcrypt_x86_64)]
+/// Every message on SHA-NI alone (or `single`, if that is not SHA-NI): as two interleaved
+/// streams where the row says pairs, else one after another on the one-shot path.
+fn one_stream(single: Impl, tune: Sha1Many, inputs: &[&[u8]], out: &mut [[u8; 20]]) {
+    match ShaNiPair::of(single).filter(|_| tune.pairs) {
+        Some(pair) => drive_pair(&mut Pool::new(), inputs, &mut 0, out, pair),
+        None => sequential(single, inputs, out),
+    }
+}
+
+/// One message after another on a single-stream kernel, each on the one-shot path of
+/// [`crate::sha1()`].
+fn sequential(imp: Impl, inputs: &[&[u8]], out: &mut [[u8; 20]]) {
     for (m, o) in inputs.iter().zip(out.iter_mut()) {
-        let mut h = Sha1::from_parts(imp, backend, IV, 0);
-        h.update(m);
-        *o = h.finalize();
+        *o = digest_from(imp, IV, 0, m);
     }
 }
 
 /// Hashes on `lanes`' multi-lane kernel (if it has one), finishing stragglers on `single`.
 /// Every kernel is named (no wildcard arm): a new one does not compile until it says here
 /// how it hashes many messages.
-fn run(lanes: Impl, single: Impl, backend: Backend, inputs: &[&[u8]], out: &mut [[u8; 20]]) {
+fn run(lanes: Impl, single: Impl, tune: Sha1Many, inputs: &[&[u8]], out: &mut [[u8; 20]]) {
+    let _ = tune; // (read on x86-64 only)
     match lanes {
         #[cfg(simdcrypt_x86_64)]
         Impl::Avx2(t) => {
@@ -343,25 +381,29 @@ fn run(lanes: Impl, single: Impl, backend: Backend, inputs: &[&[u8]], out: &mut 
             } else {
                 3
             };
-            drive_all::<8>(inputs, out, finish_below, single, |s, b, _| {
+            if one_stream_instead(single, inputs, finish_below, tune) {
+                return one_stream(single, tune, inputs, out);
+            }
+            drive_all::<8>(inputs, out, finish_below, (single, tune), |s, b, _| {
                 avx2::compress8(t, s, b)
             })
         }
         #[cfg(simdcrypt_x86_64)]
         Impl::Avx512(t) => {
-            if let Some(pair) = pairs_instead(single, inputs) {
-                return drive_pair(&mut Pool::new(), inputs, &mut 0, out, pair);
-            }
-            // Below four busy ymm lanes SHA-NI (in pairs) is faster; a single busy lane
-            // runs as fast as one AVX-512 stream (measured).
+            // Below four busy ymm lanes SHA-NI is faster; a single busy lane runs as fast
+            // as one AVX-512 stream (measured).
             let finish_below = if ShaNiPair::of(single).is_some() {
                 4
             } else {
                 2
             };
+            if one_stream_instead(single, inputs, finish_below, tune) {
+                return one_stream(single, tune, inputs, out);
+            }
             let mut next = 0;
-            let mut wide = Pool::<16>::new();
-            if inputs.len() >= SIXTEEN_FROM {
+            // (Sixteen lanes' pool only where they run: a pool is about 3 KiB to set up.)
+            let mut pool = if inputs.len() >= SIXTEEN_FROM {
+                let mut wide = Pool::<16>::new();
                 drive(
                     &mut wide,
                     inputs,
@@ -370,8 +412,10 @@ fn run(lanes: Impl, single: Impl, backend: Backend, inputs: &[&[u8]], out: &mut 
                     SIXTEEN_FROM,
                     |s, b, _| avx512::compress16(t, s, b),
                 );
-            }
-            let mut pool = Pool::<8>::take_from(&mut wide);
+                Pool::<8>::take_from(&mut wide)
+            } else {
+                Pool::<8>::new()
+            };
             drive(
                 &mut pool,
                 inputs,
@@ -380,23 +424,18 @@ fn run(lanes: Impl, single: Impl, backend: Backend, inputs: &[&[u8]], out: &mut 
                 finish_below,
                 |s, b, _| avx512::compress8(t, s, b),
             );
-            finish(&mut pool, single, out);
+            finish(&mut pool, single, tune, out);
         }
+        // SHA-NI without AVX2 (or asked for by name): no lanes.
         #[cfg(simdcrypt_x86_64)]
-        Impl::ShaNi(t) => drive_pair(
-            &mut Pool::new(),
-            inputs,
-            &mut 0,
-            out,
-            ShaNiPair::Intrinsics(t),
-        ),
+        Impl::ShaNi(_) => one_stream(single, tune, inputs, out),
         #[cfg(simdcrypt_asm)]
-        Impl::ShaNiAsm(t) => drive_pair(&mut Pool::new(), inputs, &mut 0, out, ShaNiPair::Asm(t)),
-        Impl::Portable => sequential(single, backend, inputs, out),
+        Impl::ShaNiAsm(_) => one_stream(single, tune, inputs, out),
+        Impl::Portable => sequential(single, inputs, out),
         #[cfg(simdcrypt_x86_64)]
-        Impl::Ssse3(_) => sequential(single, backend, inputs, out),
+        Impl::Ssse3(_) => sequential(single, inputs, out),
         #[cfg(simdcrypt_asm)]
-        Impl::Avx2Asm(_) => sequential(single, backend, inputs, out),
+        Impl::Avx2Asm(_) => sequential(single, inputs, out),
     }
 }
 
@@ -404,9 +443,11 @@ fn run(lanes: Impl, single: Impl, backend: Backend, inputs: &[&[u8]], out: &mut 
 /// parallel lanes: on AVX-512, sixteen lanes in zmm registers while more than eight
 /// messages are in flight, then eight in ymm registers; eight AVX2 lanes on CPUs without
 /// AVX-512; the last few stragglers finished on the fastest one-stream kernel (SHA-NI
-/// where present). Two interleaved SHA-NI streams on CPUs with SHA-NI but no AVX2, and
-/// for up to eight short messages where the CPU's tuning row says the lanes lose to them
-/// (AMD Zen 5: under 384 bytes).
+/// where present). SHA-NI alone on CPUs with SHA-NI but no AVX2, for fewer messages than
+/// the lanes would keep busy, and for up to sixteen short ones, below a length that the
+/// CPU's tuning row gives (for example under 128 bytes for five to eight messages on Intel,
+/// under 384 bytes for up to eight on AMD Zen 5): two interleaved streams on AMD, one
+/// message after another on Intel.
 /// `out[i]` receives the digest of `inputs[i]`.
 ///
 /// `Err(LengthMismatch)` (and `out` untouched) if `inputs` and `out` differ in length.
@@ -421,8 +462,8 @@ fn run(lanes: Impl, single: Impl, backend: Backend, inputs: &[&[u8]], out: &mut 
 pub fn sha1_many(inputs: &[&[u8]], out: &mut [[u8; 20]]) -> Result<(), Error> {
     check(inputs, out)?;
     let (lanes, _) = SHA1_MANY.auto_kernel();
-    let (single, backend) = SHA1.auto_kernel();
-    run(lanes, single, backend, inputs, out);
+    let (single, _) = SHA1.auto_kernel();
+    run(lanes, single, crate::tuning::sha1_many(), inputs, out);
     Ok(())
 }
 
@@ -444,7 +485,7 @@ pub fn sha1_many_with(
 ) -> Result<(), Error> {
     check(inputs, out)?;
     let imp = impl_for(backend)?;
-    run(imp, imp, backend, inputs, out);
+    run(imp, imp, crate::tuning::sha1_many(), inputs, out);
     Ok(())
 }
 
@@ -466,13 +507,66 @@ mod tests {
 
     #[test]
     fn hand_over_by_count() {
-        let rows = (384, 128);
-        assert_eq!(hand_over_below(0, rows), 0);
-        assert_eq!(hand_over_below(1, rows), 384);
-        assert_eq!(hand_over_below(8, rows), 384);
-        assert_eq!(hand_over_below(9, rows), 128);
-        assert_eq!(hand_over_below(16, rows), 128);
-        assert_eq!(hand_over_below(17, rows), 0);
-        assert_eq!(hand_over_below(4, (0, 0)), 0);
+        let rows = [384, 256, 128];
+        assert_eq!(one_stream_below(0, rows), 0);
+        assert_eq!(one_stream_below(1, rows), 384);
+        assert_eq!(one_stream_below(4, rows), 384);
+        assert_eq!(one_stream_below(5, rows), 256);
+        assert_eq!(one_stream_below(8, rows), 256);
+        assert_eq!(one_stream_below(9, rows), 128);
+        assert_eq!(one_stream_below(16, rows), 128);
+        assert_eq!(one_stream_below(17, rows), 0);
+        assert_eq!(one_stream_below(4, [0; 3]), 0);
+    }
+
+    /// Every way `run` shares the messages (lanes, SHA-NI pairs or one at a time, each
+    /// hand-over length), whatever this CPU's row says: the pair kernels run here even where
+    /// the row never picks them.
+    #[test]
+    fn every_split_gives_the_digests() {
+        let data: std::vec::Vec<u8> = (0..9000u32).map(|i| (i * 13 + i / 97) as u8).collect();
+        let lens = [
+            0, 3, 55, 56, 63, 64, 100, 127, 128, 255, 256, 383, 1000, 4100,
+        ];
+        let singles: std::vec::Vec<Impl> = [Backend::ShaNi, Backend::ShaNiAsm, Backend::Avx512]
+            .into_iter()
+            .filter_map(|b| impl_for(b).ok())
+            .collect();
+        let lanes: std::vec::Vec<Impl> = [Backend::Avx512, Backend::Avx2, Backend::ShaNi]
+            .into_iter()
+            .filter_map(|b| impl_for(b).ok())
+            .collect();
+        let mut seed = 7usize;
+        for count in [1, 2, 3, 4, 5, 8, 9, 12, 16, 17, 24] {
+            let inputs: std::vec::Vec<&[u8]> = (0..count)
+                .map(|i| {
+                    seed = seed
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    let l =
+                        lens[(seed >> 33) % lens.len()].min(if i % 3 == 0 { 300 } else { 9000 });
+                    &data[i..][..l.min(9000 - i)]
+                })
+                .collect();
+            let want: std::vec::Vec<[u8; 20]> = inputs
+                .iter()
+                .map(|m| digest_from(Impl::Portable, IV, 0, m))
+                .collect();
+            for &l in &lanes {
+                for &single in &singles {
+                    for pairs in [false, true] {
+                        for below in [[0; 3], [256, 128, 64], [10_000; 3]] {
+                            let tune = Sha1Many {
+                                pairs,
+                                one_stream_below: below,
+                            };
+                            let mut out = std::vec![[0u8; 20]; count];
+                            run(l, single, tune, &inputs, &mut out);
+                            assert_eq!(out, want, "{count} messages, {tune:?}");
+                        }
+                    }
+                }
+            }
+        }
     }
 }
