@@ -122,12 +122,13 @@ impl Impl {
         }
     }
 
-    /// The kernel for a run of `blocks` blocks: `sha-ni-asm` hands runs shorter than
+    /// The kernel for a run of `blocks` blocks (and so the one whose frames
+    /// [`Impl::burn_stack`] must reach): `sha-ni-asm` hands runs shorter than
     /// [`ASM_MIN_BLOCKS`] to the intrinsics (the same instructions; the assembly's schedule
     /// set-up pays only on long runs). [`Impl::compress`] itself stays the backend's own
     /// kernel, for the differential tests of each.
     #[inline(always)]
-    fn for_run(self, blocks: usize) -> Impl {
+    pub(crate) fn for_run(self, blocks: usize) -> Impl {
         match self {
             #[cfg(simdcrypt_asm)]
             Impl::ShaNiAsm(t) if blocks < ASM_MIN_BLOCKS => Impl::ShaNi(t),
