@@ -32,7 +32,7 @@ use super::{IV, Impl, digest_from, impl_for};
 #[cfg(simdcrypt_x86_64)]
 use super::{avx2, avx512, shani};
 #[cfg(simdcrypt_x86_64)]
-use super::{digest_bytes, pad};
+use super::{digest_bytes, pad_into};
 #[cfg(simdcrypt_x86_64)]
 use crate::cpu::ShaNiToken;
 use crate::dispatch::{SHA1, SHA1_MANY};
@@ -68,16 +68,15 @@ impl<'a> Lane<'a> {
         tail_end: 0,
     };
 
-    fn start(slot: usize, msg: &'a [u8]) -> Lane<'a> {
+    /// Starts `msg` in this (idle) lane, in place: its padding blocks are written where
+    /// they stay (a `Lane` returned by value was copied, 176 bytes a message).
+    fn start(&mut self, slot: usize, msg: &'a [u8]) {
         let (main, rest) = msg.as_chunks::<64>();
-        let (tail, n) = pad(rest, msg.len() as u64);
-        Lane {
-            slot: Some(slot),
-            main,
-            tail,
-            tail_pos: 0,
-            tail_end: n,
-        }
+        self.tail = [[0; 64]; 2];
+        self.tail_end = pad_into(&mut self.tail, rest, msg.len() as u64);
+        self.tail_pos = 0;
+        self.main = main;
+        self.slot = Some(slot);
     }
 
     /// The blocks of the current segment.
@@ -153,7 +152,8 @@ impl<'a, const N: usize> Pool<'a, N> {
         {
             *to = *from;
             *to_state = *from_state;
-            *from = Lane::IDLE;
+            // (Idle; its padding blocks are wiped with `other`.)
+            from.slot = None;
             pool.used |= 1 << i;
         }
         pool
@@ -166,7 +166,7 @@ impl<'a, const N: usize> Pool<'a, N> {
                 single.compress(state, lane.main);
                 single.compress(state, &lane.tail[lane.tail_pos..lane.tail_end]);
                 out[slot] = digest_bytes(state);
-                *lane = Lane::IDLE;
+                lane.slot = None;
             }
         }
     }
@@ -194,7 +194,7 @@ fn drive<'a, const N: usize>(
     loop {
         for (i, (lane, state)) in lanes.iter_mut().zip(states.iter_mut()).enumerate() {
             if lane.slot.is_none() && *next < inputs.len() {
-                *lane = Lane::start(*next, inputs[*next]);
+                lane.start(*next, inputs[*next]);
                 *state = IV;
                 *next += 1;
                 *used |= 1 << i;
@@ -225,7 +225,7 @@ fn drive<'a, const N: usize>(
                 lane.advance(n);
                 if lane.done() {
                     out[slot] = digest_bytes(state);
-                    *lane = Lane::IDLE;
+                    lane.slot = None;
                 }
             }
         }
@@ -445,7 +445,7 @@ fn run(lanes: Impl, single: Impl, tune: Sha1Many, inputs: &[&[u8]], out: &mut [[
 /// AVX-512; the last few stragglers finished on the fastest one-stream kernel (SHA-NI
 /// where present). SHA-NI alone on CPUs with SHA-NI but no AVX2, for fewer messages than
 /// the lanes would keep busy, and for up to sixteen short ones, below a length that the
-/// CPU's tuning row gives (for example under 128 bytes for five to eight messages on Intel,
+/// CPU's tuning row gives (for example under 64 bytes for nine to sixteen messages on Intel,
 /// under 384 bytes for up to eight on AMD Zen 5): two interleaved streams on AMD, one
 /// message after another on Intel.
 /// `out[i]` receives the digest of `inputs[i]`.
@@ -555,7 +555,7 @@ mod tests {
             for &l in &lanes {
                 for &single in &singles {
                     for pairs in [false, true] {
-                        for below in [[0; 3], [256, 128, 64], [10_000; 3]] {
+                        for below in [[0; 3], [256, 32, 64], [10_000; 3]] {
                             let tune = Sha1Many {
                                 pairs,
                                 one_stream_below: below,

@@ -234,15 +234,6 @@ pub(crate) fn pad_into(out: &mut [[u8; 64]], tail: &[u8], total_len: u64) -> usi
     n
 }
 
-/// The final one or two blocks of a message (see [`pad_into`]) and their number (for the
-/// multi-lane kernels).
-#[cfg(simdcrypt_x86_64)]
-pub(crate) fn pad(tail: &[u8], total_len: u64) -> ([[u8; 64]; 2], usize) {
-    let mut blocks = [[0u8; 64]; 2];
-    let n = pad_into(&mut blocks, tail, total_len);
-    (blocks, n)
-}
-
 /// The fewest whole blocks a one-shot digest on `sha-ni-asm` hands to the assembly.
 #[cfg(simdcrypt_asm)]
 const ASM_MIN_BLOCKS: usize = 16;
