@@ -29,6 +29,9 @@ pub(crate) struct Row {
     /// How `sha1_many` shares its messages between vector lanes and SHA-NI.
     #[cfg_attr(not(simdcrypt_x86_64), allow(dead_code))]
     pub(crate) sha1_many: Sha1Many,
+    /// Where the SHA-NI intrinsics compute the message schedule's `sha1msg2` step.
+    #[cfg_attr(not(simdcrypt_x86_64), allow(dead_code))]
+    pub(crate) sha_ni_schedule: ShaNiSchedule,
     /// Why, measured how.
     #[allow(dead_code)] // documentation that the tests check is present
     reason: &'static str,
@@ -52,6 +55,7 @@ impl Row {
                 pairs: true,
                 one_stream_below: [0; 3],
             },
+            sha_ni_schedule: ShaNiSchedule::ShaUnit,
             reason,
         }
     }
@@ -69,11 +73,14 @@ pub(crate) static TABLE: &[Row] = &[
         models: &[(0xcf, 0xcf)],
         prefer: &[],
         sha1_many: Sha1Many::DEFAULT,
+        sha_ni_schedule: ShaNiSchedule::DEFAULT,
         reason: "The default orders were measured here (the comments of crate::dispatch's tables): \
                  zmm XTS first, ymm AES and CBC, the SHA-NI assembly first for SHA-1. \
-                 sha1_many's defaults were measured on an Intel Xeon that reports family 6 \
-                 model 167 (Sapphire Rapids-class: AMX, AVX512-FP16; the same instruction \
-                 probes as here within 2%): see Sha1Many::DEFAULT.",
+                 sha1_many's defaults and the SHA-NI schedule form were measured on an Intel \
+                 Xeon that reports family 6 model 167 (Sapphire Rapids-class: AMX, \
+                 AVX512-FP16; the same instruction probes as here within 2%, and the same \
+                 4-cycle sha1msg2 on the SHA unit): see Sha1Many::DEFAULT and \
+                 ShaNiSchedule::DEFAULT.",
     },
     Row::family_19h_sha_ni_first(
         "AMD Zen 4",
@@ -119,6 +126,7 @@ pub(crate) static TABLE: &[Row] = &[
             pairs: true,
             one_stream_below: [384, 384, 0],
         },
+        sha_ni_schedule: ShaNiSchedule::ShaUnit,
         reason: "Full-width 512-bit AES: vaesenc zmm 7.22 G/s against ymm 7.30 G/s, twice \
                  the bytes (family 26 model 2), so zmm goes first for ECB (0.92-0.98 of \
                  the zmm ceiling from 1 KiB up, the ymm kernel 0.43-0.53) and CBC \
@@ -183,6 +191,37 @@ impl Sha1Many {
         pairs: false,
         one_stream_below: [256, 32, 64],
     };
+}
+
+/// Where the SHA-NI intrinsics kernels (`sha-ni`, and the short work of `sha-ni-asm`)
+/// compute the `sha1msg2` step of the message schedule, per CPU
+/// (`crate::sha1::shani`'s notes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ShaNiSchedule {
+    /// `sha1msg2` on the SHA unit: where the `sha1rnds4` chain binds, not the unit (AMD
+    /// Zen 3, 4 and 5, whose kernels, pairs of streams and HMAC keying were measured this
+    /// way; the other form is not measured there).
+    ShaUnit,
+    /// The same step on the vector ALUs, with AVX-512 VL rotates and three-input XORs
+    /// (a CPU without AVX-512 VL runs `ShaUnit`: in SSE the step measured slower).
+    Vector,
+}
+
+impl ShaNiSchedule {
+    /// CPUs in no row, and Intel's: measured on an Intel Xeon reporting family 6 model 167
+    /// (Sapphire Rapids-class), whose SHA unit binds (`sha1msg2` about 1.2x the unit time
+    /// of a `sha1rnds4`): the `sha-ni` kernels 1.14-1.25x faster at 16 B to 16 KiB,
+    /// HMAC-SHA1 keyed per message 1.08-1.17x at 16-256 B (its key blocks are a one-block
+    /// pair: 1.2-1.5x), three alternating runs of the speed tool. (On a CPU whose chain
+    /// binds the step goes to ALUs the chain leaves idle; not measured on one.)
+    pub(crate) const DEFAULT: ShaNiSchedule = ShaNiSchedule::Vector;
+}
+
+/// [`Row::sha_ni_schedule`] for this CPU ([`ShaNiSchedule::DEFAULT`] in no row).
+#[cfg_attr(not(simdcrypt_x86_64), allow(dead_code))]
+#[inline]
+pub(crate) fn sha_ni_schedule() -> ShaNiSchedule {
+    current().map_or(ShaNiSchedule::DEFAULT, |r| r.sha_ni_schedule)
 }
 
 /// The row for this CPU, if any; looked up once (CPUID traps to the hypervisor in a VM,

@@ -18,10 +18,32 @@
 //! `64 B / (20 × latency)`; everything else runs beside the chain. Two independent streams
 //! ([`compress2`]) fill the gaps the chain leaves when the instruction's throughput is
 //! higher than its latency allows one chain to use.
+//!
+//! The schedule's `sha1msg2` step has a second form on the vector ALUs (`VEC`), which the
+//! tuning table picks per CPU ([`crate::tuning::ShaNiSchedule`]) where AVX-512 VL is
+//! present:
+//!
+//! ```text
+//! X    = sha1msg1(M[j-4], M[j-3]) ^ M[j-2]            (W[t-16] ^ W[t-14] ^ W[t-8])
+//! T    = X ^ (M[j-1] shifted up one word)             (+ W[t-3] for the first three words)
+//! R    = rol1(T)
+//! M[j] = R ^ rol1(top word of R, moved to the bottom)  (the fourth word's W[t-3] is the first's W[t])
+//! ```
+//!
+//! On Intel the SHA unit, not the chain, binds: `sha1msg2` takes about 1.2x the unit time
+//! of a `sha1rnds4` there (throughputs measured one at a time: 1.72 and 1.41 ns), so 16
+//! of them per block are a third of its load. On the vector ALUs the step is six
+//! instructions with AVX-512 VL (`vprold` for the rotates, `vpternlogd` for the
+//! three-input XOR; the [`vector`] entries compile the same source with those features):
+//! one stream 1.14-1.25x faster, a one-block pair (HMAC's key blocks) 1.2-1.5x, measured
+//! on an Intel Xeon, family 6 model 167 (speed/RESULTS.md). Compiled for SSE alone (shifts,
+//! ORs and register copies, about fifteen instructions) it was 0.78x the SHA form for one
+//! stream there and no faster for two, so the form needs AVX-512 VL. Where the chain
+//! binds (AMD) the SHA form costs the chain nothing and stays.
 
 use core::arch::x86_64::*;
 
-use crate::cpu::ShaNiToken;
+use crate::cpu::{Avx512Token, ShaNiToken};
 
 /// Loads 16 bytes (unaligned).
 #[inline(always)]
@@ -65,20 +87,50 @@ pub(crate) fn store_state(s: &mut [u32; 5], abcd: __m128i, e: __m128i) {
     s[4] = _mm_extract_epi32::<3>(e) as u32;
 }
 
-/// Four rounds `j` of the block: consumes `x`, produces the next `x`, extends the schedule.
+/// The next message vector `M[j]` from `M[j-4]`, `M[j-3]`, `M[j-2]`, `M[j-1]`: with
+/// `sha1msg2` on the SHA unit, or (`VEC`) its step on the vector ALUs (the module's
+/// notes; written in SSE, which the [`vector`] entries' AVX-512 VL turns into `vprold` and
+/// `vpternlogd`).
+#[inline]
+#[target_feature(enable = "sha,sse2,ssse3")]
+pub(crate) fn next_quad<const VEC: bool>(
+    m4: __m128i,
+    m3: __m128i,
+    m2: __m128i,
+    m1: __m128i,
+) -> __m128i {
+    let x = _mm_xor_si128(_mm_sha1msg1_epu32(m4, m3), m2);
+    if !VEC {
+        return _mm_sha1msg2_epu32(x, m1);
+    }
+    // Word i of a vector lies in lane 3 - i: shifting `m1` up one lane puts W[t-3] beside
+    // W[t] for the first three words (the fourth's W[t-3] is the first's result).
+    let t = _mm_xor_si128(x, _mm_slli_si128::<4>(m1));
+    let r = _mm_or_si128(_mm_slli_epi32::<1>(t), _mm_srli_epi32::<31>(t));
+    let first = _mm_srli_si128::<12>(r);
+    _mm_xor_si128(
+        r,
+        _mm_or_si128(_mm_slli_epi32::<1>(first), _mm_srli_epi32::<31>(first)),
+    )
+}
+
+/// Four rounds `j` of the block: consumes `x`, produces the next `x`, extends the schedule
+/// (in the form `$vec` says, [`next_quad`]; the SHA form without it).
 /// `m` is a ring of the last four message vectors (`M[j]` lives in `m[j % 4]`).
 macro_rules! quad {
-    ($j:literal, $f:literal, $abcd:ident, $x:ident, $m:ident, $last:ident) => {{
+    ($j:literal, $f:literal, $abcd:ident, $x:ident, $m:ident, $last:ident) => {
+        quad!($j, $f, $abcd, $x, $m, $last, false)
+    };
+    ($j:literal, $f:literal, $abcd:ident, $x:ident, $m:ident, $last:ident, $vec:expr) => {{
         let p = $abcd;
         $abcd = _mm_sha1rnds4_epu32::<$f>($abcd, $x);
         if $j < 19 {
             if $j >= 3 {
                 // M[j+1] from M[j-3], M[j-2], M[j-1], M[j].
-                $m[($j + 1) % 4] = _mm_sha1msg2_epu32(
-                    _mm_xor_si128(
-                        _mm_sha1msg1_epu32($m[($j + 1) % 4], $m[($j + 2) % 4]),
-                        $m[($j + 3) % 4],
-                    ),
+                $m[($j + 1) % 4] = $crate::sha1::shani::next_quad::<{ $vec }>(
+                    $m[($j + 1) % 4],
+                    $m[($j + 2) % 4],
+                    $m[($j + 3) % 4],
                     $m[$j % 4],
                 );
             }
@@ -118,41 +170,42 @@ macro_rules! twenty {
 }
 pub(crate) use twenty;
 
-/// One block: the whole 80 rounds.
-// The last step's "next X" branch is dead code the lint still sees.
-#[allow(unused_assignments)]
-#[inline]
-#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-fn block(abcd: &mut __m128i, e: &mut __m128i, b: &[u8; 64]) {
-    block_regs(abcd, e, [load(b, 0), load(b, 1), load(b, 2), load(b, 3)]);
+/// A block's four 16-byte pieces, raw (big-endian) as loaded.
+#[inline(always)]
+fn pieces(b: &[u8; 64]) -> [__m128i; 4] {
+    [load(b, 0), load(b, 1), load(b, 2), load(b, 3)]
 }
 
-/// One block given as four registers of raw (big-endian) message bytes.
-// The last step's "next X" branch is dead code the lint still sees.
-#[allow(unused_assignments)]
-#[inline]
-#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-fn block_regs(abcd: &mut __m128i, e: &mut __m128i, raw: [__m128i; 4]) {
-    let mut m = raw.map(|v| bswap128(v));
-    let (abcd0, e0) = (*abcd, *e);
-    let mut s = *abcd;
-    let mut x = _mm_add_epi32(e0, m[0]);
-    let mut last = s;
-    macro_rules! step {
-        ($j:literal, $f:literal) => {
-            quad!($j, $f, s, x, m, last)
-        };
-    }
-    twenty!(step);
-    *e = _mm_sha1nexte_epu32(last, e0);
-    *abcd = _mm_add_epi32(s, abcd0);
+/// One block given as four registers of raw (big-endian) message bytes: the whole 80
+/// rounds on the state `$abcd`, `$e` (mutable locals), the schedule in the form `$vec`.
+/// A macro, expanded in each kernel: as an `#[inline]` function (`#[target_feature]`
+/// rules out `#[inline(always)]`) the SSE form came out a called function, with its
+/// state and message passed through memory (0.74x at 16 bytes).
+macro_rules! block_regs {
+    ($vec:expr, $abcd:ident, $e:ident, $raw:expr) => {{
+        let raw: [__m128i; 4] = $raw;
+        let mut m = raw.map(|v| bswap128(v));
+        let (abcd0, e0) = ($abcd, $e);
+        let mut s = $abcd;
+        let mut x = _mm_add_epi32(e0, m[0]);
+        let mut last = s;
+        macro_rules! step {
+            ($j:literal, $f:literal) => {
+                quad!($j, $f, s, x, m, last, $vec)
+            };
+        }
+        twenty!(step);
+        $e = _mm_sha1nexte_epu32(last, e0);
+        $abcd = _mm_add_epi32(s, abcd0);
+    }};
 }
 
+#[inline]
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-fn compress_impl(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
+fn compress_impl<const VEC: bool>(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
     let (mut abcd, mut e) = load_state(state);
     for b in blocks {
-        block(&mut abcd, &mut e, b);
+        block_regs!(VEC, abcd, e, pieces(b));
     }
     store_state(state, abcd, e);
 }
@@ -161,7 +214,7 @@ fn compress_impl(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
 #[allow(unused_assignments)]
 #[inline]
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-fn block2(
+fn block2<const VEC: bool>(
     abcd_a: &mut __m128i,
     e_a: &mut __m128i,
     ba: &[u8; 64],
@@ -188,8 +241,8 @@ fn block2(
     let (mut la, mut lb) = (sa, sb);
     macro_rules! step {
         ($j:literal, $f:literal) => {
-            quad!($j, $f, sa, xa, ma, la);
-            quad!($j, $f, sb, xb, mb, lb);
+            quad!($j, $f, sa, xa, ma, la, VEC);
+            quad!($j, $f, sb, xb, mb, lb, VEC);
         };
     }
     twenty!(step);
@@ -199,8 +252,9 @@ fn block2(
     *abcd_b = _mm_add_epi32(sb, abcd0b);
 }
 
+#[inline]
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-fn compress2_impl(
+fn compress2_impl<const VEC: bool>(
     a: &mut [u32; 5],
     blocks_a: &[[u8; 64]],
     b: &mut [u32; 5],
@@ -209,16 +263,83 @@ fn compress2_impl(
     let (mut abcd_a, mut e_a) = load_state(a);
     let (mut abcd_b, mut e_b) = load_state(b);
     for (ba, bb) in blocks_a.iter().zip(blocks_b) {
-        block2(&mut abcd_a, &mut e_a, ba, &mut abcd_b, &mut e_b, bb);
+        block2::<VEC>(&mut abcd_a, &mut e_a, ba, &mut abcd_b, &mut e_b, bb);
     }
     store_state(a, abcd_a, e_a);
     store_state(b, abcd_b, e_b);
 }
 
+/// The vector form's token: AVX-512 F/VL where this CPU's row puts the schedule's
+/// `sha1msg2` step on the vector ALUs (two cached loads), else `None`.
+#[inline(always)]
+fn vector_form() -> Option<Avx512Token> {
+    if crate::tuning::sha_ni_schedule() == crate::tuning::ShaNiSchedule::Vector {
+        Avx512Token::get()
+    } else {
+        None
+    }
+}
+
+/// The kernels with the schedule's `sha1msg2` step on the vector ALUs: the generic bodies
+/// instantiated with `VEC` and compiled with AVX-512 VL, which turns the step's rotates
+/// into `vprold` and its XORs into `vpternlogd`. (Compiled for SSE alone, with shifts and
+/// register copies, the same step measured 0.78x the SHA form for one stream on Intel, and
+/// no gain for two.) Each body has its entry here as its only caller, so it is inlined
+/// into it and compiled with these features.
+mod vector {
+    use super::*;
+
+    #[target_feature(enable = "sha,sse2,ssse3,sse4.1,avx,avx2,avx512f,avx512vl")]
+    pub(super) fn compress(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
+        compress_impl::<true>(state, blocks);
+    }
+
+    #[target_feature(enable = "sha,sse2,ssse3,sse4.1,avx,avx2,avx512f,avx512vl")]
+    pub(super) fn compress2(
+        a: &mut [u32; 5],
+        blocks_a: &[[u8; 64]],
+        b: &mut [u32; 5],
+        blocks_b: &[[u8; 64]],
+    ) {
+        compress2_impl::<true>(a, blocks_a, b, blocks_b);
+    }
+
+    #[target_feature(enable = "sha,sse2,ssse3,sse4.1,avx,avx2,avx512f,avx512vl")]
+    pub(super) fn digest(state: &[u32; 5], prefix_len: u64, data: &[u8], done: usize) -> [u8; 20] {
+        finish_impl::<true, false>(state, state, prefix_len, data, done)
+    }
+
+    #[target_feature(enable = "sha,sse2,ssse3,sse4.1,avx,avx2,avx512f,avx512vl")]
+    pub(super) fn hmac(
+        inner: &[u32; 5],
+        outer: &[u32; 5],
+        prefix_len: u64,
+        data: &[u8],
+        done: usize,
+    ) -> [u8; 20] {
+        finish_impl::<true, true>(inner, outer, prefix_len, data, done)
+    }
+}
+
+/// Runs `$call` from `vector` where [`vector_form`] gives its token, else `$plain`.
+macro_rules! either_form {
+    ($vector:expr, $plain:expr) => {
+        match vector_form() {
+            // SAFETY: the caller's `ShaNiToken` proves the CPU has SHA, SSSE3 and SSE4.1,
+            // and the `Avx512Token` AVX, AVX2 and AVX-512 F/VL.
+            Some(_) => unsafe { $vector },
+            // SAFETY: the caller's `ShaNiToken` proves the CPU has SHA, SSSE3 and SSE4.1.
+            None => unsafe { $plain },
+        }
+    };
+}
+
 /// Compresses whole blocks into the state.
 pub(crate) fn compress(_: ShaNiToken, state: &mut [u32; 5], blocks: &[[u8; 64]]) {
-    // SAFETY: the token proves the CPU has SHA, SSSE3 and SSE4.1.
-    unsafe { compress_impl(state, blocks) }
+    either_form!(
+        vector::compress(state, blocks),
+        compress_impl::<false>(state, blocks)
+    )
 }
 
 /// Up to 15 bytes as the low bytes of a register, the rest zero, read piece by piece
@@ -263,12 +384,6 @@ fn load_end(b: &[u8], r: usize) -> __m128i {
     _mm_shuffle_epi8(v, idx)
 }
 
-#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-fn digest_impl(state: &[u32; 5], prefix_len: u64, data: &[u8], done: usize) -> [u8; 20] {
-    let (abcd, e) = final_state(state, prefix_len, data, done);
-    digest_out(abcd, e)
-}
-
 /// The digest bytes of a final state.
 #[inline]
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
@@ -280,40 +395,27 @@ fn digest_out(abcd: __m128i, e: __m128i) -> [u8; 20] {
     out
 }
 
-/// HMAC's tag in one call: the inner digest (as [`digest_impl`], from the inner state),
-/// then the outer block built in registers from it (the 20 digest bytes, the marker, the
-/// length of 84 bytes) and compressed from `outer`. The inner digest never leaves
-/// registers.
+/// The digest of a message that follows `prefix_len` bytes already compressed into
+/// `state`: `data`'s whole blocks from block `done` on, then its padded tail built in
+/// registers. With `HMAC`, HMAC's tag in the same call: the outer block built in registers
+/// from that digest (the 20 digest bytes, the marker, the length of 84 bytes) and
+/// compressed from `outer` (the inner digest never leaves registers). One function for
+/// both, so that each instance has one caller and is inlined into its entry.
+// (`block_regs!`'s last step's "next X" is dead code the lint still sees.)
+#[allow(unused_assignments)]
+#[inline]
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-fn hmac_impl(
-    inner: &[u32; 5],
+fn finish_impl<const VEC: bool, const HMAC: bool>(
+    state: &[u32; 5],
     outer: &[u32; 5],
     prefix_len: u64,
     data: &[u8],
     done: usize,
 ) -> [u8; 20] {
-    let (abcd, e) = final_state(inner, prefix_len, data, done);
-    // The outer message as raw (big-endian) bytes: digest words a..d, then e, 0x80, zeros,
-    // and the bit length (64 + 20) * 8 in the last 8 bytes.
-    let raw0 = bswap128(abcd);
-    let ew = _mm_extract_epi32::<3>(e) as u32;
-    let raw1 = _mm_set_epi32(0, 0, 0x80, ew.swap_bytes() as i32);
-    let bits = (64u64 + 20) * 8;
-    let raw3 = _mm_insert_epi64::<1>(_mm_setzero_si128(), bits.swap_bytes() as i64);
-    let (mut oabcd, mut oe) = load_state(outer);
-    block_regs(&mut oabcd, &mut oe, [raw0, raw1, _mm_setzero_si128(), raw3]);
-    digest_out(oabcd, oe)
-}
-
-/// The state after `data`'s whole blocks from block `done` on and its padded tail, built
-/// in registers, starting from `state` after `prefix_len` bytes.
-#[inline]
-#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-fn final_state(state: &[u32; 5], prefix_len: u64, data: &[u8], done: usize) -> (__m128i, __m128i) {
     let (mut abcd, mut e) = load_state(state);
     let (blocks, tail) = data.as_chunks::<64>();
     for b in &blocks[done..] {
-        block(&mut abcd, &mut e, b);
+        block_regs!(VEC, abcd, e, pieces(b));
     }
     // The tail, the 0x80 marker and the length, built in registers: four 16-byte pieces
     // of the tail (whole pieces loaded, the partial one by `load_end` / `load_short`).
@@ -345,13 +447,25 @@ fn final_state(state: &[u32; 5], prefix_len: u64, data: &[u8], done: usize) -> (
     let len = _mm_insert_epi64::<1>(_mm_setzero_si128(), bits.swap_bytes() as i64);
     if t < 56 {
         m[3] = _mm_or_si128(m[3], len);
-        block_regs(&mut abcd, &mut e, m);
+        block_regs!(VEC, abcd, e, m);
     } else {
-        block_regs(&mut abcd, &mut e, m);
+        block_regs!(VEC, abcd, e, m);
         let z = _mm_setzero_si128();
-        block_regs(&mut abcd, &mut e, [z, z, z, len]);
+        block_regs!(VEC, abcd, e, [z, z, z, len]);
     }
-    (abcd, e)
+    if !HMAC {
+        return digest_out(abcd, e);
+    }
+    // The outer message as raw (big-endian) bytes: digest words a..d, then e, 0x80, zeros,
+    // and the bit length (64 + 20) * 8 in the last 8 bytes.
+    let raw0 = bswap128(abcd);
+    let ew = _mm_extract_epi32::<3>(e) as u32;
+    let raw1 = _mm_set_epi32(0, 0, 0x80, ew.swap_bytes() as i32);
+    let bits = (64u64 + 20) * 8;
+    let raw3 = _mm_insert_epi64::<1>(_mm_setzero_si128(), bits.swap_bytes() as i64);
+    let (mut oabcd, mut oe) = load_state(outer);
+    block_regs!(VEC, oabcd, oe, [raw0, raw1, _mm_setzero_si128(), raw3]);
+    digest_out(oabcd, oe)
 }
 
 /// The digest of a message that follows `prefix_len` bytes already compressed into
@@ -366,8 +480,10 @@ pub(crate) fn digest(
     done: usize,
 ) -> [u8; 20] {
     debug_assert!(done <= data.len() / 64);
-    // SAFETY: the token proves the CPU has SHA, SSSE3 and SSE4.1.
-    unsafe { digest_impl(state, prefix_len, data, done) }
+    either_form!(
+        vector::digest(state, prefix_len, data, done),
+        finish_impl::<false, false>(state, state, prefix_len, data, done)
+    )
 }
 
 /// HMAC's tag of a message that follows `prefix_len` bytes already compressed into the
@@ -382,8 +498,10 @@ pub(crate) fn hmac(
     done: usize,
 ) -> [u8; 20] {
     debug_assert!(done <= data.len() / 64);
-    // SAFETY: the token proves the CPU has SHA, SSSE3 and SSE4.1.
-    unsafe { hmac_impl(inner, outer, prefix_len, data, done) }
+    either_form!(
+        vector::hmac(inner, outer, prefix_len, data, done),
+        finish_impl::<false, true>(inner, outer, prefix_len, data, done)
+    )
 }
 
 /// Compresses two independent streams of equally many blocks at once (two interleaved
@@ -397,6 +515,86 @@ pub(crate) fn compress2(
     blocks_b: &[[u8; 64]],
 ) {
     debug_assert_eq!(blocks_a.len(), blocks_b.len());
-    // SAFETY: the token proves the CPU has SHA, SSSE3 and SSE4.1.
-    unsafe { compress2_impl(a, blocks_a, b, blocks_b) }
+    either_form!(
+        vector::compress2(a, blocks_a, b, blocks_b),
+        compress2_impl::<false>(a, blocks_a, b, blocks_b)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    use crate::sha1::testing::{blocks, reference, state};
+    use crate::sha1::{Impl, digest_from};
+    use crate::test_util::{Rng, token_or_skip};
+
+    fn token() -> Option<ShaNiToken> {
+        token_or_skip(ShaNiToken::get(), &["sha-ni", "sha-ni-asm"], "SHA-NI")
+    }
+
+    /// Both forms of the schedule, whichever this CPU's row picks: one stream, pairs, the
+    /// one-call digest and HMAC tag, against the portable code.
+    #[test]
+    fn both_schedules_match_the_reference() {
+        let Some(_sha) = token() else { return };
+        let vector = token_or_skip(Avx512Token::get(), &["avx512"], "AVX-512 F/BW/VL");
+        let mut rng = Rng(11);
+        for vec in [false, true] {
+            if vec && vector.is_none() {
+                continue;
+            }
+            // SAFETY (every `unsafe` below): the tokens above prove the CPU has SHA, SSSE3
+            // and SSE4.1, and, where `vec`, AVX, AVX2 and AVX-512 F/VL.
+            for n in 0..=20 {
+                let (sa, sb) = (state(&mut rng), state(&mut rng));
+                let (ba, bb) = (blocks(&mut rng, n), blocks(&mut rng, n));
+                let mut a = sa;
+                unsafe {
+                    if vec {
+                        vector::compress(&mut a, &ba);
+                    } else {
+                        compress_impl::<false>(&mut a, &ba);
+                    }
+                }
+                assert_eq!(a, reference(&sa, &ba), "{n} blocks, vector form {vec}");
+                let (mut a, mut b) = (sa, sb);
+                unsafe {
+                    if vec {
+                        vector::compress2(&mut a, &ba, &mut b, &bb);
+                    } else {
+                        compress2_impl::<false>(&mut a, &ba, &mut b, &bb);
+                    }
+                }
+                assert_eq!(a, reference(&sa, &ba), "pair a, {n} blocks, {vec}");
+                assert_eq!(b, reference(&sb, &bb), "pair b, {n} blocks, {vec}");
+            }
+            for len in [
+                0, 1, 15, 16, 20, 55, 56, 63, 64, 65, 119, 120, 128, 200, 1000,
+            ] {
+                let msg = rng.bytes(len);
+                let (inner, outer) = (state(&mut rng), state(&mut rng));
+                let want = digest_from(Impl::Portable, inner, 64, &msg);
+                let (got, tag) = unsafe {
+                    if vec {
+                        (
+                            vector::digest(&inner, 64, &msg, 0),
+                            vector::hmac(&inner, &outer, 64, &msg, 0),
+                        )
+                    } else {
+                        (
+                            finish_impl::<false, false>(&inner, &inner, 64, &msg, 0),
+                            finish_impl::<false, true>(&inner, &outer, 64, &msg, 0),
+                        )
+                    }
+                };
+                assert_eq!(got, want, "digest of {len} bytes, {vec}");
+                assert_eq!(
+                    tag,
+                    digest_from(Impl::Portable, outer, 64, &want),
+                    "HMAC of {len} bytes, {vec}"
+                );
+            }
+        }
+    }
 }
