@@ -272,7 +272,7 @@ fn compress2_impl<const VEC: bool>(
 /// The vector form's token: AVX-512 F/VL where this CPU's row puts the schedule's
 /// `sha1msg2` step on the vector ALUs (two cached loads), else `None`.
 #[inline(always)]
-fn vector_form() -> Option<Avx512Token> {
+pub(crate) fn vector_form() -> Option<Avx512Token> {
     if crate::tuning::sha_ni_schedule() == crate::tuning::ShaNiSchedule::Vector {
         Avx512Token::get()
     } else {
