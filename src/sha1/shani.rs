@@ -37,7 +37,7 @@
 //! three-input XOR; the [`vector`] entries compile the same source with those features):
 //! one stream 1.14-1.25x faster, a one-block pair (HMAC's key blocks) 1.2-1.5x, measured
 //! on an Intel Xeon, family 6 model 167 (speed/RESULTS.md). Compiled for SSE alone (shifts,
-//! ORs and register copies, about fifteen instructions) it was 0.78x the SHA form for one
+//! ORs and register copies, about fifteen instructions) it was 0.84x the SHA form for one
 //! stream there and no faster for two, so the form needs AVX-512 VL. Where the chain
 //! binds (AMD) the SHA form costs the chain nothing and stays.
 
@@ -283,7 +283,7 @@ pub(crate) fn vector_form() -> Option<Avx512Token> {
 /// The kernels with the schedule's `sha1msg2` step on the vector ALUs: the generic bodies
 /// instantiated with `VEC` and compiled with AVX-512 VL, which turns the step's rotates
 /// into `vprold` and its XORs into `vpternlogd`. (Compiled for SSE alone, with shifts and
-/// register copies, the same step measured 0.78x the SHA form for one stream on Intel, and
+/// register copies, the same step measured 0.84x the SHA form for one stream on Intel, and
 /// no gain for two.) Each body has its entry here as its only caller, so it is inlined
 /// into it and compiled with these features.
 mod vector {
