@@ -321,15 +321,53 @@ mod vector {
     }
 }
 
-/// Runs `$call` from `vector` where [`vector_form`] gives its token, else `$plain`.
+/// The kernels with the schedule's `sha1msg2` step on the SHA unit: the generic bodies
+/// instantiated without `VEC`, each inlined into its entry here (its only caller), as in
+/// [`vector`], so that both forms have the same shape of frames.
+mod sha_unit {
+    use super::*;
+
+    #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+    pub(super) fn compress(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
+        compress_impl::<false>(state, blocks);
+    }
+
+    #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+    pub(super) fn compress2(
+        a: &mut [u32; 5],
+        blocks_a: &[[u8; 64]],
+        b: &mut [u32; 5],
+        blocks_b: &[[u8; 64]],
+    ) {
+        compress2_impl::<false>(a, blocks_a, b, blocks_b);
+    }
+
+    #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+    pub(super) fn digest(state: &[u32; 5], prefix_len: u64, data: &[u8], done: usize) -> [u8; 20] {
+        finish_impl::<false, false>(state, state, prefix_len, data, done)
+    }
+
+    #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+    pub(super) fn hmac(
+        inner: &[u32; 5],
+        outer: &[u32; 5],
+        prefix_len: u64,
+        data: &[u8],
+        done: usize,
+    ) -> [u8; 20] {
+        finish_impl::<false, true>(inner, outer, prefix_len, data, done)
+    }
+}
+
+/// Runs `$vector` where [`vector_form`] gives its token, else `$sha_unit`.
 macro_rules! either_form {
-    ($vector:expr, $plain:expr) => {
+    ($vector:expr, $sha_unit:expr) => {
         match vector_form() {
             // SAFETY: the caller's `ShaNiToken` proves the CPU has SHA, SSSE3 and SSE4.1,
             // and the `Avx512Token` AVX, AVX2 and AVX-512 F/VL.
             Some(_) => unsafe { $vector },
             // SAFETY: the caller's `ShaNiToken` proves the CPU has SHA, SSSE3 and SSE4.1.
-            None => unsafe { $plain },
+            None => unsafe { $sha_unit },
         }
     };
 }
@@ -338,7 +376,7 @@ macro_rules! either_form {
 pub(crate) fn compress(_: ShaNiToken, state: &mut [u32; 5], blocks: &[[u8; 64]]) {
     either_form!(
         vector::compress(state, blocks),
-        compress_impl::<false>(state, blocks)
+        sha_unit::compress(state, blocks)
     )
 }
 
@@ -482,7 +520,7 @@ pub(crate) fn digest(
     debug_assert!(done <= data.len() / 64);
     either_form!(
         vector::digest(state, prefix_len, data, done),
-        finish_impl::<false, false>(state, state, prefix_len, data, done)
+        sha_unit::digest(state, prefix_len, data, done)
     )
 }
 
@@ -500,7 +538,7 @@ pub(crate) fn hmac(
     debug_assert!(done <= data.len() / 64);
     either_form!(
         vector::hmac(inner, outer, prefix_len, data, done),
-        finish_impl::<false, true>(inner, outer, prefix_len, data, done)
+        sha_unit::hmac(inner, outer, prefix_len, data, done)
     )
 }
 
@@ -517,7 +555,7 @@ pub(crate) fn compress2(
     debug_assert_eq!(blocks_a.len(), blocks_b.len());
     either_form!(
         vector::compress2(a, blocks_a, b, blocks_b),
-        compress2_impl::<false>(a, blocks_a, b, blocks_b)
+        sha_unit::compress2(a, blocks_a, b, blocks_b)
     )
 }
 
@@ -554,7 +592,7 @@ mod tests {
                     if vec {
                         vector::compress(&mut a, &ba);
                     } else {
-                        compress_impl::<false>(&mut a, &ba);
+                        sha_unit::compress(&mut a, &ba);
                     }
                 }
                 assert_eq!(a, reference(&sa, &ba), "{n} blocks, vector form {vec}");
@@ -563,7 +601,7 @@ mod tests {
                     if vec {
                         vector::compress2(&mut a, &ba, &mut b, &bb);
                     } else {
-                        compress2_impl::<false>(&mut a, &ba, &mut b, &bb);
+                        sha_unit::compress2(&mut a, &ba, &mut b, &bb);
                     }
                 }
                 assert_eq!(a, reference(&sa, &ba), "pair a, {n} blocks, {vec}");
@@ -583,8 +621,8 @@ mod tests {
                         )
                     } else {
                         (
-                            finish_impl::<false, false>(&inner, &inner, 64, &msg, 0),
-                            finish_impl::<false, true>(&inner, &outer, 64, &msg, 0),
+                            sha_unit::digest(&inner, 64, &msg, 0),
+                            sha_unit::hmac(&inner, &outer, 64, &msg, 0),
                         )
                     }
                 };
