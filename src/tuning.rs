@@ -203,7 +203,8 @@ pub(crate) enum ShaNiSchedule {
     /// way; the other form is not measured there).
     ShaUnit,
     /// The same step on the vector ALUs, with AVX-512 VL rotates and three-input XORs
-    /// (a CPU without AVX-512 VL runs `ShaUnit`: in SSE the step measured slower).
+    /// (a CPU without AVX-512 VL, or a `SIMDCRYPT_BACKEND` cap that leaves AVX-512 out, runs
+    /// `ShaUnit`: in SSE the step measured slower).
     Vector,
 }
 

@@ -270,14 +270,30 @@ fn compress2_impl<const VEC: bool>(
 }
 
 /// The vector form's token: AVX-512 F/VL where this CPU's row puts the schedule's
-/// `sha1msg2` step on the vector ALUs (two cached loads), else `None`.
+/// `sha1msg2` step on the vector ALUs and the automatic choice may use AVX-512 (decided
+/// once: [`takes_vector_form`]), else `None`.
 #[inline(always)]
 pub(crate) fn vector_form() -> Option<Avx512Token> {
-    if crate::tuning::sha_ni_schedule() == crate::tuning::ShaNiSchedule::Vector {
-        Avx512Token::get()
-    } else {
-        None
+    use core::sync::atomic::{AtomicU8, Ordering::Relaxed};
+    const UNSET: u8 = 2;
+    static FORM: AtomicU8 = AtomicU8::new(UNSET);
+    let mut form = FORM.load(Relaxed);
+    if form == UNSET {
+        form = u8::from(takes_vector_form(
+            crate::tuning::sha_ni_schedule(),
+            crate::backend::automatic_features(),
+        ));
+        FORM.store(form, Relaxed);
     }
+    if form == 1 { Avx512Token::get() } else { None }
+}
+
+/// Whether the SHA-NI kernels take the vector form, given the row's choice and the
+/// features the automatic choice may use: a `SIMDCRYPT_BACKEND` cap without AVX-512
+/// (`sha-ni` alone, say) keeps them to the SHA form, so that they use no more than the
+/// features the cap names.
+fn takes_vector_form(row: crate::tuning::ShaNiSchedule, cap: crate::cpu::Features) -> bool {
+    row == crate::tuning::ShaNiSchedule::Vector && cap.contains(Avx512Token::FEATURES)
 }
 
 /// The kernels with the schedule's `sha1msg2` step on the vector ALUs: the generic bodies
@@ -569,6 +585,25 @@ mod tests {
 
     fn token() -> Option<ShaNiToken> {
         token_or_skip(ShaNiToken::get(), &["sha-ni", "sha-ni-asm"], "SHA-NI")
+    }
+
+    #[test]
+    fn the_vector_form_needs_the_row_and_avx512_in_the_cap() {
+        use crate::cpu::Features;
+        use crate::tuning::ShaNiSchedule::{ShaUnit, Vector};
+        let all = Avx512Token::FEATURES.union(ShaNiToken::FEATURES);
+        assert!(takes_vector_form(Vector, all));
+        assert!(!takes_vector_form(ShaUnit, all));
+        assert!(!takes_vector_form(Vector, ShaNiToken::FEATURES));
+        assert!(!takes_vector_form(Vector, Features::NONE));
+        // This process: the vector form only where both say so.
+        assert_eq!(
+            vector_form().is_some(),
+            takes_vector_form(
+                crate::tuning::sha_ni_schedule(),
+                crate::backend::automatic_features()
+            ) && Avx512Token::get().is_some()
+        );
     }
 
     /// Both forms of the schedule, whichever this CPU's row picks: one stream, pairs, the
