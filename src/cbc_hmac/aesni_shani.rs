@@ -366,8 +366,7 @@ pub(crate) fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cpu::Avx512Token;
-    use crate::sha1::testing::{reference, state};
+    use crate::sha1::testing::{avx512_token, reference, state};
     use crate::test_util::{Rng, token_or_skip};
 
     /// Both forms of the SHA-1 schedule, whichever this CPU's row picks (the public API's
@@ -382,7 +381,7 @@ mod tests {
         let Some(_sha) = token_or_skip(ShaNiToken::get(), &both, "SHA-NI") else {
             return;
         };
-        let vector = token_or_skip(Avx512Token::get(), &["avx512"], "AVX-512 F/BW/VL");
+        let vector = avx512_token();
         let mut rng = Rng(5);
         for key_len in [16, 24, 32] {
             let ks = KeySchedule::new(&rng.bytes(key_len)).expect("a valid key length");

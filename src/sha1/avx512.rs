@@ -49,13 +49,9 @@ mod tests {
     use super::*;
     use std::vec::Vec;
 
-    use crate::sha1::testing::{blocks, reference, state};
+    use crate::sha1::testing::{avx512_token as token, blocks, reference, state};
     use crate::sha1::{IV as H0, soft};
-    use crate::test_util::{Rng, token_or_skip};
-
-    fn token() -> Option<Avx512Token> {
-        token_or_skip(Avx512Token::get(), &["avx512"], "AVX-512 F/BW/VL")
-    }
+    use crate::test_util::Rng;
 
     /// Every lane of a `L`-lane kernel against the portable compression function (and
     /// RustCrypto's), for block counts 0..=12, unequal per lane (the kernel does the

@@ -614,6 +614,30 @@ pub(crate) mod testing {
     use std::vec::Vec;
 
     use crate::test_util::Rng;
+    #[cfg(simdcrypt_x86_64)]
+    use crate::test_util::token_or_skip;
+
+    /// The SHA-NI token (the kernels of `sha-ni` and `sha-ni-asm`), or `None` where the
+    /// CPU lacks it ([`token_or_skip`]).
+    #[cfg(simdcrypt_x86_64)]
+    pub(crate) fn sha_ni_token() -> Option<crate::cpu::ShaNiToken> {
+        token_or_skip(
+            crate::cpu::ShaNiToken::get(),
+            &["sha-ni", "sha-ni-asm"],
+            "SHA-NI",
+        )
+    }
+
+    /// The AVX-512 F/BW/VL token (the `avx512` backend), or `None` where the CPU lacks it
+    /// ([`token_or_skip`]).
+    #[cfg(simdcrypt_x86_64)]
+    pub(crate) fn avx512_token() -> Option<crate::cpu::Avx512Token> {
+        token_or_skip(
+            crate::cpu::Avx512Token::get(),
+            &["avx512"],
+            "AVX-512 F/BW/VL",
+        )
+    }
 
     /// A random chaining state.
     pub(crate) fn state(rng: &mut Rng) -> [u32; 5] {

@@ -115,12 +115,9 @@ pub(crate) fn next_quad<const VEC: bool>(
 }
 
 /// Four rounds `j` of the block: consumes `x`, produces the next `x`, extends the schedule
-/// (in the form `$vec` says, [`next_quad`]; the SHA form without it).
+/// (in the form `$vec` says, [`next_quad`]).
 /// `m` is a ring of the last four message vectors (`M[j]` lives in `m[j % 4]`).
 macro_rules! quad {
-    ($j:literal, $f:literal, $abcd:ident, $x:ident, $m:ident, $last:ident) => {
-        quad!($j, $f, $abcd, $x, $m, $last, false)
-    };
     ($j:literal, $f:literal, $abcd:ident, $x:ident, $m:ident, $last:ident, $vec:expr) => {{
         let p = $abcd;
         $abcd = _mm_sha1rnds4_epu32::<$f>($abcd, $x);
@@ -296,84 +293,71 @@ fn takes_vector_form(row: crate::tuning::ShaNiSchedule, cap: crate::cpu::Feature
     row == crate::tuning::ShaNiSchedule::Vector && cap.contains(Avx512Token::FEATURES)
 }
 
-/// The kernels with the schedule's `sha1msg2` step on the vector ALUs: the generic bodies
-/// instantiated with `VEC` and compiled with AVX-512 VL, which turns the step's rotates
-/// into `vprold` and its XORs into `vpternlogd`. (Compiled for SSE alone, with shifts and
-/// register copies, the same step measured 0.84x the SHA form for one stream on Intel, and
-/// no gain for two.) Each body has its entry here as its only caller, so it is inlined
-/// into it and compiled with these features.
-mod vector {
-    use super::*;
+/// A module of entries for one form: each generic body instantiated with `$vec` and
+/// compiled with `$features`. Each body has its entry as its only caller, so it is
+/// inlined into it (and compiled with those features), and both forms have the same
+/// shape of frames.
+macro_rules! form_entries {
+    ($(#[$doc:meta])* $name:ident, $vec:literal, $features:literal) => {
+        $(#[$doc])*
+        mod $name {
+            use super::*;
 
-    #[target_feature(enable = "sha,sse2,ssse3,sse4.1,avx,avx2,avx512f,avx512vl")]
-    pub(super) fn compress(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
-        compress_impl::<true>(state, blocks);
-    }
+            #[target_feature(enable = $features)]
+            pub(super) fn compress(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
+                compress_impl::<$vec>(state, blocks);
+            }
 
-    #[target_feature(enable = "sha,sse2,ssse3,sse4.1,avx,avx2,avx512f,avx512vl")]
-    pub(super) fn compress2(
-        a: &mut [u32; 5],
-        blocks_a: &[[u8; 64]],
-        b: &mut [u32; 5],
-        blocks_b: &[[u8; 64]],
-    ) {
-        compress2_impl::<true>(a, blocks_a, b, blocks_b);
-    }
+            #[target_feature(enable = $features)]
+            pub(super) fn compress2(
+                a: &mut [u32; 5],
+                blocks_a: &[[u8; 64]],
+                b: &mut [u32; 5],
+                blocks_b: &[[u8; 64]],
+            ) {
+                compress2_impl::<$vec>(a, blocks_a, b, blocks_b);
+            }
 
-    #[target_feature(enable = "sha,sse2,ssse3,sse4.1,avx,avx2,avx512f,avx512vl")]
-    pub(super) fn digest(state: &[u32; 5], prefix_len: u64, data: &[u8], done: usize) -> [u8; 20] {
-        finish_impl::<true, false>(state, state, prefix_len, data, done)
-    }
+            #[target_feature(enable = $features)]
+            pub(super) fn digest(
+                state: &[u32; 5],
+                prefix_len: u64,
+                data: &[u8],
+                done: usize,
+            ) -> [u8; 20] {
+                finish_impl::<$vec, false>(state, state, prefix_len, data, done)
+            }
 
-    #[target_feature(enable = "sha,sse2,ssse3,sse4.1,avx,avx2,avx512f,avx512vl")]
-    pub(super) fn hmac(
-        inner: &[u32; 5],
-        outer: &[u32; 5],
-        prefix_len: u64,
-        data: &[u8],
-        done: usize,
-    ) -> [u8; 20] {
-        finish_impl::<true, true>(inner, outer, prefix_len, data, done)
-    }
+            #[target_feature(enable = $features)]
+            pub(super) fn hmac(
+                inner: &[u32; 5],
+                outer: &[u32; 5],
+                prefix_len: u64,
+                data: &[u8],
+                done: usize,
+            ) -> [u8; 20] {
+                finish_impl::<$vec, true>(inner, outer, prefix_len, data, done)
+            }
+        }
+    };
 }
 
-/// The kernels with the schedule's `sha1msg2` step on the SHA unit: the generic bodies
-/// instantiated without `VEC`, each inlined into its entry here (its only caller), as in
-/// [`vector`], so that both forms have the same shape of frames.
-mod sha_unit {
-    use super::*;
+form_entries!(
+    /// The kernels with the schedule's `sha1msg2` step on the vector ALUs, compiled with
+    /// AVX-512 VL, which turns the step's rotates into `vprold` and its XORs into
+    /// `vpternlogd`. (Compiled for SSE alone, with shifts and register copies, the same
+    /// step measured 0.84x the SHA form for one stream on Intel, and no gain for two.)
+    vector,
+    true,
+    "sha,sse2,ssse3,sse4.1,avx,avx2,avx512f,avx512vl"
+);
 
-    #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-    pub(super) fn compress(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
-        compress_impl::<false>(state, blocks);
-    }
-
-    #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-    pub(super) fn compress2(
-        a: &mut [u32; 5],
-        blocks_a: &[[u8; 64]],
-        b: &mut [u32; 5],
-        blocks_b: &[[u8; 64]],
-    ) {
-        compress2_impl::<false>(a, blocks_a, b, blocks_b);
-    }
-
-    #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-    pub(super) fn digest(state: &[u32; 5], prefix_len: u64, data: &[u8], done: usize) -> [u8; 20] {
-        finish_impl::<false, false>(state, state, prefix_len, data, done)
-    }
-
-    #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-    pub(super) fn hmac(
-        inner: &[u32; 5],
-        outer: &[u32; 5],
-        prefix_len: u64,
-        data: &[u8],
-        done: usize,
-    ) -> [u8; 20] {
-        finish_impl::<false, true>(inner, outer, prefix_len, data, done)
-    }
-}
+form_entries!(
+    /// The kernels with the schedule's `sha1msg2` step on the SHA unit.
+    sha_unit,
+    false,
+    "sha,sse2,ssse3,sse4.1"
+);
 
 /// Runs `$vector` where [`vector_form`] gives its token, else `$sha_unit`.
 macro_rules! either_form {
@@ -579,13 +563,9 @@ pub(crate) fn compress2(
 mod tests {
     use super::*;
 
-    use crate::sha1::testing::{blocks, reference, state};
+    use crate::sha1::testing::{avx512_token, blocks, reference, sha_ni_token, state};
     use crate::sha1::{Impl, digest_from};
-    use crate::test_util::{Rng, token_or_skip};
-
-    fn token() -> Option<ShaNiToken> {
-        token_or_skip(ShaNiToken::get(), &["sha-ni", "sha-ni-asm"], "SHA-NI")
-    }
+    use crate::test_util::Rng;
 
     #[test]
     fn the_vector_form_needs_the_row_and_avx512_in_the_cap() {
@@ -610,8 +590,8 @@ mod tests {
     /// one-call digest and HMAC tag, against the portable code.
     #[test]
     fn both_schedules_match_the_reference() {
-        let Some(_sha) = token() else { return };
-        let vector = token_or_skip(Avx512Token::get(), &["avx512"], "AVX-512 F/BW/VL");
+        let Some(_sha) = sha_ni_token() else { return };
+        let vector = avx512_token();
         let mut rng = Rng(11);
         for vec in [false, true] {
             if vec && vector.is_none() {

@@ -59,22 +59,18 @@ mod tests {
     use std::vec::Vec;
 
     use crate::sha1::IV as H0;
-    use crate::sha1::testing::{MILLION_A, blocks, digest, pad, reference, state};
-    use crate::test_util::{Rng, token_or_skip};
-
-    fn token() -> Option<ShaNiToken> {
-        token_or_skip(ShaNiToken::get(), &["sha-ni", "sha-ni-asm"], "SHA-NI")
-    }
+    use crate::sha1::testing::{MILLION_A, blocks, digest, pad, reference, sha_ni_token, state};
+    use crate::test_util::Rng;
 
     #[test]
     fn compress_matches_reference() {
-        let Some(t) = token() else { return };
+        let Some(t) = sha_ni_token() else { return };
         crate::sha1::testing::check_compress(|s, b| compress(t, s, b));
     }
 
     #[test]
     fn compress2_matches_rustcrypto() {
-        let Some(t) = token() else { return };
+        let Some(t) = sha_ni_token() else { return };
         let mut rng = Rng(2);
         for n in 0..=40 {
             let (sa, sb) = (state(&mut rng), state(&mut rng));
@@ -94,7 +90,7 @@ mod tests {
 
     #[test]
     fn compress2_unequal_lengths() {
-        let Some(t) = token() else { return };
+        let Some(t) = sha_ni_token() else { return };
         let mut rng = Rng(3);
         for (na, nb) in [(0, 3), (5, 0), (2, 9), (11, 4)] {
             let (sa, sb) = (state(&mut rng), state(&mut rng));
@@ -109,7 +105,7 @@ mod tests {
     /// A million 'a' against "abc" repeated, interleaved.
     #[test]
     fn compress2_long_messages() {
-        let Some(t) = token() else { return };
+        let Some(t) = sha_ni_token() else { return };
         let million = pad(&std::vec![b'a'; 1_000_000]);
         let abc = pad(b"abc");
         let (mut a, mut b) = (H0, H0);
