@@ -503,7 +503,7 @@ const CBC_HMAC_CALLS: [Named<CbcHmacSha1>; 2] = [
 
 /// Each kind of HMAC-SHA1 call under a set-up key, by name (the messages are prefixes of
 /// `bytes(20, 1024)`, whose inner chaining values the patterns hold).
-const HMAC_CALLS: [Named<HmacSha1Key>; 7] = [
+const HMAC_CALLS: [Named<HmacSha1Key>; 9] = [
     // (Key set-up, which the padded-key test below checks for leaks, here for its depth.)
     ("key set-up, 20-byte key", |k| {
         core::hint::black_box(HmacSha1Key::with_backend(&bytes(21, 20), k.backend()).unwrap());
@@ -532,7 +532,51 @@ const HMAC_CALLS: [Named<HmacSha1Key>; 7] = [
         m.update(&bytes(20, 1024));
         let _ = core::hint::black_box(m.verify(&[0; 12]));
     }),
+    // (One-shot, keyed in the call: `one_shot_hmac_leaves_no_key_material` checks it for
+    // leaks, here for its depth.)
+    ("one-shot, 20-byte key, 20 bytes", |k| {
+        let tag = crate::sha1::hmac_with(k.backend(), &bytes(21, 20), &bytes(20, 20));
+        core::hint::black_box(tag.unwrap());
+    }),
+    ("one-shot, 100-byte key, 1000 bytes", |k| {
+        let tag = crate::sha1::hmac_with(k.backend(), &bytes(21, 100), &bytes(20, 1000));
+        core::hint::black_box(tag.unwrap());
+    }),
 ];
+
+/// `hmac_sha1` keys in the call: nothing of the key (its padded blocks, K0) nor of what
+/// it derives (the starting states, the inner chaining values) may be left on the stack.
+#[test]
+fn one_shot_hmac_leaves_no_key_material() {
+    for b in Sha1::available_backends() {
+        for key_len in [20, 64, 100] {
+            let key = bytes(key_len as u64 + 5, key_len);
+            let k0 = k0_of(&key);
+            let ipad: [u8; 64] = core::array::from_fn(|i| k0[i] ^ 0x36);
+            let opad: [u8; 64] = core::array::from_fn(|i| k0[i] ^ 0x5c);
+            // Only K0's pseudo-random 16-byte pieces, each in both byte orders ([`pieces`]):
+            // a 20-byte key or digest fills the first (the rest are zeros, or runs of
+            // 0x36 / 0x5c after the XOR), a 64-byte key all four.
+            let keep = if key_len == 64 { 8 } else { 2 };
+            let mut patterns = hmac_state_patterns(&key, 20);
+            for block in [&ipad, &opad, &k0] {
+                patterns.extend(pieces(block).into_iter().take(keep));
+            }
+            for msg_len in [20, 130, 1000] {
+                let key = key.clone();
+                check(
+                    &std::format!("one-shot HMAC {b}, {key_len}-byte key, {msg_len} bytes"),
+                    patterns.clone(),
+                    move || {
+                        let tag = crate::sha1::hmac_with(b, &key, &bytes(20, msg_len));
+                        core::hint::black_box(tag.unwrap());
+                        drop(key);
+                    },
+                );
+            }
+        }
+    }
+}
 
 #[test]
 fn hmac_keying_leaves_no_padded_key() {

@@ -114,7 +114,7 @@ pub use cipher_impl::{Aes128, Aes192, Aes256};
 #[cfg(feature = "digest")]
 pub use digest_impl::Sha1Core;
 pub use error::{BackendName, Error};
-pub use sha1::{HmacSha1, HmacSha1Key, Sha1, sha1, sha1_many};
+pub use sha1::{HmacSha1, HmacSha1Key, Sha1, hmac_sha1, sha1, sha1_many};
 pub use xts::Xts;
 
 /// The README's example runs as a doc test.

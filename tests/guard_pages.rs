@@ -234,6 +234,12 @@ fn sha1_reads_only_its_bytes() {
                 let mut h = Sha1::with_backend(b).unwrap();
                 h.update(g.slice());
                 assert_eq!(h.finalize(), expect, "{b} {len}");
+                // One-shot HMAC, the message and a key of 0 to 99 bytes each guarded.
+                let key = bytes(len as u64 + 1, len % 100);
+                let gk = Guarded::with(&key, at_end);
+                let k = simdcrypt::HmacSha1Key::with_backend(&key, Backend::Portable).unwrap();
+                let tag = simdcrypt::sha1::hmac_with(b, gk.slice(), g.slice());
+                assert_eq!(tag, Ok(k.mac(&msg)), "{b} {len} HMAC");
                 // The lanes, each message guarded, lengths differing.
                 let others: Vec<Guarded> = (0..9)
                     .map(|i| Guarded::with(&bytes(i, len + 64 * i as usize), at_end))

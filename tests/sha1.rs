@@ -8,8 +8,8 @@ use ::sha1::Digest;
 use common::{backends, hmac_key};
 use hmac::{KeyInit, Mac};
 use proptest::prelude::*;
-use simdcrypt::sha1::{compress_with, digest_with, sha1_many_backend, sha1_many_with};
-use simdcrypt::{Backend, Error, HmacSha1, HmacSha1Key, Sha1, sha1, sha1_many};
+use simdcrypt::sha1::{compress_with, digest_with, hmac_with, sha1_many_backend, sha1_many_with};
+use simdcrypt::{Backend, Error, HmacSha1, HmacSha1Key, Sha1, hmac_sha1, sha1, sha1_many};
 use simdcrypt_testkit::{hex, records};
 
 const IV: [u32; 5] = [
@@ -124,6 +124,13 @@ fn rfc2202_hmac() {
             let mut m = k.start();
             m.update(&msg);
             assert_eq!(m.finalize(), md, "{b} start()");
+            // And one-shot, the key set up in the call.
+            assert_eq!(
+                hmac_with(b, &key, &msg),
+                Ok(md),
+                "{b} one-shot, key {}",
+                key.len()
+            );
         }
     }
     // The automatic backend too.
@@ -484,6 +491,10 @@ proptest! {
         let mut m = HmacSha1::new(&key);
         m.update(&data);
         prop_assert_eq!(m.finalize(), want);
+        prop_assert_eq!(hmac_sha1(&key, &data), want);
+        for b in backends::<Sha1>() {
+            prop_assert_eq!(hmac_with(b, &key, &data), Ok(want), "{} one-shot", b);
+        }
         // A key set up once: the one-shot `mac`, `verify`, and `start` then `update`, on
         // every backend, for several messages under the same key.
         for b in backends::<Sha1>() {
@@ -524,6 +535,7 @@ fn hmac_long_messages() {
             m.update(&msg[..len / 3]);
             m.update(&msg[len / 3..]);
             assert_eq!(m.finalize(), want, "{b} incremental len {len}");
+            assert_eq!(hmac_with(b, &key, msg), Ok(want), "{b} one-shot len {len}");
         }
     }
 }
@@ -552,7 +564,13 @@ fn one_shot_every_length() {
             assert_eq!(hash_with(*b, msg), want, "{b} len {len}");
             assert_eq!(digest_with(*b, msg), Ok(want), "{b} one-shot len {len}");
             assert_eq!(k.mac(msg), want_mac, "{b} HMAC len {len}");
+            assert_eq!(
+                hmac_with(*b, key, msg),
+                Ok(want_mac),
+                "{b} one-shot HMAC len {len}"
+            );
         }
+        assert_eq!(hmac_sha1(key, msg), want_mac, "one-shot HMAC len {len}");
     }
     // Messages that end at every offset of a buffer: the shifted load of the last 16
     // bytes reads only inside the slice (see also tests/guard_pages.rs).
@@ -604,4 +622,8 @@ fn compress_with_rejects_other_backends() {
     let mut s = IV;
     assert!(compress_with(Backend::AesNi, &mut s, &[[0; 64]]).is_err());
     assert_eq!(s, IV, "state untouched");
+    assert!(matches!(
+        hmac_with(Backend::AesNi, b"key", b"msg"),
+        Err(Error::BackendNotForAlgorithm { .. })
+    ));
 }

@@ -74,6 +74,8 @@ fuzz_target!(|inp: Input| {
         );
     }
     assert_eq!(m.clone().finalize(), want, "{b} HMAC");
+    let one_shot = simdcrypt::sha1::hmac_with(b, &inp.key, &inp.data);
+    assert_eq!(one_shot, Ok(want), "{b} one-shot HMAC");
 
     // Chunked HMAC updates (the same splits as the hash), then `reset` and the same
     // message again: the same tag each time.

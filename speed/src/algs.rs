@@ -135,7 +135,9 @@ pub enum Family {
     Sha1,
     /// SHA-1 of several independent messages at once.
     Sha1Many,
-    /// HMAC-SHA1 of one message, keyed per message.
+    /// HMAC-SHA1 of one message, keyed per message (each library's one-shot call where it
+    /// has one: `hmac_sha1`, OpenSSL's `HMAC()`, AWS-LC's `hmac::Key::new` then `sign`;
+    /// RustCrypto's `new_from_slice`, `update`, `finalize`).
     HmacSha1,
     /// HMAC-SHA1 of one message under a key set up once (`HmacSha1Key::mac`; RustCrypto's
     /// keyed `Hmac` cloned per message; AWS-LC's `hmac::Key` reused; OpenSSL's shim has
@@ -611,7 +613,7 @@ impl Algorithm {
             })),
             Family::HmacSha1 => {
                 let backend = b?;
-                simdcrypt::HmacSha1::with_backend(k, backend).ok()?;
+                simdcrypt::sha1::hmac_with(backend, k, &[]).ok()?;
                 Some(Box::new(OursHmac {
                     backend,
                     auto: Some(backend) == self.auto(),
@@ -1030,8 +1032,8 @@ impl Runner for OursSha1Many {
     }
 }
 
-/// HMAC keyed per message, as the peers' rows are: `HmacSha1::new` (what users call) on
-/// the automatic backend, `with_backend` on the others.
+/// HMAC keyed per message, as the peers' rows are: the one-shot `hmac_sha1` (what users
+/// call) on the automatic backend, `sha1::hmac_with` on the others.
 struct OursHmac {
     backend: Backend,
     auto: bool,
@@ -1042,14 +1044,14 @@ struct OursHmac {
 
 impl Runner for OursHmac {
     fn run(&mut self) {
-        let mut m = if self.auto {
-            simdcrypt::HmacSha1::new(black_box(&self.key))
+        // One-shot, keyed in the call (as OpenSSL's `HMAC()`; RustCrypto has no one-shot,
+        // its row keys, updates and finalizes).
+        let (key, msg) = (black_box(&self.key[..]), black_box(&self.msg[..]));
+        self.out = if self.auto {
+            simdcrypt::hmac_sha1(key, msg)
         } else {
-            simdcrypt::HmacSha1::with_backend(black_box(&self.key), self.backend)
-                .expect("checked when made")
+            simdcrypt::sha1::hmac_with(self.backend, key, msg).expect("checked when made")
         };
-        m.update(black_box(&self.msg));
-        self.out = m.finalize();
     }
     fn output(&self) -> &[u8] {
         &self.out

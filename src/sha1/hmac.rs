@@ -11,6 +11,54 @@ use super::{IV, Impl, Sha1, hmac_from, impl_for};
 use crate::dispatch;
 use crate::{Backend, Error};
 
+/// The HMAC-SHA1 tag of `msg` under `key` (any length), one-shot, on the automatic
+/// backend: what [`HmacSha1::new`], `update` and `finalize` compute, without a hashing
+/// state between the calls (moving that state, 144 bytes just written by narrow stores,
+/// into `finalize` made a copy whose wide loads could not be forwarded: a quarter of a
+/// 16-byte message's time after keying, Intel family 6 model 167), and nothing left of the
+/// key: the chaining values are wiped and the stack the kernels used is zeroed.
+///
+/// ```
+/// use hex_literal::hex;
+/// // RFC 2202 test cases 2 and 6 (a key longer than the block is hashed first).
+/// let tag = simdcrypt::hmac_sha1(b"Jefe", b"what do ya want for nothing?");
+/// assert_eq!(tag, hex!("effcdf6ae5eb2fa2d27416d5f184df9c259a7c79"));
+/// let msg = b"Test Using Larger Than Block-Size Key - Hash Key First";
+/// let tag = simdcrypt::hmac_sha1(&[0xaa; 80], msg);
+/// assert_eq!(tag, hex!("aa4ae5e15272d00e95705637ce8a3b55ed402112"));
+/// ```
+#[must_use]
+pub fn hmac_sha1(key: &[u8], msg: &[u8]) -> [u8; 20] {
+    let (imp, backend) = dispatch::SHA1.auto_kernel();
+    let tag = one_shot(imp, backend, key, msg);
+    imp.for_run(msg.len() / 64).burn_one_shot();
+    tag
+}
+
+/// [`hmac_sha1`] on the backend given: a hook for the speed tool's per-backend rows and
+/// for differential tests; `Err` if this CPU cannot run it or it is not a SHA-1 backend.
+#[doc(hidden)]
+pub fn hmac_with(backend: Backend, key: &[u8], msg: &[u8]) -> Result<[u8; 20], Error> {
+    let imp = impl_for(backend)?;
+    let tag = one_shot(imp, backend, key, msg);
+    imp.for_run(msg.len() / 64).burn_one_shot();
+    Ok(tag)
+}
+
+/// The key's two blocks, then the message and the outer block (two kernel calls). A
+/// frame of its own, below the caller's stack wipe ([`Impl::burn_one_shot`]): the starting
+/// states it gets back from [`key_states`] and passes on are wiped, but the compiler may
+/// keep copies of them in this frame (inlined into the caller, the outer state's was
+/// found in the caller's frame, above the wipe, on `sha-ni-asm`).
+#[inline(never)]
+fn one_shot(imp: Impl, backend: Backend, key: &[u8], msg: &[u8]) -> [u8; 20] {
+    let (mut inner, mut outer) = key_states(key, imp, backend);
+    let tag = hmac_from(imp, &inner, &outer, 64, msg);
+    crate::wipe::words(&mut inner);
+    crate::wipe::words(&mut outer);
+    tag
+}
+
 /// HMAC-SHA1, incremental.
 ///
 /// ```

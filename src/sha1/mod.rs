@@ -46,7 +46,7 @@ pub(crate) mod soft;
 #[cfg(simdcrypt_x86_64)]
 pub(crate) mod ssse3;
 
-pub use hmac::{HmacSha1, HmacSha1Key};
+pub use hmac::{HmacSha1, HmacSha1Key, hmac_sha1, hmac_with};
 pub use many::sha1_many;
 #[doc(hidden)]
 pub use many::{sha1_many_backend, sha1_many_with};
@@ -119,6 +119,29 @@ impl Impl {
             Impl::Avx2Asm(_) => stack::<{ depth(137, 155) }>(),
             #[cfg(simdcrypt_asm)]
             Impl::ShaNiAsm(_) => stack::<{ depth(56, 56) }>(),
+        }
+    }
+
+    /// Zeroes the stack below the caller of the one-shot HMAC's work function
+    /// (`hmac::one_shot`): its frame (384 bytes on SHA-NI, with the key blocks and a long
+    /// key's hashing state), then the frames of the kernels it called, which
+    /// [`Impl::burn_stack`] alone covers for the keyed calls. Measured as those are, with
+    /// at least 105 bytes to spare.
+    #[inline(always)]
+    pub(crate) fn burn_one_shot(self) {
+        use crate::wipe::{depth, stack};
+        match self {
+            Impl::Portable => stack::<{ depth(100, 91) }>(),
+            #[cfg(simdcrypt_x86_64)]
+            Impl::Ssse3(_) => stack::<{ depth(137, 131) }>(),
+            #[cfg(simdcrypt_x86_64)]
+            Impl::Avx2(_) | Impl::Avx512(_) => stack::<{ depth(212, 198) }>(),
+            #[cfg(simdcrypt_x86_64)]
+            Impl::ShaNi(_) => stack::<{ depth(57, 46) }>(),
+            #[cfg(simdcrypt_asm)]
+            Impl::Avx2Asm(_) => stack::<{ depth(153, 149) }>(),
+            #[cfg(simdcrypt_asm)]
+            Impl::ShaNiAsm(_) => stack::<{ depth(57, 46) }>(),
         }
     }
 
