@@ -512,7 +512,7 @@ unsafe fn encrypt_tweak<const R: usize>(tok: AesNiToken, k2: &KeySchedule, t: &B
 /// alternating runs, ratios to OpenSSL: 1.53-1.62x faster at 16 bytes, 1.20-1.37x at
 /// 17-100, 1.09-1.13x at 512-1,500, 1.03-1.05x at 4 KiB (speed/RESULTS.md).
 #[inline(always)]
-fn load_tweak(t: &Block) -> __m128i {
+pub(super) fn load_tweak(t: &Block) -> __m128i {
     /// Eight bytes at any alignment, read by one volatile load.
     #[derive(Clone, Copy)]
     #[repr(C, packed)]

@@ -928,6 +928,14 @@ impl Xts {
             let k2 = if self.kernel.encrypts_tweak() {
                 Some(&self.k2)
             } else {
+                // Stored again whole (from two 8-byte loads, which forward from the two
+                // 8-byte stores `nth` made), so that the block kernel's 16-byte load
+                // forwards too ([`kernel::load_tweak`]).
+                #[cfg(simdcrypt_x86_64)]
+                {
+                    let whole = kernel::load_tweak(&t);
+                    crate::aes::aesni::store(&mut t, whole);
+                }
                 self.tweak_one
                     .encrypt_blocks(&self.k2, core::slice::from_mut(&mut t));
                 None
