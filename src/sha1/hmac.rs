@@ -31,19 +31,23 @@ use crate::{Backend, Error};
 #[must_use]
 pub fn hmac_sha1(key: &[u8], msg: &[u8]) -> [u8; 20] {
     let (imp, backend) = dispatch::SHA1.auto_kernel();
-    let tag = one_shot(imp, backend, key, msg);
-    imp.for_run(msg.len() / 64).burn_one_shot();
-    tag
+    one_shot(imp, backend, key, msg)
 }
 
 /// [`hmac_sha1`] on the backend given: a hook for the speed tool's per-backend rows and
 /// for differential tests; `Err` if this CPU cannot run it or it is not a SHA-1 backend.
 #[doc(hidden)]
 pub fn hmac_with(backend: Backend, key: &[u8], msg: &[u8]) -> Result<[u8; 20], Error> {
-    let imp = impl_for(backend)?;
-    let tag = one_shot(imp, backend, key, msg);
+    Ok(one_shot(impl_for(backend)?, backend, key, msg))
+}
+
+/// [`one_shot_work`], then the stack below it zeroed ([`Impl::burn_one_shot`]). Inlined,
+/// so that the wipe starts in the caller's frame, above the work's.
+#[inline(always)]
+fn one_shot(imp: Impl, backend: Backend, key: &[u8], msg: &[u8]) -> [u8; 20] {
+    let tag = one_shot_work(imp, backend, key, msg);
     imp.for_run(msg.len() / 64).burn_one_shot();
-    Ok(tag)
+    tag
 }
 
 /// The key's two blocks, then the message and the outer block (two kernel calls). A
@@ -52,7 +56,7 @@ pub fn hmac_with(backend: Backend, key: &[u8], msg: &[u8]) -> Result<[u8; 20], E
 /// keep copies of them in this frame (inlined into the caller, the outer state's was
 /// found in the caller's frame, above the wipe, on `sha-ni-asm`).
 #[inline(never)]
-fn one_shot(imp: Impl, backend: Backend, key: &[u8], msg: &[u8]) -> [u8; 20] {
+fn one_shot_work(imp: Impl, backend: Backend, key: &[u8], msg: &[u8]) -> [u8; 20] {
     let (mut inner, mut outer) = key_states(key, imp, backend);
     let tag = hmac_from(imp, &inner, &outer, 64, msg);
     crate::wipe::words(&mut inner);

@@ -123,7 +123,7 @@ impl Impl {
     }
 
     /// Zeroes the stack below the caller of the one-shot HMAC's work function
-    /// (`hmac::one_shot`): its frame (384 bytes on SHA-NI, with the key blocks and a long
+    /// (`hmac::one_shot_work`): its frame (384 bytes on SHA-NI, with the key blocks and a long
     /// key's hashing state), then the frames of the kernels it called, which
     /// [`Impl::burn_stack`] alone covers for the keyed calls. Measured as those are, with
     /// at least 105 bytes to spare.
@@ -135,7 +135,7 @@ impl Impl {
             #[cfg(simdcrypt_x86_64)]
             Impl::Ssse3(_) => stack::<{ depth(137, 131) }>(),
             #[cfg(simdcrypt_x86_64)]
-            Impl::Avx2(_) | Impl::Avx512(_) => stack::<{ depth(212, 198) }>(),
+            Impl::Avx2(_) | Impl::Avx512(_) => stack::<{ depth(214, 198) }>(),
             #[cfg(simdcrypt_x86_64)]
             Impl::ShaNi(_) => stack::<{ depth(57, 46) }>(),
             #[cfg(simdcrypt_asm)]
