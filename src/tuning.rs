@@ -32,6 +32,9 @@ pub(crate) struct Row {
     /// Where the SHA-NI intrinsics compute the message schedule's `sha1msg2` step.
     #[cfg_attr(not(simdcrypt_x86_64), allow(dead_code))]
     pub(crate) sha_ni_schedule: ShaNiSchedule,
+    /// How the XTS kernels' multi-unit loop makes each unit's first tweaks.
+    #[cfg_attr(not(simdcrypt_x86_64), allow(dead_code))]
+    pub(crate) fresh_tweaks: FreshTweaks,
     /// Why, measured how.
     #[allow(dead_code)] // documentation that the tests check is present
     reason: &'static str,
@@ -56,6 +59,7 @@ impl Row {
                 one_stream_below: [0; 3],
             },
             sha_ni_schedule: ShaNiSchedule::ShaUnit,
+            fresh_tweaks: FreshTweaks::Shifts,
             reason,
         }
     }
@@ -74,6 +78,7 @@ pub(crate) static TABLE: &[Row] = &[
         prefer: &[],
         sha1_many: Sha1Many::DEFAULT,
         sha_ni_schedule: ShaNiSchedule::DEFAULT,
+        fresh_tweaks: FreshTweaks::DEFAULT,
         reason: "The default orders were measured here (the comments of crate::dispatch's tables): \
                  zmm XTS first, ymm AES and CBC, the SHA-NI assembly first for SHA-1. \
                  sha1_many's defaults and the SHA-NI schedule form were measured on an Intel \
@@ -127,6 +132,7 @@ pub(crate) static TABLE: &[Row] = &[
             one_stream_below: [384, 384, 0],
         },
         sha_ni_schedule: ShaNiSchedule::ShaUnit,
+        fresh_tweaks: FreshTweaks::Shifts,
         reason: "Full-width 512-bit AES: vaesenc zmm 7.22 G/s against ymm 7.30 G/s, twice \
                  the bytes (family 26 model 2), so zmm goes first for ECB (0.92-0.98 of \
                  the zmm ceiling from 1 KiB up, the ymm kernel 0.43-0.53) and CBC \
@@ -223,6 +229,37 @@ impl ShaNiSchedule {
 #[inline]
 pub(crate) fn sha_ni_schedule() -> ShaNiSchedule {
     current().map_or(ShaNiSchedule::DEFAULT, |r| r.sha_ni_schedule)
+}
+
+/// How the XTS kernels' multi-unit loop (`crate::xts::kernel`) makes a new unit's first
+/// tweaks, `T_0·x^l` for the lanes of its first registers, under the AES rounds of the
+/// group before, per CPU. Only the zmm kernel has two forms; the others always shift.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum FreshTweaks {
+    /// Per-lane variable shifts (`vpsllvq`, `vpsrlvq`) and one carry-less
+    /// multiplication: what AMD Zen 4 and Zen 5 were measured with (512-byte sectors
+    /// 1.03-1.09x on zmm once the first registers were made from `T_0` directly,
+    /// speed/RESULTS.md); the other form is not measured there, and there `vpclmulqdq`
+    /// may share the AES pipes (as shifts do not).
+    Shifts,
+    /// Carry-less multiplications alone (`AesVec::mul_x_lanes_clmul`): Intel runs 512-bit
+    /// vector shifts on port 0, the port of 512-bit AES, and `vpclmulqdq` on port 5.
+    Clmul,
+}
+
+impl FreshTweaks {
+    /// CPUs in no row, and Intel's: measured on an Intel Xeon reporting family 6 model 167
+    /// (Sapphire Rapids-class). Time of `encrypt_sectors` with 512-byte sectors over that
+    /// of one unit of the same length, in one process, medians of 5 alternating runs of
+    /// the two builds: 0.871 -> 0.909 at 16 KiB, 0.886 -> 0.932 at 64 KiB, 0.825 -> 0.844
+    /// at 4 KiB (1.02-1.05x). Intel's other AVX-512 cores share the port layout.
+    pub(crate) const DEFAULT: FreshTweaks = FreshTweaks::Clmul;
+}
+
+/// [`Row::fresh_tweaks`] for this CPU ([`FreshTweaks::DEFAULT`] in no row).
+#[inline]
+pub(crate) fn fresh_tweaks() -> FreshTweaks {
+    current().map_or(FreshTweaks::DEFAULT, |r| r.fresh_tweaks)
 }
 
 /// The row for this CPU, if any; looked up once (CPUID traps to the hypervisor in a VM,

@@ -37,6 +37,9 @@ pub(crate) trait AesVec: Copy {
     }
     /// The block in `x` in every lane.
     fn splat_reg(t: Self::Token, x: __m128i) -> Self;
+    /// Lane `l` from `b[l]` for `l < LANES` (the rest of `b` unused): blocks made in
+    /// registers, put together without a trip through memory.
+    fn from_blocks(t: Self::Token, b: [__m128i; 4]) -> Self;
     /// The 15 round-key slots, each in every lane.
     #[inline(always)]
     fn keys(t: Self::Token, k: &[Block; 15]) -> [Self; 15] {
@@ -141,6 +144,19 @@ pub(crate) trait AesVec: Copy {
     /// Lane `l` times `x^(k + l)` in GF(2^128) (XTS bit order), `k + LANES <= 64`: from one
     /// broadcast tweak, the tweaks `k .. k + LANES` of a unit, each straight from it.
     fn mul_x_lanes(self, k: usize) -> Self;
+    /// [`AesVec::mul_x_lanes`] by carry-less multiplications alone (`k + LANES <= 64`):
+    /// no vector shifts, which on Intel run on the port of 512-bit AES (port 0), where
+    /// `vpclmulqdq` runs on port 5. For the fused multi-unit loop, which makes a unit's
+    /// first tweaks under the AES rounds of the group before, where the AES port binds
+    /// (512-byte sectors 1.02-1.05x faster at 4-64 KiB, Intel family 6 model 167:
+    /// `crate::tuning::FreshTweaks`, which CPUs take it). `mul_x_lanes` keeps the shorter
+    /// latency (one multiplication deep, not two) for a call's first tweaks, which are on
+    /// its critical path. The default: `mul_x_lanes` (the narrower registers' kernels have
+    /// a single form).
+    #[inline(always)]
+    fn mul_x_lanes_clmul(self, k: usize) -> Self {
+        self.mul_x_lanes(k)
+    }
     /// Every lane times `x^(8 LANES)`, XORed with `k`: a shift by `LANES` bytes, the bytes
     /// shifted out folded back by carry-less multiplication with 0x87 (the step of 8
     /// registers), and `k` (in one three-way XOR where the ISA has it).
@@ -445,6 +461,10 @@ impl AesVec for Xmm {
     fn splat_reg(_: AesNiToken, x: __m128i) -> Self {
         Xmm(x)
     }
+    #[inline(always)]
+    fn from_blocks(_: AesNiToken, b: [__m128i; 4]) -> Self {
+        Xmm(b[0])
+    }
     mem!(Xmm: AesNiToken, _mm_setzero_si128, _mm_loadu_si128, _mm_storeu_si128);
     #[inline(always)]
     unsafe fn load_part(t: AesNiToken, p: *const u8, n: usize) -> Self {
@@ -545,6 +565,11 @@ impl AesVec for Ymm {
     fn splat_reg(_: VaesAvx2Token, x: __m128i) -> Self {
         // SAFETY: see the top of the impl.
         Ymm(unsafe { _mm256_broadcastsi128_si256(x) })
+    }
+    #[inline(always)]
+    fn from_blocks(_: VaesAvx2Token, b: [__m128i; 4]) -> Self {
+        // SAFETY: see the top of the impl.
+        Ymm(unsafe { _mm256_set_m128i(b[1], b[0]) })
     }
     mem!(Ymm: VaesAvx2Token, _mm256_setzero_si256, _mm256_loadu_si256, _mm256_storeu_si256);
     #[inline(always)]
@@ -674,6 +699,15 @@ impl AesVec for Zmm {
         // SAFETY: see the top of the impl.
         Zmm(unsafe { _mm512_broadcast_i32x4(x) })
     }
+    #[inline(always)]
+    fn from_blocks(_: VaesAvx512Token, b: [__m128i; 4]) -> Self {
+        // SAFETY: see the top of the impl.
+        Zmm(unsafe {
+            let lo = _mm256_set_m128i(b[1], b[0]);
+            let hi = _mm256_set_m128i(b[3], b[2]);
+            _mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi)
+        })
+    }
     mem!(Zmm: VaesAvx512Token, _mm512_setzero_si512, _mm512_loadu_si512, _mm512_storeu_si512);
     #[inline(always)]
     unsafe fn load_part(_: VaesAvx512Token, p: *const u8, n: usize) -> Self {
@@ -737,6 +771,24 @@ impl AesVec for Zmm {
             let poly = _mm512_set1_epi64(0x87);
             let red = _mm512_clmulepi64_epi128::<0x00>(_mm512_bsrli_epi128::<8>(carry), poly);
             Zmm(_mm512_ternarylogic_epi64::<0x96>(shifted, hi, red))
+        }
+    }
+    #[inline(always)]
+    fn mul_x_lanes_clmul(self, k: usize) -> Self {
+        let t = self.0;
+        // SAFETY: see the top of the impl.
+        unsafe {
+            // Lane l: T·x^s (s = k + l) = lo·x^s ⊕ (hi·x^s)·x^64, where hi·x^s's bits
+            // above 64 (`b`'s high half) wrap round as times 0x87.
+            let m = _mm512_set_epi64(0, 8 << k, 0, 4 << k, 0, 2 << k, 0, 1 << k);
+            let a = _mm512_clmulepi64_epi128::<0x00>(t, m);
+            let b = _mm512_clmulepi64_epi128::<0x01>(t, m);
+            let red = _mm512_clmulepi64_epi128::<0x01>(b, _mm512_set1_epi64(0x87));
+            Zmm(_mm512_ternarylogic_epi64::<0x96>(
+                a,
+                _mm512_bslli_epi128::<8>(b),
+                red,
+            ))
         }
     }
     #[inline(always)]
@@ -847,6 +899,49 @@ mod tests {
                     V::LANES
                 );
             }
+        }
+    }
+
+    /// Both forms of `mul_x_lanes` against repeated doubling, from tweaks with the top
+    /// bits set (every reduction taken) and not.
+    fn mul_x_lanes<V: AesVec>(t: V::Token) {
+        let tweaks = [
+            1u128,
+            u128::MAX,
+            0x8000_0000_0000_0000_8000_0000_0000_0001,
+            0xfedc_ba98_7654_3210_0123_4567_89ab_cdef,
+        ];
+        for t0 in tweaks {
+            let v = V::splat(t, &t0.to_le_bytes());
+            for k in 0..=64 - V::LANES {
+                for (form, got) in [(0, v.mul_x_lanes(k)), (1, v.mul_x_lanes_clmul(k))] {
+                    let mut out = [[0u8; 16]; 4];
+                    // SAFETY: `out` holds 4 blocks, at least `LANES`.
+                    unsafe { got.store(out.as_mut_ptr().cast()) };
+                    for (l, b) in out.iter().enumerate().take(V::LANES) {
+                        let want = (0..k + l).fold(t0, |x, _| crate::xts::mul_x(x));
+                        assert_eq!(
+                            u128::from_le_bytes(*b),
+                            want,
+                            "form {form}, k {k}, lane {l} of {}, T {t0:#x}",
+                            V::LANES
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn mul_x_lanes_every_width() {
+        if let Some(t) = AesNiToken::get() {
+            mul_x_lanes::<Xmm>(t);
+        }
+        if let Some(t) = VaesAvx2Token::get() {
+            mul_x_lanes::<Ymm>(t);
+        }
+        if let Some(t) = VaesAvx512Token::get() {
+            mul_x_lanes::<Zmm>(t);
         }
     }
 

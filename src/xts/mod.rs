@@ -46,6 +46,7 @@ use crate::aes::{Block, Impl, KeySchedule};
 #[cfg(simdcrypt_x86_64)]
 use crate::cpu::{AesNiToken, VaesAvx2Token, VaesAvx512Token};
 use crate::dispatch;
+use crate::tuning::FreshTweaks;
 
 #[cfg(simdcrypt_x86_64)]
 pub(crate) mod aesni;
@@ -88,15 +89,15 @@ pub const MAX_UNIT: usize = 1 << 24;
 /// ```
 pub const MIN_UNIT: usize = 16;
 
-/// How many sectors' tweaks are encrypted per block-kernel call.
+/// How many sectors' tweaks are encrypted per tweak-kernel call (`Kernel::encrypt_tweaks`).
 const TWEAK_BATCH: usize = 64;
 /// The tweak batch of calls with at most this many sectors.
 const SMALL_BATCH: usize = 8;
 
 /// A unit kernel family with the token that proves the CPU runs it: a row of the dispatch
 /// table (`crate::dispatch::XTS`) makes one. A new backend is a variant, its row there,
-/// its arm in [`Kernel::tweak_kernels`] and one in `Kernel::units_raw` (`call!` for a
-/// kernel with multi-unit entries, `call_each!` for one without).
+/// its arms in [`Kernel::tweak_kernel`], [`Kernel::encrypt_tweaks`] and
+/// `Kernel::units_r`.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Kernel {
     Portable,
@@ -111,21 +112,21 @@ pub(crate) enum Kernel {
 }
 
 impl Kernel {
-    /// The AES block kernels that encrypt the tweaks, from this kernel's token: one of the
-    /// same width for batches, and AES-NI for a single tweak (lower latency than the wide
-    /// kernels' entry).
-    fn tweak_kernels(self) -> (Impl, Impl) {
+    /// The AES block kernel that encrypts a single tweak the unit kernel does not encrypt
+    /// itself, from this kernel's token: AES-NI (lower latency than the wide kernels'
+    /// entry). (A multi-unit call's tweaks: [`Kernel::encrypt_tweaks`].)
+    fn tweak_kernel(self) -> Impl {
         match self {
-            Kernel::Portable => (Impl::Portable, Impl::Portable),
+            Kernel::Portable => Impl::Portable,
             #[cfg(simdcrypt_x86_64)]
-            Kernel::AesNi(t) => (Impl::AesNi(t), Impl::AesNi(t)),
+            Kernel::AesNi(t) => Impl::AesNi(t),
             #[cfg(simdcrypt_x86_64)]
-            Kernel::VaesAvx2(t) => (Impl::VaesAvx2(t), Impl::AesNi(t.aesni())),
+            Kernel::VaesAvx2(t) => Impl::AesNi(t.aesni()),
             #[cfg(simdcrypt_asm)]
             // (The assembly wipes its own frame; this covers the tweak's AES-NI call.)
-            Kernel::VaesAvx2Asm(t) => (Impl::VaesAvx2(t), Impl::AesNi(t.aesni())),
+            Kernel::VaesAvx2Asm(t) => Impl::AesNi(t.aesni()),
             #[cfg(simdcrypt_x86_64)]
-            Kernel::VaesAvx512(t) => (Impl::VaesAvx512(t), Impl::AesNi(t.vaes_avx2().aesni())),
+            Kernel::VaesAvx512(t) => Impl::AesNi(t.vaes_avx2().aesni()),
         }
     }
 
@@ -197,6 +198,35 @@ impl Kernel {
         }
     }
 
+    /// A multi-unit call's raw tweaks encrypted in place with `k2`: on the kernel's own
+    /// register width, each read as two 8-byte halves (`kernel::tweaks`); the portable
+    /// AES for the portable backend.
+    #[inline]
+    fn encrypt_tweaks(self, k2: &KeySchedule, tw: &mut [Block]) {
+        #[cfg(simdcrypt_x86_64)]
+        macro_rules! r {
+            ($m:ident, $t:expr) => {
+                match k2.rounds {
+                    10 => $m::tweaks::<10>($t, k2, tw),
+                    12 => $m::tweaks::<12>($t, k2, tw),
+                    _ => $m::tweaks::<14>($t, k2, tw),
+                }
+            };
+        }
+        // SAFETY (every arm): the token proves the entry's CPU features.
+        match self {
+            #[cfg(simdcrypt_x86_64)]
+            Kernel::AesNi(t) => unsafe { r!(aesni, t) },
+            #[cfg(simdcrypt_x86_64)]
+            Kernel::VaesAvx2(t) => unsafe { r!(vaes_avx2, t) },
+            #[cfg(simdcrypt_asm)]
+            Kernel::VaesAvx2Asm(t) => unsafe { r!(vaes_avx2, t) },
+            #[cfg(simdcrypt_x86_64)]
+            Kernel::VaesAvx512(t) => unsafe { r!(vaes_avx512, t) },
+            Kernel::Portable => Impl::Portable.encrypt_blocks(k2, tw),
+        }
+    }
+
     /// The bytes of one group of the kernel (8 registers): a single unit of at most this
     /// runs in the kernel's short entry.
     fn group_bytes(self) -> usize {
@@ -223,6 +253,7 @@ impl Kernel {
     /// unit (`PATH` not [`MANY`]), a schedule of `k1`'s size, and
     /// [`Kernel::encrypts_tweak`].
     #[inline]
+    #[allow(clippy::too_many_arguments)]
     unsafe fn units_raw<const DEC: bool, const PATH: u8>(
         self,
         k1: &KeySchedule,
@@ -231,13 +262,14 @@ impl Kernel {
         src: *const u8,
         dst: *mut u8,
         len: usize,
+        fresh: FreshTweaks,
     ) {
         // SAFETY: the caller's contract; `k1.rounds` is the constant given.
         unsafe {
             match k1.rounds {
-                10 => self.units_r::<DEC, PATH, 10>(k1, k2, tweaks, src, dst, len),
-                12 => self.units_r::<DEC, PATH, 12>(k1, k2, tweaks, src, dst, len),
-                _ => self.units_r::<DEC, PATH, 14>(k1, k2, tweaks, src, dst, len),
+                10 => self.units_r::<DEC, PATH, 10>(k1, k2, tweaks, src, dst, len, fresh),
+                12 => self.units_r::<DEC, PATH, 12>(k1, k2, tweaks, src, dst, len, fresh),
+                _ => self.units_r::<DEC, PATH, 14>(k1, k2, tweaks, src, dst, len, fresh),
             }
         }
     }
@@ -248,6 +280,7 @@ impl Kernel {
     /// # Safety
     /// As [`Kernel::units_raw`]; `k1.rounds == R`.
     #[inline]
+    #[allow(clippy::too_many_arguments)]
     unsafe fn units_r<const DEC: bool, const PATH: u8, const R: usize>(
         self,
         k1: &KeySchedule,
@@ -256,6 +289,7 @@ impl Kernel {
         src: *const u8,
         dst: *mut u8,
         len: usize,
+        fresh: FreshTweaks,
     ) {
         // SAFETY (every arm): the caller upholds the pointer and length contract, which is
         // the kernels' contract (unit `i` of the assembly's loop is the `i`-th `len` bytes
@@ -264,10 +298,12 @@ impl Kernel {
         unsafe {
             match self {
                 #[cfg(simdcrypt_x86_64)]
-                Kernel::AesNi(t) => aesni::units::<DEC, PATH, R>(t, k1, k2, tweaks, src, dst, len),
+                Kernel::AesNi(t) => {
+                    aesni::units::<DEC, PATH, R>(t, k1, k2, tweaks, src, dst, len, fresh)
+                }
                 #[cfg(simdcrypt_x86_64)]
                 Kernel::VaesAvx2(t) => {
-                    vaes_avx2::units::<DEC, PATH, R>(t, k1, k2, tweaks, src, dst, len)
+                    vaes_avx2::units::<DEC, PATH, R>(t, k1, k2, tweaks, src, dst, len, fresh)
                 }
                 #[cfg(simdcrypt_asm)]
                 Kernel::VaesAvx2Asm(t) => {
@@ -283,9 +319,10 @@ impl Kernel {
                 }
                 #[cfg(simdcrypt_x86_64)]
                 Kernel::VaesAvx512(t) => {
-                    vaes_avx512::units::<DEC, PATH, R>(t, k1, k2, tweaks, src, dst, len)
+                    vaes_avx512::units::<DEC, PATH, R>(t, k1, k2, tweaks, src, dst, len, fresh)
                 }
                 Kernel::Portable => {
+                    let _ = fresh;
                     // (`run_unchecked` takes the portable backend down its safe path; this
                     // arm keeps the match total and correct.)
                     debug_assert!(k2.is_none(), "the portable arm takes encrypted tweaks");
@@ -376,12 +413,12 @@ macro_rules! directions {
 pub struct Xts {
     k1: KeySchedule,
     k2: KeySchedule,
-    tweak_imp: Impl,
     /// For a single tweak the kernel does not encrypt itself ([`Kernel::encrypts_tweak`]:
-    /// the assembly twin's): AES-NI where the backend has it (lower latency than the wide
-    /// kernels' entry), else `tweak_imp`.
+    /// the assembly twin's): [`Kernel::tweak_kernel`].
     tweak_one: Impl,
     kernel: Kernel,
+    /// How multi-unit calls make a unit's first tweaks (per CPU: [`crate::tuning`]).
+    fresh: FreshTweaks,
     backend: Backend,
     /// Keyed by [`Xts::new_allow_equal_halves`] with Key1 == Key2: decryption only.
     decrypt_only: bool,
@@ -485,7 +522,7 @@ impl Xts {
 
     fn build(key: &[u8], backend: Backend, allow_equal: bool) -> Result<Xts, Error> {
         let (kernel, backend) = dispatch::XTS.select(backend)?;
-        let (tweak_imp, tweak_one) = kernel.tweak_kernels();
+        let tweak_one = kernel.tweak_kernel();
         if key.len() != 32 && key.len() != 64 {
             return Err(Error::InvalidKeyLength {
                 len: key.len(),
@@ -504,9 +541,9 @@ impl Xts {
         Ok(Xts {
             k1: KeySchedule::new(a)?,
             k2: KeySchedule::new(b)?,
-            tweak_imp,
             tweak_one,
             kernel,
+            fresh: crate::tuning::fresh_tweaks(),
             backend,
             decrypt_only: equal,
         })
@@ -968,10 +1005,10 @@ impl Xts {
             unsafe {
                 if short {
                     self.kernel
-                        .units_raw::<DEC, SHORT>(&self.k1, k2, one, sp, dp, unit);
+                        .units_raw::<DEC, SHORT>(&self.k1, k2, one, sp, dp, unit, self.fresh);
                 } else {
                     self.kernel
-                        .units_raw::<DEC, ONE>(&self.k1, k2, one, sp, dp, unit);
+                        .units_raw::<DEC, ONE>(&self.k1, k2, one, sp, dp, unit, self.fresh);
                 }
             }
             wipe(core::slice::from_mut(&mut t));
@@ -1007,7 +1044,7 @@ impl Xts {
                 Tweak::Seq(t) => t.fill(done, &mut tw[..n]),
                 Tweak::Raw(t) => tw[0] = *t,
             }
-            self.tweak_imp.encrypt_blocks(&self.k2, &mut tw[..n]);
+            self.kernel.encrypt_tweaks(&self.k2, &mut tw[..n]);
             let range = done * unit..(done + n) * unit;
             match self.kernel {
                 Kernel::Portable => {
@@ -1037,7 +1074,15 @@ impl Xts {
                     // pointers) or a shared borrow distinct from the exclusive `d` (no
                     // overlap); `unit` is in range.
                     unsafe {
-                        kernel.units_raw::<DEC, MANY>(&self.k1, None, &tw[..n], sp, dp, unit)
+                        kernel.units_raw::<DEC, MANY>(
+                            &self.k1,
+                            None,
+                            &tw[..n],
+                            sp,
+                            dp,
+                            unit,
+                            self.fresh,
+                        )
                     };
                 }
             }
@@ -1189,6 +1234,42 @@ mod tests {
         assert_eq!(mul_x(1), 2);
         assert_eq!(mul_x(1 << 127), 0x87);
         assert_eq!(mul_x((1 << 127) | (1 << 63)), 0x87 | (1 << 64));
+    }
+
+    /// Both forms of a new unit's first tweaks in the multi-unit loop ([`FreshTweaks`]:
+    /// the CPU's table row picks one, so the other is not run by the integration tests on
+    /// this CPU) against the portable backend, on the zmm kernel, the one that has two
+    /// forms: units of one, two and three zmm groups, one to nine and 65 of them.
+    #[test]
+    #[cfg(simdcrypt_x86_64)]
+    fn both_fresh_tweak_forms_agree_with_portable() {
+        use crate::test_util::{Rng, token_or_skip};
+        let tok = VaesAvx512Token::get();
+        if token_or_skip(tok, &["vaes-avx512"], "VAES with AVX-512").is_none() {
+            return;
+        }
+        let mut rng = Rng(15);
+        for key_len in [32, 64] {
+            let key = rng.bytes(key_len);
+            let portable = Xts::with_backend(&key, Backend::Portable).unwrap();
+            for form in [FreshTweaks::Shifts, FreshTweaks::Clmul] {
+                let mut xts = Xts::with_backend(&key, Backend::VaesAvx512).unwrap();
+                xts.fresh = form;
+                for unit in [512, 1024, 1536] {
+                    for count in (1..=9).chain([65]) {
+                        let pt = rng.bytes(unit * count);
+                        let first = u128::MAX - 3;
+                        let mut want = pt.clone();
+                        portable.encrypt_sectors(&mut want, unit, first).unwrap();
+                        let mut got = pt.clone();
+                        xts.encrypt_sectors(&mut got, unit, first).unwrap();
+                        assert!(got == want, "{form:?} key {key_len} {count} x {unit}");
+                        xts.decrypt_sectors(&mut got, unit, first).unwrap();
+                        assert!(got == pt, "{form:?} key {key_len} {count} x {unit} back");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -5,6 +5,7 @@
 use crate::aes::{Block, KeySchedule};
 use crate::cpu::VaesAvx512Token;
 use crate::simd::aes::Zmm;
+use crate::tuning::FreshTweaks;
 
 /// [`super::kernel::units`] on `Zmm`, one function (and frame) per `PATH`.
 ///
@@ -13,6 +14,7 @@ use crate::simd::aes::Zmm;
 #[target_feature(
     enable = "avx512f,avx512bw,avx512vl,avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1"
 )]
+#[allow(clippy::too_many_arguments)]
 pub(crate) unsafe fn units<const DEC: bool, const PATH: u8, const R: usize>(
     tok: VaesAvx512Token,
     k1: &KeySchedule,
@@ -21,7 +23,16 @@ pub(crate) unsafe fn units<const DEC: bool, const PATH: u8, const R: usize>(
     src: *const u8,
     dst: *mut u8,
     len: usize,
+    fresh: FreshTweaks,
 ) {
     // SAFETY: the caller's contract; the token proves this function's features.
-    unsafe { super::kernel::units::<Zmm, DEC, PATH, R>(tok, k1, k2, tweaks, src, dst, len) }
+    unsafe { super::kernel::units::<Zmm, DEC, PATH, R>(tok, k1, k2, tweaks, src, dst, len, fresh) }
+}
+
+/// [`super::kernel::tweaks`] on `Zmm`: a multi-unit call's raw tweaks encrypted in place.
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512vl,avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1"
+)]
+pub(crate) fn tweaks<const R: usize>(tok: VaesAvx512Token, k2: &KeySchedule, tw: &mut [Block]) {
+    super::kernel::tweaks::<Zmm, R>(tok, k2, tw);
 }
