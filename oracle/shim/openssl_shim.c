@@ -6,11 +6,13 @@
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 #include <openssl/crypto.h>
+#include <openssl/opensslv.h>
+#if OPENSSL_VERSION_NUMBER >= 0x30000000L
+#include <openssl/core_names.h>
+#include <openssl/params.h>
+#endif
 
-/* kind: 0 = AES-XTS (key 32 or 64 bytes), 1 = AES-CBC without padding (16, 24, 32),
- * 2 = the stitched AES-CBC-HMAC-SHA1 (16, 32; NULL where this OpenSSL or CPU lacks it) as
- * `openssl speed -evp` runs it: CBC encryption with SHA-1 of the plaintext beside it, the
- * MAC never output, so the output is the CBC ciphertext. */
+/* kind: 0 = AES-XTS (key 32 or 64 bytes), 1 = AES-CBC without padding (16, 24, 32). */
 static const EVP_CIPHER *simdcrypt_cipher(int kind, size_t keylen) {
     if (kind == 0) {
         if (keylen == 32) return EVP_aes_128_xts();
@@ -19,9 +21,6 @@ static const EVP_CIPHER *simdcrypt_cipher(int kind, size_t keylen) {
         if (keylen == 16) return EVP_aes_128_cbc();
         if (keylen == 24) return EVP_aes_192_cbc();
         if (keylen == 32) return EVP_aes_256_cbc();
-    } else if (kind == 2) {
-        if (keylen == 16) return EVP_aes_128_cbc_hmac_sha1();
-        if (keylen == 32) return EVP_aes_256_cbc_hmac_sha1();
     }
     return NULL;
 }
@@ -86,6 +85,63 @@ int simdcrypt_ossl_hmac_sha1(const uint8_t *key, size_t keylen, const uint8_t *d
     if (keylen > 0x7fffffff) return 0;
     if (HMAC(EVP_sha1(), key, (int)keylen, data, len, out, &n) == NULL) return 0;
     return n == 20;
+}
+
+/* HMAC-SHA1 under a key set up once (`hmac_new`), one message per `hmac_run`: the key's
+ * inner and outer states are kept, as simdcrypt's `HmacSha1Key` and `CbcHmacSha1` keep
+ * theirs. EVP_MAC from OpenSSL 3 (re-initialised with no key, which reuses it), HMAC_CTX
+ * before. */
+void *simdcrypt_ossl_hmac_new(const uint8_t *key, size_t keylen) {
+#if OPENSSL_VERSION_NUMBER >= 0x30000000L
+    EVP_MAC *mac = EVP_MAC_fetch(NULL, "HMAC", NULL);
+    EVP_MAC_CTX *ctx;
+    OSSL_PARAM params[2];
+    if (mac == NULL) return NULL;
+    ctx = EVP_MAC_CTX_new(mac);
+    EVP_MAC_free(mac); /* the context holds its own reference */
+    if (ctx == NULL) return NULL;
+    params[0] = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, (char *)"SHA1", 0);
+    params[1] = OSSL_PARAM_construct_end();
+    if (EVP_MAC_init(ctx, key, keylen, params) != 1) {
+        EVP_MAC_CTX_free(ctx);
+        return NULL;
+    }
+    return ctx;
+#else
+    HMAC_CTX *ctx = HMAC_CTX_new();
+    if (ctx == NULL || keylen > 0x7fffffff) return NULL;
+    if (HMAC_Init_ex(ctx, key, (int)keylen, EVP_sha1(), NULL) != 1) {
+        HMAC_CTX_free(ctx);
+        return NULL;
+    }
+    return ctx;
+#endif
+}
+
+void simdcrypt_ossl_hmac_free(void *ctx) {
+#if OPENSSL_VERSION_NUMBER >= 0x30000000L
+    EVP_MAC_CTX_free((EVP_MAC_CTX *)ctx);
+#else
+    HMAC_CTX_free((HMAC_CTX *)ctx);
+#endif
+}
+
+int simdcrypt_ossl_hmac_run(void *vctx, const uint8_t *data, size_t len, uint8_t out[20]) {
+#if OPENSSL_VERSION_NUMBER >= 0x30000000L
+    EVP_MAC_CTX *ctx = (EVP_MAC_CTX *)vctx;
+    size_t n = 0;
+    if (EVP_MAC_init(ctx, NULL, 0, NULL) != 1) return 0;
+    if (EVP_MAC_update(ctx, data, len) != 1) return 0;
+    if (EVP_MAC_final(ctx, out, &n, 20) != 1) return 0;
+    return n == 20;
+#else
+    HMAC_CTX *ctx = (HMAC_CTX *)vctx;
+    unsigned int n = 0;
+    if (HMAC_Init_ex(ctx, NULL, 0, NULL, NULL) != 1) return 0;
+    if (HMAC_Update(ctx, data, len) != 1) return 0;
+    if (HMAC_Final(ctx, out, &n) != 1) return 0;
+    return n == 20;
+#endif
 }
 
 /* The version of the libcrypto linked in, e.g. "OpenSSL 3.0.19 27 Jan 2026". */

@@ -39,6 +39,14 @@ mod ffi {
             len: usize,
             out: *mut u8,
         ) -> i32;
+        pub fn simdcrypt_ossl_hmac_new(key: *const u8, keylen: usize) -> *mut c_void;
+        pub fn simdcrypt_ossl_hmac_free(ctx: *mut c_void);
+        pub fn simdcrypt_ossl_hmac_run(
+            ctx: *mut c_void,
+            data: *const u8,
+            len: usize,
+            out: *mut u8,
+        ) -> i32;
         pub fn simdcrypt_ossl_version() -> *const c_char;
     }
 }
@@ -72,6 +80,18 @@ mod ffi {
     pub unsafe fn simdcrypt_ossl_hmac_sha1(
         _: *const u8,
         _: usize,
+        _: *const u8,
+        _: usize,
+        _: *mut u8,
+    ) -> i32 {
+        0
+    }
+    pub unsafe fn simdcrypt_ossl_hmac_new(_: *const u8, _: usize) -> *mut c_void {
+        null_mut()
+    }
+    pub unsafe fn simdcrypt_ossl_hmac_free(_: *mut c_void) {}
+    pub unsafe fn simdcrypt_ossl_hmac_run(
+        _: *mut c_void,
         _: *const u8,
         _: usize,
         _: *mut u8,
@@ -113,11 +133,6 @@ pub enum Kind {
     Xts,
     /// AES-CBC without padding (16-, 24- or 32-byte key).
     Cbc,
-    /// OpenSSL's stitched AES-128/256-CBC-HMAC-SHA1 (16- or 32-byte key), as `openssl
-    /// speed -evp` runs it: CBC encryption with SHA-1 of the plaintext computed beside it
-    /// and never output (the output is the CBC ciphertext). `None` where OpenSSL lacks it
-    /// (it needs AES-NI).
-    CbcHmacSha1,
 }
 
 /// A keyed OpenSSL cipher context, reused across calls.
@@ -132,7 +147,6 @@ impl Cipher {
         let k = match kind {
             Kind::Xts => 0,
             Kind::Cbc => 1,
-            Kind::CbcHmacSha1 => 2,
         };
         // SAFETY: `key` is valid for `key.len()` bytes; the shim copies it.
         let ctx =
@@ -207,6 +221,38 @@ impl Drop for Sha1 {
     fn drop(&mut self) {
         // SAFETY: `ctx` came from `simdcrypt_ossl_md_new` and is freed once.
         unsafe { simdcrypt_ossl_md_free(self.ctx) }
+    }
+}
+
+/// HMAC-SHA1 under a key set up once (OpenSSL keeps its inner and outer states).
+pub struct HmacKey {
+    ctx: *mut c_void,
+}
+
+impl HmacKey {
+    /// `None` without OpenSSL (or if OpenSSL fails to set the key up).
+    pub fn new(key: &[u8]) -> Option<HmacKey> {
+        // SAFETY: `key` is valid for its length; the shim copies what it keeps.
+        let ctx = unsafe { simdcrypt_ossl_hmac_new(key.as_ptr(), key.len()) };
+        (!ctx.is_null()).then_some(HmacKey { ctx })
+    }
+
+    /// The HMAC-SHA1 of `data`.
+    pub fn mac(&mut self, data: &[u8]) -> [u8; 20] {
+        let mut out = [0u8; 20];
+        // SAFETY: the context is live; `data` is valid for its length; `out` is 20 bytes.
+        let ok = unsafe {
+            simdcrypt_ossl_hmac_run(self.ctx, data.as_ptr(), data.len(), out.as_mut_ptr())
+        };
+        assert_eq!(ok, 1, "OpenSSL HMAC-SHA1 failed");
+        out
+    }
+}
+
+impl Drop for HmacKey {
+    fn drop(&mut self) {
+        // SAFETY: `ctx` came from `simdcrypt_ossl_hmac_new` and is freed once.
+        unsafe { simdcrypt_ossl_hmac_free(self.ctx) }
     }
 }
 

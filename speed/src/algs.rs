@@ -147,8 +147,8 @@ pub enum Family {
     /// threads (only with `--threads` above 1 and the `rayon` feature).
     XtsPar,
     /// AES-CBC and HMAC-SHA1 of the plaintext in one pass (`CbcHmacSha1::seal`/`open`,
-    /// whole blocks); `key_len` is the AES key's. The output is the ciphertext (seal) or
-    /// the plaintext (open), as OpenSSL's stitched cipher outputs no MAC.
+    /// whole blocks); `key_len` is the AES key's. The output is the ciphertext and the tag
+    /// (seal; OpenSSL's: EVP CBC and HMAC with a kept key) or the plaintext (open).
     CbcHmacSha1,
     /// Kerberos `aes256-cts-hmac-sha1-96` encrypt/decrypt of one message under kept
     /// per-usage keys (confounder, CBC-CS3, HMAC-SHA1-96).
@@ -511,7 +511,7 @@ impl Algorithm {
 
     fn has_peer(&self, who: Who) -> bool {
         match who {
-            // OpenSSL's stitched cipher runs the encrypt direction (as `openssl speed -evp`).
+            // The CBC-HMAC rows: sealing only (EVP CBC and a kept-key HMAC, `OsslCbcHmac`).
             Who::OpenSsl => match self.family {
                 Family::Ecb | Family::Krb5 | Family::XtsPar | Family::HmacSha1Keyed => false,
                 Family::CbcHmacSha1 => self.encrypt,
@@ -627,15 +627,19 @@ impl Algorithm {
                 let msg = message(size, 0);
                 let mut ct = msg.clone();
                 let tag = c.seal(&iv(0), &mut ct).ok()?;
-                let mut buf = Unaliased::new(&ct);
-                if self.encrypt {
-                    buf.get_mut().copy_from_slice(&msg);
-                }
+                // Sealing: the message and room for its tag (the output is both, as the
+                // OpenSSL peer's); opening: the ciphertext's room.
+                let buf = if self.encrypt {
+                    Unaliased::new(&[&msg[..], &[0; 20]].concat())
+                } else {
+                    Unaliased::new(&ct)
+                };
                 Some(Box::new(OursCbcHmac {
                     c,
                     buf,
                     ct,
                     tag,
+                    size,
                     encrypt: self.encrypt,
                 }))
             }
@@ -725,10 +729,16 @@ impl Algorithm {
                 ok: true,
             }),
             Family::Krb5 => return None,
-            Family::Xts | Family::Cbc | Family::CbcMany | Family::CbcHmacSha1 => {
+            Family::CbcHmacSha1 => Box::new(OsslCbcHmac {
+                c: ossl::Cipher::new(ossl::Kind::Cbc, k, true)?,
+                mac: ossl::HmacKey::new(&mac_key())?,
+                input: message(size, 0),
+                out: vec![0; size + 20],
+                ok: true,
+            }),
+            Family::Xts | Family::Cbc | Family::CbcMany => {
                 let kind = match self.family {
                     Family::Xts => ossl::Kind::Xts,
-                    Family::CbcHmacSha1 => ossl::Kind::CbcHmacSha1,
                     _ => ossl::Kind::Cbc,
                 };
                 let ivs = (0..streams)
@@ -1111,17 +1121,21 @@ impl Unaliased {
 
 struct OursCbcHmac {
     c: simdcrypt::CbcHmacSha1,
+    /// Sealing: the message, then its tag; opening: the ciphertext's place.
     buf: Unaliased,
     ct: Vec<u8>,
     tag: [u8; 20],
+    size: usize,
     encrypt: bool,
 }
 
 impl Runner for OursCbcHmac {
     fn run(&mut self) {
         if self.encrypt {
-            let r = self.c.seal(&iv(0), black_box(self.buf.get_mut()));
-            black_box(r.is_ok());
+            let (data, tag) = self.buf.get_mut().split_at_mut(self.size);
+            if let Ok(t) = self.c.seal(&iv(0), black_box(data)) {
+                tag.copy_from_slice(&t);
+            }
         } else {
             self.buf.get_mut().copy_from_slice(&self.ct);
             let r = self
@@ -1588,6 +1602,37 @@ impl Runner for OsslCipher {
     }
 }
 
+/// The work of `CbcHmacSha1::seal` through OpenSSL: AES-CBC of the message (EVP, a
+/// fresh IV per message) and HMAC-SHA1 of the plaintext under a key set up once; the
+/// output is the ciphertext and then the tag. (OpenSSL's stitched
+/// `EVP_aes_*_cbc_hmac_sha1`, this row's peer before, outputs no tag unless a TLS record
+/// is set up: without one it hashes the plaintext into a state it never finalises, so it
+/// did a third of an HMAC's SHA-1 work on a 64-byte message; with one it MACs a record
+/// header and encrypts the tag and padding, other work again.)
+#[cfg(feature = "openssl")]
+struct OsslCbcHmac {
+    c: simdcrypt_oracle::openssl::Cipher,
+    mac: simdcrypt_oracle::openssl::HmacKey,
+    input: Vec<u8>,
+    out: Vec<u8>,
+    ok: bool,
+}
+
+#[cfg(feature = "openssl")]
+impl Runner for OsslCbcHmac {
+    fn run(&mut self) {
+        let n = self.input.len();
+        let mut v = iv(0);
+        let msg = black_box(&self.input[..]);
+        self.ok &= self.c.run(&mut v, msg, &mut self.out[..n]);
+        let tag = self.mac.mac(msg);
+        self.out[n..].copy_from_slice(&tag);
+    }
+    fn output(&self) -> &[u8] {
+        if self.ok { &self.out } else { &[] }
+    }
+}
+
 /// One EVP call per 512-byte data unit, the tweak rising by one per unit.
 #[cfg(feature = "openssl")]
 struct OsslXtsSectors {
@@ -1724,6 +1769,9 @@ mod tests {
                         20 * a.streams
                     } else if a.family == Family::Krb5 && a.encrypt {
                         size + 28
+                    } else if a.family == Family::CbcHmacSha1 && a.encrypt {
+                        // The ciphertext, then the tag.
+                        size + 20
                     } else {
                         size * a.streams
                     }
