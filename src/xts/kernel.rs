@@ -25,9 +25,15 @@
 //! Multi-unit calls whose unit is a whole number of groups run as one stream of groups:
 //! the next unit's first tweaks are made from its T_0 in the current unit's last group
 //! (instead of the x^(8L) step: 8 / L registers from T_0, the others whole-byte steps of
-//! those), so a unit boundary does not stall the pipeline on the next unit's tweak set-up. Where the next tweaks are made: between the first rounds
-//! with 32 registers, after the stores with 16 ([`group`] says why). Decryption is the
-//! same with `aesdec` and the equivalent-inverse-cipher keys.
+//! those), so a unit boundary does not stall the pipeline on the next unit's tweak
+//! set-up. Where the next tweaks are made: between the first rounds with 32 registers,
+//! after the stores with 16 ([`group`] says why); the 8 / L registers from T_0 by
+//! per-lane shifts or, where the tuning table says, carry-less multiplications alone
+//! (`FreshTweaks`). A multi-unit call's T_0s come from [`tweaks`] first:
+//! ```text
+//! for each register of L raw tweaks: lanes from two 8-byte loads each, then AES(k2)
+//! ```
+//! Decryption is the same with `aesdec` and the equivalent-inverse-cipher keys.
 
 use core::arch::x86_64::*;
 
@@ -157,6 +163,7 @@ impl<V: AesVec> Consts<V> {
     /// The first `8 / L` registers of a unit's first group without `kr` (`T_0·x^(L j +
     /// l)`: zmm 2, ymm 4, xmm all 8), from which [`Consts::fresh_from`] makes the group;
     /// the other entries are `t`, unused.
+    ///
     /// `CLMUL`: by [`AesVec::mul_x_lanes_clmul`] (the fused loop's, under AES rounds),
     /// else [`AesVec::mul_x_lanes`] (a call's first, on its critical path).
     #[inline(always)]
