@@ -67,8 +67,9 @@ impl Row {
 
 /// The table. Machines measured so far: Intel Emerald Rapids, AMD Zen 4, AMD Zen 3, AMD
 /// Zen 5, and an Intel Xeon reporting family 6 model 167 (Sapphire Rapids-class, behind a
-/// hypervisor's model number; in no row: its measurements set [`Sha1Many::DEFAULT`], and
-/// the default orders, measured on Emerald Rapids, held there).
+/// hypervisor's model number; in no row: its measurements set [`Sha1Many::DEFAULT`],
+/// [`ShaNiSchedule::DEFAULT`] and [`FreshTweaks::DEFAULT`], and the default orders,
+/// measured on Emerald Rapids, held there).
 pub(crate) static TABLE: &[Row] = &[
     Row {
         name: "Intel Emerald Rapids",
@@ -85,7 +86,9 @@ pub(crate) static TABLE: &[Row] = &[
                  Xeon that reports family 6 model 167 (Sapphire Rapids-class: AMX, \
                  AVX512-FP16; the same instruction probes as here within 2%, and the same \
                  4-cycle sha1msg2 on the SHA unit): see Sha1Many::DEFAULT and \
-                 ShaNiSchedule::DEFAULT.",
+                 ShaNiSchedule::DEFAULT. So was the XTS fresh-tweak form \
+                 (FreshTweaks::DEFAULT: carry-less multiplications, off port 0, which \
+                 512-bit AES and vector shifts share on Intel's cores with AVX-512).",
     },
     Row::family_19h_sha_ni_first(
         "AMD Zen 4",
