@@ -48,10 +48,29 @@ fn run<V: AesVec, const DEC: bool, const SHORT: bool, const R: usize>(
     }
 }
 
-/// The token and the round keys.
-struct Ecb<V: AesVec, const DEC: bool, const R: usize, K>(V::Token, K);
+/// Encrypts each block in place (`R` rounds of `keys`, read where used), each read as two
+/// 8-byte loads ([`crate::simd::aes::load_halves`]): blocks just stored as 8-byte halves
+/// (XTS's raw tweaks), which a whole-register load could not forward.
+#[inline(always)]
+pub(crate) fn encrypt_halves<V: AesVec, const R: usize>(
+    tok: V::Token,
+    keys: &[Block; 15],
+    b: &mut [Block],
+) {
+    each_group(
+        &Ecb::<V, false, R, _, true>(tok, AtUse(tok, keys)),
+        b,
+        V::zero(tok),
+    );
+}
 
-impl<V: AesVec, const DEC: bool, const R: usize, K: Keys<V>> Group<V> for Ecb<V, DEC, R, K> {
+/// The token and the round keys; `HALVES`: each block loaded as two 8-byte halves
+/// ([`Regs::load_halves`]).
+struct Ecb<V: AesVec, const DEC: bool, const R: usize, K, const HALVES: bool = false>(V::Token, K);
+
+impl<V: AesVec, const DEC: bool, const R: usize, K: Keys<V>, const HALVES: bool> Group<V>
+    for Ecb<V, DEC, R, K, HALVES>
+{
     /// One full cipher over the registers; nothing carried.
     #[inline(always)]
     unsafe fn run<const NV: usize>(&self, r: Regs<NV>, carry: V) -> V {
@@ -60,7 +79,14 @@ impl<V: AesVec, const DEC: bool, const R: usize, K: Keys<V>> Group<V> for Ecb<V,
         let mut s = [k0; NV];
         for (j, x) in s.iter_mut().enumerate() {
             // SAFETY: within `run` (the caller's contract).
-            *x = unsafe { r.load::<V>(tok, j) }.xor(k0);
+            let v = unsafe {
+                if HALVES {
+                    r.load_halves::<V>(tok, j)
+                } else {
+                    r.load::<V>(tok, j)
+                }
+            };
+            *x = v.xor(k0);
         }
         for i in 1..R {
             round_all::<V, DEC, NV>(&mut s, rk.at(i));

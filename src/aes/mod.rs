@@ -27,7 +27,7 @@ use crate::dispatch;
 #[cfg(simdcrypt_x86_64)]
 pub(crate) mod aesni;
 #[cfg(simdcrypt_x86_64)]
-mod kernel;
+pub(crate) mod kernel;
 pub(crate) mod soft;
 #[cfg(simdcrypt_x86_64)]
 pub(crate) mod vaes_avx2;

@@ -296,6 +296,22 @@ impl<const NV: usize> Regs<NV> {
         // SAFETY: register `j` is within the range the type's contract makes readable.
         unsafe { V::load_n(t, self.p.add(16 * V::LANES * j), self.blocks::<V>(j)) }
     }
+    /// Loads register `j < NV` lane by lane, each block as two 8-byte loads
+    /// ([`load_halves`]); the lanes past the blocks it holds are zero.
+    ///
+    /// # Safety
+    /// Within the [`Group::run`] that got `self`.
+    #[inline(always)]
+    pub(crate) unsafe fn load_halves<V: AesVec>(self, t: V::Token, j: usize) -> V {
+        // SAFETY: SSE2 is part of x86-64.
+        let mut lanes = [unsafe { _mm_setzero_si128() }; 4];
+        for (l, y) in lanes.iter_mut().enumerate().take(self.blocks::<V>(j)) {
+            // SAFETY: block `l` of register `j` is within the range the type's contract
+            // makes readable.
+            *y = unsafe { load_halves(self.p.add(16 * (V::LANES * j + l))) };
+        }
+        V::from_blocks(t, lanes)
+    }
     /// Stores `v` as register `j < NV`, masked when it is not full.
     ///
     /// # Safety
@@ -304,6 +320,33 @@ impl<const NV: usize> Regs<NV> {
     pub(crate) unsafe fn store<V: AesVec>(self, j: usize, v: V) {
         // SAFETY: register `j` is within the range the type's contract makes writable.
         unsafe { v.store_n(self.p.add(16 * V::LANES * j), self.blocks::<V>(j)) }
+    }
+}
+
+/// The block at `p`, as two 8-byte loads. A block made with `u128` arithmetic in
+/// general-purpose registers (an XTS sector's tweak) is stored as two 8-byte halves; one
+/// 16-, 32- or 64-byte load of those cannot be forwarded from the store buffer and waits
+/// until both stores reach the cache (the hottest instruction of a 512-byte XTS
+/// `encrypt_sector`, about a tenth of the kernel's samples, Intel family 6 model 167). Each
+/// 8-byte load forwards, from those stores or from a 16-byte one. Volatile, so that the
+/// compiler does not merge them back into one 16-byte load (and of a packed `u64`: a
+/// volatile `[u8; 8]` was read byte by byte).
+///
+/// # Safety
+/// `p` readable for 16 bytes (at any alignment).
+#[inline(always)]
+pub(crate) unsafe fn load_halves(p: *const u8) -> __m128i {
+    /// Eight bytes at any alignment, read by one volatile load.
+    #[derive(Clone, Copy)]
+    #[repr(C, packed)]
+    struct Half(u64);
+    let p = p.cast::<Half>();
+    // SAFETY: `p` is 16 readable bytes (the caller's contract): two `Half`s, whose
+    // alignment is 1. SSE2 is part of x86-64.
+    unsafe {
+        let lo = core::ptr::read_volatile(p).0;
+        let hi = core::ptr::read_volatile(p.add(1)).0;
+        _mm_set_epi64x(u64::from_le(hi) as i64, u64::from_le(lo) as i64)
     }
 }
 

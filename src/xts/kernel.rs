@@ -40,7 +40,7 @@ use core::arch::x86_64::*;
 use crate::aes::aesni::load;
 use crate::aes::{Block, KeySchedule};
 use crate::cpu::AesNiToken;
-use crate::simd::aes::{AesVec, AtUse, Keys, round_all};
+use crate::simd::aes::{AesVec, AtUse, Keys, load_halves, round_all};
 
 use super::{MANY, ONE, SHORT};
 use crate::tuning::FreshTweaks;
@@ -521,95 +521,29 @@ unsafe fn encrypt_tweak<const R: usize>(tok: AesNiToken, k2: &KeySchedule, t: &B
     unsafe { aes_block::<false, R>(tok, &k2.enc, load_tweak(t)) }
 }
 
-/// A raw tweak, as two 8-byte loads. `Xts` makes a sector's tweak block with `u128`
-/// arithmetic in general-purpose registers and stores it as two 8-byte halves; one 16-byte
-/// load of those cannot be forwarded from the store buffer and waits until both stores
-/// reach the cache (the hottest instruction of a 512-byte `encrypt_sector`, about a tenth of
-/// the kernel's samples, Intel family 6 model 167). Each 8-byte load forwards, from those
-/// stores or from a 16-byte one (a caller's tweak block copied whole). Volatile, so that
-/// the compiler does not merge them back into one 16-byte load (and of a packed `u64`:
-/// a volatile `[u8; 8]` was read byte by byte). Single-unit calls on that CPU, 3
-/// alternating runs, ratios to OpenSSL: 1.53-1.62x faster at 16 bytes, 1.20-1.37x at
-/// 17-100, 1.09-1.13x at 512-1,500, 1.03-1.05x at 4 KiB (speed/RESULTS.md).
+/// A raw tweak, as two 8-byte loads ([`load_halves`]): `Xts` makes a sector's tweak block
+/// with `u128` arithmetic and stores it as two 8-byte halves. Single-unit calls on Intel
+/// family 6 model 167, 3 alternating runs, ratios to OpenSSL: 1.53-1.62x faster at 16
+/// bytes, 1.20-1.37x at 17-100, 1.09-1.13x at 512-1,500, 1.03-1.05x at 4 KiB
+/// (speed/RESULTS.md).
 #[inline(always)]
 pub(super) fn load_tweak(t: &Block) -> __m128i {
-    /// Eight bytes at any alignment, read by one volatile load.
-    #[derive(Clone, Copy)]
-    #[repr(C, packed)]
-    struct Half(u64);
-    let p = t.as_ptr().cast::<Half>();
-    // SAFETY: `t` is 16 readable bytes: two `Half`s, whose alignment is 1. SSE2 is part of
-    // x86-64.
-    unsafe {
-        let lo = core::ptr::read_volatile(p).0;
-        let hi = core::ptr::read_volatile(p.add(1)).0;
-        _mm_set_epi64x(u64::from_le(hi) as i64, u64::from_le(lo) as i64)
-    }
+    // SAFETY: `t` is 16 readable bytes.
+    unsafe { load_halves(t.as_ptr()) }
 }
 
 /// The raw tweaks of a multi-unit call encrypted in place with `k2` (`R` rounds): `tw[i]`
-/// becomes unit `i`'s `T_0`. Each raw tweak is read as two 8-byte loads ([`load_tweak`])
-/// and the lanes put together in registers: `Tweaks::fill` has just stored each as two
-/// 8-byte halves, from which a 16-, 32- or 64-byte load cannot be forwarded (it waits
-/// for the stores to reach the cache), as the AES block kernel's loads did: eight
-/// 512-byte sectors in one call 1.03x faster (time over one 4 KiB unit's, 0.844 -> 0.868,
-/// medians of 5 alternating runs, Intel family 6 model 167); level from 16 KiB, where a
-/// batch of 64 tweaks leaves the stores time to drain.
+/// becomes unit `i`'s `T_0`. The AES block kernel's walk over groups of registers, keys
+/// read where used, with each raw tweak read as two 8-byte loads ([`load_halves`]):
+/// `Tweaks::fill` has just stored each as two 8-byte halves, from which a 16-, 32- or
+/// 64-byte load cannot be forwarded (it waits for the stores to reach the cache), as the
+/// AES block kernel's plain loads did: eight 512-byte sectors in one call 1.03x faster
+/// (time over one 4 KiB unit's, 0.844 -> 0.868, medians of 5 alternating runs, Intel
+/// family 6 model 167); level from 16 KiB, where a batch of 64 tweaks leaves the stores
+/// time to drain.
 #[inline(always)]
 pub(super) fn tweaks<V: AesVec, const R: usize>(tok: V::Token, k2: &KeySchedule, tw: &mut [Block]) {
-    let rk = AtUse::<V>(tok, &k2.enc);
-    let mut groups = tw.chunks_exact_mut(G * V::LANES);
-    for g in &mut groups {
-        tweak_regs::<V, R, G>(tok, rk, g);
-    }
-    let rest = groups.into_remainder();
-    match rest.len().div_ceil(V::LANES) {
-        0 => {}
-        1 => tweak_regs::<V, R, 1>(tok, rk, rest),
-        2 => tweak_regs::<V, R, 2>(tok, rk, rest),
-        3 => tweak_regs::<V, R, 3>(tok, rk, rest),
-        4 => tweak_regs::<V, R, 4>(tok, rk, rest),
-        5 => tweak_regs::<V, R, 5>(tok, rk, rest),
-        6 => tweak_regs::<V, R, 6>(tok, rk, rest),
-        7 => tweak_regs::<V, R, 7>(tok, rk, rest),
-        // (29 to 31 blocks on zmm: fewer than a group, in 8 registers.)
-        _ => tweak_regs::<V, R, 8>(tok, rk, rest),
-    }
-}
-
-/// [`tweaks`] for the blocks of `NV` registers (`b.len()` in `L (NV - 1) + 1 ..= L NV`;
-/// the last register's missing lanes are zero and not stored).
-#[inline(always)]
-fn tweak_regs<V: AesVec, const R: usize, const NV: usize>(
-    tok: V::Token,
-    rk: AtUse<'_, V>,
-    b: &mut [Block],
-) {
-    let k0 = rk.at(0);
-    let mut s = [k0; NV];
-    for (j, x) in s.iter_mut().enumerate() {
-        // SAFETY: SSE2 is part of x86-64.
-        let mut lanes = [unsafe { _mm_setzero_si128() }; 4];
-        for (l, y) in lanes.iter_mut().enumerate().take(V::LANES) {
-            if let Some(t) = b.get(V::LANES * j + l) {
-                *y = load_tweak(t);
-            }
-        }
-        *x = V::from_blocks(tok, lanes).xor(k0);
-    }
-    for i in 1..R {
-        round_all::<V, false, NV>(&mut s, rk.at(i));
-    }
-    let kr = rk.at(R);
-    for (j, x) in s.iter().enumerate() {
-        let n = (b.len() - V::LANES * j).min(V::LANES);
-        // SAFETY: `n` blocks from block `L j` are within `b` (`L j < b.len()`: the blocks
-        // fill `NV` registers).
-        unsafe {
-            x.aesenclast(kr)
-                .store_n(b[V::LANES * j..].as_mut_ptr().cast(), n)
-        };
-    }
+    crate::aes::kernel::encrypt_halves::<V, R>(tok, &k2.enc, tw);
 }
 
 /// One block through the `R` rounds of `keys` on AES-NI, encrypting or (`DEC`, with the
