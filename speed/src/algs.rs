@@ -11,7 +11,7 @@ use aes::cipher::array::Array;
 use aes::cipher::consts::U16;
 use aes::cipher::{
     BlockCipherDecrypt, BlockCipherEncrypt, BlockModeDecrypt, BlockModeEncrypt, BlockSizeUser,
-    KeyInit, KeyIvInit,
+    InnerIvInit, KeyInit, KeyIvInit,
 };
 use simdcrypt::{Aes, Backend};
 
@@ -148,7 +148,8 @@ pub enum Family {
     XtsPar,
     /// AES-CBC and HMAC-SHA1 of the plaintext in one pass (`CbcHmacSha1::seal`/`open`,
     /// whole blocks); `key_len` is the AES key's. The output is the ciphertext and the tag
-    /// (seal; OpenSSL's: EVP CBC and HMAC with a kept key) or the plaintext (open).
+    /// (seal) or the plaintext (open). The peers do the same work with their CBC and an
+    /// HMAC keyed once (`OsslCbcHmac`, `AwsCbcHmac`, `RcCbcHmac`).
     CbcHmacSha1,
     /// Kerberos `aes256-cts-hmac-sha1-96` encrypt/decrypt of one message under kept
     /// per-usage keys (confounder, CBC-CS3, HMAC-SHA1-96).
@@ -511,25 +512,17 @@ impl Algorithm {
 
     fn has_peer(&self, who: Who) -> bool {
         match who {
-            // The CBC-HMAC rows: sealing only (EVP CBC and a kept-key HMAC, `OsslCbcHmac`).
-            Who::OpenSsl => match self.family {
-                Family::Ecb | Family::Krb5 | Family::XtsPar | Family::HmacSha1Keyed => false,
-                Family::CbcHmacSha1 => self.encrypt,
-                _ => true,
-            },
+            // The CBC-HMAC rows: EVP CBC and a kept-key HMAC (`OsslCbcHmac`).
+            Who::OpenSsl => !matches!(
+                self.family,
+                Family::Ecb | Family::Krb5 | Family::XtsPar | Family::HmacSha1Keyed
+            ),
             // aws-lc-rs has no XTS (and no stitched CBC-HMAC or Kerberos API).
             Who::AwsLc => !matches!(
                 self.family,
-                Family::Xts
-                    | Family::XtsSectors
-                    | Family::XtsPar
-                    | Family::CbcHmacSha1
-                    | Family::Krb5
+                Family::Xts | Family::XtsSectors | Family::XtsPar | Family::Krb5
             ),
-            Who::RustCrypto => !matches!(
-                self.family,
-                Family::CbcHmacSha1 | Family::Krb5 | Family::XtsPar
-            ),
+            Who::RustCrypto => !matches!(self.family, Family::Krb5 | Family::XtsPar),
             Who::Simdcrypt(_) | Who::Par(_) => false,
         }
     }
@@ -695,6 +688,8 @@ impl Algorithm {
             (Family::Cbc, 24) => rc_cbc::<Aes192>(k, size, enc),
             (Family::Cbc, 32) => rc_cbc::<Aes256>(k, size, enc),
             (Family::CbcMany, 16) => RcCbcMany::<Aes128>::boxed(k, size, self.streams),
+            (Family::CbcHmacSha1, 16) => RcCbcHmac::<Aes128>::boxed(k, size, enc),
+            (Family::CbcHmacSha1, 32) => RcCbcHmac::<Aes256>::boxed(k, size, enc),
             (Family::Sha1 | Family::Sha1Many, _) => Some(Box::new(RcSha1 {
                 msgs: messages(size, self.streams),
                 out: vec![0; 20 * self.streams],
@@ -729,13 +724,18 @@ impl Algorithm {
                 ok: true,
             }),
             Family::Krb5 => return None,
-            Family::CbcHmacSha1 => Box::new(OsslCbcHmac {
-                c: ossl::Cipher::new(ossl::Kind::Cbc, k, true)?,
-                mac: ossl::HmacKey::new(&mac_key())?,
-                input: message(size, 0),
-                out: vec![0; size + 20],
-                ok: true,
-            }),
+            Family::CbcHmacSha1 => {
+                let (input, tag) = cbc_hmac_input(k, size, self.encrypt)?;
+                Box::new(OsslCbcHmac {
+                    c: ossl::Cipher::new(ossl::Kind::Cbc, k, self.encrypt)?,
+                    mac: ossl::HmacKey::new(&mac_key())?,
+                    out: vec![0; if self.encrypt { size + 20 } else { size }],
+                    input,
+                    tag,
+                    encrypt: self.encrypt,
+                    ok: true,
+                })
+            }
             Family::Xts | Family::Cbc | Family::CbcMany => {
                 let kind = match self.family {
                     Family::Xts => ossl::Kind::Xts,
@@ -798,12 +798,29 @@ impl Algorithm {
         };
         let key = || UnboundCipherKey::new(alg, k).ok();
         let r: Box<dyn Runner> = match self.family {
-            Family::Xts
-            | Family::XtsSectors
-            | Family::XtsPar
-            | Family::CbcHmacSha1
-            | Family::Krb5 => {
+            Family::Xts | Family::XtsSectors | Family::XtsPar | Family::Krb5 => {
                 return None;
+            }
+            Family::CbcHmacSha1 => {
+                let (input, tag) = cbc_hmac_input(k, size, self.encrypt)?;
+                let dir = if self.encrypt {
+                    AwsDir::Enc(aws_lc_rs::cipher::EncryptingKey::cbc(key()?).ok()?)
+                } else {
+                    AwsDir::Dec(aws_lc_rs::cipher::DecryptingKey::cbc(key()?).ok()?)
+                };
+                let mut buf = input.clone();
+                buf.resize(if self.encrypt { size + 20 } else { size }, 0);
+                Box::new(AwsCbcHmac {
+                    dir,
+                    mac: aws_lc_rs::hmac::Key::new(
+                        aws_lc_rs::hmac::HMAC_SHA1_FOR_LEGACY_USE_ONLY,
+                        &mac_key(),
+                    ),
+                    input,
+                    tag,
+                    buf,
+                    ok: true,
+                })
             }
             Family::Ecb => Box::new(AwsEcb {
                 k: if self.encrypt {
@@ -1304,6 +1321,80 @@ where
     }
 }
 
+/// A CBC-HMAC row's input for a peer: the message (sealing), or simdcrypt's sealed
+/// message and its tag (opening); the tag is unused when sealing.
+fn cbc_hmac_input(k: &[u8], size: usize, encrypt: bool) -> Option<(Vec<u8>, [u8; 20])> {
+    let mut data = message(size, 0);
+    if encrypt {
+        return Some((data, [0; 20]));
+    }
+    let c = simdcrypt::CbcHmacSha1::new(k, &mac_key()).ok()?;
+    let tag = c.seal(&iv(0), &mut data).ok()?;
+    Some((data, tag))
+}
+
+/// The work of `CbcHmacSha1::seal` and `open` with RustCrypto: `cbc` over an AES key
+/// schedule set up once (cloned into each message's `Encryptor` or `Decryptor`, for its
+/// IV) and HMAC-SHA1 keyed once (cloned per message); output as [`OsslCbcHmac`]'s, the
+/// tag checked with `verify_slice`.
+struct RcCbcHmac<C> {
+    cipher: C,
+    mac: hmac::Hmac<sha1::Sha1>,
+    input: Vec<Array<u8, U16>>,
+    tag: [u8; 20],
+    out: Vec<u8>,
+    encrypt: bool,
+    ok: bool,
+}
+
+impl<C> RcCbcHmac<C>
+where
+    C: BlockCipherEncrypt + BlockCipherDecrypt + BlockSizeUser<BlockSize = U16> + KeyInit,
+    C: Clone + 'static,
+{
+    fn boxed(k: &[u8], size: usize, encrypt: bool) -> Option<Box<dyn Runner>> {
+        use hmac::KeyInit as _;
+        let (input, tag) = cbc_hmac_input(k, size, encrypt)?;
+        Some(Box::new(RcCbcHmac {
+            cipher: C::new_from_slice(k).ok()?,
+            mac: hmac::Hmac::<sha1::Sha1>::new_from_slice(&mac_key()).ok()?,
+            input: to_arrays(&input),
+            tag,
+            out: vec![0; if encrypt { size + 20 } else { size }],
+            encrypt,
+            ok: true,
+        }))
+    }
+}
+
+impl<C> Runner for RcCbcHmac<C>
+where
+    C: BlockCipherEncrypt + BlockCipherDecrypt + BlockSizeUser<BlockSize = U16> + Clone,
+{
+    fn run(&mut self) {
+        use hmac::Mac;
+        let n = 16 * self.input.len();
+        let input = black_box(&self.input[..]);
+        let (blocks, _) = Array::slice_as_chunks_mut(&mut self.out[..n]);
+        let v = iv(0).into();
+        let mut m = black_box(&self.mac).clone();
+        if self.encrypt {
+            let mut e = cbc::Encryptor::<C>::inner_iv_init(self.cipher.clone(), &v);
+            self.ok &= e.encrypt_blocks_b2b(input, blocks).is_ok();
+            m.update(Array::slice_as_flattened(input));
+            self.out[n..].copy_from_slice(&m.finalize().into_bytes());
+        } else {
+            let mut d = cbc::Decryptor::<C>::inner_iv_init(self.cipher.clone(), &v);
+            self.ok &= d.decrypt_blocks_b2b(input, blocks).is_ok();
+            m.update(&self.out);
+            self.ok &= m.verify_slice(&self.tag).is_ok();
+        }
+    }
+    fn output(&self) -> &[u8] {
+        if self.ok { &self.out } else { &[] }
+    }
+}
+
 /// One chain, continued across runs (as simdcrypt's updated IV and OpenSSL's do).
 struct RcCbcEnc<C: BlockCipherEncrypt> {
     e: cbc::Encryptor<C>,
@@ -1502,6 +1593,49 @@ impl Runner for AwsCbc {
     }
 }
 
+/// The work of `CbcHmacSha1::seal` and `open` with AWS-LC (in place, as its CBC works):
+/// sealing MACs the message with a kept `hmac::Key` and encrypts it in place again each
+/// run, as simdcrypt's row does; opening copies the sealed message in, decrypts it and
+/// checks the tag with `hmac::verify`. Output as [`OsslCbcHmac`]'s.
+#[cfg(feature = "aws-lc")]
+struct AwsCbcHmac {
+    dir: AwsDir,
+    mac: aws_lc_rs::hmac::Key,
+    /// Opening: the sealed message.
+    input: Vec<u8>,
+    tag: [u8; 20],
+    buf: Vec<u8>,
+    ok: bool,
+}
+
+#[cfg(feature = "aws-lc")]
+impl Runner for AwsCbcHmac {
+    fn run(&mut self) {
+        use aws_lc_rs::cipher::{DecryptionContext, EncryptionContext};
+        use aws_lc_rs::hmac;
+        use aws_lc_rs::iv::FixedLength;
+        let n = self.input.len();
+        match &self.dir {
+            AwsDir::Enc(k) => {
+                let (data, tag) = self.buf.split_at_mut(n);
+                let data = black_box(data);
+                tag.copy_from_slice(hmac::sign(&self.mac, data).as_ref());
+                let ctx = EncryptionContext::Iv128(FixedLength::from(iv(0)));
+                self.ok &= k.less_safe_encrypt(data, ctx).is_ok();
+            }
+            AwsDir::Dec(k) => {
+                self.buf.copy_from_slice(&self.input);
+                let ctx = DecryptionContext::Iv128(FixedLength::from(iv(0)));
+                self.ok &= k.decrypt(black_box(&mut self.buf), ctx).is_ok();
+                self.ok &= hmac::verify(&self.mac, &self.buf, &self.tag).is_ok();
+            }
+        }
+    }
+    fn output(&self) -> &[u8] {
+        if self.ok { &self.buf } else { &[] }
+    }
+}
+
 #[cfg(feature = "aws-lc")]
 struct AwsSha1 {
     msgs: Vec<u8>,
@@ -1602,9 +1736,11 @@ impl Runner for OsslCipher {
     }
 }
 
-/// The work of `CbcHmacSha1::seal` through OpenSSL: AES-CBC of the message (EVP, a
-/// fresh IV per message) and HMAC-SHA1 of the plaintext under a key set up once; the
-/// output is the ciphertext and then the tag. (OpenSSL's stitched
+/// The work of `CbcHmacSha1::seal` and `open` through OpenSSL: AES-CBC of the message
+/// (EVP, a fresh IV per message) and HMAC-SHA1 of the plaintext under a key set up once;
+/// sealing outputs the ciphertext and then the tag, opening the plaintext (decrypted, then
+/// its MAC compared with the tag, as `open` does; `CRYPTO_memcmp`'s work is a 20-byte
+/// compare). (OpenSSL's stitched
 /// `EVP_aes_*_cbc_hmac_sha1`, this row's peer before, outputs no tag unless a TLS record
 /// is set up: without one it hashes the plaintext into a state it never finalises, so it
 /// did a third of an HMAC's SHA-1 work on a 64-byte message; with one it MACs a record
@@ -1613,8 +1749,12 @@ impl Runner for OsslCipher {
 struct OsslCbcHmac {
     c: simdcrypt_oracle::openssl::Cipher,
     mac: simdcrypt_oracle::openssl::HmacKey,
+    /// The plaintext (sealing) or the ciphertext (opening).
     input: Vec<u8>,
+    /// Opening: the tag to check.
+    tag: [u8; 20],
     out: Vec<u8>,
+    encrypt: bool,
     ok: bool,
 }
 
@@ -1623,10 +1763,14 @@ impl Runner for OsslCbcHmac {
     fn run(&mut self) {
         let n = self.input.len();
         let mut v = iv(0);
-        let msg = black_box(&self.input[..]);
-        self.ok &= self.c.run(&mut v, msg, &mut self.out[..n]);
-        let tag = self.mac.mac(msg);
-        self.out[n..].copy_from_slice(&tag);
+        let input = black_box(&self.input[..]);
+        self.ok &= self.c.run(&mut v, input, &mut self.out[..n]);
+        if self.encrypt {
+            let tag = self.mac.mac(input);
+            self.out[n..].copy_from_slice(&tag);
+        } else {
+            self.ok &= self.mac.mac(&self.out) == self.tag;
+        }
     }
     fn output(&self) -> &[u8] {
         if self.ok { &self.out } else { &[] }
