@@ -43,6 +43,9 @@ fn run<V: AesVec, const DEC: bool, const SHORT: bool, const R: usize>(
     let z = V::zero(tok);
     if SHORT {
         each_group_rest(&Ecb::<V, DEC, R, _>(tok, AtUse(tok, keys)), b, z);
+    } else if V::REGISTERS < 32 {
+        // 16 registers: the keys read where used, not held ([`AtUse`] says why).
+        each_group(&Ecb::<V, DEC, R, _>(tok, AtUse(tok, keys)), b, z);
     } else {
         each_group(&Ecb::<V, DEC, R, _>(tok, V::keys(tok, keys)), b, z);
     }
@@ -68,13 +71,15 @@ pub(crate) fn encrypt_halves<V: AesVec, const R: usize>(
 /// ([`Regs::load_halves`]).
 struct Ecb<V: AesVec, const DEC: bool, const R: usize, K, const HALVES: bool = false>(V::Token, K);
 
-impl<V: AesVec, const DEC: bool, const R: usize, K: Keys<V>, const HALVES: bool> Group<V>
+impl<V: AesVec, const DEC: bool, const R: usize, K: Keys<V> + Copy, const HALVES: bool> Group<V>
     for Ecb<V, DEC, R, K, HALVES>
 {
     /// One full cipher over the registers; nothing carried.
     #[inline(always)]
     unsafe fn run<const NV: usize>(&self, r: Regs<NV>, carry: V) -> V {
-        let (tok, rk) = (self.0, &self.1);
+        let (tok, mut rk) = (self.0, self.1);
+        // (Keys read where used are read again in each group; held keys are left as they are.)
+        rk.fence();
         let k0 = rk.at(0);
         let mut s = [k0; NV];
         for (j, x) in s.iter_mut().enumerate() {

@@ -145,12 +145,12 @@ impl Impl {
             #[cfg(simdcrypt_x86_64)]
             (Impl::AesNi(_), true) => stack::<{ depth(25, 20) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Impl::AesNi(_), false) => stack::<{ depth(25, 24) }>(),
+            (Impl::AesNi(_), false) => stack::<{ depth(25, 20) }>(),
             // 32-byte chunks.
             #[cfg(simdcrypt_x86_64)]
             (Impl::VaesAvx2(t), true) => crate::wipe::stack_avx::<{ depth(26, 10) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            (Impl::VaesAvx2(t), false) => crate::wipe::stack_avx::<{ depth(26, 21) }>(t),
+            (Impl::VaesAvx2(t), false) => crate::wipe::stack_avx::<{ depth(16, 10) }>(t),
             #[cfg(simdcrypt_x86_64)]
             // (Short: the VAES-AVX2 short entry's.)
             #[cfg(simdcrypt_x86_64)]

@@ -203,6 +203,9 @@ fn dec<V: AesVec, const SHORT: bool, const R: usize>(
 ) {
     if SHORT {
         each_group_rest(&Dec::<V, R, _>(tok, AtUse(tok, keys)), b, prev);
+    } else if V::REGISTERS < 32 {
+        // 16 registers: the keys read where used, not held ([`AtUse`] says why).
+        each_group(&Dec::<V, R, _>(tok, AtUse(tok, keys)), b, prev);
     } else {
         each_group(&Dec::<V, R, _>(tok, V::keys(tok, keys)), b, prev);
     }
@@ -211,12 +214,14 @@ fn dec<V: AesVec, const SHORT: bool, const R: usize>(
 /// The token and the round keys.
 struct Dec<V: AesVec, const R: usize, K>(V::Token, K);
 
-impl<V: AesVec, const R: usize, K: Keys<V>> Group<V> for Dec<V, R, K> {
+impl<V: AesVec, const R: usize, K: Keys<V> + Copy> Group<V> for Dec<V, R, K> {
     /// Decrypts the registers; every load is done before the first store. Carried: the
     /// ciphertext block before the registers, in the last lane.
     #[inline(always)]
     unsafe fn run<const NV: usize>(&self, r: Regs<NV>, prev: V) -> V {
-        let (tok, rk) = (self.0, &self.1);
+        let (tok, mut rk) = (self.0, self.1);
+        // (Keys read where used are read again in each group; held keys are left as they are.)
+        rk.fence();
         let mut c = [prev; NV];
         for (j, x) in c.iter_mut().enumerate() {
             // SAFETY: within `run` (the caller's contract).

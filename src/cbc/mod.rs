@@ -100,7 +100,7 @@ impl Imp {
             #[cfg(simdcrypt_x86_64)]
             (Imp::AesNi(_), ENCRYPT) => stack::<{ depth(22, 22) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Imp::AesNi(_), DECRYPT) => stack::<{ depth(33, 32) }>(),
+            (Imp::AesNi(_), DECRYPT) => stack::<{ depth(29, 10) }>(),
             #[cfg(simdcrypt_x86_64)]
             (Imp::AesNi(_), DECRYPT_SHORT) => stack::<{ depth(25, 18) }>(),
             #[cfg(simdcrypt_x86_64)]
@@ -109,7 +109,7 @@ impl Imp {
             #[cfg(simdcrypt_x86_64)]
             (Imp::VaesAvx2(t), ENCRYPT) => crate::wipe::stack_avx::<{ depth(12, 12) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            (Imp::VaesAvx2(t), DECRYPT) => crate::wipe::stack_avx::<{ depth(32, 24) }>(t),
+            (Imp::VaesAvx2(t), DECRYPT) => crate::wipe::stack_avx::<{ depth(24, 8) }>(t),
             #[cfg(simdcrypt_x86_64)]
             (Imp::VaesAvx2(t), DECRYPT_SHORT) => crate::wipe::stack_avx::<{ depth(23, 9) }>(t),
             #[cfg(simdcrypt_x86_64)]

@@ -218,7 +218,10 @@ impl<V: AesVec> Keys<V> for [V; 15] {
 /// groups) takes: a frame of copies costs more than its stores, since the wipe after the
 /// call writes over it (on Zen 3 a 16-byte ECB or CBC call on AES-NI or VAES-AVX2 ran
 /// 1.3-1.6x faster this way; with no frame the same wipe measured free; speed/RESULTS.md,
-/// "Zen 3: short calls").
+/// "Zen 3: short calls"). ECB and CBC decryption take it in their loops too where the ISA
+/// has 16 vector registers (AES-NI, VAES-AVX2): 15 held keys beside 8 states spill to a
+/// frame of copies there (0.5 KiB), which is a reload per round all the same, and then
+/// more stack to wipe ([`Keys::fence`] in each group keeps the broadcasts where used).
 #[derive(Clone, Copy)]
 pub(crate) struct AtUse<'a, V: AesVec>(pub(crate) V::Token, pub(crate) &'a [Block; 15]);
 
