@@ -69,7 +69,12 @@ impl Row {
 /// Zen 5, and an Intel Xeon reporting family 6 model 167 (Sapphire Rapids-class, behind a
 /// hypervisor's model number; in no row: its measurements set [`Sha1Many::DEFAULT`],
 /// [`ShaNiSchedule::DEFAULT`] and [`FreshTweaks::DEFAULT`], and the default orders,
-/// measured on Emerald Rapids, held there).
+/// measured on Emerald Rapids, held there, but for ECB and CBC decryption: there the zmm
+/// kernels ran 1.03-1.16x the ymm ones from 1 KiB up and 0.65-0.80x at 256 B, once the
+/// ymm loops read their keys where used (speed/RESULTS.md, "Intel Xeon, family 6 model
+/// 167, a fifth time"); not made a row, since real Rocket Lake parts report the same model
+/// number, and zmm first would also want a later hand-over to the ymm kernel than the 16
+/// blocks set on Zen 5).
 pub(crate) static TABLE: &[Row] = &[
     Row {
         name: "Intel Emerald Rapids",
