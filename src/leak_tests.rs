@@ -440,7 +440,7 @@ const XTS_CALLS: [Named<Xts>; 8] = [
 ];
 
 /// Each kind of CBC call, by name.
-const CBC_CALLS: [Named<Cbc>; 6] = [
+const CBC_CALLS: [Named<Cbc>; 7] = [
     ("encrypt 1 KiB", |c| {
         let mut b = bytes(5, 1024);
         c.encrypt(&mut [1; 16], &mut b).unwrap();
@@ -451,6 +451,10 @@ const CBC_CALLS: [Named<Cbc>; 6] = [
     }),
     ("decrypt 3 blocks", |c| {
         let mut b = bytes(7, 48);
+        c.decrypt(&mut [1; 16], &mut b).unwrap();
+    }),
+    ("decrypt 20 blocks", |c| {
+        let mut b = bytes(8, 320);
         c.decrypt(&mut [1; 16], &mut b).unwrap();
     }),
     ("encrypt_many, 20 streams", |c| {
@@ -472,13 +476,17 @@ const CBC_CALLS: [Named<Cbc>; 6] = [
 ];
 
 /// Each kind of ECB call, by name.
-const AES_CALLS: [Named<Aes>; 3] = [
+const AES_CALLS: [Named<Aes>; 4] = [
     ("encrypt 64 blocks", |a| {
         let mut b = [[5u8; 16]; 64];
         a.encrypt_blocks(&mut b);
     }),
     ("decrypt 7 blocks", |a| {
         let mut b = [[6u8; 16]; 7];
+        a.decrypt_blocks(&mut b);
+    }),
+    ("decrypt 20 blocks", |a| {
+        let mut b = [[6u8; 16]; 20];
         a.decrypt_blocks(&mut b);
     }),
     ("encrypt one block", |a| {

@@ -35,6 +35,10 @@ pub(crate) struct Row {
     /// How the XTS kernels' multi-unit loop makes each unit's first tweaks.
     #[cfg_attr(not(simdcrypt_x86_64), allow(dead_code))]
     pub(crate) fresh_tweaks: FreshTweaks,
+    /// ECB and CBC decryption on VAES-AVX-512: calls of fewer blocks than this run the
+    /// VAES-AVX2 kernel (its short entry below 16 blocks, its group loop from there).
+    #[cfg_attr(not(simdcrypt_x86_64), allow(dead_code))]
+    pub(crate) zmm_from: usize,
     /// Why, measured how.
     #[allow(dead_code)] // documentation that the tests check is present
     reason: &'static str,
@@ -60,6 +64,7 @@ impl Row {
             },
             sha_ni_schedule: ShaNiSchedule::ShaUnit,
             fresh_tweaks: FreshTweaks::Shifts,
+            zmm_from: ZMM_FROM_DEFAULT,
             reason,
         }
     }
@@ -67,14 +72,9 @@ impl Row {
 
 /// The table. Machines measured so far: Intel Emerald Rapids, AMD Zen 4, AMD Zen 3, AMD
 /// Zen 5, and an Intel Xeon reporting family 6 model 167 (Sapphire Rapids-class, behind a
-/// hypervisor's model number; in no row: its measurements set [`Sha1Many::DEFAULT`],
+/// hypervisor's model number): its measurements set [`Sha1Many::DEFAULT`],
 /// [`ShaNiSchedule::DEFAULT`] and [`FreshTweaks::DEFAULT`], and the default orders,
-/// measured on Emerald Rapids, held there, but for ECB and CBC decryption: there the zmm
-/// kernels ran 1.03-1.16x the ymm ones from 1 KiB up and 0.65-0.80x at 256 B, once the
-/// ymm loops read their keys where used (speed/RESULTS.md, "Intel Xeon, family 6 model
-/// 167, a fifth time"); not made a row, since real Rocket Lake parts report the same model
-/// number, and zmm first would also want a later hand-over to the ymm kernel than the 16
-/// blocks set on Zen 5).
+/// measured on Emerald Rapids, held there but for ECB and CBC decryption (its row).
 pub(crate) static TABLE: &[Row] = &[
     Row {
         name: "Intel Emerald Rapids",
@@ -85,6 +85,7 @@ pub(crate) static TABLE: &[Row] = &[
         sha1_many: Sha1Many::DEFAULT,
         sha_ni_schedule: ShaNiSchedule::DEFAULT,
         fresh_tweaks: FreshTweaks::DEFAULT,
+        zmm_from: ZMM_FROM_DEFAULT,
         reason: "The default orders were measured here (the comments of crate::dispatch's tables): \
                  zmm XTS first, ymm AES and CBC, the SHA-NI assembly first for SHA-1. \
                  sha1_many's defaults and the SHA-NI schedule form were measured on an Intel \
@@ -94,6 +95,26 @@ pub(crate) static TABLE: &[Row] = &[
                  ShaNiSchedule::DEFAULT. So was the XTS fresh-tweak form \
                  (FreshTweaks::DEFAULT: carry-less multiplications, off port 0, which \
                  512-bit AES and vector shifts share on Intel's cores with AVX-512).",
+    },
+    Row {
+        name: "Intel Xeon reporting family 6 model 167",
+        vendor: Vendor::Intel,
+        family: 6,
+        // A Sapphire Rapids-class Xeon behind a hypervisor's model number (AMX,
+        // AVX512-FP16); real Rocket Lake parts report the same number (not measured).
+        models: &[(0xa7, 0xa7)],
+        prefer: &[(Backend::VaesAvx512, Backend::VaesAvx2)],
+        sha1_many: Sha1Many::DEFAULT,
+        sha_ni_schedule: ShaNiSchedule::DEFAULT,
+        fresh_tweaks: FreshTweaks::DEFAULT,
+        zmm_from: 32,
+        reason: "ECB and CBC decryption: the zmm kernels ran 1.03-1.16x the ymm ones from \
+                 1 KiB up (0.99-1.20x at 512 B), once the ymm loops read their keys \
+                 where used; below one zmm group (32 blocks) the ymm kernel, which runs \
+                 8 registers of 2 blocks where zmm has 4 of 4, ran 1.25-1.53x the zmm one \
+                 at 256 B, so zmm hands calls under 32 blocks to it. XTS was zmm first \
+                 already. The SHA-1 and sha1_many defaults and the XTS fresh-tweak form \
+                 were measured here (see their DEFAULTs).",
     },
     Row::family_19h_sha_ni_first(
         "AMD Zen 4",
@@ -141,6 +162,7 @@ pub(crate) static TABLE: &[Row] = &[
         },
         sha_ni_schedule: ShaNiSchedule::ShaUnit,
         fresh_tweaks: FreshTweaks::Shifts,
+        zmm_from: ZMM_FROM_DEFAULT,
         reason: "Full-width 512-bit AES: vaesenc zmm 7.22 G/s against ymm 7.30 G/s, twice \
                  the bytes (family 26 model 2), so zmm goes first for ECB (0.92-0.98 of \
                  the zmm ceiling from 1 KiB up, the ymm kernel 0.43-0.53) and CBC \
@@ -262,6 +284,17 @@ impl FreshTweaks {
     /// the two builds: 0.871 -> 0.909 at 16 KiB, 0.886 -> 0.932 at 64 KiB, 0.825 -> 0.844
     /// at 4 KiB (1.02-1.05x). Intel's other AVX-512 cores share the port layout.
     pub(crate) const DEFAULT: FreshTweaks = FreshTweaks::Clmul;
+}
+
+/// [`Row::zmm_from`] for CPUs in no row: VAES-AVX-512 runs the VAES-AVX2 short entry below
+/// 16 blocks (measured on AMD Zen 5, `crate::aes::Impl::short`) and its own kernel above.
+pub(crate) const ZMM_FROM_DEFAULT: usize = 16;
+
+/// [`Row::zmm_from`] for this CPU ([`ZMM_FROM_DEFAULT`] in no row).
+#[inline]
+#[cfg_attr(not(simdcrypt_x86_64), allow(dead_code))]
+pub(crate) fn zmm_from() -> usize {
+    current().map_or(ZMM_FROM_DEFAULT, |r| r.zmm_from)
 }
 
 /// [`Row::fresh_tweaks`] for this CPU ([`FreshTweaks::DEFAULT`] in no row).

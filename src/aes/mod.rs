@@ -159,7 +159,8 @@ impl Impl {
             }
             #[cfg(simdcrypt_x86_64)]
             (Impl::VaesAvx512(t), false) => {
-                crate::wipe::stack_avx::<{ depth(13, 10) }>(t.vaes_avx2())
+                // (Also the VAES-AVX2 group loop's, which it hands calls below `zmm_from`.)
+                crate::wipe::stack_avx::<{ depth(16, 10) }>(t.vaes_avx2())
             }
             #[cfg(not(simdcrypt_x86_64))]
             _ => stack::<{ depth(120, 107) }>(),
@@ -180,9 +181,32 @@ impl Impl {
         }
     }
 
+    /// Whether VAES-AVX-512 hands `n` blocks (not [`Impl::short`]) to the VAES-AVX2 group
+    /// loop: fewer than `zmm_from`, the CPU's [`crate::tuning::zmm_from`], which the keyed
+    /// object reads once (32 on the Intel Xeon reporting family 6 model 167, where the ymm
+    /// kernel's 8 registers of 2 blocks ran 1.25-1.53x the zmm kernel's 4 of 4 at 256 B;
+    /// 16, so never, elsewhere).
+    #[cfg(simdcrypt_x86_64)]
+    #[inline(always)]
+    fn ymm_loop(self, n: usize, zmm_from: usize) -> bool {
+        matches!(self, Impl::VaesAvx512(_)) && !self.short(n) && n < zmm_from
+    }
+
     /// Encrypts each block in place (ECB).
     #[inline]
     pub(crate) fn encrypt_blocks(self, ks: &KeySchedule, blocks: &mut [Block]) {
+        self.encrypt_blocks_from(ks, blocks, crate::tuning::ZMM_FROM_DEFAULT);
+    }
+
+    /// As [`Impl::encrypt_blocks`], VAES-AVX-512 handing calls under `zmm_from` blocks to the
+    /// VAES-AVX2 kernel ([`Impl::ymm_loop`]).
+    #[inline]
+    pub(crate) fn encrypt_blocks_from(
+        self,
+        ks: &KeySchedule,
+        blocks: &mut [Block],
+        zmm_from: usize,
+    ) {
         match self {
             Impl::Portable => soft::encrypt_blocks(ks, blocks),
             #[cfg(simdcrypt_x86_64)]
@@ -200,15 +224,34 @@ impl Impl {
                 vaes_avx2::encrypt_short(t.vaes_avx2(), ks, blocks)
             }
             #[cfg(simdcrypt_x86_64)]
+            Impl::VaesAvx512(t) if self.ymm_loop(blocks.len(), zmm_from) => {
+                vaes_avx2::encrypt_blocks(t.vaes_avx2(), ks, blocks)
+            }
+            #[cfg(simdcrypt_x86_64)]
             Impl::VaesAvx512(t) => vaes_avx512::encrypt_blocks(t, ks, blocks),
             #[cfg(not(simdcrypt_x86_64))]
-            _ => soft::encrypt_blocks(ks, blocks),
+            _ => {
+                let _ = zmm_from;
+                soft::encrypt_blocks(ks, blocks)
+            }
         }
     }
 
     /// Decrypts each block in place (ECB).
-    #[inline]
+    #[cfg(all(test, simdcrypt_asm))]
     pub(crate) fn decrypt_blocks(self, ks: &KeySchedule, blocks: &mut [Block]) {
+        self.decrypt_blocks_from(ks, blocks, crate::tuning::ZMM_FROM_DEFAULT);
+    }
+
+    /// As [`Impl::decrypt_blocks`], VAES-AVX-512 handing calls under `zmm_from` blocks to the
+    /// VAES-AVX2 kernel ([`Impl::ymm_loop`]).
+    #[inline]
+    pub(crate) fn decrypt_blocks_from(
+        self,
+        ks: &KeySchedule,
+        blocks: &mut [Block],
+        zmm_from: usize,
+    ) {
         match self {
             Impl::Portable => soft::decrypt_blocks(ks, blocks),
             #[cfg(simdcrypt_x86_64)]
@@ -226,9 +269,16 @@ impl Impl {
                 vaes_avx2::decrypt_short(t.vaes_avx2(), ks, blocks)
             }
             #[cfg(simdcrypt_x86_64)]
+            Impl::VaesAvx512(t) if self.ymm_loop(blocks.len(), zmm_from) => {
+                vaes_avx2::decrypt_blocks(t.vaes_avx2(), ks, blocks)
+            }
+            #[cfg(simdcrypt_x86_64)]
             Impl::VaesAvx512(t) => vaes_avx512::decrypt_blocks(t, ks, blocks),
             #[cfg(not(simdcrypt_x86_64))]
-            _ => soft::decrypt_blocks(ks, blocks),
+            _ => {
+                let _ = zmm_from;
+                soft::decrypt_blocks(ks, blocks)
+            }
         }
     }
 }
@@ -253,6 +303,8 @@ pub struct Aes {
     ks: KeySchedule,
     imp: Impl,
     backend: Backend,
+    /// [`crate::tuning::zmm_from`], read once.
+    zmm_from: usize,
 }
 
 impl Aes {
@@ -291,6 +343,7 @@ impl Aes {
             ks: KeySchedule::new(key)?,
             imp,
             backend,
+            zmm_from: crate::tuning::zmm_from(),
         })
     }
 
@@ -348,7 +401,8 @@ impl Aes {
     /// ```
     #[inline]
     pub fn encrypt_blocks(&self, blocks: &mut [Block]) {
-        self.imp.encrypt_blocks(&self.ks, blocks);
+        self.imp
+            .encrypt_blocks_from(&self.ks, blocks, self.zmm_from);
         self.imp.burn_stack(self.imp.short(blocks.len()));
     }
 
@@ -366,7 +420,8 @@ impl Aes {
     /// ```
     #[inline]
     pub fn decrypt_blocks(&self, blocks: &mut [Block]) {
-        self.imp.decrypt_blocks(&self.ks, blocks);
+        self.imp
+            .decrypt_blocks_from(&self.ks, blocks, self.zmm_from);
         self.imp.burn_stack(self.imp.short(blocks.len()));
     }
 

@@ -120,7 +120,8 @@ impl Imp {
             }
             #[cfg(simdcrypt_x86_64)]
             (Imp::VaesAvx512(t), DECRYPT) => {
-                crate::wipe::stack_avx::<{ depth(12, 8) }>(t.vaes_avx2())
+                // (Also the VAES-AVX2 group loop's, which it hands calls below `zmm_from`.)
+                crate::wipe::stack_avx::<{ depth(24, 8) }>(t.vaes_avx2())
             }
             #[cfg(simdcrypt_x86_64)]
             (Imp::VaesAvx512(t), DECRYPT_SHORT) => {
@@ -157,6 +158,8 @@ pub struct Cbc {
     pub(crate) ks: KeySchedule,
     imp: Imp,
     backend: Backend,
+    /// [`crate::tuning::zmm_from`], read once.
+    zmm_from: usize,
 }
 
 fn as_blocks(buf: &mut [u8]) -> Result<&mut [Block], Error> {
@@ -249,6 +252,7 @@ impl Cbc {
             ks: KeySchedule::new(key)?,
             imp,
             backend,
+            zmm_from: crate::tuning::zmm_from(),
         })
     }
 
@@ -299,7 +303,12 @@ impl Cbc {
         if blocks.is_empty() {
             return;
         }
-        let short = self.imp.short(blocks.len());
+        // VAES-AVX-512 hands calls below the CPU's `zmm_from` (read once, at keying) that
+        // are not short for VAES-AVX2 to the VAES-AVX2 group loop, as `crate::aes::Impl`
+        // does for ECB.
+        let ymm_loop =
+            matches!(self.imp, Imp::VaesAvx512(_)) && (16..self.zmm_from).contains(&blocks.len());
+        let short = self.imp.short(blocks.len()) && !ymm_loop;
         match self.imp {
             Imp::Portable => soft::decrypt(&self.ks, iv, blocks),
             #[cfg(simdcrypt_x86_64)]
@@ -313,6 +322,10 @@ impl Cbc {
             #[cfg(simdcrypt_x86_64)]
             Imp::VaesAvx512(t) if Imp::VaesAvx2(t.vaes_avx2()).short(blocks.len()) => {
                 vaes_avx2::decrypt_short(t.vaes_avx2(), &self.ks, iv, blocks)
+            }
+            #[cfg(simdcrypt_x86_64)]
+            Imp::VaesAvx512(t) if ymm_loop => {
+                vaes_avx2::decrypt(t.vaes_avx2(), &self.ks, iv, blocks)
             }
             #[cfg(simdcrypt_x86_64)]
             Imp::VaesAvx512(t) if short => vaes_avx512::decrypt_short(t, &self.ks, iv, blocks),
