@@ -171,7 +171,8 @@ impl Impl {
     /// 16 on VAES-AVX2), with no group loop and the round keys read where used. VAES-AVX-512
     /// runs the VAES-AVX2 short entry below 16 blocks: a zmm entry (short or not) measured
     /// 0.86-0.97x of it at 16-128 bytes, and 1.04-1.2x from 256 bytes (AMD Zen 5, where zmm
-    /// goes first; a zmm short entry gained nothing over the looped one, 0.96-1.02x).
+    /// goes first; a zmm short entry gained nothing over the looped one, 0.96-1.02x); and,
+    /// below the CPU's [`crate::tuning::zmm_from`], its group loop ([`Impl::ymm_loop`]).
     #[inline(always)]
     pub(crate) fn short(self, n: usize) -> bool {
         match self {

@@ -75,7 +75,8 @@ impl Imp {
     /// (8 on AES-NI, 16 on VAES-AVX2, 32 on VAES-AVX-512), with no group loop and the round
     /// keys read where used (as `crate::aes::Impl::short` for ECB). VAES-AVX-512 calls that
     /// the VAES-AVX2 kernel would run short (fewer than 16 blocks) run its short entry: a
-    /// zmm call measured 0.67-0.97x of it there (AMD Zen 5).
+    /// zmm call measured 0.67-0.97x of it there (AMD Zen 5); and, below the CPU's
+    /// `crate::tuning::zmm_from`, its group loop (`Cbc::dec_blocks`).
     #[inline(always)]
     fn short(self, n: usize) -> bool {
         match self {
