@@ -374,6 +374,22 @@ mod tests {
         assert_eq!(name(sig(Vendor::Amd, 26, 0x44)), Some("AMD Zen 5"));
         assert_eq!(name(sig(Vendor::Amd, 26, 0x24)), None); // Strix Point: not measured
         assert_eq!(name(sig(Vendor::Intel, 25, 17)), None);
+        assert_eq!(
+            name(sig(Vendor::Intel, 6, 167)),
+            Some("Intel Xeon reporting family 6 model 167")
+        );
+        assert_eq!(name(sig(Vendor::Intel, 6, 143)), None); // Sapphire Rapids' own number
+        // The zmm hand-over: 32 blocks on that Xeon only (ZMM_FROM_DEFAULT, 16, is the
+        // short entry's bound, so no other row hands zmm calls to the ymm loop).
+        for r in TABLE {
+            let want = if r.family == 6 && r.models == [(0xa7, 0xa7)] {
+                32
+            } else {
+                ZMM_FROM_DEFAULT
+            };
+            assert_eq!(r.zmm_from, want, "{}", r.name);
+        }
+        assert_eq!(ZMM_FROM_DEFAULT, 16);
         for r in TABLE {
             assert!(r.reason.len() > 40, "{}: say why", r.name);
             // Only short messages skip the lanes (from 512 bytes up the lanes measured
@@ -410,6 +426,23 @@ mod tests {
                 Backend::ShaNi,
                 Backend::ShaNiAsm,
                 Backend::Avx2Asm,
+                Backend::Portable
+            ]
+        );
+        // The Xeon reporting family 6 model 167: zmm before ymm in ECB and CBC's order.
+        let xeon = row_for(sig(Vendor::Intel, 6, 167));
+        let cbc = [
+            Backend::VaesAvx2,
+            Backend::VaesAvx512,
+            Backend::AesNi,
+            Backend::Portable,
+        ];
+        assert_eq!(
+            &order(&cbc, xeon).0[..4],
+            [
+                Backend::VaesAvx512,
+                Backend::VaesAvx2,
+                Backend::AesNi,
                 Backend::Portable
             ]
         );
