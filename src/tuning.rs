@@ -36,7 +36,8 @@ pub(crate) struct Row {
     #[cfg_attr(not(simdcrypt_x86_64), allow(dead_code))]
     pub(crate) fresh_tweaks: FreshTweaks,
     /// ECB and CBC decryption on VAES-AVX-512: calls of fewer blocks than this run the
-    /// VAES-AVX2 kernel (its short entry below 16 blocks, its group loop from there).
+    /// VAES-AVX2 kernel (its short entry below 16 blocks, its group loop from there). At
+    /// least 16: VAES-AVX-512 ECB has no short entry of its own.
     #[cfg_attr(not(simdcrypt_x86_64), allow(dead_code))]
     pub(crate) zmm_from: usize,
     /// Why, measured how.

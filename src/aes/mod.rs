@@ -152,16 +152,7 @@ impl Impl {
             #[cfg(simdcrypt_x86_64)]
             (Impl::VaesAvx2(t), false) => crate::wipe::stack_avx::<{ depth(16, 10) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            // (Short: the VAES-AVX2 short entry's.)
-            #[cfg(simdcrypt_x86_64)]
-            (Impl::VaesAvx512(t), true) => {
-                crate::wipe::stack_avx::<{ depth(26, 10) }>(t.vaes_avx2())
-            }
-            #[cfg(simdcrypt_x86_64)]
-            (Impl::VaesAvx512(t), false) => {
-                // (Also the VAES-AVX2 group loop's, which it hands calls below `zmm_from`.)
-                crate::wipe::stack_avx::<{ depth(16, 10) }>(t.vaes_avx2())
-            }
+            (Impl::VaesAvx512(t), _) => crate::wipe::stack_avx::<{ depth(13, 10) }>(t.vaes_avx2()),
             #[cfg(not(simdcrypt_x86_64))]
             _ => stack::<{ depth(120, 107) }>(),
         }
@@ -169,45 +160,20 @@ impl Impl {
 
     /// Whether `n` blocks run a short entry: fewer than 8 registers of blocks (8 on AES-NI,
     /// 16 on VAES-AVX2), with no group loop and the round keys read where used. VAES-AVX-512
-    /// runs the VAES-AVX2 short entry below 16 blocks: a zmm entry (short or not) measured
-    /// 0.86-0.97x of it at 16-128 bytes, and 1.04-1.2x from 256 bytes (AMD Zen 5, where zmm
-    /// goes first; a zmm short entry gained nothing over the looped one, 0.96-1.02x); and,
-    /// below the CPU's [`crate::tuning::zmm_from`], its group loop ([`Impl::ymm_loop`]).
+    /// has none: [`Aes`] hands its calls under the CPU's [`crate::tuning::zmm_from`] (at
+    /// least 16 blocks) to VAES-AVX2 ([`Aes::imp_for`]).
     #[inline(always)]
     pub(crate) fn short(self, n: usize) -> bool {
         match self {
             Impl::AesNi(_) => n < 8,
-            Impl::VaesAvx2(_) | Impl::VaesAvx512(_) => n < 16,
+            Impl::VaesAvx2(_) => n < 16,
             _ => false,
         }
-    }
-
-    /// Whether VAES-AVX-512 hands `n` blocks (not [`Impl::short`]) to the VAES-AVX2 group
-    /// loop: fewer than `zmm_from`, the CPU's [`crate::tuning::zmm_from`], which the keyed
-    /// object reads once (32 on the Intel Xeon reporting family 6 model 167, where the ymm
-    /// kernel's 8 registers of 2 blocks ran 1.25-1.53x the zmm kernel's 4 of 4 at 256 B;
-    /// 16, so never, elsewhere).
-    #[cfg(simdcrypt_x86_64)]
-    #[inline(always)]
-    fn ymm_loop(self, n: usize, zmm_from: usize) -> bool {
-        matches!(self, Impl::VaesAvx512(_)) && !self.short(n) && n < zmm_from
     }
 
     /// Encrypts each block in place (ECB).
     #[inline]
     pub(crate) fn encrypt_blocks(self, ks: &KeySchedule, blocks: &mut [Block]) {
-        self.encrypt_blocks_from(ks, blocks, crate::tuning::ZMM_FROM_DEFAULT);
-    }
-
-    /// As [`Impl::encrypt_blocks`], VAES-AVX-512 handing calls under `zmm_from` blocks to the
-    /// VAES-AVX2 kernel ([`Impl::ymm_loop`]).
-    #[inline]
-    pub(crate) fn encrypt_blocks_from(
-        self,
-        ks: &KeySchedule,
-        blocks: &mut [Block],
-        zmm_from: usize,
-    ) {
         match self {
             Impl::Portable => soft::encrypt_blocks(ks, blocks),
             #[cfg(simdcrypt_x86_64)]
@@ -221,38 +187,15 @@ impl Impl {
             #[cfg(simdcrypt_x86_64)]
             Impl::VaesAvx2(t) => vaes_avx2::encrypt_blocks(t, ks, blocks),
             #[cfg(simdcrypt_x86_64)]
-            Impl::VaesAvx512(t) if self.short(blocks.len()) => {
-                vaes_avx2::encrypt_short(t.vaes_avx2(), ks, blocks)
-            }
-            #[cfg(simdcrypt_x86_64)]
-            Impl::VaesAvx512(t) if self.ymm_loop(blocks.len(), zmm_from) => {
-                vaes_avx2::encrypt_blocks(t.vaes_avx2(), ks, blocks)
-            }
-            #[cfg(simdcrypt_x86_64)]
             Impl::VaesAvx512(t) => vaes_avx512::encrypt_blocks(t, ks, blocks),
             #[cfg(not(simdcrypt_x86_64))]
-            _ => {
-                let _ = zmm_from;
-                soft::encrypt_blocks(ks, blocks)
-            }
+            _ => soft::encrypt_blocks(ks, blocks),
         }
     }
 
     /// Decrypts each block in place (ECB).
-    #[cfg(all(test, simdcrypt_asm))]
-    pub(crate) fn decrypt_blocks(self, ks: &KeySchedule, blocks: &mut [Block]) {
-        self.decrypt_blocks_from(ks, blocks, crate::tuning::ZMM_FROM_DEFAULT);
-    }
-
-    /// As [`Impl::decrypt_blocks`], VAES-AVX-512 handing calls under `zmm_from` blocks to the
-    /// VAES-AVX2 kernel ([`Impl::ymm_loop`]).
     #[inline]
-    pub(crate) fn decrypt_blocks_from(
-        self,
-        ks: &KeySchedule,
-        blocks: &mut [Block],
-        zmm_from: usize,
-    ) {
+    pub(crate) fn decrypt_blocks(self, ks: &KeySchedule, blocks: &mut [Block]) {
         match self {
             Impl::Portable => soft::decrypt_blocks(ks, blocks),
             #[cfg(simdcrypt_x86_64)]
@@ -266,20 +209,9 @@ impl Impl {
             #[cfg(simdcrypt_x86_64)]
             Impl::VaesAvx2(t) => vaes_avx2::decrypt_blocks(t, ks, blocks),
             #[cfg(simdcrypt_x86_64)]
-            Impl::VaesAvx512(t) if self.short(blocks.len()) => {
-                vaes_avx2::decrypt_short(t.vaes_avx2(), ks, blocks)
-            }
-            #[cfg(simdcrypt_x86_64)]
-            Impl::VaesAvx512(t) if self.ymm_loop(blocks.len(), zmm_from) => {
-                vaes_avx2::decrypt_blocks(t.vaes_avx2(), ks, blocks)
-            }
-            #[cfg(simdcrypt_x86_64)]
             Impl::VaesAvx512(t) => vaes_avx512::decrypt_blocks(t, ks, blocks),
             #[cfg(not(simdcrypt_x86_64))]
-            _ => {
-                let _ = zmm_from;
-                soft::decrypt_blocks(ks, blocks)
-            }
+            _ => soft::decrypt_blocks(ks, blocks),
         }
     }
 }
@@ -305,6 +237,7 @@ pub struct Aes {
     imp: Impl,
     backend: Backend,
     /// [`crate::tuning::zmm_from`], read once.
+    #[cfg_attr(not(simdcrypt_x86_64), allow(dead_code))]
     zmm_from: usize,
 }
 
@@ -389,6 +322,23 @@ impl Aes {
         (self.ks.rounds - 6) * 4
     }
 
+    /// The kernel a call of `n` blocks runs: VAES-AVX-512 hands calls under the CPU's
+    /// [`crate::tuning::zmm_from`] to VAES-AVX2 (its short entry below 16 blocks, its group
+    /// loop from there). Below 16 blocks a zmm entry (short or not) measured 0.86-0.97x of
+    /// the ymm short entry at 16-128 bytes and 1.04-1.2x from 256 bytes (AMD Zen 5, where zmm
+    /// goes first; a zmm short entry gained nothing over the looped one, 0.96-1.02x); on the
+    /// Intel Xeon reporting family 6 model 167 the ymm kernel's 8 registers of 2 blocks ran
+    /// 1.25-1.53x the zmm kernel's 4 of 4 at 256 B, so it hands over below 32.
+    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_x86_64), allow(unused_variables))]
+    fn imp_for(&self, n: usize) -> Impl {
+        match self.imp {
+            #[cfg(simdcrypt_x86_64)]
+            Impl::VaesAvx512(t) if n < self.zmm_from => Impl::VaesAvx2(t.vaes_avx2()),
+            imp => imp,
+        }
+    }
+
     /// Encrypts every block in place, independently (ECB).
     ///
     /// ```
@@ -402,9 +352,9 @@ impl Aes {
     /// ```
     #[inline]
     pub fn encrypt_blocks(&self, blocks: &mut [Block]) {
-        self.imp
-            .encrypt_blocks_from(&self.ks, blocks, self.zmm_from);
-        self.imp.burn_stack(self.imp.short(blocks.len()));
+        let imp = self.imp_for(blocks.len());
+        imp.encrypt_blocks(&self.ks, blocks);
+        imp.burn_stack(imp.short(blocks.len()));
     }
 
     /// Decrypts every block in place, independently (ECB).
@@ -421,9 +371,9 @@ impl Aes {
     /// ```
     #[inline]
     pub fn decrypt_blocks(&self, blocks: &mut [Block]) {
-        self.imp
-            .decrypt_blocks_from(&self.ks, blocks, self.zmm_from);
-        self.imp.burn_stack(self.imp.short(blocks.len()));
+        let imp = self.imp_for(blocks.len());
+        imp.decrypt_blocks(&self.ks, blocks);
+        imp.burn_stack(imp.short(blocks.len()));
     }
 
     /// Encrypts one block in place.

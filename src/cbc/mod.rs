@@ -73,10 +73,9 @@ const DECRYPT_SHORT: u8 = 3;
 impl Imp {
     /// Whether decrypting `n` blocks runs a short entry: fewer than 8 registers of blocks
     /// (8 on AES-NI, 16 on VAES-AVX2, 32 on VAES-AVX-512), with no group loop and the round
-    /// keys read where used (as `crate::aes::Impl::short` for ECB). VAES-AVX-512 calls that
-    /// the VAES-AVX2 kernel would run short (fewer than 16 blocks) run its short entry: a
-    /// zmm call measured 0.67-0.97x of it there (AMD Zen 5); and, below the CPU's
-    /// `crate::tuning::zmm_from`, its group loop (`Cbc::dec_blocks`).
+    /// keys read where used (as `crate::aes::Impl::short` for ECB). `Cbc::dec_blocks` hands
+    /// VAES-AVX-512 calls under the CPU's `crate::tuning::zmm_from` (at least 16 blocks) to
+    /// VAES-AVX2 first.
     #[inline(always)]
     fn short(self, n: usize) -> bool {
         match self {
@@ -121,12 +120,11 @@ impl Imp {
             }
             #[cfg(simdcrypt_x86_64)]
             (Imp::VaesAvx512(t), DECRYPT) => {
-                // (Also the VAES-AVX2 group loop's, which it hands calls below `zmm_from`.)
-                crate::wipe::stack_avx::<{ depth(24, 8) }>(t.vaes_avx2())
+                crate::wipe::stack_avx::<{ depth(12, 8) }>(t.vaes_avx2())
             }
             #[cfg(simdcrypt_x86_64)]
             (Imp::VaesAvx512(t), DECRYPT_SHORT) => {
-                // (The VAES-AVX2 short entry's, which runs below 16 blocks.)
+                // (The zmm short entry's, which runs from `zmm_from` to 31 blocks.)
                 crate::wipe::stack_avx::<{ depth(23, 9) }>(t.vaes_avx2())
             }
             #[cfg(simdcrypt_x86_64)]
@@ -160,6 +158,7 @@ pub struct Cbc {
     imp: Imp,
     backend: Backend,
     /// [`crate::tuning::zmm_from`], read once.
+    #[cfg_attr(not(simdcrypt_x86_64), allow(dead_code))]
     zmm_from: usize,
 }
 
@@ -304,13 +303,17 @@ impl Cbc {
         if blocks.is_empty() {
             return;
         }
-        // VAES-AVX-512 hands calls below the CPU's `zmm_from` (read once, at keying) that
-        // are not short for VAES-AVX2 to the VAES-AVX2 group loop, as `crate::aes::Impl`
-        // does for ECB.
-        let ymm_loop =
-            matches!(self.imp, Imp::VaesAvx512(_)) && (16..self.zmm_from).contains(&blocks.len());
-        let short = self.imp.short(blocks.len()) && !ymm_loop;
-        match self.imp {
+        // VAES-AVX-512 hands calls under the CPU's `zmm_from` (read once, at keying; at
+        // least 16 blocks) to VAES-AVX2, as `Aes` does for ECB: its short entry below 16
+        // blocks (a zmm call measured 0.67-0.97x of it there, AMD Zen 5), its group loop
+        // from there.
+        let imp = match self.imp {
+            #[cfg(simdcrypt_x86_64)]
+            Imp::VaesAvx512(t) if blocks.len() < self.zmm_from => Imp::VaesAvx2(t.vaes_avx2()),
+            imp => imp,
+        };
+        let short = imp.short(blocks.len());
+        match imp {
             Imp::Portable => soft::decrypt(&self.ks, iv, blocks),
             #[cfg(simdcrypt_x86_64)]
             Imp::AesNi(t) if short => aesni::decrypt_short(t, &self.ks, iv, blocks),
@@ -321,14 +324,6 @@ impl Cbc {
             #[cfg(simdcrypt_x86_64)]
             Imp::VaesAvx2(t) => vaes_avx2::decrypt(t, &self.ks, iv, blocks),
             #[cfg(simdcrypt_x86_64)]
-            Imp::VaesAvx512(t) if Imp::VaesAvx2(t.vaes_avx2()).short(blocks.len()) => {
-                vaes_avx2::decrypt_short(t.vaes_avx2(), &self.ks, iv, blocks)
-            }
-            #[cfg(simdcrypt_x86_64)]
-            Imp::VaesAvx512(t) if ymm_loop => {
-                vaes_avx2::decrypt(t.vaes_avx2(), &self.ks, iv, blocks)
-            }
-            #[cfg(simdcrypt_x86_64)]
             Imp::VaesAvx512(t) if short => vaes_avx512::decrypt_short(t, &self.ks, iv, blocks),
             #[cfg(simdcrypt_x86_64)]
             Imp::VaesAvx512(t) => vaes_avx512::decrypt(t, &self.ks, iv, blocks),
@@ -337,9 +332,9 @@ impl Cbc {
         }
         // The short entries have frames of their own, shallower: their wipe is too.
         if short {
-            self.imp.burn_stack::<DECRYPT_SHORT>();
+            imp.burn_stack::<DECRYPT_SHORT>();
         } else {
-            self.imp.burn_stack::<DECRYPT>();
+            imp.burn_stack::<DECRYPT>();
         }
     }
 
