@@ -725,13 +725,13 @@ impl Algorithm {
             }),
             Family::Krb5 => return None,
             Family::CbcHmacSha1 => {
-                let (input, tag) = cbc_hmac_input(k, size, self.encrypt)?;
+                let w = cbc_hmac_input(k, size, self.encrypt)?;
                 Box::new(OsslCbcHmac {
                     c: ossl::Cipher::new(ossl::Kind::Cbc, k, self.encrypt)?,
                     mac: ossl::HmacKey::new(&mac_key())?,
-                    out: vec![0; if self.encrypt { size + 20 } else { size }],
-                    input,
-                    tag,
+                    out: vec![0; w.out_len],
+                    input: w.data,
+                    tag: w.tag,
                     encrypt: self.encrypt,
                     ok: true,
                 })
@@ -802,22 +802,22 @@ impl Algorithm {
                 return None;
             }
             Family::CbcHmacSha1 => {
-                let (input, tag) = cbc_hmac_input(k, size, self.encrypt)?;
+                let w = cbc_hmac_input(k, size, self.encrypt)?;
                 let dir = if self.encrypt {
                     AwsDir::Enc(aws_lc_rs::cipher::EncryptingKey::cbc(key()?).ok()?)
                 } else {
                     AwsDir::Dec(aws_lc_rs::cipher::DecryptingKey::cbc(key()?).ok()?)
                 };
-                let mut buf = input.clone();
-                buf.resize(if self.encrypt { size + 20 } else { size }, 0);
+                let mut buf = w.data.clone();
+                buf.resize(w.out_len, 0);
                 Box::new(AwsCbcHmac {
                     dir,
                     mac: aws_lc_rs::hmac::Key::new(
                         aws_lc_rs::hmac::HMAC_SHA1_FOR_LEGACY_USE_ONLY,
                         &mac_key(),
                     ),
-                    input,
-                    tag,
+                    input: w.data,
+                    tag: w.tag,
                     buf,
                     ok: true,
                 })
@@ -1321,16 +1321,34 @@ where
     }
 }
 
-/// A CBC-HMAC row's input for a peer: the message (sealing), or simdcrypt's sealed
-/// message and its tag (opening); the tag is unused when sealing.
-fn cbc_hmac_input(k: &[u8], size: usize, encrypt: bool) -> Option<(Vec<u8>, [u8; 20])> {
+/// A CBC-HMAC row's work for a peer, from [`cbc_hmac_input`].
+struct CbcHmacInput {
+    /// The message (sealing) or simdcrypt's sealed message (opening).
+    data: Vec<u8>,
+    /// Opening: the tag to check (unused when sealing).
+    tag: [u8; 20],
+    /// The output's length: the ciphertext and then the tag (sealing), the plaintext
+    /// (opening).
+    out_len: usize,
+}
+
+/// A CBC-HMAC row's input for a peer, as every peer's runner takes it.
+fn cbc_hmac_input(k: &[u8], size: usize, encrypt: bool) -> Option<CbcHmacInput> {
     let mut data = message(size, 0);
     if encrypt {
-        return Some((data, [0; 20]));
+        return Some(CbcHmacInput {
+            data,
+            tag: [0; 20],
+            out_len: size + 20,
+        });
     }
     let c = simdcrypt::CbcHmacSha1::new(k, &mac_key()).ok()?;
     let tag = c.seal(&iv(0), &mut data).ok()?;
-    Some((data, tag))
+    Some(CbcHmacInput {
+        data,
+        tag,
+        out_len: size,
+    })
 }
 
 /// The work of `CbcHmacSha1::seal` and `open` with RustCrypto: `cbc` over an AES key
@@ -1354,13 +1372,13 @@ where
 {
     fn boxed(k: &[u8], size: usize, encrypt: bool) -> Option<Box<dyn Runner>> {
         use hmac::KeyInit as _;
-        let (input, tag) = cbc_hmac_input(k, size, encrypt)?;
+        let w = cbc_hmac_input(k, size, encrypt)?;
         Some(Box::new(RcCbcHmac {
             cipher: C::new_from_slice(k).ok()?,
             mac: hmac::Hmac::<sha1::Sha1>::new_from_slice(&mac_key()).ok()?,
-            input: to_arrays(&input),
-            tag,
-            out: vec![0; if encrypt { size + 20 } else { size }],
+            input: to_arrays(&w.data),
+            tag: w.tag,
+            out: vec![0; w.out_len],
             encrypt,
             ok: true,
         }))
@@ -1740,11 +1758,11 @@ impl Runner for OsslCipher {
 /// (EVP, a fresh IV per message) and HMAC-SHA1 of the plaintext under a key set up once;
 /// sealing outputs the ciphertext and then the tag, opening the plaintext (decrypted, then
 /// its MAC compared with the tag, as `open` does; `CRYPTO_memcmp`'s work is a 20-byte
-/// compare). (OpenSSL's stitched
-/// `EVP_aes_*_cbc_hmac_sha1`, this row's peer before, outputs no tag unless a TLS record
-/// is set up: without one it hashes the plaintext into a state it never finalises, so it
-/// did a third of an HMAC's SHA-1 work on a 64-byte message; with one it MACs a record
-/// header and encrypts the tag and padding, other work again.)
+/// compare). (OpenSSL's stitched `EVP_aes_*_cbc_hmac_sha1`, this row's peer before,
+/// outputs no tag unless a TLS record is set up: without one it hashes the plaintext into
+/// a state it never finalises, so it did a third of an HMAC's SHA-1 work on a 64-byte
+/// message; with one it MACs a record header and encrypts the tag and padding, other work
+/// again.)
 #[cfg(feature = "openssl")]
 struct OsslCbcHmac {
     c: simdcrypt_oracle::openssl::Cipher,
