@@ -230,28 +230,32 @@ impl Sha1Many {
     };
 }
 
-/// Where the SHA-NI intrinsics kernels (`sha-ni`, and the short work of `sha-ni-asm`)
-/// compute the `sha1msg2` step of the message schedule, per CPU
+/// Where the SHA-NI intrinsics kernels (`sha-ni`, the short work of `sha-ni-asm`, and the
+/// stitched CBC-HMAC kernel) compute the message schedule, per CPU
 /// (`crate::sha1::shani`'s notes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum ShaNiSchedule {
-    /// `sha1msg2` on the SHA unit: where the `sha1rnds4` chain binds, not the unit (AMD
-    /// Zen 3, 4 and 5, whose kernels, pairs of streams and HMAC keying were measured this
-    /// way; the other form is not measured there).
+    /// All of it on the SHA unit (`sha1msg1`, `sha1msg2`): where the `sha1rnds4` chain
+    /// binds, not the unit (AMD Zen 3, 4 and 5, whose kernels, pairs of streams and HMAC
+    /// keying were measured this way; the other forms are not measured there).
     ShaUnit,
-    /// The same step on the vector ALUs, with AVX-512 VL rotates and three-input XORs
-    /// (a CPU without AVX-512 VL, or a `SIMDCRYPT_BACKEND` cap that leaves AVX-512 out, runs
-    /// `ShaUnit`: in SSE the step measured slower).
+    /// Off the unit where it can be: quads 8-19 by the `rol2` recurrence on the vector
+    /// ALUs, and with AVX-512 VL (where a `SIMDCRYPT_BACKEND` cap leaves it in) quads
+    /// 4-7's `sha1msg2` step too, with AVX-512 VL rotates and three-input XORs (in SSE
+    /// that step measured slower, so without AVX-512 VL those quads stay on the unit).
     Vector,
 }
 
 impl ShaNiSchedule {
     /// CPUs in no row, and Intel's: measured on an Intel Xeon reporting family 6 model 167
     /// (Sapphire Rapids-class), whose SHA unit binds (`sha1msg2` about 1.2x the unit time
-    /// of a `sha1rnds4`): the `sha-ni` kernels 1.14-1.25x faster at 16 B to 16 KiB,
-    /// HMAC-SHA1 keyed per message 1.08-1.17x at 16-256 B (its key blocks are a one-block
-    /// pair: 1.2-1.5x), three alternating runs of the speed tool. (On a CPU whose chain
-    /// binds the step goes to ALUs the chain leaves idle; not measured on one.)
+    /// of a `sha1rnds4`): the `sha1msg2` step on the vector ALUs made the `sha-ni` kernels
+    /// 1.14-1.25x faster at 16 B to 16 KiB, HMAC-SHA1 keyed per message 1.08-1.17x at
+    /// 16-256 B (its key blocks are a one-block pair: 1.2-1.5x), three alternating runs of
+    /// the speed tool; the `rol2` quads a further 1.11-1.19x at 64 B to 4 KiB (SHA-1,
+    /// HMAC-SHA1, CBC-HMAC seal and open), and without AVX-512 the `rol2` form 1.05-1.32x
+    /// the SHA-unit one, each in one process switching forms. (On a CPU whose chain binds
+    /// the schedule goes to ALUs the chain leaves idle; not measured on one.)
     pub(crate) const DEFAULT: ShaNiSchedule = ShaNiSchedule::Vector;
 }
 

@@ -26,7 +26,7 @@ use crate::aes::aesni::{load, load_keys, store};
 use crate::aes::{Block, KeySchedule};
 use crate::cbc::with_rounds;
 use crate::cpu::{AesNiToken, ShaNiToken};
-use crate::sha1::shani::{bswap128, load_state, quad, store_state, twenty};
+use crate::sha1::shani::{bswap128, forms, load_state, quad, store_state, twenty};
 
 /// Loads block `i` of a 64-byte group.
 #[inline(always)]
@@ -98,7 +98,7 @@ macro_rules! pin {
 #[allow(unused_assignments)] // the last SHA-1 step's "next X" is dead code the lint sees
 #[inline]
 #[target_feature(enable = "aes,sha,sse2,ssse3,sse4.1")]
-fn seal_group<const R: usize, const FOLD: bool, const VEC: bool>(
+fn seal_group<const R: usize, const FOLD: bool, const FORM: u8>(
     rk: &[__m128i; 15],
     s: &mut __m128i,
     abcd: &mut __m128i,
@@ -107,7 +107,7 @@ fn seal_group<const R: usize, const FOLD: bool, const VEC: bool>(
     next: __m128i,
 ) {
     let p = load_group(g);
-    let mut m = words(&p);
+    let mut m = crate::sha1::shani::ring(words(&p));
     let (abcd0, e0) = (*abcd, *e);
     let mut h = *abcd;
     let mut x = _mm_add_epi32(e0, m[0]);
@@ -138,7 +138,7 @@ fn seal_group<const R: usize, const FOLD: bool, const VEC: bool>(
     }
     macro_rules! step {
         ($j:literal, $f:literal) => {
-            quad!($j, $f, h, x, m, last, VEC);
+            quad!($j, $f, h, x, m, last, FORM);
             aes_ops!($j);
             pin!(st, h, x);
         };
@@ -154,7 +154,7 @@ fn seal_group<const R: usize, const FOLD: bool, const VEC: bool>(
 /// the last ciphertext block.
 #[inline]
 #[target_feature(enable = "aes,sha,sse2,ssse3,sse4.1")]
-fn seal_groups<const R: usize, const VEC: bool>(
+fn seal_groups<const R: usize, const FORM: u8>(
     k: &mut Regs,
     chain: __m128i,
     groups: &mut [[u8; 64]],
@@ -173,9 +173,9 @@ fn seal_groups<const R: usize, const VEC: bool>(
             Some(n) => load_g(n, 0),
             None => load_g(last_g, 0),
         };
-        seal_group::<R, true, VEC>(&k.rk, &mut s, &mut k.abcd, &mut k.e, cur, next);
+        seal_group::<R, true, FORM>(&k.rk, &mut s, &mut k.abcd, &mut k.e, cur, next);
     }
-    seal_group::<R, false, VEC>(
+    seal_group::<R, false, FORM>(
         &k.rk,
         &mut s,
         &mut k.abcd,
@@ -191,7 +191,7 @@ fn seal_groups<const R: usize, const VEC: bool>(
 #[allow(unused_assignments)]
 #[inline]
 #[target_feature(enable = "aes,sha,sse2,ssse3,sse4.1")]
-fn open_step<const R: usize, const HASH: bool, const DEC: bool, const VEC: bool>(
+fn open_step<const R: usize, const HASH: bool, const DEC: bool, const FORM: u8>(
     rk: &[__m128i; 15],
     prev: __m128i,
     c: [__m128i; 4],
@@ -222,7 +222,7 @@ fn open_step<const R: usize, const HASH: bool, const DEC: bool, const VEC: bool>
         };
     }
     if HASH {
-        let mut m = words(&hp);
+        let mut m = crate::sha1::shani::ring(words(&hp));
         let (abcd0, e0) = (*abcd, *e);
         let mut h = *abcd;
         let mut x = _mm_add_epi32(e0, m[0]);
@@ -233,7 +233,7 @@ fn open_step<const R: usize, const HASH: bool, const DEC: bool, const VEC: bool>
                 st = [s0, s1, s2, s3];
                 aes_ops!($j);
                 [s0, s1, s2, s3] = st;
-                quad!($j, $f, h, x, m, last, VEC);
+                quad!($j, $f, h, x, m, last, FORM);
                 pin!(s0, s1, s2, s3, h, x);
             };
         }
@@ -256,7 +256,7 @@ fn open_step<const R: usize, const HASH: bool, const DEC: bool, const VEC: bool>
 /// ciphertext block.
 #[inline]
 #[target_feature(enable = "aes,sha,sse2,ssse3,sse4.1")]
-fn open_groups<const R: usize, const VEC: bool>(
+fn open_groups<const R: usize, const FORM: u8>(
     k: &mut Regs,
     chain: __m128i,
     groups: &mut [[u8; 64]],
@@ -267,16 +267,16 @@ fn open_groups<const R: usize, const VEC: bool>(
     let zero = [_mm_setzero_si128(); 4];
     // All four ciphertext blocks are read before the plaintext overwrites them.
     let c = load_group(g0);
-    let mut p = open_step::<R, false, true, VEC>(&k.rk, chain, c, &mut k.abcd, &mut k.e, zero);
+    let mut p = open_step::<R, false, true, FORM>(&k.rk, chain, c, &mut k.abcd, &mut k.e, zero);
     let mut prev = c[3];
     store_group(g0, &p);
     for g in rest.iter_mut() {
         let c = load_group(g);
-        p = open_step::<R, true, true, VEC>(&k.rk, prev, c, &mut k.abcd, &mut k.e, p);
+        p = open_step::<R, true, true, FORM>(&k.rk, prev, c, &mut k.abcd, &mut k.e, p);
         prev = c[3];
         store_group(g, &p);
     }
-    open_step::<R, true, false, VEC>(&k.rk, prev, zero, &mut k.abcd, &mut k.e, p);
+    open_step::<R, true, false, FORM>(&k.rk, prev, zero, &mut k.abcd, &mut k.e, p);
     prev
 }
 
@@ -289,10 +289,10 @@ struct Regs {
 
 /// Seals (`seal`) or opens whole 64-byte groups in place: loads the round keys, the chain
 /// and the state, runs the direction's loop, and stores the chain and the state back.
-/// Inlined into its two entries, [`groups_sha`] and [`groups_vec`].
+/// Inlined into its three entries, [`groups_sha`], [`groups_rol2`] and [`groups_vec`].
 #[inline]
 #[target_feature(enable = "aes,sha,sse2,ssse3,sse4.1")]
-fn groups_r<const R: usize, const VEC: bool>(
+fn groups_r<const R: usize, const FORM: u8>(
     seal: bool,
     ks: &KeySchedule,
     chain: &mut Block,
@@ -306,15 +306,15 @@ fn groups_r<const R: usize, const VEC: bool>(
         e,
     };
     let c = if seal {
-        seal_groups::<R, VEC>(&mut k, load(chain), groups)
+        seal_groups::<R, FORM>(&mut k, load(chain), groups)
     } else {
-        open_groups::<R, VEC>(&mut k, load(chain), groups)
+        open_groups::<R, FORM>(&mut k, load(chain), groups)
     };
     store(chain, c);
     store_state(state, k.abcd, k.e);
 }
 
-/// [`groups_r`] with the SHA-1 schedule's `sha1msg2` step on the SHA unit.
+/// [`groups_r`] with the whole SHA-1 schedule on the SHA unit.
 #[target_feature(enable = "aes,sha,sse2,ssse3,sse4.1")]
 fn groups_sha<const R: usize>(
     seal: bool,
@@ -323,7 +323,21 @@ fn groups_sha<const R: usize>(
     state: &mut [u32; 5],
     groups: &mut [[u8; 64]],
 ) {
-    groups_r::<R, false>(seal, ks, chain, state, groups);
+    groups_r::<R, { forms::SHA_UNIT }>(seal, ks, chain, state, groups);
+}
+
+/// [`groups_r`] with the schedule's quads from 8 on by the `rol2` recurrence (SSE):
+/// `crate::sha1::shani`'s `rol2` form, where the row picks the vector form and AVX-512
+/// is out of reach.
+#[target_feature(enable = "aes,sha,sse2,ssse3,sse4.1")]
+fn groups_rol2<const R: usize>(
+    seal: bool,
+    ks: &KeySchedule,
+    chain: &mut Block,
+    state: &mut [u32; 5],
+    groups: &mut [[u8; 64]],
+) {
+    groups_r::<R, { forms::ROL2 }>(seal, ks, chain, state, groups);
 }
 
 /// [`groups_r`] with that step on the vector ALUs, compiled with AVX-512 VL (`vprold`,
@@ -339,7 +353,7 @@ fn groups_vec<const R: usize>(
     state: &mut [u32; 5],
     groups: &mut [[u8; 64]],
 ) {
-    groups_r::<R, true>(seal, ks, chain, state, groups);
+    groups_r::<R, { forms::VECTOR }>(seal, ks, chain, state, groups);
 }
 
 /// CBC-encrypts (`seal`) or CBC-decrypts whole 64-byte groups in place from `chain`
@@ -354,12 +368,21 @@ pub(crate) fn run(
     state: &mut [u32; 5],
     groups: &mut [[u8; 64]],
 ) {
-    match crate::sha1::shani::vector_form() {
+    use crate::sha1::shani::{Form, form};
+    match form() {
         // SAFETY: the tokens prove the CPU has AES-NI, SHA, SSSE3 and SSE4.1, and the
         // `Avx512Token` AVX, AVX2 and AVX-512 F/VL.
-        Some(_) => unsafe { with_rounds!(ks.rounds, groups_vec(seal, ks, chain, state, groups)) },
+        Form::Vector(_) => unsafe {
+            with_rounds!(ks.rounds, groups_vec(seal, ks, chain, state, groups))
+        },
         // SAFETY: the tokens prove the CPU has AES-NI, SHA, SSSE3 and SSE4.1.
-        None => unsafe { with_rounds!(ks.rounds, groups_sha(seal, ks, chain, state, groups)) },
+        Form::Rol2 => unsafe {
+            with_rounds!(ks.rounds, groups_rol2(seal, ks, chain, state, groups))
+        },
+        // SAFETY: as for `Rol2`.
+        Form::ShaUnit => unsafe {
+            with_rounds!(ks.rounds, groups_sha(seal, ks, chain, state, groups))
+        },
     }
 }
 
@@ -373,7 +396,7 @@ mod tests {
     /// tests run only that one), sealing and opening with each key size against portable
     /// CBC and SHA-1.
     #[test]
-    fn both_schedules_seal_and_open() {
+    fn every_schedule_seals_and_opens() {
         let both = ["aesni-sha-ni"];
         let Some(_aes) = token_or_skip(AesNiToken::get(), &both, "AES-NI") else {
             return;
@@ -381,7 +404,7 @@ mod tests {
         let Some(_sha) = token_or_skip(ShaNiToken::get(), &both, "SHA-NI") else {
             return;
         };
-        let vector = avx512_token();
+        let avx512 = avx512_token();
         let mut rng = Rng(5);
         for key_len in [16, 24, 32] {
             let ks = KeySchedule::new(&rng.bytes(key_len)).expect("a valid key length");
@@ -400,28 +423,31 @@ mod tests {
                     c = *b;
                 }
                 let hash = reference(&start, plain.as_chunks::<64>().0);
-                for vec in [false, true] {
-                    if vec && vector.is_none() {
+                for form in [forms::SHA_UNIT, forms::ROL2, forms::VECTOR] {
+                    if form == forms::VECTOR && avx512.is_none() {
                         continue;
                     }
-                    let what = std::format!("AES-{}, {n} groups, vector form {vec}", 8 * key_len);
+                    let what = std::format!("AES-{}, {n} groups, form {form}", 8 * key_len);
                     for seal in [true, false] {
                         let mut buf = if seal { plain.clone() } else { want.clone() };
                         let (mut chain, mut st) = (iv, start);
                         let groups = buf.as_chunks_mut::<64>().0;
                         // SAFETY: the tokens above prove the CPU has AES-NI, SHA, SSSE3 and
-                        // SSE4.1, and, where `vec`, AVX, AVX2 and AVX-512 F/VL.
+                        // SSE4.1, and, for the vector form, AVX, AVX2 and AVX-512 F/VL.
                         unsafe {
-                            if vec {
-                                with_rounds!(
+                            match form {
+                                forms::VECTOR => with_rounds!(
                                     ks.rounds,
                                     groups_vec(seal, &ks, &mut chain, &mut st, groups)
-                                );
-                            } else {
-                                with_rounds!(
+                                ),
+                                forms::ROL2 => with_rounds!(
+                                    ks.rounds,
+                                    groups_rol2(seal, &ks, &mut chain, &mut st, groups)
+                                ),
+                                _ => with_rounds!(
                                     ks.rounds,
                                     groups_sha(seal, &ks, &mut chain, &mut st, groups)
-                                );
+                                ),
                             }
                         }
                         assert_eq!(

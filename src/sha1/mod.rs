@@ -365,9 +365,8 @@ pub(crate) fn hmac_from(
 }
 
 /// [`hmac_from`] as two digests (the backends without a fused tag). A function of its own,
-/// so that its frame (the digest, the padding blocks of [`digest_from`] inlined) is not
-/// part of the SHA-NI path's, whose depth sets the stack wipe after every SHA-NI HMAC
-/// call (527 bytes deep with it, on Zen 4).
+/// so that its frame (the digest) is not part of the SHA-NI path's, whose depth sets the
+/// stack wipe after every SHA-NI HMAC call (527 bytes deep with it, on Zen 4).
 #[inline(never)]
 fn hmac_two_digests(
     imp: Impl,
@@ -376,10 +375,19 @@ fn hmac_two_digests(
     prefix_len: u64,
     data: &[u8],
 ) -> [u8; 20] {
-    let mut digest = digest_from(imp, *inner, prefix_len, data);
-    let tag = digest_from(imp, *outer, 64, &digest);
+    let mut digest = digest_apart(imp, *inner, prefix_len, data);
+    let tag = digest_apart(imp, *outer, 64, &digest);
     crate::wipe::bytes(&mut digest);
     tag
+}
+
+/// [`digest_from`] in a frame of its own, for [`hmac_two_digests`]: left to the inliner,
+/// one of its two calls came out inlined (the padding blocks in the caller's frame, above
+/// the other call's) and the non-SHA-NI one-shot HMACs wrote 160-190 bytes deeper than
+/// their stack wipes reach.
+#[inline(never)]
+fn digest_apart(imp: Impl, state: [u32; 5], prefix_len: u64, data: &[u8]) -> [u8; 20] {
+    digest_from(imp, state, prefix_len, data)
 }
 
 /// The digest bytes of a state.

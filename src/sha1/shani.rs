@@ -5,7 +5,7 @@
 //! ABCD = (a, b, c, d) with a in the top lane; E = (e, 0, 0, 0) in the top lane
 //! for each block:
 //!     M[j] = the block's words 4j..4j+4, byte-swapped, word 4j in the top lane   j < 4
-//!     M[j] = sha1msg2(sha1msg1(M[j-4], M[j-3]) ^ M[j-2], M[j-1])                 4 <= j < 20
+//!     M[j] = sha1msg2(sha1msg1(M[j-4], M[j-3]) ^ M[j-2], M[j-1])   4 <= j < 20 (other forms below)
 //!     X = E + M[0]                      (W + e for the first four rounds)
 //!     for j in 0..20:
 //!         P = ABCD
@@ -19,27 +19,40 @@
 //! ([`compress2`]) fill the gaps the chain leaves when the instruction's throughput is
 //! higher than its latency allows one chain to use.
 //!
-//! The schedule's `sha1msg2` step has a second form on the vector ALUs (`VEC`), which the
-//! tuning table picks per CPU ([`crate::tuning::ShaNiSchedule`]) where AVX-512 VL is
-//! present:
-//!
-//! ```text
-//! X    = sha1msg1(M[j-4], M[j-3]) ^ M[j-2]            (W[t-16] ^ W[t-14] ^ W[t-8])
-//! T    = X ^ (M[j-1] shifted up one word)             (+ W[t-3] for the first three words)
-//! R    = rol1(T)
-//! M[j] = R ^ rol1(top word of R, moved to the bottom)  (the fourth word's W[t-3] is the first's W[t])
-//! ```
-//!
 //! On Intel the SHA unit, not the chain, binds: `sha1msg2` takes about 1.2x the unit time
 //! of a `sha1rnds4` there (throughputs measured one at a time: 1.72 and 1.41 ns), so 16
-//! of them per block are a third of its load. On the vector ALUs the step is six
-//! instructions with AVX-512 VL (`vprold` for the rotates, `vpternlogd` for the
-//! three-input XOR; the [`vector`] entries compile the same source with those features):
-//! one stream 1.14-1.25x faster, a one-block pair (HMAC's key blocks) 1.2-1.5x, measured
-//! on an Intel Xeon, family 6 model 167 (speed/RESULTS.md). Compiled for SSE alone (shifts,
-//! ORs and register copies, about fifteen instructions) it was 0.84x the SHA form for one
-//! stream there and no faster for two, so the form needs AVX-512 VL. Where the chain
-//! binds (AMD) the SHA form costs the chain nothing and stays.
+//! of them per block are a third of its load. So the schedule has three forms
+//! ([`forms`]), which the tuning table picks per CPU ([`crate::tuning::ShaNiSchedule`],
+//! [`form`]):
+//!
+//! ```text
+//! SHA unit: as above, every M[j] from sha1msg1 and sha1msg2
+//! rol2:     M[4..8] so; from M[8] on (words t >= 32) the recurrence applied to itself,
+//!           W[t] = rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32]), whose four words of a
+//!           quad do not depend on each other:
+//!           M[j] = rol2(palignr(M[j-2], M[j-1], 8) ^ M[j-4] ^ M[j-7] ^ M[j-8])
+//! vector:   rol2's M[8..20], and M[4..8] with the sha1msg2 step on the vector ALUs:
+//!           X    = sha1msg1(M[j-4], M[j-3]) ^ M[j-2]            (W[t-16] ^ W[t-14] ^ W[t-8])
+//!           T    = X ^ (M[j-1] shifted up one word)             (+ W[t-3] for three words)
+//!           R    = rol1(T)
+//!           M[j] = R ^ rol1(top word of R, moved to the bottom) (the fourth word's W[t-3])
+//! ```
+//!
+//! The `rol2` quads take no SHA instruction: seven SSE instructions (and two register
+//! copies), four with AVX-512 VL (`vpalignr`, `vpternlogd`, `vpxor`, `vprold`), and the
+//! unit keeps only the rounds, `sha1nexte` and four quads' `sha1msg1`/`sha1msg2`. The
+//! vector form compiles the same source with AVX-512 VL ([`vector`]); the `sha1msg2` step
+//! is six instructions there (`vprold` for the rotates, `vpternlogd` for the three-input
+//! XOR), but in SSE about fifteen, which measured 0.84x the SHA form for one stream, so
+//! without AVX-512 VL quads 4-7 stay on the unit ([`rol2`]). On an Intel Xeon, family 6
+//! model 167, one process switching forms between rounds: the vector form 1.11-1.19x the
+//! earlier vector form (the `sha1msg2` step for every quad) at 64 B to 4 KiB, for SHA-1,
+//! HMAC-SHA1 and the stitched CBC-HMAC kernel, and 1.15-1.49x the SHA form; the `rol2`
+//! form 1.05-1.32x the SHA form (speed/RESULTS.md). Where the chain binds (AMD) the SHA
+//! form costs the chain nothing and stays.
+//!
+//! The ring of message vectors is eight long (`M[j-8]` is read); the SHA-unit form keeps
+//! four of them live.
 
 use core::arch::x86_64::*;
 
@@ -87,20 +100,33 @@ pub(crate) fn store_state(s: &mut [u32; 5], abcd: __m128i, e: __m128i) {
     s[4] = _mm_extract_epi32::<3>(e) as u32;
 }
 
-/// The next message vector `M[j]` from `M[j-4]`, `M[j-3]`, `M[j-2]`, `M[j-1]`: with
-/// `sha1msg2` on the SHA unit, or (`VEC`) its step on the vector ALUs (the module's
-/// notes; written in SSE, which the [`vector`] entries' AVX-512 VL turns into `vprold` and
-/// `vpternlogd`).
+/// The forms of the message schedule (the module's notes), a const parameter of the
+/// kernel bodies: each has its entries ([`sha_unit`], [`rol2`], [`vector`]) and the CPU's
+/// row and features pick one ([`form`]).
+pub(crate) mod forms {
+    /// `sha1msg1` and `sha1msg2` for every quad from 4 on.
+    pub(crate) const SHA_UNIT: u8 = 0;
+    /// Those for quads 4-7, the `rol2` recurrence for 8-19 (SSE).
+    pub(crate) const ROL2: u8 = 1;
+    /// `sha1msg1` and the `sha1msg2` step on the vector ALUs for quads 4-7, the `rol2`
+    /// recurrence for 8-19 (AVX-512 VL: `vprold`, `vpternlogd`).
+    pub(crate) const VECTOR: u8 = 2;
+}
+
+/// The next message vector `M[j]` (`4 <= j < 8`, or any `j >= 4` in the SHA-unit form)
+/// from `M[j-4]`, `M[j-3]`, `M[j-2]`, `M[j-1]`: with `sha1msg2` on the SHA unit, or (the
+/// vector form) its step on the vector ALUs (the module's notes; written in SSE, which the
+/// [`vector`] entries' AVX-512 VL turns into `vprold` and `vpternlogd`).
 #[inline]
 #[target_feature(enable = "sha,sse2,ssse3")]
-pub(crate) fn next_quad<const VEC: bool>(
+pub(crate) fn next_quad<const FORM: u8>(
     m4: __m128i,
     m3: __m128i,
     m2: __m128i,
     m1: __m128i,
 ) -> __m128i {
     let x = _mm_xor_si128(_mm_sha1msg1_epu32(m4, m3), m2);
-    if !VEC {
+    if FORM != forms::VECTOR {
         return _mm_sha1msg2_epu32(x, m1);
     }
     // Word i of a vector lies in lane 3 - i: shifting `m1` up one lane puts W[t-3] beside
@@ -114,24 +140,57 @@ pub(crate) fn next_quad<const VEC: bool>(
     )
 }
 
+/// `M[k]` for `k >= 8` (words `t = 4k..4k+4`, `t >= 32`) by the recurrence
+/// `W[t] = rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])` (the `sha1msg2` recurrence
+/// `rol1(W[t-3] ^ W[t-8] ^ W[t-14] ^ W[t-16])` applied to itself): no word of a quad
+/// depends on another, so no SHA instruction. `W[t-6..t-2]` is the low half of `M[k-2]`
+/// and the high half of `M[k-1]` (word `i` of a quad in lane `3 - i`): one `palignr`.
+/// In SSE seven instructions and two copies; with AVX-512 VL (the [`vector`] entries)
+/// four: `vpalignr`, `vpternlogd`, `vpxor`, `vprold`.
+#[inline]
+#[target_feature(enable = "sse2,ssse3")]
+pub(crate) fn rol2_quad(
+    m8: __m128i,
+    m7: __m128i,
+    m4: __m128i,
+    m2: __m128i,
+    m1: __m128i,
+) -> __m128i {
+    let w6 = _mm_alignr_epi8::<8>(m2, m1);
+    let t = _mm_xor_si128(_mm_xor_si128(w6, m4), _mm_xor_si128(m7, m8));
+    _mm_or_si128(_mm_slli_epi32::<2>(t), _mm_srli_epi32::<30>(t))
+}
+
 /// Four rounds `j` of the block: consumes `x`, produces the next `x`, extends the schedule
-/// (in the form `$vec` says, [`next_quad`]).
-/// `m` is a ring of the last four message vectors (`M[j]` lives in `m[j % 4]`).
+/// (in the form `$form` says: [`next_quad`], and [`rol2_quad`] from `M[8]` on in the
+/// forms that take it). `m` is a ring of the last eight message vectors (`M[j]` lives in
+/// `m[j % 8]`; the SHA-unit form keeps only four of them live).
 macro_rules! quad {
-    ($j:literal, $f:literal, $abcd:ident, $x:ident, $m:ident, $last:ident, $vec:expr) => {{
+    ($j:literal, $f:literal, $abcd:ident, $x:ident, $m:ident, $last:ident, $form:expr) => {{
         let p = $abcd;
         $abcd = _mm_sha1rnds4_epu32::<$f>($abcd, $x);
         if $j < 19 {
             if $j >= 3 {
-                // M[j+1] from M[j-3], M[j-2], M[j-1], M[j].
-                $m[($j + 1) % 4] = $crate::sha1::shani::next_quad::<{ $vec }>(
-                    $m[($j + 1) % 4],
-                    $m[($j + 2) % 4],
-                    $m[($j + 3) % 4],
-                    $m[$j % 4],
-                );
+                let k = $j + 1;
+                if k >= 8 && $form != $crate::sha1::shani::forms::SHA_UNIT {
+                    $m[k % 8] = $crate::sha1::shani::rol2_quad(
+                        $m[(k - 8) % 8],
+                        $m[(k - 7) % 8],
+                        $m[(k - 4) % 8],
+                        $m[(k - 2) % 8],
+                        $m[(k - 1) % 8],
+                    );
+                } else {
+                    // M[j+1] from M[j-3], M[j-2], M[j-1], M[j].
+                    $m[k % 8] = $crate::sha1::shani::next_quad::<{ $form }>(
+                        $m[(k - 4) % 8],
+                        $m[(k - 3) % 8],
+                        $m[(k - 2) % 8],
+                        $m[(k - 1) % 8],
+                    );
+                }
             }
-            $x = _mm_sha1nexte_epu32(p, $m[($j + 1) % 4]);
+            $x = _mm_sha1nexte_epu32(p, $m[($j + 1) % 8]);
         } else {
             $last = p;
         }
@@ -167,6 +226,15 @@ macro_rules! twenty {
 }
 pub(crate) use twenty;
 
+/// The ring of message vectors [`quad!`] extends, from the block's first four.
+#[inline(always)]
+pub(crate) fn ring(first: [__m128i; 4]) -> [__m128i; 8] {
+    let [a, b, c, d] = first;
+    // SAFETY: SSE2 is part of x86-64.
+    let z = unsafe { _mm_setzero_si128() };
+    [a, b, c, d, z, z, z, z]
+}
+
 /// A block's four 16-byte pieces, raw (big-endian) as loaded.
 #[inline(always)]
 fn pieces(b: &[u8; 64]) -> [__m128i; 4] {
@@ -174,21 +242,21 @@ fn pieces(b: &[u8; 64]) -> [__m128i; 4] {
 }
 
 /// One block given as four registers of raw (big-endian) message bytes: the whole 80
-/// rounds on the state `$abcd`, `$e` (mutable locals), the schedule in the form `$vec`.
+/// rounds on the state `$abcd`, `$e` (mutable locals), the schedule in the form `$form`.
 /// A macro, expanded in each kernel: as an `#[inline]` function (`#[target_feature]`
 /// rules out `#[inline(always)]`) the SSE form came out a called function, with its
 /// state and message passed through memory (0.74x at 16 bytes).
 macro_rules! block_regs {
-    ($vec:expr, $abcd:ident, $e:ident, $raw:expr) => {{
+    ($form:expr, $abcd:ident, $e:ident, $raw:expr) => {{
         let raw: [__m128i; 4] = $raw;
-        let mut m = raw.map(|v| bswap128(v));
+        let mut m = ring(raw.map(|v| bswap128(v)));
         let (abcd0, e0) = ($abcd, $e);
         let mut s = $abcd;
         let mut x = _mm_add_epi32(e0, m[0]);
         let mut last = s;
         macro_rules! step {
             ($j:literal, $f:literal) => {
-                quad!($j, $f, s, x, m, last, $vec)
+                quad!($j, $f, s, x, m, last, $form)
             };
         }
         twenty!(step);
@@ -199,10 +267,10 @@ macro_rules! block_regs {
 
 #[inline]
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-fn compress_impl<const VEC: bool>(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
+fn compress_impl<const FORM: u8>(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
     let (mut abcd, mut e) = load_state(state);
     for b in blocks {
-        block_regs!(VEC, abcd, e, pieces(b));
+        block_regs!(FORM, abcd, e, pieces(b));
     }
     store_state(state, abcd, e);
 }
@@ -211,7 +279,7 @@ fn compress_impl<const VEC: bool>(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
 #[allow(unused_assignments)]
 #[inline]
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-fn block2<const VEC: bool>(
+fn block2<const FORM: u8>(
     abcd_a: &mut __m128i,
     e_a: &mut __m128i,
     ba: &[u8; 64],
@@ -219,18 +287,8 @@ fn block2<const VEC: bool>(
     e_b: &mut __m128i,
     bb: &[u8; 64],
 ) {
-    let mut ma = [
-        bswap128(load(ba, 0)),
-        bswap128(load(ba, 1)),
-        bswap128(load(ba, 2)),
-        bswap128(load(ba, 3)),
-    ];
-    let mut mb = [
-        bswap128(load(bb, 0)),
-        bswap128(load(bb, 1)),
-        bswap128(load(bb, 2)),
-        bswap128(load(bb, 3)),
-    ];
+    let mut ma = ring(pieces(ba).map(|v| bswap128(v)));
+    let mut mb = ring(pieces(bb).map(|v| bswap128(v)));
     let (abcd0a, e0a, abcd0b, e0b) = (*abcd_a, *e_a, *abcd_b, *e_b);
     let (mut sa, mut sb) = (abcd0a, abcd0b);
     let mut xa = _mm_add_epi32(e0a, ma[0]);
@@ -238,8 +296,8 @@ fn block2<const VEC: bool>(
     let (mut la, mut lb) = (sa, sb);
     macro_rules! step {
         ($j:literal, $f:literal) => {
-            quad!($j, $f, sa, xa, ma, la, VEC);
-            quad!($j, $f, sb, xb, mb, lb, VEC);
+            quad!($j, $f, sa, xa, ma, la, FORM);
+            quad!($j, $f, sb, xb, mb, lb, FORM);
         };
     }
     twenty!(step);
@@ -251,7 +309,7 @@ fn block2<const VEC: bool>(
 
 #[inline]
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-fn compress2_impl<const VEC: bool>(
+fn compress2_impl<const FORM: u8>(
     a: &mut [u32; 5],
     blocks_a: &[[u8; 64]],
     b: &mut [u32; 5],
@@ -260,52 +318,72 @@ fn compress2_impl<const VEC: bool>(
     let (mut abcd_a, mut e_a) = load_state(a);
     let (mut abcd_b, mut e_b) = load_state(b);
     for (ba, bb) in blocks_a.iter().zip(blocks_b) {
-        block2::<VEC>(&mut abcd_a, &mut e_a, ba, &mut abcd_b, &mut e_b, bb);
+        block2::<FORM>(&mut abcd_a, &mut e_a, ba, &mut abcd_b, &mut e_b, bb);
     }
     store_state(a, abcd_a, e_a);
     store_state(b, abcd_b, e_b);
 }
 
-/// The vector form's token: AVX-512 F/VL where this CPU's row puts the schedule's
-/// `sha1msg2` step on the vector ALUs and the automatic choice may use AVX-512 (decided
-/// once: [`takes_vector_form`]), else `None`.
+/// The schedule form this process's SHA-NI kernels take, with the vector form's token.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Form {
+    /// [`forms::SHA_UNIT`].
+    ShaUnit,
+    /// [`forms::ROL2`].
+    Rol2,
+    /// [`forms::VECTOR`], and the AVX-512 F/VL token that lets it run.
+    Vector(Avx512Token),
+}
+
+/// The form the SHA-NI kernels take here ([`form_for`]), decided once.
 #[inline(always)]
-pub(crate) fn vector_form() -> Option<Avx512Token> {
+pub(crate) fn form() -> Form {
     use core::sync::atomic::{AtomicU8, Ordering::Relaxed};
-    const UNSET: u8 = 2;
+    const UNSET: u8 = u8::MAX;
     static FORM: AtomicU8 = AtomicU8::new(UNSET);
     let mut form = FORM.load(Relaxed);
     if form == UNSET {
-        form = u8::from(takes_vector_form(
+        form = form_for(
             crate::tuning::sha_ni_schedule(),
             crate::backend::automatic_features(),
-        ));
+        );
         FORM.store(form, Relaxed);
     }
-    if form == 1 { Avx512Token::get() } else { None }
+    match form {
+        forms::SHA_UNIT => Form::ShaUnit,
+        // (The cap lies within the detected features, so the token is there.)
+        forms::VECTOR => Avx512Token::get().map_or(Form::Rol2, Form::Vector),
+        _ => Form::Rol2,
+    }
 }
 
-/// Whether the SHA-NI kernels take the vector form, given the row's choice and the
-/// features the automatic choice may use: a `SIMDCRYPT_BACKEND` cap without AVX-512
-/// (`sha-ni` alone, say) keeps them to the SHA form, so that they use no more than the
-/// features the cap names.
-fn takes_vector_form(row: crate::tuning::ShaNiSchedule, cap: crate::cpu::Features) -> bool {
-    row == crate::tuning::ShaNiSchedule::Vector && cap.contains(Avx512Token::FEATURES)
+/// The form ([`forms`]) for the row's choice and the features the automatic choice may
+/// use: the row's `ShaUnit` keeps every quad on the SHA unit; its `Vector` takes the
+/// vector form where the cap allows AVX-512 (a `SIMDCRYPT_BACKEND` cap without it,
+/// `sha-ni` alone, say, keeps the kernels within the features the cap names), else the
+/// `rol2` form, which needs nothing beyond SSSE3.
+fn form_for(row: crate::tuning::ShaNiSchedule, cap: crate::cpu::Features) -> u8 {
+    use crate::tuning::ShaNiSchedule;
+    match row {
+        ShaNiSchedule::ShaUnit => forms::SHA_UNIT,
+        ShaNiSchedule::Vector if cap.contains(Avx512Token::FEATURES) => forms::VECTOR,
+        ShaNiSchedule::Vector => forms::ROL2,
+    }
 }
 
-/// A module of entries for one form: each generic body instantiated with `$vec` and
+/// A module of entries for one form: each generic body instantiated with `$form` and
 /// compiled with `$features`. Each body has its entry as its only caller, so it is
-/// inlined into it (and compiled with those features), and both forms have the same
+/// inlined into it (and compiled with those features), and the forms have the same
 /// shape of frames.
 macro_rules! form_entries {
-    ($(#[$doc:meta])* $name:ident, $vec:literal, $features:literal) => {
+    ($(#[$doc:meta])* $name:ident, $form:expr, $features:literal) => {
         $(#[$doc])*
         mod $name {
             use super::*;
 
             #[target_feature(enable = $features)]
             pub(super) fn compress(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
-                compress_impl::<$vec>(state, blocks);
+                compress_impl::<{ $form }>(state, blocks);
             }
 
             #[target_feature(enable = $features)]
@@ -315,7 +393,7 @@ macro_rules! form_entries {
                 b: &mut [u32; 5],
                 blocks_b: &[[u8; 64]],
             ) {
-                compress2_impl::<$vec>(a, blocks_a, b, blocks_b);
+                compress2_impl::<{ $form }>(a, blocks_a, b, blocks_b);
             }
 
             #[target_feature(enable = $features)]
@@ -325,7 +403,7 @@ macro_rules! form_entries {
                 data: &[u8],
                 done: usize,
             ) -> [u8; 20] {
-                finish_impl::<$vec, false>(state, state, prefix_len, data, done)
+                finish_impl::<{ $form }, false>(state, state, prefix_len, data, done)
             }
 
             #[target_feature(enable = $features)]
@@ -336,48 +414,55 @@ macro_rules! form_entries {
                 data: &[u8],
                 done: usize,
             ) -> [u8; 20] {
-                finish_impl::<$vec, true>(inner, outer, prefix_len, data, done)
+                finish_impl::<{ $form }, true>(inner, outer, prefix_len, data, done)
             }
         }
     };
 }
 
 form_entries!(
-    /// The kernels with the schedule's `sha1msg2` step on the vector ALUs, compiled with
-    /// AVX-512 VL, which turns the step's rotates into `vprold` and its XORs into
-    /// `vpternlogd`. (Compiled for SSE alone, with shifts and register copies, the same
-    /// step measured 0.84x the SHA form for one stream on Intel, and no gain for two.)
+    /// The kernels in the vector form, compiled with AVX-512 VL, which turns the
+    /// `sha1msg2` step's and `rol2`'s rotates into `vprold` and their XORs into
+    /// `vpternlogd`. (Compiled for SSE alone, with shifts and register copies, the
+    /// `sha1msg2` step measured 0.84x the SHA form for one stream on Intel, and no gain
+    /// for two.)
     vector,
-    true,
+    forms::VECTOR,
     "sha,sse2,ssse3,sse4.1,avx,avx2,avx512f,avx512vl"
 );
 
 form_entries!(
-    /// The kernels with the schedule's `sha1msg2` step on the SHA unit.
-    sha_unit,
-    false,
+    /// The kernels in the `rol2` form (SSE).
+    rol2,
+    forms::ROL2,
     "sha,sse2,ssse3,sse4.1"
 );
 
-/// Runs `$vector` where [`vector_form`] gives its token, else `$sha_unit`.
-macro_rules! either_form {
-    ($vector:expr, $sha_unit:expr) => {
-        match vector_form() {
+form_entries!(
+    /// The kernels with the whole schedule on the SHA unit.
+    sha_unit,
+    forms::SHA_UNIT,
+    "sha,sse2,ssse3,sse4.1"
+);
+
+/// Runs `$f($args)` from the entries of this process's [`form`].
+macro_rules! in_form {
+    ($f:ident($($arg:expr),*)) => {
+        match form() {
             // SAFETY: the caller's `ShaNiToken` proves the CPU has SHA, SSSE3 and SSE4.1,
             // and the `Avx512Token` AVX, AVX2 and AVX-512 F/VL.
-            Some(_) => unsafe { $vector },
+            Form::Vector(_) => unsafe { vector::$f($($arg),*) },
             // SAFETY: the caller's `ShaNiToken` proves the CPU has SHA, SSSE3 and SSE4.1.
-            None => unsafe { $sha_unit },
+            Form::Rol2 => unsafe { rol2::$f($($arg),*) },
+            // SAFETY: as for `Rol2`.
+            Form::ShaUnit => unsafe { sha_unit::$f($($arg),*) },
         }
     };
 }
 
 /// Compresses whole blocks into the state.
 pub(crate) fn compress(_: ShaNiToken, state: &mut [u32; 5], blocks: &[[u8; 64]]) {
-    either_form!(
-        vector::compress(state, blocks),
-        sha_unit::compress(state, blocks)
-    )
+    in_form!(compress(state, blocks))
 }
 
 /// Up to 15 bytes as the low bytes of a register, the rest zero, read piece by piece
@@ -443,7 +528,7 @@ fn digest_out(abcd: __m128i, e: __m128i) -> [u8; 20] {
 #[allow(unused_assignments)]
 #[inline]
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-fn finish_impl<const VEC: bool, const HMAC: bool>(
+fn finish_impl<const FORM: u8, const HMAC: bool>(
     state: &[u32; 5],
     outer: &[u32; 5],
     prefix_len: u64,
@@ -453,7 +538,7 @@ fn finish_impl<const VEC: bool, const HMAC: bool>(
     let (mut abcd, mut e) = load_state(state);
     let (blocks, tail) = data.as_chunks::<64>();
     for b in &blocks[done..] {
-        block_regs!(VEC, abcd, e, pieces(b));
+        block_regs!(FORM, abcd, e, pieces(b));
     }
     // The tail, the 0x80 marker and the length, built in registers: four 16-byte pieces
     // of the tail (whole pieces loaded, the partial one by `load_end` / `load_short`).
@@ -485,11 +570,11 @@ fn finish_impl<const VEC: bool, const HMAC: bool>(
     let len = _mm_insert_epi64::<1>(_mm_setzero_si128(), bits.swap_bytes() as i64);
     if t < 56 {
         m[3] = _mm_or_si128(m[3], len);
-        block_regs!(VEC, abcd, e, m);
+        block_regs!(FORM, abcd, e, m);
     } else {
-        block_regs!(VEC, abcd, e, m);
+        block_regs!(FORM, abcd, e, m);
         let z = _mm_setzero_si128();
-        block_regs!(VEC, abcd, e, [z, z, z, len]);
+        block_regs!(FORM, abcd, e, [z, z, z, len]);
     }
     if !HMAC {
         return digest_out(abcd, e);
@@ -502,7 +587,7 @@ fn finish_impl<const VEC: bool, const HMAC: bool>(
     let bits = (64u64 + 20) * 8;
     let raw3 = _mm_insert_epi64::<1>(_mm_setzero_si128(), bits.swap_bytes() as i64);
     let (mut oabcd, mut oe) = load_state(outer);
-    block_regs!(VEC, oabcd, oe, [raw0, raw1, _mm_setzero_si128(), raw3]);
+    block_regs!(FORM, oabcd, oe, [raw0, raw1, _mm_setzero_si128(), raw3]);
     digest_out(oabcd, oe)
 }
 
@@ -518,10 +603,7 @@ pub(crate) fn digest(
     done: usize,
 ) -> [u8; 20] {
     debug_assert!(done <= data.len() / 64);
-    either_form!(
-        vector::digest(state, prefix_len, data, done),
-        sha_unit::digest(state, prefix_len, data, done)
-    )
+    in_form!(digest(state, prefix_len, data, done))
 }
 
 /// HMAC's tag of a message that follows `prefix_len` bytes already compressed into the
@@ -536,10 +618,7 @@ pub(crate) fn hmac(
     done: usize,
 ) -> [u8; 20] {
     debug_assert!(done <= data.len() / 64);
-    either_form!(
-        vector::hmac(inner, outer, prefix_len, data, done),
-        sha_unit::hmac(inner, outer, prefix_len, data, done)
-    )
+    in_form!(hmac(inner, outer, prefix_len, data, done))
 }
 
 /// Compresses two independent streams of equally many blocks at once (two interleaved
@@ -553,10 +632,7 @@ pub(crate) fn compress2(
     blocks_b: &[[u8; 64]],
 ) {
     debug_assert_eq!(blocks_a.len(), blocks_b.len());
-    either_form!(
-        vector::compress2(a, blocks_a, b, blocks_b),
-        sha_unit::compress2(a, blocks_a, b, blocks_b)
-    )
+    in_form!(compress2(a, blocks_a, b, blocks_b))
 }
 
 #[cfg(test)]
@@ -568,59 +644,64 @@ mod tests {
     use crate::test_util::Rng;
 
     #[test]
-    fn the_vector_form_needs_the_row_and_avx512_in_the_cap() {
+    fn the_form_follows_the_row_and_the_cap() {
         use crate::cpu::Features;
         use crate::tuning::ShaNiSchedule::{ShaUnit, Vector};
         let all = Avx512Token::FEATURES.union(ShaNiToken::FEATURES);
-        assert!(takes_vector_form(Vector, all));
-        assert!(!takes_vector_form(ShaUnit, all));
-        assert!(!takes_vector_form(Vector, ShaNiToken::FEATURES));
-        assert!(!takes_vector_form(Vector, Features::NONE));
-        // This process: the vector form only where both say so.
-        assert_eq!(
-            vector_form().is_some(),
-            takes_vector_form(
-                crate::tuning::sha_ni_schedule(),
-                crate::backend::automatic_features()
-            ) && Avx512Token::get().is_some()
+        assert_eq!(form_for(Vector, all), forms::VECTOR);
+        assert_eq!(form_for(ShaUnit, all), forms::SHA_UNIT);
+        assert_eq!(form_for(Vector, ShaNiToken::FEATURES), forms::ROL2);
+        assert_eq!(form_for(Vector, Features::NONE), forms::ROL2);
+        assert_eq!(form_for(ShaUnit, Features::NONE), forms::SHA_UNIT);
+        // This process: the form its row and cap give (the cap lies within the detected
+        // features, so the vector form has its token).
+        let want = form_for(
+            crate::tuning::sha_ni_schedule(),
+            crate::backend::automatic_features(),
         );
+        let got = match form() {
+            Form::ShaUnit => forms::SHA_UNIT,
+            Form::Rol2 => forms::ROL2,
+            Form::Vector(_) => forms::VECTOR,
+        };
+        assert_eq!(got, want);
     }
 
-    /// Both forms of the schedule, whichever this CPU's row picks: one stream, pairs, the
+    /// Every form of the schedule, whichever this CPU's row picks: one stream, pairs, the
     /// one-call digest and HMAC tag, against the portable code.
     #[test]
-    fn both_schedules_match_the_reference() {
+    fn every_schedule_matches_the_reference() {
         let Some(_sha) = sha_ni_token() else { return };
-        let vector = avx512_token();
+        let avx512 = avx512_token();
         let mut rng = Rng(11);
-        for vec in [false, true] {
-            if vec && vector.is_none() {
+        for form in [forms::SHA_UNIT, forms::ROL2, forms::VECTOR] {
+            if form == forms::VECTOR && avx512.is_none() {
                 continue;
             }
-            // SAFETY (every `unsafe` below): the tokens above prove the CPU has SHA, SSSE3
-            // and SSE4.1, and, where `vec`, AVX, AVX2 and AVX-512 F/VL.
+            // The entry of `form`. SAFETY (every use below): the tokens above prove the
+            // CPU has SHA, SSSE3 and SSE4.1, and, for the vector form, AVX, AVX2 and
+            // AVX-512 F/VL.
+            macro_rules! call {
+                ($f:ident($($arg:expr),*)) => {
+                    unsafe {
+                        match form {
+                            forms::VECTOR => vector::$f($($arg),*),
+                            forms::ROL2 => rol2::$f($($arg),*),
+                            _ => sha_unit::$f($($arg),*),
+                        }
+                    }
+                };
+            }
             for n in 0..=20 {
                 let (sa, sb) = (state(&mut rng), state(&mut rng));
                 let (ba, bb) = (blocks(&mut rng, n), blocks(&mut rng, n));
                 let mut a = sa;
-                unsafe {
-                    if vec {
-                        vector::compress(&mut a, &ba);
-                    } else {
-                        sha_unit::compress(&mut a, &ba);
-                    }
-                }
-                assert_eq!(a, reference(&sa, &ba), "{n} blocks, vector form {vec}");
+                call!(compress(&mut a, &ba));
+                assert_eq!(a, reference(&sa, &ba), "{n} blocks, form {form}");
                 let (mut a, mut b) = (sa, sb);
-                unsafe {
-                    if vec {
-                        vector::compress2(&mut a, &ba, &mut b, &bb);
-                    } else {
-                        sha_unit::compress2(&mut a, &ba, &mut b, &bb);
-                    }
-                }
-                assert_eq!(a, reference(&sa, &ba), "pair a, {n} blocks, {vec}");
-                assert_eq!(b, reference(&sb, &bb), "pair b, {n} blocks, {vec}");
+                call!(compress2(&mut a, &ba, &mut b, &bb));
+                assert_eq!(a, reference(&sa, &ba), "pair a, {n} blocks, form {form}");
+                assert_eq!(b, reference(&sb, &bb), "pair b, {n} blocks, form {form}");
             }
             for len in [
                 0, 1, 15, 16, 20, 55, 56, 63, 64, 65, 119, 120, 128, 200, 1000,
@@ -628,24 +709,13 @@ mod tests {
                 let msg = rng.bytes(len);
                 let (inner, outer) = (state(&mut rng), state(&mut rng));
                 let want = digest_from(Impl::Portable, inner, 64, &msg);
-                let (got, tag) = unsafe {
-                    if vec {
-                        (
-                            vector::digest(&inner, 64, &msg, 0),
-                            vector::hmac(&inner, &outer, 64, &msg, 0),
-                        )
-                    } else {
-                        (
-                            sha_unit::digest(&inner, 64, &msg, 0),
-                            sha_unit::hmac(&inner, &outer, 64, &msg, 0),
-                        )
-                    }
-                };
-                assert_eq!(got, want, "digest of {len} bytes, {vec}");
+                let got = call!(digest(&inner, 64, &msg, 0));
+                let tag = call!(hmac(&inner, &outer, 64, &msg, 0));
+                assert_eq!(got, want, "digest of {len} bytes, form {form}");
                 assert_eq!(
                     tag,
                     digest_from(Impl::Portable, outer, 64, &want),
-                    "HMAC of {len} bytes, {vec}"
+                    "HMAC of {len} bytes, form {form}"
                 );
             }
         }
