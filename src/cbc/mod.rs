@@ -687,6 +687,14 @@ macro_rules! with_rounds {
             _ => $f::<14>($($arg),*),
         }
     };
+    // A function with a second const parameter after the rounds.
+    ($rounds:expr, $f:ident::<_, $c:path> ( $($arg:expr),* )) => {
+        match $rounds {
+            10 => $f::<10, { $c }>($($arg),*),
+            12 => $f::<12, { $c }>($($arg),*),
+            _ => $f::<14, { $c }>($($arg),*),
+        }
+    };
 }
 #[cfg(simdcrypt_x86_64)]
 pub(crate) use with_rounds;

@@ -289,7 +289,7 @@ struct Regs {
 
 /// Seals (`seal`) or opens whole 64-byte groups in place: loads the round keys, the chain
 /// and the state, runs the direction's loop, and stores the chain and the state back.
-/// Inlined into its three entries, [`groups_sha`], [`groups_rol2`] and [`groups_vec`].
+/// Inlined into its entries, [`groups_sse`] (two forms) and [`groups_vec`].
 #[inline]
 #[target_feature(enable = "aes,sha,sse2,ssse3,sse4.1")]
 fn groups_r<const R: usize, const FORM: u8>(
@@ -314,37 +314,26 @@ fn groups_r<const R: usize, const FORM: u8>(
     store_state(state, k.abcd, k.e);
 }
 
-/// [`groups_r`] with the whole SHA-1 schedule on the SHA unit.
+/// [`groups_r`] compiled for SSE: the SHA-1 schedule in the SHA-unit form or (`FORM` =
+/// `forms::ROL2`, where the row picks the vector form and AVX-512 is out of reach) with its
+/// quads from 8 on by the `rol2` recurrence (`crate::sha1::shani`'s forms).
 #[target_feature(enable = "aes,sha,sse2,ssse3,sse4.1")]
-fn groups_sha<const R: usize>(
+fn groups_sse<const R: usize, const FORM: u8>(
     seal: bool,
     ks: &KeySchedule,
     chain: &mut Block,
     state: &mut [u32; 5],
     groups: &mut [[u8; 64]],
 ) {
-    groups_r::<R, { forms::SHA_UNIT }>(seal, ks, chain, state, groups);
+    groups_r::<R, FORM>(seal, ks, chain, state, groups);
 }
 
-/// [`groups_r`] with the schedule's quads from 8 on by the `rol2` recurrence (SSE):
-/// `crate::sha1::shani`'s `rol2` form, where the row picks the vector form and AVX-512
-/// is out of reach.
-#[target_feature(enable = "aes,sha,sse2,ssse3,sse4.1")]
-fn groups_rol2<const R: usize>(
-    seal: bool,
-    ks: &KeySchedule,
-    chain: &mut Block,
-    state: &mut [u32; 5],
-    groups: &mut [[u8; 64]],
-) {
-    groups_r::<R, { forms::ROL2 }>(seal, ks, chain, state, groups);
-}
-
-/// [`groups_r`] with that step on the vector ALUs, compiled with AVX-512 VL (`vprold`,
-/// `vpternlogd`): `crate::sha1::shani`'s second form, where the CPU's row picks it. On Intel
-/// (family 6 model 167) the SHA unit binds the stitched loop as it binds SHA-1 alone: this
-/// form sealed and opened 1.07-1.28x faster at 256 B to 16 KiB, AES-128 and AES-256 (three
-/// alternating runs of the speed tool).
+/// [`groups_r`] in the vector form, compiled with AVX-512 VL (`vprold`, `vpternlogd`):
+/// `crate::sha1::shani`'s forms, where the CPU's row picks it. On Intel (family 6 model
+/// 167) the SHA unit binds the stitched loop as it binds SHA-1 alone: the `sha1msg2` step
+/// on the vector ALUs sealed and opened 1.07-1.28x faster at 256 B to 16 KiB, AES-128 and
+/// AES-256 (three alternating runs of the speed tool), the `rol2` quads a further
+/// 1.11-1.18x at 64 B-4 KiB (AES-128, one process).
 #[target_feature(enable = "aes,sha,sse2,ssse3,sse4.1,avx,avx2,avx512f,avx512vl")]
 fn groups_vec<const R: usize>(
     seal: bool,
@@ -377,11 +366,17 @@ pub(crate) fn run(
         },
         // SAFETY: the tokens prove the CPU has AES-NI, SHA, SSSE3 and SSE4.1.
         Form::Rol2 => unsafe {
-            with_rounds!(ks.rounds, groups_rol2(seal, ks, chain, state, groups))
+            with_rounds!(
+                ks.rounds,
+                groups_sse::<_, forms::ROL2>(seal, ks, chain, state, groups)
+            )
         },
         // SAFETY: as for `Rol2`.
         Form::ShaUnit => unsafe {
-            with_rounds!(ks.rounds, groups_sha(seal, ks, chain, state, groups))
+            with_rounds!(
+                ks.rounds,
+                groups_sse::<_, forms::SHA_UNIT>(seal, ks, chain, state, groups)
+            )
         },
     }
 }
@@ -442,11 +437,15 @@ mod tests {
                                 ),
                                 forms::ROL2 => with_rounds!(
                                     ks.rounds,
-                                    groups_rol2(seal, &ks, &mut chain, &mut st, groups)
+                                    groups_sse::<_, forms::ROL2>(
+                                        seal, &ks, &mut chain, &mut st, groups
+                                    )
                                 ),
                                 _ => with_rounds!(
                                     ks.rounds,
-                                    groups_sha(seal, &ks, &mut chain, &mut st, groups)
+                                    groups_sse::<_, forms::SHA_UNIT>(
+                                        seal, &ks, &mut chain, &mut st, groups
+                                    )
                                 ),
                             }
                         }
