@@ -17,6 +17,8 @@ pub mod cli;
 pub mod compare;
 pub mod cpuinfo;
 pub mod measure;
+#[cfg(target_arch = "x86_64")]
+pub mod mix;
 pub mod record;
 pub mod svg;
 
@@ -744,8 +746,10 @@ pub fn main_with_args(argv: &[String]) -> i32 {
                 return e.exit_code();
             }
         };
-    if let Some(cli::Command::Compare(args)) = cli.command {
-        return compare_main(&args);
+    match cli.command {
+        Some(cli::Command::Compare(args)) => return compare_main(&args),
+        Some(cli::Command::Mix(args)) => return mix_main(&args),
+        None => {}
     }
     let opts = match Options::resolve(cli.run) {
         Ok(o) => o,
@@ -756,6 +760,22 @@ pub fn main_with_args(argv: &[String]) -> i32 {
         }
     };
     measure_and_print(&opts, argv)
+}
+
+/// `speed mix` (x86-64 only: the probes are x86-64 assembly).
+pub fn mix_main(args: &cli::MixArgs) -> i32 {
+    #[cfg(target_arch = "x86_64")]
+    return mix::mix_main(
+        args.rounds,
+        std::time::Duration::from_secs_f64(args.seconds),
+        args.size,
+    );
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = args;
+        eprintln!("speed mix: the probes are x86-64 assembly; nothing to run here");
+        2
+    }
 }
 
 /// `speed compare`.
