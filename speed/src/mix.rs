@@ -87,8 +87,7 @@ impl Form {
     }
 }
 
-/// The probes' memory: round keys, constants, the first tweaks, the VEX form's tweak
-/// buffers, and the blocks.
+/// The probes' round keys and constants (each constant in every lane of a zmm register).
 #[repr(C, align(64))]
 struct Consts {
     /// Round keys 0..=14.
