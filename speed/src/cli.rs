@@ -50,7 +50,7 @@ pub struct MixArgs {
     #[arg(long, default_value_t = 11, value_parser = clap::value_parser!(u64).range(1..=1000))]
     pub rounds: u64,
     /// Seconds of CPU time per probe per round.
-    #[arg(long, default_value_t = 0.05)]
+    #[arg(long, value_name = "S", default_value_t = 0.05, value_parser = parse_seconds)]
     pub seconds: f64,
     /// Bytes a run walks through: a multiple of 512 from 1k to 16m (`k` = 1024).
     #[arg(long, default_value = "64k", value_parser = parse_mix_size)]
@@ -509,6 +509,9 @@ mod tests {
             _ => panic!("mix parsed"),
         }
         assert!(Cli::try_parse_from(["speed", "mix", "--rounds", "0"]).is_err());
+        for bad in [["--seconds", "-1"], ["--seconds", "nan"]] {
+            assert!(Cli::try_parse_from(["speed", "mix", bad[0], bad[1]]).is_err());
+        }
         for bad in ["512", "1000", "32m"] {
             assert!(
                 Cli::try_parse_from(["speed", "mix", "--size", bad]).is_err(),
