@@ -323,7 +323,7 @@ mod x86 {
             /// VAES and AVX2; `d` writable for 32 bytes (the first state, written once).
             #[inline(never)]
             pub(super) unsafe fn $name(c: &Consts, d: *mut u8, n: usize) {
-                // SAFETY: the caller's contract; the loop reads only `c`.
+                // SAFETY: the caller's contract; the loop reads only `c` and writes 32 bytes at `d`.
                 unsafe {
                     asm!(
                         "2:",
@@ -476,7 +476,7 @@ mod x86 {
     /// EVEX form on `$v` registers of `$lanes` blocks: states 0-7, w 20-27, the keys of
     /// rounds 1.. in `$keys`, k0r in 8, kf in 9, 0x87 in 31.
     macro_rules! evex {
-        (xts $name:ident, $v:literal, $lanes:literal, $keys:literal, $last:literal) => {
+        (xts $name:ident, $v:literal, $lanes:literal, $keys:literal) => {
             /// # Safety
             /// VAES, VPCLMULQDQ and AVX-512 F/VL; `w` 8 registers of the width, readable
             /// and writable; `s` readable and `d` writable for `n` groups.
@@ -633,10 +633,10 @@ mod x86 {
         };
     }
     // The keys of rounds 1..R-1: registers 10-19, then 28-30 (20-27 hold w, 31 the 0x87).
-    evex!(xts ymm_xts_evex_10, "ymm", "2", "10,11,12,13,14,15,16,17,18", "10");
-    evex!(xts ymm_xts_evex_14, "ymm", "2", "10,11,12,13,14,15,16,17,18,19,28,29,30", "14");
-    evex!(xts zmm_xts_10, "zmm", "4", "10,11,12,13,14,15,16,17,18", "10");
-    evex!(xts zmm_xts_14, "zmm", "4", "10,11,12,13,14,15,16,17,18,19,28,29,30", "14");
+    evex!(xts ymm_xts_evex_10, "ymm", "2", "10,11,12,13,14,15,16,17,18");
+    evex!(xts ymm_xts_evex_14, "ymm", "2", "10,11,12,13,14,15,16,17,18,19,28,29,30");
+    evex!(xts zmm_xts_10, "zmm", "4", "10,11,12,13,14,15,16,17,18");
+    evex!(xts zmm_xts_14, "zmm", "4", "10,11,12,13,14,15,16,17,18,19,28,29,30");
     evex!(ecb zmm_ecb_10, "zmm", "4", "10,11,12,13,14,15,16,17,18", "10");
     evex!(ecb zmm_ecb_14, "zmm", "4", "10,11,12,13,14,15,16,17,18,19,28,29,30", "14");
     // (The AES alone: states 0-11, the keys from 12.)
