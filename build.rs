@@ -9,6 +9,13 @@
 //! - `simdcrypt_asm`: `simdcrypt_x86_64`, a SysV ELF target, the `no-asm` feature off (and
 //!   `SIMDCRYPT_NO_ASM` unset): the assembly in `asm/` is built and linked. x32 (x86-64 with
 //!   32-bit pointers) gets neither cfg: the assembly assumes 64-bit pointers.
+//! - The stack wipe's build class (`src/wipe.rs`, docs/design.md "Stack and register
+//!   wipes"), from the profile's opt-level: `simdcrypt_wipe_site` at 2 and 3 (each call site
+//!   wipes its measured depth), `simdcrypt_wipe_unoptimised` at 0 (one deep class-wide
+//!   depth), neither at 1, `s` and `z` (a shallower class-wide depth);
+//!   `simdcrypt_wipe_native` where the target enables SIMD features statically
+//!   (`-C target-cpu=native` and the like: kernels inline differently, so the per-site
+//!   margin is wider). Targets whose frames the leak tests do not measure get a warning.
 
 use std::env;
 
@@ -16,12 +23,17 @@ fn main() {
     println!("cargo::rustc-check-cfg=cfg(simdcrypt_x86_64)");
     println!("cargo::rustc-check-cfg=cfg(simdcrypt_asm)");
     println!("cargo::rustc-check-cfg=cfg(docsrs)");
+    println!("cargo::rustc-check-cfg=cfg(simdcrypt_wipe_site)");
+    println!("cargo::rustc-check-cfg=cfg(simdcrypt_wipe_unoptimised)");
+    println!("cargo::rustc-check-cfg=cfg(simdcrypt_wipe_native)");
     println!("cargo::rerun-if-changed=asm");
     println!("cargo::rerun-if-changed=build.rs");
     println!("cargo::rerun-if-env-changed=SIMDCRYPT_NO_ASM");
 
     let var = |k: &str| env::var(k).unwrap_or_default();
     let feature = |name: &str| env::var_os(format!("CARGO_FEATURE_{name}")).is_some();
+
+    wipe_class(&var);
 
     let x86_64 = var("CARGO_CFG_TARGET_ARCH") == "x86_64"
         && var("CARGO_CFG_TARGET_POINTER_WIDTH") == "64"
@@ -54,5 +66,33 @@ fn main() {
         }
         b.compile("simdcrypt_asm");
         println!("cargo::rustc-cfg=simdcrypt_asm");
+    }
+}
+
+/// Sets the stack wipe's build class, and warns where the leak tests do not measure it.
+fn wipe_class(var: &dyn Fn(&str) -> String) {
+    match var("OPT_LEVEL").as_str() {
+        "2" | "3" => println!("cargo::rustc-cfg=simdcrypt_wipe_site"),
+        "0" => println!("cargo::rustc-cfg=simdcrypt_wipe_unoptimised"),
+        _ => {}
+    }
+    let features = var("CARGO_CFG_TARGET_FEATURE");
+    let native = features
+        .split(',')
+        .any(|f| matches!(f, "aes" | "avx" | "avx2" | "sha" | "avx512f" | "vaes"));
+    if native {
+        println!("cargo::rustc-cfg=simdcrypt_wipe_native");
+    }
+    let measured = var("CARGO_CFG_TARGET_ARCH") == "x86_64"
+        && var("CARGO_CFG_TARGET_OS") == "linux"
+        && var("CARGO_CFG_TARGET_POINTER_WIDTH") == "64";
+    if !measured {
+        println!(
+            "cargo::warning=simdcrypt: the stack wipe's depths are measured on x86-64 Linux; \
+             on this target ({}-{}) they are not, and key material may outlive a call on \
+             the stack (README.md, Security)",
+            var("CARGO_CFG_TARGET_ARCH"),
+            var("CARGO_CFG_TARGET_OS"),
+        );
     }
 }

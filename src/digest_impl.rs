@@ -11,7 +11,8 @@
 //! a `(core, buffer)` pair, which would change its type; `EagerHash` only names the core.
 //!
 //! Both run on the automatic backend (the one `Sha1::new()` picks) and wipe their chaining
-//! state on drop, since inside HMAC it is derived from the key.
+//! state on drop, and the core wipes the stack and vector registers after each
+//! compression, since inside HMAC the state is derived from the key.
 
 use core::fmt;
 
@@ -134,6 +135,9 @@ impl UpdateCore for Sha1Core {
         self.blocks = self.blocks.wrapping_add(blocks.len() as u64);
         self.imp
             .compress(&mut self.state, Array::cast_slice_to_core(blocks));
+        // Inside HMAC (and so PBKDF2) the state is key-derived, and the core cannot tell
+        // when: every compression's frames are wiped, as a keyed `Sha1`'s are.
+        self.imp.burn_stack();
     }
 }
 
@@ -150,6 +154,7 @@ impl FixedOutputCore for Sha1Core {
         buffer.len64_padding_be(bit_len, |b| {
             imp.compress(state, core::slice::from_ref(&b.0))
         });
+        imp.burn_stack();
         out.copy_from_slice(&crate::sha1::digest_bytes(&self.state));
     }
 }

@@ -31,7 +31,10 @@ use crate::aes::{Impl, KeySchedule};
 use crate::{Aes, Backend, Cbc, CbcHmacSha1, HmacSha1, HmacSha1Key, Sha1, Xts};
 
 /// How deep below the caller's frame the scrub and the scan reach.
-const DEPTH: usize = 48 * 1024;
+const DEPTH: usize = crate::wipe::CLASS_DEPTH + 64 * 1024;
+
+/// The stack of each check's thread: the region, and room for the test's own frames.
+const STACK: usize = 2 * DEPTH + (1 << 20);
 
 /// The address of a local in a frame of its own: a little above where a sibling call's
 /// frames start.
@@ -64,12 +67,15 @@ fn scan(patterns: &[[u8; 16]]) -> Vec<(usize, usize)> {
             core::ptr::read_volatile(core::ptr::with_exposed_provenance::<u8>(bottom + i))
         };
     }
+    let index: std::collections::HashMap<[u8; 16], usize> = patterns
+        .iter()
+        .enumerate()
+        .map(|(p, pat)| (*pat, p))
+        .collect();
     let mut found = Vec::new();
     for (off, w) in mem.windows(16).enumerate() {
-        for (p, pat) in patterns.iter().enumerate() {
-            if w == pat {
-                found.push((DEPTH - off, p));
-            }
+        if let Some(&p) = index.get(w) {
+            found.push((DEPTH - off, p));
         }
     }
     found
@@ -80,10 +86,10 @@ fn scan(patterns: &[[u8; 16]]) -> Vec<(usize, usize)> {
 fn check(what: &str, patterns: Vec<[u8; 16]>, call: impl FnOnce() + Send + 'static) {
     let what = std::string::String::from(what);
     std::thread::Builder::new()
-        .stack_size(1 << 20)
+        .stack_size(STACK)
         .spawn(move || {
             scrub();
-            run(call);
+            let regs = run(call);
             let found = scan(&patterns);
             assert!(
                 found.is_empty(),
@@ -91,16 +97,70 @@ fn check(what: &str, patterns: Vec<[u8; 16]>, call: impl FnOnce() + Send + 'stat
                  pattern): {found:?}",
                 found.len()
             );
+            let in_regs: Vec<(usize, usize)> = regs
+                .chunks(64)
+                .enumerate()
+                .flat_map(|(r, reg)| {
+                    reg.windows(16)
+                        .filter_map(|w| patterns.iter().position(|p| w == p))
+                        .map(move |p| (r, p))
+                })
+                .collect();
+            assert!(
+                in_regs.is_empty(),
+                "{what}: key-derived blocks left in vector registers (register, pattern): \
+                 {in_regs:?}"
+            );
         })
         .unwrap()
         .join()
         .unwrap();
 }
 
+/// Makes the call, then returns the vector registers as it left them: 64 bytes for each of
+/// zmm0-31 (with AVX-512 F), ymm0-15 (with AVX) or xmm0-15, zeros beyond what the CPU has.
 #[inline(never)]
-fn run(call: impl FnOnce()) {
+fn run(call: impl FnOnce()) -> Vec<u8> {
+    let mut dump = std::vec![0u8; 32 * 64];
+    #[cfg(simdcrypt_x86_64)]
+    let (avx, avx512) = (
+        std::arch::is_x86_feature_detected!("avx"),
+        std::arch::is_x86_feature_detected!("avx512f"),
+    );
+    let p = dump.as_mut_ptr();
     call();
-    core::hint::black_box(());
+    #[cfg(simdcrypt_x86_64)]
+    // SAFETY: `p` points to 2048 writable bytes, 64 for each register stored; each form
+    // runs only where the CPU has its registers. Nothing is clobbered (stores only).
+    unsafe {
+        if avx512 {
+            core::arch::asm!(
+                ".irp r,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31",
+                "vmovdqu64 zmmword ptr [{p} + 64 * \\r], zmm\\r",
+                ".endr",
+                p = in(reg) p,
+                options(nostack, preserves_flags),
+            );
+        } else if avx {
+            core::arch::asm!(
+                ".irp r,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15",
+                "vmovdqu ymmword ptr [{p} + 64 * \\r], ymm\\r",
+                ".endr",
+                p = in(reg) p,
+                options(nostack, preserves_flags),
+            );
+        } else {
+            core::arch::asm!(
+                ".irp r,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15",
+                "movdqu xmmword ptr [{p} + 64 * \\r], xmm\\r",
+                ".endr",
+                p = in(reg) p,
+                options(nostack, preserves_flags),
+            );
+        }
+    }
+    core::hint::black_box(p);
+    dump
 }
 
 fn bytes(seed: u64, len: usize) -> Vec<u8> {
@@ -133,7 +193,7 @@ fn round_keys(ks: &KeySchedule) -> Vec<[u8; 16]> {
 /// region painted, the call made, the deepest changed byte found (`None` if no wipe ran).
 fn depth_of(call: impl FnOnce() + Send + 'static) -> Option<(usize, isize)> {
     std::thread::Builder::new()
-        .stack_size(1 << 20)
+        .stack_size(STACK)
         .spawn(move || {
             let top = frame_address() & !15;
             for a in (top - DEPTH..top - 256).step_by(8) {
@@ -285,8 +345,7 @@ impl<T: Send + Sync + 'static> Case<T> {
     /// prints how deep each call writes below where its wipe starts (the deepest over
     /// the key lengths: each round count is a kernel of its own, with its own frame),
     /// which is what the `burn_stack` depths are sized from.
-    fn depths(&self) {
-        let mut short = Vec::new();
+    fn depths(&self, short: &mut Vec<std::string::String>) {
         for b in (self.backends)() {
             for &(what, call) in self.calls {
                 let (mut deepest, mut beyond) = (0, isize::MIN);
@@ -308,10 +367,6 @@ impl<T: Send + Sync + 'static> Case<T> {
                 }
             }
         }
-        assert!(
-            short.is_empty(),
-            "calls that write deeper than their wipes reach: {short:?}"
-        );
     }
 }
 
@@ -391,11 +446,16 @@ fn hmac_calls_leave_no_chaining_values() {
 
 #[test]
 fn wipes_reach_as_deep_as_calls_write() {
-    XTS.depths();
-    CBC.depths();
-    AES.depths();
-    CBC_HMAC.depths();
-    HMAC.depths();
+    let mut short = Vec::new();
+    XTS.depths(&mut short);
+    CBC.depths(&mut short);
+    AES.depths(&mut short);
+    CBC_HMAC.depths(&mut short);
+    HMAC.depths(&mut short);
+    assert!(
+        short.is_empty(),
+        "calls that write deeper than their wipes reach: {short:?}"
+    );
 }
 
 /// Each kind of XTS call, by name.
@@ -622,6 +682,30 @@ fn hmac_keying_leaves_no_padded_key() {
                     let mac = HmacSha1::with_backend(&key, b).unwrap();
                     core::hint::black_box(&mac);
                     // The key itself is the caller's; this copy is dropped here.
+                    drop(key);
+                },
+            );
+        }
+    }
+}
+
+/// `hmac::Hmac<simdcrypt::Sha1>` (the `digest` traits' block core, `Sha1Core`): nothing of
+/// the inner or outer states nor of the inner chaining values may be left on the stack.
+#[cfg(feature = "digest")]
+#[test]
+fn digest_trait_hmac_leaves_no_chaining_values() {
+    use hmac::{KeyInit, Mac};
+    for key_len in [20, 64, 100] {
+        let key = bytes(key_len as u64 + 7, key_len);
+        for msg_len in [20, 130, 1000] {
+            let key = key.clone();
+            check(
+                &std::format!("Hmac<Sha1>, {key_len}-byte key, {msg_len} bytes"),
+                hmac_state_patterns(&key, 20),
+                move || {
+                    let mut mac = hmac::Hmac::<Sha1>::new_from_slice(&key).unwrap();
+                    mac.update(&bytes(20, msg_len));
+                    core::hint::black_box(mac.finalize().into_bytes());
                     drop(key);
                 },
             );

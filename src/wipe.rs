@@ -46,68 +46,200 @@ pub(crate) fn words(words: &mut [u32]) {
     compiler_fence(Ordering::SeqCst);
 }
 
-/// Overwrites with zeros the `16 * N` bytes of stack just below the caller's stack
-/// pointer, where the frames of the calls it just made were: the spills and copies of key
-/// material that a kernel's compiled code leaves there (round keys broadcast to vectors,
-/// SHA-1 message schedules, chaining values), which no wipe of a named variable reaches.
+/// Overwrites with zeros the stack just below the caller's stack pointer, where the frames
+/// of the calls it just made were (the spills and copies of key material that a kernel's
+/// compiled code leaves there: round keys broadcast to vectors, SHA-1 message schedules,
+/// chaining values, which no wipe of a named variable reaches), and the vector registers
+/// the kernel may have left key material in (xmm0-15).
 ///
-/// Call it right after the kernel returns, from the function that called the kernel; `N`
-/// covers the deepest frame the kernel makes (measured in optimised builds; see the tests
-/// in `leak_tests.rs`).
+/// Call it right after the kernel returns, from the function that called the kernel (the
+/// kernel entries are `#[inline(never)]`, so their frames lie below that function's).
+/// How deep it reaches depends on the build class `build.rs` sets (docs/design.md,
+/// "Stack and register wipes"):
+/// - optimised for speed (opt-level 2 or 3): `16 * N` bytes plus [`MARGIN`], `N` measured
+///   for this call site (`leak_tests::wipes_reach_as_deep_as_calls_write`), as unrolled
+///   stores;
+/// - any other opt-level: [`CLASS_DEPTH`] bytes at every call site, as a store loop (the
+///   frames of unoptimised or size-optimised code vary more between compilers than the
+///   wipe's cost matters there).
 ///
-/// On x86-64 the zeroing is inline assembly in the caller, `N` unrolled stores at fixed
-/// offsets below its stack pointer (lowered over the area while it writes): it reaches
-/// every byte of the frames below the caller.
-/// (The first version zeroed a local array in a function of its own; the compiler placed
-/// that array up to 64 bytes below the top of its frame, and a round key that an AVX-512
-/// kernel spilled just under its saved registers was left in that gap. A store loop in a
-/// frameless routine closed the gap but cost a 256-byte CBC decryption 0.75x of its speed
-/// on Zen 4, against unrolled stores.) Elsewhere it is that array, the best portable Rust
-/// can do.
+/// The stores go from the top of the area down, 16 or 32 bytes apart, so that a stack
+/// about to overflow faults on its guard page instead of writing past it.
+///
+/// On x86-64 the zeroing is inline assembly in the caller below its stack pointer
+/// (lowered over the area while it writes). Elsewhere it is a local array in a frame of
+/// its own, the best portable Rust can do (not measured: `build.rs` says so).
 #[inline(always)]
 pub(crate) fn stack<const N: usize>() {
     #[cfg(test)]
-    if dry_run(16 * N) {
+    if dry_run(reach(16 * N)) {
         return;
     }
-    #[cfg(simdcrypt_x86_64)]
+    #[cfg(all(simdcrypt_x86_64, simdcrypt_wipe_site))]
     // SAFETY: without `nostack` the stack pointer is aligned for a call (16 bytes) and
     // the stack below it belongs to the asm block, which restores the stack pointer; the
-    // stores stay in the `16 * N` bytes below it, which the frames of the calls just made
-    // used (mapped). The stack pointer is lowered over the area first, so that nothing
-    // is written below it (where a signal handler's frame could go, and which valgrind
-    // reports). xmm0 is declared clobbered.
+    // stores stay in the `16 * N + MARGIN` bytes below it, written from the top down, so
+    // the first touch of an unmapped guard page faults. The stack pointer is lowered over
+    // the area first, so that nothing is written below it (where a signal handler's frame
+    // could go, and which valgrind reports). Every register the C ABI lets a call clobber
+    // is declared clobbered.
     unsafe {
         core::arch::asm!(
             "sub rsp, {bytes}",
             "xorps xmm0, xmm0",
-            ".set simdcrypt_wipe_off, 0",
+            ".set simdcrypt_wipe_off, {bytes}",
             ".rept {n}",
+            ".set simdcrypt_wipe_off, simdcrypt_wipe_off - 16",
             "movaps xmmword ptr [rsp + simdcrypt_wipe_off], xmm0",
-            ".set simdcrypt_wipe_off, simdcrypt_wipe_off + 16",
             ".endr",
             "add rsp, {bytes}",
-            n = const N,
-            bytes = const 16 * N,
-            out("xmm0") _,
+            n = const (16 * N + MARGIN) / 16,
+            bytes = const 16 * N + MARGIN,
+            clobber_abi("C"),
         );
     }
+    #[cfg(all(simdcrypt_x86_64, not(simdcrypt_wipe_site)))]
+    // SAFETY: as above, with a store loop over `CLASS_DEPTH` bytes from the top down.
+    unsafe {
+        core::arch::asm!(
+            "mov rax, rsp",
+            "sub rsp, {bytes}",
+            "xorps xmm0, xmm0",
+            "2:",
+            "sub rax, 16",
+            "movaps xmmword ptr [rax], xmm0",
+            "cmp rax, rsp",
+            "jne 2b",
+            "add rsp, {bytes}",
+            bytes = const CLASS_DEPTH,
+            clobber_abi("C"),
+        );
+    }
+    #[cfg(simdcrypt_x86_64)]
+    registers();
     #[cfg(not(simdcrypt_x86_64))]
     {
+        #[cfg(simdcrypt_wipe_site)]
         stack_area::<N>();
+        #[cfg(not(simdcrypt_wipe_site))]
+        stack_area::<{ CLASS_DEPTH / 16 }>();
         after_wipe();
     }
 }
 
-/// [`stack`]'s work where there is no assembly: its frame is the area.
+/// The asm that zeroes xmm0-15.
+#[cfg(simdcrypt_x86_64)]
+macro_rules! zero_xmm {
+    () => {
+        concat!(
+            "xorps xmm1, xmm1\n",
+            "xorps xmm2, xmm2\n",
+            "xorps xmm3, xmm3\n",
+            "xorps xmm4, xmm4\n",
+            "xorps xmm5, xmm5\n",
+            "xorps xmm6, xmm6\n",
+            "xorps xmm7, xmm7\n",
+            "xorps xmm8, xmm8\n",
+            "xorps xmm9, xmm9\n",
+            "xorps xmm10, xmm10\n",
+            "xorps xmm11, xmm11\n",
+            "xorps xmm12, xmm12\n",
+            "xorps xmm13, xmm13\n",
+            "xorps xmm14, xmm14\n",
+            "xorps xmm15, xmm15\n",
+            "xorps xmm0, xmm0",
+        )
+    };
+}
+
+/// The asm that zeroes zmm16-31 (EVEX `vpxord`: the whole 512 bits).
+#[cfg(simdcrypt_x86_64)]
+macro_rules! zero_zmm_high {
+    () => {
+        concat!(
+            "vpxord zmm16, zmm16, zmm16\n",
+            "vpxord zmm17, zmm17, zmm17\n",
+            "vpxord zmm18, zmm18, zmm18\n",
+            "vpxord zmm19, zmm19, zmm19\n",
+            "vpxord zmm20, zmm20, zmm20\n",
+            "vpxord zmm21, zmm21, zmm21\n",
+            "vpxord zmm22, zmm22, zmm22\n",
+            "vpxord zmm23, zmm23, zmm23\n",
+            "vpxord zmm24, zmm24, zmm24\n",
+            "vpxord zmm25, zmm25, zmm25\n",
+            "vpxord zmm26, zmm26, zmm26\n",
+            "vpxord zmm27, zmm27, zmm27\n",
+            "vpxord zmm28, zmm28, zmm28\n",
+            "vpxord zmm29, zmm29, zmm29\n",
+            "vpxord zmm30, zmm30, zmm30\n",
+            "vpxord zmm31, zmm31, zmm31",
+        )
+    };
+}
+
+/// Zeroes every vector register the C ABI lets a call clobber, as far as this CPU has
+/// them: xmm0-15, ymm0-15 with AVX (`vzeroall`), and zmm16-31 with AVX-512 F. Those are
+/// the registers a kernel may leave key material in, and not only kernels: the C
+/// library's `memcpy` on AVX-512 CPUs copies through ymm16-31.
+#[cfg(simdcrypt_x86_64)]
+#[inline(always)]
+fn registers() {
+    use crate::cpu::Features;
+    let f = crate::cpu::detected();
+    if f.contains(Features::AVX512F) {
+        // SAFETY: the CPU has AVX-512 F (and so AVX); the registers written are all
+        // caller-saved and declared clobbered.
+        unsafe { core::arch::asm!("vzeroall", zero_zmm_high!(), clobber_abi("C")) };
+    } else if f.contains(Features::AVX) {
+        // SAFETY: the CPU has AVX; as above.
+        unsafe { core::arch::asm!("vzeroall", clobber_abi("C")) };
+    } else {
+        // SAFETY: SSE2 is part of x86-64; as above.
+        unsafe { core::arch::asm!(zero_xmm!(), clobber_abi("C")) };
+    }
+}
+
+/// Bytes every call site's wipe adds to its measured depth in builds optimised for speed:
+/// room for a compiler whose frames differ a little from the ones measured (another
+/// release, `-C target-cpu=native`, LTO), checked by the leak tests in each of those.
+#[cfg_attr(not(simdcrypt_wipe_site), allow(dead_code))]
+pub(crate) const MARGIN: usize = if cfg!(simdcrypt_wipe_native) {
+    2048
+} else {
+    256
+};
+
+/// Bytes every wipe covers in builds not optimised for speed (see [`stack`]): the deepest
+/// a call writes in that class (opt-level 0: unoptimised frames; 1, `s`, `z`), measured by
+/// the leak tests, with room to spare.
+#[cfg_attr(simdcrypt_wipe_site, allow(dead_code))]
+pub(crate) const CLASS_DEPTH: usize = if cfg!(simdcrypt_wipe_unoptimised) {
+    256 * 1024
+} else {
+    8 * 1024
+};
+
+/// How far a wipe of a site measured at `site` bytes reaches in this build.
+#[cfg(test)]
+const fn reach(site: usize) -> usize {
+    if cfg!(simdcrypt_wipe_site) {
+        site + MARGIN
+    } else {
+        CLASS_DEPTH
+    }
+}
+
+/// [`stack`]'s work where there is no assembly: its frame is the area, written from the
+/// top down.
 #[cfg(not(simdcrypt_x86_64))]
 #[inline(never)]
 fn stack_area<const N: usize>() {
     let mut area = core::mem::MaybeUninit::<Area<N>>::uninit();
     let p = area.as_mut_ptr().cast::<Chunk>();
-    for i in 0..N {
-        // SAFETY: `i < N`: an aligned 16-byte chunk of the local array, written (never
-        // read) as a whole.
+    for i in (0..N + EXTRA).rev() {
+        // SAFETY: `i < N + EXTRA`: an aligned 16-byte chunk of the local area (its two
+        // arrays are contiguous: `repr(C)`, chunks of the alignment's size), written
+        // (never read) as a whole.
         unsafe { core::ptr::write_volatile(p.add(i), ZERO) };
     }
     compiler_fence(Ordering::SeqCst);
@@ -124,22 +256,59 @@ fn after_wipe() {
     core::hint::black_box(&mut done);
 }
 
-/// [`stack`] for callers whose CPU has AVX (the token proves it): `32 * N` bytes, one
-/// 32-byte store per 32 bytes, half the stores of [`stack`] for the deep frames of the
-/// VAES kernels (ymm stores move as many bytes per cycle as zmm ones on every CPU seen).
+/// [`stack`] for callers whose CPU has AVX (the token proves it): one 32-byte store per
+/// 32 bytes (`N` counts them), half the stores of [`stack`] for the deep frames of the
+/// VAES kernels, and `vzeroall` for the registers (ymm0-15 whole).
 #[cfg(simdcrypt_x86_64)]
 #[inline(always)]
-pub(crate) fn stack_avx<const N: usize>(_avx: crate::cpu::VaesAvx2Token) {
+pub(crate) fn stack_avx<const N: usize>(_avx: impl Avx) {
+    stack_ymm::<N, false>();
+}
+
+/// [`stack_avx`] after AVX-512 code (the token proves the CPU has it, so no feature check):
+/// zmm16-31 zeroed too, which `vzeroall` leaves ([`stack_avx`] checks the CPU for them).
+#[cfg(simdcrypt_x86_64)]
+#[inline(always)]
+pub(crate) fn stack_avx512<const N: usize>(_avx512: impl Avx512) {
+    stack_ymm::<N, true>();
+}
+
+/// Tokens that prove AVX (and so `vzeroall` and 32-byte stores).
+#[cfg(simdcrypt_x86_64)]
+pub(crate) trait Avx: Copy {}
+#[cfg(simdcrypt_x86_64)]
+impl Avx for crate::cpu::VaesAvx2Token {}
+#[cfg(simdcrypt_x86_64)]
+impl Avx for crate::cpu::Avx2Token {}
+
+/// Tokens that prove AVX-512 F (zmm16-31 exist).
+#[cfg(simdcrypt_x86_64)]
+pub(crate) trait Avx512: Copy {}
+#[cfg(simdcrypt_x86_64)]
+impl Avx512 for crate::cpu::VaesAvx512Token {}
+#[cfg(simdcrypt_x86_64)]
+impl Avx512 for crate::cpu::Avx512Token {}
+
+/// [`stack_avx`]'s and [`stack_avx512`]'s work, for a caller that has proved AVX (and,
+/// with `ZMM`, AVX-512 F).
+#[cfg(simdcrypt_x86_64)]
+#[inline(always)]
+fn stack_ymm<const N: usize, const ZMM: bool>() {
     #[cfg(test)]
-    if dry_run(32 * N) {
+    if dry_run(reach(32 * N)) {
         return;
     }
-    // SAFETY: the token proves the CPU runs AVX; as in `stack`, the stack pointer is
-    // lowered over the area (`32 * N + 32` bytes) and restored, and the stores stay in it
-    // (the aligned ones from the old stack pointer rounded down to 32, one unaligned
-    // store for the top 32 bytes). Every register the C ABI lets a call clobber is
-    // declared clobbered: `vzeroupper` clears the upper halves of all vector registers,
-    // and the caller has just made a call.
+    if ZMM || crate::cpu::detected().contains(crate::cpu::Features::AVX512F) {
+        // SAFETY: the caller's token or the CPU's features prove AVX-512 F; zmm16-31 are
+        // caller-saved (the C ABI lets a call clobber them) and declared clobbered.
+        unsafe { core::arch::asm!(zero_zmm_high!(), clobber_abi("C")) };
+    }
+    #[cfg(simdcrypt_wipe_site)]
+    // SAFETY: the caller's token proves AVX; as in `stack`, the stack pointer is lowered
+    // over the area (`32 * N + MARGIN + 32` bytes) and restored, and the stores stay in it,
+    // from the top down (one unaligned store for the top 32 bytes, then aligned ones from
+    // the old stack pointer rounded down to 32). Every register the C ABI lets a call
+    // clobber is declared clobbered: `vzeroall` zeroes ymm0-15 (zmm0-15) whole.
     unsafe {
         core::arch::asm!(
             "mov rax, rsp",
@@ -153,9 +322,32 @@ pub(crate) fn stack_avx<const N: usize>(_avx: crate::cpu::VaesAvx2Token) {
             ".set simdcrypt_wipe_off, simdcrypt_wipe_off + 32",
             ".endr",
             "add rsp, {bytes}",
-            "vzeroupper",
-            n = const N,
-            bytes = const 32 * N + 32,
+            "vzeroall",
+            n = const (32 * N + MARGIN) / 32,
+            bytes = const 32 * N + MARGIN + 32,
+            clobber_abi("C"),
+        );
+    }
+    #[cfg(not(simdcrypt_wipe_site))]
+    // SAFETY: as above, with a store loop over `CLASS_DEPTH` bytes (plus the 32 that
+    // aligning takes) from the top down.
+    unsafe {
+        core::arch::asm!(
+            "mov rax, rsp",
+            "and rax, -32",
+            "sub rsp, {bytes}",
+            "vpxor xmm0, xmm0, xmm0",
+            "vmovdqu ymmword ptr [rsp + {bytes} - 32], ymm0",
+            "lea rcx, [rax - {depth}]",
+            "2:",
+            "sub rax, 32",
+            "vmovdqa ymmword ptr [rax], ymm0",
+            "cmp rax, rcx",
+            "jne 2b",
+            "add rsp, {bytes}",
+            "vzeroall",
+            depth = const CLASS_DEPTH,
+            bytes = const CLASS_DEPTH + 32,
             clobber_abi("C"),
         );
     }
@@ -199,10 +391,18 @@ std::thread_local! {
     pub(crate) static DRY: core::cell::Cell<bool> = const { core::cell::Cell::new(false) };
 }
 
-/// `N` aligned 16-byte chunks of stack.
+/// `N` aligned 16-byte chunks of stack, and [`EXTRA`] more.
 #[cfg(not(simdcrypt_x86_64))]
 #[repr(C, align(16))]
-struct Area<const N: usize>([Chunk; N]);
+struct Area<const N: usize>([Chunk; N], [Chunk; EXTRA]);
+
+/// The margin's chunks where a site's wipe adds [`MARGIN`] to its depth.
+#[cfg(not(simdcrypt_x86_64))]
+const EXTRA: usize = if cfg!(simdcrypt_wipe_site) {
+    MARGIN / 16
+} else {
+    0
+};
 
 /// A 16-byte chunk.
 #[cfg(not(simdcrypt_x86_64))]

@@ -152,7 +152,7 @@ impl Impl {
             #[cfg(simdcrypt_x86_64)]
             (Impl::VaesAvx2(t), false) => crate::wipe::stack_avx::<{ depth(16, 10) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            (Impl::VaesAvx512(t), _) => crate::wipe::stack_avx::<{ depth(13, 10) }>(t.vaes_avx2()),
+            (Impl::VaesAvx512(t), _) => crate::wipe::stack_avx512::<{ depth(13, 10) }>(t),
             #[cfg(not(simdcrypt_x86_64))]
             _ => stack::<{ depth(120, 107) }>(),
         }

@@ -634,11 +634,13 @@ fn crypt_blocks<const DECRYPT: bool>(ks: &KeySchedule, blocks: &mut [Block]) {
 }
 
 /// Encrypts each block in place.
+#[inline(never)]
 pub(crate) fn encrypt_blocks(ks: &KeySchedule, blocks: &mut [Block]) {
     crypt_blocks::<false>(ks, blocks);
 }
 
 /// Decrypts each block in place.
+#[inline(never)]
 pub(crate) fn decrypt_blocks(ks: &KeySchedule, blocks: &mut [Block]) {
     crypt_blocks::<true>(ks, blocks);
 }

@@ -117,20 +117,16 @@ impl Imp {
             #[cfg(simdcrypt_x86_64)]
             (Imp::VaesAvx2(t), _) => crate::wipe::stack_avx::<{ depth(131, 34) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            (Imp::VaesAvx512(t), ENCRYPT) => {
-                crate::wipe::stack_avx::<{ depth(12, 12) }>(t.vaes_avx2())
-            }
+            (Imp::VaesAvx512(t), ENCRYPT) => crate::wipe::stack_avx512::<{ depth(12, 12) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            (Imp::VaesAvx512(t), DECRYPT) => {
-                crate::wipe::stack_avx::<{ depth(12, 8) }>(t.vaes_avx2())
-            }
+            (Imp::VaesAvx512(t), DECRYPT) => crate::wipe::stack_avx512::<{ depth(12, 8) }>(t),
             #[cfg(simdcrypt_x86_64)]
             (Imp::VaesAvx512(t), DECRYPT_SHORT) => {
                 // (The zmm short entry's, which runs from `zmm_from` to 31 blocks.)
-                crate::wipe::stack_avx::<{ depth(23, 9) }>(t.vaes_avx2())
+                crate::wipe::stack_avx512::<{ depth(23, 9) }>(t)
             }
             #[cfg(simdcrypt_x86_64)]
-            (Imp::VaesAvx512(t), _) => crate::wipe::stack_avx::<{ depth(131, 34) }>(t.vaes_avx2()),
+            (Imp::VaesAvx512(t), _) => crate::wipe::stack_avx512::<{ depth(131, 34) }>(t),
             #[cfg(not(simdcrypt_x86_64))]
             _ => stack::<{ depth(212, 161) }>(),
         }

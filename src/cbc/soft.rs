@@ -20,6 +20,7 @@ fn xor(a: &Block, b: &Block) -> Block {
 }
 
 /// CBC-encrypts `blocks` in place, chaining from `iv` (updated to the last ciphertext).
+#[inline(never)]
 pub(crate) fn encrypt(ks: &KeySchedule, iv: &mut Block, blocks: &mut [Block]) {
     let mut c = *iv;
     for b in blocks {
@@ -33,6 +34,7 @@ pub(crate) fn encrypt(ks: &KeySchedule, iv: &mut Block, blocks: &mut [Block]) {
 const BATCH: usize = 32;
 
 /// CBC-decrypts `blocks` in place, chaining from `iv` (updated to the last ciphertext).
+#[inline(never)]
 pub(crate) fn decrypt(ks: &KeySchedule, iv: &mut Block, blocks: &mut [Block]) {
     let mut prev = *iv;
     let mut tmp = [[0u8; 16]; BATCH];
@@ -51,6 +53,7 @@ pub(crate) fn decrypt(ks: &KeySchedule, iv: &mut Block, blocks: &mut [Block]) {
 }
 
 /// Encrypts `steps` blocks of every lane (at most 8 lanes), one batched call per step.
+#[inline(never)]
 pub(crate) fn encrypt_lanes(ks: &KeySchedule, lanes: &mut [Lane<'_>], steps: usize) {
     let mut tmp = [[0u8; 16]; 8];
     for chunk in lanes.chunks_mut(8) {

@@ -317,6 +317,7 @@ fn groups_r<const R: usize, const FORM: u8>(
 /// [`groups_r`] compiled for SSE: the SHA-1 schedule in the SHA-unit form or (`FORM` =
 /// `forms::ROL2`, where the row picks the vector form and AVX-512 is out of reach) with its
 /// quads from 8 on by the `rol2` recurrence (`crate::sha1::shani`'s forms).
+#[inline(never)]
 #[target_feature(enable = "aes,sha,sse2,ssse3,sse4.1")]
 fn groups_sse<const R: usize, const FORM: u8>(
     seal: bool,
@@ -334,6 +335,7 @@ fn groups_sse<const R: usize, const FORM: u8>(
 /// on the vector ALUs sealed and opened 1.07-1.28x faster at 256 B to 16 KiB, AES-128 and
 /// AES-256 (three alternating runs of the speed tool), the `rol2` quads a further
 /// 1.11-1.18x at 64 B-4 KiB (AES-128, one process).
+#[inline(never)]
 #[target_feature(enable = "aes,sha,sse2,ssse3,sse4.1,avx,avx2,avx512f,avx512vl")]
 fn groups_vec<const R: usize>(
     seal: bool,

@@ -28,6 +28,7 @@ use super::{K, ssse3};
 use crate::cpu::{Avx2Token, Avx512Token};
 use crate::simd::u32x::{Lanes, U32x, U32x8};
 
+#[inline(never)]
 #[target_feature(enable = "avx2,bmi1,bmi2")]
 fn compress_avx2(t: Avx2Token, state: &mut [u32; 5], blocks: &[[u8; 64]]) {
     ssse3::pipelined::<U32x8>(t, state, blocks);
@@ -35,6 +36,7 @@ fn compress_avx2(t: Avx2Token, state: &mut [u32; 5], blocks: &[[u8; 64]]) {
 
 /// The same kernel with AVX-512 VL enabled as well: LLVM then forms `vprold` for the
 /// schedule's rotates and `vpternlogd` for its three-input XORs.
+#[inline(never)]
 #[target_feature(enable = "avx2,bmi1,bmi2,avx512f,avx512vl")]
 fn compress_avx512vl(t: Avx512Token, state: &mut [u32; 5], blocks: &[[u8; 64]]) {
     ssse3::pipelined::<U32x8>(t.avx2(), state, blocks);
@@ -136,6 +138,7 @@ pub(super) fn lanes<V: Lanes<L>, const L: usize>(
     }
 }
 
+#[inline(never)]
 #[target_feature(enable = "avx2")]
 fn compress8_avx2(t: Avx2Token, states: &mut [[u32; 5]; 8], blocks: [&[[u8; 64]]; 8]) {
     lanes::<U32x8, 8>(t, states, blocks);

@@ -19,11 +19,13 @@ use super::avx2;
 use crate::cpu::Avx512Token;
 use crate::simd::u32x::{U32x8Vl, U32x16};
 
+#[inline(never)]
 #[target_feature(enable = "avx512f,avx512bw")]
 fn compress16_avx512(t: Avx512Token, states: &mut [[u32; 5]; 16], blocks: [&[[u8; 64]]; 16]) {
     avx2::lanes::<U32x16, 16>(t, states, blocks);
 }
 
+#[inline(never)]
 #[target_feature(enable = "avx2,avx512f,avx512vl")]
 fn compress8_avx512vl(t: Avx512Token, states: &mut [[u32; 5]; 8], blocks: [&[[u8; 64]]; 8]) {
     avx2::lanes::<U32x8Vl, 8>(t, states, blocks);

@@ -112,11 +112,13 @@ impl Impl {
             #[cfg(simdcrypt_x86_64)]
             Impl::Ssse3(_) => stack::<{ depth(117, 132) }>(),
             #[cfg(simdcrypt_x86_64)]
-            Impl::Avx2(_) | Impl::Avx512(_) => stack::<{ depth(210, 213) }>(),
+            Impl::Avx2(t) => crate::wipe::stack_avx::<{ depth(105, 107) }>(t),
+            #[cfg(simdcrypt_x86_64)]
+            Impl::Avx512(t) => crate::wipe::stack_avx512::<{ depth(105, 107) }>(t),
             #[cfg(simdcrypt_x86_64)]
             Impl::ShaNi(_) => stack::<{ depth(31, 24) }>(),
             #[cfg(simdcrypt_asm)]
-            Impl::Avx2Asm(_) => stack::<{ depth(137, 155) }>(),
+            Impl::Avx2Asm(t) => crate::wipe::stack_avx::<{ depth(69, 78) }>(t),
             #[cfg(simdcrypt_asm)]
             Impl::ShaNiAsm(_) => stack::<{ depth(56, 56) }>(),
         }
@@ -135,11 +137,13 @@ impl Impl {
             #[cfg(simdcrypt_x86_64)]
             Impl::Ssse3(_) => stack::<{ depth(137, 131) }>(),
             #[cfg(simdcrypt_x86_64)]
-            Impl::Avx2(_) | Impl::Avx512(_) => stack::<{ depth(214, 198) }>(),
+            Impl::Avx2(t) => crate::wipe::stack_avx::<{ depth(107, 99) }>(t),
+            #[cfg(simdcrypt_x86_64)]
+            Impl::Avx512(t) => crate::wipe::stack_avx512::<{ depth(107, 99) }>(t),
             #[cfg(simdcrypt_x86_64)]
             Impl::ShaNi(_) => stack::<{ depth(57, 46) }>(),
             #[cfg(simdcrypt_asm)]
-            Impl::Avx2Asm(_) => stack::<{ depth(153, 149) }>(),
+            Impl::Avx2Asm(t) => crate::wipe::stack_avx::<{ depth(77, 75) }>(t),
             #[cfg(simdcrypt_asm)]
             Impl::ShaNiAsm(_) => stack::<{ depth(57, 46) }>(),
         }

@@ -381,11 +381,13 @@ macro_rules! form_entries {
         mod $name {
             use super::*;
 
+            #[inline(never)]
             #[target_feature(enable = $features)]
             pub(super) fn compress(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
                 compress_impl::<{ $form }>(state, blocks);
             }
 
+            #[inline(never)]
             #[target_feature(enable = $features)]
             pub(super) fn compress2(
                 a: &mut [u32; 5],
@@ -396,6 +398,7 @@ macro_rules! form_entries {
                 compress2_impl::<{ $form }>(a, blocks_a, b, blocks_b);
             }
 
+            #[inline(never)]
             #[target_feature(enable = $features)]
             pub(super) fn digest(
                 state: &[u32; 5],
@@ -406,6 +409,7 @@ macro_rules! form_entries {
                 finish_impl::<{ $form }, false>(state, state, prefix_len, data, done)
             }
 
+            #[inline(never)]
             #[target_feature(enable = $features)]
             pub(super) fn hmac(
                 inner: &[u32; 5],

@@ -111,6 +111,7 @@ fn schedule(block: &[u8; 64], wk: &mut [u32; 80]) {
 }
 
 /// Compresses whole blocks into the state.
+#[inline(never)]
 pub(crate) fn compress(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
     let mut wk = [0u32; 80];
     for block in blocks {

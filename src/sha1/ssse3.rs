@@ -145,6 +145,7 @@ fn flat(wk: &[[u32; 4]; 20]) -> &[u32; 80] {
     wk.as_flattened().try_into().expect("80 words")
 }
 
+#[inline(never)]
 #[target_feature(enable = "ssse3")]
 fn compress_ssse3(t: Ssse3Token, state: &mut [u32; 5], blocks: &[[u8; 64]]) {
     pipelined::<U32x4>(t, state, blocks);

@@ -413,6 +413,7 @@ macro_rules! entries {
         => $($k:ident)::+ <$($g:tt),*>;)*) => {$(
         $(#[$m])*
         pub(crate) fn $name($t: $tok $(, $a: $ty)*) {
+            #[inline(never)]
             #[target_feature(enable = $feat)]
             fn inner($t: $tok $(, $a: $ty)*) {
                 $($k)::+::<$($g),*>($t $(, $a)*)

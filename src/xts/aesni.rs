@@ -10,6 +10,7 @@ use crate::tuning::FreshTweaks;
 ///
 /// # Safety
 /// As [`super::kernel::units`].
+#[inline(never)]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
 #[allow(clippy::too_many_arguments)]
 pub(crate) unsafe fn units<const DEC: bool, const PATH: u8, const R: usize>(
@@ -27,6 +28,7 @@ pub(crate) unsafe fn units<const DEC: bool, const PATH: u8, const R: usize>(
 }
 
 /// [`super::kernel::tweaks`] on `Xmm`: a multi-unit call's raw tweaks encrypted in place.
+#[inline(never)]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
 pub(crate) fn tweaks<const R: usize>(tok: AesNiToken, k2: &KeySchedule, tw: &mut [Block]) {
     super::kernel::tweaks::<Xmm, R>(tok, k2, tw);

@@ -487,6 +487,7 @@ unsafe fn unit<V: AesVec, const DEC: bool, const R: usize, const PATH: u8>(
 /// # Safety
 /// `src` readable and `dst` writable for 16 bytes, equal or disjoint; `k1` (and `k2`)
 /// of `R` rounds.
+#[inline(never)]
 #[target_feature(enable = "aes")]
 pub(super) unsafe fn one_block<const DEC: bool, const R: usize>(
     tok: AesNiToken,
@@ -719,6 +720,7 @@ const STEAL_SHUFFLES: [u8; 64] = {
 ///
 /// # Safety
 /// `src` readable and `dst` writable for `16 + rem` bytes, equal or disjoint.
+#[inline(never)]
 #[target_feature(enable = "aes,ssse3,sse4.1")]
 unsafe fn steal<const DEC: bool, const R: usize>(
     tok: AesNiToken,
@@ -762,6 +764,7 @@ unsafe fn steal<const DEC: bool, const R: usize>(
 ///
 /// # Safety
 /// `src` readable and `dst` writable for `16 + rem` bytes, equal or disjoint.
+#[inline(never)]
 #[target_feature(enable = "aes,ssse3,sse4.1")]
 unsafe fn steal_one<const DEC: bool, const R: usize>(
     tok: AesNiToken,

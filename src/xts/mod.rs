@@ -160,17 +160,11 @@ impl Kernel {
             #[cfg(simdcrypt_asm)]
             (Kernel::VaesAvx2Asm(t), _) => crate::wipe::stack_avx::<{ depth(26, 24) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::VaesAvx512(t), SHORT) => {
-                crate::wipe::stack_avx::<{ depth(39, 10) }>(t.vaes_avx2())
-            }
+            (Kernel::VaesAvx512(t), SHORT) => crate::wipe::stack_avx512::<{ depth(39, 10) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::VaesAvx512(t), ONE) => {
-                crate::wipe::stack_avx::<{ depth(81, 10) }>(t.vaes_avx2())
-            }
+            (Kernel::VaesAvx512(t), ONE) => crate::wipe::stack_avx512::<{ depth(81, 10) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::VaesAvx512(t), _) => {
-                crate::wipe::stack_avx::<{ depth(97, 26) }>(t.vaes_avx2())
-            }
+            (Kernel::VaesAvx512(t), _) => crate::wipe::stack_avx512::<{ depth(97, 26) }>(t),
         }
     }
 

@@ -22,11 +22,13 @@ use crate::aes::{Block, KeySchedule, soft};
 const PORTABLE_BATCH: usize = 64;
 
 /// Encrypts one data unit (16..=2^24 bytes) in place; `t0` is E_K2(tweak).
+#[inline(never)]
 pub(crate) fn encrypt_unit(k1: &KeySchedule, t0: &Block, buf: &mut [u8]) {
     unit(k1, false, t0, buf);
 }
 
 /// Decrypts one data unit in place; `t0` is E_K2(tweak).
+#[inline(never)]
 pub(crate) fn decrypt_unit(k1: &KeySchedule, t0: &Block, buf: &mut [u8]) {
     unit(k1, true, t0, buf);
 }

@@ -10,6 +10,7 @@ use crate::tuning::FreshTweaks;
 ///
 /// # Safety
 /// As [`super::kernel::units`].
+#[inline(never)]
 #[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1")]
 #[allow(clippy::too_many_arguments)]
 pub(crate) unsafe fn units<const DEC: bool, const PATH: u8, const R: usize>(
@@ -27,6 +28,7 @@ pub(crate) unsafe fn units<const DEC: bool, const PATH: u8, const R: usize>(
 }
 
 /// [`super::kernel::tweaks`] on `Ymm`: a multi-unit call's raw tweaks encrypted in place.
+#[inline(never)]
 #[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1")]
 pub(crate) fn tweaks<const R: usize>(tok: VaesAvx2Token, k2: &KeySchedule, tw: &mut [Block]) {
     super::kernel::tweaks::<Ymm, R>(tok, k2, tw);

@@ -11,6 +11,7 @@ use crate::tuning::FreshTweaks;
 ///
 /// # Safety
 /// As [`super::kernel::units`].
+#[inline(never)]
 #[target_feature(
     enable = "avx512f,avx512bw,avx512vl,avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1"
 )]
@@ -30,6 +31,7 @@ pub(crate) unsafe fn units<const DEC: bool, const PATH: u8, const R: usize>(
 }
 
 /// [`super::kernel::tweaks`] on `Zmm`: a multi-unit call's raw tweaks encrypted in place.
+#[inline(never)]
 #[target_feature(
     enable = "avx512f,avx512bw,avx512vl,avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1"
 )]
