@@ -191,7 +191,7 @@ fn round_keys(ks: &KeySchedule) -> Vec<[u8; 16]> {
 /// How deep `call` writes below where its stack wipe starts, and how far below the
 /// deepest reach of its wipes (negative: short of it), in bytes: the wipes made dry, the
 /// region painted, the call made, the deepest changed byte found (`None` if no wipe ran).
-fn depth_of(call: impl FnOnce() + Send + 'static) -> Option<(usize, isize)> {
+fn depth_of(call: impl FnOnce() + Send + 'static) -> Option<(usize, isize, Sites)> {
     std::thread::Builder::new()
         .stack_size(STACK)
         .spawn(move || {
@@ -201,15 +201,17 @@ fn depth_of(call: impl FnOnce() + Send + 'static) -> Option<(usize, isize)> {
                 unsafe {
                     core::ptr::write_volatile(
                         core::ptr::with_exposed_provenance_mut::<u64>(a),
-                        0xa5a5_a5a5_a5a5_a5a5,
+                        crate::wipe::PAINT,
                     )
                 };
             }
             crate::wipe::LOWEST.with(|l| l.set(usize::MAX));
             crate::wipe::REACH.with(|l| l.set(usize::MAX));
+            crate::wipe::PAINTED.with(|p| p.set((top - DEPTH, top - 256)));
             crate::wipe::DRY.with(|d| d.set(true));
             run(call);
             crate::wipe::DRY.with(|d| d.set(false));
+            crate::wipe::PAINTED.with(|p| p.set((0, 0)));
             let start = crate::wipe::LOWEST.with(|l| l.get());
             let reach = crate::wipe::REACH.with(|l| l.get());
             if start == usize::MAX {
@@ -221,20 +223,26 @@ fn depth_of(call: impl FnOnce() + Send + 'static) -> Option<(usize, isize)> {
                 let v = unsafe {
                     core::ptr::read_volatile(core::ptr::with_exposed_provenance::<u64>(a))
                 };
-                if v != 0xa5a5_a5a5_a5a5_a5a5 {
+                if v != crate::wipe::PAINT {
                     deepest = a;
                     break;
                 }
             }
+            let sites = crate::wipe::SITES.with(|s| s.borrow().clone());
             Some((
                 start.saturating_sub(deepest),
                 reach as isize - deepest as isize,
+                sites,
             ))
         })
         .unwrap()
         .join()
         .unwrap()
 }
+
+/// Each wipe site that ran, the deepest that the calls before it wrote below its start,
+/// and its reach, in bytes.
+type Sites = Vec<(&'static core::panic::Location<'static>, usize, usize)>;
 
 /// What an XTS key derives: round keys of both halves, and the first 32 tweaks of
 /// sectors 0..4 (the calls below use those sectors).
@@ -345,15 +353,16 @@ impl<T: Send + Sync + 'static> Case<T> {
     /// prints how deep each call writes below where its wipe starts (the deepest over
     /// the key lengths: each round count is a kernel of its own, with its own frame),
     /// which is what the `burn_stack` depths are sized from.
-    fn depths(&self, short: &mut Vec<std::string::String>) {
+    fn depths(&self, short: &mut Vec<std::string::String>, sites: &mut Sites) {
         for b in (self.backends)() {
             for &(what, call) in self.calls {
                 let (mut deepest, mut beyond) = (0, isize::MIN);
                 for &key_len in self.key_lens {
                     let key = bytes(key_len as u64, key_len);
                     let state = std::boxed::Box::new((self.make)(&key, b));
-                    let (d, r) = depth_of(move || call(&state))
+                    let (d, r, s) = depth_of(move || call(&state))
                         .unwrap_or_else(|| panic!("{} {what}, {b}: no stack wipe", self.name));
+                    merge(sites, s);
                     deepest = deepest.max(d);
                     beyond = beyond.max(r);
                 }
@@ -366,6 +375,22 @@ impl<T: Send + Sync + 'static> Case<T> {
                     short.push(std::format!("{name} {what}, {b}: {beyond} bytes"));
                 }
             }
+        }
+    }
+}
+
+/// Adds `new` to `all`, keeping each site's deepest need.
+fn merge(all: &mut Sites, new: Sites) {
+    for n in new {
+        match all
+            .iter_mut()
+            .find(|e| e.0.file() == n.0.file() && e.0.line() == n.0.line())
+        {
+            Some(e) => {
+                e.1 = e.1.max(n.1);
+                e.2 = e.2.max(n.2);
+            }
+            None => all.push(n),
         }
     }
 }
@@ -446,12 +471,24 @@ fn hmac_calls_leave_no_chaining_values() {
 
 #[test]
 fn wipes_reach_as_deep_as_calls_write() {
-    let mut short = Vec::new();
-    XTS.depths(&mut short);
-    CBC.depths(&mut short);
-    AES.depths(&mut short);
-    CBC_HMAC.depths(&mut short);
-    HMAC.depths(&mut short);
+    let (mut short, mut sites) = (Vec::new(), Vec::new());
+    XTS.depths(&mut short, &mut sites);
+    CBC.depths(&mut short, &mut sites);
+    AES.depths(&mut short, &mut sites);
+    CBC_HMAC.depths(&mut short, &mut sites);
+    HMAC.depths(&mut short, &mut sites);
+    sites.sort_by_key(|s| (s.0.file(), s.0.line()));
+    // Each wipe site against the kernels it follows (what its depth is sized from).
+    for (site, needs, reach) in &sites {
+        std::println!(
+            "site {}:{} needs {needs:5} reaches {reach:5}",
+            site.file(),
+            site.line()
+        );
+        if needs > reach {
+            short.push(std::format!("site {site}: needs {needs}, reaches {reach}"));
+        }
+    }
     assert!(
         short.is_empty(),
         "calls that write deeper than their wipes reach: {short:?}"

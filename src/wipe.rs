@@ -70,6 +70,7 @@ pub(crate) fn words(words: &mut [u32]) {
 /// (lowered over the area while it writes). Elsewhere it is a local array in a frame of
 /// its own, the best portable Rust can do (not measured: `build.rs` says so).
 #[inline(always)]
+#[cfg_attr(test, track_caller)]
 pub(crate) fn stack<const N: usize>() {
     #[cfg(test)]
     if dry_run(reach(16 * N)) {
@@ -261,6 +262,7 @@ fn after_wipe() {
 /// VAES kernels, and `vzeroall` for the registers (ymm0-15 whole).
 #[cfg(simdcrypt_x86_64)]
 #[inline(always)]
+#[cfg_attr(test, track_caller)]
 pub(crate) fn stack_avx<const N: usize>(_avx: impl Avx) {
     stack_ymm::<N, false>();
 }
@@ -269,6 +271,7 @@ pub(crate) fn stack_avx<const N: usize>(_avx: impl Avx) {
 /// zmm16-31 zeroed too, which `vzeroall` leaves ([`stack_avx`] checks the CPU for them).
 #[cfg(simdcrypt_x86_64)]
 #[inline(always)]
+#[cfg_attr(test, track_caller)]
 pub(crate) fn stack_avx512<const N: usize>(_avx512: impl Avx512) {
     stack_ymm::<N, true>();
 }
@@ -293,6 +296,7 @@ impl Avx512 for crate::cpu::Avx512Token {}
 /// with `ZMM`, AVX-512 F).
 #[cfg(simdcrypt_x86_64)]
 #[inline(always)]
+#[cfg_attr(test, track_caller)]
 fn stack_ymm<const N: usize, const ZMM: bool>() {
     #[cfg(test)]
     if dry_run(reach(32 * N)) {
@@ -365,19 +369,79 @@ pub(crate) const fn depth(debug_assertions: usize, release: usize) -> usize {
 
 /// Test builds: when [`DRY`] is set, records in [`LOWEST`] where a wipe of `bytes` would
 /// start (an address in this frame, a few bytes below where the wipe's area starts) and in
-/// [`REACH`] where it would end, and says to skip it.
+/// [`REACH`] where it would end, and says to skip it. Where the leak tests painted the
+/// stack ([`PAINTED`]), it also finds how deep the calls since the paint (or the last dry
+/// wipe) wrote below this wipe, keeps the deepest for its call site in [`SITES`], and
+/// paints the region again, so that each site is measured against the kernels it follows.
 #[cfg(test)]
 #[inline(never)]
+#[track_caller]
 fn dry_run(bytes: usize) -> bool {
     let marker = 0u8;
     let at = core::hint::black_box(&marker) as *const u8 as usize;
-    if DRY.with(core::cell::Cell::get) {
-        LOWEST.with(|l| l.set(l.get().min(at)));
-        REACH.with(|l| l.set(l.get().min(at - bytes)));
-        true
-    } else {
-        false
+    if !DRY.with(core::cell::Cell::get) {
+        return false;
     }
+    LOWEST.with(|l| l.set(l.get().min(at)));
+    REACH.with(|l| l.set(l.get().min(at - bytes)));
+    let (bottom, top) = PAINTED.with(core::cell::Cell::get);
+    // This frame's stack pointer, less the red zone: nothing above it may be painted.
+    #[cfg(target_arch = "x86_64")]
+    let limit = {
+        let sp: usize;
+        // SAFETY: reads the stack pointer into a register; no memory is touched.
+        unsafe {
+            core::arch::asm!("mov {}, rsp", out(reg) sp, options(nomem, nostack, preserves_flags))
+        };
+        (sp - 128) & !7
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let limit = (at - 4096) & !7;
+    let top = top.min(limit);
+    if bottom < top {
+        let mut deepest = top;
+        for a in (bottom..top).step_by(8) {
+            // SAFETY (test only, as in `leak_tests`): the thread's mapped stack, painted
+            // by the leak test, below every live frame; plain 8-byte reads.
+            let v =
+                unsafe { core::ptr::read_volatile(core::ptr::with_exposed_provenance::<u64>(a)) };
+            if v != PAINT {
+                deepest = a;
+                break;
+            }
+        }
+        let site = core::panic::Location::caller();
+        SITES.with(|s| {
+            let mut s = s.borrow_mut();
+            if let Some(e) = s.iter_mut().find(|e| e.0 == site) {
+                e.1 = e.1.max(at.saturating_sub(deepest));
+                e.2 = bytes;
+            } else if s.len() < s.capacity() {
+                s.push((site, at.saturating_sub(deepest), bytes));
+            }
+        });
+        for a in (bottom..top).step_by(8) {
+            // SAFETY: as above, below this frame's stack pointer and red zone; plain
+            // 8-byte writes of the paint.
+            unsafe {
+                core::ptr::write_volatile(core::ptr::with_exposed_provenance_mut::<u64>(a), PAINT)
+            };
+        }
+    }
+    true
+}
+
+/// The leak tests' paint.
+#[cfg(test)]
+pub(crate) const PAINT: u64 = 0xa5a5_a5a5_a5a5_a5a5;
+
+#[cfg(test)]
+std::thread_local! {
+    /// Test builds: the stack region `[bottom, top)` the leak tests painted with [`PAINT`]
+    /// (empty: none), and each wipe site's deepest write below its start with its reach.
+    pub(crate) static PAINTED: core::cell::Cell<(usize, usize)> = const { core::cell::Cell::new((0, 0)) };
+    pub(crate) static SITES: core::cell::RefCell<std::vec::Vec<(&'static core::panic::Location<'static>, usize, usize)>> =
+        core::cell::RefCell::new(std::vec::Vec::with_capacity(256));
 }
 
 #[cfg(test)]
