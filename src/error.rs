@@ -8,8 +8,8 @@ use crate::Backend;
 ///
 /// Every failing call leaves the caller's buffers untouched, with one deliberate exception:
 /// a [`TagMismatch`](Error::TagMismatch) from [`CbcHmacSha1`](crate::CbcHmacSha1)'s `open`
-/// and `open_cts` overwrites the buffer with zeros, so that no unauthenticated plaintext is
-/// left behind.
+/// and `open_cts` (and their `_truncated` forms) overwrites the buffer with zeros, so that
+/// no unauthenticated plaintext is left behind.
 ///
 /// ```
 /// use simdcrypt::{Error, Xts};

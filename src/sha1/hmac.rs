@@ -400,10 +400,13 @@ pub(crate) fn check_tag_len(tag: &[u8], tag_len: usize) -> Result<(), Error> {
 }
 
 /// Compares the first `tag.len()` bytes of `mac` with `tag` in constant time: `Ok` if
-/// equal. The caller has checked the length with [`check_tag_len`] (debug-asserted: a
-/// tag shorter than that would be checked on fewer bytes).
+/// equal. The caller has checked the length against the one expected
+/// ([`check_tag_len`]); the range is checked again here, so that no path compares fewer
+/// than 10 bytes.
 pub(crate) fn ct_verify(mac: &[u8; 20], tag: &[u8]) -> Result<(), Error> {
-    debug_assert!((MIN_TAG_LEN..=TAG_LEN).contains(&tag.len()));
+    if !(MIN_TAG_LEN..=TAG_LEN).contains(&tag.len()) {
+        return Err(Error::InvalidTruncatedTagLength { tag_len: tag.len() });
+    }
     let mut diff = 0u8;
     for (a, b) in mac.iter().zip(tag) {
         diff |= a ^ b;
