@@ -16,6 +16,14 @@
 //!   `simdcrypt_wipe_native` where the target enables SIMD features statically
 //!   (`-C target-cpu=native` and the like: kernels inline differently, so the per-site
 //!   margin is wider). Targets whose frames the leak tests do not measure get a warning.
+//!
+//! The assembly's symbols and static library carry the crate version, so that two
+//! semver-incompatible versions of the crate in one binary neither clash nor bind to each
+//! other's code: the prefix (`simdcrypt_0_1_0_` for 0.1.0) goes to the preprocessor as
+//! `SIMDCRYPT_PREFIX` (`asm/simdcrypt_asm.h` names every symbol through it) and to the
+//! Rust side as the environment variable `SIMDCRYPT_ASM_PREFIX` (the `link_name` of each
+//! extern declaration). The library is `<prefix>asm`, which is also the package's `links`
+//! key; the build fails if the two drift apart, so a version bump updates both.
 
 use std::env;
 
@@ -31,6 +39,19 @@ fn main() {
     println!("cargo::rerun-if-env-changed=SIMDCRYPT_NO_ASM");
 
     let var = |k: &str| env::var(k).unwrap_or_default();
+
+    // Every character of the version that cannot be in a symbol (`.`, `-`, `+`) becomes `_`.
+    let prefix: String = format!("simdcrypt_{}_", var("CARGO_PKG_VERSION"))
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    let lib = format!("{prefix}asm");
+    let links = var("CARGO_MANIFEST_LINKS");
+    assert_eq!(
+        links, lib,
+        "Cargo.toml's `links` must be \"{lib}\" (the assembly library of this version)"
+    );
+    println!("cargo::rustc-env=SIMDCRYPT_ASM_PREFIX={prefix}");
     let feature = |name: &str| env::var_os(format!("CARGO_FEATURE_{name}")).is_some();
 
     wipe_class(&var);
@@ -61,10 +82,11 @@ fn main() {
     files.sort();
     if !files.is_empty() {
         let mut b = cc::Build::new();
+        b.define("SIMDCRYPT_PREFIX", prefix.as_str());
         for f in &files {
             b.file(f);
         }
-        b.compile("simdcrypt_asm");
+        b.compile(&lib);
         println!("cargo::rustc-cfg=simdcrypt_asm");
     }
 }

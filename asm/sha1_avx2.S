@@ -2,7 +2,7 @@
  * SHA-1 block compression with an AVX2 message schedule and BMI1/BMI2 scalar rounds.
  * GNU as, Intel syntax, x86-64 SysV ABI.
  *
- * void simdcrypt_sha1_avx2_compress(uint32_t st[5], const uint8_t *blocks, size_t n)
+ * void <prefix>sha1_avx2_compress(uint32_t st[5], const uint8_t *blocks, size_t n)
  *   st: H0..H4 as native u32; blocks: n raw 64-byte message blocks.
  *
  * Blocks go in pairs, one block per 128-bit lane of a ymm register:
@@ -25,6 +25,8 @@
  * count the last pair's second lane repeats its first block and its rounds are skipped;
  * a lane with no next pair schedules the current blocks again (read, never used).
  */
+
+#include "simdcrypt_asm.h"
 
         .intel_syntax noprefix
 
@@ -209,11 +211,11 @@
   .endr
 .endm
 
-        .globl  simdcrypt_sha1_avx2_compress
-        .type   simdcrypt_sha1_avx2_compress, @function
+        FUNC_GLOBAL(SYM(sha1_avx2_compress))
         .balign 32
-simdcrypt_sha1_avx2_compress:
+SYM(sha1_avx2_compress):
         .cfi_startproc
+        endbr64
         test            rdx, rdx
         jz              .Lavx2_ret
         PUSH_CFI        rbx, rbp, r12, r13, r14, r15
@@ -275,6 +277,6 @@ simdcrypt_sha1_avx2_compress:
 .Lavx2_ret:
         ret
         .cfi_endproc
-        .size   simdcrypt_sha1_avx2_compress, . - simdcrypt_sha1_avx2_compress
+        .size   SYM(sha1_avx2_compress), . - SYM(sha1_avx2_compress)
 
-        .section .note.GNU-stack,"",@progbits
+        GNU_PROPERTY_NOTE

@@ -38,13 +38,15 @@
  * A three-stream version (third stream on the SSE schedule, no spills) measured only
  * 1.01x the two-stream throughput here, so it is not included.
  *
- * void simdcrypt_sha1_shani_compress(uint32_t st[5], const uint8_t *blocks, size_t n)
- * void simdcrypt_sha1_shani_compress2(uint32_t sa[5], const uint8_t *ba,
- *                                     uint32_t sb[5], const uint8_t *bb, size_t n)
+ * void <prefix>sha1_shani_compress(uint32_t st[5], const uint8_t *blocks, size_t n)
+ * void <prefix>sha1_shani_compress2(uint32_t sa[5], const uint8_t *ba,
+ *                                   uint32_t sb[5], const uint8_t *bb, size_t n)
  *   st/sa/sb: H0..H4 as native u32; blocks: n raw 64-byte message blocks (each stream
  *   has n blocks). Touches xmm registers, rsp-aligned stack below the frame and rbp
  *   (saved and restored); no other callee-saved register.
  */
+
+#include "simdcrypt_asm.h"
 
         .intel_syntax noprefix
 
@@ -243,11 +245,11 @@
         paddd           AABCD, SAVE_ABCD
 .endm
 
-        .globl  simdcrypt_sha1_shani_compress
-        .type   simdcrypt_sha1_shani_compress, @function
+        FUNC_GLOBAL(SYM(sha1_shani_compress))
         .balign 32
-simdcrypt_sha1_shani_compress:
+SYM(sha1_shani_compress):
         .cfi_startproc
+        endbr64
         .set    AABCD, xmm0
         .set    AE0, xmm1
         .set    AE1, xmm2
@@ -297,7 +299,7 @@ simdcrypt_sha1_shani_compress:
 .Lshani1_ret:
         ret
         .cfi_endproc
-        .size   simdcrypt_sha1_shani_compress, . - simdcrypt_sha1_shani_compress
+        .size   SYM(sha1_shani_compress), . - SYM(sha1_shani_compress)
 
 /* ------------------------------------------------------------------------------------ */
 /* Two streams. rdi = state A, rsi = blocks A, rdx = state B, rcx = blocks B, r8 = n.
@@ -337,11 +339,11 @@ simdcrypt_sha1_shani_compress:
         xchg            r9, r10
 .endm
 
-        .globl  simdcrypt_sha1_shani_compress2
-        .type   simdcrypt_sha1_shani_compress2, @function
+        FUNC_GLOBAL(SYM(sha1_shani_compress2))
         .balign 32
-simdcrypt_sha1_shani_compress2:
+SYM(sha1_shani_compress2):
         .cfi_startproc
+        endbr64
         .set    AABCD, xmm0
         .set    AE0, xmm1
         .set    AE1, xmm2
@@ -402,6 +404,6 @@ simdcrypt_sha1_shani_compress2:
 .Lshani2_ret:
         ret
         .cfi_endproc
-        .size   simdcrypt_sha1_shani_compress2, . - simdcrypt_sha1_shani_compress2
+        .size   SYM(sha1_shani_compress2), . - SYM(sha1_shani_compress2)
 
-        .section .note.GNU-stack,"",@progbits
+        GNU_PROPERTY_NOTE

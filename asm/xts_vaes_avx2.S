@@ -1,9 +1,9 @@
 // AES-XTS (IEEE 1619) data-unit kernel on VAES + VPCLMULQDQ with 256-bit registers.
 // Hand-written twin of the intrinsics kernel in src/xts/vaes_avx2.rs.
 //
-//   void simdcrypt_xts_vaes_avx2_encrypt(const u8 *keys, size_t rounds, const u8 t0[16],
-//                                        const u8 *src, u8 *dst, size_t len);
-//   void simdcrypt_xts_vaes_avx2_decrypt(same arguments);
+//   void <prefix>xts_vaes_avx2_encrypt(const u8 *keys, size_t rounds, const u8 t0[16],
+//                                      const u8 *src, u8 *dst, size_t len);
+//   void <prefix>xts_vaes_avx2_decrypt(same arguments);
 //
 // keys: (rounds + 1) round keys of 16 bytes (encryption keys, or the equivalent-inverse-
 // cipher keys for decryption); rounds: 10, 12 or 14; t0: the first tweak, already
@@ -27,6 +27,8 @@
 // Round keys are broadcast to both lanes straight from the caller's schedule; the
 // 32-byte-aligned stack frame holds tweak material and is zeroed before returning, as
 // are all vector registers.
+
+#include "simdcrypt_asm.h"
 
 .intel_syntax noprefix
 
@@ -212,11 +214,11 @@
 
 // rdi = keys, rsi = rounds, rdx = t0, rcx = src, r8 = dst, r9 = len.
 .macro XTS_FUNC name, op, oplast, dec
-.globl \name
-.type \name,@function
+FUNC_GLOBAL(\name)
 .p2align 5
 \name:
     .cfi_startproc
+    endbr64
     // Callers guarantee len >= 16; anything shorter is left untouched.
     cmp         r9, 16
     jb          0f
@@ -345,7 +347,7 @@
 .size \name, . - \name
 .endm
 
-XTS_FUNC simdcrypt_xts_vaes_avx2_encrypt, vaesenc, vaesenclast, 0
-XTS_FUNC simdcrypt_xts_vaes_avx2_decrypt, vaesdec, vaesdeclast, 1
+XTS_FUNC SYM(xts_vaes_avx2_encrypt), vaesenc, vaesenclast, 0
+XTS_FUNC SYM(xts_vaes_avx2_decrypt), vaesdec, vaesdeclast, 1
 
-.section .note.GNU-stack,"",@progbits
+GNU_PROPERTY_NOTE

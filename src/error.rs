@@ -8,8 +8,8 @@ use crate::Backend;
 ///
 /// Every failing call leaves the caller's buffers untouched, with one deliberate exception:
 /// a [`TagMismatch`](Error::TagMismatch) from [`CbcHmacSha1`](crate::CbcHmacSha1)'s `open`
-/// and `open_cts` overwrites the buffer with zeros, so that no unauthenticated plaintext is
-/// left behind.
+/// and `open_cts` (and their `_truncated` forms) overwrites the buffer with zeros, so that
+/// no unauthenticated plaintext is left behind.
 ///
 /// ```
 /// use simdcrypt::{Error, Xts};
@@ -97,10 +97,19 @@ pub enum Error {
     BadPadding,
     /// A MAC tag that does not match.
     TagMismatch,
-    /// A MAC tag of a length that may not be verified (HMAC-SHA1 accepts 10 to 20 bytes).
+    /// A MAC tag (the `tag` argument) of a length other than the one expected: 20 bytes
+    /// for `verify` and `open`, `tag_len` for their `_truncated` forms.
     InvalidTagLength {
         /// The length given, in bytes.
         len: usize,
+        /// The length expected, in bytes.
+        expected: usize,
+    },
+    /// A truncated tag length (the `tag_len` argument) outside 10 to 20 bytes: HMAC-SHA1
+    /// tags are checked on at least 80 bits (RFC 2104 section 5) and have 20 bytes.
+    InvalidTruncatedTagLength {
+        /// The length given, in bytes.
+        tag_len: usize,
     },
     /// A PBKDF2 iteration count that is not accepted (0: RFC 3962 reads it as 2^32).
     InvalidIterationCount {
@@ -262,10 +271,16 @@ impl fmt::Display for Error {
             }
             Error::BadPadding => f.write_str("bad padding"),
             Error::TagMismatch => f.write_str("authentication tag mismatch"),
-            Error::InvalidTagLength { len } => {
+            Error::InvalidTagLength { len, expected } => {
                 write!(
                     f,
-                    "tag of {len} bytes cannot be verified (10 to 20 bytes accepted)"
+                    "tag of {len} bytes has an invalid length (expected {expected} bytes)"
+                )
+            }
+            Error::InvalidTruncatedTagLength { tag_len } => {
+                write!(
+                    f,
+                    "tag_len of {tag_len} bytes is out of range (10 to 20 accepted)"
                 )
             }
             Error::InvalidIterationCount { iterations } => {

@@ -295,8 +295,10 @@ impl UsageKeys {
         }
         let (body, tag) = ciphertext.split_at(len - MAC_LEN);
         let mut v = body.to_vec();
-        // On a mismatch `open_cts` has wiped `v`.
-        self.cipher.open_cts(&[0u8; 16], &mut v, tag)?;
+        // RFC 3962's 12-byte truncation, fixed here, never the received length (which is
+        // `MAC_LEN` by the split above). On a mismatch `open_cts_truncated` has wiped `v`.
+        self.cipher
+            .open_cts_truncated(&[0u8; 16], &mut v, tag, MAC_LEN)?;
         let n = v.len() - CONFOUNDER_LEN;
         v.copy_within(CONFOUNDER_LEN.., 0);
         wipe::bytes(&mut v[n..]);
@@ -351,7 +353,7 @@ impl UsageKeys {
         }
         let mut mac = self.checksum.clone();
         mac.update(msg);
-        mac.verify(cksum)
+        mac.verify_truncated(cksum, MAC_LEN)
     }
 }
 

@@ -86,7 +86,7 @@ fn stitched_equals_sequential_every_length() {
                     let tag = c.seal(&iv, &mut buf).unwrap();
                     assert_eq!(buf, want_ct, "{b} seal ct, key {key_len}, len {len}");
                     assert_eq!(tag, want_tag, "{b} seal tag, key {key_len}, len {len}");
-                    c.open(&iv, &mut buf, &tag[..12]).unwrap();
+                    c.open_truncated(&iv, &mut buf, &tag[..12], 12).unwrap();
                     assert_eq!(buf, msg, "{b} open, key {key_len}, len {len}");
                     checked += 1;
                 }
@@ -129,6 +129,68 @@ fn rfc3962_ciphertext_stealing_vectors() {
     }
 }
 
+/// An open call: the full-length form (`None`) or the truncated form with `tag_len`.
+type Open<'a> = &'a dyn Fn(&mut [u8], &[u8], Option<usize>) -> Result<(), Error>;
+
+/// The tag-length rules of one open form over `sealed` (the sealing of `msg` with `tag`):
+/// the full form takes only all 20 bytes; the truncated form takes a correct tag at every
+/// stated length 10 to 20 and refuses a wrong one (buffer wiped), refuses a stated length
+/// of 9 or 21 and a tag whose length is not the stated one (buffer untouched).
+fn check_tag_lengths(what: &str, open: Open, sealed: &[u8], msg: &[u8], tag: &[u8; 20]) {
+    let mut buf = sealed.to_vec();
+    open(&mut buf, tag, None).unwrap();
+    assert_eq!(buf, msg, "{what}: full tag");
+    // A received tag passed straight through cannot shorten the check.
+    let long = [tag.as_slice(), &[0]].concat();
+    for n in [0, 1, 9, 10, 12, 19, 21] {
+        let mut buf = sealed.to_vec();
+        assert_eq!(
+            open(&mut buf, &long[..n], None),
+            Err(Error::InvalidTagLength {
+                len: n,
+                expected: 20
+            }),
+            "{what}: {n}-byte tag"
+        );
+        assert_eq!(buf, sealed, "{what}: {n}-byte tag: buffer touched");
+    }
+    for n in 10..=20 {
+        let mut buf = sealed.to_vec();
+        open(&mut buf, &tag[..n], Some(n)).unwrap();
+        assert_eq!(buf, msg, "{what}: truncated to {n}");
+        let mut bad = *tag;
+        bad[n - 1] ^= 0x10;
+        let mut buf = sealed.to_vec();
+        assert_eq!(
+            open(&mut buf, &bad[..n], Some(n)),
+            Err(Error::TagMismatch),
+            "{what}: wrong tag truncated to {n}"
+        );
+        assert!(buf.iter().all(|&x| x == 0), "{what}: {n}: not wiped");
+    }
+    for n in [0, 9, 21, 40] {
+        let mut buf = sealed.to_vec();
+        assert_eq!(
+            open(&mut buf, &long[..n.min(21)], Some(n)),
+            Err(Error::InvalidTruncatedTagLength { tag_len: n }),
+            "{what}: tag_len {n}"
+        );
+        assert_eq!(buf, sealed, "{what}: tag_len {n}: buffer touched");
+    }
+    for (n, tag_len) in [(10, 12), (12, 10), (20, 12), (19, 20), (11, 10)] {
+        let mut buf = sealed.to_vec();
+        assert_eq!(
+            open(&mut buf, &tag[..n], Some(tag_len)),
+            Err(Error::InvalidTagLength {
+                len: n,
+                expected: tag_len
+            }),
+            "{what}: {n}-byte tag for tag_len {tag_len}"
+        );
+        assert_eq!(buf, sealed);
+    }
+}
+
 #[test]
 fn truncated_tags_and_mismatches() {
     for b in backends::<CbcHmacSha1>() {
@@ -137,26 +199,26 @@ fn truncated_tags_and_mismatches() {
             let msg = data(len, 9);
             let mut sealed = msg.clone();
             let tag = c.seal_cts(&[2u8; 16], &mut sealed).unwrap();
-            // Every accepted tag length verifies.
-            for n in 10..=20 {
-                let mut buf = sealed.clone();
-                c.open_cts(&[2u8; 16], &mut buf, &tag[..n]).unwrap();
-                assert_eq!(buf, msg, "{b} len {len} tag {n}");
-            }
-            // Lengths outside 10..=20: rejected, buffer untouched.
-            for n in [0, 1, 9] {
-                let mut buf = sealed.clone();
-                let err = c.open_cts(&[2u8; 16], &mut buf, &tag[..n]);
-                assert_eq!(err, Err(Error::InvalidTagLength { len: n }));
-                assert_eq!(buf, sealed);
-            }
-            let long = [tag.as_slice(), &[0]].concat();
-            let mut buf = sealed.clone();
-            assert_eq!(
-                c.open_cts(&[2u8; 16], &mut buf, &long),
-                Err(Error::InvalidTagLength { len: 21 })
+            let open_cts = |buf: &mut [u8], t: &[u8], n: Option<usize>| match n {
+                None => c.open_cts(&[2u8; 16], buf, t),
+                Some(n) => c.open_cts_truncated(&[2u8; 16], buf, t, n),
+            };
+            check_tag_lengths(
+                &format!("{b} open_cts, len {len}"),
+                &open_cts,
+                &sealed,
+                &msg,
+                &tag,
             );
-            assert_eq!(buf, sealed);
+            if len.is_multiple_of(16) {
+                let mut whole = msg.clone();
+                let tag = c.seal(&[2u8; 16], &mut whole).unwrap();
+                let open = |buf: &mut [u8], t: &[u8], n: Option<usize>| match n {
+                    None => c.open(&[2u8; 16], buf, t),
+                    Some(n) => c.open_truncated(&[2u8; 16], buf, t, n),
+                };
+                check_tag_lengths(&format!("{b} open, len {len}"), &open, &whole, &msg, &tag);
+            }
             // A flipped bit in any tag byte, any ciphertext byte, or the IV: mismatch, wiped.
             for i in 0..20 {
                 let mut bad = tag;
@@ -172,7 +234,7 @@ fn truncated_tags_and_mismatches() {
                 let mut buf = sealed.clone();
                 buf[i] ^= 0x80;
                 assert_eq!(
-                    c.open_cts(&[2u8; 16], &mut buf, &tag[..12]),
+                    c.open_cts_truncated(&[2u8; 16], &mut buf, &tag[..12], 12),
                     Err(Error::TagMismatch)
                 );
                 assert!(
@@ -194,7 +256,7 @@ fn truncated_tags_and_mismatches() {
             Err(Error::DataTooShort { len: 15, min: 16 })
         );
         assert_eq!(
-            c.open_cts(&[0u8; 16], &mut short, &[0u8; 12]),
+            c.open_cts_truncated(&[0u8; 16], &mut short, &[0u8; 12], 12),
             Err(Error::DataTooShort { len: 15, min: 16 })
         );
         assert_eq!(short, [7u8; 15]);

@@ -1,6 +1,6 @@
 //! Every error a public function returns names the argument at fault and the value given.
 
-use simdcrypt::{Aes, Backend, BackendName, Cbc, Error, HmacSha1, Sha1, Xts};
+use simdcrypt::{Aes, Backend, BackendName, Cbc, CbcHmacSha1, Error, HmacSha1, Sha1, Xts};
 
 fn msg<T: std::fmt::Debug>(r: Result<T, Error>) -> String {
     r.unwrap_err().to_string()
@@ -80,8 +80,25 @@ fn sha1_and_hmac_errors_name_the_argument() {
     );
     let mac = HmacSha1::new(b"k");
     assert_eq!(
-        msg(mac.clone().verify(&[0u8; 9])),
-        "tag of 9 bytes cannot be verified (10 to 20 bytes accepted)"
+        msg(mac.clone().verify(&[0u8; 19])),
+        "tag of 19 bytes has an invalid length (expected 20 bytes)"
+    );
+    assert_eq!(
+        msg(mac.clone().verify_truncated(&[0u8; 10], 12)),
+        "tag of 10 bytes has an invalid length (expected 12 bytes)"
+    );
+    assert_eq!(
+        msg(mac.clone().verify_truncated(&[0u8; 9], 9)),
+        "tag_len of 9 bytes is out of range (10 to 20 accepted)"
+    );
+    let c = CbcHmacSha1::new(&[7u8; 16], b"k").unwrap();
+    assert_eq!(
+        msg(c.open(&[0; 16], &mut [0u8; 32], &[0u8; 12])),
+        "tag of 12 bytes has an invalid length (expected 20 bytes)"
+    );
+    assert_eq!(
+        msg(c.open_cts_truncated(&[0; 16], &mut [0u8; 32], &[0u8; 21], 21)),
+        "tag_len of 21 bytes is out of range (10 to 20 accepted)"
     );
     assert_eq!(msg(mac.verify(&[0u8; 20])), "authentication tag mismatch");
 }

@@ -115,12 +115,13 @@ fn rfc2202_hmac() {
             mac.update(&msg);
             assert_eq!(mac.clone().finalize(), md, "{b} key {}", key.len());
             mac.clone().verify(&md).unwrap();
-            mac.verify(&md[..12]).unwrap();
+            mac.verify_truncated(&md[..12], 12).unwrap();
             // The same through a key set up once.
             let k = HmacSha1Key::with_backend(&key, b).unwrap();
             assert_eq!(k.backend(), b);
             assert_eq!(k.mac(&msg), md, "{b} keyed once, key {}", key.len());
-            k.verify(&msg, &md[..10]).unwrap();
+            k.verify(&msg, &md).unwrap();
+            k.verify_truncated(&msg, &md[..10], 10).unwrap();
             let mut m = k.start();
             m.update(&msg);
             assert_eq!(m.finalize(), md, "{b} start()");
@@ -199,30 +200,75 @@ fn hmac_verify_rules() {
         m.update(b"Hi There");
         m
     };
+    // `verify` takes the full 20 bytes only: a received tag passed straight through
+    // cannot shorten the check.
+    mac().verify(&tag).unwrap();
+    let mut long = tag.clone();
+    long.push(0);
+    for len in [0, 1, 9, 10, 12, 19, 21] {
+        assert_eq!(
+            mac().verify(&long[..len]),
+            Err(Error::InvalidTagLength { len, expected: 20 })
+        );
+    }
+    // `verify_truncated`: every stated length 10 to 20 accepts the right tag and refuses a
+    // wrong one.
     for len in 10..=20 {
-        mac().verify(&tag[..len]).unwrap();
+        mac().verify_truncated(&tag[..len], len).unwrap();
         let mut bad = tag[..len].to_vec();
         for i in [0, len / 2, len - 1] {
             bad[i] ^= 0x01;
             assert_eq!(
-                mac().verify(&bad),
+                mac().verify_truncated(&bad, len),
                 Err(Error::TagMismatch),
                 "len {len} byte {i}"
             );
             bad[i] ^= 0x01;
         }
     }
-    for len in [0, 1, 9] {
+    // Stated lengths outside 10 to 20, whatever the tag.
+    for tag_len in [0, 9, 21, 100] {
         assert_eq!(
-            mac().verify(&tag[..len]),
-            Err(Error::InvalidTagLength { len })
+            mac().verify_truncated(&long[..tag_len.min(21)], tag_len),
+            Err(Error::InvalidTruncatedTagLength { tag_len })
         );
     }
-    let mut long = tag.clone();
-    long.push(0);
+    // A tag whose length is not the one stated.
+    for (len, expected) in [(10, 12), (12, 10), (20, 12), (19, 20)] {
+        assert_eq!(
+            mac().verify_truncated(&tag[..len], expected),
+            Err(Error::InvalidTagLength { len, expected })
+        );
+    }
+    // The same rules through a key set up once.
+    let k = HmacSha1Key::new(&key);
+    k.verify(b"Hi There", &tag).unwrap();
     assert_eq!(
-        mac().verify(&long),
-        Err(Error::InvalidTagLength { len: 21 })
+        k.verify(b"Hi There", &tag[..19]),
+        Err(Error::InvalidTagLength {
+            len: 19,
+            expected: 20
+        })
+    );
+    for len in [10, 12, 20] {
+        k.verify_truncated(b"Hi There", &tag[..len], len).unwrap();
+        assert_eq!(
+            k.verify_truncated(b"Hi there", &tag[..len], len),
+            Err(Error::TagMismatch)
+        );
+    }
+    for tag_len in [9, 21] {
+        assert_eq!(
+            k.verify_truncated(b"Hi There", &long[..tag_len], tag_len),
+            Err(Error::InvalidTruncatedTagLength { tag_len })
+        );
+    }
+    assert_eq!(
+        k.verify_truncated(b"Hi There", &tag[..12], 10),
+        Err(Error::InvalidTagLength {
+            len: 12,
+            expected: 10
+        })
     );
     // A tag for other data fails.
     let mut other = HmacSha1::new(&key);
@@ -482,11 +528,13 @@ proptest! {
                 m.update(&data[w[0]..w[1]]);
             }
             prop_assert_eq!(m.clone().finalize(), want, "{}", b);
-            prop_assert_eq!(m.clone().verify(&want[..12]), Ok(()));
+            prop_assert_eq!(m.clone().verify(&want), Ok(()));
+            prop_assert_eq!(m.clone().verify_truncated(&want[..12], 12), Ok(()));
             let mut bad = want;
             bad[key.len() % 20] ^= 0x80;
             prop_assert_eq!(m.clone().verify(&bad), Err(Error::TagMismatch));
-            prop_assert_eq!(m.verify(&want[..9]), Err(Error::InvalidTagLength { len: 9 }));
+            prop_assert_eq!(m.clone().verify(&want[..12]), Err(Error::InvalidTagLength { len: 12, expected: 20 }));
+            prop_assert_eq!(m.verify_truncated(&want[..9], 9), Err(Error::InvalidTruncatedTagLength { tag_len: 9 }));
         }
         let mut m = HmacSha1::new(&key);
         m.update(&data);
@@ -502,12 +550,14 @@ proptest! {
             prop_assert_eq!(k.mac(&data), want, "{}", b);
             let half = &data[..data.len() / 2];
             prop_assert_eq!(k.mac(half), rustcrypto_hmac(&key, half), "{} second message", b);
-            prop_assert_eq!(k.verify(&data, &want[..12]), Ok(()));
+            prop_assert_eq!(k.verify(&data, &want), Ok(()));
+            prop_assert_eq!(k.verify_truncated(&data, &want[..12], 12), Ok(()));
             let mut bad = want;
             bad[key.len() % 20] ^= 0x80;
             prop_assert_eq!(k.verify(&data, &bad), Err(Error::TagMismatch));
-            prop_assert_eq!(k.verify(&data, &want[..9]), Err(Error::InvalidTagLength { len: 9 }));
-            prop_assert_eq!(k.verify(&data, &[0; 21]), Err(Error::InvalidTagLength { len: 21 }));
+            prop_assert_eq!(k.verify(&data, &want[..12]), Err(Error::InvalidTagLength { len: 12, expected: 20 }));
+            prop_assert_eq!(k.verify(&data, &[0; 21]), Err(Error::InvalidTagLength { len: 21, expected: 20 }));
+            prop_assert_eq!(k.verify_truncated(&data, &want[..9], 9), Err(Error::InvalidTruncatedTagLength { tag_len: 9 }));
             let mut m = k.start();
             for w in points.windows(2) {
                 m.update(&data[w[0]..w[1]]);

@@ -47,26 +47,34 @@ fuzz_target!(|inp: Input| {
             "{b} seal_cts tag"
         );
         assert_eq!(x, y, "{b} seal_cts");
+        // `open_cts` takes all 20 bytes and nothing shorter or longer; the truncated form
+        // the stated length, 10 to 20. Refused lengths leave the buffer untouched.
         let n = usize::from(inp.tag_len % 24);
+        let mut t = tag.to_vec();
+        t.resize(n, 0);
         let mut z = x.clone();
-        let r = c.open_cts(&inp.iv, &mut z, &tag[..n.min(20)]);
-        if (10..=20).contains(&n) {
+        let r = c.open_cts(&inp.iv, &mut z, &t);
+        if n == 20 {
             r.unwrap();
             assert_eq!(&z, data, "{b} open_cts");
         } else {
-            let len = if n > 20 { 21 } else { n };
-            if n > 20 {
-                let long = [&tag[..], &[0u8]].concat();
-                let mut w = x.clone();
-                assert_eq!(
-                    c.open_cts(&inp.iv, &mut w, &long),
-                    Err(Error::InvalidTagLength { len })
-                );
-                assert_eq!(w, x);
-            } else {
-                assert_eq!(r, Err(Error::InvalidTagLength { len }));
-                assert_eq!(z, x, "{b} rejected tag length: buffer touched");
-            }
+            assert_eq!(
+                r,
+                Err(Error::InvalidTagLength {
+                    len: n,
+                    expected: 20
+                })
+            );
+            assert_eq!(z, x, "{b} rejected tag length: buffer touched");
+        }
+        let mut z = x.clone();
+        let r = c.open_cts_truncated(&inp.iv, &mut z, &t, n);
+        if (10..=20).contains(&n) {
+            r.unwrap();
+            assert_eq!(&z, data, "{b} open_cts_truncated {n}");
+        } else {
+            assert_eq!(r, Err(Error::InvalidTruncatedTagLength { tag_len: n }));
+            assert_eq!(z, x, "{b} rejected tag_len: buffer touched");
         }
         // One flipped ciphertext bit: a mismatch, the buffer wiped.
         let bit = usize::from(inp.flip) % (8 * x.len());
@@ -84,7 +92,7 @@ fuzz_target!(|inp: Input| {
             min: 16,
         };
         assert_eq!(c.seal_cts(&inp.iv, &mut x), Err(err));
-        assert_eq!(c.open_cts(&inp.iv, &mut x, &[0u8; 12]), Err(err));
+        assert_eq!(c.open_cts(&inp.iv, &mut x, &[0u8; 20]), Err(err));
         assert_eq!(&x, data);
     }
     let whole = &data[..data.len() / 16 * 16];

@@ -7,7 +7,7 @@
 use hmac::{KeyInit, Mac};
 use libfuzzer_sys::fuzz_target;
 use sha1::Digest;
-use simdcrypt::{Backend, HmacSha1, Sha1};
+use simdcrypt::{Backend, Error, HmacSha1, Sha1};
 use simdcrypt_fuzz::sha1::Input;
 
 /// `data` cut at the `splits` (each a length, capped at what is left) then the rest: one
@@ -50,7 +50,8 @@ fuzz_target!(|inp: Input| {
         assert!(short.iter().all(|d| *d == [7u8; 20]));
     }
 
-    // HMAC against RustCrypto; truncated tags verify, corrupted or too short ones fail.
+    // HMAC against RustCrypto. `verify` takes all 20 bytes and nothing shorter;
+    // `verify_truncated` a prefix of the stated length, 10 to 20; corrupted tags fail.
     let mut m = HmacSha1::with_backend(&inp.key, b).unwrap();
     m.update(&inp.data);
     let mut rc = hmac::Hmac::<sha1::Sha1>::new_from_slice(&inp.key).unwrap();
@@ -59,19 +60,40 @@ fuzz_target!(|inp: Input| {
     let n = usize::from(inp.tag_len) % 24;
     let mut tag = want.to_vec();
     tag.resize(n, 0);
-    let ok = m.clone().verify(&tag);
-    assert_eq!(
-        ok.is_ok(),
-        (10..=20).contains(&n),
-        "verify of a {n}-byte prefix"
-    );
+    let full = m.clone().verify(&tag);
+    if n == 20 {
+        full.unwrap();
+    } else {
+        assert_eq!(
+            full,
+            Err(Error::InvalidTagLength {
+                len: n,
+                expected: 20
+            }),
+            "verify of a {n}-byte prefix"
+        );
+    }
+    let r = m.clone().verify_truncated(&tag, n);
     if (10..=20).contains(&n) {
+        r.unwrap();
         let mut bad = want;
         bad[usize::from(inp.flip) % n] ^= 1 << (inp.flip % 8);
-        assert!(
-            m.clone().verify(&bad[..n]).is_err(),
+        assert_eq!(
+            m.clone().verify_truncated(&bad[..n], n),
+            Err(Error::TagMismatch),
             "corrupted tag accepted"
         );
+        let other = if n == 12 { 20 } else { 12 };
+        assert_eq!(
+            m.clone().verify_truncated(&tag, other),
+            Err(Error::InvalidTagLength {
+                len: n,
+                expected: other
+            }),
+            "a {n}-byte tag for tag_len {other}"
+        );
+    } else {
+        assert_eq!(r, Err(Error::InvalidTruncatedTagLength { tag_len: n }));
     }
     assert_eq!(m.clone().finalize(), want, "{b} HMAC");
     let one_shot = simdcrypt::sha1::hmac_with(b, &inp.key, &inp.data);

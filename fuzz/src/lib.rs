@@ -122,7 +122,7 @@ pub mod sha1 {
         pub messages: Vec<Vec<u8>>,
         /// HMAC key, any length.
         pub key: Vec<u8>,
-        /// Tag prefix length for `verify`: `tag_len % 24`.
+        /// Tag prefix length for `verify` and `verify_truncated`: `tag_len % 24`.
         pub tag_len: u8,
         /// The bit flipped to corrupt the tag.
         pub flip: u8,
@@ -145,7 +145,7 @@ pub mod krb5 {
         /// The Kerberos key usage.
         pub usage: u32,
         pub confounder: [u8; 16],
-        /// Tag prefix length for `open_cts`: `tag_len % 24`.
+        /// Tag prefix length for `open_cts` and `open_cts_truncated`: `tag_len % 24`.
         pub tag_len: u8,
         /// The bit flipped to corrupt a ciphertext (`flip % (8 · len)`).
         pub flip: u16,

@@ -137,6 +137,15 @@ impl Imp {
 ///
 /// Round keys are zeroized on drop; `Debug` prints no key material.
 ///
+/// # Security
+///
+/// CBC encrypts only; it does not authenticate. Each message needs a fresh, unpredictable
+/// IV (random, or the encryption of a unique nonce under the key): a repeated IV shows
+/// which messages share a prefix, and a predictable one lets a chosen-plaintext attacker
+/// test guesses of earlier blocks (as in BEAST against TLS 1.0). Continuing a chain across
+/// calls (the `iv` the encryption leaves) is one message. Authenticate the ciphertext
+/// before decrypting it, or decrypting it is an oracle: see [`Cbc::decrypt_padded`].
+///
 /// ```
 /// use simdcrypt::Cbc;
 /// let cbc = Cbc::new(&[7u8; 16])?;
@@ -409,6 +418,14 @@ impl Cbc {
     /// The padding is checked in constant time; whatever is wrong with it, the answer is
     /// the one [`Error::BadPadding`]. A length that is not a positive multiple of 16 is a
     /// length error.
+    ///
+    /// # Security
+    ///
+    /// On ciphertext that has not been authenticated this is a padding oracle: whether it
+    /// answers `BadPadding` tells an attacker who can submit modified ciphertexts enough
+    /// to decrypt any of them, a byte at a time (Vaudenay, 2002), whatever the timing.
+    /// Check a MAC over the IV and ciphertext first (encrypt-then-MAC) and call this only
+    /// on ciphertext that passed, or use an authenticated mode.
     ///
     /// ```
     /// use simdcrypt::{Cbc, Error};

@@ -20,7 +20,7 @@
 //! let c = CbcHmacSha1::new(&[1u8; 16], &[2u8; 20])?;
 //! let mut buf = *b"attack at dawn, with seventeen+ bytes";
 //! let tag = c.seal_cts(&[0u8; 16], &mut buf)?;
-//! c.open_cts(&[0u8; 16], &mut buf, &tag[..12])?;
+//! c.open_cts(&[0u8; 16], &mut buf, &tag)?;
 //! assert_eq!(&buf, b"attack at dawn, with seventeen+ bytes");
 //! # Ok::<(), simdcrypt::Error>(())
 //! ```
@@ -33,7 +33,7 @@ use crate::cbc::{Cbc, cts_split};
 #[cfg(simdcrypt_x86_64)]
 use crate::cpu::{AesNiToken, ShaNiToken};
 use crate::dispatch;
-use crate::sha1::hmac::{ct_verify, finish_tag, key_states};
+use crate::sha1::hmac::{TAG_LEN, check_tag_len, ct_verify, finish_tag, key_states};
 use crate::sha1::{self, Sha1};
 use crate::{Error, wipe};
 
@@ -55,6 +55,19 @@ pub(crate) enum Imp {
 ///
 /// The HMAC's inner and outer chaining values (after the padded key blocks) are computed
 /// when keyed and wiped on drop with the AES round keys; `Debug` prints no key material.
+///
+/// # Security
+///
+/// - The tag is the HMAC of the plaintext only (encrypt-and-MAC, as RFC 3961 does), not
+///   of the ciphertext or the IV: `open` must decrypt before it can check, and the tag is
+///   a deterministic function of the plaintext, so equal messages have equal tags.
+///   Prepend a fresh random block (Kerberos' confounder, as [`crate::krb5`] does) when
+///   messages may repeat, or when the tag must not reveal which of known messages was
+///   sent. This is a building block for such protocols, not a general-purpose AEAD.
+/// - The IV must be fresh and unpredictable for every message under a key (CBC), unless
+///   the protocol makes the first block random itself (a confounder with a fixed IV).
+/// - `open` and `open_cts` check all 20 bytes of the tag; a protocol with a truncated
+///   tag states its length with the `_truncated` forms (at least 10 bytes).
 ///
 /// ```
 /// use simdcrypt::{Backend, CbcHmacSha1};
@@ -241,7 +254,7 @@ impl CbcHmacSha1 {
     }
 
     /// Opens `buf` split as in [`CbcHmacSha1::seal_split`] and checks `tag`; wipes `buf` on
-    /// a mismatch. The tag length is checked by the caller.
+    /// a mismatch. The caller has checked the tag's length ([`check_tag_len`]).
     fn open_split(
         &self,
         iv: &Block,
@@ -271,6 +284,13 @@ impl CbcHmacSha1 {
     /// returns the HMAC-SHA1 of the plaintext. `Err` (nothing written) if `buf` is shorter
     /// than 16 bytes.
     ///
+    /// # Security
+    ///
+    /// The tag covers the plaintext only, not the ciphertext or `iv`, and is the same for
+    /// the same plaintext under the same key: a deterministic MAC unless the message starts
+    /// with a fresh random block (a confounder). `iv` must be fresh and unpredictable for
+    /// each message. See [`CbcHmacSha1`]'s `# Security`.
+    ///
     /// ```
     /// use simdcrypt::{Cbc, CbcHmacSha1, Error, HmacSha1};
     /// let c = CbcHmacSha1::new(&[7u8; 16], b"integrity key")?;
@@ -295,11 +315,12 @@ impl CbcHmacSha1 {
         Ok(self.seal_split(iv, buf, cts_split(len)))
     }
 
-    /// Decrypts a CBC-CS3 `buf` in place and checks `tag` (the HMAC-SHA1 of the plaintext:
-    /// all 20 bytes, or its first 10 to 19) in constant time.
+    /// Decrypts a CBC-CS3 `buf` in place and checks `tag`, the full 20-byte HMAC-SHA1 of
+    /// the plaintext, in constant time. A protocol with a truncated tag states its length
+    /// with [`CbcHmacSha1::open_cts_truncated`].
     ///
     /// `Err` with `buf` untouched if `buf` is shorter than 16 bytes
-    /// ([`Error::DataTooShort`]) or the tag length is outside 10 to 20
+    /// ([`Error::DataTooShort`]) or the tag is not 20 bytes long
     /// ([`Error::InvalidTagLength`]). On a mismatch `buf` is overwritten with zeros, so no
     /// unauthenticated plaintext is left behind, and the answer is [`Error::TagMismatch`].
     ///
@@ -309,32 +330,73 @@ impl CbcHmacSha1 {
     /// let mut buf = [5u8; 50];
     /// let tag = c.seal_cts(&[1u8; 16], &mut buf)?;
     /// let sealed = buf;
-    /// c.open_cts(&[1u8; 16], &mut buf, &tag[..12])?;
+    /// c.open_cts(&[1u8; 16], &mut buf, &tag)?;
     /// assert_eq!(buf, [5u8; 50]);
     /// let mut forged = sealed;
     /// forged[0] ^= 1;
     /// assert_eq!(c.open_cts(&[1u8; 16], &mut forged, &tag), Err(Error::TagMismatch));
     /// assert_eq!(forged, [0u8; 50]); // wiped
     /// let mut kept = sealed;
-    /// let err = c.open_cts(&[1u8; 16], &mut kept, &tag[..9]);
-    /// assert_eq!(err, Err(Error::InvalidTagLength { len: 9 }));
+    /// let err = c.open_cts(&[1u8; 16], &mut kept, &tag[..12]);
+    /// assert_eq!(err, Err(Error::InvalidTagLength { len: 12, expected: 20 }));
     /// assert_eq!(kept, sealed); // untouched
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
     pub fn open_cts(&self, iv: &[u8; 16], buf: &mut [u8], tag: &[u8]) -> Result<(), Error> {
+        self.open_cts_truncated(iv, buf, tag, TAG_LEN)
+    }
+
+    /// [`CbcHmacSha1::open_cts`] with a tag truncated to its first `tag_len` bytes, 10 to
+    /// 20 (at least 80 bits, RFC 2104 section 5), the length the protocol fixes (12 for
+    /// RFC 3962's HMAC-SHA1-96).
+    ///
+    /// `Err` with `buf` untouched if `buf` is shorter than 16 bytes
+    /// ([`Error::DataTooShort`]), `tag_len` is outside 10 to 20
+    /// ([`Error::InvalidTruncatedTagLength`]) or `tag` is not `tag_len` bytes long
+    /// ([`Error::InvalidTagLength`]); on a mismatch, `buf` wiped and
+    /// [`Error::TagMismatch`].
+    ///
+    /// ```
+    /// use simdcrypt::{CbcHmacSha1, Error};
+    /// let c = CbcHmacSha1::new(&[7u8; 32], b"k")?;
+    /// let mut buf = [5u8; 50];
+    /// let tag = c.seal_cts(&[1u8; 16], &mut buf)?;
+    /// let sealed = buf;
+    /// c.open_cts_truncated(&[1u8; 16], &mut buf, &tag[..12], 12)?;
+    /// assert_eq!(buf, [5u8; 50]);
+    /// let mut kept = sealed;
+    /// let err = c.open_cts_truncated(&[1u8; 16], &mut kept, &tag[..10], 12);
+    /// assert_eq!(err, Err(Error::InvalidTagLength { len: 10, expected: 12 }));
+    /// let err = c.open_cts_truncated(&[1u8; 16], &mut kept, &tag[..9], 9);
+    /// assert_eq!(err, Err(Error::InvalidTruncatedTagLength { tag_len: 9 }));
+    /// assert_eq!(kept, sealed); // untouched
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
+    pub fn open_cts_truncated(
+        &self,
+        iv: &[u8; 16],
+        buf: &mut [u8],
+        tag: &[u8],
+        tag_len: usize,
+    ) -> Result<(), Error> {
         let len = buf.len();
         if len < 16 {
             return Err(Error::DataTooShort { len, min: 16 });
         }
-        if !(10..=20).contains(&tag.len()) {
-            return Err(Error::InvalidTagLength { len: tag.len() });
-        }
+        check_tag_len(tag, tag_len)?;
         self.open_split(iv, buf, cts_split(len), tag)
     }
 
     /// Encrypts whole blocks in place with plain CBC and returns the HMAC-SHA1 of the
     /// plaintext. `Err` (nothing written) unless `buf.len()` is a multiple of 16; an empty
     /// buffer gives the HMAC of the empty message.
+    ///
+    /// # Security
+    ///
+    /// The tag covers the plaintext only, not the ciphertext or `iv`, and is the same for
+    /// the same plaintext under the same key: a deterministic MAC unless the message starts
+    /// with a fresh random block (a confounder). `iv` must be fresh and unpredictable for
+    /// each message. See [`CbcHmacSha1`]'s `# Security`.
     ///
     /// ```
     /// use simdcrypt::{CbcHmacSha1, Error};
@@ -355,9 +417,9 @@ impl CbcHmacSha1 {
         Ok(self.seal_split(iv, buf, len))
     }
 
-    /// Decrypts whole blocks in place and checks `tag` as [`CbcHmacSha1::open_cts`] does
-    /// (wiping `buf` on a mismatch). `Err` (nothing written) unless `buf.len()` is a
-    /// multiple of 16 and the tag 10 to 20 bytes long.
+    /// Decrypts whole blocks in place and checks `tag` (the full 20 bytes) as
+    /// [`CbcHmacSha1::open_cts`] does (wiping `buf` on a mismatch). `Err` (nothing
+    /// written) unless `buf.len()` is a multiple of 16 and the tag 20 bytes long.
     ///
     /// ```
     /// use simdcrypt::{CbcHmacSha1, Error};
@@ -370,13 +432,41 @@ impl CbcHmacSha1 {
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
     pub fn open(&self, iv: &[u8; 16], buf: &mut [u8], tag: &[u8]) -> Result<(), Error> {
+        self.open_truncated(iv, buf, tag, TAG_LEN)
+    }
+
+    /// [`CbcHmacSha1::open`] with a tag truncated to its first `tag_len` bytes, 10 to 20,
+    /// with the errors of [`CbcHmacSha1::open_cts_truncated`] (and
+    /// [`Error::NotBlockMultiple`] for a `buf` that is not whole blocks).
+    ///
+    /// ```
+    /// use simdcrypt::{CbcHmacSha1, Error};
+    /// let c = CbcHmacSha1::new(&[7u8; 16], b"k")?;
+    /// let mut buf = [1u8; 32];
+    /// let tag = c.seal(&[0u8; 16], &mut buf)?;
+    /// let sealed = buf;
+    /// c.open_truncated(&[0u8; 16], &mut buf, &tag[..12], 12)?;
+    /// assert_eq!(buf, [1u8; 32]);
+    /// let mut bad = tag;
+    /// bad[0] ^= 1;
+    /// let mut forged = sealed;
+    /// let err = c.open_truncated(&[0u8; 16], &mut forged, &bad[..12], 12);
+    /// assert_eq!(err, Err(Error::TagMismatch));
+    /// assert_eq!(forged, [0u8; 32]); // wiped
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
+    pub fn open_truncated(
+        &self,
+        iv: &[u8; 16],
+        buf: &mut [u8],
+        tag: &[u8],
+        tag_len: usize,
+    ) -> Result<(), Error> {
         let len = buf.len();
         if !len.is_multiple_of(16) {
             return Err(Error::NotBlockMultiple { len });
         }
-        if !(10..=20).contains(&tag.len()) {
-            return Err(Error::InvalidTagLength { len: tag.len() });
-        }
+        check_tag_len(tag, tag_len)?;
         self.open_split(iv, buf, len, tag)
     }
 }

@@ -1,6 +1,8 @@
 use crate::cpu::Avx2Token;
 
+// The symbol carries the crate version's prefix (build.rs, asm/simdcrypt_asm.h).
 unsafe extern "sysv64" {
+    #[link_name = concat!(env!("SIMDCRYPT_ASM_PREFIX"), "sha1_avx2_compress")]
     fn simdcrypt_sha1_avx2_compress(state: *mut u32, blocks: *const u8, nblocks: usize);
 }
 

@@ -5,7 +5,8 @@
 //! HMAC(key, m) = SHA1((K0 ^ opad) || SHA1((K0 ^ ipad) || m))     ipad = 0x36.., opad = 0x5c..
 //! ```
 //! The two chaining values after the padded key blocks are computed once, at `new`, and
-//! wiped on drop. `verify` compares in constant time.
+//! wiped on drop. `verify` compares in constant time, on all 20 bytes unless the caller
+//! states a truncated length (`verify_truncated`, at least 10 bytes).
 
 use super::{IV, Impl, Sha1, hmac_from, impl_for};
 use crate::dispatch;
@@ -72,7 +73,8 @@ fn one_shot_work(imp: Impl, backend: Backend, key: &[u8], msg: &[u8]) -> [u8; 20
 /// mac.update(b"what do ya want for nothing?");
 /// let tag = mac.clone().finalize();
 /// assert_eq!(tag[..4], [0xef, 0xfc, 0xdf, 0x6a]);
-/// mac.verify(&tag[..12])?; // HMAC-SHA1-96
+/// mac.clone().verify(&tag)?;
+/// mac.verify_truncated(&tag[..12], 12)?; // HMAC-SHA1-96
 /// # Ok::<(), simdcrypt::Error>(())
 /// ```
 #[derive(Clone)]
@@ -222,10 +224,12 @@ impl HmacSha1 {
         finish_tag(&mut self.inner, &self.outer_start)
     }
 
-    /// Checks `tag` (the full 20 bytes, or its first 10 to 19 bytes) in constant time.
+    /// Checks the full 20-byte `tag` in constant time.
     ///
-    /// `Err(InvalidTagLength)` for a tag shorter than 10 or longer than 20 bytes,
-    /// `Err(TagMismatch)` if it does not match.
+    /// `Err(InvalidTagLength)` for a tag of any other length (a received tag passed
+    /// straight through cannot shorten the check), `Err(TagMismatch)` if it does not
+    /// match. A protocol that sends a truncated tag states its length with
+    /// [`HmacSha1::verify_truncated`].
     ///
     /// ```
     /// use hex_literal::hex;
@@ -234,13 +238,47 @@ impl HmacSha1 {
     /// mac.update(b"what do ya want for nothing?");
     /// let tag = hex!("effcdf6ae5eb2fa2d27416d5f184df9c259a7c79");
     /// mac.clone().verify(&tag)?;
-    /// mac.clone().verify(&tag[..12])?; // truncated, HMAC-SHA1-96
-    /// assert_eq!(mac.clone().verify(&tag[..8]), Err(Error::InvalidTagLength { len: 8 }));
+    /// assert_eq!(
+    ///     mac.clone().verify(&tag[..12]),
+    ///     Err(Error::InvalidTagLength { len: 12, expected: 20 })
+    /// );
     /// assert_eq!(mac.verify(&[0u8; 20]), Err(Error::TagMismatch));
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
-    pub fn verify(mut self, tag: &[u8]) -> Result<(), Error> {
-        verify_with(tag, || self.tag())
+    pub fn verify(self, tag: &[u8]) -> Result<(), Error> {
+        self.verify_truncated(tag, TAG_LEN)
+    }
+
+    /// Checks `tag`, the first `tag_len` bytes of the tag, in constant time: for protocols
+    /// that send a truncated tag (HMAC-SHA1-96: `tag_len` 12). The caller states the
+    /// length the protocol fixes, so a shorter tag from the wire is refused rather than
+    /// checked on fewer bytes.
+    ///
+    /// `tag_len` is 10 to 20: at least 80 bits and half the output, as RFC 2104 section 5
+    /// advises. `Err(InvalidTruncatedTagLength)` for a `tag_len` outside that range,
+    /// `Err(InvalidTagLength)` if `tag` is not `tag_len` bytes long, `Err(TagMismatch)` if
+    /// it does not match.
+    ///
+    /// ```
+    /// use hex_literal::hex;
+    /// use simdcrypt::{Error, HmacSha1};
+    /// let mut mac = HmacSha1::new(b"Jefe");
+    /// mac.update(b"what do ya want for nothing?");
+    /// let tag = hex!("effcdf6ae5eb2fa2d27416d5f184df9c259a7c79");
+    /// mac.clone().verify_truncated(&tag[..12], 12)?; // HMAC-SHA1-96
+    /// assert_eq!(
+    ///     mac.clone().verify_truncated(&tag[..10], 12),
+    ///     Err(Error::InvalidTagLength { len: 10, expected: 12 })
+    /// );
+    /// assert_eq!(
+    ///     mac.clone().verify_truncated(&tag[..8], 8),
+    ///     Err(Error::InvalidTruncatedTagLength { tag_len: 8 })
+    /// );
+    /// assert_eq!(mac.verify_truncated(&[0u8; 12], 12), Err(Error::TagMismatch));
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
+    pub fn verify_truncated(mut self, tag: &[u8], tag_len: usize) -> Result<(), Error> {
+        verify_with(tag, tag_len, || self.tag())
     }
 }
 
@@ -338,11 +376,36 @@ pub(crate) fn finish_tag(inner: &mut Sha1, outer_start: &[u32; 5]) -> [u8; 20] {
     tag
 }
 
-/// Compares `mac` with `tag` (its first `tag.len()` bytes, 10 to 20) in constant time:
-/// `Ok` if equal.
+/// The length of an HMAC-SHA1 tag, in bytes: what `verify` and `open` require.
+pub(crate) const TAG_LEN: usize = 20;
+
+/// The shortest truncated tag checked, in bytes: 80 bits, the least RFC 2104 section 5
+/// advises (and more than half of SHA-1's 160).
+pub(crate) const MIN_TAG_LEN: usize = 10;
+
+/// `Ok` if `tag_len` is a length a tag may be checked on (10 to 20 bytes) and `tag` is
+/// that long: `Err(InvalidTruncatedTagLength)` or `Err(InvalidTagLength)` otherwise. Only
+/// lengths, which are public, are compared.
+pub(crate) fn check_tag_len(tag: &[u8], tag_len: usize) -> Result<(), Error> {
+    if !(MIN_TAG_LEN..=TAG_LEN).contains(&tag_len) {
+        return Err(Error::InvalidTruncatedTagLength { tag_len });
+    }
+    if tag.len() != tag_len {
+        return Err(Error::InvalidTagLength {
+            len: tag.len(),
+            expected: tag_len,
+        });
+    }
+    Ok(())
+}
+
+/// Compares the first `tag.len()` bytes of `mac` with `tag` in constant time: `Ok` if
+/// equal. The caller has checked the length against the one expected
+/// ([`check_tag_len`]); the range is checked again here, so that no path compares fewer
+/// than 10 bytes.
 pub(crate) fn ct_verify(mac: &[u8; 20], tag: &[u8]) -> Result<(), Error> {
-    if !(10..=20).contains(&tag.len()) {
-        return Err(Error::InvalidTagLength { len: tag.len() });
+    if !(MIN_TAG_LEN..=TAG_LEN).contains(&tag.len()) {
+        return Err(Error::InvalidTruncatedTagLength { tag_len: tag.len() });
     }
     let mut diff = 0u8;
     for (a, b) in mac.iter().zip(tag) {
@@ -357,12 +420,10 @@ pub(crate) fn ct_verify(mac: &[u8; 20], tag: &[u8]) -> Result<(), Error> {
     }
 }
 
-/// Checks `tag` against the MAC that `mac` computes (only once the tag's length is
-/// known to be valid), in constant time; the MAC is wiped.
-fn verify_with(tag: &[u8], mac: impl FnOnce() -> [u8; 20]) -> Result<(), Error> {
-    if !(10..=20).contains(&tag.len()) {
-        return Err(Error::InvalidTagLength { len: tag.len() });
-    }
+/// Checks `tag` against the first `tag_len` bytes of the MAC that `mac` computes (only
+/// once the lengths are known to be valid), in constant time; the MAC is wiped.
+fn verify_with(tag: &[u8], tag_len: usize, mac: impl FnOnce() -> [u8; 20]) -> Result<(), Error> {
+    check_tag_len(tag, tag_len)?;
     let mut mac = mac();
     let r = ct_verify(&mac, tag);
     crate::wipe::bytes(&mut mac);
@@ -380,8 +441,9 @@ fn verify_with(tag: &[u8], mac: impl FnOnce() -> [u8; 20]) -> Result<(), Error> 
 /// let key = HmacSha1Key::new(b"Jefe");
 /// let tag = key.mac(b"what do ya want for nothing?");
 /// assert_eq!(tag, hex!("effcdf6ae5eb2fa2d27416d5f184df9c259a7c79"));
-/// key.verify(b"what do ya want for nothing?", &tag[..12])?; // HMAC-SHA1-96
-/// assert_eq!(key.verify(b"tampered", &tag[..12]), Err(Error::TagMismatch));
+/// key.verify(b"what do ya want for nothing?", &tag)?;
+/// key.verify_truncated(b"what do ya want for nothing?", &tag[..12], 12)?; // HMAC-SHA1-96
+/// assert_eq!(key.verify(b"tampered", &tag), Err(Error::TagMismatch));
 /// // Incremental, from the keyed state (no key blocks compressed again):
 /// let mut mac = key.start();
 /// mac.update(b"what do ya want ");
@@ -454,10 +516,16 @@ impl HmacSha1Key {
         tag
     }
 
-    /// Checks `tag` (20 bytes, or its first 10 to 19) for `msg` in constant time, as
-    /// [`HmacSha1::verify`] does.
+    /// Checks the full 20-byte `tag` for `msg` in constant time, as [`HmacSha1::verify`]
+    /// does (`Err(InvalidTagLength)` for any other length).
     pub fn verify(&self, msg: &[u8], tag: &[u8]) -> Result<(), Error> {
-        verify_with(tag, || self.mac(msg))
+        self.verify_truncated(msg, tag, TAG_LEN)
+    }
+
+    /// Checks `tag`, the first `tag_len` bytes (10 to 20) of the tag of `msg`, in constant
+    /// time, as [`HmacSha1::verify_truncated`] does.
+    pub fn verify_truncated(&self, msg: &[u8], tag: &[u8], tag_len: usize) -> Result<(), Error> {
+        verify_with(tag, tag_len, || self.mac(msg))
     }
 
     /// An incremental [`HmacSha1`] under this key, ready for `update`.

@@ -1,7 +1,10 @@
 use crate::cpu::ShaNiToken;
 
+// The symbols carry the crate version's prefix (build.rs, asm/simdcrypt_asm.h).
 unsafe extern "sysv64" {
+    #[link_name = concat!(env!("SIMDCRYPT_ASM_PREFIX"), "sha1_shani_compress")]
     fn simdcrypt_sha1_shani_compress(state: *mut u32, blocks: *const u8, nblocks: usize);
+    #[link_name = concat!(env!("SIMDCRYPT_ASM_PREFIX"), "sha1_shani_compress2")]
     fn simdcrypt_sha1_shani_compress2(
         state_a: *mut u32,
         blocks_a: *const u8,

@@ -24,10 +24,12 @@ use crate::aes::KeySchedule;
 use crate::cpu::VaesAvx2Token;
 
 /// One direction's data-unit function over its assembly kernel, which takes the keys of
-/// that direction (`enc` or `dec` of Key1's schedule).
+/// that direction (`enc` or `dec` of Key1's schedule). The kernel's symbol is `$symbol`
+/// after the crate version's prefix (build.rs, asm/simdcrypt_asm.h).
 macro_rules! unit_fn {
-    ($(#[$doc:meta])* $name:ident => $kernel:ident, $keys:ident) => {
+    ($(#[$doc:meta])* $name:ident => $kernel:ident = $symbol:literal, $keys:ident) => {
         unsafe extern "sysv64" {
+            #[link_name = concat!(env!("SIMDCRYPT_ASM_PREFIX"), $symbol)]
             fn $kernel(
                 keys: *const u8,
                 rounds: usize,
@@ -76,7 +78,7 @@ unit_fn! {
     /// `src` is readable and `dst` writable for `len` bytes; `src == dst` or the two ranges
     /// do not overlap; `16 <= len <= 1 << 24`. A length that is not a multiple of 16 uses
     /// ciphertext stealing (IEEE 1619).
-    encrypt_unit => simdcrypt_xts_vaes_avx2_encrypt, enc
+    encrypt_unit => simdcrypt_xts_vaes_avx2_encrypt = "xts_vaes_avx2_encrypt", enc
 }
 
 unit_fn! {
@@ -86,7 +88,7 @@ unit_fn! {
     ///
     /// # Safety
     /// As for [`encrypt_unit`].
-    decrypt_unit => simdcrypt_xts_vaes_avx2_decrypt, dec
+    decrypt_unit => simdcrypt_xts_vaes_avx2_decrypt = "xts_vaes_avx2_decrypt", dec
 }
 
 #[cfg(test)]
