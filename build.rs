@@ -12,10 +12,8 @@
 //! - The stack wipe's build class (`src/wipe.rs`, docs/design.md "Stack and register
 //!   wipes"), from the profile's opt-level: `simdcrypt_wipe_site` at 2 and 3 (each call site
 //!   wipes its measured depth), `simdcrypt_wipe_unoptimised` at 0 (one deep class-wide
-//!   depth), neither at 1, `s` and `z` (a shallower class-wide depth);
-//!   `simdcrypt_wipe_native` where the target enables SIMD features statically
-//!   (`-C target-cpu=native` and the like: kernels inline differently, so the per-site
-//!   margin is wider). Targets whose frames the leak tests do not measure get a warning.
+//!   depth), neither at 1, `s` and `z` (a shallower class-wide depth). Targets whose
+//!   frames the leak tests do not measure get a warning.
 //!
 //! The assembly's symbols and static library carry the crate version, so that two
 //! semver-incompatible versions of the crate in one binary neither clash nor bind to each
@@ -33,7 +31,6 @@ fn main() {
     println!("cargo::rustc-check-cfg=cfg(docsrs)");
     println!("cargo::rustc-check-cfg=cfg(simdcrypt_wipe_site)");
     println!("cargo::rustc-check-cfg=cfg(simdcrypt_wipe_unoptimised)");
-    println!("cargo::rustc-check-cfg=cfg(simdcrypt_wipe_native)");
     println!("cargo::rerun-if-changed=asm");
     println!("cargo::rerun-if-changed=build.rs");
     println!("cargo::rerun-if-env-changed=SIMDCRYPT_NO_ASM");
@@ -97,13 +94,6 @@ fn wipe_class(var: &dyn Fn(&str) -> String) {
         "2" | "3" => println!("cargo::rustc-cfg=simdcrypt_wipe_site"),
         "0" => println!("cargo::rustc-cfg=simdcrypt_wipe_unoptimised"),
         _ => {}
-    }
-    let features = var("CARGO_CFG_TARGET_FEATURE");
-    let native = features
-        .split(',')
-        .any(|f| matches!(f, "aes" | "avx" | "avx2" | "sha" | "avx512f" | "vaes"));
-    if native {
-        println!("cargo::rustc-cfg=simdcrypt_wipe_native");
     }
     let measured = var("CARGO_CFG_TARGET_ARCH") == "x86_64"
         && var("CARGO_CFG_TARGET_OS") == "linux"

@@ -56,7 +56,7 @@ pub(crate) fn words(words: &mut [u32]) {
 /// kernel entries are `#[inline(never)]`, so their frames lie below that function's).
 /// How deep it reaches depends on the build class `build.rs` sets (docs/design.md,
 /// "Stack and register wipes"):
-/// - optimised for speed (opt-level 2 or 3): `16 * N` bytes plus [`MARGIN`], `N` measured
+/// - optimised for speed (opt-level 2 or 3): `BYTES` plus [`MARGIN`], `BYTES` measured
 ///   for this call site (`leak_tests::wipes_reach_as_deep_as_calls_write`), as unrolled
 ///   stores;
 /// - any other opt-level: [`CLASS_DEPTH`] bytes at every call site, as a store loop (the
@@ -71,15 +71,16 @@ pub(crate) fn words(words: &mut [u32]) {
 /// its own, the best portable Rust can do (not measured: `build.rs` says so).
 #[inline(always)]
 #[cfg_attr(test, track_caller)]
-pub(crate) fn stack<const N: usize>() {
+pub(crate) fn stack<const BYTES: usize>() {
+    const { assert!(BYTES.is_multiple_of(16), "a wipe covers whole 16-byte chunks") };
     #[cfg(test)]
-    if dry_run(reach(16 * N)) {
+    if dry_run(reach(BYTES)) {
         return;
     }
     #[cfg(all(simdcrypt_x86_64, simdcrypt_wipe_site))]
     // SAFETY: without `nostack` the stack pointer is aligned for a call (16 bytes) and
     // the stack below it belongs to the asm block, which restores the stack pointer; the
-    // stores stay in the `16 * N + MARGIN` bytes below it, written from the top down, so
+    // stores stay in the `BYTES + MARGIN` bytes (a multiple of 16) below it, written from the top down, so
     // the first touch of an unmapped guard page faults. The stack pointer is lowered over
     // the area first, so that nothing is written below it (where a signal handler's frame
     // could go, and which valgrind reports). Every register the C ABI lets a call clobber
@@ -94,8 +95,8 @@ pub(crate) fn stack<const N: usize>() {
             "movaps xmmword ptr [rsp + simdcrypt_wipe_off], xmm0",
             ".endr",
             "add rsp, {bytes}",
-            n = const (16 * N + MARGIN) / 16,
-            bytes = const 16 * N + MARGIN,
+            n = const (BYTES + MARGIN) / 16,
+            bytes = const (BYTES + MARGIN) / 16 * 16,
             clobber_abi("C"),
         );
     }
@@ -121,9 +122,9 @@ pub(crate) fn stack<const N: usize>() {
     #[cfg(not(simdcrypt_x86_64))]
     {
         #[cfg(simdcrypt_wipe_site)]
-        stack_area::<N>();
+        stack_area::<BYTES>();
         #[cfg(not(simdcrypt_wipe_site))]
-        stack_area::<{ CLASS_DEPTH / 16 }>();
+        stack_area::<CLASS_DEPTH>();
         after_wipe();
     }
 }
@@ -201,14 +202,11 @@ fn registers() {
 }
 
 /// Bytes every call site's wipe adds to its measured depth in builds optimised for speed:
-/// room for a compiler whose frames differ a little from the ones measured (another
-/// release, `-C target-cpu=native`, LTO), checked by the leak tests in each of those.
+/// room for frames a little deeper than any measured (the depths are the deepest over
+/// opt-level 2 and 3, with and without debug assertions, fat LTO, `-C target-cpu=native`
+/// and nightly).
 #[cfg_attr(not(simdcrypt_wipe_site), allow(dead_code))]
-pub(crate) const MARGIN: usize = if cfg!(simdcrypt_wipe_native) {
-    2048
-} else {
-    256
-};
+pub(crate) const MARGIN: usize = 256;
 
 /// Bytes every wipe covers in builds not optimised for speed (see [`stack`]): the deepest
 /// a call writes in that class (opt-level 0: unoptimised frames; 1, `s`, `z`), measured by
@@ -234,13 +232,13 @@ const fn reach(site: usize) -> usize {
 /// top down.
 #[cfg(not(simdcrypt_x86_64))]
 #[inline(never)]
-fn stack_area<const N: usize>() {
-    let mut area = core::mem::MaybeUninit::<Area<N>>::uninit();
+fn stack_area<const BYTES: usize>() {
+    let mut area = core::mem::MaybeUninit::<Area<BYTES>>::uninit();
     let p = area.as_mut_ptr().cast::<Chunk>();
-    for i in (0..N + EXTRA).rev() {
-        // SAFETY: `i < N + EXTRA`: an aligned 16-byte chunk of the local area (its two
-        // arrays are contiguous: `repr(C)`, chunks of the alignment's size), written
-        // (never read) as a whole.
+    for i in (0..size_of::<Area<BYTES>>() / 16).rev() {
+        // SAFETY: `i` is below the area's size in 16-byte chunks (`BYTES` is a multiple of
+        // 16, checked in `stack`, and `repr(C, align(16))` puts the two arrays together):
+        // an aligned chunk of the local area, written (never read) as a whole.
         unsafe { core::ptr::write_volatile(p.add(i), ZERO) };
     }
     compiler_fence(Ordering::SeqCst);
@@ -263,8 +261,8 @@ fn after_wipe() {
 #[cfg(simdcrypt_x86_64)]
 #[inline(always)]
 #[cfg_attr(test, track_caller)]
-pub(crate) fn stack_avx<const N: usize>(_avx: impl Avx) {
-    stack_ymm::<N, false>();
+pub(crate) fn stack_avx<const BYTES: usize>(_avx: impl Avx) {
+    stack_ymm::<BYTES, false>();
 }
 
 /// [`stack_avx`] after AVX-512 code (the token proves the CPU has it, so no feature check):
@@ -272,8 +270,8 @@ pub(crate) fn stack_avx<const N: usize>(_avx: impl Avx) {
 #[cfg(simdcrypt_x86_64)]
 #[inline(always)]
 #[cfg_attr(test, track_caller)]
-pub(crate) fn stack_avx512<const N: usize>(_avx512: impl Avx512) {
-    stack_ymm::<N, true>();
+pub(crate) fn stack_avx512<const BYTES: usize>(_avx512: impl Avx512) {
+    stack_ymm::<BYTES, true>();
 }
 
 /// Tokens that prove AVX (and so `vzeroall` and 32-byte stores).
@@ -297,9 +295,9 @@ impl Avx512 for crate::cpu::Avx512Token {}
 #[cfg(simdcrypt_x86_64)]
 #[inline(always)]
 #[cfg_attr(test, track_caller)]
-fn stack_ymm<const N: usize, const ZMM: bool>() {
+fn stack_ymm<const BYTES: usize, const ZMM: bool>() {
     #[cfg(test)]
-    if dry_run(reach(32 * N)) {
+    if dry_run(reach(BYTES)) {
         return;
     }
     if ZMM || crate::cpu::detected().contains(crate::cpu::Features::AVX512F) {
@@ -309,7 +307,7 @@ fn stack_ymm<const N: usize, const ZMM: bool>() {
     }
     #[cfg(simdcrypt_wipe_site)]
     // SAFETY: the caller's token proves AVX; as in `stack`, the stack pointer is lowered
-    // over the area (`32 * N + MARGIN + 32` bytes) and restored, and the stores stay in it,
+    // over the area (`BYTES + MARGIN`, rounded up to 32, and 32 more bytes) and restored, and the stores stay in it,
     // from the top down (one unaligned store for the top 32 bytes, then aligned ones from
     // the old stack pointer rounded down to 32). Every register the C ABI lets a call
     // clobber is declared clobbered: `vzeroall` zeroes ymm0-15 (zmm0-15) whole.
@@ -327,8 +325,8 @@ fn stack_ymm<const N: usize, const ZMM: bool>() {
             ".endr",
             "add rsp, {bytes}",
             "vzeroall",
-            n = const (32 * N + MARGIN) / 32,
-            bytes = const 32 * N + MARGIN + 32,
+            n = const (BYTES + MARGIN).div_ceil(32),
+            bytes = const (BYTES + MARGIN).div_ceil(32) * 32 + 32,
             clobber_abi("C"),
         );
     }
@@ -354,16 +352,6 @@ fn stack_ymm<const N: usize, const ZMM: bool>() {
             bytes = const CLASS_DEPTH + 32,
             clobber_abi("C"),
         );
-    }
-}
-
-/// A wipe depth by build: test builds (debug assertions on, as `cargo test` builds the
-/// crate) make deeper frames than release builds, and `leak_tests` checks the former.
-pub(crate) const fn depth(debug_assertions: usize, release: usize) -> usize {
-    if cfg!(debug_assertions) {
-        debug_assertions
-    } else {
-        release
     }
 }
 
@@ -458,7 +446,7 @@ std::thread_local! {
 /// `N` aligned 16-byte chunks of stack, and [`EXTRA`] more.
 #[cfg(not(simdcrypt_x86_64))]
 #[repr(C, align(16))]
-struct Area<const N: usize>([Chunk; N], [Chunk; EXTRA]);
+struct Area<const BYTES: usize>([u8; BYTES], [Chunk; EXTRA]);
 
 /// The margin's chunks where a site's wipe adds [`MARGIN`] to its depth.
 #[cfg(not(simdcrypt_x86_64))]

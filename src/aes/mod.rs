@@ -132,29 +132,28 @@ pub(crate) enum Impl {
 
 impl Impl {
     /// Zeroes the stack the last block-kernel call used, where its compiled code left
-    /// round keys (broadcast to vectors, spilled): the deepest frame each kernel makes
-    /// below its caller, measured in optimised builds (`leak_tests::wipes_reach_as_deep_as_calls_write`;
-    /// speed/RESULTS.md, "Stack wipes") with a margin. `short`: the call ran a short entry
+    /// round keys (broadcast to vectors, spilled): in bytes, the deepest each site's kernels
+    /// wrote below it over the builds optimised for speed (docs/design.md, "Stack and
+    /// register wipes"). `short`: the call ran a short entry
     /// ([`Impl::short`]), whose frames are shallower, and so is the wipe (the wipe's cost
     /// grows with its depth: speed/RESULTS.md, "Zen 3: short calls").
     #[inline(always)]
     pub(crate) fn burn_stack(self, short: bool) {
-        use crate::wipe::{depth, stack};
+        use crate::wipe::stack;
         match (self, short) {
-            (Impl::Portable, _) => stack::<{ depth(120, 107) }>(),
+            (Impl::Portable, _) => stack::<1536>(),
             #[cfg(simdcrypt_x86_64)]
-            (Impl::AesNi(_), true) => stack::<{ depth(25, 20) }>(),
+            (Impl::AesNi(_), true) => stack::<160>(),
             #[cfg(simdcrypt_x86_64)]
-            (Impl::AesNi(_), false) => stack::<{ depth(25, 20) }>(),
-            // 32-byte chunks.
+            (Impl::AesNi(_), false) => stack::<160>(),
             #[cfg(simdcrypt_x86_64)]
-            (Impl::VaesAvx2(t), true) => crate::wipe::stack_avx::<{ depth(26, 10) }>(t),
+            (Impl::VaesAvx2(t), true) => crate::wipe::stack_avx::<192>(t),
             #[cfg(simdcrypt_x86_64)]
-            (Impl::VaesAvx2(t), false) => crate::wipe::stack_avx::<{ depth(16, 10) }>(t),
+            (Impl::VaesAvx2(t), false) => crate::wipe::stack_avx::<288>(t),
             #[cfg(simdcrypt_x86_64)]
-            (Impl::VaesAvx512(t), _) => crate::wipe::stack_avx512::<{ depth(13, 10) }>(t),
+            (Impl::VaesAvx512(t), _) => crate::wipe::stack_avx512::<1440>(t),
             #[cfg(not(simdcrypt_x86_64))]
-            _ => stack::<{ depth(120, 107) }>(),
+            _ => stack::<1536>(),
         }
     }
 

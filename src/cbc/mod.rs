@@ -87,48 +87,45 @@ impl Imp {
     }
 
     /// Zeroes the stack the last kernel call (`OP`: [`ENCRYPT`], [`DECRYPT`] or [`MANY`])
-    /// used, where its compiled code left round keys (spilled vectors, key arrays): the
-    /// deepest frame each kernel makes below its caller, measured in optimised builds
-    /// (`leak_tests::wipes_reach_as_deep_as_calls_write`; speed/RESULTS.md, "Stack wipes") with a margin.
+    /// used, where its compiled code left round keys (spilled vectors, key arrays): in
+    /// bytes, the deepest each kernel wrote below its caller over the builds optimised for
+    /// speed (docs/design.md, "Stack and register wipes").
     #[inline(always)]
     fn burn_stack<const OP: u8>(self) {
-        use crate::wipe::{depth, stack};
+        use crate::wipe::stack;
         match (self, OP) {
-            (Imp::Portable, ENCRYPT) => stack::<{ depth(128, 119) }>(),
-            (Imp::Portable, DECRYPT | DECRYPT_SHORT) => stack::<{ depth(168, 161) }>(),
-            (Imp::Portable, _) => stack::<{ depth(212, 129) }>(),
+            (Imp::Portable, ENCRYPT) => stack::<1632>(),
+            (Imp::Portable, DECRYPT | DECRYPT_SHORT) => stack::<2176>(),
+            (Imp::Portable, _) => stack::<2784>(),
             #[cfg(simdcrypt_x86_64)]
-            (Imp::AesNi(_), ENCRYPT) => stack::<{ depth(22, 22) }>(),
+            (Imp::AesNi(_), ENCRYPT) => stack::<288>(),
             #[cfg(simdcrypt_x86_64)]
-            // (Release: 16, not 10; its calls of 1 KiB wrote 135 bytes below the wipe's
-            // start, and in one run of six 231, as deep as the VAES loops' here.)
-            (Imp::AesNi(_), DECRYPT) => stack::<{ depth(29, 16) }>(),
+            (Imp::AesNi(_), DECRYPT) => stack::<256>(),
             #[cfg(simdcrypt_x86_64)]
-            (Imp::AesNi(_), DECRYPT_SHORT) => stack::<{ depth(25, 18) }>(),
+            (Imp::AesNi(_), DECRYPT_SHORT) => stack::<288>(),
             #[cfg(simdcrypt_x86_64)]
-            (Imp::AesNi(_), _) => stack::<{ depth(126, 32) }>(),
-            // 32-byte chunks.
+            (Imp::AesNi(_), _) => stack::<2464>(),
             #[cfg(simdcrypt_x86_64)]
-            (Imp::VaesAvx2(t), ENCRYPT) => crate::wipe::stack_avx::<{ depth(12, 12) }>(t),
+            (Imp::VaesAvx2(t), ENCRYPT) => crate::wipe::stack_avx::<288>(t),
             #[cfg(simdcrypt_x86_64)]
-            (Imp::VaesAvx2(t), DECRYPT) => crate::wipe::stack_avx::<{ depth(24, 8) }>(t),
+            (Imp::VaesAvx2(t), DECRYPT) => crate::wipe::stack_avx::<576>(t),
             #[cfg(simdcrypt_x86_64)]
-            (Imp::VaesAvx2(t), DECRYPT_SHORT) => crate::wipe::stack_avx::<{ depth(23, 9) }>(t),
+            (Imp::VaesAvx2(t), DECRYPT_SHORT) => crate::wipe::stack_avx::<608>(t),
             #[cfg(simdcrypt_x86_64)]
-            (Imp::VaesAvx2(t), _) => crate::wipe::stack_avx::<{ depth(131, 34) }>(t),
+            (Imp::VaesAvx2(t), _) => crate::wipe::stack_avx::<4064>(t),
             #[cfg(simdcrypt_x86_64)]
-            (Imp::VaesAvx512(t), ENCRYPT) => crate::wipe::stack_avx512::<{ depth(12, 12) }>(t),
+            (Imp::VaesAvx512(t), ENCRYPT) => crate::wipe::stack_avx512::<160>(t),
             #[cfg(simdcrypt_x86_64)]
-            (Imp::VaesAvx512(t), DECRYPT) => crate::wipe::stack_avx512::<{ depth(12, 8) }>(t),
+            (Imp::VaesAvx512(t), DECRYPT) => crate::wipe::stack_avx512::<1504>(t),
             #[cfg(simdcrypt_x86_64)]
             (Imp::VaesAvx512(t), DECRYPT_SHORT) => {
                 // (The zmm short entry's, which runs from `zmm_from` to 31 blocks.)
-                crate::wipe::stack_avx512::<{ depth(23, 9) }>(t)
+                crate::wipe::stack_avx512::<1504>(t)
             }
             #[cfg(simdcrypt_x86_64)]
-            (Imp::VaesAvx512(t), _) => crate::wipe::stack_avx512::<{ depth(131, 34) }>(t),
+            (Imp::VaesAvx512(t), _) => crate::wipe::stack_avx512::<4064>(t),
             #[cfg(not(simdcrypt_x86_64))]
-            _ => stack::<{ depth(212, 161) }>(),
+            _ => stack::<2784>(),
         }
     }
 }

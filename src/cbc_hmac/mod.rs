@@ -186,12 +186,12 @@ impl CbcHmacSha1 {
     }
 
     /// Zeroes the stack the stitched kernel used, where its compiled code left round keys
-    /// and chaining values (spilled): its deepest frame, measured in optimised builds
-    /// (`leak_tests::wipes_reach_as_deep_as_calls_write`; speed/RESULTS.md, "Stack wipes") with a margin.
+    /// and chaining values (spilled): in bytes, the deepest it wrote below this
+    /// frame over the builds optimised for speed (docs/design.md, "Stack and register wipes").
     #[cfg(simdcrypt_x86_64)]
     #[inline(always)]
     fn burn_stack() {
-        crate::wipe::stack::<{ crate::wipe::depth(41, 33) }>();
+        crate::wipe::stack::<672>();
     }
 
     /// Encrypts (`seal`) or decrypts the whole 64-byte groups at the start of `buf[..split]`

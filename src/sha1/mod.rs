@@ -100,52 +100,49 @@ pub(crate) enum Impl {
 impl Impl {
     /// Zeroes the stack a compression from a key-derived state just used (HMAC keying,
     /// and every HMAC compression after it), where the message schedule and chaining
-    /// values are left: the deepest that HMAC keying, `mac`, `update` and the tag's two
-    /// digests write below the wipe, measured (`leak_tests::wipes_reach_as_deep_as_calls_write`;
-    /// speed/RESULTS.md, "Stack wipes") in test and in optimised builds, with at least 105
-    /// bytes to spare. Plain hashing of public data pays nothing.
+    /// values are left: in bytes, the deepest each site's kernels wrote below it over the builds
+    /// optimised for speed (docs/design.md, "Stack and register wipes"). Plain hashing of public data pays nothing.
     #[inline(always)]
     pub(crate) fn burn_stack(self) {
-        use crate::wipe::{depth, stack};
+        use crate::wipe::stack;
         match self {
-            Impl::Portable => stack::<{ depth(83, 83) }>(),
+            Impl::Portable => stack::<1184>(),
             #[cfg(simdcrypt_x86_64)]
-            Impl::Ssse3(_) => stack::<{ depth(117, 132) }>(),
+            Impl::Ssse3(_) => stack::<1632>(),
             #[cfg(simdcrypt_x86_64)]
-            Impl::Avx2(t) => crate::wipe::stack_avx::<{ depth(105, 107) }>(t),
+            Impl::Avx2(t) => crate::wipe::stack_avx::<2752>(t),
             #[cfg(simdcrypt_x86_64)]
-            Impl::Avx512(t) => crate::wipe::stack_avx512::<{ depth(105, 107) }>(t),
+            Impl::Avx512(t) => crate::wipe::stack_avx512::<2784>(t),
             #[cfg(simdcrypt_x86_64)]
-            Impl::ShaNi(_) => stack::<{ depth(31, 24) }>(),
+            Impl::ShaNi(_) => stack::<352>(),
             #[cfg(simdcrypt_asm)]
-            Impl::Avx2Asm(t) => crate::wipe::stack_avx::<{ depth(69, 78) }>(t),
+            Impl::Avx2Asm(t) => crate::wipe::stack_avx::<1824>(t),
             #[cfg(simdcrypt_asm)]
-            Impl::ShaNiAsm(_) => stack::<{ depth(56, 56) }>(),
+            Impl::ShaNiAsm(_) => stack::<608>(),
         }
     }
 
     /// Zeroes the stack below the caller of the one-shot HMAC's work function
     /// (`hmac::one_shot_work`): its frame (384 bytes on SHA-NI, with the key blocks and a long
     /// key's hashing state), then the frames of the kernels it called, which
-    /// [`Impl::burn_stack`] alone covers for the keyed calls. Measured as those are, with
-    /// at least 105 bytes to spare.
+    /// [`Impl::burn_stack`] alone covers for the keyed calls. Measured as those are.
     #[inline(always)]
     pub(crate) fn burn_one_shot(self) {
-        use crate::wipe::{depth, stack};
+        use crate::wipe::stack;
         match self {
-            Impl::Portable => stack::<{ depth(100, 91) }>(),
+            Impl::Portable => stack::<1600>(),
             #[cfg(simdcrypt_x86_64)]
-            Impl::Ssse3(_) => stack::<{ depth(137, 131) }>(),
+            Impl::Ssse3(_) => stack::<2080>(),
             #[cfg(simdcrypt_x86_64)]
-            Impl::Avx2(t) => crate::wipe::stack_avx::<{ depth(107, 99) }>(t),
+            Impl::Avx2(t) => crate::wipe::stack_avx::<3232>(t),
             #[cfg(simdcrypt_x86_64)]
-            Impl::Avx512(t) => crate::wipe::stack_avx512::<{ depth(107, 99) }>(t),
+            Impl::Avx512(t) => crate::wipe::stack_avx512::<3232>(t),
             #[cfg(simdcrypt_x86_64)]
-            Impl::ShaNi(_) => stack::<{ depth(57, 46) }>(),
+            Impl::ShaNi(_) => stack::<800>(),
             #[cfg(simdcrypt_asm)]
-            Impl::Avx2Asm(t) => crate::wipe::stack_avx::<{ depth(77, 75) }>(t),
+            Impl::Avx2Asm(t) => crate::wipe::stack_avx::<2336>(t),
             #[cfg(simdcrypt_asm)]
-            Impl::ShaNiAsm(_) => stack::<{ depth(57, 46) }>(),
+            Impl::ShaNiAsm(_) => stack::<800>(),
         }
     }
 

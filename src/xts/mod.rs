@@ -131,40 +131,39 @@ impl Kernel {
     }
 
     /// Zeroes the stack that the last tweak encryption and unit kernel calls used, where
-    /// their compiled code left round keys and tweaks (spilled vectors, key arrays): the
-    /// deepest frame each backend makes below `Xts::run_unchecked`, measured in optimised
-    /// builds (`leak_tests::wipes_reach_as_deep_as_calls_write`; speed/RESULTS.md, "Stack wipes") with a margin,
-    /// in 16-byte chunks, or 32-byte ones where the CPU has AVX.
+    /// their compiled code left round keys and tweaks (spilled vectors, key arrays): in
+    /// bytes, the deepest each backend's kernels wrote below `Xts::run_unchecked` over the
+    /// builds optimised for speed (docs/design.md, "Stack and register wipes").
     /// `path`: the kernel entry that ran ([`MANY`], [`ONE`] or [`SHORT`], each with a
     /// frame of its own).
     #[inline(always)]
     fn burn_stack(self, path: u8) {
-        use crate::wipe::{depth, stack};
+        use crate::wipe::stack;
         match (self, path) {
-            (Kernel::Portable, _) => stack::<{ depth(293, 285) }>(),
+            (Kernel::Portable, _) => stack::<3840>(),
             // (Registers only, but the calls to it write return addresses and saved registers.)
             #[cfg(simdcrypt_x86_64)]
-            (_, BLOCK) => stack::<{ depth(16, 8) }>(),
+            (_, BLOCK) => stack::<160>(),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::AesNi(_), SHORT) => stack::<{ depth(59, 30) }>(),
+            (Kernel::AesNi(_), SHORT) => stack::<736>(),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::AesNi(_), ONE) => stack::<{ depth(61, 33) }>(),
+            (Kernel::AesNi(_), ONE) => stack::<1088>(),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::AesNi(_), _) => stack::<{ depth(67, 51) }>(),
+            (Kernel::AesNi(_), _) => stack::<1152>(),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::VaesAvx2(t), SHORT) => crate::wipe::stack_avx::<{ depth(35, 14) }>(t),
+            (Kernel::VaesAvx2(t), SHORT) => crate::wipe::stack_avx::<1216>(t),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::VaesAvx2(t), ONE) => crate::wipe::stack_avx::<{ depth(57, 33) }>(t),
+            (Kernel::VaesAvx2(t), ONE) => crate::wipe::stack_avx::<2272>(t),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::VaesAvx2(t), _) => crate::wipe::stack_avx::<{ depth(66, 47) }>(t),
+            (Kernel::VaesAvx2(t), _) => crate::wipe::stack_avx::<2496>(t),
             #[cfg(simdcrypt_asm)]
-            (Kernel::VaesAvx2Asm(t), _) => crate::wipe::stack_avx::<{ depth(26, 24) }>(t),
+            (Kernel::VaesAvx2Asm(t), _) => crate::wipe::stack_avx::<576>(t),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::VaesAvx512(t), SHORT) => crate::wipe::stack_avx512::<{ depth(39, 10) }>(t),
+            (Kernel::VaesAvx512(t), SHORT) => crate::wipe::stack_avx512::<2208>(t),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::VaesAvx512(t), ONE) => crate::wipe::stack_avx512::<{ depth(81, 10) }>(t),
+            (Kernel::VaesAvx512(t), ONE) => crate::wipe::stack_avx512::<3424>(t),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::VaesAvx512(t), _) => crate::wipe::stack_avx512::<{ depth(97, 26) }>(t),
+            (Kernel::VaesAvx512(t), _) => crate::wipe::stack_avx512::<3584>(t),
         }
     }
 
