@@ -11,7 +11,8 @@
 //!   32-bit pointers) gets neither cfg: the assembly assumes 64-bit pointers.
 //! - The stack wipe's build class (`src/wipe.rs`, docs/design.md "Stack and register
 //!   wipes"), from the profile's opt-level: `simdcrypt_wipe_site` at 2 and 3 (each call site
-//!   wipes its measured depth), `simdcrypt_wipe_unoptimised` at 0 (one deep class-wide
+//!   wipes its measured depth; `simdcrypt_wipe_opt2` picks the depths measured at 2),
+//!   `simdcrypt_wipe_unoptimised` at 0 (one deep class-wide
 //!   depth), neither at 1, `s` and `z` (a shallower class-wide depth). Targets whose
 //!   frames the leak tests do not measure get a warning.
 //!
@@ -31,6 +32,7 @@ fn main() {
     println!("cargo::rustc-check-cfg=cfg(docsrs)");
     println!("cargo::rustc-check-cfg=cfg(simdcrypt_wipe_site)");
     println!("cargo::rustc-check-cfg=cfg(simdcrypt_wipe_unoptimised)");
+    println!("cargo::rustc-check-cfg=cfg(simdcrypt_wipe_opt2)");
     println!("cargo::rerun-if-changed=asm");
     println!("cargo::rerun-if-changed=build.rs");
     println!("cargo::rerun-if-env-changed=SIMDCRYPT_NO_ASM");
@@ -91,7 +93,11 @@ fn main() {
 /// Sets the stack wipe's build class, and warns where the leak tests do not measure it.
 fn wipe_class(var: &dyn Fn(&str) -> String) {
     match var("OPT_LEVEL").as_str() {
-        "2" | "3" => println!("cargo::rustc-cfg=simdcrypt_wipe_site"),
+        "3" => println!("cargo::rustc-cfg=simdcrypt_wipe_site"),
+        "2" => {
+            println!("cargo::rustc-cfg=simdcrypt_wipe_site");
+            println!("cargo::rustc-cfg=simdcrypt_wipe_opt2");
+        }
         "0" => println!("cargo::rustc-cfg=simdcrypt_wipe_unoptimised"),
         _ => {}
     }

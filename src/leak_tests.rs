@@ -493,10 +493,18 @@ fn wipes_reach_as_deep_as_calls_write() {
     );
 }
 
+/// Marks where a measured call starts: the stack that the test's own work (allocations,
+/// test data) wrote is painted again, so that the first wipe's depth counts the call's
+/// frames only.
+fn mark() {
+    crate::wipe::repaint();
+}
+
 /// Each kind of XTS call, by name.
 const XTS_CALLS: [Named<Xts>; 8] = [
     ("one 16-byte unit (one block), encrypt and decrypt", |x| {
         let mut b = bytes(15, 16);
+        mark();
         x.encrypt_sector(&mut b, 1).unwrap();
         x.decrypt_sector(&mut b, 1).unwrap();
     }),
@@ -504,32 +512,39 @@ const XTS_CALLS: [Named<Xts>; 8] = [
         "one 512-byte unit (short on vaes-avx512: a whole zmm group)",
         |x| {
             let mut b = bytes(14, 512);
+            mark();
             x.encrypt_sector(&mut b, 4).unwrap();
         },
     ),
     ("one 100-byte unit (short on every kernel), encrypt", |x| {
         let mut b = bytes(12, 100);
+        mark();
         x.encrypt_sector(&mut b, 2).unwrap();
     }),
     ("one 37-byte unit (short on every kernel), decrypt", |x| {
         let mut b = bytes(13, 37);
+        mark();
         x.decrypt_sector(&mut b, 3).unwrap();
     }),
     ("one unit with stealing, encrypt", |x| {
         let mut b = bytes(1, 4096 + 5);
+        mark();
         x.encrypt_sector(&mut b, 0).unwrap();
     }),
     ("one unit with stealing, decrypt", |x| {
         let mut b = bytes(2, 1000 + 7);
+        mark();
         x.decrypt_sector(&mut b, 1).unwrap();
     }),
     ("four 512-byte sectors in place, encrypt", |x| {
         let mut b = bytes(3, 4 * 512);
+        mark();
         x.encrypt_sectors(&mut b, 512, 0).unwrap();
     }),
     ("four 80-byte sectors out of place, decrypt", |x| {
         let s = bytes(4, 4 * 80);
         let mut d = std::vec![0u8; 4 * 80];
+        mark();
         x.decrypt_sectors_to(&s, &mut d, 80, 0).unwrap();
     }),
 ];
@@ -538,18 +553,22 @@ const XTS_CALLS: [Named<Xts>; 8] = [
 const CBC_CALLS: [Named<Cbc>; 7] = [
     ("encrypt 1 KiB", |c| {
         let mut b = bytes(5, 1024);
+        mark();
         c.encrypt(&mut [1; 16], &mut b).unwrap();
     }),
     ("decrypt 1 KiB", |c| {
         let mut b = bytes(6, 1024);
+        mark();
         c.decrypt(&mut [1; 16], &mut b).unwrap();
     }),
     ("decrypt 3 blocks", |c| {
         let mut b = bytes(7, 48);
+        mark();
         c.decrypt(&mut [1; 16], &mut b).unwrap();
     }),
     ("decrypt 20 blocks", |c| {
         let mut b = bytes(8, 320);
+        mark();
         c.decrypt(&mut [1; 16], &mut b).unwrap();
     }),
     ("encrypt_many, 20 streams", |c| {
@@ -558,14 +577,17 @@ const CBC_CALLS: [Named<Cbc>; 7] = [
             .collect();
         let mut refs: Vec<&mut [u8]> = bufs.iter_mut().map(|b| &mut b[..]).collect();
         let mut ivs = [[3u8; 16]; 20];
+        mark();
         c.encrypt_many(&mut ivs, &mut refs).unwrap();
     }),
     ("encrypt_cts 37 bytes", |c| {
         let mut b = bytes(8, 37);
+        mark();
         c.encrypt_cts(&[2; 16], &mut b).unwrap();
     }),
     ("decrypt_cts 37 bytes", |c| {
         let mut b = bytes(9, 37);
+        mark();
         c.decrypt_cts(&[2; 16], &mut b).unwrap();
     }),
 ];
@@ -574,18 +596,22 @@ const CBC_CALLS: [Named<Cbc>; 7] = [
 const AES_CALLS: [Named<Aes>; 4] = [
     ("encrypt 64 blocks", |a| {
         let mut b = [[5u8; 16]; 64];
+        mark();
         a.encrypt_blocks(&mut b);
     }),
     ("decrypt 7 blocks", |a| {
         let mut b = [[6u8; 16]; 7];
+        mark();
         a.decrypt_blocks(&mut b);
     }),
     ("decrypt 20 blocks", |a| {
         let mut b = [[6u8; 16]; 20];
+        mark();
         a.decrypt_blocks(&mut b);
     }),
     ("encrypt one block", |a| {
         let mut b = [7u8; 16];
+        mark();
         a.encrypt_block(&mut b);
     }),
 ];
@@ -594,11 +620,13 @@ const AES_CALLS: [Named<Aes>; 4] = [
 const CBC_HMAC_CALLS: [Named<CbcHmacSha1>; 2] = [
     ("seal and open 1 KiB", |c| {
         let mut b = bytes(10, 1024);
+        mark();
         let tag = c.seal(&[4; 16], &mut b).unwrap();
         c.open(&[4; 16], &mut b, &tag).unwrap();
     }),
     ("seal_cts and open_cts 200 bytes", |c| {
         let mut b = bytes(11, 200);
+        mark();
         let tag = c.seal_cts(&[4; 16], &mut b).unwrap();
         c.open_cts(&[4; 16], &mut b, &tag).unwrap();
     }),
@@ -609,40 +637,58 @@ const CBC_HMAC_CALLS: [Named<CbcHmacSha1>; 2] = [
 const HMAC_CALLS: [Named<HmacSha1Key>; 9] = [
     // (Key set-up, which the padded-key test below checks for leaks, here for its depth.)
     ("key set-up, 20-byte key", |k| {
-        core::hint::black_box(HmacSha1Key::with_backend(&bytes(21, 20), k.backend()).unwrap());
+        let key = bytes(21, 20);
+        mark();
+        core::hint::black_box(HmacSha1Key::with_backend(&key, k.backend()).unwrap());
     }),
     ("key set-up, 100-byte key", |k| {
-        core::hint::black_box(HmacSha1Key::with_backend(&bytes(21, 100), k.backend()).unwrap());
+        let key = bytes(21, 100);
+        mark();
+        core::hint::black_box(HmacSha1Key::with_backend(&key, k.backend()).unwrap());
     }),
     ("mac 20 bytes", |k| {
-        core::hint::black_box(k.mac(&bytes(20, 20)));
+        let msg = bytes(20, 20);
+        mark();
+        core::hint::black_box(k.mac(&msg));
     }),
     ("mac 1000 bytes", |k| {
-        core::hint::black_box(k.mac(&bytes(20, 1000)));
+        let msg = bytes(20, 1000);
+        mark();
+        core::hint::black_box(k.mac(&msg));
     }),
     ("verify 130 bytes", |k| {
-        let _ = core::hint::black_box(k.verify(&bytes(20, 130), &[0; 20]));
+        let msg = bytes(20, 130);
+        mark();
+        let _ = core::hint::black_box(k.verify(&msg, &[0; 20]));
     }),
     ("update in 7 pieces, finalize", |k| {
+        let msg = bytes(20, 700);
+        mark();
         let mut m = k.start();
-        for piece in bytes(20, 700).chunks(100) {
+        for piece in msg.chunks(100) {
             m.update(piece);
         }
         core::hint::black_box(m.finalize());
     }),
     ("update 1024 bytes, verify", |k| {
+        let msg = bytes(20, 1024);
+        mark();
         let mut m = k.start();
-        m.update(&bytes(20, 1024));
+        m.update(&msg);
         let _ = core::hint::black_box(m.verify_truncated(&[0; 12], 12));
     }),
     // (One-shot, keyed in the call: `one_shot_hmac_leaves_no_key_material` checks it for
     // leaks, here for its depth.)
     ("one-shot, 20-byte key, 20 bytes", |k| {
-        let tag = crate::sha1::hmac_with(k.backend(), &bytes(21, 20), &bytes(20, 20));
+        let (key, msg) = (bytes(21, 20), bytes(20, 20));
+        mark();
+        let tag = crate::sha1::hmac_with(k.backend(), &key, &msg);
         core::hint::black_box(tag.unwrap());
     }),
     ("one-shot, 100-byte key, 1000 bytes", |k| {
-        let tag = crate::sha1::hmac_with(k.backend(), &bytes(21, 100), &bytes(20, 1000));
+        let (key, msg) = (bytes(21, 100), bytes(20, 1000));
+        mark();
+        let tag = crate::sha1::hmac_with(k.backend(), &key, &msg);
         core::hint::black_box(tag.unwrap());
     }),
 ];

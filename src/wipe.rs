@@ -72,7 +72,12 @@ pub(crate) fn words(words: &mut [u32]) {
 #[inline(always)]
 #[cfg_attr(test, track_caller)]
 pub(crate) fn stack<const BYTES: usize>() {
-    const { assert!(BYTES.is_multiple_of(16), "a wipe covers whole 16-byte chunks") };
+    const {
+        assert!(
+            BYTES.is_multiple_of(16),
+            "a wipe covers whole 16-byte chunks"
+        )
+    };
     #[cfg(test)]
     if dry_run(reach(BYTES)) {
         return;
@@ -201,10 +206,23 @@ fn registers() {
     }
 }
 
+/// A site's depth by build, in bytes: the deepest its kernels wrote below it in release
+/// builds (opt-level 3 without debug assertions, also with fat LTO, `-C target-cpu=native`
+/// and nightly), with debug assertions (as `cargo test` builds with this crate's test
+/// profile), and at opt-level 2 (with and without), measured by the leak tests.
+#[cfg_attr(not(simdcrypt_wipe_site), allow(dead_code))]
+pub(crate) const fn depth(release: usize, debug_assertions: usize, opt_level_2: usize) -> usize {
+    if cfg!(simdcrypt_wipe_opt2) {
+        opt_level_2
+    } else if cfg!(debug_assertions) {
+        debug_assertions
+    } else {
+        release
+    }
+}
+
 /// Bytes every call site's wipe adds to its measured depth in builds optimised for speed:
-/// room for frames a little deeper than any measured (the depths are the deepest over
-/// opt-level 2 and 3, with and without debug assertions, fat LTO, `-C target-cpu=native`
-/// and nightly).
+/// room for frames a little deeper than any measured ([`depth`] says over which builds).
 #[cfg_attr(not(simdcrypt_wipe_site), allow(dead_code))]
 pub(crate) const MARGIN: usize = 256;
 
@@ -372,6 +390,17 @@ fn dry_run(bytes: usize) -> bool {
     }
     LOWEST.with(|l| l.set(l.get().min(at)));
     REACH.with(|l| l.set(l.get().min(at - bytes)));
+    measure(at, bytes, core::panic::Location::caller());
+    true
+}
+
+/// Test builds, where the leak tests painted the stack ([`PAINTED`]): finds how deep the
+/// calls since the paint (or the last dry wipe, or [`repaint`]) wrote below `at` (a wipe's
+/// start), keeps the deepest for `site` in [`SITES`] with the wipe's reach `bytes`, and
+/// paints the region again, so that each site is measured against the kernels it follows.
+#[cfg(test)]
+#[inline(always)]
+fn measure(at: usize, bytes: usize, site: &'static core::panic::Location<'static>) {
     let (bottom, top) = PAINTED.with(core::cell::Cell::get);
     // This frame's stack pointer, less the red zone: nothing above it may be painted.
     #[cfg(target_arch = "x86_64")]
@@ -398,7 +427,6 @@ fn dry_run(bytes: usize) -> bool {
                 break;
             }
         }
-        let site = core::panic::Location::caller();
         SITES.with(|s| {
             let mut s = s.borrow_mut();
             if let Some(e) = s.iter_mut().find(|e| e.0 == site) {
@@ -416,7 +444,15 @@ fn dry_run(bytes: usize) -> bool {
             };
         }
     }
-    true
+}
+
+/// Test builds: paints the leak tests' region again (below this frame), where it is set.
+#[cfg(test)]
+#[inline(never)]
+pub(crate) fn repaint() {
+    let marker = 0u8;
+    let at = core::hint::black_box(&marker) as *const u8 as usize;
+    measure(at, 0, core::panic::Location::caller());
 }
 
 /// The leak tests' paint.

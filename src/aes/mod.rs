@@ -139,21 +139,21 @@ impl Impl {
     /// grows with its depth: speed/RESULTS.md, "Zen 3: short calls").
     #[inline(always)]
     pub(crate) fn burn_stack(self, short: bool) {
-        use crate::wipe::stack;
+        use crate::wipe::{depth, stack};
         match (self, short) {
-            (Impl::Portable, _) => stack::<1536>(),
+            (Impl::Portable, _) => stack::<{ depth(1440, 1536, 1536) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Impl::AesNi(_), true) => stack::<160>(),
+            (Impl::AesNi(_), true) => stack::<{ depth(160, 160, 160) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Impl::AesNi(_), false) => stack::<160>(),
+            (Impl::AesNi(_), false) => stack::<{ depth(160, 160, 160) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Impl::VaesAvx2(t), true) => crate::wipe::stack_avx::<192>(t),
+            (Impl::VaesAvx2(t), true) => crate::wipe::stack_avx::<{ depth(160, 192, 160) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            (Impl::VaesAvx2(t), false) => crate::wipe::stack_avx::<288>(t),
+            (Impl::VaesAvx2(t), false) => crate::wipe::stack_avx::<{ depth(160, 288, 160) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            (Impl::VaesAvx512(t), _) => crate::wipe::stack_avx512::<1440>(t),
+            (Impl::VaesAvx512(t), _) => crate::wipe::stack_avx512::<{ depth(160, 160, 1440) }>(t),
             #[cfg(not(simdcrypt_x86_64))]
-            _ => stack::<1536>(),
+            _ => stack::<{ depth(1440, 1536, 1536) }>(),
         }
     }
 

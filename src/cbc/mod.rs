@@ -92,40 +92,46 @@ impl Imp {
     /// speed (docs/design.md, "Stack and register wipes").
     #[inline(always)]
     fn burn_stack<const OP: u8>(self) {
-        use crate::wipe::stack;
+        use crate::wipe::{depth, stack};
         match (self, OP) {
-            (Imp::Portable, ENCRYPT) => stack::<1632>(),
-            (Imp::Portable, DECRYPT | DECRYPT_SHORT) => stack::<2176>(),
-            (Imp::Portable, _) => stack::<2784>(),
+            (Imp::Portable, ENCRYPT) => stack::<{ depth(1568, 1600, 1632) }>(),
+            (Imp::Portable, DECRYPT | DECRYPT_SHORT) => stack::<{ depth(2048, 2144, 2176) }>(),
+            (Imp::Portable, _) => stack::<{ depth(2592, 2752, 2784) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Imp::AesNi(_), ENCRYPT) => stack::<288>(),
+            (Imp::AesNi(_), ENCRYPT) => stack::<{ depth(288, 288, 288) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Imp::AesNi(_), DECRYPT) => stack::<256>(),
+            (Imp::AesNi(_), DECRYPT) => stack::<{ depth(160, 256, 224) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Imp::AesNi(_), DECRYPT_SHORT) => stack::<288>(),
+            (Imp::AesNi(_), DECRYPT_SHORT) => stack::<{ depth(288, 288, 288) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Imp::AesNi(_), _) => stack::<2464>(),
+            (Imp::AesNi(_), _) => stack::<{ depth(1248, 1600, 2464) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Imp::VaesAvx2(t), ENCRYPT) => crate::wipe::stack_avx::<288>(t),
+            (Imp::VaesAvx2(t), ENCRYPT) => crate::wipe::stack_avx::<{ depth(288, 288, 288) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            (Imp::VaesAvx2(t), DECRYPT) => crate::wipe::stack_avx::<576>(t),
+            (Imp::VaesAvx2(t), DECRYPT) => crate::wipe::stack_avx::<{ depth(160, 576, 384) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            (Imp::VaesAvx2(t), DECRYPT_SHORT) => crate::wipe::stack_avx::<608>(t),
+            (Imp::VaesAvx2(t), DECRYPT_SHORT) => {
+                crate::wipe::stack_avx::<{ depth(288, 608, 288) }>(t)
+            }
             #[cfg(simdcrypt_x86_64)]
-            (Imp::VaesAvx2(t), _) => crate::wipe::stack_avx::<4064>(t),
+            (Imp::VaesAvx2(t), _) => crate::wipe::stack_avx::<{ depth(2016, 3424, 4064) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            (Imp::VaesAvx512(t), ENCRYPT) => crate::wipe::stack_avx512::<160>(t),
+            (Imp::VaesAvx512(t), ENCRYPT) => {
+                crate::wipe::stack_avx512::<{ depth(160, 160, 160) }>(t)
+            }
             #[cfg(simdcrypt_x86_64)]
-            (Imp::VaesAvx512(t), DECRYPT) => crate::wipe::stack_avx512::<1504>(t),
+            (Imp::VaesAvx512(t), DECRYPT) => {
+                crate::wipe::stack_avx512::<{ depth(160, 320, 1504) }>(t)
+            }
             #[cfg(simdcrypt_x86_64)]
             (Imp::VaesAvx512(t), DECRYPT_SHORT) => {
                 // (The zmm short entry's, which runs from `zmm_from` to 31 blocks.)
-                crate::wipe::stack_avx512::<1504>(t)
+                crate::wipe::stack_avx512::<{ depth(160, 320, 1504) }>(t)
             }
             #[cfg(simdcrypt_x86_64)]
-            (Imp::VaesAvx512(t), _) => crate::wipe::stack_avx512::<4064>(t),
+            (Imp::VaesAvx512(t), _) => crate::wipe::stack_avx512::<{ depth(2016, 3424, 4064) }>(t),
             #[cfg(not(simdcrypt_x86_64))]
-            _ => stack::<2784>(),
+            _ => stack::<{ depth(2592, 2752, 2784) }>(),
         }
     }
 }

@@ -104,21 +104,21 @@ impl Impl {
     /// optimised for speed (docs/design.md, "Stack and register wipes"). Plain hashing of public data pays nothing.
     #[inline(always)]
     pub(crate) fn burn_stack(self) {
-        use crate::wipe::stack;
+        use crate::wipe::{depth, stack};
         match self {
-            Impl::Portable => stack::<1184>(),
+            Impl::Portable => stack::<{ depth(1376, 1376, 1600) }>(),
             #[cfg(simdcrypt_x86_64)]
-            Impl::Ssse3(_) => stack::<1632>(),
+            Impl::Ssse3(_) => stack::<{ depth(2016, 2080, 2048) }>(),
             #[cfg(simdcrypt_x86_64)]
-            Impl::Avx2(t) => crate::wipe::stack_avx::<2752>(t),
+            Impl::Avx2(t) => crate::wipe::stack_avx::<{ depth(3072, 3232, 3168) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            Impl::Avx512(t) => crate::wipe::stack_avx512::<2784>(t),
+            Impl::Avx512(t) => crate::wipe::stack_avx512::<{ depth(3072, 3232, 3232) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            Impl::ShaNi(_) => stack::<352>(),
+            Impl::ShaNi(_) => stack::<{ depth(672, 800, 768) }>(),
             #[cfg(simdcrypt_asm)]
-            Impl::Avx2Asm(t) => crate::wipe::stack_avx::<1824>(t),
+            Impl::Avx2Asm(t) => crate::wipe::stack_avx::<{ depth(2336, 2336, 2240) }>(t),
             #[cfg(simdcrypt_asm)]
-            Impl::ShaNiAsm(_) => stack::<608>(),
+            Impl::ShaNiAsm(_) => stack::<{ depth(608, 608, 608) }>(),
         }
     }
 
@@ -128,21 +128,21 @@ impl Impl {
     /// [`Impl::burn_stack`] alone covers for the keyed calls. Measured as those are.
     #[inline(always)]
     pub(crate) fn burn_one_shot(self) {
-        use crate::wipe::stack;
+        use crate::wipe::{depth, stack};
         match self {
-            Impl::Portable => stack::<1600>(),
+            Impl::Portable => stack::<{ depth(1376, 1376, 1600) }>(),
             #[cfg(simdcrypt_x86_64)]
-            Impl::Ssse3(_) => stack::<2080>(),
+            Impl::Ssse3(_) => stack::<{ depth(2016, 2080, 2048) }>(),
             #[cfg(simdcrypt_x86_64)]
-            Impl::Avx2(t) => crate::wipe::stack_avx::<3232>(t),
+            Impl::Avx2(t) => crate::wipe::stack_avx::<{ depth(3072, 3232, 3168) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            Impl::Avx512(t) => crate::wipe::stack_avx512::<3232>(t),
+            Impl::Avx512(t) => crate::wipe::stack_avx512::<{ depth(3072, 3232, 3232) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            Impl::ShaNi(_) => stack::<800>(),
+            Impl::ShaNi(_) => stack::<{ depth(672, 800, 768) }>(),
             #[cfg(simdcrypt_asm)]
-            Impl::Avx2Asm(t) => crate::wipe::stack_avx::<2336>(t),
+            Impl::Avx2Asm(t) => crate::wipe::stack_avx::<{ depth(2336, 2336, 2240) }>(t),
             #[cfg(simdcrypt_asm)]
-            Impl::ShaNiAsm(_) => stack::<800>(),
+            Impl::ShaNiAsm(_) => stack::<{ depth(608, 608, 608) }>(),
         }
     }
 

@@ -138,32 +138,38 @@ impl Kernel {
     /// frame of its own).
     #[inline(always)]
     fn burn_stack(self, path: u8) {
-        use crate::wipe::stack;
+        use crate::wipe::{depth, stack};
         match (self, path) {
-            (Kernel::Portable, _) => stack::<3840>(),
+            (Kernel::Portable, _) => stack::<{ depth(3744, 3840, 3840) }>(),
             // (Registers only, but the calls to it write return addresses and saved registers.)
             #[cfg(simdcrypt_x86_64)]
-            (_, BLOCK) => stack::<160>(),
+            (_, BLOCK) => stack::<{ depth(160, 160, 160) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::AesNi(_), SHORT) => stack::<736>(),
+            (Kernel::AesNi(_), SHORT) => stack::<{ depth(160, 736, 608) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::AesNi(_), ONE) => stack::<1088>(),
+            (Kernel::AesNi(_), ONE) => stack::<{ depth(576, 768, 1088) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::AesNi(_), _) => stack::<1152>(),
+            (Kernel::AesNi(_), _) => stack::<{ depth(928, 896, 1152) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::VaesAvx2(t), SHORT) => crate::wipe::stack_avx::<1216>(t),
+            (Kernel::VaesAvx2(t), SHORT) => crate::wipe::stack_avx::<{ depth(224, 928, 1216) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::VaesAvx2(t), ONE) => crate::wipe::stack_avx::<2272>(t),
+            (Kernel::VaesAvx2(t), ONE) => crate::wipe::stack_avx::<{ depth(1056, 1504, 2272) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::VaesAvx2(t), _) => crate::wipe::stack_avx::<2496>(t),
+            (Kernel::VaesAvx2(t), _) => crate::wipe::stack_avx::<{ depth(1952, 1984, 2496) }>(t),
             #[cfg(simdcrypt_asm)]
-            (Kernel::VaesAvx2Asm(t), _) => crate::wipe::stack_avx::<576>(t),
+            (Kernel::VaesAvx2Asm(t), _) => crate::wipe::stack_avx::<{ depth(576, 576, 576) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::VaesAvx512(t), SHORT) => crate::wipe::stack_avx512::<2208>(t),
+            (Kernel::VaesAvx512(t), SHORT) => {
+                crate::wipe::stack_avx512::<{ depth(544, 992, 2208) }>(t)
+            }
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::VaesAvx512(t), ONE) => crate::wipe::stack_avx512::<3424>(t),
+            (Kernel::VaesAvx512(t), ONE) => {
+                crate::wipe::stack_avx512::<{ depth(2112, 2368, 3424) }>(t)
+            }
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::VaesAvx512(t), _) => crate::wipe::stack_avx512::<3584>(t),
+            (Kernel::VaesAvx512(t), _) => {
+                crate::wipe::stack_avx512::<{ depth(2976, 2944, 3584) }>(t)
+            }
         }
     }
 
