@@ -124,7 +124,7 @@ impl HmacSha1 {
     /// without a key object in between (its copy and its wipe on drop were a visible share
     /// of a one-message HMAC).
     fn keyed(key: &[u8], imp: Impl, backend: Backend) -> HmacSha1 {
-        let (inner_start, outer_start) = key_states(key, imp, backend);
+        let (inner_start, outer_start) = key_states_below(key, imp, backend);
         // (As deep as the one-block kernel's frames: [`key_states`] wipes a long key's own.)
         imp.for_run(1).burn_stack();
         HmacSha1::from_states(imp, backend, inner_start, outer_start)
@@ -330,6 +330,14 @@ pub(crate) fn key_states(key: &[u8], imp: Impl, backend: Backend) -> ([u32; 5], 
     (inner_start, outer_start)
 }
 
+/// [`key_states`] in a frame of its own, below the caller's stack wipe: the padded key
+/// blocks and whatever copies of them the compiler makes (unoptimised builds keep
+/// temporaries of every 16-byte piece) lie where `Impl::burn_stack` reaches.
+#[inline(never)]
+fn key_states_below(key: &[u8], imp: Impl, backend: Backend) -> ([u32; 5], [u32; 5]) {
+    key_states(key, imp, backend)
+}
+
 /// Bytes `start..start + 16` of `k0` (at most 64 bytes) as a little-endian `u128`, zero
 /// past its end, from whole loads: one of 16 bytes, or, for a short last piece, the 16
 /// bytes that end where `k0` ends shifted down (a key of at least 16 bytes), or two
@@ -484,7 +492,7 @@ impl HmacSha1Key {
     }
 
     fn from_impl(key: &[u8], imp: Impl, backend: Backend) -> HmacSha1Key {
-        let (inner_start, outer_start) = key_states(key, imp, backend);
+        let (inner_start, outer_start) = key_states_below(key, imp, backend);
         // The compression of `K0 ^ ipad` and `K0 ^ opad` (and of a long key) leaves their
         // message schedules (key bytes) and chaining values in the kernels' stack frames:
         // zeroed here, once per key, so `update`, `mac` and `finalize` pay nothing. (As
