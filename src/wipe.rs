@@ -56,7 +56,7 @@ pub(crate) fn words(words: &mut [u32]) {
 /// kernel entries are `#[inline(never)]`, so their frames lie below that function's).
 /// How deep it reaches depends on the build class `build.rs` sets (docs/design.md,
 /// "Stack and register wipes"):
-/// - optimised for speed (opt-level 2 or 3): `BYTES` plus [`MARGIN`], `BYTES` measured
+/// - optimised for speed (opt-level 2 or 3): `BYTES` plus [`margin`], `BYTES` measured
 ///   for this call site (`leak_tests::wipes_reach_as_deep_as_calls_write`), as unrolled
 ///   stores;
 /// - any other opt-level: [`CLASS_DEPTH`] bytes at every call site, as a store loop (the
@@ -79,13 +79,13 @@ pub(crate) fn stack<const BYTES: usize>() {
         )
     };
     #[cfg(test)]
-    if dry_run(reach(BYTES)) {
+    if dry_run(reach(BYTES), stack_pointer()) {
         return;
     }
     #[cfg(all(simdcrypt_x86_64, simdcrypt_wipe_site))]
     // SAFETY: without `nostack` the stack pointer is aligned for a call (16 bytes) and
     // the stack below it belongs to the asm block, which restores the stack pointer; the
-    // stores stay in the `BYTES + MARGIN` bytes (a multiple of 16) below it, written from the top down, so
+    // stores stay in the `BYTES + margin(BYTES)` bytes (a multiple of 16) below it, written from the top down, so
     // the first touch of an unmapped guard page faults. The stack pointer is lowered over
     // the area first, so that nothing is written below it (where a signal handler's frame
     // could go, and which valgrind reports). Every register the C ABI lets a call clobber
@@ -100,8 +100,8 @@ pub(crate) fn stack<const BYTES: usize>() {
             "movaps xmmword ptr [rsp + simdcrypt_wipe_off], xmm0",
             ".endr",
             "add rsp, {bytes}",
-            n = const (BYTES + MARGIN) / 16,
-            bytes = const (BYTES + MARGIN) / 16 * 16,
+            n = const (BYTES + margin(BYTES)) / 16,
+            bytes = const (BYTES + margin(BYTES)) / 16 * 16,
             clobber_abi("C"),
         );
     }
@@ -159,50 +159,85 @@ macro_rules! zero_xmm {
     };
 }
 
-/// The asm that zeroes zmm16-31 (EVEX `vpxord`: the whole 512 bits).
+/// The asm that zeroes zmm16-31 (`$w`: "xmm" for the EVEX 128-bit forms, which need
+/// AVX-512 VL, or "zmm"); each clears the whole register.
 #[cfg(simdcrypt_x86_64)]
-macro_rules! zero_zmm_high {
-    () => {
+macro_rules! zero_evex_high {
+    ($w:literal) => {
         concat!(
-            "vpxord zmm16, zmm16, zmm16\n",
-            "vpxord zmm17, zmm17, zmm17\n",
-            "vpxord zmm18, zmm18, zmm18\n",
-            "vpxord zmm19, zmm19, zmm19\n",
-            "vpxord zmm20, zmm20, zmm20\n",
-            "vpxord zmm21, zmm21, zmm21\n",
-            "vpxord zmm22, zmm22, zmm22\n",
-            "vpxord zmm23, zmm23, zmm23\n",
-            "vpxord zmm24, zmm24, zmm24\n",
-            "vpxord zmm25, zmm25, zmm25\n",
-            "vpxord zmm26, zmm26, zmm26\n",
-            "vpxord zmm27, zmm27, zmm27\n",
-            "vpxord zmm28, zmm28, zmm28\n",
-            "vpxord zmm29, zmm29, zmm29\n",
-            "vpxord zmm30, zmm30, zmm30\n",
-            "vpxord zmm31, zmm31, zmm31",
+            concat!("vpxord ", $w, "16, ", $w, "16, ", $w, "16\n"),
+            concat!("vpxord ", $w, "17, ", $w, "17, ", $w, "17\n"),
+            concat!("vpxord ", $w, "18, ", $w, "18, ", $w, "18\n"),
+            concat!("vpxord ", $w, "19, ", $w, "19, ", $w, "19\n"),
+            concat!("vpxord ", $w, "20, ", $w, "20, ", $w, "20\n"),
+            concat!("vpxord ", $w, "21, ", $w, "21, ", $w, "21\n"),
+            concat!("vpxord ", $w, "22, ", $w, "22, ", $w, "22\n"),
+            concat!("vpxord ", $w, "23, ", $w, "23, ", $w, "23\n"),
+            concat!("vpxord ", $w, "24, ", $w, "24, ", $w, "24\n"),
+            concat!("vpxord ", $w, "25, ", $w, "25, ", $w, "25\n"),
+            concat!("vpxord ", $w, "26, ", $w, "26, ", $w, "26\n"),
+            concat!("vpxord ", $w, "27, ", $w, "27, ", $w, "27\n"),
+            concat!("vpxord ", $w, "28, ", $w, "28, ", $w, "28\n"),
+            concat!("vpxord ", $w, "29, ", $w, "29, ", $w, "29\n"),
+            concat!("vpxord ", $w, "30, ", $w, "30, ", $w, "30\n"),
+            concat!("vpxord ", $w, "31, ", $w, "31, ", $w, "31\n"),
         )
     };
 }
 
-/// Zeroes every vector register the C ABI lets a call clobber, as far as this CPU has
-/// them: xmm0-15, ymm0-15 with AVX (`vzeroall`), and zmm16-31 with AVX-512 F. Those are
-/// the registers a kernel may leave key material in, and not only kernels: the C
-/// library's `memcpy` on AVX-512 CPUs copies through ymm16-31.
+/// The asm that zeroes ymm/zmm0-15 by VEX zero idioms, then `vzeroupper`.
+#[cfg(simdcrypt_x86_64)]
+macro_rules! zero_vex {
+    () => {
+        concat!(
+            "vpxor xmm0, xmm0, xmm0\n",
+            "vpxor xmm1, xmm1, xmm1\n",
+            "vpxor xmm2, xmm2, xmm2\n",
+            "vpxor xmm3, xmm3, xmm3\n",
+            "vpxor xmm4, xmm4, xmm4\n",
+            "vpxor xmm5, xmm5, xmm5\n",
+            "vpxor xmm6, xmm6, xmm6\n",
+            "vpxor xmm7, xmm7, xmm7\n",
+            "vpxor xmm8, xmm8, xmm8\n",
+            "vpxor xmm9, xmm9, xmm9\n",
+            "vpxor xmm10, xmm10, xmm10\n",
+            "vpxor xmm11, xmm11, xmm11\n",
+            "vpxor xmm12, xmm12, xmm12\n",
+            "vpxor xmm13, xmm13, xmm13\n",
+            "vpxor xmm14, xmm14, xmm14\n",
+            "vpxor xmm15, xmm15, xmm15\n",
+            "vzeroupper",
+        )
+    };
+}
+
+/// Zeroes the vector registers a kernel may leave key material in, as far as this CPU has
+/// them: xmm0-15 (the SSE kernels write no upper halves, and the AVX kernels' wipe is
+/// [`stack_ymm`]), and zmm16-31 with AVX-512 F, which the C library's `memcpy` on AVX-512
+/// CPUs copies through (ymm16-31) even where no kernel of ours uses them. Zero idioms
+/// only (`xorps`, EVEX `vpxord`), which cost no execution unit.
 #[cfg(simdcrypt_x86_64)]
 #[inline(always)]
 fn registers() {
-    use crate::cpu::Features;
     let f = crate::cpu::detected();
-    if f.contains(Features::AVX512F) {
-        // SAFETY: the CPU has AVX-512 F (and so AVX); the registers written are all
-        // caller-saved and declared clobbered.
-        unsafe { core::arch::asm!("vzeroall", zero_zmm_high!(), clobber_abi("C")) };
-    } else if f.contains(Features::AVX) {
-        // SAFETY: the CPU has AVX; as above.
-        unsafe { core::arch::asm!("vzeroall", clobber_abi("C")) };
+    if f.contains(crate::cpu::Features::AVX512F) {
+        high_registers(f.contains(crate::cpu::Features::AVX512VL));
+    }
+    // SAFETY: SSE2 is part of x86-64; xmm0-15 are caller-saved and declared clobbered.
+    unsafe { core::arch::asm!(zero_xmm!(), clobber_abi("C")) };
+}
+
+/// Zeroes zmm16-31, on a CPU with AVX-512 F (with VL: the 128-bit EVEX forms).
+#[cfg(simdcrypt_x86_64)]
+#[inline(always)]
+fn high_registers(vl: bool) {
+    if vl {
+        // SAFETY: the caller has seen AVX-512 F and VL; zmm16-31 are caller-saved and
+        // declared clobbered.
+        unsafe { core::arch::asm!(zero_evex_high!("xmm"), clobber_abi("C")) };
     } else {
-        // SAFETY: SSE2 is part of x86-64; as above.
-        unsafe { core::arch::asm!(zero_xmm!(), clobber_abi("C")) };
+        // SAFETY: the caller has seen AVX-512 F; as above.
+        unsafe { core::arch::asm!(zero_evex_high!("zmm"), clobber_abi("C")) };
     }
 }
 
@@ -221,10 +256,13 @@ pub(crate) const fn depth(release: usize, debug_assertions: usize, opt_level_2: 
     }
 }
 
-/// Bytes every call site's wipe adds to its measured depth in builds optimised for speed:
+/// Bytes a call site's wipe adds to its measured depth `bytes` in builds optimised for speed
+/// (an eighth, rounded up to 32, and 32 more):
 /// room for frames a little deeper than any measured ([`depth`] says over which builds).
 #[cfg_attr(not(simdcrypt_wipe_site), allow(dead_code))]
-pub(crate) const MARGIN: usize = 256;
+pub(crate) const fn margin(bytes: usize) -> usize {
+    (bytes / 8).div_ceil(32) * 32 + 32
+}
 
 /// Bytes every wipe covers in builds not optimised for speed (see [`stack`]): the deepest
 /// a call writes in that class (opt-level 0: unoptimised frames; 1, `s`, `z`), measured by
@@ -240,7 +278,7 @@ pub(crate) const CLASS_DEPTH: usize = if cfg!(simdcrypt_wipe_unoptimised) {
 #[cfg(test)]
 const fn reach(site: usize) -> usize {
     if cfg!(simdcrypt_wipe_site) {
-        site + MARGIN
+        site + margin(site)
     } else {
         CLASS_DEPTH
     }
@@ -275,7 +313,7 @@ fn after_wipe() {
 
 /// [`stack`] for callers whose CPU has AVX (the token proves it): one 32-byte store per
 /// 32 bytes (`N` counts them), half the stores of [`stack`] for the deep frames of the
-/// VAES kernels, and `vzeroall` for the registers (ymm0-15 whole).
+/// VAES kernels, and VEX zero idioms for the registers (ymm0-15 whole).
 #[cfg(simdcrypt_x86_64)]
 #[inline(always)]
 #[cfg_attr(test, track_caller)]
@@ -284,7 +322,7 @@ pub(crate) fn stack_avx<const BYTES: usize>(_avx: impl Avx) {
 }
 
 /// [`stack_avx`] after AVX-512 code (the token proves the CPU has it, so no feature check):
-/// zmm16-31 zeroed too, which `vzeroall` leaves ([`stack_avx`] checks the CPU for them).
+/// zmm16-31 zeroed too ([`stack_avx`] checks the CPU for them).
 #[cfg(simdcrypt_x86_64)]
 #[inline(always)]
 #[cfg_attr(test, track_caller)]
@@ -292,7 +330,7 @@ pub(crate) fn stack_avx512<const BYTES: usize>(_avx512: impl Avx512) {
     stack_ymm::<BYTES, true>();
 }
 
-/// Tokens that prove AVX (and so `vzeroall` and 32-byte stores).
+/// Tokens that prove AVX (and so VEX zero idioms and 32-byte stores).
 #[cfg(simdcrypt_x86_64)]
 pub(crate) trait Avx: Copy {}
 #[cfg(simdcrypt_x86_64)]
@@ -315,20 +353,24 @@ impl Avx512 for crate::cpu::Avx512Token {}
 #[cfg_attr(test, track_caller)]
 fn stack_ymm<const BYTES: usize, const ZMM: bool>() {
     #[cfg(test)]
-    if dry_run(reach(BYTES)) {
+    if dry_run(reach(BYTES), stack_pointer()) {
         return;
     }
-    if ZMM || crate::cpu::detected().contains(crate::cpu::Features::AVX512F) {
-        // SAFETY: the caller's token or the CPU's features prove AVX-512 F; zmm16-31 are
-        // caller-saved (the C ABI lets a call clobber them) and declared clobbered.
-        unsafe { core::arch::asm!(zero_zmm_high!(), clobber_abi("C")) };
+    if ZMM {
+        // (The tokens that prove AVX-512 include VL.)
+        high_registers(true);
+    } else {
+        let f = crate::cpu::detected();
+        if f.contains(crate::cpu::Features::AVX512F) {
+            high_registers(f.contains(crate::cpu::Features::AVX512VL));
+        }
     }
     #[cfg(simdcrypt_wipe_site)]
     // SAFETY: the caller's token proves AVX; as in `stack`, the stack pointer is lowered
-    // over the area (`BYTES + MARGIN`, rounded up to 32, and 32 more bytes) and restored, and the stores stay in it,
+    // over the area (`BYTES + margin(BYTES)`, rounded up to 32, and 32 more bytes) and restored, and the stores stay in it,
     // from the top down (one unaligned store for the top 32 bytes, then aligned ones from
     // the old stack pointer rounded down to 32). Every register the C ABI lets a call
-    // clobber is declared clobbered: `vzeroall` zeroes ymm0-15 (zmm0-15) whole.
+    // clobber is declared clobbered: `zero_vex!` zeroes ymm0-15 (zmm0-15) whole.
     unsafe {
         core::arch::asm!(
             "mov rax, rsp",
@@ -342,9 +384,9 @@ fn stack_ymm<const BYTES: usize, const ZMM: bool>() {
             ".set simdcrypt_wipe_off, simdcrypt_wipe_off + 32",
             ".endr",
             "add rsp, {bytes}",
-            "vzeroall",
-            n = const (BYTES + MARGIN).div_ceil(32),
-            bytes = const (BYTES + MARGIN).div_ceil(32) * 32 + 32,
+            zero_vex!(),
+            n = const (BYTES + margin(BYTES)).div_ceil(32),
+            bytes = const (BYTES + margin(BYTES)).div_ceil(32) * 32 + 32,
             clobber_abi("C"),
         );
     }
@@ -365,7 +407,7 @@ fn stack_ymm<const BYTES: usize, const ZMM: bool>() {
             "cmp rax, rcx",
             "jne 2b",
             "add rsp, {bytes}",
-            "vzeroall",
+            zero_vex!(),
             depth = const CLASS_DEPTH,
             bytes = const CLASS_DEPTH + 32,
             clobber_abi("C"),
@@ -373,8 +415,28 @@ fn stack_ymm<const BYTES: usize, const ZMM: bool>() {
     }
 }
 
+/// The stack pointer where this is inlined: in a wipe, where its area starts.
+#[cfg(test)]
+#[inline(always)]
+fn stack_pointer() -> usize {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let sp: usize;
+        // SAFETY: reads the stack pointer into a register; no memory is touched.
+        unsafe {
+            core::arch::asm!("mov {}, rsp", out(reg) sp, options(nomem, nostack, preserves_flags))
+        };
+        sp
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let marker = 0u8;
+        core::hint::black_box(&marker) as *const u8 as usize
+    }
+}
+
 /// Test builds: when [`DRY`] is set, records in [`LOWEST`] where a wipe of `bytes` would
-/// start (an address in this frame, a few bytes below where the wipe's area starts) and in
+/// start (`at`, the caller's stack pointer, where the wipe's area starts) and in
 /// [`REACH`] where it would end, and says to skip it. Where the leak tests painted the
 /// stack ([`PAINTED`]), it also finds how deep the calls since the paint (or the last dry
 /// wipe) wrote below this wipe, keeps the deepest for its call site in [`SITES`], and
@@ -382,9 +444,7 @@ fn stack_ymm<const BYTES: usize, const ZMM: bool>() {
 #[cfg(test)]
 #[inline(never)]
 #[track_caller]
-fn dry_run(bytes: usize) -> bool {
-    let marker = 0u8;
-    let at = core::hint::black_box(&marker) as *const u8 as usize;
+fn dry_run(bytes: usize, at: usize) -> bool {
     if !DRY.with(core::cell::Cell::get) {
         return false;
     }
@@ -484,10 +544,11 @@ std::thread_local! {
 #[repr(C, align(16))]
 struct Area<const BYTES: usize>([u8; BYTES], [Chunk; EXTRA]);
 
-/// The margin's chunks where a site's wipe adds [`MARGIN`] to its depth.
+/// The margin's chunks where a site's wipe adds a margin to its depth: [`margin`] of the
+/// deepest site, as one constant (an array's length cannot depend on `BYTES`).
 #[cfg(not(simdcrypt_x86_64))]
 const EXTRA: usize = if cfg!(simdcrypt_wipe_site) {
-    MARGIN / 16
+    margin(4096) / 16
 } else {
     0
 };
