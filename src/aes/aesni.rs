@@ -46,3 +46,112 @@ entries! { "aes";
     fn decrypt_short(t: AesNiToken, ks: &KeySchedule, b: &mut [Block])
         => kernel::blocks<Xmm, true, true>;
 }
+
+/// `KEYGENASSIST`'s word `W` (`0xff`: word 3, `RotWord(SubWord(x3)) ^ rcon`; `0xaa`: word 2,
+/// `SubWord(x3)`), broadcast.
+#[inline(always)]
+fn assist<const RCON: i32, const W: i32>(x: __m128i) -> __m128i {
+    // SAFETY: the callers run inside `expand_aes`, compiled with `aes` (which the
+    // token proves); SSE2 is part of x86-64.
+    unsafe { _mm_shuffle_epi32::<W>(_mm_aeskeygenassist_si128::<RCON>(x)) }
+}
+
+/// The four words after `prev` in a 128-bit step: `w[i] = w[i - Nk] ^ w[i - 1]` folded over
+/// the lanes (a prefix XOR of `prev`), each then XORed with `t` (the transformed word).
+#[inline(always)]
+fn fold(prev: __m128i, t: __m128i) -> __m128i {
+    // SAFETY: SSE2 is part of x86-64.
+    unsafe {
+        let mut x = _mm_xor_si128(prev, _mm_slli_si128::<4>(prev));
+        x = _mm_xor_si128(x, _mm_slli_si128::<8>(x));
+        _mm_xor_si128(x, t)
+    }
+}
+
+/// One 128-bit step of the AES-128 schedule.
+#[inline(always)]
+fn step128<const RCON: i32>(k: __m128i) -> __m128i {
+    fold(k, assist::<RCON, 0xff>(k))
+}
+
+/// One 6-word step of the AES-192 schedule: `a` holds words `i-6..i-2`, the low half of
+/// `b` words `i-2..i`; returns the next 6 words the same way (`b`'s high half unused).
+#[inline(always)]
+fn step192<const RCON: i32>(a: __m128i, b: __m128i) -> (__m128i, __m128i) {
+    // `KEYGENASSIST` word 1: RotWord(SubWord(b1)) ^ rcon.
+    let na = fold(a, assist::<RCON, 0x55>(b));
+    // SAFETY: SSE2 is part of x86-64.
+    let nb = unsafe {
+        let t = _mm_shuffle_epi32::<0xff>(na);
+        _mm_xor_si128(_mm_xor_si128(b, _mm_slli_si128::<4>(b)), t)
+    };
+    (na, nb)
+}
+
+/// Expands `key` (16, 24 or 32 bytes; `ks.rounds` already 10, 12 or 14) into `ks.enc`,
+/// and `ks.dec` from it by `AESIMC`: the schedule of FIPS-197 §5.2 computed by
+/// `AESKEYGENASSIST` (SubWord without tables, constant time).
+pub(crate) fn expand(t: AesNiToken, key: &[u8], ks: &mut KeySchedule) {
+    // SAFETY: the token proves the CPU has AES-NI, SSSE3 and SSE4.1.
+    unsafe { expand_aes(t, key, ks) }
+}
+
+/// The kernel entry of [`expand`]: a frame of its own, which the caller's stack wipe covers.
+#[inline(never)]
+#[target_feature(enable = "aes,ssse3,sse4.1")]
+fn expand_aes(_t: AesNiToken, key: &[u8], ks: &mut KeySchedule) {
+    let enc = &mut ks.enc;
+    let mut k = [0u8; 32];
+    k[..key.len()].copy_from_slice(key);
+    let lo = load(k[..16].try_into().expect("16 bytes"));
+    let hi = load(k[16..].try_into().expect("16 bytes"));
+    crate::wipe::bytes(&mut k);
+    match key.len() {
+        16 => {
+            let mut x = lo;
+            store(&mut enc[0], x);
+            macro_rules! r128 { ($($i:literal $rc:literal),*) => {$(
+                x = step128::<$rc>(x);
+                store(&mut enc[$i], x);
+            )*}}
+            r128!(1 0x01, 2 0x02, 3 0x04, 4 0x08, 5 0x10, 6 0x20, 7 0x40, 8 0x80, 9 0x1b, 10 0x36);
+        }
+        24 => {
+            // Round keys straddle the 6-word steps: three keys per two steps.
+            let (mut a, mut b) = (lo, hi);
+            store(&mut enc[0], a);
+            macro_rules! r192 { ($($i:literal $rc1:literal $rc2:literal),*) => {$(
+                let (a1, b1) = step192::<$rc1>(a, b);
+                store(&mut enc[$i], _mm_unpacklo_epi64(b, a1));
+                store(&mut enc[$i + 1], _mm_alignr_epi8::<8>(b1, a1));
+                (a, b) = step192::<$rc2>(a1, b1);
+                store(&mut enc[$i + 2], a);
+            )*}}
+            r192!(1 0x01 0x02, 4 0x04 0x08, 7 0x10 0x20);
+            let (a1, b1) = step192::<0x40>(a, b);
+            store(&mut enc[10], _mm_unpacklo_epi64(b, a1));
+            store(&mut enc[11], _mm_alignr_epi8::<8>(b1, a1));
+            store(&mut enc[12], step192::<0x80>(a1, b1).0);
+        }
+        _ => {
+            let (mut a, mut b) = (lo, hi);
+            store(&mut enc[0], a);
+            store(&mut enc[1], b);
+            macro_rules! r256 { ($($i:literal $rc:literal),*) => {$(
+                a = fold(a, assist::<$rc, 0xff>(b));
+                store(&mut enc[$i], a);
+                b = fold(b, assist::<0, 0xaa>(a));
+                store(&mut enc[$i + 1], b);
+            )*}}
+            r256!(2 0x01, 4 0x02, 6 0x04, 8 0x08, 10 0x10, 12 0x20);
+            a = fold(a, assist::<0x40, 0xff>(b));
+            store(&mut enc[14], a);
+        }
+    }
+    let r = ks.rounds;
+    ks.dec[0] = ks.enc[r];
+    ks.dec[r] = ks.enc[0];
+    for i in 1..r {
+        store(&mut ks.dec[i], _mm_aesimc_si128(load(&ks.enc[r - i])));
+    }
+}

@@ -71,6 +71,18 @@ const MANY: u8 = 2;
 const DECRYPT_SHORT: u8 = 3;
 
 impl Imp {
+    /// The AES-NI token this kernel's token implies (`None` for the portable kernel): what
+    /// keys it ([`KeySchedule::set`]).
+    #[inline(always)]
+    fn aesni(self) -> Option<AesNiToken> {
+        match self {
+            Imp::Portable => None,
+            Imp::AesNi(t) => Some(t),
+            Imp::VaesAvx2(t) => Some(t.aesni()),
+            Imp::VaesAvx512(t) => Some(t.vaes_avx2().aesni()),
+        }
+    }
+
     /// Whether decrypting `n` blocks runs a short entry: fewer than 8 registers of blocks
     /// (8 on AES-NI, 16 on VAES-AVX2, 32 on VAES-AVX-512), with no group loop and the round
     /// keys read where used (as `crate::aes::Impl::short` for ECB). `Cbc::dec_blocks` hands
@@ -258,12 +270,15 @@ impl Cbc {
     /// ```
     pub fn with_backend(key: &[u8], backend: Backend) -> Result<Cbc, Error> {
         let (imp, backend) = dispatch::CBC.select(backend)?;
-        Ok(Cbc {
-            ks: KeySchedule::new(key)?,
+        let mut cbc = Cbc {
+            ks: KeySchedule::EMPTY,
             imp,
             backend,
             zmm_from: crate::tuning::zmm_from(),
-        })
+        };
+        // In place: no moved copy of the round keys is left in this frame.
+        cbc.ks.set(key, imp.aesni())?;
+        Ok(cbc)
     }
 
     dispatch::backend_methods! {

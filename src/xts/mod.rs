@@ -537,15 +537,19 @@ impl Xts {
         if equal && !allow_equal {
             return Err(Error::XtsDuplicateKeyHalves);
         }
-        Ok(Xts {
-            k1: KeySchedule::new(a)?,
-            k2: KeySchedule::new(b)?,
+        let mut xts = Xts {
+            k1: KeySchedule::EMPTY,
+            k2: KeySchedule::EMPTY,
             tweak_one,
             kernel,
             fresh: crate::tuning::fresh_tweaks(),
             backend,
             decrypt_only: equal,
-        })
+        };
+        // In place: no moved copy of the round keys is left in this frame.
+        xts.k1.set(a, tweak_one.aesni())?;
+        xts.k2.set(b, tweak_one.aesni())?;
+        Ok(xts)
     }
 
     dispatch::backend_methods! {
