@@ -74,43 +74,70 @@ impl KeySchedule {
     #[cfg(test)]
     pub(crate) fn with(key: &[u8], aesni: Option<AesNiToken>) -> Result<KeySchedule, Error> {
         let mut ks = KeySchedule::EMPTY;
-        ks.set(key, aesni)?;
+        ks.expand(key, KeySchedule::rounds_for(key)?, aesni);
         Ok(ks)
     }
 
-    /// Expands a 16-, 24- or 32-byte key into `self` (in place, so that no copy of the
-    /// round keys is left in a caller's frame by a move): with AES-NI given its token,
-    /// else portably ([`soft::expand`]). Both are constant time (no table lookups).
+    /// Zeroes the round keys (as dropping does).
+    #[inline(always)]
+    pub(crate) fn zero(&mut self) {
+        crate::wipe::blocks(&mut self.enc);
+        crate::wipe::blocks(&mut self.dec);
+    }
+
+    /// The round count of a key: 10, 12 or 14 for 16, 24 or 32 bytes.
+    pub(crate) fn rounds_for(key: &[u8]) -> Result<usize, Error> {
+        match key.len() {
+            16 => Ok(10),
+            24 => Ok(12),
+            32 => Ok(14),
+            len => Err(Error::InvalidKeyLength {
+                len,
+                expected: "16, 24 or 32 bytes",
+            }),
+        }
+    }
+
+    /// Expands `key` of `rounds` ([`KeySchedule::rounds_for`]) into `self`: with AES-NI
+    /// given its token, else portably ([`soft::expand`]). Both are constant time (no table
+    /// lookups). The caller zeroes the stack after it ([`burn_keying`]).
+    #[inline]
     #[cfg_attr(not(simdcrypt_x86_64), allow(clippy::needless_pass_by_value))]
-    pub(crate) fn set(&mut self, key: &[u8], aesni: Option<AesNiToken>) -> Result<(), Error> {
-        self.rounds = match key.len() {
-            16 => 10,
-            24 => 12,
-            32 => 14,
-            len => {
-                return Err(Error::InvalidKeyLength {
-                    len,
-                    expected: "16, 24 or 32 bytes",
-                });
-            }
-        };
+    pub(crate) fn expand(&mut self, key: &[u8], rounds: usize, aesni: Option<AesNiToken>) {
+        debug_assert_eq!(KeySchedule::rounds_for(key), Ok(rounds));
+        self.rounds = rounds;
         match aesni {
             #[cfg(simdcrypt_x86_64)]
-            Some(t) => {
-                aesni::expand(t, key, self);
-                // Its frame held the padded key (`leak_tests` measures the depth).
-                crate::wipe::stack::<{ crate::wipe::depth(4, 4) }>();
-            }
+            Some(t) => aesni::expand(t, key, self),
             _ => soft::expand(key, self),
         }
-        Ok(())
+    }
+}
+
+/// Zeroes the stack after a keying function (`Aes::keyed`, `Cbc::keyed`, `Xts::keyed`:
+/// `#[inline(never)]`, each called right before): its frame, where the value was built
+/// before it was copied out, and the frames of the expansion below it (the AES-NI kernel's
+/// shallow, the portable one's deeper), measured in test builds
+/// (`leak_tests::wipes_reach_as_deep_as_calls_write`, the "key set-up" calls) with a margin.
+/// `aesni`: the schedules were expanded with AES-NI; `two`: two were built (XTS).
+///
+/// `extern "C"`: it cannot unwind (a panic in it aborts), so the caller's value, which
+/// it returns right after, needs no drop on an unwinding path and is built where the
+/// caller returns it, not in a local of its own, which would be a copy left behind.
+#[inline(always)]
+pub(crate) extern "C" fn burn_keying(aesni: bool, two: bool) {
+    use crate::wipe::{depth, stack};
+    match (aesni, two) {
+        (true, false) => stack::<{ depth(48, 48) }>(),
+        (true, true) => stack::<{ depth(84, 84) }>(),
+        (false, false) => stack::<{ depth(80, 80) }>(),
+        (false, true) => stack::<{ depth(112, 112) }>(),
     }
 }
 
 impl Drop for KeySchedule {
     fn drop(&mut self) {
-        crate::wipe::blocks(&mut self.enc);
-        crate::wipe::blocks(&mut self.dec);
+        self.zero();
     }
 }
 
@@ -264,6 +291,7 @@ impl Aes {
     /// ));
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
+    #[inline(always)]
     pub fn new(key: &[u8]) -> Result<Aes, Error> {
         Aes::with_backend(key, dispatch::AES.auto())
     }
@@ -281,15 +309,31 @@ impl Aes {
     /// assert!(matches!(not_aes, Err(Error::BackendNotForAlgorithm { .. })));
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
+    #[inline(always)]
     pub fn with_backend(key: &[u8], backend: Backend) -> Result<Aes, Error> {
         let (imp, backend) = dispatch::AES.select(backend)?;
+        let rounds = KeySchedule::rounds_for(key)?;
+        let aes = Aes::keyed(key, rounds, imp, backend);
+        burn_keying(imp.aesni().is_some(), false);
+        aes
+    }
+
+    /// `Aes` keyed on `imp`: built in this frame and copied out; the caller zeroes the
+    /// frame after ([`burn_keying`]).
+    /// (The `Result` is made here: wrapping the value in the caller would be one more
+    /// copy, in the caller's frame.)
+    #[inline(never)]
+    fn keyed(key: &[u8], rounds: usize, imp: Impl, backend: Backend) -> Result<Aes, Error> {
+        // (Called first: an empty schedule made before a call would be a temporary of
+        // its own, a deeper frame to wipe.)
+        let zmm_from = crate::tuning::zmm_from();
         let mut aes = Aes {
             ks: KeySchedule::EMPTY,
             imp,
             backend,
-            zmm_from: crate::tuning::zmm_from(),
+            zmm_from,
         };
-        aes.ks.set(key, imp.aesni())?;
+        aes.ks.expand(key, rounds, imp.aesni());
         Ok(aes)
     }
 

@@ -248,6 +248,7 @@ impl Cbc {
     /// ));
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
+    #[inline(always)]
     pub fn new(key: &[u8]) -> Result<Cbc, Error> {
         Cbc::with_backend(key, dispatch::CBC.auto())
     }
@@ -268,16 +269,29 @@ impl Cbc {
     /// assert!(matches!(not_cbc, Err(Error::BackendNotForAlgorithm { .. })));
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
+    #[inline(always)]
     pub fn with_backend(key: &[u8], backend: Backend) -> Result<Cbc, Error> {
         let (imp, backend) = dispatch::CBC.select(backend)?;
+        let rounds = KeySchedule::rounds_for(key)?;
+        let cbc = Cbc::keyed(key, rounds, imp, backend);
+        crate::aes::burn_keying(imp.aesni().is_some(), false);
+        cbc
+    }
+
+    /// `Cbc` keyed on `imp`: built in this frame and copied out; the caller zeroes the
+    /// frame after (`crate::aes::burn_keying`).
+    #[inline(never)]
+    fn keyed(key: &[u8], rounds: usize, imp: Imp, backend: Backend) -> Result<Cbc, Error> {
+        // (Called first: an empty schedule made before a call would be a temporary of
+        // its own, a deeper frame to wipe.)
+        let zmm_from = crate::tuning::zmm_from();
         let mut cbc = Cbc {
             ks: KeySchedule::EMPTY,
             imp,
             backend,
-            zmm_from: crate::tuning::zmm_from(),
+            zmm_from,
         };
-        // In place: no moved copy of the round keys is left in this frame.
-        cbc.ks.set(key, imp.aesni())?;
+        cbc.ks.expand(key, rounds, imp.aesni());
         Ok(cbc)
     }
 

@@ -434,6 +434,7 @@ impl Xts {
     /// assert!(matches!(Xts::new(&[1u8; 48]), Err(Error::InvalidKeyLength { len: 48, .. })));
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
+    #[inline(always)]
     pub fn new(key: &[u8]) -> Result<Xts, Error> {
         Xts::with_backend(key, dispatch::XTS.auto())
     }
@@ -454,6 +455,7 @@ impl Xts {
     /// assert!(matches!(not_xts, Err(Error::BackendNotForAlgorithm { .. })));
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
+    #[inline(always)]
     pub fn with_backend(key: &[u8], backend: Backend) -> Result<Xts, Error> {
         Xts::build(key, backend, false)
     }
@@ -486,6 +488,7 @@ impl Xts {
     /// assert!(!Xts::new_allow_equal_halves(&[[1u8; 16], [2u8; 16]].concat())?.decrypt_only());
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
+    #[inline(always)]
     pub fn new_allow_equal_halves(key: &[u8]) -> Result<Xts, Error> {
         Xts::build(key, dispatch::XTS.auto(), true)
     }
@@ -501,6 +504,7 @@ impl Xts {
     /// }
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
+    #[inline(always)]
     pub fn with_backend_allow_equal_halves(key: &[u8], backend: Backend) -> Result<Xts, Error> {
         Xts::build(key, backend, true)
     }
@@ -519,6 +523,7 @@ impl Xts {
         self.decrypt_only
     }
 
+    #[inline(always)]
     fn build(key: &[u8], backend: Backend, allow_equal: bool) -> Result<Xts, Error> {
         let (kernel, backend) = dispatch::XTS.select(backend)?;
         let tweak_one = kernel.tweak_kernel();
@@ -537,18 +542,38 @@ impl Xts {
         if equal && !allow_equal {
             return Err(Error::XtsDuplicateKeyHalves);
         }
+        let rounds = KeySchedule::rounds_for(a)?;
+        let xts = Xts::keyed(a, b, rounds, kernel, backend, equal);
+        crate::aes::burn_keying(tweak_one.aesni().is_some(), true);
+        xts
+    }
+
+    /// `Xts` keyed with `Key1 = a`, `Key2 = b` on `kernel`: built in this frame and copied
+    /// out; the caller zeroes the frame after (`crate::aes::burn_keying`).
+    #[inline(never)]
+    fn keyed(
+        a: &[u8],
+        b: &[u8],
+        rounds: usize,
+        kernel: Kernel,
+        backend: Backend,
+        decrypt_only: bool,
+    ) -> Result<Xts, Error> {
+        let tweak_one = kernel.tweak_kernel();
+        // (Called first: an empty schedule made before a call would be a temporary of
+        // its own, a deeper frame to wipe.)
+        let fresh = crate::tuning::fresh_tweaks();
         let mut xts = Xts {
             k1: KeySchedule::EMPTY,
             k2: KeySchedule::EMPTY,
             tweak_one,
             kernel,
-            fresh: crate::tuning::fresh_tweaks(),
+            fresh,
             backend,
-            decrypt_only: equal,
+            decrypt_only,
         };
-        // In place: no moved copy of the round keys is left in this frame.
-        xts.k1.set(a, tweak_one.aesni())?;
-        xts.k2.set(b, tweak_one.aesni())?;
+        xts.k1.expand(a, rounds, tweak_one.aesni());
+        xts.k2.expand(b, rounds, tweak_one.aesni());
         Ok(xts)
     }
 
