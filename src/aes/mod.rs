@@ -114,24 +114,20 @@ impl KeySchedule {
     }
 }
 
-/// Zeroes the stack after a keying function (`Aes::keyed`, `Cbc::keyed`, `Xts::keyed`:
-/// `#[inline(never)]`, each called right before): its frame, where the value was built
-/// before it was copied out, and the frames of the expansion below it (the AES-NI kernel's
-/// shallow, the portable one's deeper), measured in test builds
+/// Zeroes the stack after a keying function (`Aes::key_into`, `Cbc::key_into`,
+/// `Xts::key_into`: `#[inline(never)]`, each called right before, expanding in place into
+/// the caller's value): the frames of the keying function and of the expansion below it
+/// (the AES-NI kernel's shallow, the portable one's deeper), measured in test builds
 /// (`leak_tests::wipes_reach_as_deep_as_calls_write`, the "key set-up" calls) with a margin.
-/// `aesni`: the schedules were expanded with AES-NI; `two`: two were built (XTS).
-///
-/// `extern "C"`: it cannot unwind (a panic in it aborts), so the caller's value, which
-/// it returns right after, needs no drop on an unwinding path and is built where the
-/// caller returns it, not in a local of its own, which would be a copy left behind.
+/// `aesni`: the schedules were expanded with AES-NI; `two`: two were (XTS).
 #[inline(always)]
-pub(crate) extern "C" fn burn_keying(aesni: bool, two: bool) {
+pub(crate) fn burn_keying(aesni: bool, two: bool) {
     use crate::wipe::{depth, stack};
     match (aesni, two) {
-        (true, false) => stack::<{ depth(48, 48) }>(),
-        (true, true) => stack::<{ depth(84, 84) }>(),
-        (false, false) => stack::<{ depth(80, 80) }>(),
-        (false, true) => stack::<{ depth(112, 112) }>(),
+        (true, false) => stack::<{ depth(10, 10) }>(),
+        (true, true) => stack::<{ depth(19, 19) }>(),
+        (false, false) => stack::<{ depth(34, 34) }>(),
+        (false, true) => stack::<{ depth(47, 47) }>(),
     }
 }
 
@@ -313,28 +309,34 @@ impl Aes {
     pub fn with_backend(key: &[u8], backend: Backend) -> Result<Aes, Error> {
         let (imp, backend) = dispatch::AES.select(backend)?;
         let rounds = KeySchedule::rounds_for(key)?;
-        let aes = Aes::keyed(key, rounds, imp, backend);
+        let mut aes = core::mem::MaybeUninit::uninit();
+        Aes::key_into(&mut aes, key, rounds, imp, backend);
         burn_keying(imp.aesni().is_some(), false);
-        aes
+        // SAFETY: `key_into` wrote every field.
+        Ok(unsafe { aes.assume_init() })
     }
 
-    /// `Aes` keyed on `imp`: built in this frame and copied out; the caller zeroes the
-    /// frame after ([`burn_keying`]).
-    /// (The `Result` is made here: wrapping the value in the caller would be one more
-    /// copy, in the caller's frame.)
+    /// Keys `out` on `imp`, the schedule expanded where it stays (no copy of the round
+    /// keys in this frame); the caller wipes the expansion's frames after
+    /// ([`burn_keying`]).
     #[inline(never)]
-    fn keyed(key: &[u8], rounds: usize, imp: Impl, backend: Backend) -> Result<Aes, Error> {
-        // (Called first: an empty schedule made before a call would be a temporary of
-        // its own, a deeper frame to wipe.)
+    fn key_into(
+        out: &mut core::mem::MaybeUninit<Aes>,
+        key: &[u8],
+        rounds: usize,
+        imp: Impl,
+        backend: Backend,
+    ) {
+        // (Called first: the value is then written where it stays, not made in a
+        // temporary across the call and copied.)
         let zmm_from = crate::tuning::zmm_from();
-        let mut aes = Aes {
+        let aes = out.write(Aes {
             ks: KeySchedule::EMPTY,
             imp,
             backend,
             zmm_from,
-        };
+        });
         aes.ks.expand(key, rounds, imp.aesni());
-        Ok(aes)
     }
 
     dispatch::backend_methods! {

@@ -273,26 +273,34 @@ impl Cbc {
     pub fn with_backend(key: &[u8], backend: Backend) -> Result<Cbc, Error> {
         let (imp, backend) = dispatch::CBC.select(backend)?;
         let rounds = KeySchedule::rounds_for(key)?;
-        let cbc = Cbc::keyed(key, rounds, imp, backend);
+        let mut cbc = core::mem::MaybeUninit::uninit();
+        Cbc::key_into(&mut cbc, key, rounds, imp, backend);
         crate::aes::burn_keying(imp.aesni().is_some(), false);
-        cbc
+        // SAFETY: `key_into` wrote every field.
+        Ok(unsafe { cbc.assume_init() })
     }
 
-    /// `Cbc` keyed on `imp`: built in this frame and copied out; the caller zeroes the
-    /// frame after (`crate::aes::burn_keying`).
+    /// Keys `out` on `imp`, the schedule expanded where it stays (no copy of the round
+    /// keys in this frame); the caller wipes the expansion's frames after
+    /// (`crate::aes::burn_keying`).
     #[inline(never)]
-    fn keyed(key: &[u8], rounds: usize, imp: Imp, backend: Backend) -> Result<Cbc, Error> {
-        // (Called first: an empty schedule made before a call would be a temporary of
-        // its own, a deeper frame to wipe.)
+    fn key_into(
+        out: &mut core::mem::MaybeUninit<Cbc>,
+        key: &[u8],
+        rounds: usize,
+        imp: Imp,
+        backend: Backend,
+    ) {
+        // (Called first: the value is then written where it stays, not made in a
+        // temporary across the call and copied.)
         let zmm_from = crate::tuning::zmm_from();
-        let mut cbc = Cbc {
+        let cbc = out.write(Cbc {
             ks: KeySchedule::EMPTY,
             imp,
             backend,
             zmm_from,
-        };
+        });
         cbc.ks.expand(key, rounds, imp.aesni());
-        Ok(cbc)
     }
 
     dispatch::backend_methods! {

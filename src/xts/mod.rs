@@ -543,27 +543,31 @@ impl Xts {
             return Err(Error::XtsDuplicateKeyHalves);
         }
         let rounds = KeySchedule::rounds_for(a)?;
-        let xts = Xts::keyed(a, b, rounds, kernel, backend, equal);
+        let mut xts = core::mem::MaybeUninit::uninit();
+        Xts::key_into(&mut xts, a, b, rounds, kernel, backend, equal);
         crate::aes::burn_keying(tweak_one.aesni().is_some(), true);
-        xts
+        // SAFETY: `key_into` wrote every field.
+        Ok(unsafe { xts.assume_init() })
     }
 
-    /// `Xts` keyed with `Key1 = a`, `Key2 = b` on `kernel`: built in this frame and copied
-    /// out; the caller zeroes the frame after (`crate::aes::burn_keying`).
+    /// Keys `out` with `Key1 = a`, `Key2 = b` on `kernel`, the schedules expanded where
+    /// they stay (no copy of the round keys in this frame); the caller wipes the
+    /// expansion's frames after (`crate::aes::burn_keying`).
     #[inline(never)]
-    fn keyed(
+    fn key_into(
+        out: &mut core::mem::MaybeUninit<Xts>,
         a: &[u8],
         b: &[u8],
         rounds: usize,
         kernel: Kernel,
         backend: Backend,
         decrypt_only: bool,
-    ) -> Result<Xts, Error> {
+    ) {
         let tweak_one = kernel.tweak_kernel();
-        // (Called first: an empty schedule made before a call would be a temporary of
-        // its own, a deeper frame to wipe.)
+        // (Called first: the value is then written where it stays, not made in a
+        // temporary across the call and copied.)
         let fresh = crate::tuning::fresh_tweaks();
-        let mut xts = Xts {
+        let xts = out.write(Xts {
             k1: KeySchedule::EMPTY,
             k2: KeySchedule::EMPTY,
             tweak_one,
@@ -571,10 +575,9 @@ impl Xts {
             fresh,
             backend,
             decrypt_only,
-        };
+        });
         xts.k1.expand(a, rounds, tweak_one.aesni());
         xts.k2.expand(b, rounds, tweak_one.aesni());
-        Ok(xts)
     }
 
     dispatch::backend_methods! {
