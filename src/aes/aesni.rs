@@ -47,13 +47,27 @@ entries! { "aes";
         => kernel::blocks<Xmm, true, true>;
 }
 
-/// `KEYGENASSIST`'s word `W` (`0xff`: word 3, `RotWord(SubWord(x3)) ^ rcon`; `0xaa`: word 2,
-/// `SubWord(x3)`), broadcast.
+/// Word `W` of `x`, rotated (`ROT`: RotWord) and put through SubWord, XORed with `RCON`,
+/// in every lane: `pshufb` broadcasts the (rotated) word and `aesenclast` substitutes it
+/// (its ShiftRows moves nothing when the four columns are equal) and adds the constant.
+/// What `aeskeygenassist` and a shuffle make, on a chain of two short-latency instructions
+/// (`aeskeygenassist` has the longer latency on Intel cores).
 #[inline(always)]
-fn assist<const RCON: i32, const W: i32>(x: __m128i) -> __m128i {
-    // SAFETY: the callers run inside `expand_aes`, compiled with `aes` (which the
-    // token proves); SSE2 is part of x86-64.
-    unsafe { _mm_shuffle_epi32::<W>(_mm_aeskeygenassist_si128::<RCON>(x)) }
+fn sub_word<const W: i32, const ROT: bool, const RCON: i32>(x: __m128i) -> __m128i {
+    let b = 4 * W;
+    let lane = if ROT {
+        (b + 1) | (b + 2) << 8 | (b + 3) << 16 | b << 24
+    } else {
+        b | (b + 1) << 8 | (b + 2) << 16 | (b + 3) << 24
+    };
+    // SAFETY: the callers run inside `expand_aes`, compiled with `aes` and `ssse3` (which
+    // the token proves); SSE2 is part of x86-64.
+    unsafe {
+        _mm_aesenclast_si128(
+            _mm_shuffle_epi8(x, _mm_set1_epi32(lane)),
+            _mm_set1_epi32(RCON),
+        )
+    }
 }
 
 /// The four words after `prev` in a 128-bit step: `w[i] = w[i - Nk] ^ w[i - 1]` folded over
@@ -71,15 +85,15 @@ fn fold(prev: __m128i, t: __m128i) -> __m128i {
 /// One 128-bit step of the AES-128 schedule.
 #[inline(always)]
 fn step128<const RCON: i32>(k: __m128i) -> __m128i {
-    fold(k, assist::<RCON, 0xff>(k))
+    fold(k, sub_word::<3, true, RCON>(k))
 }
 
 /// One 6-word step of the AES-192 schedule: `a` holds words `i-6..i-2`, the low half of
 /// `b` words `i-2..i`; returns the next 6 words the same way (`b`'s high half unused).
 #[inline(always)]
 fn step192<const RCON: i32>(a: __m128i, b: __m128i) -> (__m128i, __m128i) {
-    // `KEYGENASSIST` word 1: RotWord(SubWord(b1)) ^ rcon.
-    let na = fold(a, assist::<RCON, 0x55>(b));
+    // RotWord(SubWord(b1)) ^ rcon.
+    let na = fold(a, sub_word::<1, true, RCON>(b));
     // SAFETY: SSE2 is part of x86-64.
     let nb = unsafe {
         let t = _mm_shuffle_epi32::<0xff>(na);
@@ -89,8 +103,8 @@ fn step192<const RCON: i32>(a: __m128i, b: __m128i) -> (__m128i, __m128i) {
 }
 
 /// Expands `key` (16, 24 or 32 bytes; `ks.rounds` already 10, 12 or 14) into `ks.enc`,
-/// and `ks.dec` from it by `AESIMC`: the schedule of FIPS-197 §5.2 computed by
-/// `AESKEYGENASSIST` (SubWord without tables, constant time).
+/// and `ks.dec` from it by `AESIMC`: the schedule of FIPS-197 §5.2, SubWord by
+/// `AESENCLAST` ([`sub_word`]: no tables, constant time).
 pub(crate) fn expand(t: AesNiToken, key: &[u8], ks: &mut KeySchedule) {
     // SAFETY: the token proves the CPU has AES-NI, SSSE3 and SSE4.1.
     unsafe { expand_aes(t, key, ks) }
@@ -101,11 +115,7 @@ pub(crate) fn expand(t: AesNiToken, key: &[u8], ks: &mut KeySchedule) {
 #[target_feature(enable = "aes,ssse3,sse4.1")]
 fn expand_aes(_t: AesNiToken, key: &[u8], ks: &mut KeySchedule) {
     let enc = &mut ks.enc;
-    let mut k = [0u8; 32];
-    k[..key.len()].copy_from_slice(key);
-    let lo = load(k[..16].try_into().expect("16 bytes"));
-    let hi = load(k[16..].try_into().expect("16 bytes"));
-    crate::wipe::bytes(&mut k);
+    let lo = load(key[..16].try_into().expect("at least 16 bytes"));
     match key.len() {
         16 => {
             let mut x = lo;
@@ -118,7 +128,9 @@ fn expand_aes(_t: AesNiToken, key: &[u8], ks: &mut KeySchedule) {
         }
         24 => {
             // Round keys straddle the 6-word steps: three keys per two steps.
-            let (mut a, mut b) = (lo, hi);
+            let hi: &[u8; 8] = key[16..].try_into().expect("24 bytes");
+            // SAFETY: `hi` is 8 readable bytes, which `loadl` reads (unaligned).
+            let (mut a, mut b) = (lo, unsafe { _mm_loadl_epi64(hi.as_ptr().cast()) });
             store(&mut enc[0], a);
             macro_rules! r192 { ($($i:literal $rc1:literal $rc2:literal),*) => {$(
                 let (a1, b1) = step192::<$rc1>(a, b);
@@ -134,17 +146,17 @@ fn expand_aes(_t: AesNiToken, key: &[u8], ks: &mut KeySchedule) {
             store(&mut enc[12], step192::<0x80>(a1, b1).0);
         }
         _ => {
-            let (mut a, mut b) = (lo, hi);
+            let (mut a, mut b) = (lo, load(key[16..].try_into().expect("32 bytes")));
             store(&mut enc[0], a);
             store(&mut enc[1], b);
             macro_rules! r256 { ($($i:literal $rc:literal),*) => {$(
-                a = fold(a, assist::<$rc, 0xff>(b));
+                a = fold(a, sub_word::<3, true, $rc>(b));
                 store(&mut enc[$i], a);
-                b = fold(b, assist::<0, 0xaa>(a));
+                b = fold(b, sub_word::<3, false, 0>(a));
                 store(&mut enc[$i + 1], b);
             )*}}
             r256!(2 0x01, 4 0x02, 6 0x04, 8 0x08, 10 0x10, 12 0x20);
-            a = fold(a, assist::<0x40, 0xff>(b));
+            a = fold(a, sub_word::<3, true, 0x40>(b));
             store(&mut enc[14], a);
         }
     }

@@ -4,7 +4,7 @@
 //! The key schedule is backend-neutral: the encryption round keys and
 //! the round keys of the *equivalent inverse cipher* (FIPS-197 §5.3.5, the form `aesdec`
 //! uses), as bytes. Every backend reads it as it is; it is computed once, in constant time,
-//! with AES-NI (`aeskeygenassist`, `aesimc`) on the x86-64 backends and by portable
+//! with AES-NI (SubWord by `aesenclast`, `aesimc`) on the x86-64 backends and by portable
 //! bitsliced code otherwise, and zeroized on drop.
 //!
 //! ```
@@ -78,13 +78,6 @@ impl KeySchedule {
         Ok(ks)
     }
 
-    /// Zeroes the round keys (as dropping does).
-    #[inline(always)]
-    pub(crate) fn zero(&mut self) {
-        crate::wipe::blocks(&mut self.enc);
-        crate::wipe::blocks(&mut self.dec);
-    }
-
     /// The round count of a key: 10, 12 or 14 for 16, 24 or 32 bytes.
     pub(crate) fn rounds_for(key: &[u8]) -> Result<usize, Error> {
         match key.len() {
@@ -133,7 +126,10 @@ pub(crate) fn burn_keying(aesni: bool, two: bool) {
 
 impl Drop for KeySchedule {
     fn drop(&mut self) {
-        self.zero();
+        // The slots past `rounds` never held a key: expansion writes `0..=rounds`.
+        let n = self.rounds.min(14) + 1;
+        crate::wipe::blocks(&mut self.enc[..n]);
+        crate::wipe::blocks(&mut self.dec[..n]);
     }
 }
 
