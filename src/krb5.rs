@@ -127,28 +127,10 @@ fn dk(base: &Aes, constant: &[u8], out: &mut [u8]) {
     wipe::bytes(&mut block);
 }
 
-/// PBKDF2-HMAC-SHA1 (RFC 8018 §5.2) into `out`.
+/// PBKDF2-HMAC-SHA1 (RFC 8018 §5.2) into `out` (16 or 32 bytes): the password keyed
+/// once, two compressions per iteration (`crate::sha1::hmac::pbkdf2`).
 fn pbkdf2_hmac_sha1(password: &[u8], salt: &[u8], iterations: u32, out: &mut [u8]) {
-    let prf = HmacSha1::new(password);
-    for (i, chunk) in out.chunks_mut(20).enumerate() {
-        let mut mac = prf.clone();
-        mac.update(salt);
-        // At most two 20-byte blocks here, so the index fits.
-        mac.update(&(i as u32 + 1).to_be_bytes());
-        let mut u = mac.finalize();
-        let mut t = u;
-        for _ in 1..iterations {
-            let mut mac = prf.clone();
-            mac.update(&u);
-            u = mac.finalize();
-            for (a, b) in t.iter_mut().zip(&u) {
-                *a ^= b;
-            }
-        }
-        chunk.copy_from_slice(&t[..chunk.len()]);
-        wipe::bytes(&mut u);
-        wipe::bytes(&mut t);
-    }
+    crate::sha1::hmac::pbkdf2(password, salt, iterations, out);
 }
 
 /// A base key of either length, with AES keyed for the derivations.
@@ -582,6 +564,27 @@ mod tests {
                 let slow: std::vec::Vec<u8> = acc[..n].iter().map(|&a| a as u8).collect();
                 assert_eq!(fast[..n], slow[..], "{k} bytes to {n}");
             }
+        }
+    }
+
+    /// The two-compression loop against RustCrypto's `pbkdf2` for one and two output
+    /// blocks, short and long (hashed) passwords, few and several iterations.
+    #[test]
+    fn pbkdf2_matches_rustcrypto() {
+        let mut rng = crate::test_util::Rng(8018);
+        for (pw_len, salt_len, iters, out_len) in [
+            (8, 20, 1, 16),
+            (65, 3, 2, 32),
+            (20, 0, 7, 40),
+            (100, 64, 3, 20),
+            (1, 200, 33, 32),
+        ] {
+            let (pw, salt) = (rng.bytes(pw_len), rng.bytes(salt_len));
+            let mut ours = [0u8; 40];
+            crate::sha1::hmac::pbkdf2(&pw, &salt, iters, &mut ours[..out_len]);
+            let mut want = [0u8; 40];
+            pbkdf2::pbkdf2_hmac::<sha1::Sha1>(&pw, &salt, iters, &mut want[..out_len]);
+            assert_eq!(ours, want, "{pw_len} {salt_len} {iters} {out_len}");
         }
     }
 
