@@ -102,68 +102,98 @@ fn step192<const RCON: i32>(a: __m128i, b: __m128i) -> (__m128i, __m128i) {
     (na, nb)
 }
 
-/// Expands `key` (16, 24 or 32 bytes; `ks.rounds` already 10, 12 or 14) into `ks.enc`,
-/// and `ks.dec` from it by `AESIMC`: the schedule of FIPS-197 §5.2, SubWord by
-/// `AESENCLAST` ([`sub_word`]: no tables, constant time).
-pub(crate) fn expand(t: AesNiToken, key: &[u8], ks: &mut KeySchedule) {
-    // SAFETY: the token proves the CPU has AES-NI, SSSE3 and SSE4.1.
-    unsafe { expand_aes(t, key, ks) }
+/// Expands `key` (16, 24 or 32 bytes, of `rounds` 10, 12 or 14) into `*ks`, writing all
+/// of it: `rounds`, the encryption keys (the schedule of FIPS-197 §5.2, SubWord by
+/// `AESENCLAST`, [`sub_word`]: no tables, constant time), the decryption keys from them by
+/// `AESIMC`, and zeros in the slots past `rounds` (so the caller need not zero it first).
+///
+/// # Safety
+/// `ks` is valid for writes of a `KeySchedule` (it need not be initialised).
+pub(crate) unsafe fn expand(t: AesNiToken, key: &[u8], rounds: usize, ks: *mut KeySchedule) {
+    // SAFETY: the token proves the CPU has AES-NI, SSSE3 and SSE4.1; `ks` is the caller's.
+    unsafe { expand_aes(t, key, rounds, ks) }
+}
+
+/// Stores round key `i` (< 15) of the array at `p`.
+///
+/// # Safety
+/// `p` is valid for writes of 15 blocks.
+#[inline(always)]
+unsafe fn put(p: *mut Block, i: usize, x: __m128i) {
+    debug_assert!(i < 15);
+    // SAFETY: block `i < 15` of the caller's 15 (`storeu`: no alignment needed).
+    unsafe { _mm_storeu_si128(p.add(i).cast(), x) }
 }
 
 /// The kernel entry of [`expand`]: a frame of its own, which the caller's stack wipe covers.
+///
+/// # Safety
+/// As [`expand`].
 #[inline(never)]
 #[target_feature(enable = "aes,ssse3,sse4.1")]
-fn expand_aes(_t: AesNiToken, key: &[u8], ks: &mut KeySchedule) {
-    let enc = &mut ks.enc;
+unsafe fn expand_aes(_t: AesNiToken, key: &[u8], rounds: usize, ks: *mut KeySchedule) {
+    // SAFETY (every `put` and read below): `ks` is valid for writes (the contract), so
+    // `enc` and `dec` are its two arrays of 15 blocks, each index is below 15, and only
+    // blocks written before are read.
+    let enc: *mut Block = unsafe { core::ptr::addr_of_mut!((*ks).enc) }.cast();
+    let dec: *mut Block = unsafe { core::ptr::addr_of_mut!((*ks).dec) }.cast();
     let lo = load(key[..16].try_into().expect("at least 16 bytes"));
     match key.len() {
-        16 => {
+        16 => unsafe {
             let mut x = lo;
-            store(&mut enc[0], x);
+            put(enc, 0, x);
             macro_rules! r128 { ($($i:literal $rc:literal),*) => {$(
                 x = step128::<$rc>(x);
-                store(&mut enc[$i], x);
+                put(enc, $i, x);
             )*}}
             r128!(1 0x01, 2 0x02, 3 0x04, 4 0x08, 5 0x10, 6 0x20, 7 0x40, 8 0x80, 9 0x1b, 10 0x36);
-        }
-        24 => {
+        },
+        24 => unsafe {
             // Round keys straddle the 6-word steps: three keys per two steps.
             let hi: &[u8; 8] = key[16..].try_into().expect("24 bytes");
-            // SAFETY: `hi` is 8 readable bytes, which `loadl` reads (unaligned).
-            let (mut a, mut b) = (lo, unsafe { _mm_loadl_epi64(hi.as_ptr().cast()) });
-            store(&mut enc[0], a);
+            // `hi` is 8 readable bytes, which `loadl` reads (unaligned).
+            let (mut a, mut b) = (lo, _mm_loadl_epi64(hi.as_ptr().cast()));
+            put(enc, 0, a);
             macro_rules! r192 { ($($i:literal $rc1:literal $rc2:literal),*) => {$(
                 let (a1, b1) = step192::<$rc1>(a, b);
-                store(&mut enc[$i], _mm_unpacklo_epi64(b, a1));
-                store(&mut enc[$i + 1], _mm_alignr_epi8::<8>(b1, a1));
+                put(enc, $i, _mm_unpacklo_epi64(b, a1));
+                put(enc, $i + 1, _mm_alignr_epi8::<8>(b1, a1));
                 (a, b) = step192::<$rc2>(a1, b1);
-                store(&mut enc[$i + 2], a);
+                put(enc, $i + 2, a);
             )*}}
             r192!(1 0x01 0x02, 4 0x04 0x08, 7 0x10 0x20);
             let (a1, b1) = step192::<0x40>(a, b);
-            store(&mut enc[10], _mm_unpacklo_epi64(b, a1));
-            store(&mut enc[11], _mm_alignr_epi8::<8>(b1, a1));
-            store(&mut enc[12], step192::<0x80>(a1, b1).0);
-        }
-        _ => {
+            put(enc, 10, _mm_unpacklo_epi64(b, a1));
+            put(enc, 11, _mm_alignr_epi8::<8>(b1, a1));
+            put(enc, 12, step192::<0x80>(a1, b1).0);
+        },
+        _ => unsafe {
             let (mut a, mut b) = (lo, load(key[16..].try_into().expect("32 bytes")));
-            store(&mut enc[0], a);
-            store(&mut enc[1], b);
+            put(enc, 0, a);
+            put(enc, 1, b);
             macro_rules! r256 { ($($i:literal $rc:literal),*) => {$(
                 a = fold(a, sub_word::<3, true, $rc>(b));
-                store(&mut enc[$i], a);
+                put(enc, $i, a);
                 b = fold(b, sub_word::<3, false, 0>(a));
-                store(&mut enc[$i + 1], b);
+                put(enc, $i + 1, b);
             )*}}
             r256!(2 0x01, 4 0x02, 6 0x04, 8 0x08, 10 0x10, 12 0x20);
             a = fold(a, sub_word::<3, true, 0x40>(b));
-            store(&mut enc[14], a);
-        }
+            put(enc, 14, a);
+        },
     }
-    let r = ks.rounds;
-    ks.dec[0] = ks.enc[r];
-    ks.dec[r] = ks.enc[0];
-    for i in 1..r {
-        store(&mut ks.dec[i], _mm_aesimc_si128(load(&ks.enc[r - i])));
+    let r = rounds;
+    unsafe {
+        core::ptr::addr_of_mut!((*ks).rounds).write(r);
+        let at = |i: usize| _mm_loadu_si128(enc.add(i).cast());
+        put(dec, 0, at(r));
+        put(dec, r, at(0));
+        for i in 1..r {
+            put(dec, i, _mm_aesimc_si128(at(r - i)));
+        }
+        for i in r + 1..15 {
+            put(enc, i, _mm_setzero_si128());
+            put(dec, i, _mm_setzero_si128());
+        }
     }
 }

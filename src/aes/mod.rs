@@ -73,9 +73,12 @@ impl KeySchedule {
     /// Expands a 16-, 24- or 32-byte key: with AES-NI given its token, else portably.
     #[cfg(test)]
     pub(crate) fn with(key: &[u8], aesni: Option<AesNiToken>) -> Result<KeySchedule, Error> {
-        let mut ks = KeySchedule::EMPTY;
-        ks.expand(key, KeySchedule::rounds_for(key)?, aesni);
-        Ok(ks)
+        let mut ks = core::mem::MaybeUninit::uninit();
+        // SAFETY: `init` writes all of `ks`, which is valid for writes.
+        unsafe {
+            KeySchedule::init(ks.as_mut_ptr(), key, KeySchedule::rounds_for(key)?, aesni);
+            Ok(ks.assume_init())
+        }
     }
 
     /// The round count of a key: 10, 12 or 14 for 16, 24 or 32 bytes.
@@ -91,18 +94,37 @@ impl KeySchedule {
         }
     }
 
-    /// Expands `key` of `rounds` ([`KeySchedule::rounds_for`]) into `self`: with AES-NI
-    /// given its token, else portably ([`soft::expand`]). Both are constant time (no table
-    /// lookups). The caller zeroes the stack after it ([`burn_keying`]).
+    /// Expands `key` of `rounds` ([`KeySchedule::rounds_for`]) into `*ks`, writing all of
+    /// it: with AES-NI given its token (the kernel writes every slot, so nothing is zeroed
+    /// first), else portably ([`soft::expand`], into a zeroed schedule). Both are constant
+    /// time (no table lookups). The caller zeroes the stack after it ([`burn_keying`]).
+    ///
+    /// # Safety
+    /// `ks` is valid for writes of a `KeySchedule` (it need not be initialised; a schedule
+    /// there is overwritten, not dropped).
     #[inline]
     #[cfg_attr(not(simdcrypt_x86_64), allow(clippy::needless_pass_by_value))]
-    pub(crate) fn expand(&mut self, key: &[u8], rounds: usize, aesni: Option<AesNiToken>) {
+    pub(crate) unsafe fn init(
+        ks: *mut KeySchedule,
+        key: &[u8],
+        rounds: usize,
+        aesni: Option<AesNiToken>,
+    ) {
         debug_assert_eq!(KeySchedule::rounds_for(key), Ok(rounds));
-        self.rounds = rounds;
         match aesni {
             #[cfg(simdcrypt_x86_64)]
-            Some(t) => aesni::expand(t, key, self),
-            _ => soft::expand(key, self),
+            // SAFETY: the caller's contract.
+            Some(t) => unsafe { aesni::expand(t, key, rounds, ks) },
+            _ => {
+                // SAFETY: the caller's contract: `ks` is valid for writes, and once written
+                // it is a valid schedule to borrow.
+                let ks = unsafe {
+                    ks.write(KeySchedule::EMPTY);
+                    &mut *ks
+                };
+                ks.rounds = rounds;
+                soft::expand(key, ks);
+            }
         }
     }
 }
@@ -323,16 +345,15 @@ impl Aes {
         imp: Impl,
         backend: Backend,
     ) {
-        // (Called first: the value is then written where it stays, not made in a
-        // temporary across the call and copied.)
-        let zmm_from = crate::tuning::zmm_from();
-        let aes = out.write(Aes {
-            ks: KeySchedule::EMPTY,
-            imp,
-            backend,
-            zmm_from,
-        });
-        aes.ks.expand(key, rounds, imp.aesni());
+        let p = out.as_mut_ptr();
+        // SAFETY: `p` is `out`'s, valid for writes; each field is written once (the
+        // schedule whole, by `init`), so all of `out` is initialised after.
+        unsafe {
+            core::ptr::addr_of_mut!((*p).imp).write(imp);
+            core::ptr::addr_of_mut!((*p).backend).write(backend);
+            core::ptr::addr_of_mut!((*p).zmm_from).write(crate::tuning::zmm_from());
+            KeySchedule::init(core::ptr::addr_of_mut!((*p).ks), key, rounds, imp.aesni());
+        }
     }
 
     dispatch::backend_methods! {

@@ -291,16 +291,15 @@ impl Cbc {
         imp: Imp,
         backend: Backend,
     ) {
-        // (Called first: the value is then written where it stays, not made in a
-        // temporary across the call and copied.)
-        let zmm_from = crate::tuning::zmm_from();
-        let cbc = out.write(Cbc {
-            ks: KeySchedule::EMPTY,
-            imp,
-            backend,
-            zmm_from,
-        });
-        cbc.ks.expand(key, rounds, imp.aesni());
+        let p = out.as_mut_ptr();
+        // SAFETY: `p` is `out`'s, valid for writes; each field is written once (the
+        // schedule whole, by `init`), so all of `out` is initialised after.
+        unsafe {
+            core::ptr::addr_of_mut!((*p).imp).write(imp);
+            core::ptr::addr_of_mut!((*p).backend).write(backend);
+            core::ptr::addr_of_mut!((*p).zmm_from).write(crate::tuning::zmm_from());
+            KeySchedule::init(core::ptr::addr_of_mut!((*p).ks), key, rounds, imp.aesni());
+        }
     }
 
     dispatch::backend_methods! {

@@ -564,20 +564,28 @@ impl Xts {
         decrypt_only: bool,
     ) {
         let tweak_one = kernel.tweak_kernel();
-        // (Called first: the value is then written where it stays, not made in a
-        // temporary across the call and copied.)
-        let fresh = crate::tuning::fresh_tweaks();
-        let xts = out.write(Xts {
-            k1: KeySchedule::EMPTY,
-            k2: KeySchedule::EMPTY,
-            tweak_one,
-            kernel,
-            fresh,
-            backend,
-            decrypt_only,
-        });
-        xts.k1.expand(a, rounds, tweak_one.aesni());
-        xts.k2.expand(b, rounds, tweak_one.aesni());
+        let p = out.as_mut_ptr();
+        // SAFETY: `p` is `out`'s, valid for writes; each field is written once (the
+        // schedules whole, by `init`), so all of `out` is initialised after.
+        unsafe {
+            core::ptr::addr_of_mut!((*p).tweak_one).write(tweak_one);
+            core::ptr::addr_of_mut!((*p).kernel).write(kernel);
+            core::ptr::addr_of_mut!((*p).fresh).write(crate::tuning::fresh_tweaks());
+            core::ptr::addr_of_mut!((*p).backend).write(backend);
+            core::ptr::addr_of_mut!((*p).decrypt_only).write(decrypt_only);
+            KeySchedule::init(
+                core::ptr::addr_of_mut!((*p).k1),
+                a,
+                rounds,
+                tweak_one.aesni(),
+            );
+            KeySchedule::init(
+                core::ptr::addr_of_mut!((*p).k2),
+                b,
+                rounds,
+                tweak_one.aesni(),
+            );
+        }
     }
 
     dispatch::backend_methods! {
