@@ -139,8 +139,8 @@ impl KeySchedule {
 pub(crate) fn burn_keying(aesni: bool, two: bool) {
     use crate::wipe::{depth, stack};
     match (aesni, two) {
-        (true, false) => stack::<{ depth(10, 10) }>(),
-        (true, true) => stack::<{ depth(19, 19) }>(),
+        (true, false) => stack::<{ depth(9, 9) }>(),
+        (true, true) => stack::<{ depth(17, 17) }>(),
         (false, false) => stack::<{ depth(34, 34) }>(),
         (false, true) => stack::<{ depth(47, 47) }>(),
     }

@@ -287,6 +287,7 @@ impl HmacSha1 {
 /// iteration after the first is then two compressions of one block each (`U ‖ padding`
 /// from the inner state, the inner digest `‖ padding` from the outer), with the two output
 /// blocks' chains compressed together ([`Impl::compress_pair`]: interleaved on SHA-NI).
+#[cfg(feature = "alloc")]
 pub(crate) fn pbkdf2(password: &[u8], salt: &[u8], iterations: u32, out: &mut [u8]) {
     debug_assert!(out.len() <= 40 && iterations > 0);
     let (imp, backend) = dispatch::SHA1.auto_kernel();
