@@ -58,8 +58,9 @@ fn scrub() {
 /// The offsets (below the frame) where any pattern occurs, with the pattern's index.
 #[inline(never)]
 fn scan(patterns: &[[u8; 16]]) -> Vec<(usize, usize)> {
+    let top = frame_address() & !15;
     let mut mem = std::vec![0u8; DEPTH - 256];
-    scan_below(frame_address() & !15, &mut mem, patterns)
+    scan_below(top, &mut mem, patterns)
 }
 
 /// [`scan`] below `top`, read into `mem` (`DEPTH - 256` bytes, allocated before: an
