@@ -40,27 +40,33 @@ pub const MAC_LEN: usize = 12;
 pub const CONFOUNDER_LEN: usize = 16;
 
 /// `n-fold` (RFC 3961 §5.1): folds `input` (1 to 64 bytes) into `out` (1 to 32 bytes).
-/// The inputs are public constants (key usages, "kerberos"), so bits are picked one at a
-/// time.
+/// The inputs are public constants (key usages, "kerberos"). Up to 16 bytes (every
+/// constant this module folds: a usage and its kind, 5 bytes; "kerberos") each copy is one
+/// rotation of the input as a 128-bit integer; longer inputs pick bits one at a time.
 fn nfold(input: &[u8], out: &mut [u8]) {
     let (k, n) = (input.len(), out.len());
     debug_assert!((1..=64).contains(&k) && (1..=32).contains(&n));
     let lcm = k / gcd(k, n) * n;
     let in_bits = 8 * k;
-    // Byte `i` of the replicated string: copy `i / k`, rotated right by 13 bits per copy.
-    let byte = |i: usize| -> u32 {
-        let rot = 13 * (i / k) % in_bits;
-        let mut b = 0u32;
-        for bit in 0..8 {
-            // Bit `p` (from the most significant) of the rotated copy is bit `p - rot`.
-            let p = (8 * (i % k) + bit + in_bits - rot) % in_bits;
-            b = (b << 1) | u32::from((input[p / 8] >> (7 - p % 8)) & 1);
-        }
-        b
-    };
     let mut acc = [0u32; 32];
-    for i in 0..lcm {
-        acc[i % n] += byte(i);
+    if k <= 16 {
+        // Copy `c` is the input rotated right by 13 c bits, big-endian in `in_bits` bits.
+        let x = input.iter().fold(0u128, |a, &b| a << 8 | u128::from(b));
+        let mask = u128::MAX >> (128 - in_bits);
+        let bits = in_bits as u32;
+        for c in 0..lcm / k {
+            let r = (13 * c % in_bits) as u32;
+            let y = if r == 0 {
+                x
+            } else {
+                ((x >> r) | (x << (bits - r))) & mask
+            };
+            for j in 0..k {
+                acc[(c * k + j) % n] += ((y >> (8 * (k - 1 - j))) & 0xff) as u32;
+            }
+        }
+    } else {
+        add_bitwise(input, lcm, &mut acc[..n]);
     }
     // Ones' complement addition: carry from the last byte towards the first, and around.
     loop {
@@ -78,6 +84,27 @@ fn nfold(input: &[u8], out: &mut [u8]) {
     for (o, a) in out.iter_mut().zip(&acc) {
         // Reduced to a byte above.
         *o = *a as u8;
+    }
+}
+
+/// Adds the `lcm` bytes of `input`'s rotated copies to `acc` (byte `i` to `acc[i % n]`),
+/// each bit picked on its own.
+fn add_bitwise(input: &[u8], lcm: usize, acc: &mut [u32]) {
+    let (k, n) = (input.len(), acc.len());
+    let in_bits = 8 * k;
+    // Byte `i` of the replicated string: copy `i / k`, rotated right by 13 bits per copy.
+    let byte = |i: usize| -> u32 {
+        let rot = 13 * (i / k) % in_bits;
+        let mut b = 0u32;
+        for bit in 0..8 {
+            // Bit `p` (from the most significant) of the rotated copy is bit `p - rot`.
+            let p = (8 * (i % k) + bit + in_bits - rot) % in_bits;
+            b = (b << 1) | u32::from((input[p / 8] >> (7 - p % 8)) & 1);
+        }
+        b
+    };
+    for i in 0..lcm {
+        acc[i % n] += byte(i);
     }
 }
 
@@ -100,28 +127,10 @@ fn dk(base: &Aes, constant: &[u8], out: &mut [u8]) {
     wipe::bytes(&mut block);
 }
 
-/// PBKDF2-HMAC-SHA1 (RFC 8018 §5.2) into `out`.
+/// PBKDF2-HMAC-SHA1 (RFC 8018 §5.2) into `out` (16 or 32 bytes): the password keyed
+/// once, two compressions per iteration (`crate::sha1::hmac::pbkdf2`).
 fn pbkdf2_hmac_sha1(password: &[u8], salt: &[u8], iterations: u32, out: &mut [u8]) {
-    let prf = HmacSha1::new(password);
-    for (i, chunk) in out.chunks_mut(20).enumerate() {
-        let mut mac = prf.clone();
-        mac.update(salt);
-        // At most two 20-byte blocks here, so the index fits.
-        mac.update(&(i as u32 + 1).to_be_bytes());
-        let mut u = mac.finalize();
-        let mut t = u;
-        for _ in 1..iterations {
-            let mut mac = prf.clone();
-            mac.update(&u);
-            u = mac.finalize();
-            for (a, b) in t.iter_mut().zip(&u) {
-                *a ^= b;
-            }
-        }
-        chunk.copy_from_slice(&t[..chunk.len()]);
-        wipe::bytes(&mut u);
-        wipe::bytes(&mut t);
-    }
+    crate::sha1::hmac::pbkdf2(password, salt, iterations, out);
 }
 
 /// A base key of either length, with AES keyed for the derivations.
@@ -170,29 +179,34 @@ impl BaseKey {
         k
     }
 
-    fn derive(&self, usage: u32, kind: u8, out: &mut [u8; 32]) -> usize {
-        let mut c = [0u8; 5];
-        c[..4].copy_from_slice(&usage.to_be_bytes());
-        c[4] = kind;
-        dk(&self.aes, &c, &mut out[..self.len]);
-        self.len
-    }
-
+    /// Ke, Ki and Kc of `usage`: `DK` of `usage ‖ 0xaa`, `‖ 0x55`, `‖ 0x99`, the three
+    /// keystreams advanced together (one AES call of three blocks per 16 bytes of key).
     fn usage_keys(&self, usage: u32, backend: Option<Backend>) -> Result<UsageKeys, Error> {
-        let mut ke = [0u8; 32];
-        let mut ki = [0u8; 32];
-        let mut kc = [0u8; 32];
-        let n = self.derive(usage, 0xaa, &mut ke);
-        self.derive(usage, 0x55, &mut ki);
-        self.derive(usage, 0x99, &mut kc);
+        let mut blocks = [[0u8; 16]; 3];
+        for (b, kind) in blocks.iter_mut().zip([0xaa, 0x55, 0x99]) {
+            let mut c = [0u8; 5];
+            c[..4].copy_from_slice(&usage.to_be_bytes());
+            c[4] = kind;
+            nfold(&c, b);
+        }
+        let n = self.len;
+        let mut derived = [[0u8; 32]; 3];
+        for half in 0..n / 16 {
+            self.aes.encrypt_blocks(&mut blocks);
+            for (d, b) in derived.iter_mut().zip(&blocks) {
+                d[16 * half..16 * half + 16].copy_from_slice(b);
+            }
+        }
+        wipe::blocks(&mut blocks);
+        let [ke, ki, kc] = &derived;
         let cipher = match backend {
             Some(b) => CbcHmacSha1::with_backend(&ke[..n], &ki[..n], b),
             None => CbcHmacSha1::new(&ke[..n], &ki[..n]),
         };
         let checksum = HmacSha1::new(&kc[..n]);
-        wipe::bytes(&mut ke);
-        wipe::bytes(&mut ki);
-        wipe::bytes(&mut kc);
+        for d in &mut derived {
+            wipe::bytes(d);
+        }
         Ok(UsageKeys {
             usage,
             cipher: cipher?,
@@ -520,6 +534,57 @@ mod tests {
                 .map(|b| std::format!("{b:02x}"))
                 .collect();
             assert_eq!(got, want, "{bits}-fold({input:?})");
+        }
+    }
+
+    /// The rotation of short inputs adds what picking bits one at a time adds.
+    #[test]
+    fn nfold_rotations_match_bits() {
+        let mut rng = crate::test_util::Rng(3961);
+        for k in 1..=16 {
+            for n in [1, 5, 8, 16, 21, 32] {
+                let input = rng.bytes(k);
+                let mut fast = [0u8; 32];
+                nfold(&input, &mut fast[..n]);
+                let mut acc = [0u32; 32];
+                add_bitwise(&input, k / gcd(k, n) * n, &mut acc[..n]);
+                // The same end-around carry as `nfold`'s.
+                loop {
+                    let mut carry = 0u32;
+                    for a in acc[..n].iter_mut().rev() {
+                        let v = *a + carry;
+                        *a = v & 0xff;
+                        carry = v >> 8;
+                    }
+                    if carry == 0 {
+                        break;
+                    }
+                    acc[n - 1] += carry;
+                }
+                let slow: std::vec::Vec<u8> = acc[..n].iter().map(|&a| a as u8).collect();
+                assert_eq!(fast[..n], slow[..], "{k} bytes to {n}");
+            }
+        }
+    }
+
+    /// The two-compression loop against RustCrypto's `pbkdf2` for one and two output
+    /// blocks, short and long (hashed) passwords, few and several iterations.
+    #[test]
+    fn pbkdf2_matches_rustcrypto() {
+        let mut rng = crate::test_util::Rng(8018);
+        for (pw_len, salt_len, iters, out_len) in [
+            (8, 20, 1, 16),
+            (65, 3, 2, 32),
+            (20, 0, 7, 40),
+            (100, 64, 3, 20),
+            (1, 200, 33, 32),
+        ] {
+            let (pw, salt) = (rng.bytes(pw_len), rng.bytes(salt_len));
+            let mut ours = [0u8; 40];
+            crate::sha1::hmac::pbkdf2(&pw, &salt, iters, &mut ours[..out_len]);
+            let mut want = [0u8; 40];
+            pbkdf2::pbkdf2_hmac::<sha1::Sha1>(&pw, &salt, iters, &mut want[..out_len]);
+            assert_eq!(ours, want, "{pw_len} {salt_len} {iters} {out_len}");
         }
     }
 

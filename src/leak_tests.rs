@@ -59,8 +59,15 @@ fn scrub() {
 #[inline(never)]
 fn scan(patterns: &[[u8; 16]]) -> Vec<(usize, usize)> {
     let top = frame_address() & !15;
-    let bottom = top - DEPTH;
     let mut mem = std::vec![0u8; DEPTH - 256];
+    scan_below(top, &mut mem, patterns)
+}
+
+/// [`scan`] below `top`, read into `mem` (`DEPTH - 256` bytes, allocated before: an
+/// allocation here would write over the frames to be read).
+#[inline(never)]
+fn scan_below(top: usize, mem: &mut [u8], patterns: &[[u8; 16]]) -> Vec<(usize, usize)> {
+    let bottom = top - DEPTH;
     for (i, m) in mem.iter_mut().enumerate() {
         // SAFETY: as in `scrub`; reads only.
         *m = unsafe {
@@ -500,8 +507,27 @@ fn mark() {
     crate::wipe::repaint();
 }
 
+/// Key bytes for the key set-up calls: a constant (making them would allocate, and the
+/// allocator's frames would be measured with the call's), with distinct XTS halves.
+const SETUP_KEY: [u8; 64] = {
+    let mut k = [0u8; 64];
+    let mut i = 0;
+    while i < 64 {
+        k[i] = (i as u8).wrapping_mul(29) ^ 0x5a;
+        i += 1;
+    }
+    k
+};
+
 /// Each kind of XTS call, by name.
-const XTS_CALLS: [Named<Xts>; 8] = [
+const XTS_CALLS: [Named<Xts>; 10] = [
+    // (Keying, which `keying_leaves_no_round_keys` checks for leaks, here for its depth.)
+    ("key set-up, 32-byte key", |x| {
+        core::hint::black_box(Xts::with_backend(&SETUP_KEY[..32], x.backend()).unwrap());
+    }),
+    ("key set-up, 64-byte key", |x| {
+        core::hint::black_box(Xts::with_backend(&SETUP_KEY[..64], x.backend()).unwrap());
+    }),
     ("one 16-byte unit (one block), encrypt and decrypt", |x| {
         let mut b = bytes(15, 16);
         mark();
@@ -550,7 +576,13 @@ const XTS_CALLS: [Named<Xts>; 8] = [
 ];
 
 /// Each kind of CBC call, by name.
-const CBC_CALLS: [Named<Cbc>; 7] = [
+const CBC_CALLS: [Named<Cbc>; 9] = [
+    ("key set-up, 16-byte key", |c| {
+        core::hint::black_box(Cbc::with_backend(&SETUP_KEY[..16], c.backend()).unwrap());
+    }),
+    ("key set-up, 32-byte key", |c| {
+        core::hint::black_box(Cbc::with_backend(&SETUP_KEY[..32], c.backend()).unwrap());
+    }),
     ("encrypt 1 KiB", |c| {
         let mut b = bytes(5, 1024);
         mark();
@@ -593,7 +625,16 @@ const CBC_CALLS: [Named<Cbc>; 7] = [
 ];
 
 /// Each kind of ECB call, by name.
-const AES_CALLS: [Named<Aes>; 4] = [
+const AES_CALLS: [Named<Aes>; 7] = [
+    ("key set-up, 16-byte key", |a| {
+        core::hint::black_box(Aes::with_backend(&SETUP_KEY[..16], a.backend()).unwrap());
+    }),
+    ("key set-up, 24-byte key", |a| {
+        core::hint::black_box(Aes::with_backend(&SETUP_KEY[..24], a.backend()).unwrap());
+    }),
+    ("key set-up, 32-byte key", |a| {
+        core::hint::black_box(Aes::with_backend(&SETUP_KEY[..32], a.backend()).unwrap());
+    }),
     ("encrypt 64 blocks", |a| {
         let mut b = [[5u8; 16]; 64];
         mark();
@@ -615,6 +656,59 @@ const AES_CALLS: [Named<Aes>; 4] = [
         a.encrypt_block(&mut b);
     }),
 ];
+
+/// Keying `Aes`, `Cbc` and `Xts` leaves none of their round keys in the frames below
+/// the one that receives the value: the expansion's and the constructor's frames are
+/// wiped. (The frame that receives the value by return holds it, and may hold a copy
+/// from the move out of the call, as any moved Rust value: that frame is the caller's,
+/// above what is scanned here. The value itself is wiped on drop.)
+#[test]
+fn keying_leaves_no_round_keys() {
+    /// Keys with `make` in a frame of its own and scans below it with the value alive.
+    fn keying<T: 'static>(
+        what: std::string::String,
+        pats: Vec<[u8; 16]>,
+        make: impl FnOnce() -> T + Send + 'static,
+    ) {
+        check(&what.clone(), Vec::new(), move || {
+            let mut mem = std::vec![0u8; DEPTH - 256];
+            let top = frame_address() & !15;
+            let value = make();
+            core::hint::black_box(&value);
+            let found = scan_below(top, &mut mem, &pats);
+            drop(value);
+            assert!(
+                found.is_empty(),
+                "{what}: key-derived blocks below the caller: {found:?}"
+            );
+        });
+    }
+    for key_len in [16, 24, 32] {
+        let key = bytes(30 + key_len as u64, key_len);
+        let pats = aes_patterns(&key);
+        for b in Aes::available_backends() {
+            let k = key.clone();
+            let what = std::format!("Aes::with_backend {b}, {key_len}-byte key");
+            keying(what, pats.clone(), move || Aes::with_backend(&k, b));
+        }
+        for b in Cbc::available_backends() {
+            let k = key.clone();
+            let what = std::format!("Cbc::with_backend {b}, {key_len}-byte key");
+            keying(what, pats.clone(), move || Cbc::with_backend(&k, b));
+        }
+    }
+    for key_len in [32, 64] {
+        let key = bytes(40 + key_len as u64, key_len);
+        let (a, b) = key.split_at(key_len / 2);
+        let mut pats = aes_patterns(a);
+        pats.extend(aes_patterns(b));
+        for bk in Xts::available_backends() {
+            let k = key.clone();
+            let what = std::format!("Xts::with_backend {bk}, {key_len}-byte key");
+            keying(what, pats.clone(), move || Xts::with_backend(&k, bk));
+        }
+    }
+}
 
 /// Each kind of CBC-HMAC-SHA1 call, by name.
 const CBC_HMAC_CALLS: [Named<CbcHmacSha1>; 2] = [

@@ -17,6 +17,7 @@ mod ffi {
             enc: i32,
         ) -> *mut c_void;
         pub fn simdcrypt_ossl_cipher_free(ctx: *mut c_void);
+        pub fn simdcrypt_ossl_cipher_rekey(ctx: *mut c_void, key: *const u8) -> i32;
         pub fn simdcrypt_ossl_cipher_run(
             ctx: *mut c_void,
             iv: *mut u8,
@@ -61,6 +62,9 @@ mod ffi {
         null_mut()
     }
     pub unsafe fn simdcrypt_ossl_cipher_free(_: *mut c_void) {}
+    pub unsafe fn simdcrypt_ossl_cipher_rekey(_: *mut c_void, _: *const u8) -> i32 {
+        0
+    }
     pub unsafe fn simdcrypt_ossl_cipher_run(
         _: *mut c_void,
         _: *mut u8,
@@ -133,11 +137,14 @@ pub enum Kind {
     Xts,
     /// AES-CBC without padding (16-, 24- or 32-byte key).
     Cbc,
+    /// AES-ECB without padding (16-, 24- or 32-byte key).
+    Ecb,
 }
 
 /// A keyed OpenSSL cipher context, reused across calls.
 pub struct Cipher {
     ctx: *mut c_void,
+    key_len: usize,
 }
 
 impl Cipher {
@@ -147,11 +154,26 @@ impl Cipher {
         let k = match kind {
             Kind::Xts => 0,
             Kind::Cbc => 1,
+            Kind::Ecb => 2,
         };
         // SAFETY: `key` is valid for `key.len()` bytes; the shim copies it.
         let ctx =
             unsafe { simdcrypt_ossl_cipher_new(k, key.as_ptr(), key.len(), i32::from(encrypt)) };
-        (!ctx.is_null()).then_some(Cipher { ctx })
+        (!ctx.is_null()).then_some(Cipher {
+            ctx,
+            key_len: key.len(),
+        })
+    }
+
+    /// Keys an encrypting context again (`EVP_EncryptInit_ex` with the key alone: the key
+    /// schedule). `false` if OpenSSL refuses the key.
+    ///
+    /// # Panics
+    /// If `key` is not as long as the key the context was made with.
+    pub fn rekey(&mut self, key: &[u8]) -> bool {
+        assert_eq!(key.len(), self.key_len, "a key of the context's length");
+        // SAFETY: the context is live; `key` is valid for the cipher's key length (checked).
+        unsafe { simdcrypt_ossl_cipher_rekey(self.ctx, key.as_ptr()) == 1 }
     }
 
     /// Processes `input` into `out` (equal lengths) under `iv` (the XTS tweak or the CBC

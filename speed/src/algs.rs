@@ -16,6 +16,7 @@ use aes::cipher::{
 use simdcrypt::{Aes, Backend};
 
 use crate::ceiling::Ceiling;
+use crate::keysetup;
 use crate::measure::Runner;
 
 /// Who implements a contender.
@@ -154,7 +155,28 @@ pub enum Family {
     /// Kerberos `aes256-cts-hmac-sha1-96` encrypt/decrypt of one message under kept
     /// per-usage keys (confounder, CBC-CS3, HMAC-SHA1-96).
     Krb5,
+    /// AES key setup (`Aes::new`: encryption and decryption round keys; RustCrypto's
+    /// `Aes128::new`/`Aes256::new`, the same; OpenSSL's `EVP_EncryptInit_ex` and AWS-LC's
+    /// `EncryptingKey::ecb`: encryption keys only). One key per run, size 1: keys per second.
+    AesKey,
+    /// XTS key setup (`Xts::new`; RustCrypto: two `Aes256` in an `Xts128`; OpenSSL:
+    /// `EVP_EncryptInit_ex` on AES-256-XTS).
+    XtsKey,
+    /// Kerberos `Aes256CtsHmacSha196::new` then `usage_keys` (RustCrypto: the same
+    /// derivations and keyed primitives composed, `keysetup::RcKrb5`).
+    Krb5Keys,
 }
+
+impl Family {
+    /// Whether the family times key setup (one key per run, [`KEY_SETUP_SIZE`]).
+    pub fn is_key_setup(self) -> bool {
+        matches!(self, Family::AesKey | Family::XtsKey | Family::Krb5Keys)
+    }
+}
+
+/// The one size of the key-setup algorithms: a run is one key, counted as one byte, so
+/// that bytes per second are keys per second.
+pub const KEY_SETUP_SIZE: usize = 1;
 
 /// One algorithm of the table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -317,6 +339,10 @@ pub fn catalog() -> &'static [Algorithm] {
         ),
         alg("krb5-aes256-encrypt", Krb5, 32, true, 1, Chained(14)),
         alg("krb5-aes256-decrypt", Krb5, 32, false, 1, Sha1Latency),
+        alg("aes-128-key", AesKey, 16, true, 1, Ceiling::None),
+        alg("aes-256-key", AesKey, 32, true, 1, Ceiling::None),
+        alg("xts-256-key", XtsKey, 64, true, 1, Ceiling::None),
+        alg("krb5-usage-keys", Krb5Keys, 32, true, 1, Ceiling::None),
     ];
     CATALOG
 }
@@ -411,6 +437,9 @@ impl Algorithm {
         if self.family == Family::Krb5 {
             return KRB5_SIZES.to_vec();
         }
+        if self.family.is_key_setup() {
+            return vec![KEY_SETUP_SIZE];
+        }
         let mut v: Vec<usize> = SIZES.into_iter().filter(|&s| self.size_ok(s)).collect();
         if matches!(self.family, Family::Xts | Family::XtsSectors) {
             v.push(XTS_SECTOR);
@@ -432,16 +461,23 @@ impl Algorithm {
             | Family::HmacSha1Keyed
             | Family::Krb5 => size > 0,
             Family::CbcHmacSha1 => size > 0 && size.is_multiple_of(16),
+            Family::AesKey | Family::XtsKey | Family::Krb5Keys => size == KEY_SETUP_SIZE,
         }
     }
 
     /// AES rounds (10, 12, 14), or 0 for SHA-1.
     pub fn rounds(&self) -> u32 {
         match self.family {
-            Family::Xts | Family::XtsSectors | Family::XtsPar => (self.key_len / 2 / 4 + 6) as u32,
-            Family::Ecb | Family::Cbc | Family::CbcMany | Family::CbcHmacSha1 | Family::Krb5 => {
-                (self.key_len / 4 + 6) as u32
+            Family::Xts | Family::XtsSectors | Family::XtsPar | Family::XtsKey => {
+                (self.key_len / 2 / 4 + 6) as u32
             }
+            Family::Ecb
+            | Family::Cbc
+            | Family::CbcMany
+            | Family::CbcHmacSha1
+            | Family::Krb5
+            | Family::AesKey
+            | Family::Krb5Keys => (self.key_len / 4 + 6) as u32,
             _ => 0,
         }
     }
@@ -454,11 +490,11 @@ impl Algorithm {
     /// simdcrypt's contenders on this CPU, best first.
     pub fn backends(&self) -> Vec<Option<Backend>> {
         match self.family {
-            Family::Ecb => Aes::available_backends().map(Some).collect(),
+            Family::Ecb | Family::AesKey => Aes::available_backends().map(Some).collect(),
             Family::Cbc | Family::CbcMany => {
                 simdcrypt::Cbc::available_backends().map(Some).collect()
             }
-            Family::Xts | Family::XtsSectors => {
+            Family::Xts | Family::XtsSectors | Family::XtsKey => {
                 simdcrypt::Xts::available_backends().map(Some).collect()
             }
             // The `par-N` contenders, chosen by `--threads`.
@@ -466,9 +502,11 @@ impl Algorithm {
             Family::Sha1 | Family::Sha1Many | Family::HmacSha1 | Family::HmacSha1Keyed => {
                 simdcrypt::Sha1::available_backends().map(Some).collect()
             }
-            Family::CbcHmacSha1 | Family::Krb5 => simdcrypt::CbcHmacSha1::available_backends()
-                .map(Some)
-                .collect(),
+            Family::CbcHmacSha1 | Family::Krb5 | Family::Krb5Keys => {
+                simdcrypt::CbcHmacSha1::available_backends()
+                    .map(Some)
+                    .collect()
+            }
         }
     }
 
@@ -476,8 +514,8 @@ impl Algorithm {
     /// or an API without a backend parameter).
     pub fn auto(&self) -> Option<Backend> {
         match self.family {
-            Family::Ecb => Aes::new(&key(self.key_len)).ok().map(|a| a.backend()),
-            Family::Xts | Family::XtsSectors | Family::XtsPar => {
+            Family::Ecb | Family::AesKey => Aes::new(&key(self.key_len)).ok().map(|a| a.backend()),
+            Family::Xts | Family::XtsSectors | Family::XtsPar | Family::XtsKey => {
                 simdcrypt::Xts::new(&key(self.key_len))
                     .ok()
                     .map(|x| x.backend())
@@ -491,7 +529,7 @@ impl Algorithm {
             Family::Sha1 | Family::HmacSha1 | Family::HmacSha1Keyed => {
                 Some(simdcrypt::Sha1::new().backend())
             }
-            Family::CbcHmacSha1 | Family::Krb5 => {
+            Family::CbcHmacSha1 | Family::Krb5 | Family::Krb5Keys => {
                 simdcrypt::CbcHmacSha1::new(&key(self.key_len), &mac_key())
                     .ok()
                     .map(|c| c.backend())
@@ -515,12 +553,21 @@ impl Algorithm {
             // The CBC-HMAC rows: EVP CBC and a kept-key HMAC (`OsslCbcHmac`).
             Who::OpenSsl => !matches!(
                 self.family,
-                Family::Ecb | Family::Krb5 | Family::XtsPar | Family::HmacSha1Keyed
+                Family::Ecb
+                    | Family::Krb5
+                    | Family::XtsPar
+                    | Family::HmacSha1Keyed
+                    | Family::Krb5Keys
             ),
             // aws-lc-rs has no XTS (and no stitched CBC-HMAC or Kerberos API).
             Who::AwsLc => !matches!(
                 self.family,
-                Family::Xts | Family::XtsSectors | Family::XtsPar | Family::Krb5
+                Family::Xts
+                    | Family::XtsSectors
+                    | Family::XtsPar
+                    | Family::Krb5
+                    | Family::XtsKey
+                    | Family::Krb5Keys
             ),
             Who::RustCrypto => !matches!(self.family, Family::Krb5 | Family::XtsPar),
             Who::Simdcrypt(_) | Who::Par(_) => false,
@@ -636,6 +683,24 @@ impl Algorithm {
                     encrypt: self.encrypt,
                 }))
             }
+            Family::AesKey => Some(Box::new(keysetup::OursAes {
+                key: k.to_vec(),
+                backend: b?,
+                aes: None,
+                out: Default::default(),
+            })),
+            Family::XtsKey => Some(Box::new(keysetup::OursXts {
+                key: k.to_vec(),
+                backend: b?,
+                xts: None,
+                out: Default::default(),
+            })),
+            Family::Krb5Keys => Some(Box::new(keysetup::OursKrb5 {
+                key: k.to_vec(),
+                backend: b?,
+                keys: None,
+                out: Default::default(),
+            })),
             Family::Krb5 => {
                 let keys = simdcrypt::krb5::Aes256CtsHmacSha196::new(k)
                     .ok()?
@@ -699,6 +764,27 @@ impl Algorithm {
                 msg: message(size, 0),
                 out: [0; 20],
             })),
+            (Family::AesKey, 16) => Some(Box::new(keysetup::RcAes::<Aes128> {
+                key: k.to_vec(),
+                c: None,
+                out: Default::default(),
+            })),
+            (Family::AesKey, 32) => Some(Box::new(keysetup::RcAes::<Aes256> {
+                key: k.to_vec(),
+                c: None,
+                out: Default::default(),
+            })),
+            (Family::XtsKey, 64) => Some(Box::new(keysetup::RcXts {
+                key: k.to_vec(),
+                xts: None,
+                out: Default::default(),
+            })),
+            (Family::Krb5Keys, 32) => Some(Box::new(keysetup::RcKrb5 {
+                key: k.to_vec(),
+                folded: keysetup::folded_usage_constants(KRB5_USAGE),
+                keys: None,
+                out: Default::default(),
+            })),
             (Family::HmacSha1Keyed, _) => {
                 use hmac::KeyInit;
                 Some(Box::new(RcHmacKeyed {
@@ -716,7 +802,20 @@ impl Algorithm {
         use simdcrypt_oracle::openssl as ossl;
         let streams = self.streams;
         let r: Box<dyn Runner> = match self.family {
-            Family::Ecb | Family::XtsPar => return None,
+            Family::Ecb | Family::XtsPar | Family::Krb5Keys => return None,
+            Family::AesKey | Family::XtsKey => {
+                let kind = if self.family == Family::AesKey {
+                    ossl::Kind::Ecb
+                } else {
+                    ossl::Kind::Xts
+                };
+                Box::new(keysetup::OsslKey {
+                    key: k.to_vec(),
+                    c: std::cell::RefCell::new(ossl::Cipher::new(kind, k, true)?),
+                    ok: true,
+                    out: Default::default(),
+                })
+            }
             Family::XtsSectors => Box::new(OsslXtsSectors {
                 c: ossl::Cipher::new(ossl::Kind::Xts, k, self.encrypt)?,
                 input: message(size, 0),
@@ -798,9 +897,20 @@ impl Algorithm {
         };
         let key = || UnboundCipherKey::new(alg, k).ok();
         let r: Box<dyn Runner> = match self.family {
-            Family::Xts | Family::XtsSectors | Family::XtsPar | Family::Krb5 => {
+            Family::Xts
+            | Family::XtsSectors
+            | Family::XtsPar
+            | Family::Krb5
+            | Family::XtsKey
+            | Family::Krb5Keys => {
                 return None;
             }
+            Family::AesKey => Box::new(crate::keysetup::AwsAes {
+                key: k.to_vec(),
+                alg,
+                k: None,
+                out: Default::default(),
+            }),
             Family::CbcHmacSha1 => {
                 let w = cbc_hmac_input(k, size, self.encrypt)?;
                 let dir = if self.encrypt {
@@ -1901,7 +2011,12 @@ mod tests {
     #[test]
     fn contenders_agree() {
         for a in catalog().iter().filter(|a| a.family != Family::XtsPar) {
-            for size in [512, 4096] {
+            let sizes = if a.family.is_key_setup() {
+                vec![KEY_SETUP_SIZE]
+            } else {
+                vec![512, 4096]
+            };
+            for size in sizes {
                 let outs: Vec<(Who, Vec<u8>)> = a
                     .contenders()
                     .into_iter()
@@ -1929,6 +2044,9 @@ mod tests {
                         20
                     } else if a.family == Family::Sha1Many {
                         20 * a.streams
+                    } else if a.family.is_key_setup() {
+                        // A block (AES, XTS) or a checksum (Kerberos) of the keyed value.
+                        if a.family == Family::Krb5Keys { 12 } else { 16 }
                     } else if a.family == Family::Krb5 && a.encrypt {
                         size + 28
                     } else if a.family == Family::CbcHmacSha1 && a.encrypt {

@@ -16,6 +16,7 @@ pub mod ceiling;
 pub mod cli;
 pub mod compare;
 pub mod cpuinfo;
+pub mod keysetup;
 pub mod measure;
 #[cfg(target_arch = "x86_64")]
 pub mod mix;

@@ -30,8 +30,10 @@ fn help_and_list() {
     let o = speed(&["--list", "--alg", "xts"]);
     assert!(o.status.success());
     let out = text(&o.stdout);
-    assert_eq!(out.lines().count(), 8, "{out}");
+    // The eight XTS algorithms and the XTS key setup.
+    assert_eq!(out.lines().count(), 9, "{out}");
     assert!(out.contains("aes-256-xts-enc-par"), "{out}");
+    assert!(out.contains("xts-256-key"), "{out}");
     assert!(
         out.contains("aes-256-xts-dec") && out.contains("rustcrypto"),
         "{out}"

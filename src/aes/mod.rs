@@ -4,7 +4,8 @@
 //! The key schedule is backend-neutral: the encryption round keys and
 //! the round keys of the *equivalent inverse cipher* (FIPS-197 §5.3.5, the form `aesdec`
 //! uses), as bytes. Every backend reads it as it is; it is computed once, in constant time,
-//! by portable code, and zeroized on drop.
+//! with AES-NI (SubWord by `aesenclast`, `aesimc`) on the x86-64 backends and by portable
+//! bitsliced code otherwise, and zeroized on drop.
 //!
 //! ```
 //! use simdcrypt::aes::{Aes, Block};
@@ -16,8 +17,6 @@
 //! ```
 
 use core::fmt;
-
-use zeroize::Zeroize;
 
 use crate::Backend;
 use crate::Error;
@@ -58,60 +57,101 @@ pub(crate) struct KeySchedule {
 }
 
 impl KeySchedule {
-    /// Expands a 16-, 24- or 32-byte key.
+    /// No key yet (`rounds` 0): what [`KeySchedule::set`] fills in place.
+    pub(crate) const EMPTY: KeySchedule = KeySchedule {
+        rounds: 0,
+        enc: [[0; 16]; 15],
+        dec: [[0; 16]; 15],
+    };
+
+    /// Expands a 16-, 24- or 32-byte key, with AES-NI where the CPU has it.
+    #[cfg(test)]
     pub(crate) fn new(key: &[u8]) -> Result<KeySchedule, Error> {
-        let nk = match key.len() {
-            16 => 4,
-            24 => 6,
-            32 => 8,
-            len => {
-                return Err(Error::InvalidKeyLength {
-                    len,
-                    expected: "16, 24 or 32 bytes",
-                });
+        KeySchedule::with(key, AesNiToken::get())
+    }
+
+    /// Expands a 16-, 24- or 32-byte key: with AES-NI given its token, else portably.
+    #[cfg(test)]
+    pub(crate) fn with(key: &[u8], aesni: Option<AesNiToken>) -> Result<KeySchedule, Error> {
+        let mut ks = core::mem::MaybeUninit::uninit();
+        // SAFETY: `init` writes all of `ks`, which is valid for writes.
+        unsafe {
+            KeySchedule::init(ks.as_mut_ptr(), key, KeySchedule::rounds_for(key)?, aesni);
+            Ok(ks.assume_init())
+        }
+    }
+
+    /// The round count of a key: 10, 12 or 14 for 16, 24 or 32 bytes.
+    pub(crate) fn rounds_for(key: &[u8]) -> Result<usize, Error> {
+        match key.len() {
+            16 => Ok(10),
+            24 => Ok(12),
+            32 => Ok(14),
+            len => Err(Error::InvalidKeyLength {
+                len,
+                expected: "16, 24 or 32 bytes",
+            }),
+        }
+    }
+
+    /// Expands `key` of `rounds` ([`KeySchedule::rounds_for`]) into `*ks`, writing all of
+    /// it: with AES-NI given its token (the kernel writes every slot, so nothing is zeroed
+    /// first), else portably ([`soft::expand`], into a zeroed schedule). Both are constant
+    /// time (no table lookups). The caller zeroes the stack after it ([`burn_keying`]).
+    ///
+    /// # Safety
+    /// `ks` is valid for writes of a `KeySchedule` (it need not be initialised; a schedule
+    /// there is overwritten, not dropped).
+    #[inline]
+    #[cfg_attr(not(simdcrypt_x86_64), allow(clippy::needless_pass_by_value))]
+    pub(crate) unsafe fn init(
+        ks: *mut KeySchedule,
+        key: &[u8],
+        rounds: usize,
+        aesni: Option<AesNiToken>,
+    ) {
+        debug_assert_eq!(KeySchedule::rounds_for(key), Ok(rounds));
+        match aesni {
+            #[cfg(simdcrypt_x86_64)]
+            // SAFETY: the caller's contract.
+            Some(t) => unsafe { aesni::expand(t, key, rounds, ks) },
+            _ => {
+                // SAFETY: the caller's contract: `ks` is valid for writes, and once written
+                // it is a valid schedule to borrow.
+                let ks = unsafe {
+                    ks.write(KeySchedule::EMPTY);
+                    &mut *ks
+                };
+                ks.rounds = rounds;
+                soft::expand(key, ks);
             }
-        };
-        let rounds = nk + 6;
-        let total = 4 * (rounds + 1);
-        let mut w = [0u32; 60];
-        for (i, c) in key.chunks_exact(4).enumerate() {
-            w[i] = u32::from_be_bytes([c[0], c[1], c[2], c[3]]);
         }
-        let mut rcon: u8 = 1;
-        for i in nk..total {
-            let mut t = w[i - 1];
-            if i % nk == 0 {
-                t = soft::sub_word(t.rotate_left(8)) ^ (u32::from(rcon) << 24);
-                rcon = soft::xtime(rcon);
-            } else if nk > 6 && i % nk == 4 {
-                t = soft::sub_word(t);
-            }
-            w[i] = w[i - nk] ^ t;
-        }
-        let mut ks = KeySchedule {
-            rounds,
-            enc: [[0; 16]; 15],
-            dec: [[0; 16]; 15],
-        };
-        for r in 0..=rounds {
-            for j in 0..4 {
-                ks.enc[r][4 * j..4 * j + 4].copy_from_slice(&w[4 * r + j].to_be_bytes());
-            }
-        }
-        w.zeroize();
-        ks.dec[0] = ks.enc[rounds];
-        ks.dec[rounds] = ks.enc[0];
-        for i in 1..rounds {
-            ks.dec[i] = soft::inv_mix_columns(&ks.enc[rounds - i]);
-        }
-        Ok(ks)
+    }
+}
+
+/// Zeroes the stack after a keying function (`Aes::key_into`, `Cbc::key_into`,
+/// `Xts::key_into`: `#[inline(never)]`, each called right before, expanding in place into
+/// the caller's value): the frames of the keying function and of the expansion below it
+/// (the AES-NI kernel's shallow, the portable one's deeper), measured in test builds
+/// (`leak_tests::wipes_reach_as_deep_as_calls_write`, the "key set-up" calls) with a margin.
+/// `aesni`: the schedules were expanded with AES-NI; `two`: two were (XTS).
+#[inline(always)]
+pub(crate) fn burn_keying(aesni: bool, two: bool) {
+    use crate::wipe::{depth, stack};
+    match (aesni, two) {
+        (true, false) => stack::<{ depth(9, 9) }>(),
+        (true, true) => stack::<{ depth(17, 17) }>(),
+        (false, false) => stack::<{ depth(34, 34) }>(),
+        (false, true) => stack::<{ depth(47, 47) }>(),
     }
 }
 
 impl Drop for KeySchedule {
     fn drop(&mut self) {
-        crate::wipe::blocks(&mut self.enc);
-        crate::wipe::blocks(&mut self.dec);
+        // The slots past `rounds` never held a key: expansion writes `0..=rounds`.
+        let n = self.rounds.min(14) + 1;
+        crate::wipe::blocks(&mut self.enc[..n]);
+        crate::wipe::blocks(&mut self.dec[..n]);
     }
 }
 
@@ -131,6 +171,18 @@ pub(crate) enum Impl {
 }
 
 impl Impl {
+    /// The AES-NI token this kernel's token implies (`None` for the portable kernel): what
+    /// keys it ([`KeySchedule::set`]).
+    #[inline(always)]
+    pub(crate) fn aesni(self) -> Option<AesNiToken> {
+        match self {
+            Impl::Portable => None,
+            Impl::AesNi(t) => Some(t),
+            Impl::VaesAvx2(t) => Some(t.aesni()),
+            Impl::VaesAvx512(t) => Some(t.vaes_avx2().aesni()),
+        }
+    }
+
     /// Zeroes the stack the last block-kernel call used, where its compiled code left
     /// round keys (broadcast to vectors, spilled): in bytes, the deepest each site's kernels
     /// wrote below it over the builds optimised for speed (docs/design.md, "Stack and
@@ -253,6 +305,7 @@ impl Aes {
     /// ));
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
+    #[inline(always)]
     pub fn new(key: &[u8]) -> Result<Aes, Error> {
         Aes::with_backend(key, dispatch::AES.auto())
     }
@@ -270,14 +323,37 @@ impl Aes {
     /// assert!(matches!(not_aes, Err(Error::BackendNotForAlgorithm { .. })));
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
+    #[inline(always)]
     pub fn with_backend(key: &[u8], backend: Backend) -> Result<Aes, Error> {
         let (imp, backend) = dispatch::AES.select(backend)?;
-        Ok(Aes {
-            ks: KeySchedule::new(key)?,
-            imp,
-            backend,
-            zmm_from: crate::tuning::zmm_from(),
-        })
+        let rounds = KeySchedule::rounds_for(key)?;
+        let mut aes = core::mem::MaybeUninit::uninit();
+        Aes::key_into(&mut aes, key, rounds, imp, backend);
+        burn_keying(imp.aesni().is_some(), false);
+        // SAFETY: `key_into` wrote every field.
+        Ok(unsafe { aes.assume_init() })
+    }
+
+    /// Keys `out` on `imp`, the schedule expanded where it stays (no copy of the round
+    /// keys in this frame); the caller wipes the expansion's frames after
+    /// ([`burn_keying`]).
+    #[inline(never)]
+    fn key_into(
+        out: &mut core::mem::MaybeUninit<Aes>,
+        key: &[u8],
+        rounds: usize,
+        imp: Impl,
+        backend: Backend,
+    ) {
+        let p = out.as_mut_ptr();
+        // SAFETY: `p` is `out`'s, valid for writes; each field is written once (the
+        // schedule whole, by `init`), so all of `out` is initialised after.
+        unsafe {
+            core::ptr::addr_of_mut!((*p).imp).write(imp);
+            core::ptr::addr_of_mut!((*p).backend).write(backend);
+            core::ptr::addr_of_mut!((*p).zmm_from).write(crate::tuning::zmm_from());
+            KeySchedule::init(core::ptr::addr_of_mut!((*p).ks), key, rounds, imp.aesni());
+        }
     }
 
     dispatch::backend_methods! {
@@ -423,18 +499,143 @@ mod tests {
     use super::*;
     use hex_literal::hex;
 
+    /// FIPS-197 appendix A: the cipher keys (A.1, A.2, A.3) and every round key of their
+    /// expansion, `w[4i..4i+4]` as bytes.
+    const FIPS197_A: [(&[u8], &[Block]); 3] = [
+        (
+            &hex!("2b7e151628aed2a6abf7158809cf4f3c"),
+            &[
+                hex!("2b7e151628aed2a6abf7158809cf4f3c"),
+                hex!("a0fafe1788542cb123a339392a6c7605"),
+                hex!("f2c295f27a96b9435935807a7359f67f"),
+                hex!("3d80477d4716fe3e1e237e446d7a883b"),
+                hex!("ef44a541a8525b7fb671253bdb0bad00"),
+                hex!("d4d1c6f87c839d87caf2b8bc11f915bc"),
+                hex!("6d88a37a110b3efddbf98641ca0093fd"),
+                hex!("4e54f70e5f5fc9f384a64fb24ea6dc4f"),
+                hex!("ead27321b58dbad2312bf5607f8d292f"),
+                hex!("ac7766f319fadc2128d12941575c006e"),
+                hex!("d014f9a8c9ee2589e13f0cc8b6630ca6"),
+            ],
+        ),
+        (
+            &hex!("8e73b0f7da0e6452c810f32b809079e562f8ead2522c6b7b"),
+            &[
+                hex!("8e73b0f7da0e6452c810f32b809079e5"),
+                hex!("62f8ead2522c6b7bfe0c91f72402f5a5"),
+                hex!("ec12068e6c827f6b0e7a95b95c56fec2"),
+                hex!("4db7b4bd69b5411885a74796e92538fd"),
+                hex!("e75fad44bb095386485af05721efb14f"),
+                hex!("a448f6d94d6dce24aa326360113b30e6"),
+                hex!("a25e7ed583b1cf9a27f939436a94f767"),
+                hex!("c0a69407d19da4e1ec1786eb6fa64971"),
+                hex!("485f703222cb8755e26d135233f0b7b3"),
+                hex!("40beeb282f18a2596747d26b458c553e"),
+                hex!("a7e1466c9411f1df821f750aad07d753"),
+                hex!("ca4005388fcc5006282d166abc3ce7b5"),
+                hex!("e98ba06f448c773c8ecc720401002202"),
+            ],
+        ),
+        (
+            &hex!("603deb1015ca71be2b73aef0857d77811f352c073b6108d72d9810a30914dff4"),
+            &[
+                hex!("603deb1015ca71be2b73aef0857d7781"),
+                hex!("1f352c073b6108d72d9810a30914dff4"),
+                hex!("9ba354118e6925afa51a8b5f2067fcde"),
+                hex!("a8b09c1a93d194cdbe49846eb75d5b9a"),
+                hex!("d59aecb85bf3c917fee94248de8ebe96"),
+                hex!("b5a9328a2678a647983122292f6c79b3"),
+                hex!("812c81addadf48ba24360af2fab8b464"),
+                hex!("98c5bfc9bebd198e268c3ba709e04214"),
+                hex!("68007bacb2df331696e939e46c518d80"),
+                hex!("c814e20476a9fb8a5025c02d59c58239"),
+                hex!("de1369676ccc5a71fa2563959674ee15"),
+                hex!("5886ca5d2e2f31d77e0af1fa27cf73c3"),
+                hex!("749c47ab18501ddae2757e4f7401905a"),
+                hex!("cafaaae3e4d59b349adf6acebd10190d"),
+                hex!("fe4890d1e6188d0b046df344706c631e"),
+            ],
+        ),
+    ];
+
+    /// The equivalent inverse cipher's keys (FIPS-197 §5.3.5) of A.1's expansion:
+    /// `dec[i] = InvMixColumns(enc[10 - i])` for `0 < i < 10`. (The same values are in
+    /// RustCrypto `aes`'s ARMv8 tests.)
+    const FIPS197_A1_DEC: [Block; 11] = [
+        hex!("d014f9a8c9ee2589e13f0cc8b6630ca6"),
+        hex!("0c7b5a631319eafeb0398890664cfbb4"),
+        hex!("df7d925a1f62b09da320626ed6757324"),
+        hex!("12c07647c01f22c7bc42d2f37555114a"),
+        hex!("6efcd876d2df54807c5df034c917c3b9"),
+        hex!("6ea30afcbc238cf6ae82a4b4b54a338d"),
+        hex!("90884413d280860a12a128421bc89739"),
+        hex!("7c1f13f74208c219c021ae480969bf7b"),
+        hex!("cc7505eb3e17d1ee82296c51c9481133"),
+        hex!("2b3708a7f262d405bc3ebdbf4b617d62"),
+        hex!("2b7e151628aed2a6abf7158809cf4f3c"),
+    ];
+
+    /// Every expansion this build has: portable, and AES-NI where the CPU has it.
+    fn expansions() -> std::vec::Vec<(&'static str, Option<AesNiToken>)> {
+        let mut v = std::vec![("portable", None)];
+        if let Some(t) = AesNiToken::get() {
+            v.push(("aes-ni", Some(t)));
+        }
+        v
+    }
+
     #[test]
-    fn fips197_key_expansion_a1() {
-        let ks = KeySchedule::new(&hex!("2b7e151628aed2a6abf7158809cf4f3c")).unwrap();
-        assert_eq!(ks.enc[10], hex!("d014f9a8c9ee2589e13f0cc8b6630ca6"));
-        let ks =
-            KeySchedule::new(&hex!("8e73b0f7da0e6452c810f32b809079e562f8ead2522c6b7b")).unwrap();
-        assert_eq!(ks.enc[12], hex!("e98ba06f448c773c8ecc720401002202"));
-        let ks = KeySchedule::new(&hex!(
-            "603deb1015ca71be2b73aef0857d77811f352c073b6108d72d9810a30914dff4"
-        ))
-        .unwrap();
-        assert_eq!(ks.enc[14], hex!("fe4890d1e6188d0b046df344706c631e"));
+    fn fips197_appendix_a_every_round_key() {
+        for (name, hw) in expansions() {
+            for (key, want) in FIPS197_A {
+                let ks = KeySchedule::with(key, hw).unwrap();
+                let r = ks.rounds;
+                assert_eq!(r + 1, want.len());
+                assert_eq!(&ks.enc[..=r], want, "{name} {}-byte key, enc", key.len());
+                assert!(
+                    ks.enc[r + 1..].iter().all(|k| *k == [0; 16]),
+                    "{name} unused"
+                );
+                assert_eq!(ks.dec[0], want[r], "{name}");
+                assert_eq!(ks.dec[r], want[0], "{name}");
+                for i in 1..r {
+                    let imc = soft::tests::inv_mix_columns_ref(&want[r - i]);
+                    assert_eq!(ks.dec[i], imc, "{name} {}-byte key, dec[{i}]", key.len());
+                }
+                if r == 10 {
+                    assert_eq!(ks.dec[..=r], FIPS197_A1_DEC, "{name}");
+                }
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+        /// The hardware expansion and the portable one agree on every key length.
+        #[test]
+        fn aesni_expansion_matches_portable(
+            key in proptest::collection::vec(proptest::prelude::any::<u8>(), 32),
+            len in proptest::sample::select(&[16usize, 24, 32][..]),
+        ) {
+            let soft = KeySchedule::with(&key[..len], None).unwrap();
+            if let Some(t) = AesNiToken::get() {
+                let hw = KeySchedule::with(&key[..len], Some(t)).unwrap();
+                proptest::prop_assert_eq!(hw.rounds, soft.rounds);
+                proptest::prop_assert_eq!(hw.enc, soft.enc);
+                proptest::prop_assert_eq!(hw.dec, soft.dec);
+            }
+            // And `new` (the automatic choice) is one of them.
+            let auto = KeySchedule::new(&key[..len]).unwrap();
+            proptest::prop_assert_eq!((auto.enc, auto.dec), (soft.enc, soft.dec));
+        }
+    }
+
+    #[test]
+    fn every_impl_keys_with_its_token() {
+        for b in Aes::available_backends() {
+            let aes = Aes::with_backend(&[3u8; 32], b).unwrap();
+            assert_eq!(aes.imp.aesni().is_some(), b != Backend::Portable, "{b}");
+        }
     }
 
     #[test]

@@ -41,7 +41,7 @@ pub(crate) fn xtime(a: u8) -> u8 {
     (a << 1) ^ (0x1b & 0u8.wrapping_sub(a >> 7))
 }
 
-#[inline]
+#[cfg(test)]
 fn gmul(mut a: u8, mut b: u8) -> u8 {
     let mut r = 0u8;
     for _ in 0..8 {
@@ -52,45 +52,80 @@ fn gmul(mut a: u8, mut b: u8) -> u8 {
     r
 }
 
-/// SubWord of the key expansion, in constant time (the bitsliced S-box on one word).
+/// SubWord of the key expansion, in constant time: the bitsliced S-box circuit once for
+/// all four bytes (plane `b` holds bit `b` of byte `i` at bit `i`).
 pub(crate) fn sub_word(w: u32) -> u32 {
-    let bytes = w.to_be_bytes();
-    let mut x = [0u64; 8];
-    for (b, plane) in x.iter_mut().enumerate() {
-        for (i, byte) in bytes.iter().enumerate() {
-            *plane |= u64::from((byte >> b) & 1) << i;
-        }
-    }
+    let w = u64::from(w);
+    // Bits 0, 8, 16, 24 times 2^24, 2^17, 2^10, 2^3: bits 24..28, on distinct bits, no carries.
+    let mut x: State =
+        core::array::from_fn(|b| ((((w >> b) & 0x0101_0101) * 0x0102_0408) >> 24) & 0xf);
     sbox_fwd(&mut x);
-    let mut out = [0u8; 4];
-    for (i, o) in out.iter_mut().enumerate() {
-        for (b, plane) in x.iter().enumerate() {
-            *o |= (((plane >> i) & 1) as u8) << b;
-        }
-        *o ^= 0x63;
-    }
+    // Bits 0..4 times 1, 2^7, 2^14, 2^21: bit `i` lands on bit 8i, again without carries.
+    let out = x
+        .iter()
+        .enumerate()
+        .fold(0, |o, (b, p)| o | (((p * 0x0020_4081) & 0x0101_0101) << b));
     x.zeroize();
-    u32::from_be_bytes(out)
+    out as u32 ^ 0x6363_6363
 }
 
-fn inv_mix_column(c: [u8; 4]) -> [u8; 4] {
-    let m = |a: u8, b: u8, cc: u8, d: u8| gmul(a, 14) ^ gmul(b, 11) ^ gmul(cc, 13) ^ gmul(d, 9);
-    [
-        m(c[0], c[1], c[2], c[3]),
-        m(c[1], c[2], c[3], c[0]),
-        m(c[2], c[3], c[0], c[1]),
-        m(c[3], c[0], c[1], c[2]),
-    ]
+/// Four GF(2^8) multiplications by x, one per byte.
+#[inline]
+fn xtime_word(x: u32) -> u32 {
+    ((x & 0x7f7f_7f7f) << 1) ^ (((x >> 7) & 0x0101_0101) * 0x1b)
 }
 
-/// InvMixColumns of a round key (for the equivalent inverse cipher's schedule).
+/// InvMixColumns of a round key (for the equivalent inverse cipher's schedule), a column
+/// per little-endian word: MixColumns after multiplying each column by 4x^2 + 5 (as
+/// `inv_mix_columns_bs` does on planes).
 pub(crate) fn inv_mix_columns(b: &Block) -> Block {
     let mut out = [0u8; 16];
-    for c in 0..4 {
-        let col = inv_mix_column([b[4 * c], b[4 * c + 1], b[4 * c + 2], b[4 * c + 3]]);
-        out[4 * c..4 * c + 4].copy_from_slice(&col);
+    for (o, c) in out
+        .as_chunks_mut::<4>()
+        .0
+        .iter_mut()
+        .zip(b.as_chunks::<4>().0)
+    {
+        let x = u32::from_le_bytes(*c);
+        let x = x ^ xtime_word(xtime_word(x ^ x.rotate_right(16)));
+        let r1 = x.rotate_right(8);
+        *o = (xtime_word(x ^ r1) ^ r1 ^ x.rotate_right(16) ^ x.rotate_right(24)).to_le_bytes();
     }
     out
+}
+
+/// The key expansion of FIPS-197 §5.2 into `ks` (`ks.rounds` set to 10, 12 or 14 for a
+/// 16-, 24- or 32-byte `key`), then the equivalent inverse cipher's keys (§5.3.5). Words
+/// little-endian: RotWord is a rotation right by 8, Rcon the low byte.
+pub(crate) fn expand(key: &[u8], ks: &mut KeySchedule) {
+    let nk = key.len() / 4;
+    let rounds = ks.rounds;
+    let mut w = [0u32; 60];
+    for (x, c) in w.iter_mut().zip(key.as_chunks::<4>().0) {
+        *x = u32::from_le_bytes(*c);
+    }
+    let mut rcon: u8 = 1;
+    for i in nk..4 * (rounds + 1) {
+        let mut t = w[i - 1];
+        if i % nk == 0 {
+            t = sub_word(t.rotate_right(8)) ^ u32::from(rcon);
+            rcon = xtime(rcon);
+        } else if nk > 6 && i % nk == 4 {
+            t = sub_word(t);
+        }
+        w[i] = w[i - nk] ^ t;
+    }
+    for (k, ws) in ks.enc.iter_mut().zip(w.as_chunks::<4>().0).take(rounds + 1) {
+        for (b, x) in k.as_chunks_mut::<4>().0.iter_mut().zip(ws) {
+            *b = x.to_le_bytes();
+        }
+    }
+    crate::wipe::words(&mut w);
+    ks.dec[0] = ks.enc[rounds];
+    ks.dec[rounds] = ks.enc[0];
+    for i in 1..rounds {
+        ks.dec[i] = inv_mix_columns(&ks.enc[rounds - i]);
+    }
 }
 
 /// Eight bit planes: four blocks.
@@ -646,7 +681,7 @@ pub(crate) fn decrypt_blocks(ks: &KeySchedule, blocks: &mut [Block]) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// a^254 = a^-1 (0 for 0), by square-and-multiply.
@@ -683,6 +718,33 @@ mod tests {
             }
         }
         out
+    }
+
+    /// InvMixColumns by the matrix of FIPS-197 §5.3.3 (0e 0b 0d 09), byte by byte.
+    pub(crate) fn inv_mix_columns_ref(b: &Block) -> Block {
+        let m = |a: u8, b: u8, c: u8, d: u8| gmul(a, 14) ^ gmul(b, 11) ^ gmul(c, 13) ^ gmul(d, 9);
+        let mut out = [0u8; 16];
+        for c in 0..4 {
+            let a = &b[4 * c..4 * c + 4];
+            for r in 0..4 {
+                out[4 * c + r] = m(a[r], a[(r + 1) % 4], a[(r + 2) % 4], a[(r + 3) % 4]);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn inv_mix_columns_matches_the_matrix() {
+        let mut rng = crate::test_util::Rng(41);
+        for _ in 0..2000 {
+            let b: Block = rng.bytes(16).try_into().unwrap();
+            assert_eq!(inv_mix_columns(&b), inv_mix_columns_ref(&b), "{b:02x?}");
+        }
+        // FIPS-197 appendix B (round 1): MixColumns of 0xd4bf5d30 is 0x046681e5, so
+        // InvMixColumns takes it back.
+        let mut col = [0u8; 16];
+        col[..4].copy_from_slice(&[0x04, 0x66, 0x81, 0xe5]);
+        assert_eq!(inv_mix_columns(&col)[..4], [0xd4, 0xbf, 0x5d, 0x30]);
     }
 
     #[test]
@@ -791,7 +853,7 @@ mod tests {
                 unbitslice(&s, 0, &mut out);
                 for (o, b) in out.iter().zip(&blocks) {
                     let want = if inverse {
-                        inv_mix_columns(b)
+                        inv_mix_columns_ref(b)
                     } else {
                         mix_ref(b)
                     };

@@ -71,6 +71,18 @@ const MANY: u8 = 2;
 const DECRYPT_SHORT: u8 = 3;
 
 impl Imp {
+    /// The AES-NI token this kernel's token implies (`None` for the portable kernel): what
+    /// keys it ([`KeySchedule::set`]).
+    #[inline(always)]
+    fn aesni(self) -> Option<AesNiToken> {
+        match self {
+            Imp::Portable => None,
+            Imp::AesNi(t) => Some(t),
+            Imp::VaesAvx2(t) => Some(t.aesni()),
+            Imp::VaesAvx512(t) => Some(t.vaes_avx2().aesni()),
+        }
+    }
+
     /// Whether decrypting `n` blocks runs a short entry: fewer than 8 registers of blocks
     /// (8 on AES-NI, 16 on VAES-AVX2, 32 on VAES-AVX-512), with no group loop and the round
     /// keys read where used (as `crate::aes::Impl::short` for ECB). `Cbc::dec_blocks` hands
@@ -236,6 +248,7 @@ impl Cbc {
     /// ));
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
+    #[inline(always)]
     pub fn new(key: &[u8]) -> Result<Cbc, Error> {
         Cbc::with_backend(key, dispatch::CBC.auto())
     }
@@ -256,14 +269,37 @@ impl Cbc {
     /// assert!(matches!(not_cbc, Err(Error::BackendNotForAlgorithm { .. })));
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
+    #[inline(always)]
     pub fn with_backend(key: &[u8], backend: Backend) -> Result<Cbc, Error> {
         let (imp, backend) = dispatch::CBC.select(backend)?;
-        Ok(Cbc {
-            ks: KeySchedule::new(key)?,
-            imp,
-            backend,
-            zmm_from: crate::tuning::zmm_from(),
-        })
+        let rounds = KeySchedule::rounds_for(key)?;
+        let mut cbc = core::mem::MaybeUninit::uninit();
+        Cbc::key_into(&mut cbc, key, rounds, imp, backend);
+        crate::aes::burn_keying(imp.aesni().is_some(), false);
+        // SAFETY: `key_into` wrote every field.
+        Ok(unsafe { cbc.assume_init() })
+    }
+
+    /// Keys `out` on `imp`, the schedule expanded where it stays (no copy of the round
+    /// keys in this frame); the caller wipes the expansion's frames after
+    /// (`crate::aes::burn_keying`).
+    #[inline(never)]
+    fn key_into(
+        out: &mut core::mem::MaybeUninit<Cbc>,
+        key: &[u8],
+        rounds: usize,
+        imp: Imp,
+        backend: Backend,
+    ) {
+        let p = out.as_mut_ptr();
+        // SAFETY: `p` is `out`'s, valid for writes; each field is written once (the
+        // schedule whole, by `init`), so all of `out` is initialised after.
+        unsafe {
+            core::ptr::addr_of_mut!((*p).imp).write(imp);
+            core::ptr::addr_of_mut!((*p).backend).write(backend);
+            core::ptr::addr_of_mut!((*p).zmm_from).write(crate::tuning::zmm_from());
+            KeySchedule::init(core::ptr::addr_of_mut!((*p).ks), key, rounds, imp.aesni());
+        }
     }
 
     dispatch::backend_methods! {

@@ -282,6 +282,83 @@ impl HmacSha1 {
     }
 }
 
+/// PBKDF2-HMAC-SHA1 (RFC 8018 §5.2) into `out` (at most 40 bytes: two output blocks), on
+/// the automatic backend. The password is keyed once (its two starting states); each
+/// iteration after the first is then two compressions of one block each (`U ‖ padding`
+/// from the inner state, the inner digest `‖ padding` from the outer), with the two output
+/// blocks' chains compressed together ([`Impl::compress_pair`]: interleaved on SHA-NI).
+#[cfg(feature = "alloc")]
+pub(crate) fn pbkdf2(password: &[u8], salt: &[u8], iterations: u32, out: &mut [u8]) {
+    debug_assert!(out.len() <= 40 && iterations > 0);
+    let (imp, backend) = dispatch::SHA1.auto_kernel();
+    let (mut inner, mut outer) = key_states(password, imp, backend);
+    let blocks = out.len().div_ceil(20);
+    // U_1 = HMAC(P, S ‖ INT(i)); T starts as U_1.
+    let mut u = [[0u8; 20]; 2];
+    for (i, ui) in u.iter_mut().enumerate().take(blocks) {
+        let mut h = Sha1::from_parts(imp, backend, inner, 64);
+        h.update(salt);
+        // `i` is 0 or 1.
+        h.update(&(i as u32 + 1).to_be_bytes());
+        *ui = h.finish_hmac(&outer);
+    }
+    let mut t = u;
+    // One-block messages after a 64-byte key block: `x ‖ 0x80 ‖ 0.. ‖ (64 + 20) * 8`.
+    let mut pad = [[0u8; 64]; 2];
+    for p in &mut pad {
+        p[20] = 0x80;
+        p[56..].copy_from_slice(&((64 + 20) * 8u64).to_be_bytes());
+    }
+    let mut s = [[0u32; 5]; 2];
+    let one = imp.for_run(1);
+    for _ in 1..iterations {
+        for half in [&inner, &outer] {
+            for j in 0..2 {
+                pad[j][..20].copy_from_slice(&u[j]);
+                s[j] = *half;
+            }
+            let [s0, s1] = &mut s;
+            let [p0, p1] = &pad;
+            if blocks == 2 {
+                one.compress_pair(s0, core::slice::from_ref(p0), s1, core::slice::from_ref(p1));
+            } else {
+                one.compress(s0, core::slice::from_ref(p0));
+            }
+            for j in 0..2 {
+                for (b, w) in u[j].as_chunks_mut::<4>().0.iter_mut().zip(&s[j]) {
+                    *b = w.to_be_bytes();
+                }
+            }
+        }
+        for (tj, uj) in t.iter_mut().zip(&u) {
+            for (a, b) in tj.iter_mut().zip(uj) {
+                *a ^= b;
+            }
+        }
+    }
+    for (chunk, tj) in out.chunks_mut(20).zip(&t) {
+        chunk.copy_from_slice(&tj[..chunk.len()]);
+    }
+    for x in [&mut inner, &mut outer] {
+        crate::wipe::words(x);
+    }
+    for x in &mut s {
+        crate::wipe::words(x);
+    }
+    for x in &mut u {
+        crate::wipe::bytes(x);
+    }
+    for x in &mut t {
+        crate::wipe::bytes(x);
+    }
+    for x in &mut pad {
+        crate::wipe::bytes(x);
+    }
+    // The compressions from the keyed states left chaining values and schedules in the
+    // kernels' frames (one-block runs, as HMAC keying's).
+    one.burn_stack();
+}
+
 /// The chaining values after the padded key blocks `K0 ^ ipad` and `K0 ^ opad`: HMAC's
 /// inner and outer starting states (the caller wipes them when done, and zeroes the stack
 /// the compressions used with `Impl::burn_stack`: inlined, so that the measured depths

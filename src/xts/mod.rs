@@ -434,6 +434,7 @@ impl Xts {
     /// assert!(matches!(Xts::new(&[1u8; 48]), Err(Error::InvalidKeyLength { len: 48, .. })));
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
+    #[inline(always)]
     pub fn new(key: &[u8]) -> Result<Xts, Error> {
         Xts::with_backend(key, dispatch::XTS.auto())
     }
@@ -454,6 +455,7 @@ impl Xts {
     /// assert!(matches!(not_xts, Err(Error::BackendNotForAlgorithm { .. })));
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
+    #[inline(always)]
     pub fn with_backend(key: &[u8], backend: Backend) -> Result<Xts, Error> {
         Xts::build(key, backend, false)
     }
@@ -486,6 +488,7 @@ impl Xts {
     /// assert!(!Xts::new_allow_equal_halves(&[[1u8; 16], [2u8; 16]].concat())?.decrypt_only());
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
+    #[inline(always)]
     pub fn new_allow_equal_halves(key: &[u8]) -> Result<Xts, Error> {
         Xts::build(key, dispatch::XTS.auto(), true)
     }
@@ -501,6 +504,7 @@ impl Xts {
     /// }
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
+    #[inline(always)]
     pub fn with_backend_allow_equal_halves(key: &[u8], backend: Backend) -> Result<Xts, Error> {
         Xts::build(key, backend, true)
     }
@@ -519,6 +523,7 @@ impl Xts {
         self.decrypt_only
     }
 
+    #[inline(always)]
     fn build(key: &[u8], backend: Backend, allow_equal: bool) -> Result<Xts, Error> {
         let (kernel, backend) = dispatch::XTS.select(backend)?;
         let tweak_one = kernel.tweak_kernel();
@@ -537,15 +542,50 @@ impl Xts {
         if equal && !allow_equal {
             return Err(Error::XtsDuplicateKeyHalves);
         }
-        Ok(Xts {
-            k1: KeySchedule::new(a)?,
-            k2: KeySchedule::new(b)?,
-            tweak_one,
-            kernel,
-            fresh: crate::tuning::fresh_tweaks(),
-            backend,
-            decrypt_only: equal,
-        })
+        let rounds = KeySchedule::rounds_for(a)?;
+        let mut xts = core::mem::MaybeUninit::uninit();
+        Xts::key_into(&mut xts, a, b, rounds, kernel, backend, equal);
+        crate::aes::burn_keying(tweak_one.aesni().is_some(), true);
+        // SAFETY: `key_into` wrote every field.
+        Ok(unsafe { xts.assume_init() })
+    }
+
+    /// Keys `out` with `Key1 = a`, `Key2 = b` on `kernel`, the schedules expanded where
+    /// they stay (no copy of the round keys in this frame); the caller wipes the
+    /// expansion's frames after (`crate::aes::burn_keying`).
+    #[inline(never)]
+    fn key_into(
+        out: &mut core::mem::MaybeUninit<Xts>,
+        a: &[u8],
+        b: &[u8],
+        rounds: usize,
+        kernel: Kernel,
+        backend: Backend,
+        decrypt_only: bool,
+    ) {
+        let tweak_one = kernel.tweak_kernel();
+        let p = out.as_mut_ptr();
+        // SAFETY: `p` is `out`'s, valid for writes; each field is written once (the
+        // schedules whole, by `init`), so all of `out` is initialised after.
+        unsafe {
+            core::ptr::addr_of_mut!((*p).tweak_one).write(tweak_one);
+            core::ptr::addr_of_mut!((*p).kernel).write(kernel);
+            core::ptr::addr_of_mut!((*p).fresh).write(crate::tuning::fresh_tweaks());
+            core::ptr::addr_of_mut!((*p).backend).write(backend);
+            core::ptr::addr_of_mut!((*p).decrypt_only).write(decrypt_only);
+            KeySchedule::init(
+                core::ptr::addr_of_mut!((*p).k1),
+                a,
+                rounds,
+                tweak_one.aesni(),
+            );
+            KeySchedule::init(
+                core::ptr::addr_of_mut!((*p).k2),
+                b,
+                rounds,
+                tweak_one.aesni(),
+            );
+        }
     }
 
     dispatch::backend_methods! {
