@@ -139,10 +139,10 @@ impl KeySchedule {
 pub(crate) fn burn_keying(aesni: bool, two: bool) {
     use crate::wipe::{depth, stack};
     match (aesni, two) {
-        (true, false) => stack::<{ depth(9, 9) }>(),
-        (true, true) => stack::<{ depth(17, 17) }>(),
-        (false, false) => stack::<{ depth(34, 34) }>(),
-        (false, true) => stack::<{ depth(47, 47) }>(),
+        (true, false) => stack::<{ depth(144, 144, 144) }>(),
+        (true, true) => stack::<{ depth(272, 272, 272) }>(),
+        (false, false) => stack::<{ depth(544, 544, 544) }>(),
+        (false, true) => stack::<{ depth(752, 752, 752) }>(),
     }
 }
 
