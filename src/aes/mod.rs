@@ -139,10 +139,10 @@ impl KeySchedule {
 pub(crate) fn burn_keying(aesni: bool, two: bool) {
     use crate::wipe::{depth, stack};
     match (aesni, two) {
-        (true, false) => stack::<{ depth(144, 144, 144) }>(),
-        (true, true) => stack::<{ depth(272, 272, 272) }>(),
-        (false, false) => stack::<{ depth(544, 544, 544) }>(),
-        (false, true) => stack::<{ depth(752, 752, 752) }>(),
+        (true, false) => stack::<{ depth(256, 256, 256) }>(),
+        (true, true) => stack::<{ depth(256, 288, 288) }>(),
+        (false, false) => stack::<{ depth(608, 608, 544) }>(),
+        (false, true) => stack::<{ depth(704, 800, 736) }>(),
     }
 }
 
@@ -193,19 +193,19 @@ impl Impl {
     pub(crate) fn burn_stack(self, short: bool) {
         use crate::wipe::{depth, stack};
         match (self, short) {
-            (Impl::Portable, _) => stack::<{ depth(1440, 1536, 1536) }>(),
+            (Impl::Portable, _) => stack::<{ depth(1568, 1632, 1664) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Impl::AesNi(_), true) => stack::<{ depth(160, 160, 160) }>(),
+            (Impl::AesNi(_), true) => stack::<{ depth(256, 256, 256) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Impl::AesNi(_), false) => stack::<{ depth(160, 160, 160) }>(),
+            (Impl::AesNi(_), false) => stack::<{ depth(256, 256, 256) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Impl::VaesAvx2(t), true) => crate::wipe::stack_avx::<{ depth(160, 192, 160) }>(t),
+            (Impl::VaesAvx2(t), true) => crate::wipe::stack_avx::<{ depth(256, 288, 256) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            (Impl::VaesAvx2(t), false) => crate::wipe::stack_avx::<{ depth(160, 288, 160) }>(t),
+            (Impl::VaesAvx2(t), false) => crate::wipe::stack_avx::<{ depth(256, 384, 256) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            (Impl::VaesAvx512(t), _) => crate::wipe::stack_avx512::<{ depth(160, 160, 1440) }>(t),
+            (Impl::VaesAvx512(t), _) => crate::wipe::stack_avx512::<{ depth(256, 288, 1536) }>(t),
             #[cfg(not(simdcrypt_x86_64))]
-            _ => stack::<{ depth(1440, 1536, 1536) }>(),
+            _ => stack::<{ depth(1568, 1632, 1664) }>(),
         }
     }
 

@@ -106,34 +106,34 @@ impl Imp {
     fn burn_stack<const OP: u8>(self) {
         use crate::wipe::{depth, stack};
         match (self, OP) {
-            (Imp::Portable, ENCRYPT) => stack::<{ depth(1568, 1600, 1632) }>(),
-            (Imp::Portable, DECRYPT | DECRYPT_SHORT) => stack::<{ depth(2048, 2144, 2176) }>(),
-            (Imp::Portable, _) => stack::<{ depth(2592, 2752, 2784) }>(),
+            (Imp::Portable, ENCRYPT) => stack::<{ depth(1696, 1728, 1760) }>(),
+            (Imp::Portable, DECRYPT | DECRYPT_SHORT) => stack::<{ depth(2176, 2272, 2304) }>(),
+            (Imp::Portable, _) => stack::<{ depth(2720, 2848, 2912) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Imp::AesNi(_), ENCRYPT) => stack::<{ depth(288, 288, 288) }>(),
+            (Imp::AesNi(_), ENCRYPT) => stack::<{ depth(416, 416, 416) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Imp::AesNi(_), DECRYPT) => stack::<{ depth(160, 256, 224) }>(),
+            (Imp::AesNi(_), DECRYPT) => stack::<{ depth(256, 384, 352) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Imp::AesNi(_), DECRYPT_SHORT) => stack::<{ depth(288, 288, 288) }>(),
+            (Imp::AesNi(_), DECRYPT_SHORT) => stack::<{ depth(416, 416, 416) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Imp::AesNi(_), _) => stack::<{ depth(1248, 1600, 2464) }>(),
+            (Imp::AesNi(_), _) => stack::<{ depth(1344, 1696, 2592) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Imp::VaesAvx2(t), ENCRYPT) => crate::wipe::stack_avx::<{ depth(288, 288, 288) }>(t),
+            (Imp::VaesAvx2(t), ENCRYPT) => crate::wipe::stack_avx::<{ depth(416, 416, 416) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            (Imp::VaesAvx2(t), DECRYPT) => crate::wipe::stack_avx::<{ depth(160, 576, 384) }>(t),
+            (Imp::VaesAvx2(t), DECRYPT) => crate::wipe::stack_avx::<{ depth(256, 704, 512) }>(t),
             #[cfg(simdcrypt_x86_64)]
             (Imp::VaesAvx2(t), DECRYPT_SHORT) => {
-                crate::wipe::stack_avx::<{ depth(288, 608, 288) }>(t)
+                crate::wipe::stack_avx::<{ depth(416, 736, 416) }>(t)
             }
             #[cfg(simdcrypt_x86_64)]
-            (Imp::VaesAvx2(t), _) => crate::wipe::stack_avx::<{ depth(2016, 3424, 4064) }>(t),
+            (Imp::VaesAvx2(t), _) => crate::wipe::stack_avx::<{ depth(2144, 3552, 4192) }>(t),
             #[cfg(simdcrypt_x86_64)]
             (Imp::VaesAvx512(t), ENCRYPT) => {
-                crate::wipe::stack_avx512::<{ depth(160, 160, 160) }>(t)
+                crate::wipe::stack_avx512::<{ depth(256, 256, 256) }>(t)
             }
             #[cfg(simdcrypt_x86_64)]
             (Imp::VaesAvx512(t), DECRYPT) => {
-                crate::wipe::stack_avx512::<{ depth(160, 320, 1504) }>(t)
+                crate::wipe::stack_avx512::<{ depth(256, 416, 1632) }>(t)
             }
             #[cfg(simdcrypt_x86_64)]
             (Imp::VaesAvx512(t), DECRYPT_SHORT) => {
@@ -141,9 +141,9 @@ impl Imp {
                 crate::wipe::stack_avx512::<{ depth(160, 320, 1504) }>(t)
             }
             #[cfg(simdcrypt_x86_64)]
-            (Imp::VaesAvx512(t), _) => crate::wipe::stack_avx512::<{ depth(2016, 3424, 4064) }>(t),
+            (Imp::VaesAvx512(t), _) => crate::wipe::stack_avx512::<{ depth(2144, 3552, 4192) }>(t),
             #[cfg(not(simdcrypt_x86_64))]
-            _ => stack::<{ depth(2592, 2752, 2784) }>(),
+            _ => stack::<{ depth(2720, 2848, 2912) }>(),
         }
     }
 }

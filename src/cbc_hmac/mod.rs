@@ -191,7 +191,7 @@ impl CbcHmacSha1 {
     #[cfg(simdcrypt_x86_64)]
     #[inline(always)]
     fn burn_stack() {
-        crate::wipe::stack::<{ crate::wipe::depth(160, 448, 672) }>();
+        crate::wipe::stack::<{ crate::wipe::depth(256, 544, 800) }>();
     }
 
     /// Encrypts (`seal`) or decrypts the whole 64-byte groups at the start of `buf[..split]`

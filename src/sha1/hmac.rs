@@ -373,7 +373,7 @@ pub(crate) fn key_states(key: &[u8], imp: Impl, backend: Backend) -> ([u32; 5], 
         // K0 = SHA-1(key) passed through the digest call's frames (the SHA-NI digest
         // builds it about 850 bytes below this frame, deeper than `Impl::burn_stack`
         // reaches for the key blocks): zeroed here, for long keys only.
-        crate::wipe::stack::<{ crate::wipe::depth(2368, 2560, 2496) }>();
+        crate::wipe::stack::<{ crate::wipe::depth(2496, 2656, 2688) }>();
         &d
     } else {
         key

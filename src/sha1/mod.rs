@@ -106,19 +106,19 @@ impl Impl {
     pub(crate) fn burn_stack(self) {
         use crate::wipe::{depth, stack};
         match self {
-            Impl::Portable => stack::<{ depth(1376, 1376, 1600) }>(),
+            Impl::Portable => stack::<{ depth(992, 960, 1312) }>(),
             #[cfg(simdcrypt_x86_64)]
-            Impl::Ssse3(_) => stack::<{ depth(2016, 2080, 2048) }>(),
+            Impl::Ssse3(_) => stack::<{ depth(1632, 1664, 1760) }>(),
             #[cfg(simdcrypt_x86_64)]
-            Impl::Avx2(t) => crate::wipe::stack_avx::<{ depth(3072, 3232, 3168) }>(t),
+            Impl::Avx2(t) => crate::wipe::stack_avx::<{ depth(2688, 2880, 2880) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            Impl::Avx512(t) => crate::wipe::stack_avx512::<{ depth(3072, 3232, 3232) }>(t),
+            Impl::Avx512(t) => crate::wipe::stack_avx512::<{ depth(2752, 2912, 2912) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            Impl::ShaNi(_) => stack::<{ depth(672, 800, 768) }>(),
+            Impl::ShaNi(_) => stack::<{ depth(768, 736, 672) }>(),
             #[cfg(simdcrypt_asm)]
-            Impl::Avx2Asm(t) => crate::wipe::stack_avx::<{ depth(2336, 2336, 2240) }>(t),
+            Impl::Avx2Asm(t) => crate::wipe::stack_avx::<{ depth(1952, 1920, 1952) }>(t),
             #[cfg(simdcrypt_asm)]
-            Impl::ShaNiAsm(_) => stack::<{ depth(608, 608, 608) }>(),
+            Impl::ShaNiAsm(_) => stack::<{ depth(704, 704, 704) }>(),
         }
     }
 
@@ -130,17 +130,17 @@ impl Impl {
     pub(crate) fn burn_one_shot(self) {
         use crate::wipe::{depth, stack};
         match self {
-            Impl::Portable => stack::<{ depth(1376, 1376, 1600) }>(),
+            Impl::Portable => stack::<{ depth(1504, 1472, 1728) }>(),
             #[cfg(simdcrypt_x86_64)]
-            Impl::Ssse3(_) => stack::<{ depth(2016, 2080, 2048) }>(),
+            Impl::Ssse3(_) => stack::<{ depth(2144, 2208, 2176) }>(),
             #[cfg(simdcrypt_x86_64)]
-            Impl::Avx2(t) => crate::wipe::stack_avx::<{ depth(3072, 3232, 3168) }>(t),
+            Impl::Avx2(t) => crate::wipe::stack_avx::<{ depth(3232, 3360, 3296) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            Impl::Avx512(t) => crate::wipe::stack_avx512::<{ depth(3072, 3232, 3232) }>(t),
+            Impl::Avx512(t) => crate::wipe::stack_avx512::<{ depth(3232, 3360, 3328) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            Impl::ShaNi(_) => stack::<{ depth(672, 800, 768) }>(),
+            Impl::ShaNi(_) => stack::<{ depth(800, 896, 896) }>(),
             #[cfg(simdcrypt_asm)]
-            Impl::Avx2Asm(t) => crate::wipe::stack_avx::<{ depth(2336, 2336, 2240) }>(t),
+            Impl::Avx2Asm(t) => crate::wipe::stack_avx::<{ depth(2464, 2464, 2368) }>(t),
             #[cfg(simdcrypt_asm)]
             Impl::ShaNiAsm(_) => stack::<{ depth(608, 608, 608) }>(),
         }

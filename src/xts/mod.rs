@@ -140,35 +140,35 @@ impl Kernel {
     fn burn_stack(self, path: u8) {
         use crate::wipe::{depth, stack};
         match (self, path) {
-            (Kernel::Portable, _) => stack::<{ depth(3744, 3840, 3840) }>(),
+            (Kernel::Portable, _) => stack::<{ depth(3872, 3936, 3968) }>(),
             // (Registers only, but the calls to it write return addresses and saved registers.)
             #[cfg(simdcrypt_x86_64)]
-            (_, BLOCK) => stack::<{ depth(160, 160, 160) }>(),
+            (_, BLOCK) => stack::<{ depth(256, 256, 256) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::AesNi(_), SHORT) => stack::<{ depth(160, 736, 608) }>(),
+            (Kernel::AesNi(_), SHORT) => stack::<{ depth(288, 864, 736) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::AesNi(_), ONE) => stack::<{ depth(576, 768, 1088) }>(),
+            (Kernel::AesNi(_), ONE) => stack::<{ depth(704, 896, 1216) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::AesNi(_), _) => stack::<{ depth(928, 896, 1152) }>(),
+            (Kernel::AesNi(_), _) => stack::<{ depth(1056, 1024, 1280) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::VaesAvx2(t), SHORT) => crate::wipe::stack_avx::<{ depth(224, 928, 1216) }>(t),
+            (Kernel::VaesAvx2(t), SHORT) => crate::wipe::stack_avx::<{ depth(352, 1056, 1344) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::VaesAvx2(t), ONE) => crate::wipe::stack_avx::<{ depth(1056, 1504, 2272) }>(t),
+            (Kernel::VaesAvx2(t), ONE) => crate::wipe::stack_avx::<{ depth(1216, 1632, 2400) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::VaesAvx2(t), _) => crate::wipe::stack_avx::<{ depth(1952, 1984, 2496) }>(t),
+            (Kernel::VaesAvx2(t), _) => crate::wipe::stack_avx::<{ depth(2048, 2080, 2624) }>(t),
             #[cfg(simdcrypt_asm)]
-            (Kernel::VaesAvx2Asm(t), _) => crate::wipe::stack_avx::<{ depth(576, 576, 576) }>(t),
+            (Kernel::VaesAvx2Asm(t), _) => crate::wipe::stack_avx::<{ depth(672, 672, 672) }>(t),
             #[cfg(simdcrypt_x86_64)]
             (Kernel::VaesAvx512(t), SHORT) => {
-                crate::wipe::stack_avx512::<{ depth(544, 992, 2208) }>(t)
+                crate::wipe::stack_avx512::<{ depth(672, 1120, 2304) }>(t)
             }
             #[cfg(simdcrypt_x86_64)]
             (Kernel::VaesAvx512(t), ONE) => {
-                crate::wipe::stack_avx512::<{ depth(2112, 2368, 3424) }>(t)
+                crate::wipe::stack_avx512::<{ depth(2240, 2496, 3520) }>(t)
             }
             #[cfg(simdcrypt_x86_64)]
             (Kernel::VaesAvx512(t), _) => {
-                crate::wipe::stack_avx512::<{ depth(2976, 2944, 3584) }>(t)
+                crate::wipe::stack_avx512::<{ depth(3072, 3040, 3712) }>(t)
             }
         }
     }
