@@ -132,9 +132,8 @@ impl KeySchedule {
 /// Zeroes the stack after a keying function (`Aes::key_into`, `Cbc::key_into`,
 /// `Xts::key_into`: `#[inline(never)]`, each called right before, expanding in place into
 /// the caller's value): the frames of the keying function and of the expansion below it
-/// (the AES-NI kernel's shallow, the portable one's deeper), measured in test builds
-/// (`leak_tests::wipes_reach_as_deep_as_calls_write`, the "key set-up" calls; the release
-/// and opt-level 2 columns repeat that figure until they are measured too).
+/// (the AES-NI kernel's shallow, the portable one's deeper), in bytes by build
+/// (`crate::wipe::depth`; the "key set-up" calls of the leak tests measure them).
 /// `aesni`: the schedules were expanded with AES-NI; `two`: two were (XTS).
 #[inline(always)]
 pub(crate) fn burn_keying(aesni: bool, two: bool) {
