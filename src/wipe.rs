@@ -50,7 +50,7 @@ pub(crate) fn words(words: &mut [u32]) {
 /// of the calls it just made were (the spills and copies of key material that a kernel's
 /// compiled code leaves there: round keys broadcast to vectors, SHA-1 message schedules,
 /// chaining values, which no wipe of a named variable reaches), and the vector registers
-/// the kernel may have left key material in (xmm0-15).
+/// the kernel may have left key material in (xmm0-15, and zmm16-31 on AVX-512 CPUs).
 ///
 /// Call it right after the kernel returns, from the function that called the kernel (the
 /// kernel entries are `#[inline(never)]`, so their frames lie below that function's).
@@ -85,8 +85,8 @@ pub(crate) fn stack<const BYTES: usize>() {
     #[cfg(all(simdcrypt_x86_64, simdcrypt_wipe_site))]
     // SAFETY: without `nostack` the stack pointer is aligned for a call (16 bytes) and
     // the stack below it belongs to the asm block, which restores the stack pointer; the
-    // stores stay in the `BYTES + margin(BYTES)` bytes (a multiple of 16) below it, written from the top down, so
-    // the first touch of an unmapped guard page faults. The stack pointer is lowered over
+    // stores stay in the `BYTES + margin(BYTES)` bytes (a multiple of 16) below it,
+    // written from the top down, so the first touch of an unmapped guard page faults. The stack pointer is lowered over
     // the area first, so that nothing is written below it (where a signal handler's frame
     // could go, and which valgrind reports). Every register the C ABI lets a call clobber
     // is declared clobbered.
@@ -367,8 +367,8 @@ fn stack_ymm<const BYTES: usize, const ZMM: bool>() {
     }
     #[cfg(simdcrypt_wipe_site)]
     // SAFETY: the caller's token proves AVX; as in `stack`, the stack pointer is lowered
-    // over the area (`BYTES + margin(BYTES)`, rounded up to 32, and 32 more bytes) and restored, and the stores stay in it,
-    // from the top down (one unaligned store for the top 32 bytes, then aligned ones from
+    // over the area (`BYTES + margin(BYTES)`, rounded up to 32, and 32 more bytes) and
+    // restored, and the stores stay in it, from the top down (one unaligned store for the top 32 bytes, then aligned ones from
     // the old stack pointer rounded down to 32). Every register the C ABI lets a call
     // clobber is declared clobbered: `zero_vex!` zeroes ymm0-15 (zmm0-15) whole.
     unsafe {
