@@ -368,8 +368,8 @@ fn stack_ymm<const BYTES: usize, const ZMM: bool>() {
     #[cfg(simdcrypt_wipe_site)]
     // SAFETY: the caller's token proves AVX; as in `stack`, the stack pointer is lowered
     // over the area (`BYTES + margin(BYTES)`, rounded up to 32, and 32 more bytes) and
-    // restored, and the stores stay in it, from the top down (one unaligned store for the top 32 bytes, then aligned ones from
-    // the old stack pointer rounded down to 32). Every register the C ABI lets a call
+    // restored, and the stores stay in it, from the top down (one unaligned store for the
+    // top 32 bytes, then aligned ones from the old stack pointer rounded down to 32). Every register the C ABI lets a call
     // clobber is declared clobbered: `zero_vex!` zeroes ymm0-15 (zmm0-15) whole.
     unsafe {
         core::arch::asm!(
