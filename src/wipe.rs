@@ -242,8 +242,8 @@ fn high_registers(vl: bool) {
 }
 
 /// A site's depth by build, in bytes: the deepest its kernels wrote below it in release
-/// builds (opt-level 3 without debug assertions, also with fat LTO, `-C target-cpu=native`
-/// and nightly), with debug assertions (as `cargo test` builds with this crate's test
+/// builds (opt-level 3 without debug assertions: the release profile, other codegen-unit
+/// counts, fat LTO, `-C target-cpu=native`, nightly), with debug assertions (as `cargo test` builds with this crate's test
 /// profile), and at opt-level 2 (with and without), measured by the leak tests.
 #[cfg_attr(not(simdcrypt_wipe_site), allow(dead_code))]
 pub(crate) const fn depth(release: usize, debug_assertions: usize, opt_level_2: usize) -> usize {

@@ -145,13 +145,13 @@ impl Kernel {
             #[cfg(simdcrypt_x86_64)]
             (_, BLOCK) => stack::<{ depth(256, 256, 256) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::AesNi(_), SHORT) => stack::<{ depth(288, 864, 736) }>(),
+            (Kernel::AesNi(_), SHORT) => stack::<{ depth(480, 864, 736) }>(),
             #[cfg(simdcrypt_x86_64)]
             (Kernel::AesNi(_), ONE) => stack::<{ depth(704, 896, 1216) }>(),
             #[cfg(simdcrypt_x86_64)]
             (Kernel::AesNi(_), _) => stack::<{ depth(1056, 1024, 1280) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::VaesAvx2(t), SHORT) => crate::wipe::stack_avx::<{ depth(352, 1056, 1344) }>(t),
+            (Kernel::VaesAvx2(t), SHORT) => crate::wipe::stack_avx::<{ depth(416, 1056, 1344) }>(t),
             #[cfg(simdcrypt_x86_64)]
             (Kernel::VaesAvx2(t), ONE) => crate::wipe::stack_avx::<{ depth(1216, 1632, 2400) }>(t),
             #[cfg(simdcrypt_x86_64)]
