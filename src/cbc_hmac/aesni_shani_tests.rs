@@ -1,0 +1,80 @@
+//! Unit tests of `cbc_hmac/aesni_shani.rs` (a file of their own, left out of the package).
+
+use super::*;
+use crate::sha1::testing::{avx512_token, reference, state};
+use crate::test_util::{Rng, token_or_skip};
+
+/// Both forms of the SHA-1 schedule, whichever this CPU's row picks (the public API's
+/// tests run only that one), sealing and opening with each key size against portable
+/// CBC and SHA-1.
+#[test]
+fn every_schedule_seals_and_opens() {
+    let both = ["aesni-sha-ni"];
+    let Some(_aes) = token_or_skip(AesNiToken::get(), &both, "AES-NI") else {
+        return;
+    };
+    let Some(_sha) = token_or_skip(ShaNiToken::get(), &both, "SHA-NI") else {
+        return;
+    };
+    let avx512 = avx512_token();
+    let mut rng = Rng(5);
+    for key_len in [16, 24, 32] {
+        let ks = KeySchedule::new(&rng.bytes(key_len)).expect("a valid key length");
+        for n in [1, 2, 3, 7] {
+            let plain = rng.bytes(64 * n);
+            let iv: Block = rng.bytes(16).try_into().expect("16 bytes");
+            let start = state(&mut rng);
+            // Portable CBC encryption and SHA-1 of the plaintext.
+            let mut want = plain.clone();
+            let mut c = iv;
+            for b in want.as_chunks_mut::<16>().0 {
+                for (x, y) in b.iter_mut().zip(c) {
+                    *x ^= y;
+                }
+                crate::aes::soft::encrypt_blocks(&ks, core::slice::from_mut(b));
+                c = *b;
+            }
+            let hash = reference(&start, plain.as_chunks::<64>().0);
+            for form in [forms::SHA_UNIT, forms::ROL2, forms::VECTOR] {
+                if form == forms::VECTOR && avx512.is_none() {
+                    continue;
+                }
+                let what = std::format!("AES-{}, {n} groups, form {form}", 8 * key_len);
+                for seal in [true, false] {
+                    let mut buf = if seal { plain.clone() } else { want.clone() };
+                    let (mut chain, mut st) = (iv, start);
+                    let groups = buf.as_chunks_mut::<64>().0;
+                    // SAFETY: the tokens above prove the CPU has AES-NI, SHA, SSSE3 and
+                    // SSE4.1, and, for the vector form, AVX, AVX2 and AVX-512 F/VL.
+                    unsafe {
+                        match form {
+                            forms::VECTOR => with_rounds!(
+                                ks.rounds,
+                                groups_vec(seal, &ks, &mut chain, &mut st, groups)
+                            ),
+                            forms::ROL2 => with_rounds!(
+                                ks.rounds,
+                                groups_sse::<_, forms::ROL2>(
+                                    seal, &ks, &mut chain, &mut st, groups
+                                )
+                            ),
+                            _ => with_rounds!(
+                                ks.rounds,
+                                groups_sse::<_, forms::SHA_UNIT>(
+                                    seal, &ks, &mut chain, &mut st, groups
+                                )
+                            ),
+                        }
+                    }
+                    assert_eq!(
+                        &buf,
+                        if seal { &want } else { &plain },
+                        "{what}, seal {seal}"
+                    );
+                    assert_eq!(chain, c, "{what}, seal {seal}: the chaining block");
+                    assert_eq!(st, hash, "{what}, seal {seal}: the SHA-1 state");
+                }
+            }
+        }
+    }
+}

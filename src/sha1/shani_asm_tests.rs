@@ -1,0 +1,61 @@
+//! Unit tests of `sha1/shani_asm.rs` (a file of their own, left out of the package).
+
+use super::*;
+use std::vec::Vec;
+
+use crate::sha1::IV as H0;
+use crate::sha1::testing::{MILLION_A, blocks, digest, pad, reference, sha_ni_token, state};
+use crate::test_util::Rng;
+
+#[test]
+fn compress_matches_reference() {
+    let Some(t) = sha_ni_token() else { return };
+    crate::sha1::testing::check_compress(|s, b| compress(t, s, b));
+}
+
+#[test]
+fn compress2_matches_rustcrypto() {
+    let Some(t) = sha_ni_token() else { return };
+    let mut rng = Rng(2);
+    for n in 0..=40 {
+        let (sa, sb) = (state(&mut rng), state(&mut rng));
+        let (ba, bb) = (blocks(&mut rng, n), blocks(&mut rng, n));
+        let (mut a, mut b) = (sa, sb);
+        compress2(t, &mut a, &ba, &mut b, &bb);
+        assert_eq!(a, reference(&sa, &ba), "stream a, {n} blocks");
+        assert_eq!(b, reference(&sb, &bb), "stream b, {n} blocks");
+    }
+    // The same message in both streams.
+    let blocks = blocks(&mut rng, 7);
+    let (mut a, mut b) = (H0, H0);
+    compress2(t, &mut a, &blocks, &mut b, &blocks);
+    assert_eq!(a, reference(&H0, &blocks));
+    assert_eq!(a, b);
+}
+
+#[test]
+fn compress2_unequal_lengths() {
+    let Some(t) = sha_ni_token() else { return };
+    let mut rng = Rng(3);
+    for (na, nb) in [(0, 3), (5, 0), (2, 9), (11, 4)] {
+        let (sa, sb) = (state(&mut rng), state(&mut rng));
+        let (ba, bb) = (blocks(&mut rng, na), blocks(&mut rng, nb));
+        let (mut a, mut b) = (sa, sb);
+        compress2(t, &mut a, &ba, &mut b, &bb);
+        assert_eq!(a, reference(&sa, &ba));
+        assert_eq!(b, reference(&sb, &bb));
+    }
+}
+
+/// A million 'a' against "abc" repeated, interleaved.
+#[test]
+fn compress2_long_messages() {
+    let Some(t) = sha_ni_token() else { return };
+    let million = pad(&std::vec![b'a'; 1_000_000]);
+    let abc = pad(b"abc");
+    let (mut a, mut b) = (H0, H0);
+    let abc_long: Vec<[u8; 64]> = abc.iter().cycle().take(million.len()).copied().collect();
+    compress2(t, &mut a, &million, &mut b, &abc_long);
+    assert_eq!(digest(&a), MILLION_A);
+    assert_eq!(b, reference(&H0, &abc_long));
+}

@@ -1,0 +1,85 @@
+//! Unit tests of `sha1/shani.rs` (a file of their own, left out of the package).
+
+use super::*;
+
+use crate::sha1::testing::{avx512_token, blocks, reference, sha_ni_token, state};
+use crate::sha1::{Impl, digest_from};
+use crate::test_util::Rng;
+
+#[test]
+fn the_form_follows_the_row_and_the_cap() {
+    use crate::cpu::Features;
+    use crate::tuning::ShaNiSchedule::{ShaUnit, Vector};
+    let all = Avx512Token::FEATURES.union(ShaNiToken::FEATURES);
+    assert_eq!(form_for(Vector, all), forms::VECTOR);
+    assert_eq!(form_for(ShaUnit, all), forms::SHA_UNIT);
+    assert_eq!(form_for(Vector, ShaNiToken::FEATURES), forms::ROL2);
+    assert_eq!(form_for(Vector, Features::NONE), forms::ROL2);
+    assert_eq!(form_for(ShaUnit, Features::NONE), forms::SHA_UNIT);
+    // This process: the form its row and cap give (the cap lies within the detected
+    // features, so the vector form has its token).
+    let want = form_for(
+        crate::tuning::sha_ni_schedule(),
+        crate::backend::automatic_features(),
+    );
+    let got = match form() {
+        Form::ShaUnit => forms::SHA_UNIT,
+        Form::Rol2 => forms::ROL2,
+        Form::Vector(_) => forms::VECTOR,
+    };
+    assert_eq!(got, want);
+}
+
+/// Every form of the schedule, whichever this CPU's row picks: one stream, pairs, the
+/// one-call digest and HMAC tag, against the portable code.
+#[test]
+fn every_schedule_matches_the_reference() {
+    let Some(_sha) = sha_ni_token() else { return };
+    let avx512 = avx512_token();
+    let mut rng = Rng(11);
+    for form in [forms::SHA_UNIT, forms::ROL2, forms::VECTOR] {
+        if form == forms::VECTOR && avx512.is_none() {
+            continue;
+        }
+        // The entry of `form`. SAFETY (every use below): the tokens above prove the
+        // CPU has SHA, SSSE3 and SSE4.1, and, for the vector form, AVX, AVX2 and
+        // AVX-512 F/VL.
+        macro_rules! call {
+            ($f:ident($($arg:expr),*)) => {
+                unsafe {
+                    match form {
+                        forms::VECTOR => vector::$f($($arg),*),
+                        forms::ROL2 => rol2::$f($($arg),*),
+                        _ => sha_unit::$f($($arg),*),
+                    }
+                }
+            };
+        }
+        for n in 0..=20 {
+            let (sa, sb) = (state(&mut rng), state(&mut rng));
+            let (ba, bb) = (blocks(&mut rng, n), blocks(&mut rng, n));
+            let mut a = sa;
+            call!(compress(&mut a, &ba));
+            assert_eq!(a, reference(&sa, &ba), "{n} blocks, form {form}");
+            let (mut a, mut b) = (sa, sb);
+            call!(compress2(&mut a, &ba, &mut b, &bb));
+            assert_eq!(a, reference(&sa, &ba), "pair a, {n} blocks, form {form}");
+            assert_eq!(b, reference(&sb, &bb), "pair b, {n} blocks, form {form}");
+        }
+        for len in [
+            0, 1, 15, 16, 20, 55, 56, 63, 64, 65, 119, 120, 128, 200, 1000,
+        ] {
+            let msg = rng.bytes(len);
+            let (inner, outer) = (state(&mut rng), state(&mut rng));
+            let want = digest_from(Impl::Portable, inner, 64, &msg);
+            let got = call!(digest(&inner, 64, &msg, 0));
+            let tag = call!(hmac(&inner, &outer, 64, &msg, 0));
+            assert_eq!(got, want, "digest of {len} bytes, form {form}");
+            assert_eq!(
+                tag,
+                digest_from(Impl::Portable, outer, 64, &want),
+                "HMAC of {len} bytes, form {form}"
+            );
+        }
+    }
+}
