@@ -24,7 +24,7 @@
  *     by sha1nexte; the next block's quads are computed during the current block's
  *     rounds (one per group), so the work is spread evenly instead of in bursts.
  *
- * Why both (measured on Emerald Rapids, the development machine): sha1rnds4 has latency
+ * Why both (measured on Intel Emerald Rapids, family 6 model 207): sha1rnds4 has latency
  * 4 and reciprocal throughput 3 cycles, sha1nexte shares its unit (a nexte + rnds4 chain
  * runs at 5 cycles per group, not 4), and sha1msg2 costs 4 cycles of reciprocal
  * throughput on the same unit. With all-SHA scheduling one stream runs at about 120
