@@ -122,6 +122,11 @@ pub use xts::Xts;
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
 
+/// The guide's examples run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/guide.md")]
+pub struct GuideDoctests;
+
 /// The name of this CPU's row in the per-microarchitecture tuning table (e.g.
 /// `"AMD Zen 4"`), or `None` where the defaults apply: for tools and reports.
 #[doc(hidden)]

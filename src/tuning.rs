@@ -132,7 +132,7 @@ pub(crate) static TABLE: &[Row] = &[
          RustCrypto on sha-ni against 0.77-0.98x on sha-ni-asm, 16 B to 4 KiB). XTS \
          keeps zmm first: 512-bit VAES runs as two halves but the zmm kernel still \
          measured 83-87% of the ceiling at 64 KiB against 65-73% for the ymm ones \
-         (86-92% against 60-73% after the December fixed-cost work).",
+         (86-92% against 60-73% after the fixed-cost work).",
     ),
     Row::family_19h_sha_ni_first(
         "AMD Zen 3",
@@ -144,8 +144,8 @@ pub(crate) static TABLE: &[Row] = &[
          under load). No AVX-512, so the defaults fall through to VAES-AVX2 for the \
          AES modes; the XTS assembly twin stays explicit (0.74-0.91x the intrinsics \
          kernel on 512 B to 64 KiB sectors, 0.78-1.26x on single units); the AVX2 \
-         assembly twin stays before the AVX2 intrinsics (1.15-1.69x). Re-measured in \
-         December (family 25 model 1, 3 runs at 333cff3): sha-ni 1.25x sha-ni-asm on \
+         assembly twin stays before the AVX2 intrinsics (1.15-1.69x). Re-measured \
+         (family 25 model 1, 3 runs at 333cff3): sha-ni 1.25x sha-ni-asm on \
          16-byte messages, 1.07-1.10x on 16- and 64-byte keyed HMACs, 0.97x on 64-byte \
          messages; vaes-avx2 XTS 1.14-1.28x its assembly twin on 16-96-byte units, \
          0.96x at 4 KiB.",
