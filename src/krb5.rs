@@ -68,10 +68,19 @@ fn nfold(input: &[u8], out: &mut [u8]) {
     } else {
         add_bitwise(input, lcm, &mut acc[..n]);
     }
-    // Ones' complement addition: carry from the last byte towards the first, and around.
+    end_around_carry(&mut acc[..n]);
+    for (o, a) in out.iter_mut().zip(&acc) {
+        // Reduced to a byte above.
+        *o = *a as u8;
+    }
+}
+
+/// Ones' complement addition of byte sums: carries each sum's excess from the last byte
+/// towards the first, and around, until every sum is a byte.
+fn end_around_carry(acc: &mut [u32]) {
     loop {
         let mut carry = 0u32;
-        for a in acc[..n].iter_mut().rev() {
+        for a in acc.iter_mut().rev() {
             let v = *a + carry;
             *a = v & 0xff;
             carry = v >> 8;
@@ -79,11 +88,7 @@ fn nfold(input: &[u8], out: &mut [u8]) {
         if carry == 0 {
             break;
         }
-        acc[n - 1] += carry;
-    }
-    for (o, a) in out.iter_mut().zip(&acc) {
-        // Reduced to a byte above.
-        *o = *a as u8;
+        acc[acc.len() - 1] += carry;
     }
 }
 

@@ -47,18 +47,7 @@ fn nfold_rotations_match_bits() {
             let mut acc = [0u32; 32];
             add_bitwise(&input, k / gcd(k, n) * n, &mut acc[..n]);
             // The same end-around carry as `nfold`'s.
-            loop {
-                let mut carry = 0u32;
-                for a in acc[..n].iter_mut().rev() {
-                    let v = *a + carry;
-                    *a = v & 0xff;
-                    carry = v >> 8;
-                }
-                if carry == 0 {
-                    break;
-                }
-                acc[n - 1] += carry;
-            }
+            end_around_carry(&mut acc[..n]);
             let slow: std::vec::Vec<u8> = acc[..n].iter().map(|&a| a as u8).collect();
             assert_eq!(fast[..n], slow[..], "{k} bytes to {n}");
         }

@@ -219,12 +219,19 @@ macro_rules! zero_vex {
 #[cfg(simdcrypt_x86_64)]
 #[inline(always)]
 fn registers() {
+    high_registers_where_present();
+    // SAFETY: SSE2 is part of x86-64; xmm0-15 are caller-saved and declared clobbered.
+    unsafe { core::arch::asm!(zero_xmm!(), clobber_abi("C")) };
+}
+
+/// Zeroes zmm16-31 where this CPU has them (AVX-512 F).
+#[cfg(simdcrypt_x86_64)]
+#[inline(always)]
+fn high_registers_where_present() {
     let f = crate::cpu::detected();
     if f.contains(crate::cpu::Features::AVX512F) {
         high_registers(f.contains(crate::cpu::Features::AVX512VL));
     }
-    // SAFETY: SSE2 is part of x86-64; xmm0-15 are caller-saved and declared clobbered.
-    unsafe { core::arch::asm!(zero_xmm!(), clobber_abi("C")) };
 }
 
 /// Zeroes zmm16-31, on a CPU with AVX-512 F (with VL: the 128-bit EVEX forms).
@@ -360,10 +367,7 @@ fn stack_ymm<const BYTES: usize, const ZMM: bool>() {
         // (The tokens that prove AVX-512 include VL.)
         high_registers(true);
     } else {
-        let f = crate::cpu::detected();
-        if f.contains(crate::cpu::Features::AVX512F) {
-            high_registers(f.contains(crate::cpu::Features::AVX512VL));
-        }
+        high_registers_where_present();
     }
     #[cfg(simdcrypt_wipe_site)]
     // SAFETY: the caller's token proves AVX; as in `stack`, the stack pointer is lowered
