@@ -250,8 +250,9 @@ fn high_registers(vl: bool) {
 
 /// A site's depth by build, in bytes: the deepest its kernels wrote below it in release
 /// builds (opt-level 3 without debug assertions: the release profile, other codegen-unit
-/// counts, fat LTO, `-C target-cpu=native`, nightly), with debug assertions (as `cargo test` builds with this crate's test
-/// profile), and at opt-level 2 (with and without), measured by the leak tests.
+/// counts, fat LTO, `-C target-cpu=native`, nightly), with debug assertions (as `cargo
+/// test` builds with this crate's test profile), and at opt-level 2 (with and without),
+/// measured by the leak tests.
 #[cfg_attr(not(simdcrypt_wipe_site), allow(dead_code))]
 pub(crate) const fn depth(release: usize, debug_assertions: usize, opt_level_2: usize) -> usize {
     if cfg!(simdcrypt_wipe_opt2) {
@@ -454,28 +455,22 @@ fn dry_run(bytes: usize, at: usize) -> bool {
     }
     LOWEST.with(|l| l.set(l.get().min(at)));
     REACH.with(|l| l.set(l.get().min(at - bytes)));
-    measure(at, bytes, core::panic::Location::caller());
+    measure(at, Some((bytes, core::panic::Location::caller())));
     true
 }
 
 /// Test builds, where the leak tests painted the stack ([`PAINTED`]): finds how deep the
 /// calls since the paint (or the last dry wipe, or [`repaint`]) wrote below `at` (a wipe's
-/// start), keeps the deepest for `site` in [`SITES`] with the wipe's reach `bytes`, and
-/// paints the region again, so that each site is measured against the kernels it follows.
+/// start), keeps the deepest for the call site in [`SITES`] with the wipe's reach (`site`:
+/// the reach and the site; `None` from [`repaint`]), and paints the region again, so that
+/// each site is measured against the kernels it follows.
 #[cfg(test)]
 #[inline(always)]
-fn measure(at: usize, bytes: usize, site: &'static core::panic::Location<'static>) {
+fn measure(at: usize, site: Option<(usize, &'static core::panic::Location<'static>)>) {
     let (bottom, top) = PAINTED.with(core::cell::Cell::get);
     // This frame's stack pointer, less the red zone: nothing above it may be painted.
     #[cfg(target_arch = "x86_64")]
-    let limit = {
-        let sp: usize;
-        // SAFETY: reads the stack pointer into a register; no memory is touched.
-        unsafe {
-            core::arch::asm!("mov {}, rsp", out(reg) sp, options(nomem, nostack, preserves_flags))
-        };
-        (sp - 128) & !7
-    };
+    let limit = (stack_pointer() - 128) & !7;
     #[cfg(not(target_arch = "x86_64"))]
     let limit = (at - 4096) & !7;
     let top = top.min(limit);
@@ -491,15 +486,17 @@ fn measure(at: usize, bytes: usize, site: &'static core::panic::Location<'static
                 break;
             }
         }
-        SITES.with(|s| {
-            let mut s = s.borrow_mut();
-            if let Some(e) = s.iter_mut().find(|e| e.0 == site) {
-                e.1 = e.1.max(at.saturating_sub(deepest));
-                e.2 = bytes;
-            } else if s.len() < s.capacity() {
-                s.push((site, at.saturating_sub(deepest), bytes));
-            }
-        });
+        if let Some((bytes, site)) = site {
+            SITES.with(|s| {
+                let mut s = s.borrow_mut();
+                if let Some(e) = s.iter_mut().find(|e| e.0 == site) {
+                    e.1 = e.1.max(at.saturating_sub(deepest));
+                    e.2 = bytes;
+                } else if s.len() < s.capacity() {
+                    s.push((site, at.saturating_sub(deepest), bytes));
+                }
+            });
+        }
         for a in (bottom..top).step_by(8) {
             // SAFETY: as above, below this frame's stack pointer and red zone; plain
             // 8-byte writes of the paint.
@@ -514,9 +511,7 @@ fn measure(at: usize, bytes: usize, site: &'static core::panic::Location<'static
 #[cfg(test)]
 #[inline(never)]
 pub(crate) fn repaint() {
-    let marker = 0u8;
-    let at = core::hint::black_box(&marker) as *const u8 as usize;
-    measure(at, 0, core::panic::Location::caller());
+    measure(stack_pointer(), None);
 }
 
 /// The leak tests' paint.
