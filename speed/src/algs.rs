@@ -159,6 +159,10 @@ pub enum Family {
     /// `Aes128::new`/`Aes256::new`, the same; OpenSSL's `EVP_EncryptInit_ex` and AWS-LC's
     /// `EncryptingKey::ecb`: encryption keys only). One key per run, size 1: keys per second.
     AesKey,
+    /// CBC key setup (`Cbc::new`: encryption and decryption round keys; RustCrypto's
+    /// `cbc::Encryptor<Aes128>::new`, an `Aes128` with both; OpenSSL's
+    /// `EVP_EncryptInit_ex` on AES-128-CBC: encryption keys only).
+    CbcKey,
     /// XTS key setup (`Xts::new`; RustCrypto: two `Aes256` in an `Xts128`; OpenSSL:
     /// `EVP_EncryptInit_ex` on AES-256-XTS).
     XtsKey,
@@ -170,7 +174,10 @@ pub enum Family {
 impl Family {
     /// Whether the family times key setup (one key per run, [`KEY_SETUP_SIZE`]).
     pub fn is_key_setup(self) -> bool {
-        matches!(self, Family::AesKey | Family::XtsKey | Family::Krb5Keys)
+        matches!(
+            self,
+            Family::AesKey | Family::CbcKey | Family::XtsKey | Family::Krb5Keys
+        )
     }
 }
 
@@ -341,6 +348,7 @@ pub fn catalog() -> &'static [Algorithm] {
         alg("krb5-aes256-decrypt", Krb5, 32, false, 1, Sha1Latency),
         alg("aes-128-key", AesKey, 16, true, 1, Ceiling::None),
         alg("aes-256-key", AesKey, 32, true, 1, Ceiling::None),
+        alg("cbc-128-key", CbcKey, 16, true, 1, Ceiling::None),
         alg("xts-256-key", XtsKey, 64, true, 1, Ceiling::None),
         alg("krb5-usage-keys", Krb5Keys, 32, true, 1, Ceiling::None),
     ];
@@ -461,7 +469,9 @@ impl Algorithm {
             | Family::HmacSha1Keyed
             | Family::Krb5 => size > 0,
             Family::CbcHmacSha1 => size > 0 && size.is_multiple_of(16),
-            Family::AesKey | Family::XtsKey | Family::Krb5Keys => size == KEY_SETUP_SIZE,
+            Family::AesKey | Family::CbcKey | Family::XtsKey | Family::Krb5Keys => {
+                size == KEY_SETUP_SIZE
+            }
         }
     }
 
@@ -477,6 +487,7 @@ impl Algorithm {
             | Family::CbcHmacSha1
             | Family::Krb5
             | Family::AesKey
+            | Family::CbcKey
             | Family::Krb5Keys => (self.key_len / 4 + 6) as u32,
             _ => 0,
         }
@@ -491,7 +502,7 @@ impl Algorithm {
     pub fn backends(&self) -> Vec<Option<Backend>> {
         match self.family {
             Family::Ecb | Family::AesKey => Aes::available_backends().map(Some).collect(),
-            Family::Cbc | Family::CbcMany => {
+            Family::Cbc | Family::CbcMany | Family::CbcKey => {
                 simdcrypt::Cbc::available_backends().map(Some).collect()
             }
             Family::Xts | Family::XtsSectors | Family::XtsKey => {
@@ -520,9 +531,11 @@ impl Algorithm {
                     .ok()
                     .map(|x| x.backend())
             }
-            Family::Cbc | Family::CbcMany => simdcrypt::Cbc::new(&key(self.key_len))
-                .ok()
-                .map(|c| c.backend()),
+            Family::Cbc | Family::CbcMany | Family::CbcKey => {
+                simdcrypt::Cbc::new(&key(self.key_len))
+                    .ok()
+                    .map(|c| c.backend())
+            }
             // `sha1_many` has its own automatic choice of multi-lane kernel.
             Family::Sha1Many => Some(simdcrypt::sha1::sha1_many_backend()),
             // `HmacSha1::new` uses SHA-1's automatic choice.
@@ -686,12 +699,21 @@ impl Algorithm {
             Family::AesKey => Some(Box::new(keysetup::OursAes {
                 key: k.to_vec(),
                 backend: b?,
+                auto: b == self.auto(),
                 aes: None,
+                out: Default::default(),
+            })),
+            Family::CbcKey => Some(Box::new(keysetup::OursCbc {
+                key: k.to_vec(),
+                backend: b?,
+                auto: b == self.auto(),
+                cbc: None,
                 out: Default::default(),
             })),
             Family::XtsKey => Some(Box::new(keysetup::OursXts {
                 key: k.to_vec(),
                 backend: b?,
+                auto: b == self.auto(),
                 xts: None,
                 out: Default::default(),
             })),
@@ -774,6 +796,11 @@ impl Algorithm {
                 c: None,
                 out: Default::default(),
             })),
+            (Family::CbcKey, 16) => Some(Box::new(keysetup::RcCbc {
+                key: k.to_vec(),
+                c: Default::default(),
+                out: Default::default(),
+            })),
             (Family::XtsKey, 64) => Some(Box::new(keysetup::RcXts {
                 key: k.to_vec(),
                 xts: None,
@@ -803,11 +830,11 @@ impl Algorithm {
         let streams = self.streams;
         let r: Box<dyn Runner> = match self.family {
             Family::Ecb | Family::XtsPar | Family::Krb5Keys => return None,
-            Family::AesKey | Family::XtsKey => {
-                let kind = if self.family == Family::AesKey {
-                    ossl::Kind::Ecb
-                } else {
-                    ossl::Kind::Xts
+            Family::AesKey | Family::CbcKey | Family::XtsKey => {
+                let kind = match self.family {
+                    Family::AesKey => ossl::Kind::Ecb,
+                    Family::CbcKey => ossl::Kind::Cbc,
+                    _ => ossl::Kind::Xts,
                 };
                 Box::new(keysetup::OsslKey {
                     key: k.to_vec(),
@@ -902,6 +929,7 @@ impl Algorithm {
             | Family::XtsPar
             | Family::Krb5
             | Family::XtsKey
+            | Family::CbcKey
             | Family::Krb5Keys => {
                 return None;
             }

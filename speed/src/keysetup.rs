@@ -22,17 +22,24 @@ const CHECKSUM_MSG: &[u8] = b"key setup";
 
 // ---------------------------------------------------------------- simdcrypt
 
-/// `Aes::with_backend` per run.
+/// `Aes::new` (the automatic backend) or `Aes::with_backend` per run.
 pub struct OursAes {
     pub key: Vec<u8>,
     pub backend: Backend,
+    /// `backend` is the automatic choice: key with `new`, as a caller does.
+    pub auto: bool,
     pub aes: Option<simdcrypt::Aes>,
     pub out: OnceCell<[u8; 16]>,
 }
 
 impl Runner for OursAes {
     fn run(&mut self) {
-        self.aes = simdcrypt::Aes::with_backend(black_box(&self.key), self.backend).ok();
+        let key = black_box(&self.key);
+        self.aes = if self.auto {
+            simdcrypt::Aes::new(key).ok()
+        } else {
+            simdcrypt::Aes::with_backend(key, self.backend).ok()
+        };
         self.out = OnceCell::new();
     }
     fn output(&self) -> &[u8] {
@@ -46,17 +53,55 @@ impl Runner for OursAes {
     }
 }
 
-/// `Xts::with_backend` per run.
+/// `Cbc::new` (the automatic backend) or `Cbc::with_backend` per run.
+pub struct OursCbc {
+    pub key: Vec<u8>,
+    pub backend: Backend,
+    /// `backend` is the automatic choice: key with `new`, as a caller does.
+    pub auto: bool,
+    pub cbc: Option<simdcrypt::Cbc>,
+    pub out: OnceCell<[u8; 16]>,
+}
+
+impl Runner for OursCbc {
+    fn run(&mut self) {
+        let key = black_box(&self.key);
+        self.cbc = if self.auto {
+            simdcrypt::Cbc::new(key).ok()
+        } else {
+            simdcrypt::Cbc::with_backend(key, self.backend).ok()
+        };
+        self.out = OnceCell::new();
+    }
+    fn output(&self) -> &[u8] {
+        self.out.get_or_init(|| {
+            let mut b = [0u8; 16];
+            if let Some(c) = &self.cbc {
+                let _ = c.encrypt(&mut [0u8; 16], &mut b);
+            }
+            b
+        })
+    }
+}
+
+/// `Xts::new` (the automatic backend) or `Xts::with_backend` per run.
 pub struct OursXts {
     pub key: Vec<u8>,
     pub backend: Backend,
+    /// `backend` is the automatic choice: key with `new`, as a caller does.
+    pub auto: bool,
     pub xts: Option<simdcrypt::Xts>,
     pub out: OnceCell<[u8; 16]>,
 }
 
 impl Runner for OursXts {
     fn run(&mut self) {
-        self.xts = simdcrypt::Xts::with_backend(black_box(&self.key), self.backend).ok();
+        let key = black_box(&self.key);
+        self.xts = if self.auto {
+            simdcrypt::Xts::new(key).ok()
+        } else {
+            simdcrypt::Xts::with_backend(key, self.backend).ok()
+        };
         self.out = OnceCell::new();
     }
     fn output(&self) -> &[u8] {
@@ -112,6 +157,33 @@ impl<C: KeyInit + BlockCipherEncrypt + BlockSizeUser<BlockSize = U16>> Runner fo
         self.out.get_or_init(|| {
             let mut b = Array::from([0u8; 16]);
             if let Some(c) = &self.c {
+                c.encrypt_block(&mut b);
+            }
+            b.into()
+        })
+    }
+}
+
+/// `cbc::Encryptor<aes::Aes128>::new` per run (an `Aes128`: encryption and decryption
+/// keys, as `Cbc` keeps). The output: a zero block encrypted under a zero IV.
+pub struct RcCbc {
+    pub key: Vec<u8>,
+    /// In a cell: the output encrypts with it (which steps its chaining value), from `&self`.
+    pub c: std::cell::RefCell<Option<cbc::Encryptor<aes::Aes128>>>,
+    pub out: OnceCell<[u8; 16]>,
+}
+
+impl Runner for RcCbc {
+    fn run(&mut self) {
+        use aes::cipher::KeyIvInit;
+        *self.c.get_mut() = cbc::Encryptor::new_from_slices(black_box(&self.key), &[0u8; 16]).ok();
+        self.out = OnceCell::new();
+    }
+    fn output(&self) -> &[u8] {
+        use aes::cipher::BlockModeEncrypt;
+        self.out.get_or_init(|| {
+            let mut b = Array::from([0u8; 16]);
+            if let Some(c) = self.c.borrow_mut().as_mut() {
                 c.encrypt_block(&mut b);
             }
             b.into()

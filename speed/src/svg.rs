@@ -77,6 +77,7 @@ pub fn family_name(f: Option<Family>) -> (&'static str, &'static str) {
         ),
         Some(Family::Krb5) => ("Kerberos aes256-cts-hmac-sha1-96", "krb5"),
         Some(Family::AesKey) => ("AES key setup (keys per second)", "aes-key"),
+        Some(Family::CbcKey) => ("CBC key setup (keys per second)", "cbc-key"),
         Some(Family::XtsKey) => ("XTS key setup (keys per second)", "xts-key"),
         Some(Family::Krb5Keys) => ("Kerberos usage keys (keys per second)", "krb5-keys"),
         None => ("Other", "other"),

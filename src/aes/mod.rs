@@ -307,7 +307,7 @@ impl Aes {
     /// ```
     #[inline(always)]
     pub fn new(key: &[u8]) -> Result<Aes, Error> {
-        Aes::with_backend(key, dispatch::AES.auto())
+        Aes::keyed(key, dispatch::AES.auto_kernel())
     }
 
     /// Keys AES on the backend given; `Err` if this CPU cannot run it.
@@ -325,7 +325,13 @@ impl Aes {
     /// ```
     #[inline(always)]
     pub fn with_backend(key: &[u8], backend: Backend) -> Result<Aes, Error> {
-        let (imp, backend) = dispatch::AES.select(backend)?;
+        Aes::keyed(key, dispatch::AES.select(backend)?)
+    }
+
+    /// Keys AES on a kernel the dispatch table gave (`new`: the cached automatic choice,
+    /// without looking the backend up again).
+    #[inline(always)]
+    fn keyed(key: &[u8], (imp, backend): (Impl, Backend)) -> Result<Aes, Error> {
         let rounds = KeySchedule::rounds_for(key)?;
         let mut aes = core::mem::MaybeUninit::uninit();
         Aes::key_into(&mut aes, key, rounds, imp, backend);

@@ -250,7 +250,7 @@ impl Cbc {
     /// ```
     #[inline(always)]
     pub fn new(key: &[u8]) -> Result<Cbc, Error> {
-        Cbc::with_backend(key, dispatch::CBC.auto())
+        Cbc::keyed(key, dispatch::CBC.auto_kernel())
     }
 
     /// Keys CBC on the backend given; `Err` if CBC lacks it or this CPU cannot run it.
@@ -271,7 +271,12 @@ impl Cbc {
     /// ```
     #[inline(always)]
     pub fn with_backend(key: &[u8], backend: Backend) -> Result<Cbc, Error> {
-        let (imp, backend) = dispatch::CBC.select(backend)?;
+        Cbc::keyed(key, dispatch::CBC.select(backend)?)
+    }
+
+    /// Keys CBC on a kernel the dispatch table gave (`new`: the cached automatic choice).
+    #[inline(always)]
+    fn keyed(key: &[u8], (imp, backend): (Imp, Backend)) -> Result<Cbc, Error> {
         let rounds = KeySchedule::rounds_for(key)?;
         let mut cbc = core::mem::MaybeUninit::uninit();
         Cbc::key_into(&mut cbc, key, rounds, imp, backend);

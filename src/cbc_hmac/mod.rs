@@ -108,7 +108,7 @@ impl CbcHmacSha1 {
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
     pub fn new(aes_key: &[u8], mac_key: &[u8]) -> Result<CbcHmacSha1, Error> {
-        CbcHmacSha1::with_backend(aes_key, mac_key, dispatch::CBC_HMAC_SHA1.auto())
+        CbcHmacSha1::keyed(aes_key, mac_key, dispatch::CBC_HMAC_SHA1.auto_kernel())
     }
 
     /// Keys on the backend given; `Err` if this type lacks it or this CPU cannot run it.
@@ -133,7 +133,15 @@ impl CbcHmacSha1 {
         mac_key: &[u8],
         backend: Backend,
     ) -> Result<CbcHmacSha1, Error> {
-        let (imp, backend) = dispatch::CBC_HMAC_SHA1.select(backend)?;
+        CbcHmacSha1::keyed(aes_key, mac_key, dispatch::CBC_HMAC_SHA1.select(backend)?)
+    }
+
+    /// Keys on a kernel the dispatch table gave (`new`: the cached automatic choice).
+    fn keyed(
+        aes_key: &[u8],
+        mac_key: &[u8],
+        (imp, backend): (Imp, Backend),
+    ) -> Result<CbcHmacSha1, Error> {
         // The stitched kernel's tokens give its CBC and SHA-1 kernels; the sequential rows
         // run CBC on their own backend and SHA-1 on its automatic one.
         let (cbc_backend, (sha, sha_backend)) = match imp {

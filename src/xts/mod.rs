@@ -436,7 +436,7 @@ impl Xts {
     /// ```
     #[inline(always)]
     pub fn new(key: &[u8]) -> Result<Xts, Error> {
-        Xts::with_backend(key, dispatch::XTS.auto())
+        Xts::build(key, dispatch::XTS.auto_kernel(), false)
     }
 
     /// As [`Xts::new`], on the backend given; `Err` if this CPU cannot run it.
@@ -457,7 +457,7 @@ impl Xts {
     /// ```
     #[inline(always)]
     pub fn with_backend(key: &[u8], backend: Backend) -> Result<Xts, Error> {
-        Xts::build(key, backend, false)
+        Xts::build(key, dispatch::XTS.select(backend)?, false)
     }
 
     /// As [`Xts::new`], but a key whose two halves are equal is accepted, for reading data
@@ -490,7 +490,7 @@ impl Xts {
     /// ```
     #[inline(always)]
     pub fn new_allow_equal_halves(key: &[u8]) -> Result<Xts, Error> {
-        Xts::build(key, dispatch::XTS.auto(), true)
+        Xts::build(key, dispatch::XTS.auto_kernel(), true)
     }
 
     /// As [`Xts::new_allow_equal_halves`], on the backend given; `Err` if this CPU cannot
@@ -506,7 +506,7 @@ impl Xts {
     /// ```
     #[inline(always)]
     pub fn with_backend_allow_equal_halves(key: &[u8], backend: Backend) -> Result<Xts, Error> {
-        Xts::build(key, backend, true)
+        Xts::build(key, dispatch::XTS.select(backend)?, true)
     }
 
     /// Whether this `Xts` refuses to encrypt: keyed by [`Xts::new_allow_equal_halves`] with
@@ -524,8 +524,11 @@ impl Xts {
     }
 
     #[inline(always)]
-    fn build(key: &[u8], backend: Backend, allow_equal: bool) -> Result<Xts, Error> {
-        let (kernel, backend) = dispatch::XTS.select(backend)?;
+    fn build(
+        key: &[u8],
+        (kernel, backend): (Kernel, Backend),
+        allow_equal: bool,
+    ) -> Result<Xts, Error> {
         let tweak_one = kernel.tweak_kernel();
         if key.len() != 32 && key.len() != 64 {
             return Err(Error::InvalidKeyLength {
