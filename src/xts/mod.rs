@@ -96,7 +96,7 @@ const SMALL_BATCH: usize = 8;
 
 /// A unit kernel family with the token that proves the CPU runs it: a row of the dispatch
 /// table (`crate::dispatch::XTS`) makes one. A new backend is a variant, its row there,
-/// its arms in [`Kernel::tweak_kernel`], [`Kernel::encrypt_tweaks`] and
+/// its arms in [`Kernel::aesni`], [`Kernel::encrypt_tweaks`] and
 /// `Kernel::units_r`.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Kernel {
@@ -112,22 +112,21 @@ pub(crate) enum Kernel {
 }
 
 impl Kernel {
-    /// The AES block kernel that encrypts a single tweak the unit kernel does not encrypt
-    /// itself, from this kernel's token: AES-NI (lower latency than the wide kernels'
-    /// entry). (A multi-unit call's tweaks: [`Kernel::encrypt_tweaks`].)
-    fn tweak_kernel(self) -> Impl {
-        match self {
-            Kernel::Portable => Impl::Portable,
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::AesNi(t) => Impl::AesNi(t),
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::VaesAvx2(t) => Impl::AesNi(t.aesni()),
-            #[cfg(simdcrypt_asm)]
-            // (The assembly wipes its own frame; this covers the tweak's AES-NI call.)
-            Kernel::VaesAvx2Asm(t) => Impl::AesNi(t.aesni()),
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::VaesAvx512(t) => Impl::AesNi(t.vaes_avx2().aesni()),
+    /// Encrypts a single tweak in place for a kernel whose unit entries do not (the
+    /// assembly twin; the portable kernel): one AES-NI block (lower latency than a wide
+    /// kernel's entry), else the portable AES. It names those two block kernels only, so
+    /// that a program using XTS links no other. (A multi-unit call's tweaks:
+    /// [`Kernel::encrypt_tweaks`].)
+    fn encrypt_tweak(self, k2: &KeySchedule, t: &mut Block) {
+        let one = core::slice::from_mut(t);
+        #[cfg(simdcrypt_x86_64)]
+        if let Some(tok) = self.aesni() {
+            // (For the assembly twin, which wipes its own frame: its `burn_stack` covers
+            // this call.)
+            crate::aes::aesni::encrypt_short(tok, k2, one);
+            return;
         }
+        crate::aes::soft::encrypt_blocks(k2, one);
     }
 
     /// Zeroes the stack that the last tweak encryption and unit kernel calls used, where
@@ -173,14 +172,16 @@ impl Kernel {
         }
     }
 
-    /// AES-NI, where the kernel's token implies it (every SIMD kernel).
-    #[cfg(simdcrypt_x86_64)]
+    /// AES-NI, where the kernel's token implies it (every SIMD kernel): what keys it.
     fn aesni(self) -> Option<AesNiToken> {
         match self {
+            #[cfg(simdcrypt_x86_64)]
             Kernel::AesNi(t) => Some(t),
+            #[cfg(simdcrypt_x86_64)]
             Kernel::VaesAvx2(t) => Some(t.aesni()),
             #[cfg(simdcrypt_asm)]
             Kernel::VaesAvx2Asm(t) => Some(t.aesni()),
+            #[cfg(simdcrypt_x86_64)]
             Kernel::VaesAvx512(t) => Some(t.vaes_avx2().aesni()),
             Kernel::Portable => None,
         }
@@ -207,7 +208,6 @@ impl Kernel {
             ($m:ident, $t:expr) => {
                 match k2.rounds {
                     10 => $m::tweaks::<10>($t, k2, tw),
-                    12 => $m::tweaks::<12>($t, k2, tw),
                     _ => $m::tweaks::<14>($t, k2, tw),
                 }
             };
@@ -263,11 +263,11 @@ impl Kernel {
         len: usize,
         fresh: FreshTweaks,
     ) {
-        // SAFETY: the caller's contract; `k1.rounds` is the constant given.
+        // SAFETY: the caller's contract; `k1.rounds` is the constant given (XTS keys
+        // are AES-128 or AES-256: 10 or 14 rounds, no 12-round copies).
         unsafe {
             match k1.rounds {
                 10 => self.units_r::<DEC, PATH, 10>(k1, k2, tweaks, src, dst, len, fresh),
-                12 => self.units_r::<DEC, PATH, 12>(k1, k2, tweaks, src, dst, len, fresh),
                 _ => self.units_r::<DEC, PATH, 14>(k1, k2, tweaks, src, dst, len, fresh),
             }
         }
@@ -344,7 +344,8 @@ impl Kernel {
 /// The paths of the unit kernels (`kernel::units`), each compiled into an entry (and a
 /// stack frame) of its own, so that the stack wiped after a call is only as deep as its
 /// path needs: any number of units (with the fused multi-unit stream), one unit, or one
-/// unit of at most a group (a 512-byte unit on zmm: the single-sector case).
+/// unit of at most a group (a 512-byte unit on zmm: the single-sector case). (Through the
+/// multi-unit entry, a single unit would wipe that entry's deeper frame: docs/design.md.)
 pub(crate) const MANY: u8 = 0;
 pub(crate) const ONE: u8 = 1;
 pub(crate) const SHORT: u8 = 2;
@@ -412,9 +413,6 @@ macro_rules! directions {
 pub struct Xts {
     k1: KeySchedule,
     k2: KeySchedule,
-    /// For a single tweak the kernel does not encrypt itself ([`Kernel::encrypts_tweak`]:
-    /// the assembly twin's): [`Kernel::tweak_kernel`].
-    tweak_one: Impl,
     kernel: Kernel,
     /// How multi-unit calls make a unit's first tweaks (per CPU: [`crate::tuning`]).
     fresh: FreshTweaks,
@@ -529,7 +527,6 @@ impl Xts {
         (kernel, backend): (Kernel, Backend),
         allow_equal: bool,
     ) -> Result<Xts, Error> {
-        let tweak_one = kernel.tweak_kernel();
         if key.len() != 32 && key.len() != 64 {
             return Err(Error::InvalidKeyLength {
                 len: key.len(),
@@ -548,7 +545,7 @@ impl Xts {
         let rounds = KeySchedule::rounds_for(a)?;
         let mut xts = core::mem::MaybeUninit::uninit();
         Xts::key_into(&mut xts, a, b, rounds, kernel, backend, equal);
-        crate::aes::burn_keying(tweak_one.aesni().is_some(), true);
+        crate::aes::burn_keying(kernel.aesni().is_some(), true);
         // SAFETY: `key_into` wrote every field.
         Ok(unsafe { xts.assume_init() })
     }
@@ -566,28 +563,17 @@ impl Xts {
         backend: Backend,
         decrypt_only: bool,
     ) {
-        let tweak_one = kernel.tweak_kernel();
+        let aesni = kernel.aesni();
         let p = out.as_mut_ptr();
         // SAFETY: `p` is `out`'s, valid for writes; each field is written once (the
         // schedules whole, by `init`), so all of `out` is initialised after.
         unsafe {
-            core::ptr::addr_of_mut!((*p).tweak_one).write(tweak_one);
             core::ptr::addr_of_mut!((*p).kernel).write(kernel);
             core::ptr::addr_of_mut!((*p).fresh).write(crate::tuning::fresh_tweaks());
             core::ptr::addr_of_mut!((*p).backend).write(backend);
             core::ptr::addr_of_mut!((*p).decrypt_only).write(decrypt_only);
-            KeySchedule::init(
-                core::ptr::addr_of_mut!((*p).k1),
-                a,
-                rounds,
-                tweak_one.aesni(),
-            );
-            KeySchedule::init(
-                core::ptr::addr_of_mut!((*p).k2),
-                b,
-                rounds,
-                tweak_one.aesni(),
-            );
+            KeySchedule::init(core::ptr::addr_of_mut!((*p).k1), a, rounds, aesni);
+            KeySchedule::init(core::ptr::addr_of_mut!((*p).k2), b, rounds, aesni);
         }
     }
 
@@ -1042,8 +1028,7 @@ impl Xts {
                     let whole = kernel::load_tweak(&t);
                     crate::aes::aesni::store(&mut t, whole);
                 }
-                self.tweak_one
-                    .encrypt_blocks(&self.k2, core::slice::from_mut(&mut t));
+                self.kernel.encrypt_tweak(&self.k2, &mut t);
                 None
             };
             let dp = dst.as_mut_ptr();
@@ -1060,7 +1045,6 @@ impl Xts {
                 unsafe {
                     match k1.rounds {
                         10 => kernel::one_block::<DEC, 10>(tok, k1, k2, t0, sp, dp),
-                        12 => kernel::one_block::<DEC, 12>(tok, k1, k2, t0, sp, dp),
                         _ => kernel::one_block::<DEC, 14>(tok, k1, k2, t0, sp, dp),
                     }
                 }
