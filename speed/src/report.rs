@@ -31,6 +31,9 @@ pub const HEADLINES: &[(&str, &str, usize)] = &[
 /// The sizes RESULTS.md shows, where recorded (`speed compare` shows every size).
 pub const SIZES: &[usize] = &[16, 64, 256, 1024, 1500, 4096, 16384, 65536, 1 << 20];
 
+/// How a table's cell is made from a record.
+type Cell = dyn Fn(&Record) -> String;
+
 /// One CPU's records file.
 #[derive(Clone, Debug)]
 pub struct Cpu {
@@ -266,7 +269,7 @@ Over the fastest peer / of the ceiling:\n\n",
             .map(|s| format!(" {} |", size_label(*s)))
             .collect();
         let seps = "---:|".repeat(sizes.len());
-        let tables: [(&str, &str, &dyn Fn(&Record) -> String); 3] = [
+        let tables: [(&str, &str, &Cell); 3] = [
             ("Over the fastest peer", "backend", &|r| {
                 best_peer(r).map_or("-".into(), |(v, p)| format!("{v:.2} {p}"))
             }),
