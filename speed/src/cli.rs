@@ -41,6 +41,40 @@ pub enum Command {
     /// hand-scheduled loops next to the AES alone and ECB: what each form allows on this
     /// core (x86-64 with VAES).
     Mix(MixArgs),
+    /// Writes speed/RESULTS.md (a section per CPU) and the README's performance table from
+    /// the records in speed/results; run at the workspace root.
+    Report(ReportArgs),
+    /// Rewrites records files (any schema) as one file per CPU, each run a header line and
+    /// its measurement lines.
+    Convert(ConvertArgs),
+}
+
+/// `speed report`'s options.
+#[derive(Args, Debug, Clone)]
+pub struct ReportArgs {
+    /// The records, one file per CPU.
+    #[arg(long, value_name = "DIR", default_value = "speed/results")]
+    pub results: PathBuf,
+    /// The results document to write.
+    #[arg(long, value_name = "FILE", default_value = "speed/RESULTS.md")]
+    pub out: PathBuf,
+    /// The README whose table (between its `speed report` markers) is rewritten.
+    #[arg(long, value_name = "FILE", default_value = "README.md")]
+    pub readme: PathBuf,
+    /// Write nothing; exit 1 where either file differs from what the records give.
+    #[arg(long)]
+    pub check: bool,
+}
+
+/// `speed convert`'s options.
+#[derive(Args, Debug, Clone)]
+pub struct ConvertArgs {
+    /// Records files to read.
+    #[arg(required = true, num_args = 1..)]
+    pub files: Vec<PathBuf>,
+    /// Where the per-CPU files go (a file there of the same name is replaced).
+    #[arg(long, value_name = "DIR")]
+    pub into: PathBuf,
 }
 
 /// `speed mix`'s options.
@@ -144,6 +178,10 @@ pub struct RunArgs {
     /// Also draw the results as an SVG chart into FILE.
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
+    /// Also append the run (a header line, then its records) to this CPU's records file in
+    /// DIR (`speed/results`): `<vendor>-family<F>-model<M>.jsonl`.
+    #[arg(long, value_name = "DIR")]
+    pub record: Option<PathBuf>,
     /// List the algorithms and backends, then exit.
     #[arg(long)]
     pub list: bool,

@@ -39,25 +39,34 @@ impl Run {
         })
     }
 
-    /// One line on where the run was made.
+    /// One line on where the run was made (a file of several runs: each run's commit,
+    /// OpenSSL and timestamp).
     pub fn describe(&self) -> String {
         let r = &self.records[0].run;
         let mut s = format!("{}: {}", self.file, r.cpu);
-        if let Some(c) = &r.git_commit {
-            let _ = write!(s, ", commit {}", &c[..c.len().min(12)]);
-        }
         let _ = write!(s, ", speed {}", r.version);
-        if let Some(o) = &r.openssl_version {
-            let _ = write!(s, ", {o}");
+        let mut runs: Vec<&crate::record::RunInfo> = Vec::new();
+        for rec in &self.records {
+            if !runs.contains(&&rec.run) {
+                runs.push(&rec.run);
+            }
         }
-        if let Some(a) = r.peers.get("aws-lc") {
-            let _ = write!(s, ", {a}");
-        }
-        if r.threads > 1 {
-            let _ = write!(s, ", {} threads", r.threads);
-        }
-        if !r.timestamp.is_empty() {
-            let _ = write!(s, ", {}", r.timestamp);
+        for r in runs {
+            if let Some(c) = &r.git_commit {
+                let _ = write!(s, ", commit {}", &c[..c.len().min(12)]);
+            }
+            if let Some(o) = &r.openssl_version {
+                let _ = write!(s, ", {o}");
+            }
+            if let Some(a) = r.peers.get("aws-lc") {
+                let _ = write!(s, ", {a}");
+            }
+            if r.threads > 1 {
+                let _ = write!(s, ", {} threads", r.threads);
+            }
+            if !r.timestamp.is_empty() {
+                let _ = write!(s, ", {}", r.timestamp);
+            }
         }
         s
     }
@@ -128,8 +137,10 @@ impl Row {
         }
     }
 
+    /// The record of this contender, the last in the file where several runs measured it
+    /// (runs are appended: the last is the newest).
     fn find<'a>(&self, run: &'a Run, alg: &str, size: usize) -> Option<&'a Record> {
-        run.records.iter().find(|r| {
+        run.records.iter().rev().find(|r| {
             r.algorithm == alg
                 && r.size == size
                 && match self {

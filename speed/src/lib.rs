@@ -21,6 +21,7 @@ pub mod measure;
 #[cfg(target_arch = "x86_64")]
 pub mod mix;
 pub mod record;
+pub mod report;
 pub mod svg;
 
 use std::io::Write;
@@ -115,6 +116,7 @@ pub fn run_info(threads: usize) -> RunInfo {
         openssl_version: openssl,
         peers,
         threads,
+        command: None,
     }
 }
 
@@ -750,6 +752,10 @@ pub fn main_with_args(argv: &[String]) -> i32 {
     match cli.command {
         Some(cli::Command::Compare(args)) => return compare_main(&args),
         Some(cli::Command::Mix(args)) => return mix_main(&args),
+        Some(cli::Command::Report(a)) => {
+            return report::report_main(&a.results, &a.out, &a.readme, a.check);
+        }
+        Some(cli::Command::Convert(a)) => return report::convert_main(&a.files, &a.into),
         None => {}
     }
     let opts = match Options::resolve(cli.run) {
@@ -857,7 +863,24 @@ pub fn measure_and_print(opts: &Options, argv: &[String]) -> i32 {
         }
         return 0;
     }
-    let machine = run_info(opts.threads);
+    let mut machine = run_info(opts.threads);
+    machine.command = Some(
+        std::iter::once("speed")
+            .chain(argv.iter().map(String::as_str))
+            .collect::<Vec<_>>()
+            .join(" "),
+    );
+    // The records' header: provenance, options and ceilings, once per run.
+    let header = record::Header {
+        run: machine.clone(),
+        rounds: opts.rounds,
+        seconds: opts.seconds,
+        ceilings: opts
+            .algs
+            .iter()
+            .map(|a| (a.name.to_string(), a.ceiling.describe()))
+            .collect(),
+    };
     let started = Instant::now();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
@@ -899,7 +922,9 @@ pub fn measure_and_print(opts: &Options, argv: &[String]) -> i32 {
                 let _ = writeln!(out, "- {}: {:.3} G/s", i.name(), ops / 1e9);
             }
         }
-    } else if !opts.args.json {
+    } else if opts.args.json {
+        let _ = write!(out, "{}", header.line());
+    } else {
         let _ = writeln!(out, "simdcrypt speed {}", env!("CARGO_PKG_VERSION"));
         let _ = writeln!(
             out,
@@ -1033,11 +1058,7 @@ pub fn measure_and_print(opts: &Options, argv: &[String]) -> i32 {
         } else if opts.args.json {
             for r in &results {
                 let rec = record(&machine, opts, &results, r);
-                let _ = writeln!(
-                    out,
-                    "{}",
-                    serde_json::to_string(&rec).expect("serialisable")
-                );
+                let _ = write!(out, "{}", header.row_line(&rec));
             }
         } else {
             let _ = write!(out, "{}", table(alg, &sizes, &results));
@@ -1050,11 +1071,20 @@ pub fn measure_and_print(opts: &Options, argv: &[String]) -> i32 {
         let _ = write!(out, "{}", summary(&all, &opts.algs));
     }
     if let Some(path) = &opts.args.svg {
-        let chart = svg::render(&[("run".to_string(), records)], true);
+        let chart = svg::render(&[("run".to_string(), records.clone())], true);
         match std::fs::write(path, chart) {
             Ok(()) => eprintln!("speed: wrote {}", path.display()),
             Err(e) => {
                 eprintln!("speed: error: cannot write {}: {e}", path.display());
+                return 2;
+            }
+        }
+    }
+    if let Some(dir) = &opts.args.record {
+        match record::append(dir, &records) {
+            Ok(path) => eprintln!("speed: appended the run to {}", path.display()),
+            Err(e) => {
+                eprintln!("speed: error: {e}");
                 return 2;
             }
         }

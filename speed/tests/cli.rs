@@ -94,6 +94,7 @@ const FIELDS: &[&str] = &[
     "openssl_version",
     "peers",
     "threads",
+    "command",
     "algorithm",
     "implementation",
     "backend",
@@ -148,10 +149,28 @@ fn json_smoke_run() {
         );
     }
     let out = text(&o.stdout);
-    let records: Vec<serde_json::Value> = out
+    // One header line with the provenance, then measurement lines without it.
+    let lines: Vec<serde_json::Value> = out
         .lines()
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
         .collect();
+    assert_eq!(lines[0]["tool"], "simdcrypt-speed", "{out}");
+    assert!(lines[0]["ceilings"]["aes-128-ecb-enc"].is_string(), "{out}");
+    assert!(
+        lines[0]["command"]
+            .as_str()
+            .unwrap()
+            .starts_with("speed --svg")
+    );
+    for l in &lines[1..] {
+        assert!(l.get("tool").is_none() && l.get("cpu").is_none(), "{l}");
+    }
+    let records: Vec<serde_json::Value> = simdcrypt_speed::record::read(&out)
+        .unwrap()
+        .iter()
+        .map(|r| serde_json::to_value(r).unwrap())
+        .collect();
+    assert_eq!(records.len(), lines.len() - 1);
 
     // Every simdcrypt backend and peer, at both sizes.
     // ECB's peers: all but OpenSSL (its EVP has no ECB row here).
@@ -173,7 +192,7 @@ fn json_smoke_run() {
         }
         assert_eq!(obj.len(), FIELDS.len(), "unexpected fields: {r}");
         assert_eq!(r["tool"], "simdcrypt-speed");
-        assert_eq!(r["schema"], 2);
+        assert_eq!(r["schema"], 3);
         assert_eq!(r["version"], env!("CARGO_PKG_VERSION"));
         assert!(!r["cpu"].as_str().unwrap().is_empty());
         // Provenance: the same in every record of the run.
@@ -335,9 +354,17 @@ fn compare_two_records_files() {
         "--rounds",
         "1",
         "--json",
+        "--record",
+        dir.join("records").to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     std::fs::write(&a, &o.stdout).unwrap();
+    // `--record` appended the same run to this CPU's file.
+    let recorded: Vec<_> = std::fs::read_dir(dir.join("records"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert!(!recorded.is_empty());
     let svg = dir.join("compare.svg");
     let a = a.to_str().unwrap();
     let o = speed(&["compare", a, a, "--svg", svg.to_str().unwrap()]);
@@ -366,4 +393,94 @@ fn compare_two_records_files() {
     let o = speed(&["compare", a, "/nonexistent/b.jsonl"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o.stderr).contains("/nonexistent/b.jsonl"));
+}
+
+/// speed/RESULTS.md and the README's table are what `speed report` makes of the records in
+/// speed/results (CI runs `speed report --check` too).
+#[test]
+fn report_matches_the_records() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let o = Command::new(env!("CARGO_BIN_EXE_speed"))
+        .current_dir(&root)
+        .args(["report", "--check"])
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "run `cargo run --release -p simdcrypt-speed -- report`: {}",
+        text(&o.stderr)
+    );
+    let md = std::fs::read_to_string(root.join("speed/RESULTS.md")).unwrap();
+    assert!(md.lines().count() <= 400);
+    // A report from a copy of the records into other files, then checked against them.
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("report");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let readme = dir.join("README.md");
+    std::fs::write(
+        &readme,
+        format!(
+            "intro\n{}\nstale\n{}\nafter\n",
+            simdcrypt_speed::report::BEGIN,
+            simdcrypt_speed::report::END
+        ),
+    )
+    .unwrap();
+    let results = root.join("speed/results");
+    let args = |check: bool| {
+        let mut a = vec![
+            "report".to_string(),
+            "--results".into(),
+            results.to_str().unwrap().into(),
+            "--out".into(),
+            dir.join("RESULTS.md").to_str().unwrap().into(),
+            "--readme".into(),
+            readme.to_str().unwrap().into(),
+        ];
+        if check {
+            a.push("--check".into());
+        }
+        a
+    };
+    assert_eq!(speed_owned(&args(true)).status.code(), Some(1), "stale");
+    assert!(speed_owned(&args(false)).status.success());
+    assert!(speed_owned(&args(true)).status.success());
+    let r = std::fs::read_to_string(&readme).unwrap();
+    assert!(r.starts_with("intro\n") && r.ends_with("after\n") && !r.contains("stale"));
+    assert!(r.contains("| CPU | commit |"), "{r}");
+    assert_eq!(std::fs::read_to_string(dir.join("RESULTS.md")).unwrap(), md);
+}
+
+/// `speed convert` reads the per-CPU files back into the same files.
+#[test]
+fn convert_round_trips_the_results() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../speed/results");
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("convert");
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut files: Vec<String> = std::fs::read_dir(&root)
+        .unwrap()
+        .map(|e| e.unwrap().path().to_str().unwrap().to_string())
+        .filter(|p| p.ends_with(".jsonl"))
+        .collect();
+    files.sort();
+    let mut args = vec!["convert".to_string()];
+    args.extend(files.iter().cloned());
+    args.extend(["--into".to_string(), dir.to_str().unwrap().to_string()]);
+    let o = speed_owned(&args);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    for f in &files {
+        let name = std::path::Path::new(f).file_name().unwrap();
+        assert_eq!(
+            std::fs::read_to_string(dir.join(name)).unwrap(),
+            std::fs::read_to_string(f).unwrap(),
+            "{f}"
+        );
+    }
+}
+
+fn speed_owned(args: &[String]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_speed"))
+        .args(args)
+        .output()
+        .expect("the speed binary runs")
 }
