@@ -393,7 +393,7 @@ use crate::sha1::Impl as Sha1Kernel;
 use crate::xts::Kernel as XtsKernel;
 
 /// AES blocks (ECB). VAES on zmm moves no more bytes per cycle than on ymm (measured on
-/// Emerald Rapids; speed/RESULTS.md, "Dispatch order"), so the 256-bit kernel goes first
+/// Emerald Rapids; docs/design.md, "Dispatch and per-CPU tuning"), so the 256-bit kernel goes first
 /// (zmm first where `crate::tuning` says so: Zen 5, whose zmm AES moves twice the bytes).
 pub(crate) static AES: Table<AesKernel> = table!(
     AesKernel, "AES", portable: AesKernel::Portable, [
@@ -402,7 +402,7 @@ pub(crate) static AES: Table<AesKernel> = table!(
     AesNi => AesKernel::AesNi,
 ]);
 
-/// XTS data units, widest first (speed/RESULTS.md, "Dispatch order"). The assembly has no
+/// XTS data units, widest first (docs/design.md, "Dispatch and per-CPU tuning"). The assembly has no
 /// multi-unit entry, so it loses on small sectors: the intrinsics kernel goes first where
 /// AVX-512 is missing, and the assembly twin (slower on sectors on AMD Zen 3 too,
 /// `crate::tuning`) is selected explicitly only.
@@ -421,7 +421,7 @@ pub(crate) static XTS: Table<XtsKernel> = table!(
 /// CBC. VAES decrypts twice the blocks per instruction of AES-NI and interleaves twice as
 /// many streams; single-stream encryption is the same AES-NI chain on both. A zmm
 /// decryption gains nothing where `vaesenc zmm` runs at half the ymm rate (Emerald Rapids,
-/// Zen 4: speed/RESULTS.md, "Dispatch order"), so it comes after ymm here and first only
+/// Zen 4: docs/design.md, "Dispatch and per-CPU tuning"), so it comes after ymm here and first only
 /// where `crate::tuning` says so (Zen 5, whose zmm AES moves twice ymm's bytes).
 pub(crate) static CBC: Table<CbcKernel> = table!(
     CbcKernel, "CBC", portable: CbcKernel::Portable, [
@@ -430,7 +430,7 @@ pub(crate) static CBC: Table<CbcKernel> = table!(
     AesNi => CbcKernel::AesNi,
 ]);
 
-/// One SHA-1 stream, fastest first as measured (speed/RESULTS.md, "Dispatch order"). The
+/// One SHA-1 stream, fastest first as measured (docs/design.md, "Dispatch and per-CPU tuning"). The
 /// AVX-512 one-stream kernel is the AVX2 intrinsics kernel compiled with AVX-512 VL: only
 /// its schedule changes and the scalar rounds bound it, so it sits below AVX2 assembly.
 pub(crate) static SHA1: Table<Sha1Kernel> = table!(
@@ -450,7 +450,7 @@ pub(crate) static SHA1: Table<Sha1Kernel> = table!(
 ]);
 
 /// The multi-lane kernels of `sha1_many` (stragglers go to [`SHA1`]'s choice), fastest
-/// first as measured (speed/RESULTS.md, "Dispatch order"): vector lanes hash eight or
+/// first as measured (docs/design.md, "Dispatch and per-CPU tuning"): vector lanes hash eight or
 /// sixteen messages per instruction, while SHA-NI gains little from a second interleaved
 /// stream (`sha1rnds4` latency is close to its reciprocal throughput).
 pub(crate) static SHA1_MANY: Table<Sha1Kernel> = table!(

@@ -11,7 +11,8 @@
 //! order(algorithm) = its default order, then for each (a, b) in the row's `prefer`:
 //!                    if both are candidates and b comes before a, move a to just before b
 //! ```
-//! The reasons are in each row; the measurements behind them in speed/RESULTS.md.
+//! Each row gives its reason in a line; the measurements behind it are in docs/design.md,
+//! "Dispatch and per-CPU tuning".
 
 use crate::Backend;
 use crate::cpu::{Signature, Vendor};
@@ -40,7 +41,7 @@ pub(crate) struct Row {
     /// least 16: VAES-AVX-512 ECB has no short entry of its own.
     #[cfg_attr(not(simdcrypt_x86_64), allow(dead_code))]
     pub(crate) zmm_from: usize,
-    /// Why, measured how.
+    /// Why, in a line (the figures: docs/design.md).
     #[allow(dead_code)] // documentation that the tests check is present
     reason: &'static str,
 }
@@ -71,11 +72,8 @@ impl Row {
     }
 }
 
-/// The table. Machines measured so far: Intel Emerald Rapids, AMD Zen 4, AMD Zen 3, AMD
-/// Zen 5, and an Intel Xeon reporting family 6 model 167 (Sapphire Rapids-class, behind a
-/// hypervisor's model number): its measurements set [`Sha1Many::DEFAULT`],
-/// [`ShaNiSchedule::DEFAULT`] and [`FreshTweaks::DEFAULT`], and the default orders,
-/// measured on Emerald Rapids, held there but for ECB and CBC decryption (its row).
+/// The table: Intel Emerald Rapids, the Intel Xeon reporting family 6 model 167
+/// (Sapphire Rapids-class, behind a hypervisor's model number), AMD Zen 4, Zen 3, Zen 5.
 pub(crate) static TABLE: &[Row] = &[
     Row {
         name: "Intel Emerald Rapids",
@@ -87,15 +85,8 @@ pub(crate) static TABLE: &[Row] = &[
         sha_ni_schedule: ShaNiSchedule::DEFAULT,
         fresh_tweaks: FreshTweaks::DEFAULT,
         zmm_from: ZMM_FROM_DEFAULT,
-        reason: "The default orders were measured here (the comments of crate::dispatch's tables): \
-                 zmm XTS first, ymm AES and CBC, the SHA-NI assembly first for SHA-1. \
-                 sha1_many's defaults and the SHA-NI schedule form were measured on an Intel \
-                 Xeon that reports family 6 model 167 (Sapphire Rapids-class: AMX, \
-                 AVX512-FP16; the same instruction probes as here within 2%, and the same \
-                 4-cycle sha1msg2 on the SHA unit): see Sha1Many::DEFAULT and \
-                 ShaNiSchedule::DEFAULT. So was the XTS fresh-tweak form \
-                 (FreshTweaks::DEFAULT: carry-less multiplications, off port 0, which \
-                 512-bit AES and vector shifts share on Intel's cores with AVX-512).",
+        reason: "The default orders were measured here; the SHA-1 and XTS defaults on the \
+                 Sapphire Rapids-class Xeon (same probes within 2%).",
     },
     Row {
         name: "Intel Xeon reporting family 6 model 167",
@@ -112,43 +103,22 @@ pub(crate) static TABLE: &[Row] = &[
         sha_ni_schedule: ShaNiSchedule::DEFAULT,
         fresh_tweaks: FreshTweaks::DEFAULT,
         zmm_from: 32,
-        reason: "ECB and CBC decryption: the zmm kernels ran 1.03-1.16x the ymm ones from \
-                 1 KiB up (0.99-1.20x at 512 B), once the ymm loops read their keys \
-                 where used; below one zmm group (32 blocks) the ymm kernel, which runs \
-                 8 registers of 2 blocks where zmm has 4 of 4, ran 1.25-1.53x the zmm one \
-                 at 256 B, so zmm hands calls under 32 blocks to it. XTS was zmm first \
-                 already. SHA-1: with the rol2 schedule the SHA-NI intrinsics ran \
-                 1.08-1.27x the assembly twin at 1-64 KiB (one process, three runs), \
-                 so they go first (the twin hands short runs to them anyway). The SHA-1 \
-                 and sha1_many defaults and the XTS fresh-tweak form were measured here \
-                 (see their DEFAULTs).",
+        reason: "zmm ECB and CBC decryption ahead from 512 B, ymm below 32 blocks; SHA-NI \
+                 intrinsics ahead of the assembly with the rol2 schedule.",
     },
     Row::family_19h_sha_ni_first(
         "AMD Zen 4",
         // Genoa/Genoa-X (10h-1Fh), Raphael (60h-6Fh), Phoenix (70h-7Fh), Bergamo/Siena (A0h-AFh).
         &[(0x10, 0x1f), (0x60, 0x7f), (0xa0, 0xaf)],
-        "SHA-1: the SHA-NI intrinsics kernel runs a one-block call about 20 ns faster \
-         than the assembly twin here (HMAC-SHA1 with a key set up once: 1.00-1.05x \
-         RustCrypto on sha-ni against 0.77-0.98x on sha-ni-asm, 16 B to 4 KiB). XTS \
-         keeps zmm first: 512-bit VAES runs as two halves but the zmm kernel still \
-         measured 83-87% of the ceiling at 64 KiB against 65-73% for the ymm ones \
-         (86-92% against 60-73% after the fixed-cost work).",
+        "SHA-NI intrinsics ahead on one-block calls; XTS keeps zmm first despite split \
+         512-bit units.",
     ),
     Row::family_19h_sha_ni_first(
         "AMD Zen 3",
         // Milan (00h-0Fh), Vermeer (20h-2Fh), Rembrandt (40h-4Fh), Cezanne (50h-5Fh).
         &[(0x00, 0x0f), (0x20, 0x2f), (0x40, 0x5f)],
-        "SHA-1: as on Zen 4, the SHA-NI intrinsics kernel is at least as fast as the \
-         assembly twin at every size (the assembly 0.72-0.94x on 64- and 512-byte \
-         messages and HMACs, 0.96-1.00x at 4 and 64 KiB; two runs, family 25 model 1, \
-         under load). No AVX-512, so the defaults fall through to VAES-AVX2 for the \
-         AES modes; the XTS assembly twin stays explicit (0.74-0.91x the intrinsics \
-         kernel on 512 B to 64 KiB sectors, 0.78-1.26x on single units); the AVX2 \
-         assembly twin stays before the AVX2 intrinsics (1.15-1.69x). Re-measured \
-         (family 25 model 1, 3 runs at 333cff3): sha-ni 1.25x sha-ni-asm on \
-         16-byte messages, 1.07-1.10x on 16- and 64-byte keyed HMACs, 0.97x on 64-byte \
-         messages; vaes-avx2 XTS 1.14-1.28x its assembly twin on 16-96-byte units, \
-         0.96x at 4 KiB.",
+        "SHA-NI intrinsics at least level with the assembly; no AVX-512, so VAES-AVX2 \
+         leads the AES modes.",
     ),
     Row {
         name: "AMD Zen 5",
@@ -170,19 +140,8 @@ pub(crate) static TABLE: &[Row] = &[
         sha_ni_schedule: ShaNiSchedule::ShaUnit,
         fresh_tweaks: FreshTweaks::Shifts,
         zmm_from: ZMM_FROM_DEFAULT,
-        reason: "Full-width 512-bit AES: vaesenc zmm 7.22 G/s against ymm 7.30 G/s, twice \
-                 the bytes (family 26 model 2), so zmm goes first for ECB (0.92-0.98 of \
-                 the zmm ceiling from 1 KiB up, the ymm kernel 0.43-0.53) and CBC \
-                 decryption (the zmm kernel, which exists for this CPU: 0.90-1.04 against \
-                 0.42-0.53); both run the ymm short entry below 16 blocks. SHA-1: as on \
-                 Zen 3 and Zen 4, the SHA-NI intrinsics at least match the assembly twin \
-                 from 256 B up (0.99-1.03x RustCrypto at 1-64 KiB against 0.97-0.98x; \
-                 HMAC-SHA1 with a key set up once 1.01-1.79x against 0.99-1.67x). \
-                 sha1_many: SHA-NI pairs beat the AVX-512 lanes (with their stragglers \
-                 on SHA-NI, as sha1_many runs them) on 8 messages below 384 bytes \
-                 (1.87x at 16 B, 1.72x at 64 B, 1.08-1.16x at 256 B, 1.01x at 320-352 \
-                 B; the lanes ahead from 384 B); on 16 messages they gain nothing \
-                 (0.96-1.02x at 16-64 B), so no hand-over there.",
+        reason: "Full-width 512-bit AES: zmm first for ECB and CBC decryption; SHA-NI pairs \
+                 for sha1_many below 384 B on 8 messages.",
     },
 ];
 
@@ -217,19 +176,10 @@ pub(crate) struct Sha1Many {
 }
 
 impl Sha1Many {
-    /// CPUs in no row, and Intel's: measured on an Intel Xeon reporting family 6 model 167
-    /// (Sapphire Rapids-class), whose SHA unit binds rather than the `sha1rnds4` chain
-    /// (latency 1.52 ns, one per 1.16 ns): two interleaved SHA-NI streams ran 0.91-0.94x
-    /// two one-shot digests in a row (two messages of 4-64 KiB), so no pairs. The one-shot
-    /// digest (its padded tail built in registers) against the AVX-512 lanes (with their
-    /// padding written in place), time per message, 9 interleaved rounds, lanes / one-shot:
-    /// 4 messages 0.67-0.81x to 100 B, 0.88-0.92x at 128 B, 0.96-1.08x at 200-256 B;
-    /// 6 messages 0.93-0.99x at 16-32 B, 1.12-1.15x from 64 B; 8 messages 1.10-1.20x from
-    /// 16 B; 12 messages 0.79-0.85x at 16-32 B, 0.98-1.04x at 64-100 B; 16 messages
-    /// 0.98-1.08x at 16-32 B, 1.26-1.38x from 64 B. So one stream below 256 bytes for up to
-    /// four messages, below 32 for five to eight, below 64 for nine to sixteen. The
-    /// one-shot path is what the peers run, one message at a time, so it is also the safe
-    /// choice for a CPU nobody measured.
+    /// CPUs in no row, and Intel's (measured on the Sapphire Rapids-class Xeon, whose SHA
+    /// unit binds): no pairs, and one stream below 256 / 32 / 64 bytes for up to 4 / 5-8 /
+    /// 9-16 messages, where the lanes' set-up costs more than they save. The one-shot path
+    /// is what the peers run, so it is also the safe choice for a CPU nobody measured.
     pub(crate) const DEFAULT: Sha1Many = Sha1Many {
         pairs: false,
         one_stream_below: [256, 32, 64],
@@ -253,15 +203,8 @@ pub(crate) enum ShaNiSchedule {
 }
 
 impl ShaNiSchedule {
-    /// CPUs in no row, and Intel's: measured on an Intel Xeon reporting family 6 model 167
-    /// (Sapphire Rapids-class), whose SHA unit binds (`sha1msg2` about 1.2x the unit time
-    /// of a `sha1rnds4`): the `sha1msg2` step on the vector ALUs made the `sha-ni` kernels
-    /// 1.14-1.25x faster at 16 B to 16 KiB, HMAC-SHA1 keyed per message 1.08-1.17x at
-    /// 16-256 B (its key blocks are a one-block pair: 1.2-1.5x), three alternating runs of
-    /// the speed tool; the `rol2` quads a further 1.11-1.19x at 64 B to 4 KiB (SHA-1,
-    /// HMAC-SHA1, CBC-HMAC seal and open), and without AVX-512 the `rol2` form 1.05-1.32x
-    /// the SHA-unit one, each in one process switching forms. (On a CPU whose chain binds
-    /// the schedule goes to ALUs the chain leaves idle; not measured on one.)
+    /// CPUs in no row, and Intel's: where `sha1msg2` shares the SHA unit with the rounds,
+    /// the schedule moves to the vector ALUs (docs/design.md, "SHA-1 schedule forms").
     pub(crate) const DEFAULT: ShaNiSchedule = ShaNiSchedule::Vector;
 }
 
@@ -278,9 +221,7 @@ pub(crate) fn sha_ni_schedule() -> ShaNiSchedule {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum FreshTweaks {
     /// Per-lane variable shifts (`vpsllvq`, `vpsrlvq`) and one carry-less
-    /// multiplication: what AMD Zen 4 and Zen 5 were measured with (512-byte sectors
-    /// 1.03-1.09x on zmm once the first registers were made from `T_0` directly,
-    /// speed/RESULTS.md); the other form is not measured there, and there `vpclmulqdq`
+    /// multiplication: what AMD Zen 4 and Zen 5 were measured with, where `vpclmulqdq`
     /// may share the AES pipes (as shifts do not).
     Shifts,
     /// Carry-less multiplications alone (`AesVec::mul_x_lanes_clmul`): Intel runs 512-bit
@@ -289,11 +230,8 @@ pub(crate) enum FreshTweaks {
 }
 
 impl FreshTweaks {
-    /// CPUs in no row, and Intel's: measured on an Intel Xeon reporting family 6 model 167
-    /// (Sapphire Rapids-class). Time of `encrypt_sectors` with 512-byte sectors over that
-    /// of one unit of the same length, in one process, medians of 5 alternating runs of
-    /// the two builds: 0.871 -> 0.909 at 16 KiB, 0.886 -> 0.932 at 64 KiB, 0.825 -> 0.844
-    /// at 4 KiB (1.02-1.05x). Intel's other AVX-512 cores share the port layout.
+    /// CPUs in no row, and Intel's (measured on the Sapphire Rapids-class Xeon; Intel's
+    /// other AVX-512 cores share its port layout).
     pub(crate) const DEFAULT: FreshTweaks = FreshTweaks::Clmul;
 }
 

@@ -13,14 +13,12 @@ work=$(mktemp -d)
 echo "scratch: $work" >&2
 trap '[ -n "${DEPCOST_KEEP:-}" ] || rm -rf "$work"' EXIT
 
-# name | dependencies | main.rs body
+# name | dependencies (separated by "; ") | main.rs body
 programs=(
 "xts-simdcrypt|simdcrypt = { path = \"$root\" }|let x = simdcrypt::Xts::new(&key(64)).unwrap(); let mut b = vec![1u8; 4096]; x.encrypt_sectors(&mut b, 512, 0).unwrap(); out(&b);"
-"xts-rustcrypto|aes = \"0.9\"
-xts-mode = \"0.6\"|use aes::cipher::KeyInit; let k = key(64); let x = xts_mode::Xts128::new(aes::Aes256::new_from_slice(&k[..32]).unwrap(), aes::Aes256::new_from_slice(&k[32..]).unwrap()); let mut b = vec![1u8; 4096]; x.encrypt_area(&mut b, 512, 0, xts_mode::get_tweak_default); out(&b);"
+"xts-rustcrypto|aes = \"0.9\"; xts-mode = \"0.6\"|use aes::cipher::KeyInit; let k = key(64); let x = xts_mode::Xts128::new(aes::Aes256::new_from_slice(&k[..32]).unwrap(), aes::Aes256::new_from_slice(&k[32..]).unwrap()); let mut b = vec![1u8; 4096]; x.encrypt_area(&mut b, 512, 0, xts_mode::get_tweak_default); out(&b);"
 "cbc-simdcrypt|simdcrypt = { path = \"$root\" }|let c = simdcrypt::Cbc::new(&key(16)).unwrap(); let mut b = vec![1u8; 4096]; c.encrypt(&mut [0u8; 16], &mut b).unwrap(); out(&b);"
-"cbc-rustcrypto|aes = \"0.9\"
-cbc = \"0.2\"|use aes::cipher::{BlockModeEncrypt, KeyIvInit}; let mut b = vec![1u8; 4096]; let mut e = cbc::Encryptor::<aes::Aes128>::new_from_slices(&key(16), &[0u8; 16]).unwrap(); for blk in b.chunks_exact_mut(16) { e.encrypt_block(blk.try_into().unwrap()); } out(&b);"
+"cbc-rustcrypto|aes = \"0.9\"; cbc = \"0.2\"|use aes::cipher::{BlockModeEncrypt, KeyIvInit}; let mut b = vec![1u8; 4096]; let mut e = cbc::Encryptor::<aes::Aes128>::new_from_slices(&key(16), &[0u8; 16]).unwrap(); for blk in b.chunks_exact_mut(16) { e.encrypt_block(blk.try_into().unwrap()); } out(&b);"
 "sha1-simdcrypt|simdcrypt = { path = \"$root\" }|out(&simdcrypt::sha1(&key(4096)));"
 "sha1-rustcrypto|sha1 = \"0.11\"|use sha1::Digest; out(&sha1::Sha1::digest(key(4096)));"
 )
@@ -35,7 +33,7 @@ version = "0.0.0"
 edition = "2024"
 publish = false
 [dependencies]
-$deps
+${deps//; /$'\n'}
 [profile.release]
 strip = true
 [workspace]

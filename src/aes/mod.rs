@@ -188,7 +188,7 @@ impl Impl {
     /// wrote below it over the builds optimised for speed (docs/design.md, "Stack and
     /// register wipes"). `short`: the call ran a short entry
     /// ([`Impl::short`]), whose frames are shallower, and so is the wipe (the wipe's cost
-    /// grows with its depth: speed/RESULTS.md, "Zen 3: short calls").
+    /// grows with its depth: docs/design.md, "Stack and register wipes").
     #[inline(always)]
     pub(crate) fn burn_stack(self, short: bool) {
         use crate::wipe::{depth, stack};
@@ -405,11 +405,8 @@ impl Aes {
 
     /// The kernel a call of `n` blocks runs: VAES-AVX-512 hands calls under the CPU's
     /// [`crate::tuning::zmm_from`] to VAES-AVX2 (its short entry below 16 blocks, its group
-    /// loop from there). Below 16 blocks a zmm entry (short or not) measured 0.86-0.97x of
-    /// the ymm short entry at 16-128 bytes and 1.04-1.2x from 256 bytes (AMD Zen 5, where zmm
-    /// goes first; a zmm short entry gained nothing over the looped one, 0.96-1.02x); on the
-    /// Intel Xeon reporting family 6 model 167 the ymm kernel's 8 registers of 2 blocks ran
-    /// 1.25-1.53x the zmm kernel's 4 of 4 at 256 B, so it hands over below 32.
+    /// loop from there): on short calls the ymm kernel's 8 registers of 2 blocks keep more
+    /// chains in flight than zmm's 4 of 4 (docs/design.md, "Dispatch and per-CPU tuning").
     #[inline(always)]
     #[cfg_attr(not(simdcrypt_x86_64), allow(unused_variables))]
     fn imp_for(&self, n: usize) -> Impl {

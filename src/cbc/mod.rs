@@ -356,8 +356,7 @@ impl Cbc {
         }
         // VAES-AVX-512 hands calls under the CPU's `zmm_from` (read once, at keying; at
         // least 16 blocks) to VAES-AVX2, as `Aes` does for ECB: its short entry below 16
-        // blocks (a zmm call measured 0.67-0.97x of it there, AMD Zen 5), its group loop
-        // from there.
+        // blocks, its group loop from there.
         let imp = match self.imp {
             #[cfg(simdcrypt_x86_64)]
             Imp::VaesAvx512(t) if blocks.len() < self.zmm_from => Imp::VaesAvx2(t.vaes_avx2()),

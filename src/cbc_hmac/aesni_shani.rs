@@ -330,11 +330,8 @@ fn groups_sse<const R: usize, const FORM: u8>(
 }
 
 /// [`groups_r`] in the vector form, compiled with AVX-512 VL (`vprold`, `vpternlogd`):
-/// `crate::sha1::shani`'s forms, where the CPU's row picks it. On Intel (family 6 model
-/// 167) the SHA unit binds the stitched loop as it binds SHA-1 alone: the `sha1msg2` step
-/// on the vector ALUs sealed and opened 1.07-1.28x faster at 256 B to 16 KiB, AES-128 and
-/// AES-256 (three alternating runs of the speed tool), the `rol2` quads a further
-/// 1.11-1.18x at 64 B-4 KiB (AES-128, one process).
+/// `crate::sha1::shani`'s forms, where the CPU's row picks it: where the SHA unit binds
+/// SHA-1 alone it binds the stitched loop too (docs/design.md, "Stitched CBC-HMAC-SHA1").
 #[inline(never)]
 #[target_feature(enable = "aes,sha,sse2,ssse3,sse4.1,avx,avx2,avx512f,avx512vl")]
 fn groups_vec<const R: usize>(

@@ -16,8 +16,7 @@ use crate::{Backend, Error};
 /// backend: what [`HmacSha1::new`], `update` and `finalize` compute, without a hashing
 /// state between the calls (`finalize` takes that state by value, and moving its 144
 /// bytes, just written by narrow stores, is a copy whose wide loads cannot be forwarded
-/// from them: the three calls ran 1.11-1.24x slower at 16-256 bytes on Intel family 6
-/// model 167), and nothing left of the key: the chaining values are wiped and the stack
+/// from them), and nothing left of the key: the chaining values are wiped and the stack
 /// the kernels used is zeroed.
 ///
 /// ```
@@ -379,9 +378,8 @@ pub(crate) fn key_states(key: &[u8], imp: Impl, backend: Backend) -> ([u32; 5], 
         key
     };
     // Both key blocks at once: on SHA-NI the two compressions run as two interleaved
-    // chains, so keying costs about one block's latency instead of two (on Intel, whose
-    // SHA unit binds, the pair still measured ahead of two blocks in a row: 0.92-0.94x
-    // RustCrypto per message against 0.88-0.91x). Each 16-byte piece of K0 is made in a
+    // chains, so keying costs about one block's latency instead of two (where the SHA
+    // unit binds, as on Intel, the pair is still ahead of two blocks in a row). Each 16-byte piece of K0 is made in a
     // register (whole loads: [`key_piece`]) and written once: a copy of the key into a
     // zeroed block would leave narrow stores that the 16-byte loads after it cannot
     // forward from (a stall of about 20 cycles on AMD Zen 4, measured as the hottest

@@ -311,8 +311,8 @@ pub(crate) fn digest_from(
 /// whole blocks are already compressed into `state`: `sha-ni-asm` runs long runs of whole
 /// blocks in assembly first (the same instructions). The assembly computes a block's
 /// whole schedule before its rounds start: it pays on long runs of blocks (its SSE
-/// schedule leaves the SHA unit to the rounds), not on a few (AMD Zen 3: 0.75x the
-/// intrinsics digest at 64 bytes), so short messages go through the intrinsics alone.
+/// schedule leaves the SHA unit to the rounds), not on a few, so short messages go
+/// through the intrinsics alone.
 /// `None` on the other backends.
 #[cfg(simdcrypt_x86_64)]
 #[inline(always)]

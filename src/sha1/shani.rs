@@ -20,8 +20,7 @@
 //! higher than its latency allows one chain to use.
 //!
 //! On Intel the SHA unit, not the chain, binds: `sha1msg2` takes about 1.2x the unit time
-//! of a `sha1rnds4` there (throughputs measured one at a time: 1.72 and 1.41 ns), so 16
-//! of them per block are a third of its load. So the schedule has three forms
+//! of a `sha1rnds4` there, so 16 of them per block are a third of its load. So the schedule has three forms
 //! ([`forms`]), which the tuning table picks per CPU ([`crate::tuning::ShaNiSchedule`],
 //! [`form`]):
 //!
@@ -43,13 +42,9 @@
 //! unit keeps only the rounds, `sha1nexte` and four quads' `sha1msg1`/`sha1msg2`. The
 //! vector form compiles the same source with AVX-512 VL ([`vector`]); the `sha1msg2` step
 //! is six instructions there (`vprold` for the rotates, `vpternlogd` for the three-input
-//! XOR), but in SSE about fifteen, which measured 0.84x the SHA form for one stream, so
-//! without AVX-512 VL quads 4-7 stay on the unit ([`rol2`]). On an Intel Xeon, family 6
-//! model 167, one process switching forms between rounds: the vector form 1.11-1.19x the
-//! earlier vector form (the `sha1msg2` step for every quad) at 64 B to 4 KiB, for SHA-1,
-//! HMAC-SHA1 and the stitched CBC-HMAC kernel, and 1.15-1.49x the SHA form; the `rol2`
-//! form 1.05-1.32x the SHA form (speed/RESULTS.md). Where the chain binds (AMD) the SHA
-//! form costs the chain nothing and stays.
+//! XOR), but in SSE about fifteen, slower than the SHA form, so without AVX-512 VL quads
+//! 4-7 stay on the unit ([`rol2`]). Where the chain binds (AMD) the SHA form costs the
+//! chain nothing and stays. The figures: docs/design.md, "SHA-1 schedule forms".
 //!
 //! The ring of message vectors is eight long (`M[j-8]` is read); the SHA-unit form keeps
 //! four of them live.
@@ -245,7 +240,7 @@ fn pieces(b: &[u8; 64]) -> [__m128i; 4] {
 /// rounds on the state `$abcd`, `$e` (mutable locals), the schedule in the form `$form`.
 /// A macro, expanded in each kernel: as an `#[inline]` function (`#[target_feature]`
 /// rules out `#[inline(always)]`) the SSE form came out a called function, with its
-/// state and message passed through memory (0.74x at 16 bytes).
+/// state and message passed through memory.
 macro_rules! block_regs {
     ($form:expr, $abcd:ident, $e:ident, $raw:expr) => {{
         let raw: [__m128i; 4] = $raw;
@@ -428,8 +423,7 @@ form_entries!(
     /// The kernels in the vector form, compiled with AVX-512 VL, which turns the
     /// `sha1msg2` step's and `rol2`'s rotates into `vprold` and their XORs into
     /// `vpternlogd`. (Compiled for SSE alone, with shifts and register copies, the
-    /// `sha1msg2` step measured 0.84x the SHA form for one stream on Intel, and no gain
-    /// for two.)
+    /// `sha1msg2` step is slower than the SHA form.)
     vector,
     forms::VECTOR,
     "sha,sse2,ssse3,sse4.1,avx,avx2,avx512f,avx512vl"

@@ -148,8 +148,7 @@ pub(crate) trait AesVec: Copy {
     /// no vector shifts, which on Intel run on the port of 512-bit AES (port 0), where
     /// `vpclmulqdq` runs on port 5. For the fused multi-unit loop, which makes a unit's
     /// first tweaks under the AES rounds of the group before, where the AES port binds
-    /// (512-byte sectors 1.02-1.05x faster at 4-64 KiB, Intel family 6 model 167:
-    /// `crate::tuning::FreshTweaks`, which CPUs take it). `mul_x_lanes` keeps the shorter
+    /// (`crate::tuning::FreshTweaks` says which CPUs take it). `mul_x_lanes` keeps the shorter
     /// latency (one multiplication deep, not two) for a call's first tweaks, which are on
     /// its critical path. The default: `mul_x_lanes` (the narrower registers' kernels have
     /// a single form).
@@ -216,9 +215,7 @@ impl<V: AesVec> Keys<V> for [V; 15] {
 /// Round keys read from the schedule where used: a broadcast load each (on xmm a memory
 /// operand), and no frame of key copies. What a short call (no loop of 8-register
 /// groups) takes: a frame of copies costs more than its stores, since the wipe after the
-/// call writes over it (on Zen 3 a 16-byte ECB or CBC call on AES-NI or VAES-AVX2 ran
-/// 1.3-1.6x faster this way; with no frame the same wipe measured free; speed/RESULTS.md,
-/// "Zen 3: short calls"). ECB and CBC decryption take it in their loops too where the ISA
+/// call writes over it (docs/design.md, "Stack and register wipes"). ECB and CBC decryption take it in their loops too where the ISA
 /// has 16 vector registers (AES-NI, VAES-AVX2): 15 held keys beside 8 states spill to a
 /// frame of copies there (0.5 KiB), which is a reload per round all the same, and then
 /// more stack to wipe ([`Keys::fence`] in each group keeps the broadcasts where used).
@@ -621,8 +618,8 @@ impl AesVec for Ymm {
     mem!(Ymm: VaesAvx2Token, _mm256_setzero_si256, _mm256_loadu_si256, _mm256_storeu_si256);
     #[inline(always)]
     unsafe fn load_part(t: VaesAvx2Token, p: *const u8, n: usize) -> Self {
-        // Two lanes: a part is one block, moved as xmm (`vpmaskmovq` cost about 5 ns per
-        // call on Zen 3: an odd block count's one-block tail, speed/RESULTS.md).
+        // Two lanes: a part is one block, moved as xmm (`vpmaskmovq` is slow on AMD cores:
+        // an odd block count's one-block tail).
         if n >= 2 {
             // SAFETY: the caller's contract (two blocks readable).
             return unsafe { Self::load(t, p) };

@@ -76,13 +76,11 @@ impl<V: AesVec> Next<V> {
 
 /// The round keys. With 32 registers they are broadcast from the key schedule where each
 /// is used (a load), not held in 15 registers: with those, the 24 tweak and state
-/// registers left too few, the broadcasts went to the stack, and the frames (up to 2.6
-/// KiB) were what every call then had to wipe: the wipe was 3-18% of a 100-byte to 4-KiB
-/// call on Zen 4; broadcast where used, the zmm frames are 24-56 bytes (speed/RESULTS.md).
-/// With 16 registers they are held (and spilled) where a loop of groups runs: there,
-/// broadcasting in the loop took a register the states and tweaks need, and ymm XTS at
-/// 64 KiB measured 0.90-0.94x; the ymm short entry (no loop) broadcasts them where used
-/// (frames of 0.3 KiB, not 1.2: 1.04-1.20x at 17-256 bytes, Zen 4).
+/// registers left too few, the broadcasts went to the stack, and every call had to wipe
+/// those frames. With 16 registers they are held (and spilled) where a loop of groups
+/// runs: there, broadcasting in the loop took a register the states and tweaks need; the
+/// short entry (no loop) broadcasts them where used, for a shallower frame. The figures:
+/// docs/design.md, "XTS kernel shape".
 #[derive(Clone, Copy)]
 struct RoundKeys<'a, V: AesVec> {
     /// The schedule, read where used ([`AtUse`]).
@@ -183,10 +181,8 @@ impl<V: AesVec> Consts<V> {
     /// L)))`, a whole number of bytes, 4 instructions with the `kr` XOR, where making
     /// every register from `T_0` (lane `l` of register `j`: `T_0·x^(L j + l) ⊕ kr`) took 7
     /// (shifts that differ per lane). Each register is one step from a base, not from the
-    /// register before it (a chain of steps ran 0.86-0.98x). 512-byte sectors 1.03-1.09x
-    /// (zmm) and 1.02-1.07x (ymm) faster, single units of 512 B to 4 KiB 1.00-1.06x (AMD
-    /// Zen 5, speed/RESULTS.md), once the bases were made once per group (made in each
-    /// half of the group, they cost the gain).
+    /// register before it (a chain of steps is slower), and the bases are made once per
+    /// group (made in each half of the group, they cost the gain; docs/design.md).
     #[inline(always)]
     fn fresh_from(&self, bases: &[V; G], j: usize) -> V {
         let m = 8 / V::LANES;
@@ -288,12 +284,10 @@ unsafe fn group<V: AesVec, const DEC: bool, const R: usize>(
         s[j] = d.xor3(w[j], c.k0r);
     }
     // With 32 registers the next tweaks are made between the first rounds, into registers
-    // of their own (24 live): they are ready when the next group starts. Made after the
-    // stores instead, zmm XTS ran at 0.68 of the ceiling against 0.83 (Zen 4, 64 KiB):
-    // 80 `vaesenc` zmm per group fill the scheduler, so work placed after them waits for
-    // the group to drain. With 16 registers, 24 live values would spill; made after the
-    // stores they keep 16 live, and ymm XTS ran 1.04-1.11x faster that way
-    // (speed/RESULTS.md).
+    // of their own (24 live): they are ready when the next group starts (80 `vaesenc` zmm
+    // per group fill the scheduler, so work placed after them waits for the group to
+    // drain). With 16 registers, 24 live values would spill; made after the stores they
+    // keep 16 live (docs/design.md, "XTS kernel shape").
     let early = V::REGISTERS >= 32;
     let mut nw = *w;
     if early {
@@ -365,13 +359,10 @@ unsafe fn unit<V: AesVec, const DEC: bool, const R: usize, const PATH: u8>(
     // A unit of at most a group on zmm, with at least two full blocks: the last full block
     // runs with the others (decrypting, under the partial block's tweak, swapped into its
     // lane) and stealing is one serial block (the merged last one), not two: the critical
-    // path is then T_0, the tail group, one block (encryption 1.13-1.24x, decryption
-    // 1.05-1.21x at 36-511 bytes). Elsewhere the last full block is left to [`steal`],
-    // whose first block depends only on T_0 and the plaintext and so runs under the bulk;
-    // that measured faster with groups before it (1,500 bytes: 0.95-0.97x the other way),
-    // on xmm (0.88-0.91x at 17-100 bytes), with one full block (0.91-0.97x at 17 bytes:
-    // the tail's one-block register goes through memory to reach the stealing step), and
-    // no better on ymm (0.90-1.10x) (Zen 4, speed/RESULTS.md).
+    // path is then T_0, the tail group, one block. Elsewhere the last full block is left
+    // to [`steal`], whose first block depends only on T_0 and the plaintext and so runs
+    // under the bulk, which measured faster with groups before it, on xmm, with one full
+    // block, and level on ymm (docs/design.md, "XTS kernel shape").
     let one_serial = PATH == SHORT && V::LANES == 4 && rem != 0 && len >= 32;
     let bulk = if rem == 0 || one_serial {
         len / 16
@@ -523,10 +514,8 @@ unsafe fn encrypt_tweak<const R: usize>(tok: AesNiToken, k2: &KeySchedule, t: &B
 }
 
 /// A raw tweak, as two 8-byte loads ([`load_halves`]): `Xts` makes a sector's tweak block
-/// with `u128` arithmetic and stores it as two 8-byte halves. Single-unit calls on Intel
-/// family 6 model 167, 3 alternating runs, ratios to OpenSSL: 1.53-1.62x faster at 16
-/// bytes, 1.20-1.37x at 17-100, 1.09-1.13x at 512-1,500, 1.03-1.05x at 4 KiB
-/// (speed/RESULTS.md).
+/// with `u128` arithmetic and stores it as two 8-byte halves, which one 16-byte load
+/// could not forward from (docs/design.md, "XTS kernel shape").
 #[inline(always)]
 pub(super) fn load_tweak(t: &Block) -> __m128i {
     // SAFETY: `t` is 16 readable bytes.

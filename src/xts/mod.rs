@@ -1151,7 +1151,7 @@ impl Xts {
 impl Xts {
     /// Below this many bytes a parallel call stays on the calling thread: waking a pool
     /// thread from outside the pool takes tens of microseconds, as long as one thread
-    /// takes for hundreds of KiB (speed/RESULTS.md, "Constants").
+    /// takes for hundreds of KiB (docs/design.md, "Key setup and constants").
     ///
     /// ```
     /// use simdcrypt::Xts;

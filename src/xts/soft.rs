@@ -18,7 +18,7 @@ use super::{mul_x, wipe};
 use crate::aes::{Block, KeySchedule, soft};
 
 /// Blocks per call into the bitsliced core, which bitslices the round keys on every call:
-/// 64 blocks keep that to a few percent (speed/RESULTS.md, "Constants").
+/// 64 blocks keep that to a few percent (docs/design.md, "Key setup and constants").
 const PORTABLE_BATCH: usize = 64;
 
 /// Encrypts one data unit (16..=2^24 bytes) in place; `t0` is E_K2(tweak).
