@@ -43,8 +43,9 @@ use core::fmt;
 use crate::Backend;
 use crate::Error;
 use crate::aes::{Block, Impl, KeySchedule};
+use crate::cpu::AesNiToken;
 #[cfg(simdcrypt_x86_64)]
-use crate::cpu::{AesNiToken, VaesAvx2Token, VaesAvx512Token};
+use crate::cpu::{VaesAvx2Token, VaesAvx512Token};
 use crate::dispatch;
 use crate::tuning::FreshTweaks;
 
