@@ -28,7 +28,7 @@ use digest::{
 use zeroize::Zeroize;
 
 use crate::backend::Backend;
-use crate::sha1::{IV, Impl, Sha1};
+use crate::sha1::{IV, Kernel, Sha1};
 
 /// The block-level SHA-1 core behind [`Sha1`]'s `digest` traits: the chaining value and
 /// a count of whole 64-byte blocks, with no buffer (RustCrypto's wrappers own the buffer).
@@ -75,7 +75,7 @@ pub struct Sha1Core {
     state: [u32; 5],
     /// Whole blocks compressed so far, modulo 2^64.
     blocks: u64,
-    imp: Impl,
+    imp: Kernel,
     backend: Backend,
 }
 

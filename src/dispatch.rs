@@ -13,7 +13,7 @@
 //!                      where this CPU or build has no token for it
 //! ```
 //!
-//! A row names a kernel variant, and the variant's field is the token (`Impl::AesNi` takes
+//! A row names a kernel variant, and the variant's field is the token (`aes::Kernel::AesNi` takes
 //! an `AesNiToken`), so a backend's token is written once, in the variant; a row whose
 //! variant takes a token other than its backend's is a compile error (`Table::new`
 //! compares their features). Every keyed type's `with_backend`, `available_backends` and
@@ -386,10 +386,10 @@ macro_rules! table {
     }};
 }
 
-use crate::aes::Impl as AesKernel;
-use crate::cbc::Imp as CbcKernel;
-use crate::cbc_hmac::Imp as CbcHmacKernel;
-use crate::sha1::Impl as Sha1Kernel;
+use crate::aes::Kernel as AesKernel;
+use crate::cbc::Kernel as CbcKernel;
+use crate::cbc_hmac::Kernel as CbcHmacKernel;
+use crate::sha1::Kernel as Sha1Kernel;
 use crate::xts::Kernel as XtsKernel;
 
 /// AES blocks (ECB). VAES on zmm moves no more bytes per cycle than on ymm (measured on

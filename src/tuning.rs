@@ -236,7 +236,7 @@ impl FreshTweaks {
 }
 
 /// [`Row::zmm_from`] for CPUs in no row: VAES-AVX-512 runs the VAES-AVX2 short entry below
-/// 16 blocks (measured on AMD Zen 5, `crate::aes::Impl::short`) and its own kernel above.
+/// 16 blocks (measured on AMD Zen 5, `crate::aes::Kernel::short`) and its own kernel above.
 pub(crate) const ZMM_FROM_DEFAULT: usize = 16;
 
 /// [`Row::zmm_from`] for this CPU ([`ZMM_FROM_DEFAULT`] in no row).

@@ -160,7 +160,7 @@ crate::sha1::debug_shows!(KeySchedule, rounds);
 /// An AES kernel family with the token that proves the CPU runs it: a row of the dispatch
 /// table (`crate::dispatch::AES`) makes one.
 #[derive(Clone, Copy, Debug)]
-pub(crate) enum Impl {
+pub(crate) enum Kernel {
     Portable,
     #[cfg_attr(not(simdcrypt_x86_64), allow(dead_code))]
     AesNi(AesNiToken),
@@ -170,16 +170,16 @@ pub(crate) enum Impl {
     VaesAvx512(VaesAvx512Token),
 }
 
-impl Impl {
+impl Kernel {
     /// The AES-NI token this kernel's token implies (`None` for the portable kernel): what
     /// keys it ([`KeySchedule::set`]).
     #[inline(always)]
     pub(crate) fn aesni(self) -> Option<AesNiToken> {
         match self {
-            Impl::Portable => None,
-            Impl::AesNi(t) => Some(t),
-            Impl::VaesAvx2(t) => Some(t.aesni()),
-            Impl::VaesAvx512(t) => Some(t.vaes_avx2().aesni()),
+            Kernel::Portable => None,
+            Kernel::AesNi(t) => Some(t),
+            Kernel::VaesAvx2(t) => Some(t.aesni()),
+            Kernel::VaesAvx512(t) => Some(t.vaes_avx2().aesni()),
         }
     }
 
@@ -187,23 +187,23 @@ impl Impl {
     /// round keys (broadcast to vectors, spilled): in bytes, the deepest each site's kernels
     /// wrote below it over the builds optimised for speed (docs/design.md, "Stack and
     /// register wipes"). `short`: the call ran a short entry
-    /// ([`Impl::short`]), whose frames are shallower, and so is the wipe (the wipe's cost
+    /// ([`Kernel::short`]), whose frames are shallower, and so is the wipe (the wipe's cost
     /// grows with its depth: docs/design.md, "Stack and register wipes").
     #[inline(always)]
     pub(crate) fn burn_stack(self, short: bool) {
         use crate::wipe::{depth, stack};
         match (self, short) {
-            (Impl::Portable, _) => stack::<{ depth(1568, 1632, 1664) }>(),
+            (Kernel::Portable, _) => stack::<{ depth(1568, 1632, 1664) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Impl::AesNi(_), true) => stack::<{ depth(256, 256, 256) }>(),
+            (Kernel::AesNi(_), true) => stack::<{ depth(256, 256, 256) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Impl::AesNi(_), false) => stack::<{ depth(256, 256, 256) }>(),
+            (Kernel::AesNi(_), false) => stack::<{ depth(256, 256, 256) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Impl::VaesAvx2(t), true) => crate::wipe::stack_avx::<{ depth(256, 288, 256) }>(t),
+            (Kernel::VaesAvx2(t), true) => crate::wipe::stack_avx::<{ depth(256, 288, 256) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            (Impl::VaesAvx2(t), false) => crate::wipe::stack_avx::<{ depth(256, 384, 256) }>(t),
+            (Kernel::VaesAvx2(t), false) => crate::wipe::stack_avx::<{ depth(256, 384, 256) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            (Impl::VaesAvx512(t), _) => crate::wipe::stack_avx512::<{ depth(256, 288, 1536) }>(t),
+            (Kernel::VaesAvx512(t), _) => crate::wipe::stack_avx512::<{ depth(256, 288, 1536) }>(t),
             #[cfg(not(simdcrypt_x86_64))]
             _ => stack::<{ depth(1568, 1632, 1664) }>(),
         }
@@ -212,12 +212,12 @@ impl Impl {
     /// Whether `n` blocks run a short entry: fewer than 8 registers of blocks (8 on AES-NI,
     /// 16 on VAES-AVX2), with no group loop and the round keys read where used. VAES-AVX-512
     /// has none: [`Aes`] hands its calls under the CPU's [`crate::tuning::zmm_from`] (at
-    /// least 16 blocks) to VAES-AVX2 ([`Aes::imp_for`]).
+    /// least 16 blocks) to VAES-AVX2 ([`Aes::kernel_for`]).
     #[inline(always)]
     pub(crate) fn short(self, n: usize) -> bool {
         match self {
-            Impl::AesNi(_) => n < 8,
-            Impl::VaesAvx2(_) => n < 16,
+            Kernel::AesNi(_) => n < 8,
+            Kernel::VaesAvx2(_) => n < 16,
             _ => false,
         }
     }
@@ -226,19 +226,19 @@ impl Impl {
     #[inline]
     pub(crate) fn encrypt_blocks(self, ks: &KeySchedule, blocks: &mut [Block]) {
         match self {
-            Impl::Portable => soft::encrypt_blocks(ks, blocks),
+            Kernel::Portable => soft::encrypt_blocks(ks, blocks),
             #[cfg(simdcrypt_x86_64)]
-            Impl::AesNi(t) if self.short(blocks.len()) => aesni::encrypt_short(t, ks, blocks),
+            Kernel::AesNi(t) if self.short(blocks.len()) => aesni::encrypt_short(t, ks, blocks),
             #[cfg(simdcrypt_x86_64)]
-            Impl::AesNi(t) => aesni::encrypt_blocks(t, ks, blocks),
+            Kernel::AesNi(t) => aesni::encrypt_blocks(t, ks, blocks),
             #[cfg(simdcrypt_x86_64)]
-            Impl::VaesAvx2(t) if self.short(blocks.len()) => {
+            Kernel::VaesAvx2(t) if self.short(blocks.len()) => {
                 vaes_avx2::encrypt_short(t, ks, blocks)
             }
             #[cfg(simdcrypt_x86_64)]
-            Impl::VaesAvx2(t) => vaes_avx2::encrypt_blocks(t, ks, blocks),
+            Kernel::VaesAvx2(t) => vaes_avx2::encrypt_blocks(t, ks, blocks),
             #[cfg(simdcrypt_x86_64)]
-            Impl::VaesAvx512(t) => vaes_avx512::encrypt_blocks(t, ks, blocks),
+            Kernel::VaesAvx512(t) => vaes_avx512::encrypt_blocks(t, ks, blocks),
             #[cfg(not(simdcrypt_x86_64))]
             _ => soft::encrypt_blocks(ks, blocks),
         }
@@ -248,19 +248,19 @@ impl Impl {
     #[inline]
     pub(crate) fn decrypt_blocks(self, ks: &KeySchedule, blocks: &mut [Block]) {
         match self {
-            Impl::Portable => soft::decrypt_blocks(ks, blocks),
+            Kernel::Portable => soft::decrypt_blocks(ks, blocks),
             #[cfg(simdcrypt_x86_64)]
-            Impl::AesNi(t) if self.short(blocks.len()) => aesni::decrypt_short(t, ks, blocks),
+            Kernel::AesNi(t) if self.short(blocks.len()) => aesni::decrypt_short(t, ks, blocks),
             #[cfg(simdcrypt_x86_64)]
-            Impl::AesNi(t) => aesni::decrypt_blocks(t, ks, blocks),
+            Kernel::AesNi(t) => aesni::decrypt_blocks(t, ks, blocks),
             #[cfg(simdcrypt_x86_64)]
-            Impl::VaesAvx2(t) if self.short(blocks.len()) => {
+            Kernel::VaesAvx2(t) if self.short(blocks.len()) => {
                 vaes_avx2::decrypt_short(t, ks, blocks)
             }
             #[cfg(simdcrypt_x86_64)]
-            Impl::VaesAvx2(t) => vaes_avx2::decrypt_blocks(t, ks, blocks),
+            Kernel::VaesAvx2(t) => vaes_avx2::decrypt_blocks(t, ks, blocks),
             #[cfg(simdcrypt_x86_64)]
-            Impl::VaesAvx512(t) => vaes_avx512::decrypt_blocks(t, ks, blocks),
+            Kernel::VaesAvx512(t) => vaes_avx512::decrypt_blocks(t, ks, blocks),
             #[cfg(not(simdcrypt_x86_64))]
             _ => soft::decrypt_blocks(ks, blocks),
         }
@@ -285,7 +285,7 @@ impl Impl {
 #[derive(Clone)]
 pub struct Aes {
     ks: KeySchedule,
-    imp: Impl,
+    imp: Kernel,
     backend: Backend,
     /// [`crate::tuning::zmm_from`], read once.
     #[cfg_attr(not(simdcrypt_x86_64), allow(dead_code))]
@@ -331,7 +331,7 @@ impl Aes {
     /// Keys AES on a kernel the dispatch table gave (`new`: the cached automatic choice,
     /// without looking the backend up again).
     #[inline(always)]
-    fn keyed(key: &[u8], (imp, backend): (Impl, Backend)) -> Result<Aes, Error> {
+    fn keyed(key: &[u8], (imp, backend): (Kernel, Backend)) -> Result<Aes, Error> {
         let rounds = KeySchedule::rounds_for(key)?;
         let mut aes = core::mem::MaybeUninit::uninit();
         Aes::key_into(&mut aes, key, rounds, imp, backend);
@@ -348,7 +348,7 @@ impl Aes {
         out: &mut core::mem::MaybeUninit<Aes>,
         key: &[u8],
         rounds: usize,
-        imp: Impl,
+        imp: Kernel,
         backend: Backend,
     ) {
         let p = out.as_mut_ptr();
@@ -409,10 +409,10 @@ impl Aes {
     /// chains in flight than zmm's 4 of 4 (docs/design.md, "Dispatch and per-CPU tuning").
     #[inline(always)]
     #[cfg_attr(not(simdcrypt_x86_64), allow(unused_variables))]
-    fn imp_for(&self, n: usize) -> Impl {
+    fn kernel_for(&self, n: usize) -> Kernel {
         match self.imp {
             #[cfg(simdcrypt_x86_64)]
-            Impl::VaesAvx512(t) if n < self.zmm_from => Impl::VaesAvx2(t.vaes_avx2()),
+            Kernel::VaesAvx512(t) if n < self.zmm_from => Kernel::VaesAvx2(t.vaes_avx2()),
             imp => imp,
         }
     }
@@ -430,7 +430,7 @@ impl Aes {
     /// ```
     #[inline]
     pub fn encrypt_blocks(&self, blocks: &mut [Block]) {
-        let imp = self.imp_for(blocks.len());
+        let imp = self.kernel_for(blocks.len());
         imp.encrypt_blocks(&self.ks, blocks);
         imp.burn_stack(imp.short(blocks.len()));
     }
@@ -449,7 +449,7 @@ impl Aes {
     /// ```
     #[inline]
     pub fn decrypt_blocks(&self, blocks: &mut [Block]) {
-        let imp = self.imp_for(blocks.len());
+        let imp = self.kernel_for(blocks.len());
         imp.decrypt_blocks(&self.ks, blocks);
         imp.burn_stack(imp.short(blocks.len()));
     }

@@ -53,7 +53,7 @@ pub(crate) struct Lane<'a> {
 /// A CBC kernel family with the token that proves the CPU runs it: a row of the dispatch
 /// table (`crate::dispatch::CBC`) makes one.
 #[derive(Clone, Copy, Debug)]
-pub(crate) enum Imp {
+pub(crate) enum Kernel {
     Portable,
     #[cfg_attr(not(simdcrypt_x86_64), allow(dead_code))]
     AesNi(AesNiToken),
@@ -63,38 +63,38 @@ pub(crate) enum Imp {
     VaesAvx512(VaesAvx512Token),
 }
 
-/// The kernel calls [`Imp::burn_stack`] follows.
+/// The kernel calls [`Kernel::burn_stack`] follows.
 const ENCRYPT: u8 = 0;
 const DECRYPT: u8 = 1;
 const MANY: u8 = 2;
 /// Decryption of fewer than 8 registers of blocks (the kernels' short entries).
 const DECRYPT_SHORT: u8 = 3;
 
-impl Imp {
+impl Kernel {
     /// The AES-NI token this kernel's token implies (`None` for the portable kernel): what
     /// keys it ([`KeySchedule::set`]).
     #[inline(always)]
     fn aesni(self) -> Option<AesNiToken> {
         match self {
-            Imp::Portable => None,
-            Imp::AesNi(t) => Some(t),
-            Imp::VaesAvx2(t) => Some(t.aesni()),
-            Imp::VaesAvx512(t) => Some(t.vaes_avx2().aesni()),
+            Kernel::Portable => None,
+            Kernel::AesNi(t) => Some(t),
+            Kernel::VaesAvx2(t) => Some(t.aesni()),
+            Kernel::VaesAvx512(t) => Some(t.vaes_avx2().aesni()),
         }
     }
 
     /// Whether decrypting `n` blocks runs a short entry: fewer than 8 registers of blocks
     /// (8 on AES-NI, 16 on VAES-AVX2, 32 on VAES-AVX-512), with no group loop and the round
-    /// keys read where used (as `crate::aes::Impl::short` for ECB). `Cbc::dec_blocks` hands
+    /// keys read where used (as `crate::aes::Kernel::short` for ECB). `Cbc::dec_blocks` hands
     /// VAES-AVX-512 calls under the CPU's `crate::tuning::zmm_from` (at least 16 blocks) to
     /// VAES-AVX2 first.
     #[inline(always)]
     fn short(self, n: usize) -> bool {
         match self {
-            Imp::AesNi(_) => n < 8,
-            Imp::VaesAvx2(_) => n < 16,
-            Imp::VaesAvx512(_) => n < 32,
-            Imp::Portable => false,
+            Kernel::AesNi(_) => n < 8,
+            Kernel::VaesAvx2(_) => n < 16,
+            Kernel::VaesAvx512(_) => n < 32,
+            Kernel::Portable => false,
         }
     }
 
@@ -106,42 +106,44 @@ impl Imp {
     fn burn_stack<const OP: u8>(self) {
         use crate::wipe::{depth, stack};
         match (self, OP) {
-            (Imp::Portable, ENCRYPT) => stack::<{ depth(1696, 1728, 1760) }>(),
-            (Imp::Portable, DECRYPT | DECRYPT_SHORT) => stack::<{ depth(2176, 2272, 2304) }>(),
-            (Imp::Portable, _) => stack::<{ depth(2720, 2848, 2912) }>(),
+            (Kernel::Portable, ENCRYPT) => stack::<{ depth(1696, 1728, 1760) }>(),
+            (Kernel::Portable, DECRYPT | DECRYPT_SHORT) => stack::<{ depth(2176, 2272, 2304) }>(),
+            (Kernel::Portable, _) => stack::<{ depth(2720, 2848, 2912) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Imp::AesNi(_), ENCRYPT) => stack::<{ depth(416, 416, 416) }>(),
+            (Kernel::AesNi(_), ENCRYPT) => stack::<{ depth(416, 416, 416) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Imp::AesNi(_), DECRYPT) => stack::<{ depth(256, 384, 352) }>(),
+            (Kernel::AesNi(_), DECRYPT) => stack::<{ depth(256, 384, 352) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Imp::AesNi(_), DECRYPT_SHORT) => stack::<{ depth(416, 416, 416) }>(),
+            (Kernel::AesNi(_), DECRYPT_SHORT) => stack::<{ depth(416, 416, 416) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Imp::AesNi(_), _) => stack::<{ depth(1344, 1696, 2592) }>(),
+            (Kernel::AesNi(_), _) => stack::<{ depth(1344, 1696, 2592) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Imp::VaesAvx2(t), ENCRYPT) => crate::wipe::stack_avx::<{ depth(416, 416, 416) }>(t),
+            (Kernel::VaesAvx2(t), ENCRYPT) => crate::wipe::stack_avx::<{ depth(416, 416, 416) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            (Imp::VaesAvx2(t), DECRYPT) => crate::wipe::stack_avx::<{ depth(256, 704, 512) }>(t),
+            (Kernel::VaesAvx2(t), DECRYPT) => crate::wipe::stack_avx::<{ depth(256, 704, 512) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            (Imp::VaesAvx2(t), DECRYPT_SHORT) => {
+            (Kernel::VaesAvx2(t), DECRYPT_SHORT) => {
                 crate::wipe::stack_avx::<{ depth(416, 736, 416) }>(t)
             }
             #[cfg(simdcrypt_x86_64)]
-            (Imp::VaesAvx2(t), _) => crate::wipe::stack_avx::<{ depth(2144, 3552, 4192) }>(t),
+            (Kernel::VaesAvx2(t), _) => crate::wipe::stack_avx::<{ depth(2144, 3552, 4192) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            (Imp::VaesAvx512(t), ENCRYPT) => {
+            (Kernel::VaesAvx512(t), ENCRYPT) => {
                 crate::wipe::stack_avx512::<{ depth(256, 256, 256) }>(t)
             }
             #[cfg(simdcrypt_x86_64)]
-            (Imp::VaesAvx512(t), DECRYPT) => {
+            (Kernel::VaesAvx512(t), DECRYPT) => {
                 crate::wipe::stack_avx512::<{ depth(256, 416, 1632) }>(t)
             }
             #[cfg(simdcrypt_x86_64)]
-            (Imp::VaesAvx512(t), DECRYPT_SHORT) => {
+            (Kernel::VaesAvx512(t), DECRYPT_SHORT) => {
                 // (The zmm short entry's, which runs from `zmm_from` to 31 blocks.)
                 crate::wipe::stack_avx512::<{ depth(160, 320, 1504) }>(t)
             }
             #[cfg(simdcrypt_x86_64)]
-            (Imp::VaesAvx512(t), _) => crate::wipe::stack_avx512::<{ depth(2144, 3552, 4192) }>(t),
+            (Kernel::VaesAvx512(t), _) => {
+                crate::wipe::stack_avx512::<{ depth(2144, 3552, 4192) }>(t)
+            }
             #[cfg(not(simdcrypt_x86_64))]
             _ => stack::<{ depth(2720, 2848, 2912) }>(),
         }
@@ -177,7 +179,7 @@ impl Imp {
 #[derive(Clone)]
 pub struct Cbc {
     pub(crate) ks: KeySchedule,
-    imp: Imp,
+    imp: Kernel,
     backend: Backend,
     /// [`crate::tuning::zmm_from`], read once.
     #[cfg_attr(not(simdcrypt_x86_64), allow(dead_code))]
@@ -276,7 +278,7 @@ impl Cbc {
 
     /// Keys CBC on a kernel the dispatch table gave (`new`: the cached automatic choice).
     #[inline(always)]
-    fn keyed(key: &[u8], (imp, backend): (Imp, Backend)) -> Result<Cbc, Error> {
+    fn keyed(key: &[u8], (imp, backend): (Kernel, Backend)) -> Result<Cbc, Error> {
         let rounds = KeySchedule::rounds_for(key)?;
         let mut cbc = core::mem::MaybeUninit::uninit();
         Cbc::key_into(&mut cbc, key, rounds, imp, backend);
@@ -293,7 +295,7 @@ impl Cbc {
         out: &mut core::mem::MaybeUninit<Cbc>,
         key: &[u8],
         rounds: usize,
-        imp: Imp,
+        imp: Kernel,
         backend: Backend,
     ) {
         let p = out.as_mut_ptr();
@@ -337,13 +339,13 @@ impl Cbc {
             return;
         }
         match self.imp {
-            Imp::Portable => soft::encrypt(&self.ks, iv, blocks),
+            Kernel::Portable => soft::encrypt(&self.ks, iv, blocks),
             #[cfg(simdcrypt_x86_64)]
-            Imp::AesNi(t) => aesni::encrypt(t, &self.ks, iv, blocks),
+            Kernel::AesNi(t) => aesni::encrypt(t, &self.ks, iv, blocks),
             #[cfg(simdcrypt_x86_64)]
-            Imp::VaesAvx2(t) => aesni::encrypt(t.aesni(), &self.ks, iv, blocks),
+            Kernel::VaesAvx2(t) => aesni::encrypt(t.aesni(), &self.ks, iv, blocks),
             #[cfg(simdcrypt_x86_64)]
-            Imp::VaesAvx512(t) => aesni::encrypt(t.vaes_avx2().aesni(), &self.ks, iv, blocks),
+            Kernel::VaesAvx512(t) => aesni::encrypt(t.vaes_avx2().aesni(), &self.ks, iv, blocks),
             #[cfg(not(simdcrypt_x86_64))]
             _ => soft::encrypt(&self.ks, iv, blocks),
         }
@@ -359,24 +361,26 @@ impl Cbc {
         // blocks, its group loop from there.
         let imp = match self.imp {
             #[cfg(simdcrypt_x86_64)]
-            Imp::VaesAvx512(t) if blocks.len() < self.zmm_from => Imp::VaesAvx2(t.vaes_avx2()),
+            Kernel::VaesAvx512(t) if blocks.len() < self.zmm_from => {
+                Kernel::VaesAvx2(t.vaes_avx2())
+            }
             imp => imp,
         };
         let short = imp.short(blocks.len());
         match imp {
-            Imp::Portable => soft::decrypt(&self.ks, iv, blocks),
+            Kernel::Portable => soft::decrypt(&self.ks, iv, blocks),
             #[cfg(simdcrypt_x86_64)]
-            Imp::AesNi(t) if short => aesni::decrypt_short(t, &self.ks, iv, blocks),
+            Kernel::AesNi(t) if short => aesni::decrypt_short(t, &self.ks, iv, blocks),
             #[cfg(simdcrypt_x86_64)]
-            Imp::AesNi(t) => aesni::decrypt(t, &self.ks, iv, blocks),
+            Kernel::AesNi(t) => aesni::decrypt(t, &self.ks, iv, blocks),
             #[cfg(simdcrypt_x86_64)]
-            Imp::VaesAvx2(t) if short => vaes_avx2::decrypt_short(t, &self.ks, iv, blocks),
+            Kernel::VaesAvx2(t) if short => vaes_avx2::decrypt_short(t, &self.ks, iv, blocks),
             #[cfg(simdcrypt_x86_64)]
-            Imp::VaesAvx2(t) => vaes_avx2::decrypt(t, &self.ks, iv, blocks),
+            Kernel::VaesAvx2(t) => vaes_avx2::decrypt(t, &self.ks, iv, blocks),
             #[cfg(simdcrypt_x86_64)]
-            Imp::VaesAvx512(t) if short => vaes_avx512::decrypt_short(t, &self.ks, iv, blocks),
+            Kernel::VaesAvx512(t) if short => vaes_avx512::decrypt_short(t, &self.ks, iv, blocks),
             #[cfg(simdcrypt_x86_64)]
-            Imp::VaesAvx512(t) => vaes_avx512::decrypt(t, &self.ks, iv, blocks),
+            Kernel::VaesAvx512(t) => vaes_avx512::decrypt(t, &self.ks, iv, blocks),
             #[cfg(not(simdcrypt_x86_64))]
             _ => soft::decrypt(&self.ks, iv, blocks),
         }
@@ -659,13 +663,15 @@ impl Cbc {
         }
         let ks = &self.ks;
         match self.imp {
-            Imp::Portable => many::<8>(ivs, bufs, |l, s| soft::encrypt_lanes(ks, l, s)),
+            Kernel::Portable => many::<8>(ivs, bufs, |l, s| soft::encrypt_lanes(ks, l, s)),
             #[cfg(simdcrypt_x86_64)]
-            Imp::AesNi(t) => many::<8>(ivs, bufs, |l, s| aesni::encrypt_lanes(t, ks, l, s)),
+            Kernel::AesNi(t) => many::<8>(ivs, bufs, |l, s| aesni::encrypt_lanes(t, ks, l, s)),
             #[cfg(simdcrypt_x86_64)]
-            Imp::VaesAvx2(t) => many::<16>(ivs, bufs, |l, s| vaes_avx2::encrypt_lanes(t, ks, l, s)),
+            Kernel::VaesAvx2(t) => {
+                many::<16>(ivs, bufs, |l, s| vaes_avx2::encrypt_lanes(t, ks, l, s))
+            }
             #[cfg(simdcrypt_x86_64)]
-            Imp::VaesAvx512(t) => {
+            Kernel::VaesAvx512(t) => {
                 let t = t.vaes_avx2();
                 many::<16>(ivs, bufs, |l, s| vaes_avx2::encrypt_lanes(t, ks, l, s))
             }

@@ -43,7 +43,7 @@ mod aesni_shani;
 /// How the whole 64-byte groups at the start of a message are processed: a row of the
 /// dispatch table (`crate::dispatch::CBC_HMAC_SHA1`) makes one.
 #[derive(Clone, Copy, Debug)]
-pub(crate) enum Imp {
+pub(crate) enum Kernel {
     /// CBC, then SHA-1 (or the reverse when opening).
     Sequential,
     /// The stitched AES-NI + SHA-NI kernels.
@@ -87,11 +87,11 @@ pub(crate) enum Imp {
 #[derive(Clone)]
 pub struct CbcHmacSha1 {
     cbc: Cbc,
-    sha: sha1::Impl,
+    sha: sha1::Kernel,
     sha_backend: Backend,
     inner_start: [u32; 5],
     outer_start: [u32; 5],
-    imp: Imp,
+    imp: Kernel,
     backend: Backend,
 }
 
@@ -140,17 +140,17 @@ impl CbcHmacSha1 {
     fn keyed(
         aes_key: &[u8],
         mac_key: &[u8],
-        (imp, backend): (Imp, Backend),
+        (imp, backend): (Kernel, Backend),
     ) -> Result<CbcHmacSha1, Error> {
         // The stitched kernel's tokens give its CBC and SHA-1 kernels; the sequential rows
         // run CBC on their own backend and SHA-1 on its automatic one.
         let (cbc_backend, (sha, sha_backend)) = match imp {
             #[cfg(simdcrypt_x86_64)]
-            Imp::Stitched(_, s) => (Backend::AesNi, (sha1::Impl::ShaNi(s), Backend::ShaNi)),
-            Imp::Sequential if backend == Backend::Portable => {
-                (backend, (sha1::Impl::Portable, Backend::Portable))
+            Kernel::Stitched(_, s) => (Backend::AesNi, (sha1::Kernel::ShaNi(s), Backend::ShaNi)),
+            Kernel::Sequential if backend == Backend::Portable => {
+                (backend, (sha1::Kernel::Portable, Backend::Portable))
             }
-            Imp::Sequential => (backend, dispatch::SHA1.auto_kernel()),
+            Kernel::Sequential => (backend, dispatch::SHA1.auto_kernel()),
         };
         let cbc = Cbc::with_backend(aes_key, cbc_backend)?;
         let (inner_start, outer_start) = key_states(mac_key, sha, sha_backend);
@@ -221,7 +221,7 @@ impl CbcHmacSha1 {
         let groups = buf[..bulk].as_chunks_mut::<64>().0;
         match self.imp {
             _ if groups.is_empty() => {}
-            Imp::Sequential if seal => {
+            Kernel::Sequential if seal => {
                 self.sha.compress(&mut state, groups);
                 // The compression ran from the keyed state: its frame holds key-derived
                 // chaining values.
@@ -229,14 +229,14 @@ impl CbcHmacSha1 {
                 self.cbc
                     .enc_blocks(&mut chain, groups.as_flattened_mut().as_chunks_mut().0);
             }
-            Imp::Sequential => {
+            Kernel::Sequential => {
                 self.cbc
                     .dec_blocks(&mut chain, groups.as_flattened_mut().as_chunks_mut().0);
                 self.sha.compress(&mut state, groups);
                 self.sha.burn_stack();
             }
             #[cfg(simdcrypt_x86_64)]
-            Imp::Stitched(a, s) => {
+            Kernel::Stitched(a, s) => {
                 aesni_shani::run(a, s, seal, &self.cbc.ks, &mut chain, &mut state, groups);
                 Self::burn_stack();
             }

@@ -8,7 +8,7 @@
 //! wiped on drop. `verify` compares in constant time, on all 20 bytes unless the caller
 //! states a truncated length (`verify_truncated`, at least 10 bytes).
 
-use super::{IV, Impl, Sha1, hmac_from, impl_for};
+use super::{IV, Kernel, Sha1, hmac_from, impl_for};
 use crate::dispatch;
 use crate::{Backend, Error};
 
@@ -41,22 +41,22 @@ pub fn hmac_with(backend: Backend, key: &[u8], msg: &[u8]) -> Result<[u8; 20], E
     Ok(one_shot(impl_for(backend)?, backend, key, msg))
 }
 
-/// [`one_shot_work`], then the stack below it zeroed ([`Impl::burn_one_shot`]). Inlined,
+/// [`one_shot_work`], then the stack below it zeroed ([`Kernel::burn_one_shot`]). Inlined,
 /// so that the wipe starts in the caller's frame, above the work's.
 #[inline(always)]
-fn one_shot(imp: Impl, backend: Backend, key: &[u8], msg: &[u8]) -> [u8; 20] {
+fn one_shot(imp: Kernel, backend: Backend, key: &[u8], msg: &[u8]) -> [u8; 20] {
     let tag = one_shot_work(imp, backend, key, msg);
     imp.for_run(msg.len() / 64).burn_one_shot();
     tag
 }
 
 /// The key's two blocks, then the message and the outer block (two kernel calls). A
-/// frame of its own, below the caller's stack wipe ([`Impl::burn_one_shot`]): the starting
+/// frame of its own, below the caller's stack wipe ([`Kernel::burn_one_shot`]): the starting
 /// states it gets back from [`key_states`] and passes on are wiped, but the compiler may
 /// keep copies of them in this frame (inlined into the caller, the outer state's was
 /// found in the caller's frame, above the wipe, on `sha-ni-asm`).
 #[inline(never)]
-fn one_shot_work(imp: Impl, backend: Backend, key: &[u8], msg: &[u8]) -> [u8; 20] {
+fn one_shot_work(imp: Kernel, backend: Backend, key: &[u8], msg: &[u8]) -> [u8; 20] {
     let (mut inner, mut outer) = key_states(key, imp, backend);
     let tag = hmac_from(imp, &inner, &outer, 64, msg);
     crate::wipe::words(&mut inner);
@@ -122,7 +122,7 @@ impl HmacSha1 {
     /// Keyed straight from the two key states, as [`HmacSha1Key`] keys (the same wipe),
     /// without a key object in between (its copy and its wipe on drop were a visible share
     /// of a one-message HMAC).
-    fn keyed(key: &[u8], imp: Impl, backend: Backend) -> HmacSha1 {
+    fn keyed(key: &[u8], imp: Kernel, backend: Backend) -> HmacSha1 {
         let (inner_start, outer_start) = key_states_below(key, imp, backend);
         // (As deep as the one-block kernel's frames: [`key_states`] wipes a long key's own.)
         imp.for_run(1).burn_stack();
@@ -130,7 +130,7 @@ impl HmacSha1 {
     }
 
     fn from_states(
-        imp: Impl,
+        imp: Kernel,
         backend: Backend,
         inner_start: [u32; 5],
         outer_start: [u32; 5],
@@ -285,7 +285,7 @@ impl HmacSha1 {
 /// the automatic backend. The password is keyed once (its two starting states); each
 /// iteration after the first is then two compressions of one block each (`U ‖ padding`
 /// from the inner state, the inner digest `‖ padding` from the outer), with the two output
-/// blocks' chains compressed together ([`Impl::compress_pair`]: interleaved on SHA-NI).
+/// blocks' chains compressed together ([`Kernel::compress_pair`]: interleaved on SHA-NI).
 #[cfg(feature = "alloc")]
 pub(crate) fn pbkdf2(password: &[u8], salt: &[u8], iterations: u32, out: &mut [u8]) {
     debug_assert!(out.len() <= 40 && iterations > 0);
@@ -360,17 +360,17 @@ pub(crate) fn pbkdf2(password: &[u8], salt: &[u8], iterations: u32, out: &mut [u
 
 /// The chaining values after the padded key blocks `K0 ^ ipad` and `K0 ^ opad`: HMAC's
 /// inner and outer starting states (the caller wipes them when done, and zeroes the stack
-/// the compressions used with `Impl::burn_stack`: inlined, so that the measured depths
+/// the compressions used with `Kernel::burn_stack`: inlined, so that the measured depths
 /// hold).
 #[inline(always)]
-pub(crate) fn key_states(key: &[u8], imp: Impl, backend: Backend) -> ([u32; 5], [u32; 5]) {
+pub(crate) fn key_states(key: &[u8], imp: Kernel, backend: Backend) -> ([u32; 5], [u32; 5]) {
     let mut d = [0u8; 20];
     let k0: &[u8] = if key.len() > 64 {
         let mut h = Sha1::from_parts(imp, backend, IV, 0);
         h.update(key);
         d = h.finish();
         // K0 = SHA-1(key) passed through the digest call's frames (the SHA-NI digest
-        // builds it about 850 bytes below this frame, deeper than `Impl::burn_stack`
+        // builds it about 850 bytes below this frame, deeper than `Kernel::burn_stack`
         // reaches for the key blocks): zeroed here, for long keys only.
         crate::wipe::stack::<{ crate::wipe::depth(2496, 2656, 2688) }>();
         &d
@@ -407,9 +407,9 @@ pub(crate) fn key_states(key: &[u8], imp: Impl, backend: Backend) -> ([u32; 5], 
 
 /// [`key_states`] in a frame of its own, below the caller's stack wipe: the padded key
 /// blocks and whatever copies of them the compiler makes (unoptimised builds keep
-/// temporaries of every 16-byte piece) lie where `Impl::burn_stack` reaches.
+/// temporaries of every 16-byte piece) lie where `Kernel::burn_stack` reaches.
 #[inline(never)]
-fn key_states_below(key: &[u8], imp: Impl, backend: Backend) -> ([u32; 5], [u32; 5]) {
+fn key_states_below(key: &[u8], imp: Kernel, backend: Backend) -> ([u32; 5], [u32; 5]) {
     key_states(key, imp, backend)
 }
 
@@ -538,7 +538,7 @@ fn verify_with(tag: &[u8], tag_len: usize, mac: impl FnOnce() -> [u8; 20]) -> Re
 pub struct HmacSha1Key {
     inner_start: [u32; 5],
     outer_start: [u32; 5],
-    imp: Impl,
+    imp: Kernel,
     backend: Backend,
 }
 
@@ -566,7 +566,7 @@ impl HmacSha1Key {
         Ok(HmacSha1Key::from_impl(key, impl_for(backend)?, backend))
     }
 
-    fn from_impl(key: &[u8], imp: Impl, backend: Backend) -> HmacSha1Key {
+    fn from_impl(key: &[u8], imp: Kernel, backend: Backend) -> HmacSha1Key {
         let (inner_start, outer_start) = key_states_below(key, imp, backend);
         // The compression of `K0 ^ ipad` and `K0 ^ opad` (and of a long key) leaves their
         // message schedules (key bytes) and chaining values in the kernels' stack frames:

@@ -28,7 +28,7 @@
 
 #[cfg(simdcrypt_asm)]
 use super::shani_asm;
-use super::{IV, Impl, digest_from, impl_for};
+use super::{IV, Kernel, digest_from, impl_for};
 #[cfg(simdcrypt_x86_64)]
 use super::{avx2, avx512, shani};
 #[cfg(simdcrypt_x86_64)]
@@ -160,7 +160,7 @@ impl<'a, const N: usize> Pool<'a, N> {
     }
 
     /// Finishes every busy lane on its own with the one-stream kernel `single`.
-    fn finish_each(&mut self, single: Impl, out: &mut [[u8; 20]]) {
+    fn finish_each(&mut self, single: Kernel, out: &mut [[u8; 20]]) {
         for (lane, state) in self.lanes.iter_mut().zip(self.states.iter_mut()) {
             if let Some(slot) = lane.slot {
                 single.compress(state, lane.main);
@@ -245,14 +245,14 @@ enum ShaNiPair {
 impl ShaNiPair {
     /// The two-stream kernel of `imp`'s backend, if it has one. Every kernel is named (no
     /// wildcard arm): a new one does not compile until it says here whether it has one.
-    fn of(imp: Impl) -> Option<ShaNiPair> {
+    fn of(imp: Kernel) -> Option<ShaNiPair> {
         match imp {
-            Impl::ShaNi(t) => Some(ShaNiPair::Intrinsics(t)),
+            Kernel::ShaNi(t) => Some(ShaNiPair::Intrinsics(t)),
             #[cfg(simdcrypt_asm)]
-            Impl::ShaNiAsm(t) => Some(ShaNiPair::Asm(t)),
-            Impl::Portable | Impl::Ssse3(_) | Impl::Avx2(_) | Impl::Avx512(_) => None,
+            Kernel::ShaNiAsm(t) => Some(ShaNiPair::Asm(t)),
+            Kernel::Portable | Kernel::Ssse3(_) | Kernel::Avx2(_) | Kernel::Avx512(_) => None,
             #[cfg(simdcrypt_asm)]
-            Impl::Avx2Asm(_) => None,
+            Kernel::Avx2Asm(_) => None,
         }
     }
 
@@ -295,7 +295,7 @@ fn drive_pair<'a>(
 /// streams.
 fn finish<const N: usize>(
     pool: &mut Pool<'_, N>,
-    single: Impl,
+    single: Kernel,
     tune: Sha1Many,
     out: &mut [[u8; 20]],
 ) {
@@ -313,7 +313,7 @@ fn drive_all<const N: usize>(
     inputs: &[&[u8]],
     out: &mut [[u8; 20]],
     finish_below: usize,
-    (single, tune): (Impl, Sha1Many),
+    (single, tune): (Kernel, Sha1Many),
     kernel: impl FnMut(&mut [[u32; 5]; N], [&[[u8; 64]]; N], [bool; N]),
 ) {
     let mut pool = Pool::<N>::new();
@@ -326,7 +326,12 @@ fn drive_all<const N: usize>(
 /// `finish_below` (they would start and stop at once), or, where `single` is SHA-NI, few
 /// short ones by this CPU's row of `crate::tuning` (the lanes' per-call set-up, shared by
 /// few messages, costs more than SHA-NI's longer chains).
-fn one_stream_instead(single: Impl, inputs: &[&[u8]], finish_below: usize, tune: Sha1Many) -> bool {
+fn one_stream_instead(
+    single: Kernel,
+    inputs: &[&[u8]],
+    finish_below: usize,
+    tune: Sha1Many,
+) -> bool {
     let below = if ShaNiPair::of(single).is_some() {
         one_stream_below(inputs.len(), tune.one_stream_below)
     } else {
@@ -351,7 +356,7 @@ fn one_stream_below(count: usize, [four, eight, sixteen]: [usize; 3]) -> usize {
 #[cfg(simdcrypt_x86_64)]
 /// Every message on SHA-NI alone (or `single`, if that is not SHA-NI): as two interleaved
 /// streams where the row says pairs, else one after another on the one-shot path.
-fn one_stream(single: Impl, tune: Sha1Many, inputs: &[&[u8]], out: &mut [[u8; 20]]) {
+fn one_stream(single: Kernel, tune: Sha1Many, inputs: &[&[u8]], out: &mut [[u8; 20]]) {
     match ShaNiPair::of(single).filter(|_| tune.pairs) {
         Some(pair) => drive_pair(&mut Pool::new(), inputs, &mut 0, out, pair),
         None => sequential(single, inputs, out),
@@ -360,7 +365,7 @@ fn one_stream(single: Impl, tune: Sha1Many, inputs: &[&[u8]], out: &mut [[u8; 20
 
 /// One message after another on a single-stream kernel, each on the one-shot path of
 /// [`crate::sha1()`].
-fn sequential(imp: Impl, inputs: &[&[u8]], out: &mut [[u8; 20]]) {
+fn sequential(imp: Kernel, inputs: &[&[u8]], out: &mut [[u8; 20]]) {
     for (m, o) in inputs.iter().zip(out.iter_mut()) {
         *o = digest_from(imp, IV, 0, m);
     }
@@ -369,11 +374,11 @@ fn sequential(imp: Impl, inputs: &[&[u8]], out: &mut [[u8; 20]]) {
 /// Hashes on `lanes`' multi-lane kernel (if it has one), finishing stragglers on `single`.
 /// Every kernel is named (no wildcard arm): a new one does not compile until it says here
 /// how it hashes many messages.
-fn run(lanes: Impl, single: Impl, tune: Sha1Many, inputs: &[&[u8]], out: &mut [[u8; 20]]) {
+fn run(lanes: Kernel, single: Kernel, tune: Sha1Many, inputs: &[&[u8]], out: &mut [[u8; 20]]) {
     let _ = tune; // (read on x86-64 only)
     match lanes {
         #[cfg(simdcrypt_x86_64)]
-        Impl::Avx2(t) => {
+        Kernel::Avx2(t) => {
             // Below this many busy lanes one stream is faster than eight AVX2 lanes
             // (measured; SHA-NI is the faster one stream, so it takes over sooner).
             let finish_below = if ShaNiPair::of(single).is_some() {
@@ -389,7 +394,7 @@ fn run(lanes: Impl, single: Impl, tune: Sha1Many, inputs: &[&[u8]], out: &mut [[
             })
         }
         #[cfg(simdcrypt_x86_64)]
-        Impl::Avx512(t) => {
+        Kernel::Avx512(t) => {
             // Below four busy ymm lanes SHA-NI is faster; a single busy lane runs as fast
             // as one AVX-512 stream (measured).
             let finish_below = if ShaNiPair::of(single).is_some() {
@@ -428,14 +433,14 @@ fn run(lanes: Impl, single: Impl, tune: Sha1Many, inputs: &[&[u8]], out: &mut [[
         }
         // SHA-NI without AVX2 (or asked for by name): no lanes.
         #[cfg(simdcrypt_x86_64)]
-        Impl::ShaNi(_) => one_stream(single, tune, inputs, out),
+        Kernel::ShaNi(_) => one_stream(single, tune, inputs, out),
         #[cfg(simdcrypt_asm)]
-        Impl::ShaNiAsm(_) => one_stream(single, tune, inputs, out),
-        Impl::Portable => sequential(single, inputs, out),
+        Kernel::ShaNiAsm(_) => one_stream(single, tune, inputs, out),
+        Kernel::Portable => sequential(single, inputs, out),
         #[cfg(simdcrypt_x86_64)]
-        Impl::Ssse3(_) => sequential(single, inputs, out),
+        Kernel::Ssse3(_) => sequential(single, inputs, out),
         #[cfg(simdcrypt_asm)]
-        Impl::Avx2Asm(_) => sequential(single, inputs, out),
+        Kernel::Avx2Asm(_) => sequential(single, inputs, out),
     }
 }
 
@@ -528,11 +533,11 @@ mod tests {
         let lens = [
             0, 3, 55, 56, 63, 64, 100, 127, 128, 255, 256, 383, 1000, 4100,
         ];
-        let singles: std::vec::Vec<Impl> = [Backend::ShaNi, Backend::ShaNiAsm, Backend::Avx512]
+        let singles: std::vec::Vec<Kernel> = [Backend::ShaNi, Backend::ShaNiAsm, Backend::Avx512]
             .into_iter()
             .filter_map(|b| impl_for(b).ok())
             .collect();
-        let lanes: std::vec::Vec<Impl> = [Backend::Avx512, Backend::Avx2, Backend::ShaNi]
+        let lanes: std::vec::Vec<Kernel> = [Backend::Avx512, Backend::Avx2, Backend::ShaNi]
             .into_iter()
             .filter_map(|b| impl_for(b).ok())
             .collect();
@@ -550,7 +555,7 @@ mod tests {
                 .collect();
             let want: std::vec::Vec<[u8; 20]> = inputs
                 .iter()
-                .map(|m| digest_from(Impl::Portable, IV, 0, m))
+                .map(|m| digest_from(Kernel::Portable, IV, 0, m))
                 .collect();
             for &l in &lanes {
                 for &single in &singles {

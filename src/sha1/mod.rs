@@ -81,7 +81,7 @@ pub(crate) const K: [u32; 4] = [0x5a82_7999, 0x6ed9_eba1, 0x8f1b_bcdc, 0xca62_c1
 /// A SHA-1 compression kernel with the token that proves the CPU runs it: a row of the
 /// dispatch table (`crate::dispatch::SHA1`, `SHA1_MANY`) makes one.
 #[derive(Clone, Copy, Debug)]
-pub(crate) enum Impl {
+pub(crate) enum Kernel {
     Portable,
     #[cfg(simdcrypt_x86_64)]
     Ssse3(Ssse3Token),
@@ -97,7 +97,7 @@ pub(crate) enum Impl {
     ShaNiAsm(ShaNiToken),
 }
 
-impl Impl {
+impl Kernel {
     /// Zeroes the stack a compression from a key-derived state just used (HMAC keying,
     /// and every HMAC compression after it), where the message schedule and chaining
     /// values are left: in bytes, the deepest each site's kernels wrote below it over the builds
@@ -106,56 +106,56 @@ impl Impl {
     pub(crate) fn burn_stack(self) {
         use crate::wipe::{depth, stack};
         match self {
-            Impl::Portable => stack::<{ depth(992, 960, 1312) }>(),
+            Kernel::Portable => stack::<{ depth(992, 960, 1312) }>(),
             #[cfg(simdcrypt_x86_64)]
-            Impl::Ssse3(_) => stack::<{ depth(1632, 1664, 1760) }>(),
+            Kernel::Ssse3(_) => stack::<{ depth(1632, 1664, 1760) }>(),
             #[cfg(simdcrypt_x86_64)]
-            Impl::Avx2(t) => crate::wipe::stack_avx::<{ depth(2688, 2880, 2880) }>(t),
+            Kernel::Avx2(t) => crate::wipe::stack_avx::<{ depth(2688, 2880, 2880) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            Impl::Avx512(t) => crate::wipe::stack_avx512::<{ depth(2752, 2912, 2912) }>(t),
+            Kernel::Avx512(t) => crate::wipe::stack_avx512::<{ depth(2752, 2912, 2912) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            Impl::ShaNi(_) => stack::<{ depth(768, 736, 672) }>(),
+            Kernel::ShaNi(_) => stack::<{ depth(768, 736, 672) }>(),
             #[cfg(simdcrypt_asm)]
-            Impl::Avx2Asm(t) => crate::wipe::stack_avx::<{ depth(1952, 1920, 1952) }>(t),
+            Kernel::Avx2Asm(t) => crate::wipe::stack_avx::<{ depth(1952, 1920, 1952) }>(t),
             #[cfg(simdcrypt_asm)]
-            Impl::ShaNiAsm(_) => stack::<{ depth(704, 704, 704) }>(),
+            Kernel::ShaNiAsm(_) => stack::<{ depth(704, 704, 704) }>(),
         }
     }
 
     /// Zeroes the stack below the caller of the one-shot HMAC's work function
     /// (`hmac::one_shot_work`): its frame (384 bytes on SHA-NI, with the key blocks and a long
     /// key's hashing state), then the frames of the kernels it called, which
-    /// [`Impl::burn_stack`] alone covers for the keyed calls. Measured as those are.
+    /// [`Kernel::burn_stack`] alone covers for the keyed calls. Measured as those are.
     #[inline(always)]
     pub(crate) fn burn_one_shot(self) {
         use crate::wipe::{depth, stack};
         match self {
-            Impl::Portable => stack::<{ depth(1504, 1472, 1728) }>(),
+            Kernel::Portable => stack::<{ depth(1504, 1472, 1728) }>(),
             #[cfg(simdcrypt_x86_64)]
-            Impl::Ssse3(_) => stack::<{ depth(2144, 2208, 2176) }>(),
+            Kernel::Ssse3(_) => stack::<{ depth(2144, 2208, 2176) }>(),
             #[cfg(simdcrypt_x86_64)]
-            Impl::Avx2(t) => crate::wipe::stack_avx::<{ depth(3232, 3360, 3296) }>(t),
+            Kernel::Avx2(t) => crate::wipe::stack_avx::<{ depth(3232, 3360, 3296) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            Impl::Avx512(t) => crate::wipe::stack_avx512::<{ depth(3232, 3360, 3328) }>(t),
+            Kernel::Avx512(t) => crate::wipe::stack_avx512::<{ depth(3232, 3360, 3328) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            Impl::ShaNi(_) => stack::<{ depth(800, 896, 896) }>(),
+            Kernel::ShaNi(_) => stack::<{ depth(800, 896, 896) }>(),
             #[cfg(simdcrypt_asm)]
-            Impl::Avx2Asm(t) => crate::wipe::stack_avx::<{ depth(2464, 2464, 2368) }>(t),
+            Kernel::Avx2Asm(t) => crate::wipe::stack_avx::<{ depth(2464, 2464, 2368) }>(t),
             #[cfg(simdcrypt_asm)]
-            Impl::ShaNiAsm(_) => stack::<{ depth(608, 608, 608) }>(),
+            Kernel::ShaNiAsm(_) => stack::<{ depth(608, 608, 608) }>(),
         }
     }
 
     /// The kernel for a run of `blocks` blocks (and so the one whose frames
-    /// [`Impl::burn_stack`] must reach): `sha-ni-asm` hands runs shorter than
+    /// [`Kernel::burn_stack`] must reach): `sha-ni-asm` hands runs shorter than
     /// [`ASM_MIN_BLOCKS`] to the intrinsics (the same instructions; the assembly's schedule
-    /// set-up pays only on long runs). [`Impl::compress`] itself stays the backend's own
+    /// set-up pays only on long runs). [`Kernel::compress`] itself stays the backend's own
     /// kernel, for the differential tests of each.
     #[inline(always)]
-    pub(crate) fn for_run(self, blocks: usize) -> Impl {
+    pub(crate) fn for_run(self, blocks: usize) -> Kernel {
         match self {
             #[cfg(simdcrypt_asm)]
-            Impl::ShaNiAsm(t) if blocks < ASM_MIN_BLOCKS => Impl::ShaNi(t),
+            Kernel::ShaNiAsm(t) if blocks < ASM_MIN_BLOCKS => Kernel::ShaNi(t),
             _ => {
                 let _ = blocks;
                 self
@@ -176,9 +176,9 @@ impl Impl {
         debug_assert_eq!(blocks_a.len(), blocks_b.len());
         match self.for_run(blocks_a.len()) {
             #[cfg(simdcrypt_x86_64)]
-            Impl::ShaNi(t) => shani::compress2(t, a, blocks_a, b, blocks_b),
+            Kernel::ShaNi(t) => shani::compress2(t, a, blocks_a, b, blocks_b),
             #[cfg(simdcrypt_asm)]
-            Impl::ShaNiAsm(t) => shani_asm::compress2(t, a, blocks_a, b, blocks_b),
+            Kernel::ShaNiAsm(t) => shani_asm::compress2(t, a, blocks_a, b, blocks_b),
             _ => {
                 self.compress(a, blocks_a);
                 self.compress(b, blocks_b);
@@ -190,19 +190,19 @@ impl Impl {
     #[inline]
     pub(crate) fn compress(self, state: &mut [u32; 5], blocks: &[[u8; 64]]) {
         match self {
-            Impl::Portable => soft::compress(state, blocks),
+            Kernel::Portable => soft::compress(state, blocks),
             #[cfg(simdcrypt_x86_64)]
-            Impl::Ssse3(t) => ssse3::compress(t, state, blocks),
+            Kernel::Ssse3(t) => ssse3::compress(t, state, blocks),
             #[cfg(simdcrypt_x86_64)]
-            Impl::Avx2(t) => avx2::compress(t, state, blocks),
+            Kernel::Avx2(t) => avx2::compress(t, state, blocks),
             #[cfg(simdcrypt_x86_64)]
-            Impl::ShaNi(t) => shani::compress(t, state, blocks),
+            Kernel::ShaNi(t) => shani::compress(t, state, blocks),
             #[cfg(simdcrypt_x86_64)]
-            Impl::Avx512(t) => avx2::compress_avx512(t, state, blocks),
+            Kernel::Avx512(t) => avx2::compress_avx512(t, state, blocks),
             #[cfg(simdcrypt_asm)]
-            Impl::Avx2Asm(t) => avx2_asm::compress(t, state, blocks),
+            Kernel::Avx2Asm(t) => avx2_asm::compress(t, state, blocks),
             #[cfg(simdcrypt_asm)]
-            Impl::ShaNiAsm(t) => shani_asm::compress(t, state, blocks),
+            Kernel::ShaNiAsm(t) => shani_asm::compress(t, state, blocks),
         }
     }
 }
@@ -230,7 +230,7 @@ unsafe fn compress_asm(kernel: AsmCompress, state: &mut [u32; 5], blocks: &[[u8;
 }
 
 /// The kernel for an explicitly chosen backend, checked.
-fn impl_for(backend: Backend) -> Result<Impl, Error> {
+fn impl_for(backend: Backend) -> Result<Kernel, Error> {
     dispatch::SHA1.select(backend).map(|(imp, _)| imp)
 }
 
@@ -270,7 +270,7 @@ const ASM_MIN_BLOCKS: usize = 16;
 /// critical path and ends the core's overlap of consecutive short messages).
 #[inline]
 pub(crate) fn digest_from(
-    imp: Impl,
+    imp: Kernel,
     mut state: [u32; 5],
     prefix_len: u64,
     data: &[u8],
@@ -316,11 +316,11 @@ pub(crate) fn digest_from(
 /// `None` on the other backends.
 #[cfg(simdcrypt_x86_64)]
 #[inline(always)]
-fn shani_start(imp: Impl, state: &mut [u32; 5], data: &[u8]) -> Option<(ShaNiToken, usize)> {
+fn shani_start(imp: Kernel, state: &mut [u32; 5], data: &[u8]) -> Option<(ShaNiToken, usize)> {
     match imp {
-        Impl::ShaNi(t) => Some((t, 0)),
+        Kernel::ShaNi(t) => Some((t, 0)),
         #[cfg(simdcrypt_asm)]
-        Impl::ShaNiAsm(t) => {
+        Kernel::ShaNiAsm(t) => {
             let (blocks, _) = data.as_chunks::<64>();
             if blocks.len() >= ASM_MIN_BLOCKS {
                 shani_asm::compress(t, state, blocks);
@@ -341,11 +341,11 @@ fn shani_start(imp: Impl, state: &mut [u32; 5], data: &[u8]) -> Option<(ShaNiTok
 /// (the inner digest stays in registers); elsewhere the two digests.
 ///
 /// The states are borrowed, not copied: a copy in the caller's frame would lie above the
-/// stack wipe that follows (`Impl::burn_stack` zeroes below the caller's stack pointer).
+/// stack wipe that follows (`Kernel::burn_stack` zeroes below the caller's stack pointer).
 /// Not inlined, so that its copies and wipes are in its own frame, below the caller's.
 #[inline(never)]
 pub(crate) fn hmac_from(
-    imp: Impl,
+    imp: Kernel,
     inner: &[u32; 5],
     outer: &[u32; 5],
     prefix_len: u64,
@@ -370,7 +370,7 @@ pub(crate) fn hmac_from(
 /// stack wipe after every SHA-NI HMAC call (527 bytes deep with it, on Zen 4).
 #[inline(never)]
 fn hmac_two_digests(
-    imp: Impl,
+    imp: Kernel,
     inner: &[u32; 5],
     outer: &[u32; 5],
     prefix_len: u64,
@@ -387,7 +387,7 @@ fn hmac_two_digests(
 /// the other call's) and the non-SHA-NI one-shot HMACs wrote 160-190 bytes deeper than
 /// their stack wipes reach.
 #[inline(never)]
-fn digest_apart(imp: Impl, state: [u32; 5], prefix_len: u64, data: &[u8]) -> [u8; 20] {
+fn digest_apart(imp: Kernel, state: [u32; 5], prefix_len: u64, data: &[u8]) -> [u8; 20] {
     digest_from(imp, state, prefix_len, data)
 }
 
@@ -416,7 +416,7 @@ pub struct Sha1 {
     len: u64,
     buf: [u8; 64],
     buf_len: usize,
-    imp: Impl,
+    imp: Kernel,
     backend: Backend,
 }
 
@@ -475,7 +475,7 @@ impl Sha1 {
         self.buf_len = 0;
     }
 
-    pub(crate) fn from_parts(imp: Impl, backend: Backend, state: [u32; 5], len: u64) -> Sha1 {
+    pub(crate) fn from_parts(imp: Kernel, backend: Backend, state: [u32; 5], len: u64) -> Sha1 {
         Sha1 {
             state,
             len,
@@ -510,7 +510,7 @@ impl Sha1 {
         backend = backend;
     }
 
-    pub(crate) fn imp(&self) -> Impl {
+    pub(crate) fn imp(&self) -> Kernel {
         self.imp
     }
 

@@ -3,7 +3,7 @@
 use super::*;
 
 use crate::sha1::testing::{avx512_token, blocks, reference, sha_ni_token, state};
-use crate::sha1::{Impl, digest_from};
+use crate::sha1::{Kernel, digest_from};
 use crate::test_util::Rng;
 
 #[test]
@@ -71,13 +71,13 @@ fn every_schedule_matches_the_reference() {
         ] {
             let msg = rng.bytes(len);
             let (inner, outer) = (state(&mut rng), state(&mut rng));
-            let want = digest_from(Impl::Portable, inner, 64, &msg);
+            let want = digest_from(Kernel::Portable, inner, 64, &msg);
             let got = call!(digest(&inner, 64, &msg, 0));
             let tag = call!(hmac(&inner, &outer, 64, &msg, 0));
             assert_eq!(got, want, "digest of {len} bytes, form {form}");
             assert_eq!(
                 tag,
-                digest_from(Impl::Portable, outer, 64, &want),
+                digest_from(Kernel::Portable, outer, 64, &want),
                 "HMAC of {len} bytes, form {form}"
             );
         }

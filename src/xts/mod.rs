@@ -42,7 +42,7 @@ use core::fmt;
 
 use crate::Backend;
 use crate::Error;
-use crate::aes::{Block, Impl, KeySchedule};
+use crate::aes::{Block, KeySchedule};
 use crate::cpu::AesNiToken;
 #[cfg(simdcrypt_x86_64)]
 use crate::cpu::{VaesAvx2Token, VaesAvx512Token};
@@ -223,7 +223,7 @@ impl Kernel {
             Kernel::VaesAvx2Asm(t) => unsafe { r!(vaes_avx2, t) },
             #[cfg(simdcrypt_x86_64)]
             Kernel::VaesAvx512(t) => unsafe { r!(vaes_avx512, t) },
-            Kernel::Portable => Impl::Portable.encrypt_blocks(k2, tw),
+            Kernel::Portable => crate::aes::soft::encrypt_blocks(k2, tw),
         }
     }
 

@@ -1,7 +1,7 @@
 //! Unit tests of `xts/vaes_avx2_asm.rs` (a file of their own, left out of the package).
 
 use super::*;
-use crate::aes::{Impl, KeySchedule};
+use crate::aes::{Kernel as AesKernel, KeySchedule};
 use crate::cpu::AesNiToken;
 use crate::test_util::token_or_skip;
 use simdcrypt_testkit::{Rng, records};
@@ -18,8 +18,8 @@ fn token() -> Option<VaesAvx2Token> {
 }
 
 /// The block cipher behind the reference XTS.
-fn reference_impl() -> Impl {
-    AesNiToken::get().map_or(Impl::Portable, Impl::AesNi)
+fn reference_impl() -> AesKernel {
+    AesNiToken::get().map_or(AesKernel::Portable, AesKernel::AesNi)
 }
 
 fn mul_x(t: &mut [u8; 16]) {
