@@ -4,7 +4,10 @@ use core::fmt;
 use core::str::FromStr;
 
 use crate::Error;
-use crate::cpu::Features;
+use crate::cpu::{
+    AesNiToken, Avx2Token, Avx512Token, Features, ShaNiToken, Ssse3Token, VaesAvx2Token,
+    VaesAvx512Token,
+};
 
 /// A kernel family. Each algorithm implements some of them; see its `available_backends()`.
 ///
@@ -50,8 +53,118 @@ pub enum Backend {
     AesNiShaNi,
 }
 
+/// A capability token as the table uses it: the features it stands for and the only way
+/// to get one (`crate::cpu`'s detection). `()` is the portable backend's (no features),
+/// a pair stands for both of its tokens (a stitched kernel).
+pub(crate) trait Token: Copy {
+    /// The CPU features the token proves.
+    const FEATURES: Features;
+    /// The token, if this CPU has its features.
+    fn get() -> Option<Self>;
+}
+
+macro_rules! tokens {
+    ($($t:ident),*) => {
+        $(
+            impl Token for $t {
+                const FEATURES: Features = $t::FEATURES;
+                #[inline]
+                fn get() -> Option<Self> {
+                    $t::get()
+                }
+            }
+        )*
+    };
+}
+
+tokens!(
+    AesNiToken,
+    VaesAvx2Token,
+    VaesAvx512Token,
+    Ssse3Token,
+    Avx2Token,
+    Avx512Token,
+    ShaNiToken
+);
+
+impl Token for () {
+    const FEATURES: Features = Features::NONE;
+    #[inline]
+    fn get() -> Option<()> {
+        Some(())
+    }
+}
+
+impl<A: Token, B: Token> Token for (A, B) {
+    const FEATURES: Features = A::FEATURES.union(B::FEATURES);
+    #[inline]
+    fn get() -> Option<Self> {
+        Some((A::get()?, B::get()?))
+    }
+}
+
+/// One backend: its name and the features of its token.
+pub(crate) struct BackendRow {
+    pub(crate) backend: Backend,
+    /// As `FromStr`, `SIMDCRYPT_BACKEND` and `SIMDCRYPT_REQUIRE` spell it.
+    pub(crate) name: &'static str,
+    /// The features of the token its kernels take.
+    pub(crate) features: Features,
+    /// Written in assembly (`asm/`), so built only with `simdcrypt_asm`.
+    pub(crate) asm: bool,
+}
+
+macro_rules! backends {
+    ($($b:ident $name:literal $token:ty $(, $asm:ident)?;)*) => {
+        &[$(BackendRow {
+            backend: Backend::$b,
+            name: $name,
+            features: <$token as Token>::FEATURES,
+            asm: backends!(@asm $($asm)?),
+        }),*]
+    };
+    (@asm asm) => { true };
+    (@asm) => { false };
+}
+
+/// Every backend, in `Backend`'s declaration order (checked when compiled).
+pub(crate) const BACKENDS: &[BackendRow] = backends! {
+    Portable "portable" ();
+    AesNi "aesni" AesNiToken;
+    VaesAvx2 "vaes-avx2" VaesAvx2Token;
+    VaesAvx2Asm "vaes-avx2-asm" VaesAvx2Token, asm;
+    VaesAvx512 "vaes-avx512" VaesAvx512Token;
+    Ssse3 "ssse3" Ssse3Token;
+    Avx2 "avx2" Avx2Token;
+    Avx2Asm "avx2-asm" Avx2Token, asm;
+    Avx512 "avx512" Avx512Token;
+    ShaNi "sha-ni" ShaNiToken;
+    ShaNiAsm "sha-ni-asm" ShaNiToken, asm;
+    AesNiShaNi "aesni-sha-ni" (AesNiToken, ShaNiToken);
+};
+
+const N_BACKENDS: usize = BACKENDS.len();
+
 /// Every backend, in declaration order.
-pub(crate) use crate::dispatch::ALL;
+pub(crate) static ALL: [Backend; N_BACKENDS] = {
+    let mut all = [Backend::Portable; N_BACKENDS];
+    let mut i = 0;
+    while i < N_BACKENDS {
+        assert!(
+            BACKENDS[i].backend as usize == i,
+            "BACKENDS is in Backend's declaration order"
+        );
+        all[i] = BACKENDS[i].backend;
+        i += 1;
+    }
+    all
+};
+
+/// The row of a backend.
+#[inline]
+pub(crate) const fn row(b: Backend) -> &'static BackendRow {
+    &BACKENDS[b as usize]
+}
 
 /// The names of every backend, comma-separated, for messages.
 pub(crate) struct KnownNames;
@@ -61,7 +174,7 @@ pub(crate) const KNOWN_NAMES: KnownNames = KnownNames;
 
 impl fmt::Display for KnownNames {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, r) in crate::dispatch::BACKENDS.iter().enumerate() {
+        for (i, r) in BACKENDS.iter().enumerate() {
             if i > 0 {
                 f.write_str(", ")?;
             }
@@ -83,7 +196,7 @@ impl Backend {
     /// ```
     #[must_use]
     pub const fn name(self) -> &'static str {
-        crate::dispatch::row(self).name
+        row(self).name
     }
 
     /// The CPU features the backend's kernels use.
@@ -97,7 +210,7 @@ impl Backend {
     /// ```
     #[must_use]
     pub const fn required_features(self) -> Features {
-        crate::dispatch::row(self).features
+        row(self).features
     }
 
     /// Whether the backend is written in assembly (`asm/`).
@@ -111,7 +224,7 @@ impl Backend {
     /// ```
     #[must_use]
     pub const fn is_asm(self) -> bool {
-        crate::dispatch::row(self).asm
+        row(self).asm
     }
 
     /// Whether this CPU and this build can run the backend (whatever the algorithm).

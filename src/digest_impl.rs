@@ -94,7 +94,7 @@ impl Sha1Core {
 
 impl Default for Sha1Core {
     fn default() -> Self {
-        let (imp, backend) = crate::dispatch::SHA1.auto_kernel();
+        let (imp, backend) = crate::sha1::TABLE.auto_kernel();
         Sha1Core {
             state: IV,
             blocks: 0,
@@ -108,7 +108,7 @@ impl BufferKindUser for Sha1Core {
     type BufferKind = Eager;
 }
 
-crate::sha1::debug_shows!(Sha1Core, backend);
+crate::debug_shows!(Sha1Core, backend);
 
 /// What the core and the hash both are: SHA-1's block and output sizes and name.
 macro_rules! sha1_traits {

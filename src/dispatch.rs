@@ -39,21 +39,9 @@
 use core::sync::atomic::{AtomicU8, Ordering};
 
 use crate::backend::automatic_features;
-use crate::cpu::{
-    AesNiToken, Avx2Token, Avx512Token, Features, ShaNiToken, Ssse3Token, VaesAvx2Token,
-    VaesAvx512Token,
-};
+use crate::backend::{Token, row};
+use crate::cpu::Features;
 use crate::{Backend, Error};
-
-/// A capability token as the table uses it: the features it stands for and the only way
-/// to get one (`crate::cpu`'s detection). `()` is the portable backend's (no features),
-/// a pair stands for both of its tokens (a stitched kernel).
-pub(crate) trait Token: Copy {
-    /// The CPU features the token proves.
-    const FEATURES: Features;
-    /// The token, if this CPU has its features.
-    fn get() -> Option<Self>;
-}
 
 /// The backend-list methods of a type that runs on one backend of a dispatch table, each
 /// with its own docs: `available` (`available_backends`, what this CPU runs, best first),
@@ -89,130 +77,27 @@ macro_rules! backend_methods {
 }
 pub(crate) use backend_methods;
 
-macro_rules! tokens {
-    ($($t:ident),*) => {
-        $(
-            impl Token for $t {
-                const FEATURES: Features = $t::FEATURES;
-                #[inline]
-                fn get() -> Option<Self> {
-                    $t::get()
-                }
-            }
-        )*
-    };
-}
-
-tokens!(
-    AesNiToken,
-    VaesAvx2Token,
-    VaesAvx512Token,
-    Ssse3Token,
-    Avx2Token,
-    Avx512Token,
-    ShaNiToken
-);
-
-impl Token for () {
-    const FEATURES: Features = Features::NONE;
-    #[inline]
-    fn get() -> Option<()> {
-        Some(())
-    }
-}
-
-impl<A: Token, B: Token> Token for (A, B) {
-    const FEATURES: Features = A::FEATURES.union(B::FEATURES);
-    #[inline]
-    fn get() -> Option<Self> {
-        Some((A::get()?, B::get()?))
-    }
-}
-
-/// One backend: its name and the features of its token.
-pub(crate) struct BackendRow {
-    pub(crate) backend: Backend,
-    /// As `FromStr`, `SIMDCRYPT_BACKEND` and `SIMDCRYPT_REQUIRE` spell it.
-    pub(crate) name: &'static str,
-    /// The features of the token its kernels take.
-    pub(crate) features: Features,
-    /// Written in assembly (`asm/`), so built only with `simdcrypt_asm`.
-    pub(crate) asm: bool,
-}
-
-macro_rules! backends {
-    ($($b:ident $name:literal $token:ty $(, $asm:ident)?;)*) => {
-        &[$(BackendRow {
-            backend: Backend::$b,
-            name: $name,
-            features: <$token as Token>::FEATURES,
-            asm: backends!(@asm $($asm)?),
-        }),*]
-    };
-    (@asm asm) => { true };
-    (@asm) => { false };
-}
-
-/// Every backend, in `Backend`'s declaration order (checked when compiled).
-pub(crate) const BACKENDS: &[BackendRow] = backends! {
-    Portable "portable" ();
-    AesNi "aesni" AesNiToken;
-    VaesAvx2 "vaes-avx2" VaesAvx2Token;
-    VaesAvx2Asm "vaes-avx2-asm" VaesAvx2Token, asm;
-    VaesAvx512 "vaes-avx512" VaesAvx512Token;
-    Ssse3 "ssse3" Ssse3Token;
-    Avx2 "avx2" Avx2Token;
-    Avx2Asm "avx2-asm" Avx2Token, asm;
-    Avx512 "avx512" Avx512Token;
-    ShaNi "sha-ni" ShaNiToken;
-    ShaNiAsm "sha-ni-asm" ShaNiToken, asm;
-    AesNiShaNi "aesni-sha-ni" (AesNiToken, ShaNiToken);
-};
-
-const N_BACKENDS: usize = BACKENDS.len();
-
-/// Every backend, in declaration order.
-pub(crate) static ALL: [Backend; N_BACKENDS] = {
-    let mut all = [Backend::Portable; N_BACKENDS];
-    let mut i = 0;
-    while i < N_BACKENDS {
-        assert!(
-            BACKENDS[i].backend as usize == i,
-            "BACKENDS is in Backend's declaration order"
-        );
-        all[i] = BACKENDS[i].backend;
-        i += 1;
-    }
-    all
-};
-
-/// The row of a backend.
-#[inline]
-pub(crate) const fn row(b: Backend) -> &'static BackendRow {
-    &BACKENDS[b as usize]
-}
-
 /// One candidate of an algorithm: a backend and how to get its kernel.
 pub(crate) struct Candidate<K> {
-    backend: Backend,
+    pub(crate) backend: Backend,
     /// The features of the token the kernel takes.
-    features: Features,
+    pub(crate) features: Features,
     /// The kernel with its token, if detection grants the token (`None` in a build
     /// without the kernel).
-    kernel: fn() -> Option<K>,
+    pub(crate) kernel: fn() -> Option<K>,
     /// Never the automatic choice: only `with_backend` selects it (an assembly twin that
     /// measured no faster than its intrinsics kernel).
-    explicit: bool,
+    pub(crate) explicit: bool,
 }
 
 /// The features of the token that a kernel constructor takes.
-const fn features_of<T: Token, K>(_: fn(T) -> K) -> Features {
+pub(crate) const fn features_of<T: Token, K>(_: fn(T) -> K) -> Features {
     T::FEATURES
 }
 
 /// The kernel `make` builds, if detection grants its token.
 #[inline]
-fn grant<T: Token, K>(make: fn(T) -> K) -> Option<K> {
+pub(crate) fn grant<T: Token, K>(make: fn(T) -> K) -> Option<K> {
     T::get().map(make)
 }
 
@@ -366,116 +251,26 @@ macro_rules! table {
     (@explicit) => { false };
     ($kernel:ty, $algorithm:literal, portable: $portable:expr,
      [$($(#[cfg($c:meta)])? $b:ident $(($flag:ident))? => $k:expr,)*]) => {{
-        const ROWS: &[Candidate<$kernel>] = &[
-            $(Candidate {
-                backend: Backend::$b,
-                $(#[cfg($c)])? features: features_of($k),
-                $(#[cfg(not($c))] features: row(Backend::$b).features,)?
-                $(#[cfg($c)])? kernel: || grant($k),
+        const ROWS: &[$crate::dispatch::Candidate<$kernel>] = &[
+            $($crate::dispatch::Candidate {
+                backend: $crate::Backend::$b,
+                $(#[cfg($c)])? features: $crate::dispatch::features_of($k),
+                $(#[cfg(not($c))] features: $crate::backend::row($crate::Backend::$b).features,)?
+                $(#[cfg($c)])? kernel: || $crate::dispatch::grant($k),
                 $(#[cfg(not($c))] kernel: || None,)?
-                explicit: table!(@explicit $($flag)?),
+                explicit: $crate::dispatch::table!(@explicit $($flag)?),
             },)*
-            Candidate {
-                backend: Backend::Portable,
-                features: Features::NONE,
+            $crate::dispatch::Candidate {
+                backend: $crate::Backend::Portable,
+                features: $crate::cpu::Features::NONE,
                 kernel: || Some($portable),
                 explicit: false,
             },
         ];
-        Table::new($algorithm, ROWS, &[$(Backend::$b,)* Backend::Portable], $portable)
+        $crate::dispatch::Table::new($algorithm, ROWS, &[$($crate::Backend::$b,)* $crate::Backend::Portable], $portable)
     }};
 }
-
-use crate::aes::Kernel as AesKernel;
-use crate::cbc::Kernel as CbcKernel;
-use crate::cbc_hmac::Kernel as CbcHmacKernel;
-use crate::sha1::Kernel as Sha1Kernel;
-use crate::xts::Kernel as XtsKernel;
-
-/// AES blocks (ECB). VAES on zmm moves no more bytes per cycle than on ymm (measured on
-/// Emerald Rapids; docs/design.md, "Dispatch and per-CPU tuning"), so the 256-bit kernel goes first
-/// (zmm first where `crate::tuning` says so: Zen 5, whose zmm AES moves twice the bytes).
-pub(crate) static AES: Table<AesKernel> = table!(
-    AesKernel, "AES", portable: AesKernel::Portable, [
-    VaesAvx2 => AesKernel::VaesAvx2,
-    VaesAvx512 => AesKernel::VaesAvx512,
-    AesNi => AesKernel::AesNi,
-]);
-
-/// XTS data units, widest first (docs/design.md, "Dispatch and per-CPU tuning"). The assembly has no
-/// multi-unit entry, so it loses on small sectors: the intrinsics kernel goes first where
-/// AVX-512 is missing, and the assembly twin (slower on sectors on AMD Zen 3 too,
-/// `crate::tuning`) is selected explicitly only.
-pub(crate) static XTS: Table<XtsKernel> = table!(
-    XtsKernel, "XTS", portable: XtsKernel::Portable, [
-    #[cfg(simdcrypt_x86_64)]
-    VaesAvx512 => XtsKernel::VaesAvx512,
-    #[cfg(simdcrypt_x86_64)]
-    VaesAvx2 => XtsKernel::VaesAvx2,
-    #[cfg(simdcrypt_asm)]
-    VaesAvx2Asm(explicit) => XtsKernel::VaesAvx2Asm,
-    #[cfg(simdcrypt_x86_64)]
-    AesNi => XtsKernel::AesNi,
-]);
-
-/// CBC. VAES decrypts twice the blocks per instruction of AES-NI and interleaves twice as
-/// many streams; single-stream encryption is the same AES-NI chain on both. A zmm
-/// decryption gains nothing where `vaesenc zmm` runs at half the ymm rate (Emerald Rapids,
-/// Zen 4: docs/design.md, "Dispatch and per-CPU tuning"), so it comes after ymm here and first only
-/// where `crate::tuning` says so (Zen 5, whose zmm AES moves twice ymm's bytes).
-pub(crate) static CBC: Table<CbcKernel> = table!(
-    CbcKernel, "CBC", portable: CbcKernel::Portable, [
-    VaesAvx2 => CbcKernel::VaesAvx2,
-    VaesAvx512 => CbcKernel::VaesAvx512,
-    AesNi => CbcKernel::AesNi,
-]);
-
-/// One SHA-1 stream, fastest first as measured (docs/design.md, "Dispatch and per-CPU tuning"). The
-/// AVX-512 one-stream kernel is the AVX2 intrinsics kernel compiled with AVX-512 VL: only
-/// its schedule changes and the scalar rounds bound it, so it sits below AVX2 assembly.
-pub(crate) static SHA1: Table<Sha1Kernel> = table!(
-    Sha1Kernel, "SHA-1", portable: Sha1Kernel::Portable, [
-    #[cfg(simdcrypt_asm)]
-    ShaNiAsm => Sha1Kernel::ShaNiAsm,
-    #[cfg(simdcrypt_x86_64)]
-    ShaNi => Sha1Kernel::ShaNi,
-    #[cfg(simdcrypt_asm)]
-    Avx2Asm => Sha1Kernel::Avx2Asm,
-    #[cfg(simdcrypt_x86_64)]
-    Avx512 => Sha1Kernel::Avx512,
-    #[cfg(simdcrypt_x86_64)]
-    Avx2 => Sha1Kernel::Avx2,
-    #[cfg(simdcrypt_x86_64)]
-    Ssse3 => Sha1Kernel::Ssse3,
-]);
-
-/// The multi-lane kernels of `sha1_many` (stragglers go to [`SHA1`]'s choice), fastest
-/// first as measured (docs/design.md, "Dispatch and per-CPU tuning"): vector lanes hash eight or
-/// sixteen messages per instruction, while SHA-NI gains little from a second interleaved
-/// stream (`sha1rnds4` latency is close to its reciprocal throughput).
-pub(crate) static SHA1_MANY: Table<Sha1Kernel> = table!(
-    Sha1Kernel, "SHA-1", portable: Sha1Kernel::Portable, [
-    #[cfg(simdcrypt_x86_64)]
-    Avx512 => Sha1Kernel::Avx512,
-    #[cfg(simdcrypt_x86_64)]
-    Avx2 => Sha1Kernel::Avx2,
-    #[cfg(simdcrypt_asm)]
-    ShaNiAsm => Sha1Kernel::ShaNiAsm,
-    #[cfg(simdcrypt_x86_64)]
-    ShaNi => Sha1Kernel::ShaNi,
-    #[cfg(simdcrypt_x86_64)]
-    Ssse3 => Sha1Kernel::Ssse3,
-]);
-
-/// CBC with HMAC-SHA1: the stitched kernel, then CBC and SHA-1 one after the other on the
-/// CBC backends (SHA-1 on its own automatic backend; all-portable for `portable`).
-pub(crate) static CBC_HMAC_SHA1: Table<CbcHmacKernel> = table!(
-    CbcHmacKernel, "CBC-HMAC-SHA1", portable: CbcHmacKernel::Sequential, [
-    #[cfg(simdcrypt_x86_64)]
-    AesNiShaNi => |(a, s): (AesNiToken, ShaNiToken)| CbcHmacKernel::Stitched(a, s),
-    VaesAvx2 => |_: VaesAvx2Token| CbcHmacKernel::Sequential,
-    AesNi => |_: AesNiToken| CbcHmacKernel::Sequential,
-]);
+pub(crate) use table;
 
 #[cfg(test)]
 #[path = "dispatch_tests.rs"]

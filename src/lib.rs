@@ -77,6 +77,21 @@ extern crate alloc;
 #[cfg(any(feature = "std", test))]
 extern crate std;
 
+/// `Debug` for a type that holds secrets: its name and the one field given (with `()`, a
+/// method), the rest left out.
+macro_rules! debug_shows {
+    ($t:ident, $field:ident $($call:tt)?) => {
+        impl core::fmt::Debug for $t {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.debug_struct(stringify!($t))
+                    .field(stringify!($field), &self.$field $($call)?)
+                    .finish_non_exhaustive()
+            }
+        }
+    };
+}
+pub(crate) use debug_shows;
+
 pub mod aes;
 mod backend;
 pub mod cbc;
@@ -137,5 +152,5 @@ pub fn tuning_row() -> Option<&'static str> {
 /// Backend names accepted in `SIMDCRYPT_REQUIRE`-style lists, for tests and tools.
 #[doc(hidden)]
 pub fn all_backends() -> &'static [Backend] {
-    &dispatch::ALL
+    &backend::ALL
 }

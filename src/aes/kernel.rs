@@ -27,11 +27,7 @@ pub(crate) fn blocks<V: AesVec, const DEC: bool, const SHORT: bool>(
     b: &mut [Block],
 ) {
     let keys = if DEC { &ks.dec } else { &ks.enc };
-    match ks.rounds {
-        10 => run::<V, DEC, SHORT, 10>(tok, keys, b),
-        12 => run::<V, DEC, SHORT, 12>(tok, keys, b),
-        _ => run::<V, DEC, SHORT, 14>(tok, keys, b),
-    }
+    crate::aes::with_rounds!(ks.rounds, |R| run::<V, DEC, SHORT, R>(tok, keys, b))
 }
 
 #[inline(always)]

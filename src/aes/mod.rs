@@ -155,10 +155,40 @@ impl Drop for KeySchedule {
     }
 }
 
-crate::sha1::debug_shows!(KeySchedule, rounds);
+crate::debug_shows!(KeySchedule, rounds);
+
+/// The round-count dispatch, the one `match` on a key's round count in the crate: the
+/// body runs with `$r` a constant, 10, 12 or 14 (`[10]`: the counts an XTS key has, 10 or
+/// 14; the last arm takes 14). The call forms `f(args)` and `f::<_, C>(args)` call `f`
+/// with the round count as its first const parameter.
+macro_rules! with_rounds {
+    ($rounds:expr, |$r:ident| $body:expr) => {
+        $crate::aes::with_rounds!($rounds, [10, 12] |$r| $body)
+    };
+    ($rounds:expr, [$($n:literal),*] |$r:ident| $body:expr) => {
+        match $rounds {
+            $($n => {
+                const $r: usize = $n;
+                $body
+            })*
+            _ => {
+                const $r: usize = 14;
+                $body
+            }
+        }
+    };
+    ($rounds:expr, $f:ident ( $($arg:expr),* )) => {
+        $crate::aes::with_rounds!($rounds, |R| $f::<R>($($arg),*))
+    };
+    ($rounds:expr, $f:ident::<_, $c:path> ( $($arg:expr),* )) => {
+        $crate::aes::with_rounds!($rounds, |R| $f::<R, { $c }>($($arg),*))
+    };
+}
+#[cfg_attr(not(simdcrypt_x86_64), allow(unused_imports))]
+pub(crate) use with_rounds;
 
 /// An AES kernel family with the token that proves the CPU runs it: a row of the dispatch
-/// table (`crate::dispatch::AES`) makes one.
+/// table (`crate::aes::TABLE`) makes one.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Kernel {
     Portable,
@@ -307,7 +337,7 @@ impl Aes {
     /// ```
     #[inline(always)]
     pub fn new(key: &[u8]) -> Result<Aes, Error> {
-        Aes::keyed(key, dispatch::AES.auto_kernel())
+        Aes::keyed(key, crate::aes::TABLE.auto_kernel())
     }
 
     /// Keys AES on the backend given; `Err` if this CPU cannot run it.
@@ -325,7 +355,7 @@ impl Aes {
     /// ```
     #[inline(always)]
     pub fn with_backend(key: &[u8], backend: Backend) -> Result<Aes, Error> {
-        Aes::keyed(key, dispatch::AES.select(backend)?)
+        Aes::keyed(key, crate::aes::TABLE.select(backend)?)
     }
 
     /// Keys AES on a kernel the dispatch table gave (`new`: the cached automatic choice,
@@ -363,7 +393,7 @@ impl Aes {
     }
 
     dispatch::backend_methods! {
-        dispatch::AES;
+        crate::aes::TABLE;
         /// The backends this CPU runs for AES, best first.
         ///
         /// ```
@@ -496,6 +526,16 @@ impl fmt::Debug for Aes {
             .finish_non_exhaustive()
     }
 }
+
+/// AES blocks (ECB). VAES on zmm moves no more bytes per cycle than on ymm (measured on
+/// Emerald Rapids; docs/design.md, "Dispatch and per-CPU tuning"), so the 256-bit kernel goes first
+/// (zmm first where `crate::tuning` says so: Zen 5, whose zmm AES moves twice the bytes).
+pub(crate) static TABLE: crate::dispatch::Table<Kernel> = crate::dispatch::table!(
+    Kernel, "AES", portable: Kernel::Portable, [
+    VaesAvx2 => Kernel::VaesAvx2,
+    VaesAvx512 => Kernel::VaesAvx512,
+    AesNi => Kernel::AesNi,
+]);
 
 #[cfg(test)]
 #[path = "mod_tests.rs"]

@@ -57,11 +57,7 @@ fn run<V: AesVec, const G: usize>(
     lanes: &mut [Lane<'_>],
     steps: usize,
 ) {
-    match ks.rounds {
-        10 => enc::<V, G, 10>(tok, &ks.enc, lanes, steps),
-        12 => enc::<V, G, 12>(tok, &ks.enc, lanes, steps),
-        _ => enc::<V, G, 14>(tok, &ks.enc, lanes, steps),
-    }
+    crate::aes::with_rounds!(ks.rounds, |R| enc::<V, G, R>(tok, &ks.enc, lanes, steps))
 }
 
 #[inline(always)]
@@ -186,11 +182,7 @@ pub(crate) fn decrypt<V: AesVec, const SHORT: bool>(
         return;
     };
     let prev = V::splat(tok, iv);
-    match ks.rounds {
-        10 => dec::<V, SHORT, 10>(tok, &ks.dec, b, prev),
-        12 => dec::<V, SHORT, 12>(tok, &ks.dec, b, prev),
-        _ => dec::<V, SHORT, 14>(tok, &ks.dec, b, prev),
-    }
+    crate::aes::with_rounds!(ks.rounds, |R| dec::<V, SHORT, R>(tok, &ks.dec, b, prev));
     *iv = next_iv;
 }
 

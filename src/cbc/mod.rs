@@ -51,7 +51,7 @@ pub(crate) struct Lane<'a> {
 }
 
 /// A CBC kernel family with the token that proves the CPU runs it: a row of the dispatch
-/// table (`crate::dispatch::CBC`) makes one.
+/// table (`crate::cbc::TABLE`) makes one.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Kernel {
     Portable,
@@ -252,7 +252,7 @@ impl Cbc {
     /// ```
     #[inline(always)]
     pub fn new(key: &[u8]) -> Result<Cbc, Error> {
-        Cbc::keyed(key, dispatch::CBC.auto_kernel())
+        Cbc::keyed(key, crate::cbc::TABLE.auto_kernel())
     }
 
     /// Keys CBC on the backend given; `Err` if CBC lacks it or this CPU cannot run it.
@@ -273,7 +273,7 @@ impl Cbc {
     /// ```
     #[inline(always)]
     pub fn with_backend(key: &[u8], backend: Backend) -> Result<Cbc, Error> {
-        Cbc::keyed(key, dispatch::CBC.select(backend)?)
+        Cbc::keyed(key, crate::cbc::TABLE.select(backend)?)
     }
 
     /// Keys CBC on a kernel the dispatch table gave (`new`: the cached automatic choice).
@@ -310,7 +310,7 @@ impl Cbc {
     }
 
     dispatch::backend_methods! {
-        dispatch::CBC;
+        crate::cbc::TABLE;
         /// The backends this CPU runs for CBC, best first.
         ///
         /// ```
@@ -739,27 +739,17 @@ impl fmt::Debug for Cbc {
     }
 }
 
-/// Calls `$f::<R>` with the round count as a constant (10, 12 or 14).
-#[cfg(simdcrypt_x86_64)]
-macro_rules! with_rounds {
-    ($rounds:expr, $f:ident ( $($arg:expr),* )) => {
-        match $rounds {
-            10 => $f::<10>($($arg),*),
-            12 => $f::<12>($($arg),*),
-            _ => $f::<14>($($arg),*),
-        }
-    };
-    // A function with a second const parameter after the rounds.
-    ($rounds:expr, $f:ident::<_, $c:path> ( $($arg:expr),* )) => {
-        match $rounds {
-            10 => $f::<10, { $c }>($($arg),*),
-            12 => $f::<12, { $c }>($($arg),*),
-            _ => $f::<14, { $c }>($($arg),*),
-        }
-    };
-}
-#[cfg(simdcrypt_x86_64)]
-pub(crate) use with_rounds;
+/// CBC. VAES decrypts twice the blocks per instruction of AES-NI and interleaves twice as
+/// many streams; single-stream encryption is the same AES-NI chain on both. A zmm
+/// decryption gains nothing where `vaesenc zmm` runs at half the ymm rate (Emerald Rapids,
+/// Zen 4: docs/design.md, "Dispatch and per-CPU tuning"), so it comes after ymm here and first only
+/// where `crate::tuning` says so (Zen 5, whose zmm AES moves twice ymm's bytes).
+pub(crate) static TABLE: crate::dispatch::Table<Kernel> = crate::dispatch::table!(
+    Kernel, "CBC", portable: Kernel::Portable, [
+    VaesAvx2 => Kernel::VaesAvx2,
+    VaesAvx512 => Kernel::VaesAvx512,
+    AesNi => Kernel::AesNi,
+]);
 
 #[cfg(test)]
 mod tests {

@@ -23,8 +23,8 @@
 use core::arch::x86_64::*;
 
 use crate::aes::aesni::{load, load_keys, store};
+use crate::aes::with_rounds;
 use crate::aes::{Block, KeySchedule};
-use crate::cbc::with_rounds;
 use crate::cpu::{AesNiToken, ShaNiToken};
 use crate::sha1::shani::{bswap128, forms, load_state, quad, store_state, twenty};
 

@@ -41,7 +41,7 @@ use crate::{Error, wipe};
 mod aesni_shani;
 
 /// How the whole 64-byte groups at the start of a message are processed: a row of the
-/// dispatch table (`crate::dispatch::CBC_HMAC_SHA1`) makes one.
+/// dispatch table (`crate::cbc_hmac::TABLE`) makes one.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Kernel {
     /// CBC, then SHA-1 (or the reverse when opening).
@@ -108,7 +108,7 @@ impl CbcHmacSha1 {
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
     pub fn new(aes_key: &[u8], mac_key: &[u8]) -> Result<CbcHmacSha1, Error> {
-        CbcHmacSha1::keyed(aes_key, mac_key, dispatch::CBC_HMAC_SHA1.auto_kernel())
+        CbcHmacSha1::keyed(aes_key, mac_key, crate::cbc_hmac::TABLE.auto_kernel())
     }
 
     /// Keys on the backend given; `Err` if this type lacks it or this CPU cannot run it.
@@ -133,7 +133,7 @@ impl CbcHmacSha1 {
         mac_key: &[u8],
         backend: Backend,
     ) -> Result<CbcHmacSha1, Error> {
-        CbcHmacSha1::keyed(aes_key, mac_key, dispatch::CBC_HMAC_SHA1.select(backend)?)
+        CbcHmacSha1::keyed(aes_key, mac_key, crate::cbc_hmac::TABLE.select(backend)?)
     }
 
     /// Keys on a kernel the dispatch table gave (`new`: the cached automatic choice).
@@ -150,7 +150,7 @@ impl CbcHmacSha1 {
             Kernel::Sequential if backend == Backend::Portable => {
                 (backend, (sha1::Kernel::Portable, Backend::Portable))
             }
-            Kernel::Sequential => (backend, dispatch::SHA1.auto_kernel()),
+            Kernel::Sequential => (backend, crate::sha1::TABLE.auto_kernel()),
         };
         let cbc = Cbc::with_backend(aes_key, cbc_backend)?;
         let (inner_start, outer_start) = key_states(mac_key, sha, sha_backend);
@@ -169,7 +169,7 @@ impl CbcHmacSha1 {
     }
 
     dispatch::backend_methods! {
-        dispatch::CBC_HMAC_SHA1;
+        crate::cbc_hmac::TABLE;
         /// The backend this instance runs on.
         ///
         /// ```
@@ -495,3 +495,13 @@ impl fmt::Debug for CbcHmacSha1 {
             .finish_non_exhaustive()
     }
 }
+
+/// CBC with HMAC-SHA1: the stitched kernel, then CBC and SHA-1 one after the other on the
+/// CBC backends (SHA-1 on its own automatic backend; all-portable for `portable`).
+pub(crate) static TABLE: crate::dispatch::Table<Kernel> = crate::dispatch::table!(
+    Kernel, "CBC-HMAC-SHA1", portable: Kernel::Sequential, [
+    #[cfg(simdcrypt_x86_64)]
+    AesNiShaNi => |(a, s): (AesNiToken, ShaNiToken)| Kernel::Stitched(a, s),
+    VaesAvx2 => |_: crate::cpu::VaesAvx2Token| Kernel::Sequential,
+    AesNi => |_: crate::cpu::AesNiToken| Kernel::Sequential,
+]);

@@ -9,7 +9,6 @@
 //! states a truncated length (`verify_truncated`, at least 10 bytes).
 
 use super::{IV, Kernel, Sha1, hmac_from, impl_for};
-use crate::dispatch;
 use crate::{Backend, Error};
 
 /// The HMAC-SHA1 tag of `msg` under `key` (any length), one-shot, on the automatic
@@ -30,7 +29,7 @@ use crate::{Backend, Error};
 /// ```
 #[must_use]
 pub fn hmac_sha1(key: &[u8], msg: &[u8]) -> [u8; 20] {
-    let (imp, backend) = dispatch::SHA1.auto_kernel();
+    let (imp, backend) = crate::sha1::TABLE.auto_kernel();
     one_shot(imp, backend, key, msg)
 }
 
@@ -98,7 +97,7 @@ impl HmacSha1 {
     /// ```
     #[must_use]
     pub fn new(key: &[u8]) -> HmacSha1 {
-        let (imp, backend) = dispatch::SHA1.auto_kernel();
+        let (imp, backend) = crate::sha1::TABLE.auto_kernel();
         HmacSha1::keyed(key, imp, backend)
     }
 
@@ -143,7 +142,7 @@ impl HmacSha1 {
     }
 
     crate::dispatch::backend_methods! {
-        dispatch::SHA1;
+        crate::sha1::TABLE;
         /// The backends this CPU runs for HMAC-SHA1 (SHA-1's), best first: what
         /// [`HmacSha1::with_backend`] accepts.
         ///
@@ -289,7 +288,7 @@ impl HmacSha1 {
 #[cfg(feature = "alloc")]
 pub(crate) fn pbkdf2(password: &[u8], salt: &[u8], iterations: u32, out: &mut [u8]) {
     debug_assert!(out.len() <= 40 && iterations > 0);
-    let (imp, backend) = dispatch::SHA1.auto_kernel();
+    let (imp, backend) = crate::sha1::TABLE.auto_kernel();
     let (mut inner, mut outer) = key_states(password, imp, backend);
     let blocks = out.len().div_ceil(20);
     // U_1 = HMAC(P, S ‖ INT(i)); T starts as U_1.
@@ -546,7 +545,7 @@ impl HmacSha1Key {
     /// Sets up `key` (any length) on the automatic backend.
     #[must_use]
     pub fn new(key: &[u8]) -> HmacSha1Key {
-        let (imp, backend) = dispatch::SHA1.auto_kernel();
+        let (imp, backend) = crate::sha1::TABLE.auto_kernel();
         HmacSha1Key::from_impl(key, imp, backend)
     }
 
@@ -582,7 +581,7 @@ impl HmacSha1Key {
     }
 
     crate::dispatch::backend_methods! {
-        dispatch::SHA1;
+        crate::sha1::TABLE;
         /// The backends this CPU runs for HMAC-SHA1, best first.
         available;
         /// The backend this key runs on.
@@ -625,7 +624,7 @@ impl Drop for HmacSha1Key {
     }
 }
 
-super::debug_shows!(HmacSha1Key, backend);
+crate::debug_shows!(HmacSha1Key, backend);
 
 impl Drop for HmacSha1 {
     fn drop(&mut self) {
@@ -635,7 +634,7 @@ impl Drop for HmacSha1 {
     }
 }
 
-super::debug_shows!(HmacSha1, backend());
+crate::debug_shows!(HmacSha1, backend());
 
 #[cfg(test)]
 mod tests {

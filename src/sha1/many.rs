@@ -29,13 +29,13 @@
 #[cfg(simdcrypt_asm)]
 use super::shani_asm;
 use super::{IV, Kernel, digest_from, impl_for};
+use super::{MANY_TABLE as SHA1_MANY, TABLE as SHA1};
 #[cfg(simdcrypt_x86_64)]
 use super::{avx2, avx512, shani};
 #[cfg(simdcrypt_x86_64)]
 use super::{digest_bytes, pad_into};
 #[cfg(simdcrypt_x86_64)]
 use crate::cpu::ShaNiToken;
-use crate::dispatch::{SHA1, SHA1_MANY};
 use crate::tuning::Sha1Many;
 use crate::{Backend, Error};
 

@@ -28,7 +28,6 @@ use crate::Backend;
 use crate::Error;
 #[cfg(simdcrypt_x86_64)]
 use crate::cpu::{Avx2Token, Avx512Token, ShaNiToken, Ssse3Token};
-use crate::dispatch;
 
 #[cfg(simdcrypt_x86_64)]
 pub(crate) mod avx2;
@@ -51,21 +50,6 @@ pub use many::sha1_many;
 #[doc(hidden)]
 pub use many::{sha1_many_backend, sha1_many_with};
 
-/// `Debug` for a type that holds secrets: its name and the one field given (with `()`, a
-/// method), the rest left out.
-macro_rules! debug_shows {
-    ($t:ident, $field:ident $($call:tt)?) => {
-        impl core::fmt::Debug for $t {
-            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                f.debug_struct(stringify!($t))
-                    .field(stringify!($field), &self.$field $($call)?)
-                    .finish_non_exhaustive()
-            }
-        }
-    };
-}
-pub(crate) use debug_shows;
-
 /// The initial hash value (FIPS 180-4 §5.3.1).
 pub(crate) const IV: [u32; 5] = [
     0x6745_2301,
@@ -79,7 +63,7 @@ pub(crate) const IV: [u32; 5] = [
 pub(crate) const K: [u32; 4] = [0x5a82_7999, 0x6ed9_eba1, 0x8f1b_bcdc, 0xca62_c1d6];
 
 /// A SHA-1 compression kernel with the token that proves the CPU runs it: a row of the
-/// dispatch table (`crate::dispatch::SHA1`, `SHA1_MANY`) makes one.
+/// dispatch table (`crate::sha1::TABLE`, `SHA1_MANY`) makes one.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Kernel {
     Portable,
@@ -231,7 +215,7 @@ unsafe fn compress_asm(kernel: AsmCompress, state: &mut [u32; 5], blocks: &[[u8;
 
 /// The kernel for an explicitly chosen backend, checked.
 fn impl_for(backend: Backend) -> Result<Kernel, Error> {
-    dispatch::SHA1.select(backend).map(|(imp, _)| imp)
+    crate::sha1::TABLE.select(backend).map(|(imp, _)| imp)
 }
 
 /// Runs the compression function of `backend` over whole blocks: a hook for differential
@@ -431,7 +415,7 @@ impl Sha1 {
     /// ```
     #[must_use]
     pub fn new() -> Sha1 {
-        let (imp, backend) = dispatch::SHA1.auto_kernel();
+        let (imp, backend) = crate::sha1::TABLE.auto_kernel();
         Sha1::from_parts(imp, backend, IV, 0)
     }
 
@@ -487,7 +471,7 @@ impl Sha1 {
     }
 
     crate::dispatch::backend_methods! {
-        dispatch::SHA1;
+        crate::sha1::TABLE;
         /// The backends this CPU runs for SHA-1, best first.
         ///
         /// ```
@@ -619,7 +603,7 @@ impl Drop for Sha1 {
     }
 }
 
-debug_shows!(Sha1, backend);
+crate::debug_shows!(Sha1, backend);
 
 /// The SHA-1 digest of `data`, on the automatic backend.
 ///
@@ -628,7 +612,7 @@ debug_shows!(Sha1, backend);
 /// ```
 #[must_use]
 pub fn sha1(data: &[u8]) -> [u8; 20] {
-    let (imp, _) = dispatch::SHA1.auto_kernel();
+    let (imp, _) = crate::sha1::TABLE.auto_kernel();
     digest_from(imp, IV, 0, data)
 }
 
@@ -640,6 +624,44 @@ pub fn digest_with(backend: Backend, data: &[u8]) -> Result<[u8; 20], Error> {
 }
 
 /// Shared by the SHA-1 kernels' unit tests (today the assembly twins' tests).
+
+/// One SHA-1 stream, fastest first as measured (docs/design.md, "Dispatch and per-CPU tuning"). The
+/// AVX-512 one-stream kernel is the AVX2 intrinsics kernel compiled with AVX-512 VL: only
+/// its schedule changes and the scalar rounds bound it, so it sits below AVX2 assembly.
+pub(crate) static TABLE: crate::dispatch::Table<Kernel> = crate::dispatch::table!(
+    Kernel, "SHA-1", portable: Kernel::Portable, [
+    #[cfg(simdcrypt_asm)]
+    ShaNiAsm => Kernel::ShaNiAsm,
+    #[cfg(simdcrypt_x86_64)]
+    ShaNi => Kernel::ShaNi,
+    #[cfg(simdcrypt_asm)]
+    Avx2Asm => Kernel::Avx2Asm,
+    #[cfg(simdcrypt_x86_64)]
+    Avx512 => Kernel::Avx512,
+    #[cfg(simdcrypt_x86_64)]
+    Avx2 => Kernel::Avx2,
+    #[cfg(simdcrypt_x86_64)]
+    Ssse3 => Kernel::Ssse3,
+]);
+
+/// The multi-lane kernels of `sha1_many` (stragglers go to [`SHA1`]'s choice), fastest
+/// first as measured (docs/design.md, "Dispatch and per-CPU tuning"): vector lanes hash eight or
+/// sixteen messages per instruction, while SHA-NI gains little from a second interleaved
+/// stream (`sha1rnds4` latency is close to its reciprocal throughput).
+pub(crate) static MANY_TABLE: crate::dispatch::Table<Kernel> = crate::dispatch::table!(
+    Kernel, "SHA-1", portable: Kernel::Portable, [
+    #[cfg(simdcrypt_x86_64)]
+    Avx512 => Kernel::Avx512,
+    #[cfg(simdcrypt_x86_64)]
+    Avx2 => Kernel::Avx2,
+    #[cfg(simdcrypt_asm)]
+    ShaNiAsm => Kernel::ShaNiAsm,
+    #[cfg(simdcrypt_x86_64)]
+    ShaNi => Kernel::ShaNi,
+    #[cfg(simdcrypt_x86_64)]
+    Ssse3 => Kernel::Ssse3,
+]);
+
 #[cfg(test)]
 #[cfg_attr(not(simdcrypt_asm), allow(dead_code))]
 pub(crate) mod testing {

@@ -96,7 +96,7 @@ const TWEAK_BATCH: usize = 64;
 const SMALL_BATCH: usize = 8;
 
 /// A unit kernel family with the token that proves the CPU runs it: a row of the dispatch
-/// table (`crate::dispatch::XTS`) makes one. A new backend is a variant, its row there,
+/// table (`crate::xts::TABLE`) makes one. A new backend is a variant, its row there,
 /// its arms in [`Kernel::aesni`], [`Kernel::encrypt_tweaks`] and
 /// `Kernel::units_r`.
 #[derive(Clone, Copy, Debug)]
@@ -207,10 +207,7 @@ impl Kernel {
         #[cfg(simdcrypt_x86_64)]
         macro_rules! r {
             ($m:ident, $t:expr) => {
-                match k2.rounds {
-                    10 => $m::tweaks::<10>($t, k2, tw),
-                    _ => $m::tweaks::<14>($t, k2, tw),
-                }
+                crate::aes::with_rounds!(k2.rounds, [10] | R | $m::tweaks::<R>($t, k2, tw))
             };
         }
         // SAFETY (every arm): the token proves the entry's CPU features.
@@ -267,10 +264,10 @@ impl Kernel {
         // SAFETY: the caller's contract; `k1.rounds` is the constant given (XTS keys
         // are AES-128 or AES-256: 10 or 14 rounds, no 12-round copies).
         unsafe {
-            match k1.rounds {
-                10 => self.units_r::<DEC, PATH, 10>(k1, k2, tweaks, src, dst, len, fresh),
-                _ => self.units_r::<DEC, PATH, 14>(k1, k2, tweaks, src, dst, len, fresh),
-            }
+            crate::aes::with_rounds!(
+                k1.rounds,
+                [10] | R | { self.units_r::<DEC, PATH, R>(k1, k2, tweaks, src, dst, len, fresh) }
+            )
         }
     }
 
@@ -435,7 +432,7 @@ impl Xts {
     /// ```
     #[inline(always)]
     pub fn new(key: &[u8]) -> Result<Xts, Error> {
-        Xts::build(key, dispatch::XTS.auto_kernel(), false)
+        Xts::build(key, crate::xts::TABLE.auto_kernel(), false)
     }
 
     /// As [`Xts::new`], on the backend given; `Err` if this CPU cannot run it.
@@ -456,7 +453,7 @@ impl Xts {
     /// ```
     #[inline(always)]
     pub fn with_backend(key: &[u8], backend: Backend) -> Result<Xts, Error> {
-        Xts::build(key, dispatch::XTS.select(backend)?, false)
+        Xts::build(key, crate::xts::TABLE.select(backend)?, false)
     }
 
     /// As [`Xts::new`], but a key whose two halves are equal is accepted, for reading data
@@ -489,7 +486,7 @@ impl Xts {
     /// ```
     #[inline(always)]
     pub fn new_allow_equal_halves(key: &[u8]) -> Result<Xts, Error> {
-        Xts::build(key, dispatch::XTS.auto_kernel(), true)
+        Xts::build(key, crate::xts::TABLE.auto_kernel(), true)
     }
 
     /// As [`Xts::new_allow_equal_halves`], on the backend given; `Err` if this CPU cannot
@@ -505,7 +502,7 @@ impl Xts {
     /// ```
     #[inline(always)]
     pub fn with_backend_allow_equal_halves(key: &[u8], backend: Backend) -> Result<Xts, Error> {
-        Xts::build(key, dispatch::XTS.select(backend)?, true)
+        Xts::build(key, crate::xts::TABLE.select(backend)?, true)
     }
 
     /// Whether this `Xts` refuses to encrypt: keyed by [`Xts::new_allow_equal_halves`] with
@@ -579,7 +576,7 @@ impl Xts {
     }
 
     dispatch::backend_methods! {
-        dispatch::XTS;
+        crate::xts::TABLE;
         /// The backends this CPU runs for XTS, best first.
         ///
         /// ```
@@ -1044,10 +1041,10 @@ impl Xts {
                 // SAFETY: as said above, for the unit's 16 bytes; both keys have
                 // `k1.rounds` rounds.
                 unsafe {
-                    match k1.rounds {
-                        10 => kernel::one_block::<DEC, 10>(tok, k1, k2, t0, sp, dp),
-                        _ => kernel::one_block::<DEC, 14>(tok, k1, k2, t0, sp, dp),
-                    }
+                    crate::aes::with_rounds!(
+                        k1.rounds,
+                        [10] | R | { kernel::one_block::<DEC, R>(tok, k1, k2, t0, sp, dp) }
+                    )
                 }
                 wipe(core::slice::from_mut(&mut t));
                 self.kernel.burn_stack(BLOCK);
@@ -1278,6 +1275,22 @@ pub(crate) use crate::wipe::blocks as wipe;
 pub(crate) fn mul_x(t: u128) -> u128 {
     (t << 1) ^ (0u128.wrapping_sub(t >> 127) & 0x87)
 }
+
+/// XTS data units, widest first (docs/design.md, "Dispatch and per-CPU tuning"). The assembly has no
+/// multi-unit entry, so it loses on small sectors: the intrinsics kernel goes first where
+/// AVX-512 is missing, and the assembly twin (slower on sectors on AMD Zen 3 too,
+/// `crate::tuning`) is selected explicitly only.
+pub(crate) static TABLE: crate::dispatch::Table<Kernel> = crate::dispatch::table!(
+    Kernel, "XTS", portable: Kernel::Portable, [
+    #[cfg(simdcrypt_x86_64)]
+    VaesAvx512 => Kernel::VaesAvx512,
+    #[cfg(simdcrypt_x86_64)]
+    VaesAvx2 => Kernel::VaesAvx2,
+    #[cfg(simdcrypt_asm)]
+    VaesAvx2Asm(explicit) => Kernel::VaesAvx2Asm,
+    #[cfg(simdcrypt_x86_64)]
+    AesNi => Kernel::AesNi,
+]);
 
 #[cfg(test)]
 #[path = "mod_tests.rs"]
