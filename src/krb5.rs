@@ -42,7 +42,8 @@ pub const CONFOUNDER_LEN: usize = 16;
 /// `n-fold` (RFC 3961 §5.1): folds `input` (1 to 64 bytes) into `out` (1 to 32 bytes).
 /// The inputs are public constants (key usages, "kerberos"). Up to 16 bytes (every
 /// constant this module folds: a usage and its kind, 5 bytes; "kerberos") each copy is one
-/// rotation of the input as a 128-bit integer; longer inputs pick bits one at a time.
+/// rotation of the input as an integer (a 64-bit one up to 8 bytes); longer inputs pick
+/// bits one at a time.
 fn nfold(input: &[u8], out: &mut [u8]) {
     let (k, n) = (input.len(), out.len());
     debug_assert!((1..=64).contains(&k) && (1..=32).contains(&n));
@@ -50,19 +51,41 @@ fn nfold(input: &[u8], out: &mut [u8]) {
     let in_bits = 8 * k;
     let mut acc = [0u32; 32];
     if k <= 16 {
-        // Copy `c` is the input rotated right by 13 c bits, big-endian in `in_bits` bits.
-        let x = input.iter().fold(0u128, |a, &b| a << 8 | u128::from(b));
-        let mask = u128::MAX >> (128 - in_bits);
+        // Copy `c` is the input rotated right by 13 c bits, big-endian in `in_bits` bits;
+        // the copies laid end to end make `lcm` bytes, summed a row of `n` at a time.
+        // (16 bytes past the copies: each copy is stored as a whole register, its bytes
+        // past `k` overwritten by the next copy.)
+        let mut stream = [0u8; 16 * 32 + 16];
         let bits = in_bits as u32;
-        for c in 0..lcm / k {
-            let r = (13 * c % in_bits) as u32;
-            let y = if r == 0 {
-                x
-            } else {
-                ((x >> r) | (x << (bits - r))) & mask
-            };
-            for j in 0..k {
-                acc[(c * k + j) % n] += ((y >> (8 * (k - 1 - j))) & 0xff) as u32;
+        macro_rules! copies {
+            ($t:ty) => {{
+                let x = input.iter().fold(0, |a: $t, &b| a << 8 | <$t>::from(b));
+                let mask = <$t>::MAX >> (<$t>::BITS - bits);
+                let mut r = 0;
+                for c in 0..lcm / k {
+                    let y = if r == 0 {
+                        x
+                    } else {
+                        ((x >> r) | (x << (bits - r))) & mask
+                    };
+                    let at = c * k;
+                    let y = (y << (<$t>::BITS - bits)).to_be_bytes();
+                    stream[at..at + y.len()].copy_from_slice(&y);
+                    r += 13;
+                    while r >= bits {
+                        r -= bits;
+                    }
+                }
+            }};
+        }
+        if k <= 8 {
+            copies!(u64);
+        } else {
+            copies!(u128);
+        }
+        for row in stream[..lcm].chunks_exact(n) {
+            for (a, &b) in acc.iter_mut().zip(row) {
+                *a += u32::from(b);
             }
         }
     } else {

@@ -158,14 +158,14 @@ impl Drop for KeySchedule {
 crate::debug_shows!(KeySchedule, rounds);
 
 /// The round-count dispatch, the one `match` on a key's round count in the crate: the
-/// body runs with `$r` a constant, 10, 12 or 14 (`[10]`: the counts an XTS key has, 10 or
-/// 14; the last arm takes 14). The call forms `f(args)` and `f::<_, C>(args)` call `f`
+/// body runs with `$r` a constant, 10, 12 or 14 (`xts:` 10 or 14, the counts an XTS key
+/// has). The call forms `f(args)` and `f::<_, C>(args)` call `f`
 /// with the round count as its first const parameter.
 macro_rules! with_rounds {
-    ($rounds:expr, |$r:ident| $body:expr) => {
-        $crate::aes::with_rounds!($rounds, [10, 12] |$r| $body)
+    (xts: $rounds:expr, |$r:ident| $body:expr) => {
+        $crate::aes::with_rounds!(@ $rounds, [10] |$r| $body)
     };
-    ($rounds:expr, [$($n:literal),*] |$r:ident| $body:expr) => {
+    (@ $rounds:expr, [$($n:literal),*] |$r:ident| $body:expr) => {
         match $rounds {
             $($n => {
                 const $r: usize = $n;
@@ -176,6 +176,9 @@ macro_rules! with_rounds {
                 $body
             }
         }
+    };
+    ($rounds:expr, |$r:ident| $body:expr) => {
+        $crate::aes::with_rounds!(@ $rounds, [10, 12] |$r| $body)
     };
     ($rounds:expr, $f:ident ( $($arg:expr),* )) => {
         $crate::aes::with_rounds!($rounds, |R| $f::<R>($($arg),*))

@@ -207,7 +207,7 @@ impl Kernel {
         #[cfg(simdcrypt_x86_64)]
         macro_rules! r {
             ($m:ident, $t:expr) => {
-                crate::aes::with_rounds!(k2.rounds, [10] | R | $m::tweaks::<R>($t, k2, tw))
+                crate::aes::with_rounds!(xts: k2.rounds, |R| $m::tweaks::<R>($t, k2, tw))
             };
         }
         // SAFETY (every arm): the token proves the entry's CPU features.
@@ -265,8 +265,8 @@ impl Kernel {
         // are AES-128 or AES-256: 10 or 14 rounds, no 12-round copies).
         unsafe {
             crate::aes::with_rounds!(
-                k1.rounds,
-                [10] | R | { self.units_r::<DEC, PATH, R>(k1, k2, tweaks, src, dst, len, fresh) }
+                xts: k1.rounds,
+                |R| self.units_r::<DEC, PATH, R>(k1, k2, tweaks, src, dst, len, fresh)
             )
         }
     }
@@ -1042,8 +1042,8 @@ impl Xts {
                 // `k1.rounds` rounds.
                 unsafe {
                     crate::aes::with_rounds!(
-                        k1.rounds,
-                        [10] | R | { kernel::one_block::<DEC, R>(tok, k1, k2, t0, sp, dp) }
+                        xts: k1.rounds,
+                        |R| kernel::one_block::<DEC, R>(tok, k1, k2, t0, sp, dp)
                     )
                 }
                 wipe(core::slice::from_mut(&mut t));
