@@ -317,12 +317,12 @@ impl Kernel {
 /// ```
 #[derive(Clone)]
 pub struct Aes {
-    ks: KeySchedule,
-    imp: Kernel,
-    backend: Backend,
+    pub(crate) ks: KeySchedule,
+    pub(crate) kernel: Kernel,
+    pub(crate) backend: Backend,
     /// [`crate::tuning::zmm_from`], read once.
     #[cfg_attr(not(simdcrypt_x86_64), allow(dead_code))]
-    zmm_from: usize,
+    pub(crate) zmm_from: usize,
 }
 
 impl Aes {
@@ -340,7 +340,8 @@ impl Aes {
     /// ```
     #[inline(always)]
     pub fn new(key: &[u8]) -> Result<Aes, Error> {
-        Aes::keyed(key, crate::aes::TABLE.auto_kernel())
+        // SAFETY: `T` is `Aes`.
+        unsafe { Aes::keyed_as(key, crate::aes::TABLE.auto_kernel()) }
     }
 
     /// Keys AES on the backend given; `Err` if this CPU cannot run it.
@@ -358,40 +359,51 @@ impl Aes {
     /// ```
     #[inline(always)]
     pub fn with_backend(key: &[u8], backend: Backend) -> Result<Aes, Error> {
-        Aes::keyed(key, crate::aes::TABLE.select(backend)?)
+        // SAFETY: `T` is `Aes`.
+        unsafe { Aes::keyed_as(key, crate::aes::TABLE.select(backend)?) }
     }
 
     /// Keys AES on a kernel the dispatch table gave (`new`: the cached automatic choice,
-    /// without looking the backend up again).
+    /// without looking the backend up again), as a `T` that is an `Aes` and nothing else
+    /// (`Aes`, `Cbc`): the one keying path of the block-cipher modes.
+    ///
+    /// # Safety
+    /// `T` is `Aes` or `#[repr(transparent)]` over it.
     #[inline(always)]
-    fn keyed(key: &[u8], (imp, backend): (Kernel, Backend)) -> Result<Aes, Error> {
+    pub(crate) unsafe fn keyed_as<T>(
+        key: &[u8],
+        (kernel, backend): (Kernel, Backend),
+    ) -> Result<T, Error> {
         let rounds = KeySchedule::rounds_for(key)?;
-        let mut aes = core::mem::MaybeUninit::uninit();
-        Aes::key_into(&mut aes, key, rounds, imp, backend);
-        burn_keying(imp.aesni().is_some(), false);
-        // SAFETY: `key_into` wrote every field.
-        Ok(unsafe { aes.assume_init() })
+        let mut out = core::mem::MaybeUninit::<T>::uninit();
+        // SAFETY: `T` has `Aes`'s layout (the caller's contract), so the pointer is valid
+        // for writes of an `Aes`.
+        unsafe { Aes::key_into(out.as_mut_ptr().cast(), key, rounds, kernel, backend) };
+        burn_keying(kernel.aesni().is_some(), false);
+        // SAFETY: `key_into` wrote every field of the `Aes` that `T` is.
+        Ok(unsafe { out.assume_init() })
     }
 
-    /// Keys `out` on `imp`, the schedule expanded where it stays (no copy of the round
+    /// Keys `*out` on `kernel`, the schedule expanded where it stays (no copy of the round
     /// keys in this frame); the caller wipes the expansion's frames after
     /// ([`burn_keying`]).
+    ///
+    /// # Safety
+    /// `out` is valid for writes of an `Aes` (it need not be initialised).
     #[inline(never)]
-    fn key_into(
-        out: &mut core::mem::MaybeUninit<Aes>,
-        key: &[u8],
-        rounds: usize,
-        imp: Kernel,
-        backend: Backend,
-    ) {
-        let p = out.as_mut_ptr();
-        // SAFETY: `p` is `out`'s, valid for writes; each field is written once (the
-        // schedule whole, by `init`), so all of `out` is initialised after.
+    unsafe fn key_into(out: *mut Aes, key: &[u8], rounds: usize, kernel: Kernel, backend: Backend) {
+        // SAFETY: `out` is valid for writes (the caller's contract); each field is written
+        // once (the schedule whole, by `init`), so all of `*out` is initialised after.
         unsafe {
-            core::ptr::addr_of_mut!((*p).imp).write(imp);
-            core::ptr::addr_of_mut!((*p).backend).write(backend);
-            core::ptr::addr_of_mut!((*p).zmm_from).write(crate::tuning::zmm_from());
-            KeySchedule::init(core::ptr::addr_of_mut!((*p).ks), key, rounds, imp.aesni());
+            core::ptr::addr_of_mut!((*out).kernel).write(kernel);
+            core::ptr::addr_of_mut!((*out).backend).write(backend);
+            core::ptr::addr_of_mut!((*out).zmm_from).write(crate::tuning::zmm_from());
+            KeySchedule::init(
+                core::ptr::addr_of_mut!((*out).ks),
+                key,
+                rounds,
+                kernel.aesni(),
+            );
         }
     }
 
@@ -443,10 +455,10 @@ impl Aes {
     #[inline(always)]
     #[cfg_attr(not(simdcrypt_x86_64), allow(unused_variables))]
     fn kernel_for(&self, n: usize) -> Kernel {
-        match self.imp {
+        match self.kernel {
             #[cfg(simdcrypt_x86_64)]
             Kernel::VaesAvx512(t) if n < self.zmm_from => Kernel::VaesAvx2(t.vaes_avx2()),
-            imp => imp,
+            k => k,
         }
     }
 
@@ -463,9 +475,9 @@ impl Aes {
     /// ```
     #[inline]
     pub fn encrypt_blocks(&self, blocks: &mut [Block]) {
-        let imp = self.kernel_for(blocks.len());
-        imp.encrypt_blocks(&self.ks, blocks);
-        imp.burn_stack(imp.short(blocks.len()));
+        let k = self.kernel_for(blocks.len());
+        k.encrypt_blocks(&self.ks, blocks);
+        k.burn_stack(k.short(blocks.len()));
     }
 
     /// Decrypts every block in place, independently (ECB).
@@ -482,9 +494,9 @@ impl Aes {
     /// ```
     #[inline]
     pub fn decrypt_blocks(&self, blocks: &mut [Block]) {
-        let imp = self.kernel_for(blocks.len());
-        imp.decrypt_blocks(&self.ks, blocks);
-        imp.burn_stack(imp.short(blocks.len()));
+        let k = self.kernel_for(blocks.len());
+        k.decrypt_blocks(&self.ks, blocks);
+        k.burn_stack(k.short(blocks.len()));
     }
 
     /// Encrypts one block in place.

@@ -25,8 +25,7 @@ use core::fmt;
 
 use crate::Backend;
 use crate::Error;
-use crate::aes::{Block, KeySchedule};
-use crate::cpu::{AesNiToken, VaesAvx2Token, VaesAvx512Token};
+use crate::aes::{Aes, Block, Kernel};
 use crate::dispatch;
 
 #[cfg(feature = "alloc")]
@@ -50,106 +49,76 @@ pub(crate) struct Lane<'a> {
     pub(crate) data: &'a mut [Block],
 }
 
-/// A CBC kernel family with the token that proves the CPU runs it: a row of the dispatch
-/// table (`crate::cbc::TABLE`) makes one.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Kernel {
-    Portable,
-    #[cfg_attr(not(simdcrypt_x86_64), allow(dead_code))]
-    AesNi(AesNiToken),
-    #[cfg_attr(not(simdcrypt_x86_64), allow(dead_code))]
-    VaesAvx2(VaesAvx2Token),
-    #[cfg_attr(not(simdcrypt_x86_64), allow(dead_code))]
-    VaesAvx512(VaesAvx512Token),
-}
-
-/// The kernel calls [`Kernel::burn_stack`] follows.
+/// The kernel calls [`burn_stack`] follows.
 const ENCRYPT: u8 = 0;
 const DECRYPT: u8 = 1;
 const MANY: u8 = 2;
 /// Decryption of fewer than 8 registers of blocks (the kernels' short entries).
 const DECRYPT_SHORT: u8 = 3;
 
-impl Kernel {
-    /// The AES-NI token this kernel's token implies (`None` for the portable kernel): what
-    /// keys it ([`KeySchedule::set`]).
-    #[inline(always)]
-    fn aesni(self) -> Option<AesNiToken> {
-        match self {
-            Kernel::Portable => None,
-            Kernel::AesNi(t) => Some(t),
-            Kernel::VaesAvx2(t) => Some(t.aesni()),
-            Kernel::VaesAvx512(t) => Some(t.vaes_avx2().aesni()),
-        }
-    }
-
-    /// Whether decrypting `n` blocks runs a short entry: fewer than 8 registers of blocks
-    /// (8 on AES-NI, 16 on VAES-AVX2, 32 on VAES-AVX-512), with no group loop and the round
-    /// keys read where used (as `crate::aes::Kernel::short` for ECB). `Cbc::dec_blocks` hands
-    /// VAES-AVX-512 calls under the CPU's `crate::tuning::zmm_from` (at least 16 blocks) to
-    /// VAES-AVX2 first.
-    #[inline(always)]
-    fn short(self, n: usize) -> bool {
-        match self {
-            Kernel::AesNi(_) => n < 8,
-            Kernel::VaesAvx2(_) => n < 16,
-            Kernel::VaesAvx512(_) => n < 32,
-            Kernel::Portable => false,
-        }
-    }
-
-    /// Zeroes the stack the last kernel call (`OP`: [`ENCRYPT`], [`DECRYPT`] or [`MANY`])
-    /// used, where its compiled code left round keys (spilled vectors, key arrays): in
-    /// bytes, the deepest each kernel wrote below its caller over the builds optimised for
-    /// speed (docs/design.md, "Stack and register wipes").
-    #[inline(always)]
-    fn burn_stack<const OP: u8>(self) {
-        use crate::wipe::{depth, stack};
-        match (self, OP) {
-            (Kernel::Portable, ENCRYPT) => stack::<{ depth(1696, 1728, 1760) }>(),
-            (Kernel::Portable, DECRYPT | DECRYPT_SHORT) => stack::<{ depth(2176, 2272, 2304) }>(),
-            (Kernel::Portable, _) => stack::<{ depth(2720, 2848, 2912) }>(),
-            #[cfg(simdcrypt_x86_64)]
-            (Kernel::AesNi(_), ENCRYPT) => stack::<{ depth(416, 416, 416) }>(),
-            #[cfg(simdcrypt_x86_64)]
-            (Kernel::AesNi(_), DECRYPT) => stack::<{ depth(256, 384, 352) }>(),
-            #[cfg(simdcrypt_x86_64)]
-            (Kernel::AesNi(_), DECRYPT_SHORT) => stack::<{ depth(416, 416, 416) }>(),
-            #[cfg(simdcrypt_x86_64)]
-            (Kernel::AesNi(_), _) => stack::<{ depth(1344, 1696, 2592) }>(),
-            #[cfg(simdcrypt_x86_64)]
-            (Kernel::VaesAvx2(t), ENCRYPT) => crate::wipe::stack_avx::<{ depth(416, 416, 416) }>(t),
-            #[cfg(simdcrypt_x86_64)]
-            (Kernel::VaesAvx2(t), DECRYPT) => crate::wipe::stack_avx::<{ depth(256, 704, 512) }>(t),
-            #[cfg(simdcrypt_x86_64)]
-            (Kernel::VaesAvx2(t), DECRYPT_SHORT) => {
-                crate::wipe::stack_avx::<{ depth(416, 736, 416) }>(t)
-            }
-            #[cfg(simdcrypt_x86_64)]
-            (Kernel::VaesAvx2(t), _) => crate::wipe::stack_avx::<{ depth(2144, 3552, 4192) }>(t),
-            #[cfg(simdcrypt_x86_64)]
-            (Kernel::VaesAvx512(t), ENCRYPT) => {
-                crate::wipe::stack_avx512::<{ depth(256, 256, 256) }>(t)
-            }
-            #[cfg(simdcrypt_x86_64)]
-            (Kernel::VaesAvx512(t), DECRYPT) => {
-                crate::wipe::stack_avx512::<{ depth(256, 416, 1632) }>(t)
-            }
-            #[cfg(simdcrypt_x86_64)]
-            (Kernel::VaesAvx512(t), DECRYPT_SHORT) => {
-                // (The zmm short entry's, which runs from `zmm_from` to 31 blocks.)
-                crate::wipe::stack_avx512::<{ depth(160, 320, 1504) }>(t)
-            }
-            #[cfg(simdcrypt_x86_64)]
-            (Kernel::VaesAvx512(t), _) => {
-                crate::wipe::stack_avx512::<{ depth(2144, 3552, 4192) }>(t)
-            }
-            #[cfg(not(simdcrypt_x86_64))]
-            _ => stack::<{ depth(2720, 2848, 2912) }>(),
-        }
+/// Whether decrypting `n` blocks runs a short entry: fewer than 8 registers of blocks
+/// (8 on AES-NI, 16 on VAES-AVX2, 32 on VAES-AVX-512), with no group loop and the round
+/// keys read where used (as `crate::aes::Kernel::short` for ECB). `Cbc::dec_blocks` hands
+/// VAES-AVX-512 calls under the CPU's `crate::tuning::zmm_from` (at least 16 blocks) to
+/// VAES-AVX2 first.
+#[inline(always)]
+fn short(k: Kernel, n: usize) -> bool {
+    match k {
+        Kernel::AesNi(_) => n < 8,
+        Kernel::VaesAvx2(_) => n < 16,
+        Kernel::VaesAvx512(_) => n < 32,
+        Kernel::Portable => false,
     }
 }
 
+/// Zeroes the stack the last kernel call (`OP`: [`ENCRYPT`], [`DECRYPT`] or [`MANY`])
+/// used, where its compiled code left round keys (spilled vectors, key arrays): in
+/// bytes, the deepest each kernel wrote below its caller over the builds optimised for
+/// speed (docs/design.md, "Stack and register wipes").
+#[inline(always)]
+fn burn_stack<const OP: u8>(k: Kernel) {
+    use crate::wipe::{depth, stack};
+    match (k, OP) {
+        (Kernel::Portable, ENCRYPT) => stack::<{ depth(1696, 1728, 1760) }>(),
+        (Kernel::Portable, DECRYPT | DECRYPT_SHORT) => stack::<{ depth(2176, 2272, 2304) }>(),
+        (Kernel::Portable, _) => stack::<{ depth(2720, 2848, 2912) }>(),
+        #[cfg(simdcrypt_x86_64)]
+        (Kernel::AesNi(_), ENCRYPT) => stack::<{ depth(416, 416, 416) }>(),
+        #[cfg(simdcrypt_x86_64)]
+        (Kernel::AesNi(_), DECRYPT) => stack::<{ depth(256, 384, 352) }>(),
+        #[cfg(simdcrypt_x86_64)]
+        (Kernel::AesNi(_), DECRYPT_SHORT) => stack::<{ depth(416, 416, 416) }>(),
+        #[cfg(simdcrypt_x86_64)]
+        (Kernel::AesNi(_), _) => stack::<{ depth(1344, 1696, 2592) }>(),
+        #[cfg(simdcrypt_x86_64)]
+        (Kernel::VaesAvx2(t), ENCRYPT) => crate::wipe::stack_avx::<{ depth(416, 416, 416) }>(t),
+        #[cfg(simdcrypt_x86_64)]
+        (Kernel::VaesAvx2(t), DECRYPT) => crate::wipe::stack_avx::<{ depth(256, 704, 512) }>(t),
+        #[cfg(simdcrypt_x86_64)]
+        (Kernel::VaesAvx2(t), DECRYPT_SHORT) => {
+            crate::wipe::stack_avx::<{ depth(416, 736, 416) }>(t)
+        }
+        #[cfg(simdcrypt_x86_64)]
+        (Kernel::VaesAvx2(t), _) => crate::wipe::stack_avx::<{ depth(2144, 3552, 4192) }>(t),
+        #[cfg(simdcrypt_x86_64)]
+        (Kernel::VaesAvx512(t), ENCRYPT) => {
+            crate::wipe::stack_avx512::<{ depth(256, 256, 256) }>(t)
+        }
+        #[cfg(simdcrypt_x86_64)]
+        (Kernel::VaesAvx512(t), DECRYPT) => {
+            crate::wipe::stack_avx512::<{ depth(256, 416, 1632) }>(t)
+        }
+        #[cfg(simdcrypt_x86_64)]
+        (Kernel::VaesAvx512(t), DECRYPT_SHORT) => {
+            // (The zmm short entry's, which runs from `zmm_from` to 31 blocks.)
+            crate::wipe::stack_avx512::<{ depth(160, 320, 1504) }>(t)
+        }
+        #[cfg(simdcrypt_x86_64)]
+        (Kernel::VaesAvx512(t), _) => crate::wipe::stack_avx512::<{ depth(2144, 3552, 4192) }>(t),
+        #[cfg(not(simdcrypt_x86_64))]
+        _ => stack::<{ depth(2720, 2848, 2912) }>(),
+    }
+}
 /// AES-CBC under one key, on one backend.
 ///
 /// Round keys are zeroized on drop; `Debug` prints no key material.
@@ -177,13 +146,11 @@ impl Kernel {
 /// # Ok::<(), simdcrypt::Error>(())
 /// ```
 #[derive(Clone)]
+#[repr(transparent)] // (`Aes::keyed_as` keys it as the `Aes` it is)
 pub struct Cbc {
-    pub(crate) ks: KeySchedule,
-    imp: Kernel,
-    backend: Backend,
-    /// [`crate::tuning::zmm_from`], read once.
-    #[cfg_attr(not(simdcrypt_x86_64), allow(dead_code))]
-    zmm_from: usize,
+    /// The schedule and kernel: the block-cipher handle ECB, CBC and the stitched kernel
+    /// share.
+    pub(crate) aes: Aes,
 }
 
 fn as_blocks(buf: &mut [u8]) -> Result<&mut [Block], Error> {
@@ -252,7 +219,8 @@ impl Cbc {
     /// ```
     #[inline(always)]
     pub fn new(key: &[u8]) -> Result<Cbc, Error> {
-        Cbc::keyed(key, crate::cbc::TABLE.auto_kernel())
+        // SAFETY: `Cbc` is `#[repr(transparent)]` over `Aes`.
+        unsafe { Aes::keyed_as(key, crate::cbc::TABLE.auto_kernel()) }
     }
 
     /// Keys CBC on the backend given; `Err` if CBC lacks it or this CPU cannot run it.
@@ -273,40 +241,8 @@ impl Cbc {
     /// ```
     #[inline(always)]
     pub fn with_backend(key: &[u8], backend: Backend) -> Result<Cbc, Error> {
-        Cbc::keyed(key, crate::cbc::TABLE.select(backend)?)
-    }
-
-    /// Keys CBC on a kernel the dispatch table gave (`new`: the cached automatic choice).
-    #[inline(always)]
-    fn keyed(key: &[u8], (imp, backend): (Kernel, Backend)) -> Result<Cbc, Error> {
-        let rounds = KeySchedule::rounds_for(key)?;
-        let mut cbc = core::mem::MaybeUninit::uninit();
-        Cbc::key_into(&mut cbc, key, rounds, imp, backend);
-        crate::aes::burn_keying(imp.aesni().is_some(), false);
-        // SAFETY: `key_into` wrote every field.
-        Ok(unsafe { cbc.assume_init() })
-    }
-
-    /// Keys `out` on `imp`, the schedule expanded where it stays (no copy of the round
-    /// keys in this frame); the caller wipes the expansion's frames after
-    /// (`crate::aes::burn_keying`).
-    #[inline(never)]
-    fn key_into(
-        out: &mut core::mem::MaybeUninit<Cbc>,
-        key: &[u8],
-        rounds: usize,
-        imp: Kernel,
-        backend: Backend,
-    ) {
-        let p = out.as_mut_ptr();
-        // SAFETY: `p` is `out`'s, valid for writes; each field is written once (the
-        // schedule whole, by `init`), so all of `out` is initialised after.
-        unsafe {
-            core::ptr::addr_of_mut!((*p).imp).write(imp);
-            core::ptr::addr_of_mut!((*p).backend).write(backend);
-            core::ptr::addr_of_mut!((*p).zmm_from).write(crate::tuning::zmm_from());
-            KeySchedule::init(core::ptr::addr_of_mut!((*p).ks), key, rounds, imp.aesni());
-        }
+        // SAFETY: `Cbc` is `#[repr(transparent)]` over `Aes`.
+        unsafe { Aes::keyed_as(key, crate::cbc::TABLE.select(backend)?) }
     }
 
     dispatch::backend_methods! {
@@ -329,7 +265,7 @@ impl Cbc {
         /// assert_eq!(format!("{cbc:?}"), "Cbc { key_bits: 128, backend: Portable, .. }");
         /// # Ok::<(), simdcrypt::Error>(())
         /// ```
-        backend = backend;
+        backend = aes.backend;
         /// Every backend that CBC has, available here or not, best first.
         implemented;
     }
@@ -338,18 +274,20 @@ impl Cbc {
         if blocks.is_empty() {
             return;
         }
-        match self.imp {
-            Kernel::Portable => soft::encrypt(&self.ks, iv, blocks),
+        match self.aes.kernel {
+            Kernel::Portable => soft::encrypt(&self.aes.ks, iv, blocks),
             #[cfg(simdcrypt_x86_64)]
-            Kernel::AesNi(t) => aesni::encrypt(t, &self.ks, iv, blocks),
+            Kernel::AesNi(t) => aesni::encrypt(t, &self.aes.ks, iv, blocks),
             #[cfg(simdcrypt_x86_64)]
-            Kernel::VaesAvx2(t) => aesni::encrypt(t.aesni(), &self.ks, iv, blocks),
+            Kernel::VaesAvx2(t) => aesni::encrypt(t.aesni(), &self.aes.ks, iv, blocks),
             #[cfg(simdcrypt_x86_64)]
-            Kernel::VaesAvx512(t) => aesni::encrypt(t.vaes_avx2().aesni(), &self.ks, iv, blocks),
+            Kernel::VaesAvx512(t) => {
+                aesni::encrypt(t.vaes_avx2().aesni(), &self.aes.ks, iv, blocks)
+            }
             #[cfg(not(simdcrypt_x86_64))]
-            _ => soft::encrypt(&self.ks, iv, blocks),
+            _ => soft::encrypt(&self.aes.ks, iv, blocks),
         }
-        self.imp.burn_stack::<ENCRYPT>();
+        burn_stack::<ENCRYPT>(self.aes.kernel);
     }
 
     pub(crate) fn dec_blocks(&self, iv: &mut Block, blocks: &mut [Block]) {
@@ -359,36 +297,38 @@ impl Cbc {
         // VAES-AVX-512 hands calls under the CPU's `zmm_from` (read once, at keying; at
         // least 16 blocks) to VAES-AVX2, as `Aes` does for ECB: its short entry below 16
         // blocks, its group loop from there.
-        let imp = match self.imp {
+        let imp = match self.aes.kernel {
             #[cfg(simdcrypt_x86_64)]
-            Kernel::VaesAvx512(t) if blocks.len() < self.zmm_from => {
+            Kernel::VaesAvx512(t) if blocks.len() < self.aes.zmm_from => {
                 Kernel::VaesAvx2(t.vaes_avx2())
             }
             imp => imp,
         };
-        let short = imp.short(blocks.len());
+        let short = short(imp, blocks.len());
         match imp {
-            Kernel::Portable => soft::decrypt(&self.ks, iv, blocks),
+            Kernel::Portable => soft::decrypt(&self.aes.ks, iv, blocks),
             #[cfg(simdcrypt_x86_64)]
-            Kernel::AesNi(t) if short => aesni::decrypt_short(t, &self.ks, iv, blocks),
+            Kernel::AesNi(t) if short => aesni::decrypt_short(t, &self.aes.ks, iv, blocks),
             #[cfg(simdcrypt_x86_64)]
-            Kernel::AesNi(t) => aesni::decrypt(t, &self.ks, iv, blocks),
+            Kernel::AesNi(t) => aesni::decrypt(t, &self.aes.ks, iv, blocks),
             #[cfg(simdcrypt_x86_64)]
-            Kernel::VaesAvx2(t) if short => vaes_avx2::decrypt_short(t, &self.ks, iv, blocks),
+            Kernel::VaesAvx2(t) if short => vaes_avx2::decrypt_short(t, &self.aes.ks, iv, blocks),
             #[cfg(simdcrypt_x86_64)]
-            Kernel::VaesAvx2(t) => vaes_avx2::decrypt(t, &self.ks, iv, blocks),
+            Kernel::VaesAvx2(t) => vaes_avx2::decrypt(t, &self.aes.ks, iv, blocks),
             #[cfg(simdcrypt_x86_64)]
-            Kernel::VaesAvx512(t) if short => vaes_avx512::decrypt_short(t, &self.ks, iv, blocks),
+            Kernel::VaesAvx512(t) if short => {
+                vaes_avx512::decrypt_short(t, &self.aes.ks, iv, blocks)
+            }
             #[cfg(simdcrypt_x86_64)]
-            Kernel::VaesAvx512(t) => vaes_avx512::decrypt(t, &self.ks, iv, blocks),
+            Kernel::VaesAvx512(t) => vaes_avx512::decrypt(t, &self.aes.ks, iv, blocks),
             #[cfg(not(simdcrypt_x86_64))]
-            _ => soft::decrypt(&self.ks, iv, blocks),
+            _ => soft::decrypt(&self.aes.ks, iv, blocks),
         }
         // The short entries have frames of their own, shallower: their wipe is too.
         if short {
-            imp.burn_stack::<DECRYPT_SHORT>();
+            burn_stack::<DECRYPT_SHORT>(imp);
         } else {
-            imp.burn_stack::<DECRYPT>();
+            burn_stack::<DECRYPT>(imp);
         }
     }
 
@@ -661,8 +601,8 @@ impl Cbc {
         if let Some(b) = bufs.iter().find(|b| !b.len().is_multiple_of(16)) {
             return Err(Error::NotBlockMultiple { len: b.len() });
         }
-        let ks = &self.ks;
-        match self.imp {
+        let ks = &self.aes.ks;
+        match self.aes.kernel {
             Kernel::Portable => many::<8>(ivs, bufs, |l, s| soft::encrypt_lanes(ks, l, s)),
             #[cfg(simdcrypt_x86_64)]
             Kernel::AesNi(t) => many::<8>(ivs, bufs, |l, s| aesni::encrypt_lanes(t, ks, l, s)),
@@ -678,7 +618,7 @@ impl Cbc {
             #[cfg(not(simdcrypt_x86_64))]
             _ => many::<8>(ivs, bufs, |l, s| soft::encrypt_lanes(ks, l, s)),
         }
-        self.imp.burn_stack::<MANY>();
+        burn_stack::<MANY>(self.aes.kernel);
         Ok(())
     }
 }
@@ -733,8 +673,8 @@ fn many<const L: usize>(
 impl fmt::Debug for Cbc {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Cbc")
-            .field("key_bits", &((self.ks.rounds - 6) * 32))
-            .field("backend", &self.backend)
+            .field("key_bits", &((self.aes.ks.rounds - 6) * 32))
+            .field("backend", &self.aes.backend)
             .finish_non_exhaustive()
     }
 }

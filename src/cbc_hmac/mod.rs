@@ -237,7 +237,7 @@ impl CbcHmacSha1 {
             }
             #[cfg(simdcrypt_x86_64)]
             Kernel::Stitched(a, s) => {
-                aesni_shani::run(a, s, seal, &self.cbc.ks, &mut chain, &mut state, groups);
+                aesni_shani::run(a, s, seal, &self.cbc.aes.ks, &mut chain, &mut state, groups);
                 Self::burn_stack();
             }
         }
@@ -490,7 +490,7 @@ impl Drop for CbcHmacSha1 {
 impl fmt::Debug for CbcHmacSha1 {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("CbcHmacSha1")
-            .field("key_bits", &((self.cbc.ks.rounds - 6) * 32))
+            .field("key_bits", &((self.cbc.aes.ks.rounds - 6) * 32))
             .field("backend", &self.backend)
             .finish_non_exhaustive()
     }

@@ -50,17 +50,73 @@ use crate::dispatch;
 use crate::tuning::FreshTweaks;
 
 #[cfg(simdcrypt_x86_64)]
-pub(crate) mod aesni;
-#[cfg(simdcrypt_x86_64)]
 mod kernel;
 pub(crate) mod soft;
 mod tweaks;
-#[cfg(simdcrypt_x86_64)]
-pub(crate) mod vaes_avx2;
 #[cfg(simdcrypt_asm)]
 pub(crate) mod vaes_avx2_asm;
+
+/// The `#[target_feature]` entries of one register width, all generated here from the
+/// width's vector type, token and features: `units` ([`kernel::units`], one function and
+/// frame per `PATH`) and `tweaks` ([`kernel::tweaks`], a multi-unit call's raw tweaks
+/// encrypted in place).
 #[cfg(simdcrypt_x86_64)]
-pub(crate) mod vaes_avx512;
+macro_rules! width_entries {
+    ($($(#[$doc:meta])* $m:ident: $v:ident, $tok:ident, $feat:literal;)*) => {$(
+        $(#[$doc])*
+        pub(crate) mod $m {
+            use crate::aes::{Block, KeySchedule};
+            use crate::cpu::$tok;
+            use crate::simd::aes::$v;
+            use crate::tuning::FreshTweaks;
+
+            /// [`super::kernel::units`] on this width.
+            ///
+            /// # Safety
+            /// As [`super::kernel::units`].
+            #[inline(never)]
+            #[target_feature(enable = $feat)]
+            #[allow(clippy::too_many_arguments)]
+            pub(crate) unsafe fn units<const DEC: bool, const PATH: u8, const R: usize>(
+                tok: $tok,
+                k1: &KeySchedule,
+                k2: Option<&KeySchedule>,
+                tweaks: &[Block],
+                src: *const u8,
+                dst: *mut u8,
+                len: usize,
+                fresh: FreshTweaks,
+            ) {
+                // SAFETY: the caller's contract; the token proves this function's features.
+                unsafe {
+                    super::kernel::units::<$v, DEC, PATH, R>(
+                        tok, k1, k2, tweaks, src, dst, len, fresh,
+                    )
+                }
+            }
+
+            /// [`super::kernel::tweaks`] on this width.
+            #[inline(never)]
+            #[target_feature(enable = $feat)]
+            pub(crate) fn tweaks<const R: usize>(tok: $tok, k2: &KeySchedule, tw: &mut [Block]) {
+                super::kernel::tweaks::<$v, R>(tok, k2, tw);
+            }
+        }
+    )*};
+}
+
+#[cfg(simdcrypt_x86_64)]
+width_entries! {
+    /// 128-bit registers with AES-NI: 8 blocks in flight, tweak step x^8.
+    aesni: Xmm, AesNiToken, "aes,pclmulqdq,ssse3,sse4.1";
+    /// 256-bit registers with VAES and VPCLMULQDQ: 8 ymm of 2 blocks, 16 blocks in
+    /// flight, tweak step x^16.
+    vaes_avx2: Ymm, VaesAvx2Token, "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1";
+    /// 512-bit registers with VAES and VPCLMULQDQ: 8 zmm of 4 blocks, 32 blocks in
+    /// flight, tweak step x^32, three-way XORs in one `vpternlogq`.
+    vaes_avx512: Zmm, VaesAvx512Token,
+        "avx512f,avx512bw,avx512vl,avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1";
+}
 
 pub use tweaks::Tweaks;
 
