@@ -623,8 +623,6 @@ pub fn digest_with(backend: Backend, data: &[u8]) -> Result<[u8; 20], Error> {
     Ok(digest_from(impl_for(backend)?, IV, 0, data))
 }
 
-/// Shared by the SHA-1 kernels' unit tests (today the assembly twins' tests).
-
 /// One SHA-1 stream, fastest first as measured (docs/design.md, "Dispatch and per-CPU tuning"). The
 /// AVX-512 one-stream kernel is the AVX2 intrinsics kernel compiled with AVX-512 VL: only
 /// its schedule changes and the scalar rounds bound it, so it sits below AVX2 assembly.
