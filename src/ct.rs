@@ -46,3 +46,25 @@ mod tests {
         }
     }
 }
+
+/// A `Copy` value stored without the niche its type has (an enum's unused discriminant
+/// values). In a large keyed struct a niche puts the tag of `Option<T>` and `Result<T, E>`
+/// in the middle of it, and LLVM then splits the struct around that byte and copies the
+/// rest between temporaries (three copies of an AES schedule per `Aes::new(..).ok()`);
+/// without one the tag is a field of its own and the value is built where it goes.
+#[derive(Clone, Copy)]
+#[repr(transparent)]
+pub(crate) struct NoNiche<T: Copy>(core::mem::MaybeUninit<T>);
+
+impl<T: Copy> NoNiche<T> {
+    #[inline(always)]
+    pub(crate) const fn new(value: T) -> Self {
+        NoNiche(core::mem::MaybeUninit::new(value))
+    }
+
+    #[inline(always)]
+    pub(crate) fn get(self) -> T {
+        // SAFETY: `new`, the only constructor, initialised it.
+        unsafe { self.0.assume_init() }
+    }
+}

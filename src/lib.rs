@@ -94,6 +94,7 @@ pub(crate) use debug_shows;
 
 pub mod aes;
 mod backend;
+mod block;
 pub mod cbc;
 pub mod cbc_hmac;
 #[cfg(feature = "cipher")]

@@ -33,16 +33,8 @@ pub(crate) mod vaes_avx2;
 #[cfg(simdcrypt_x86_64)]
 pub(crate) mod vaes_avx512;
 
-/// The 16-byte AES block.
-///
-/// ```
-/// use hex_literal::hex;
-/// let mut block: simdcrypt::Block = [0u8; 16];
-/// simdcrypt::Aes::new(&[0u8; 16])?.encrypt_block(&mut block);
-/// assert_eq!(block, hex!("66e94bd4ef8a2c3b884cfa59ca342b2e"));
-/// # Ok::<(), simdcrypt::Error>(())
-/// ```
-pub type Block = [u8; 16];
+pub use crate::block::Block;
+use crate::ct::NoNiche;
 
 /// Expanded AES round keys, backend-neutral. Zeroized on drop.
 #[derive(Clone)]
@@ -129,10 +121,10 @@ impl KeySchedule {
     }
 }
 
-/// Zeroes the stack after a keying function (`Aes::key_into`, `Cbc::key_into`,
-/// `Xts::key_into`: `#[inline(never)]`, each called right before, expanding in place into
-/// the caller's value): the frames of the keying function and of the expansion below it
-/// (the AES-NI kernel's shallow, the portable one's deeper), in bytes by build
+/// Zeroes the stack after a keying function (`Aes::key_into`, `Xts::key_into`:
+/// `#[inline(never)]`, each called right before, expanding in place into the caller's
+/// value): the frames of the keying function and of the expansion below it (the AES-NI
+/// kernel's shallow, the portable one's deeper), in bytes by build
 /// (`crate::wipe::depth`; the "key set-up" calls of the leak tests measure them).
 /// `aesni`: the schedules were expanded with AES-NI; `two`: two were (XTS).
 #[inline(always)]
@@ -318,8 +310,8 @@ impl Kernel {
 #[derive(Clone)]
 pub struct Aes {
     pub(crate) ks: KeySchedule,
-    pub(crate) kernel: Kernel,
-    pub(crate) backend: Backend,
+    /// The kernel and backend, without their enums' niche ([`NoNiche`]).
+    pub(crate) on: NoNiche<(Kernel, Backend)>,
     /// [`crate::tuning::zmm_from`], read once.
     #[cfg_attr(not(simdcrypt_x86_64), allow(dead_code))]
     pub(crate) zmm_from: usize,
@@ -395,8 +387,7 @@ impl Aes {
         // SAFETY: `out` is valid for writes (the caller's contract); each field is written
         // once (the schedule whole, by `init`), so all of `*out` is initialised after.
         unsafe {
-            core::ptr::addr_of_mut!((*out).kernel).write(kernel);
-            core::ptr::addr_of_mut!((*out).backend).write(backend);
+            core::ptr::addr_of_mut!((*out).on).write(NoNiche::new((kernel, backend)));
             core::ptr::addr_of_mut!((*out).zmm_from).write(crate::tuning::zmm_from());
             KeySchedule::init(
                 core::ptr::addr_of_mut!((*out).ks),
@@ -429,10 +420,22 @@ impl Aes {
         /// assert_eq!(soft.backend(), Backend::Portable);
         /// # Ok::<(), simdcrypt::Error>(())
         /// ```
-        backend = backend;
+        backend = keyed_backend();
 
         /// Every backend that AES has, available here or not, best first.
         implemented;
+    }
+
+    /// The backend keyed.
+    #[inline(always)]
+    pub(crate) fn keyed_backend(&self) -> Backend {
+        self.on.get().1
+    }
+
+    /// The kernel keyed.
+    #[inline(always)]
+    pub(crate) fn kernel(&self) -> Kernel {
+        self.on.get().0
     }
 
     /// The key length in bytes (16, 24 or 32).
@@ -455,7 +458,7 @@ impl Aes {
     #[inline(always)]
     #[cfg_attr(not(simdcrypt_x86_64), allow(unused_variables))]
     fn kernel_for(&self, n: usize) -> Kernel {
-        match self.kernel {
+        match self.kernel() {
             #[cfg(simdcrypt_x86_64)]
             Kernel::VaesAvx512(t) if n < self.zmm_from => Kernel::VaesAvx2(t.vaes_avx2()),
             k => k,
@@ -537,7 +540,7 @@ impl fmt::Debug for Aes {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Aes")
             .field("key_bits", &(self.key_len() * 8))
-            .field("backend", &self.backend)
+            .field("backend", &self.backend())
             .finish_non_exhaustive()
     }
 }

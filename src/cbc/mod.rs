@@ -265,7 +265,7 @@ impl Cbc {
         /// assert_eq!(format!("{cbc:?}"), "Cbc { key_bits: 128, backend: Portable, .. }");
         /// # Ok::<(), simdcrypt::Error>(())
         /// ```
-        backend = aes.backend;
+        backend = aes.keyed_backend();
         /// Every backend that CBC has, available here or not, best first.
         implemented;
     }
@@ -274,7 +274,7 @@ impl Cbc {
         if blocks.is_empty() {
             return;
         }
-        match self.aes.kernel {
+        match self.aes.kernel() {
             Kernel::Portable => soft::encrypt(&self.aes.ks, iv, blocks),
             #[cfg(simdcrypt_x86_64)]
             Kernel::AesNi(t) => aesni::encrypt(t, &self.aes.ks, iv, blocks),
@@ -287,7 +287,7 @@ impl Cbc {
             #[cfg(not(simdcrypt_x86_64))]
             _ => soft::encrypt(&self.aes.ks, iv, blocks),
         }
-        burn_stack::<ENCRYPT>(self.aes.kernel);
+        burn_stack::<ENCRYPT>(self.aes.kernel());
     }
 
     pub(crate) fn dec_blocks(&self, iv: &mut Block, blocks: &mut [Block]) {
@@ -297,7 +297,7 @@ impl Cbc {
         // VAES-AVX-512 hands calls under the CPU's `zmm_from` (read once, at keying; at
         // least 16 blocks) to VAES-AVX2, as `Aes` does for ECB: its short entry below 16
         // blocks, its group loop from there.
-        let imp = match self.aes.kernel {
+        let imp = match self.aes.kernel() {
             #[cfg(simdcrypt_x86_64)]
             Kernel::VaesAvx512(t) if blocks.len() < self.aes.zmm_from => {
                 Kernel::VaesAvx2(t.vaes_avx2())
@@ -602,7 +602,7 @@ impl Cbc {
             return Err(Error::NotBlockMultiple { len: b.len() });
         }
         let ks = &self.aes.ks;
-        match self.aes.kernel {
+        match self.aes.kernel() {
             Kernel::Portable => many::<8>(ivs, bufs, |l, s| soft::encrypt_lanes(ks, l, s)),
             #[cfg(simdcrypt_x86_64)]
             Kernel::AesNi(t) => many::<8>(ivs, bufs, |l, s| aesni::encrypt_lanes(t, ks, l, s)),
@@ -618,7 +618,7 @@ impl Cbc {
             #[cfg(not(simdcrypt_x86_64))]
             _ => many::<8>(ivs, bufs, |l, s| soft::encrypt_lanes(ks, l, s)),
         }
-        burn_stack::<MANY>(self.aes.kernel);
+        burn_stack::<MANY>(self.aes.kernel());
         Ok(())
     }
 }
@@ -674,7 +674,7 @@ impl fmt::Debug for Cbc {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Cbc")
             .field("key_bits", &((self.aes.ks.rounds - 6) * 32))
-            .field("backend", &self.aes.backend)
+            .field("backend", &self.aes.keyed_backend())
             .finish_non_exhaustive()
     }
 }

@@ -13,7 +13,7 @@
 
 use core::arch::x86_64::*;
 
-use crate::aes::Block;
+use crate::block::Block;
 use crate::cpu::{AesNiToken, VaesAvx2Token, VaesAvx512Token};
 
 /// `LANES` AES blocks in one register; lane `l` is bytes `16 l .. 16 l + 16` in memory.
