@@ -1,17 +1,17 @@
-//! Per-microarchitecture choices, in one table.
+//! Per-microarchitecture choices, in one table of data.
 //!
-//! Each algorithm lists its backends in a default order, best first (its table in
-//! `crate::dispatch`), and the automatic choice is the first one this CPU runs. Where a CPU
-//! generation measured a different order, its row here says which backend goes before
-//! which; the row is found by the CPU's vendor, family and model
-//! ([`crate::cpu::signature`]), once per algorithm (the choice is cached). A CPU in no row gets the defaults, and `SIMDCRYPT_BACKEND` and
-//! `with_backend` override the table as they override the defaults.
+//! Each algorithm's dispatch table lists its backends best first, and the automatic
+//! choice is the first one this CPU runs. A CPU generation measured otherwise has a row
+//! here, found by vendor, family and model ([`crate::cpu::signature`], looked up once):
 //!
 //! ```text
 //! order(algorithm) = its default order, then for each (a, b) in the row's `prefer`:
 //!                    if both are candidates and b comes before a, move a to just before b
+//! knobs            = the row's `Tuning` (Tuning::DEFAULT without a row), read when a
+//!                    value is keyed and kept in it (a kernel's token, a field)
 //! ```
-//! Each row gives its reason in a line; the measurements behind it are in docs/design.md,
+//! A CPU in no row gets the defaults; `SIMDCRYPT_BACKEND` and `with_backend` override
+//! the order. Each row says why in a line; the figures behind it are in docs/design.md,
 //! "Dispatch and per-CPU tuning".
 
 use crate::Backend;
@@ -27,53 +27,51 @@ pub(crate) struct Row {
     models: &'static [(u32, u32)],
     /// `(a, b)`: on this CPU `a` goes before `b`, in every algorithm that has both.
     prefer: &'static [(Backend, Backend)],
-    /// How `sha1_many` shares its messages between vector lanes and SHA-NI.
-    #[cfg_attr(not(simdcrypt_x86_64), allow(dead_code))]
-    pub(crate) sha1_many: Sha1Many,
-    /// Where the SHA-NI intrinsics compute the message schedule's `sha1msg2` step.
-    #[cfg_attr(not(simdcrypt_x86_64), allow(dead_code))]
-    pub(crate) sha_ni_schedule: ShaNiSchedule,
-    /// How the XTS kernels' multi-unit loop makes each unit's first tweaks.
-    #[cfg_attr(not(simdcrypt_x86_64), allow(dead_code))]
-    pub(crate) fresh_tweaks: FreshTweaks,
-    /// ECB and CBC decryption on VAES-AVX-512: calls of fewer blocks than this run the
-    /// VAES-AVX2 kernel (its short entry below 16 blocks, its group loop from there). At
-    /// least 16: VAES-AVX-512 ECB has no short entry of its own.
-    #[cfg_attr(not(simdcrypt_x86_64), allow(dead_code))]
-    pub(crate) zmm_from: usize,
-    /// Why, in a line (the figures: docs/design.md).
+    /// The kernels' knobs on this CPU.
+    pub(crate) knobs: Tuning,
+    /// Why, in a line.
     #[allow(dead_code)] // documentation that the tests check is present
     reason: &'static str,
 }
 
-impl Row {
-    /// An AMD family 19h row (Zen 3 and Zen 4 share the family; the models tell them
-    /// apart) that puts the SHA-NI intrinsics before their assembly twin.
-    const fn family_19h_sha_ni_first(
-        name: &'static str,
-        models: &'static [(u32, u32)],
-        reason: &'static str,
-    ) -> Row {
-        Row {
-            name,
-            vendor: Vendor::Amd,
-            family: 0x19,
-            models,
-            prefer: &[(Backend::ShaNi, Backend::ShaNiAsm)],
-            sha1_many: Sha1Many {
-                pairs: true,
-                one_stream_below: [0; 3],
-            },
-            sha_ni_schedule: ShaNiSchedule::ShaUnit,
-            fresh_tweaks: FreshTweaks::Shifts,
-            zmm_from: ZMM_FROM_DEFAULT,
-            reason,
-        }
-    }
+/// The knobs a kernel reads from its CPU's row, captured when a value is keyed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Tuning {
+    /// How `sha1_many` shares its messages between vector lanes and SHA-NI.
+    pub(crate) sha1_many: Sha1Many,
+    /// Where the SHA-NI intrinsics compute the message schedule (`sha1::shani::Form`).
+    pub(crate) sha_ni_schedule: ShaNiSchedule,
+    /// How the zmm XTS kernel's multi-unit loop makes each unit's first tweaks.
+    pub(crate) fresh_tweaks: FreshTweaks,
+    /// ECB and CBC decryption on VAES-AVX-512: calls of fewer blocks run the VAES-AVX2
+    /// kernel. At least 16: VAES-AVX-512 ECB has no short entry of its own.
+    pub(crate) zmm_from: usize,
 }
 
-/// The table: Intel Emerald Rapids, the Intel Xeon reporting family 6 model 167
-/// (Sapphire Rapids-class, behind a hypervisor's model number), AMD Zen 4, Zen 3, Zen 5.
+impl Tuning {
+    /// CPUs in no row, and Intel's (measured on the Sapphire Rapids-class Xeon).
+    pub(crate) const DEFAULT: Tuning = Tuning {
+        sha1_many: Sha1Many::DEFAULT,
+        sha_ni_schedule: ShaNiSchedule::Vector,
+        fresh_tweaks: FreshTweaks::Clmul,
+        zmm_from: ZMM_FROM_DEFAULT,
+    };
+
+    /// AMD's: a latency-bound SHA unit (pairs of streams, the schedule on the unit) and
+    /// vector shifts beside the AES pipes.
+    const AMD: Tuning = Tuning {
+        sha1_many: Sha1Many {
+            pairs: true,
+            one_stream_below: [0; 3],
+        },
+        sha_ni_schedule: ShaNiSchedule::ShaUnit,
+        fresh_tweaks: FreshTweaks::Shifts,
+        zmm_from: ZMM_FROM_DEFAULT,
+    };
+}
+
+/// Intel Emerald Rapids, the Intel Xeon reporting family 6 model 167 (Sapphire
+/// Rapids-class, behind a hypervisor's model number), AMD Zen 4, Zen 3, Zen 5.
 pub(crate) static TABLE: &[Row] = &[
     Row {
         name: "Intel Emerald Rapids",
@@ -81,75 +79,71 @@ pub(crate) static TABLE: &[Row] = &[
         family: 6,
         models: &[(0xcf, 0xcf)],
         prefer: &[],
-        sha1_many: Sha1Many::DEFAULT,
-        sha_ni_schedule: ShaNiSchedule::DEFAULT,
-        fresh_tweaks: FreshTweaks::DEFAULT,
-        zmm_from: ZMM_FROM_DEFAULT,
-        reason: "The default orders were measured here; the SHA-1 and XTS defaults on the \
-                 Sapphire Rapids-class Xeon (same probes within 2%).",
+        knobs: Tuning::DEFAULT,
+        reason: "The default orders and knobs were measured here and on the Sapphire \
+                 Rapids-class Xeon (same probes within 2%).",
     },
     Row {
         name: "Intel Xeon reporting family 6 model 167",
         vendor: Vendor::Intel,
         family: 6,
-        // A Sapphire Rapids-class Xeon behind a hypervisor's model number (AMX,
-        // AVX512-FP16); real Rocket Lake parts report the same number (not measured).
+        // Real Rocket Lake parts report the same number (not measured).
         models: &[(0xa7, 0xa7)],
         prefer: &[
             (Backend::VaesAvx512, Backend::VaesAvx2),
             (Backend::ShaNi, Backend::ShaNiAsm),
         ],
-        sha1_many: Sha1Many::DEFAULT,
-        sha_ni_schedule: ShaNiSchedule::DEFAULT,
-        fresh_tweaks: FreshTweaks::DEFAULT,
-        zmm_from: 32,
+        knobs: Tuning {
+            zmm_from: 32,
+            ..Tuning::DEFAULT
+        },
         reason: "zmm ECB and CBC decryption ahead from 512 B, ymm below 32 blocks; SHA-NI \
                  intrinsics ahead of the assembly with the rol2 schedule.",
     },
-    Row::family_19h_sha_ni_first(
-        "AMD Zen 4",
+    Row {
+        name: "AMD Zen 4",
+        vendor: Vendor::Amd,
+        family: 0x19,
         // Genoa/Genoa-X (10h-1Fh), Raphael (60h-6Fh), Phoenix (70h-7Fh), Bergamo/Siena (A0h-AFh).
-        &[(0x10, 0x1f), (0x60, 0x7f), (0xa0, 0xaf)],
-        "SHA-NI intrinsics ahead on one-block calls; XTS keeps zmm first despite split \
-         512-bit units.",
-    ),
-    Row::family_19h_sha_ni_first(
-        "AMD Zen 3",
+        models: &[(0x10, 0x1f), (0x60, 0x7f), (0xa0, 0xaf)],
+        prefer: &[(Backend::ShaNi, Backend::ShaNiAsm)],
+        knobs: Tuning::AMD,
+        reason: "SHA-NI intrinsics ahead on one-block calls; XTS keeps zmm first despite \
+                 split 512-bit units.",
+    },
+    Row {
+        name: "AMD Zen 3",
+        vendor: Vendor::Amd,
+        family: 0x19,
         // Milan (00h-0Fh), Vermeer (20h-2Fh), Rembrandt (40h-4Fh), Cezanne (50h-5Fh).
-        &[(0x00, 0x0f), (0x20, 0x2f), (0x40, 0x5f)],
-        "SHA-NI intrinsics at least level with the assembly; no AVX-512, so VAES-AVX2 \
-         leads the AES modes.",
-    ),
+        models: &[(0x00, 0x0f), (0x20, 0x2f), (0x40, 0x5f)],
+        prefer: &[(Backend::ShaNi, Backend::ShaNiAsm)],
+        knobs: Tuning::AMD,
+        reason: "SHA-NI intrinsics at least level with the assembly; no AVX-512, so \
+                 VAES-AVX2 leads the AES modes.",
+    },
     Row {
         name: "AMD Zen 5",
         vendor: Vendor::Amd,
         family: 0x1a,
-        // Turin and Turin Dense (00h-1Fh), Granite Ridge (40h-4Fh): the server and
-        // desktop parts, with full-width 512-bit units. (The mobile parts, 20h-2Fh and
-        // 60h-7Fh, some of which split 512-bit work in two halves as Zen 4 does, are not
-        // measured and keep the defaults.)
+        // Turin, Turin Dense (00h-1Fh), Granite Ridge (40h-4Fh): full-width 512-bit units.
+        // The mobile parts (20h-2Fh, 60h-7Fh), some split as Zen 4, keep the defaults.
         models: &[(0x00, 0x1f), (0x40, 0x4f)],
         prefer: &[
             (Backend::VaesAvx512, Backend::VaesAvx2),
             (Backend::ShaNi, Backend::ShaNiAsm),
         ],
-        sha1_many: Sha1Many {
-            pairs: true,
-            one_stream_below: [384, 384, 0],
+        knobs: Tuning {
+            sha1_many: Sha1Many {
+                pairs: true,
+                one_stream_below: [384, 384, 0],
+            },
+            ..Tuning::AMD
         },
-        sha_ni_schedule: ShaNiSchedule::ShaUnit,
-        fresh_tweaks: FreshTweaks::Shifts,
-        zmm_from: ZMM_FROM_DEFAULT,
-        reason: "Full-width 512-bit AES: zmm first for ECB and CBC decryption; SHA-NI pairs \
-                 for sha1_many below 384 B on 8 messages.",
+        reason: "Full-width 512-bit AES: zmm first for ECB and CBC decryption; SHA-NI \
+                 pairs for sha1_many below 384 B on 8 messages.",
     },
 ];
-
-/// The row for a signature, if any.
-#[cfg(test)]
-pub(crate) fn row_for(sig: Signature) -> Option<&'static Row> {
-    index_for(sig).map(|i| &TABLE[i])
-}
 
 /// The index in [`TABLE`] of the row for a signature, if any.
 fn index_for(sig: Signature) -> Option<usize> {
@@ -162,98 +156,59 @@ fn index_for(sig: Signature) -> Option<usize> {
     })
 }
 
-/// How `sha1_many` shares its messages between vector lanes and SHA-NI, per CPU.
+/// How `sha1_many` shares its messages between vector lanes and SHA-NI.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Sha1Many {
-    /// Two interleaved SHA-NI streams beat one (a latency-bound SHA unit, as AMD's): the
-    /// messages that SHA-NI takes (stragglers, or all of a few short ones) go two at a time;
-    /// otherwise one at a time, each on the one-shot path.
+    /// Two interleaved SHA-NI streams beat one (a latency-bound SHA unit): the messages
+    /// SHA-NI takes go two at a time, else one at a time on the one-shot path.
     pub(crate) pairs: bool,
-    /// Where the one-stream choice is SHA-NI: messages all shorter than `[0]` bytes (at most
-    /// four messages), `[1]` (five to eight) or `[2]` (nine to sixteen) skip the vector lanes
-    /// and hash on SHA-NI alone. 0: never.
+    /// Messages all shorter than `[0]` bytes (at most four messages), `[1]` (five to eight)
+    /// or `[2]` (nine to sixteen) skip the lanes and hash on SHA-NI alone. 0: never.
     pub(crate) one_stream_below: [usize; 3],
 }
 
 impl Sha1Many {
-    /// CPUs in no row, and Intel's (measured on the Sapphire Rapids-class Xeon, whose SHA
-    /// unit binds): no pairs, and one stream below 256 / 32 / 64 bytes for up to 4 / 5-8 /
-    /// 9-16 messages, where the lanes' set-up costs more than they save. The one-shot path
-    /// is what the peers run, so it is also the safe choice for a CPU nobody measured.
+    /// No pairs, one stream below 256 / 32 / 64 bytes for up to 4 / 5-8 / 9-16 messages,
+    /// where the lanes' set-up costs more than they save (the peers' path, safe where
+    /// nobody measured).
     pub(crate) const DEFAULT: Sha1Many = Sha1Many {
         pairs: false,
         one_stream_below: [256, 32, 64],
     };
 }
 
-/// Where the SHA-NI intrinsics kernels (`sha-ni`, the short work of `sha-ni-asm`, and the
-/// stitched CBC-HMAC kernel) compute the message schedule, per CPU
-/// (`crate::sha1::shani`'s notes).
+/// Where the SHA-NI intrinsics kernels compute the message schedule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum ShaNiSchedule {
-    /// All of it on the SHA unit (`sha1msg1`, `sha1msg2`): where the `sha1rnds4` chain
-    /// binds, not the unit (AMD Zen 3, 4 and 5, whose kernels, pairs of streams and HMAC
-    /// keying were measured this way; the other forms are not measured there).
+    /// All of it on the SHA unit: where the `sha1rnds4` chain binds, not the unit.
     ShaUnit,
-    /// Off the unit where it can be: quads 8-19 by the `rol2` recurrence on the vector
-    /// ALUs, and with AVX-512 VL (where a `SIMDCRYPT_BACKEND` cap leaves it in) quads
-    /// 4-7's `sha1msg2` step too, with AVX-512 VL rotates and three-input XORs (in SSE
-    /// that step measured slower, so without AVX-512 VL those quads stay on the unit).
+    /// Off the unit where it can be (the `rol2` recurrence on the vector ALUs, and with
+    /// AVX-512 VL the `sha1msg2` step of quads 4-7): where `sha1msg2` shares the unit.
     Vector,
 }
 
-impl ShaNiSchedule {
-    /// CPUs in no row, and Intel's: where `sha1msg2` shares the SHA unit with the rounds,
-    /// the schedule moves to the vector ALUs (docs/design.md, "SHA-1 schedule forms").
-    pub(crate) const DEFAULT: ShaNiSchedule = ShaNiSchedule::Vector;
-}
-
-/// [`Row::sha_ni_schedule`] for this CPU ([`ShaNiSchedule::DEFAULT`] in no row).
-#[cfg_attr(not(simdcrypt_x86_64), allow(dead_code))]
-#[inline]
-pub(crate) fn sha_ni_schedule() -> ShaNiSchedule {
-    current().map_or(ShaNiSchedule::DEFAULT, |r| r.sha_ni_schedule)
-}
-
-/// How the XTS kernels' multi-unit loop (`crate::xts::kernel`) makes a new unit's first
-/// tweaks, `T_0·x^l` for the lanes of its first registers, under the AES rounds of the
-/// group before, per CPU. Only the zmm kernel has two forms; the others always shift.
+/// How the zmm XTS kernel makes a new unit's first tweaks under the previous group's
+/// rounds (the other widths always shift).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum FreshTweaks {
-    /// Per-lane variable shifts (`vpsllvq`, `vpsrlvq`) and one carry-less
-    /// multiplication: what AMD Zen 4 and Zen 5 were measured with, where `vpclmulqdq`
-    /// may share the AES pipes (as shifts do not).
+    /// Per-lane variable shifts and one carry-less multiplication: where `vpclmulqdq`
+    /// may share the AES pipes and shifts do not (AMD).
     Shifts,
-    /// Carry-less multiplications alone (`AesVec::mul_x_lanes_clmul`): Intel runs 512-bit
-    /// vector shifts on port 0, the port of 512-bit AES, and `vpclmulqdq` on port 5.
+    /// Carry-less multiplications alone: Intel runs 512-bit shifts on the port of
+    /// 512-bit AES, and `vpclmulqdq` on another.
     Clmul,
 }
 
-impl FreshTweaks {
-    /// CPUs in no row, and Intel's (measured on the Sapphire Rapids-class Xeon; Intel's
-    /// other AVX-512 cores share its port layout).
-    pub(crate) const DEFAULT: FreshTweaks = FreshTweaks::Clmul;
-}
-
-/// [`Row::zmm_from`] for CPUs in no row: VAES-AVX-512 runs the VAES-AVX2 short entry below
-/// 16 blocks (measured on AMD Zen 5, `crate::aes::Kernel::short`) and its own kernel above.
+/// [`Tuning::zmm_from`] without a row: the VAES-AVX2 short entry below 16 blocks.
 pub(crate) const ZMM_FROM_DEFAULT: usize = 16;
 
-/// [`Row::zmm_from`] for this CPU ([`ZMM_FROM_DEFAULT`] in no row).
+/// This CPU's knobs ([`Tuning::DEFAULT`] in no row).
 #[inline]
-#[cfg_attr(not(simdcrypt_x86_64), allow(dead_code))]
-pub(crate) fn zmm_from() -> usize {
-    current().map_or(ZMM_FROM_DEFAULT, |r| r.zmm_from)
+pub(crate) fn tuning() -> Tuning {
+    current().map_or(Tuning::DEFAULT, |r| r.knobs)
 }
 
-/// [`Row::fresh_tweaks`] for this CPU ([`FreshTweaks::DEFAULT`] in no row).
-#[inline]
-pub(crate) fn fresh_tweaks() -> FreshTweaks {
-    current().map_or(FreshTweaks::DEFAULT, |r| r.fresh_tweaks)
-}
-
-/// The row for this CPU, if any; looked up once (CPUID traps to the hypervisor in a VM,
-/// too slow for every `sha1_many` call).
+/// The row for this CPU, if any; looked up once (CPUID traps to the hypervisor in a VM).
 pub(crate) fn current() -> Option<&'static Row> {
     use core::sync::atomic::{AtomicU8, Ordering::Relaxed};
     const UNSET: u8 = u8::MAX;
@@ -268,12 +223,6 @@ pub(crate) fn current() -> Option<&'static Row> {
         CACHE.store(i, Relaxed);
     }
     TABLE.get(usize::from(i))
-}
-
-/// [`Row::sha1_many`] for this CPU ([`Sha1Many::DEFAULT`] in no row).
-#[cfg_attr(not(simdcrypt_x86_64), allow(dead_code))]
-pub(crate) fn sha1_many() -> Sha1Many {
-    current().map_or(Sha1Many::DEFAULT, |r| r.sha1_many)
 }
 
 /// Backends at most (every algorithm has fewer).

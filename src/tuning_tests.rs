@@ -2,6 +2,10 @@
 
 use super::*;
 
+fn row_for(sig: Signature) -> Option<&'static Row> {
+    index_for(sig).map(|i| &TABLE[i])
+}
+
 fn sig(vendor: Vendor, family: u32, model: u32) -> Signature {
     Signature {
         vendor,
@@ -38,7 +42,7 @@ fn rows_match_the_machines_seen() {
         } else {
             ZMM_FROM_DEFAULT
         };
-        assert_eq!(r.zmm_from, want, "{}", r.name);
+        assert_eq!(r.knobs.zmm_from, want, "{}", r.name);
     }
     assert_eq!(ZMM_FROM_DEFAULT, 16);
     for r in TABLE {
@@ -47,7 +51,7 @@ fn rows_match_the_machines_seen() {
         // ahead on every CPU, 1.08-2.75x). (Not monotonic in the count: eight messages
         // fill the ymm lanes, twelve leave a quarter of the zmm lanes idle.)
         assert!(
-            r.sha1_many.one_stream_below.iter().all(|&b| b <= 512),
+            r.knobs.sha1_many.one_stream_below.iter().all(|&b| b <= 512),
             "{}",
             r.name
         );

@@ -236,7 +236,7 @@ impl Kernel {
 
     /// Whether `n` blocks run a short entry: fewer than 8 registers of blocks (8 on AES-NI,
     /// 16 on VAES-AVX2), with no group loop and the round keys read where used. VAES-AVX-512
-    /// has none: [`Aes`] hands its calls under the CPU's [`crate::tuning::zmm_from`] (at
+    /// has none: [`Aes`] hands its calls under the CPU's `crate::tuning::Tuning::zmm_from` (at
     /// least 16 blocks) to VAES-AVX2 ([`Aes::kernel_for`]).
     #[inline(always)]
     pub(crate) fn short(self, n: usize) -> bool {
@@ -312,7 +312,7 @@ pub struct Aes {
     pub(crate) ks: KeySchedule,
     /// The kernel and backend, without their enums' niche ([`NoNiche`]).
     pub(crate) on: NoNiche<(Kernel, Backend)>,
-    /// [`crate::tuning::zmm_from`], read once.
+    /// `crate::tuning::Tuning::zmm_from`, read once.
     #[cfg_attr(not(simdcrypt_x86_64), allow(dead_code))]
     pub(crate) zmm_from: usize,
 }
@@ -388,7 +388,7 @@ impl Aes {
         // once (the schedule whole, by `init`), so all of `*out` is initialised after.
         unsafe {
             core::ptr::addr_of_mut!((*out).on).write(NoNiche::new((kernel, backend)));
-            core::ptr::addr_of_mut!((*out).zmm_from).write(crate::tuning::zmm_from());
+            core::ptr::addr_of_mut!((*out).zmm_from).write(crate::tuning::tuning().zmm_from);
             KeySchedule::init(
                 core::ptr::addr_of_mut!((*out).ks),
                 key,
@@ -452,7 +452,7 @@ impl Aes {
     }
 
     /// The kernel a call of `n` blocks runs: VAES-AVX-512 hands calls under the CPU's
-    /// [`crate::tuning::zmm_from`] to VAES-AVX2 (its short entry below 16 blocks, its group
+    /// `crate::tuning::Tuning::zmm_from` to VAES-AVX2 (its short entry below 16 blocks, its group
     /// loop from there): on short calls the ymm kernel's 8 registers of 2 blocks keep more
     /// chains in flight than zmm's 4 of 4 (docs/design.md, "Dispatch and per-CPU tuning").
     #[inline(always)]

@@ -59,7 +59,7 @@ const DECRYPT_SHORT: u8 = 3;
 /// Whether decrypting `n` blocks runs a short entry: fewer than 8 registers of blocks
 /// (8 on AES-NI, 16 on VAES-AVX2, 32 on VAES-AVX-512), with no group loop and the round
 /// keys read where used (as `crate::aes::Kernel::short` for ECB). `Cbc::dec_blocks` hands
-/// VAES-AVX-512 calls under the CPU's `crate::tuning::zmm_from` (at least 16 blocks) to
+/// VAES-AVX-512 calls under the CPU's `crate::tuning::Tuning::zmm_from` (at least 16 blocks) to
 /// VAES-AVX2 first.
 #[inline(always)]
 fn short(k: Kernel, n: usize) -> bool {

@@ -25,8 +25,8 @@ use core::arch::x86_64::*;
 use crate::aes::aesni::{load, load_keys, store};
 use crate::aes::with_rounds;
 use crate::aes::{Block, KeySchedule};
-use crate::cpu::{AesNiToken, ShaNiToken};
-use crate::sha1::shani::{bswap128, forms, load_state, quad, store_state, twenty};
+use crate::cpu::AesNiToken;
+use crate::sha1::shani::{Form, bswap128, forms, load_state, quad, store_state, twenty};
 
 /// Loads block `i` of a 64-byte group.
 #[inline(always)]
@@ -349,29 +349,28 @@ fn groups_vec<const R: usize>(
 /// plaintext when opening) into `state`.
 pub(crate) fn run(
     _: AesNiToken,
-    _: ShaNiToken,
+    form: Form,
     seal: bool,
     ks: &KeySchedule,
     chain: &mut Block,
     state: &mut [u32; 5],
     groups: &mut [[u8; 64]],
 ) {
-    use crate::sha1::shani::{Form, form};
-    match form() {
+    match form {
         // SAFETY: the tokens prove the CPU has AES-NI, SHA, SSSE3 and SSE4.1, and the
         // `Avx512Token` AVX, AVX2 and AVX-512 F/VL.
-        Form::Vector(_) => unsafe {
+        Form::Vector(..) => unsafe {
             with_rounds!(ks.rounds, groups_vec(seal, ks, chain, state, groups))
         },
         // SAFETY: the tokens prove the CPU has AES-NI, SHA, SSSE3 and SSE4.1.
-        Form::Rol2 => unsafe {
+        Form::Rol2(_) => unsafe {
             with_rounds!(
                 ks.rounds,
                 groups_sse::<_, forms::ROL2>(seal, ks, chain, state, groups)
             )
         },
         // SAFETY: as for `Rol2`.
-        Form::ShaUnit => unsafe {
+        Form::ShaUnit(_) => unsafe {
             with_rounds!(
                 ks.rounds,
                 groups_sse::<_, forms::SHA_UNIT>(seal, ks, chain, state, groups)

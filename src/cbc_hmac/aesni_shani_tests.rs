@@ -13,7 +13,7 @@ fn every_schedule_seals_and_opens() {
     let Some(_aes) = token_or_skip(AesNiToken::get(), &both, "AES-NI") else {
         return;
     };
-    let Some(_sha) = token_or_skip(ShaNiToken::get(), &both, "SHA-NI") else {
+    let Some(_sha) = token_or_skip(crate::cpu::ShaNiToken::get(), &both, "SHA-NI") else {
         return;
     };
     let avx512 = avx512_token();

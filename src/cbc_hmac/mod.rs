@@ -48,7 +48,7 @@ pub(crate) enum Kernel {
     Sequential,
     /// The stitched AES-NI + SHA-NI kernels.
     #[cfg(simdcrypt_x86_64)]
-    Stitched(AesNiToken, ShaNiToken),
+    Stitched(AesNiToken, crate::sha1::shani::Form),
 }
 
 /// AES-CBC and HMAC-SHA1 under two keys, computed in one pass over the data.
@@ -501,7 +501,9 @@ impl fmt::Debug for CbcHmacSha1 {
 pub(crate) static TABLE: crate::dispatch::Table<Kernel> = crate::dispatch::table!(
     Kernel, "CBC-HMAC-SHA1", portable: Kernel::Sequential, [
     #[cfg(simdcrypt_x86_64)]
-    AesNiShaNi => |(a, s): (AesNiToken, ShaNiToken)| Kernel::Stitched(a, s),
+    AesNiShaNi => |(a, s): (AesNiToken, ShaNiToken)| {
+        Kernel::Stitched(a, crate::sha1::shani::Form::new(s))
+    },
     VaesAvx2 => |_: crate::cpu::VaesAvx2Token| Kernel::Sequential,
     AesNi => |_: crate::cpu::AesNiToken| Kernel::Sequential,
 ]);

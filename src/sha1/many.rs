@@ -236,7 +236,7 @@ fn drive<'a, const N: usize>(
 /// The two-stream kernel of a SHA-NI backend (two interleaved `sha1rnds4` chains).
 #[derive(Clone, Copy)]
 enum ShaNiPair {
-    Intrinsics(ShaNiToken),
+    Intrinsics(super::shani::Form),
     #[cfg(simdcrypt_asm)]
     Asm(ShaNiToken),
 }
@@ -249,7 +249,7 @@ impl ShaNiPair {
         match imp {
             Kernel::ShaNi(t) => Some(ShaNiPair::Intrinsics(t)),
             #[cfg(simdcrypt_asm)]
-            Kernel::ShaNiAsm(t) => Some(ShaNiPair::Asm(t)),
+            Kernel::ShaNiAsm(t) => Some(ShaNiPair::Asm(t.token())),
             Kernel::Portable | Kernel::Ssse3(_) | Kernel::Avx2(_) | Kernel::Avx512(_) => None,
             #[cfg(simdcrypt_asm)]
             Kernel::Avx2Asm(_) => None,
@@ -468,7 +468,13 @@ pub fn sha1_many(inputs: &[&[u8]], out: &mut [[u8; 20]]) -> Result<(), Error> {
     check(inputs, out)?;
     let (lanes, _) = SHA1_MANY.auto_kernel();
     let (single, _) = SHA1.auto_kernel();
-    run(lanes, single, crate::tuning::sha1_many(), inputs, out);
+    run(
+        lanes,
+        single,
+        crate::tuning::tuning().sha1_many,
+        inputs,
+        out,
+    );
     Ok(())
 }
 
@@ -490,7 +496,7 @@ pub fn sha1_many_with(
 ) -> Result<(), Error> {
     check(inputs, out)?;
     let imp = impl_for(backend)?;
-    run(imp, imp, crate::tuning::sha1_many(), inputs, out);
+    run(imp, imp, crate::tuning::tuning().sha1_many, inputs, out);
     Ok(())
 }
 

@@ -72,13 +72,13 @@ pub(crate) enum Kernel {
     #[cfg(simdcrypt_x86_64)]
     Avx2(Avx2Token),
     #[cfg(simdcrypt_x86_64)]
-    ShaNi(ShaNiToken),
+    ShaNi(shani::Form),
     #[cfg(simdcrypt_x86_64)]
     Avx512(Avx512Token),
     #[cfg(simdcrypt_asm)]
     Avx2Asm(Avx2Token),
     #[cfg(simdcrypt_asm)]
-    ShaNiAsm(ShaNiToken),
+    ShaNiAsm(shani::Form),
 }
 
 impl Kernel {
@@ -162,7 +162,7 @@ impl Kernel {
             #[cfg(simdcrypt_x86_64)]
             Kernel::ShaNi(t) => shani::compress2(t, a, blocks_a, b, blocks_b),
             #[cfg(simdcrypt_asm)]
-            Kernel::ShaNiAsm(t) => shani_asm::compress2(t, a, blocks_a, b, blocks_b),
+            Kernel::ShaNiAsm(t) => shani_asm::compress2(t.token(), a, blocks_a, b, blocks_b),
             _ => {
                 self.compress(a, blocks_a);
                 self.compress(b, blocks_b);
@@ -186,7 +186,7 @@ impl Kernel {
             #[cfg(simdcrypt_asm)]
             Kernel::Avx2Asm(t) => avx2_asm::compress(t, state, blocks),
             #[cfg(simdcrypt_asm)]
-            Kernel::ShaNiAsm(t) => shani_asm::compress(t, state, blocks),
+            Kernel::ShaNiAsm(t) => shani_asm::compress(t.token(), state, blocks),
         }
     }
 }
@@ -300,14 +300,14 @@ pub(crate) fn digest_from(
 /// `None` on the other backends.
 #[cfg(simdcrypt_x86_64)]
 #[inline(always)]
-fn shani_start(imp: Kernel, state: &mut [u32; 5], data: &[u8]) -> Option<(ShaNiToken, usize)> {
+fn shani_start(imp: Kernel, state: &mut [u32; 5], data: &[u8]) -> Option<(shani::Form, usize)> {
     match imp {
         Kernel::ShaNi(t) => Some((t, 0)),
         #[cfg(simdcrypt_asm)]
         Kernel::ShaNiAsm(t) => {
             let (blocks, _) = data.as_chunks::<64>();
             if blocks.len() >= ASM_MIN_BLOCKS {
-                shani_asm::compress(t, state, blocks);
+                shani_asm::compress(t.token(), state, blocks);
                 Some((t, blocks.len()))
             } else {
                 Some((t, 0))
@@ -629,9 +629,9 @@ pub fn digest_with(backend: Backend, data: &[u8]) -> Result<[u8; 20], Error> {
 pub(crate) static TABLE: crate::dispatch::Table<Kernel> = crate::dispatch::table!(
     Kernel, "SHA-1", portable: Kernel::Portable, [
     #[cfg(simdcrypt_asm)]
-    ShaNiAsm => Kernel::ShaNiAsm,
+    ShaNiAsm => |t: ShaNiToken| Kernel::ShaNiAsm(shani::Form::new(t)),
     #[cfg(simdcrypt_x86_64)]
-    ShaNi => Kernel::ShaNi,
+    ShaNi => |t: ShaNiToken| Kernel::ShaNi(shani::Form::new(t)),
     #[cfg(simdcrypt_asm)]
     Avx2Asm => Kernel::Avx2Asm,
     #[cfg(simdcrypt_x86_64)]
@@ -653,9 +653,9 @@ pub(crate) static MANY_TABLE: crate::dispatch::Table<Kernel> = crate::dispatch::
     #[cfg(simdcrypt_x86_64)]
     Avx2 => Kernel::Avx2,
     #[cfg(simdcrypt_asm)]
-    ShaNiAsm => Kernel::ShaNiAsm,
+    ShaNiAsm => |t: ShaNiToken| Kernel::ShaNiAsm(shani::Form::new(t)),
     #[cfg(simdcrypt_x86_64)]
-    ShaNi => Kernel::ShaNi,
+    ShaNi => |t: ShaNiToken| Kernel::ShaNi(shani::Form::new(t)),
     #[cfg(simdcrypt_x86_64)]
     Ssse3 => Kernel::Ssse3,
 ]);

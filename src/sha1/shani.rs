@@ -21,8 +21,8 @@
 //!
 //! On Intel the SHA unit, not the chain, binds: `sha1msg2` takes about 1.2x the unit time
 //! of a `sha1rnds4` there, so 16 of them per block are a third of its load. So the schedule has three forms
-//! ([`forms`]), which the tuning table picks per CPU ([`crate::tuning::ShaNiSchedule`],
-//! [`form`]):
+//! ([`forms`]), which the tuning table picks per CPU ([`crate::tuning::ShaNiSchedule`]),
+//! captured in the kernel's token when it is keyed ([`Form`]):
 //!
 //! ```text
 //! SHA unit: as above, every M[j] from sha1msg1 and sha1msg2
@@ -97,7 +97,7 @@ pub(crate) fn store_state(s: &mut [u32; 5], abcd: __m128i, e: __m128i) {
 
 /// The forms of the message schedule (the module's notes), a const parameter of the
 /// kernel bodies: each has its entries ([`sha_unit`], [`rol2`], [`vector`]) and the CPU's
-/// row and features pick one ([`form`]).
+/// row and features pick one ([`Form`]).
 pub(crate) mod forms {
     /// `sha1msg1` and `sha1msg2` for every quad from 4 on.
     pub(crate) const SHA_UNIT: u8 = 0;
@@ -319,36 +319,39 @@ fn compress2_impl<const FORM: u8>(
     store_state(b, abcd_b, e_b);
 }
 
-/// The schedule form this process's SHA-NI kernels take, with the vector form's token.
+/// The SHA-NI kernels' token: proof of SHA-NI (and, for the vector form, of AVX-512 VL)
+/// with the schedule form this CPU's tuning row picks ([`form_for`]), decided when a kernel
+/// is granted, at keying (`Sha1::new`, `HmacSha1Key::new`, ...), and carried from there.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Form {
     /// [`forms::SHA_UNIT`].
-    ShaUnit,
+    ShaUnit(ShaNiToken),
     /// [`forms::ROL2`].
-    Rol2,
-    /// [`forms::VECTOR`], and the AVX-512 F/VL token that lets it run.
-    Vector(Avx512Token),
+    Rol2(ShaNiToken),
+    /// [`forms::VECTOR`], with the AVX-512 F/VL token that lets it run.
+    Vector(ShaNiToken, Avx512Token),
 }
 
-/// The form the SHA-NI kernels take here ([`form_for`]), decided once.
-#[inline(always)]
-pub(crate) fn form() -> Form {
-    use core::sync::atomic::{AtomicU8, Ordering::Relaxed};
-    const UNSET: u8 = u8::MAX;
-    static FORM: AtomicU8 = AtomicU8::new(UNSET);
-    let mut form = FORM.load(Relaxed);
-    if form == UNSET {
-        form = form_for(
-            crate::tuning::sha_ni_schedule(),
+impl Form {
+    /// The form for this CPU's row and the automatic choice's feature cap.
+    pub(crate) fn new(t: ShaNiToken) -> Form {
+        let form = form_for(
+            crate::tuning::tuning().sha_ni_schedule,
             crate::backend::automatic_features(),
         );
-        FORM.store(form, Relaxed);
+        match form {
+            forms::SHA_UNIT => Form::ShaUnit(t),
+            // (The cap lies within the detected features, so the token is there.)
+            forms::VECTOR => Avx512Token::get().map_or(Form::Rol2(t), |v| Form::Vector(t, v)),
+            _ => Form::Rol2(t),
+        }
     }
-    match form {
-        forms::SHA_UNIT => Form::ShaUnit,
-        // (The cap lies within the detected features, so the token is there.)
-        forms::VECTOR => Avx512Token::get().map_or(Form::Rol2, Form::Vector),
-        _ => Form::Rol2,
+
+    /// The SHA-NI token.
+    pub(crate) fn token(self) -> ShaNiToken {
+        match self {
+            Form::ShaUnit(t) | Form::Rol2(t) | Form::Vector(t, _) => t,
+        }
     }
 }
 
@@ -443,24 +446,24 @@ form_entries!(
     "sha,sse2,ssse3,sse4.1"
 );
 
-/// Runs `$f($args)` from the entries of this process's [`form`].
+/// Runs `$f($args)` from the entries of the form `$form`.
 macro_rules! in_form {
-    ($f:ident($($arg:expr),*)) => {
-        match form() {
-            // SAFETY: the caller's `ShaNiToken` proves the CPU has SHA, SSSE3 and SSE4.1,
-            // and the `Avx512Token` AVX, AVX2 and AVX-512 F/VL.
-            Form::Vector(_) => unsafe { vector::$f($($arg),*) },
-            // SAFETY: the caller's `ShaNiToken` proves the CPU has SHA, SSSE3 and SSE4.1.
-            Form::Rol2 => unsafe { rol2::$f($($arg),*) },
+    ($form:expr, $f:ident($($arg:expr),*)) => {
+        match $form {
+            // SAFETY: the `ShaNiToken` proves the CPU has SHA, SSSE3 and SSE4.1, and the
+            // `Avx512Token` AVX, AVX2 and AVX-512 F/VL.
+            Form::Vector(..) => unsafe { vector::$f($($arg),*) },
+            // SAFETY: the `ShaNiToken` proves the CPU has SHA, SSSE3 and SSE4.1.
+            Form::Rol2(_) => unsafe { rol2::$f($($arg),*) },
             // SAFETY: as for `Rol2`.
-            Form::ShaUnit => unsafe { sha_unit::$f($($arg),*) },
+            Form::ShaUnit(_) => unsafe { sha_unit::$f($($arg),*) },
         }
     };
 }
 
 /// Compresses whole blocks into the state.
-pub(crate) fn compress(_: ShaNiToken, state: &mut [u32; 5], blocks: &[[u8; 64]]) {
-    in_form!(compress(state, blocks))
+pub(crate) fn compress(form: Form, state: &mut [u32; 5], blocks: &[[u8; 64]]) {
+    in_form!(form, compress(state, blocks))
 }
 
 /// Up to 15 bytes as the low bytes of a register, the rest zero, read piece by piece
@@ -594,21 +597,21 @@ fn finish_impl<const FORM: u8, const HMAC: bool>(
 /// `state`), then its padded tail built in registers (no buffer, no stores and reloads of
 /// the tail; the chaining value never leaves registers), all in one call.
 pub(crate) fn digest(
-    _: ShaNiToken,
+    form: Form,
     state: &[u32; 5],
     prefix_len: u64,
     data: &[u8],
     done: usize,
 ) -> [u8; 20] {
     debug_assert!(done <= data.len() / 64);
-    in_form!(digest(state, prefix_len, data, done))
+    in_form!(form, digest(state, prefix_len, data, done))
 }
 
 /// HMAC's tag of a message that follows `prefix_len` bytes already compressed into the
 /// inner state `inner` (64 after the key block): `data`'s whole blocks from block `done`
 /// on, its padded tail, and the outer block from `outer`, in one call.
 pub(crate) fn hmac(
-    _: ShaNiToken,
+    form: Form,
     inner: &[u32; 5],
     outer: &[u32; 5],
     prefix_len: u64,
@@ -616,21 +619,21 @@ pub(crate) fn hmac(
     done: usize,
 ) -> [u8; 20] {
     debug_assert!(done <= data.len() / 64);
-    in_form!(hmac(inner, outer, prefix_len, data, done))
+    in_form!(form, hmac(inner, outer, prefix_len, data, done))
 }
 
 /// Compresses two independent streams of equally many blocks at once (two interleaved
 /// dependency chains). Unequal lengths compress only the common prefix: callers must pass
 /// equal lengths.
 pub(crate) fn compress2(
-    _: ShaNiToken,
+    form: Form,
     a: &mut [u32; 5],
     blocks_a: &[[u8; 64]],
     b: &mut [u32; 5],
     blocks_b: &[[u8; 64]],
 ) {
     debug_assert_eq!(blocks_a.len(), blocks_b.len());
-    in_form!(compress2(a, blocks_a, b, blocks_b))
+    in_form!(form, compress2(a, blocks_a, b, blocks_b))
 }
 
 #[cfg(test)]

@@ -623,7 +623,7 @@ impl Xts {
         // schedules whole, by `init`), so all of `out` is initialised after.
         unsafe {
             core::ptr::addr_of_mut!((*p).kernel).write(kernel);
-            core::ptr::addr_of_mut!((*p).fresh).write(crate::tuning::fresh_tweaks());
+            core::ptr::addr_of_mut!((*p).fresh).write(crate::tuning::tuning().fresh_tweaks);
             core::ptr::addr_of_mut!((*p).backend).write(backend);
             core::ptr::addr_of_mut!((*p).decrypt_only).write(decrypt_only);
             KeySchedule::init(core::ptr::addr_of_mut!((*p).k1), a, rounds, aesni);
