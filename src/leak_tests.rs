@@ -261,7 +261,7 @@ fn xts_patterns(key: &[u8]) -> Vec<[u8; 16]> {
     pats.push(k2.enc[k2.rounds]);
     for sector in 0u128..4 {
         let mut t = sector.to_le_bytes();
-        AesKernel::Portable.encrypt_blocks(&k2, core::slice::from_mut(&mut t));
+        AesKernel::Portable.blocks::<false>(&k2, core::slice::from_mut(&mut t));
         let mut t = u128::from_le_bytes(t);
         for _ in 0..32 {
             pats.push(t.to_le_bytes());

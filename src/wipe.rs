@@ -338,21 +338,23 @@ pub(crate) fn stack_avx512<const BYTES: usize>(_avx512: impl Avx512) {
     stack_ymm::<BYTES, true>();
 }
 
-/// Tokens that prove AVX (and so VEX zero idioms and 32-byte stores).
-#[cfg(simdcrypt_x86_64)]
-pub(crate) trait Avx: Copy {}
-#[cfg(simdcrypt_x86_64)]
-impl Avx for crate::cpu::VaesAvx2Token {}
-#[cfg(simdcrypt_x86_64)]
-impl Avx for crate::cpu::Avx2Token {}
+/// Marker traits of the tokens that prove a register file.
+macro_rules! proven_by {
+    ($($(#[$doc:meta])* $tr:ident: $($t:ident),+;)*) => {$(
+        $(#[$doc])*
+        #[cfg(simdcrypt_x86_64)]
+        pub(crate) trait $tr: Copy {}
+        $(#[cfg(simdcrypt_x86_64)]
+        impl $tr for crate::cpu::$t {})+
+    )*};
+}
 
-/// Tokens that prove AVX-512 F (zmm16-31 exist).
-#[cfg(simdcrypt_x86_64)]
-pub(crate) trait Avx512: Copy {}
-#[cfg(simdcrypt_x86_64)]
-impl Avx512 for crate::cpu::VaesAvx512Token {}
-#[cfg(simdcrypt_x86_64)]
-impl Avx512 for crate::cpu::Avx512Token {}
+proven_by! {
+    /// Tokens that prove AVX (and so VEX zero idioms and 32-byte stores).
+    Avx: VaesAvx2Token, Avx2Token;
+    /// Tokens that prove AVX-512 F (zmm16-31 exist).
+    Avx512: VaesAvx512Token, Avx512Token;
+}
 
 /// [`stack_avx`]'s and [`stack_avx512`]'s work, for a caller that has proved AVX (and,
 /// with `ZMM`, AVX-512 F).

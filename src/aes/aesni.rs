@@ -1,11 +1,10 @@
-//! The AES block kernel ([`super::kernel`]) on 128-bit registers with AES-NI: 8 blocks in
-//! flight. Also the single-block load and store helpers of the xmm kernels.
+//! AES-NI on single blocks: the key expansion, and the load and store helpers of the
+//! xmm kernels.
 
 use core::arch::x86_64::*;
 
-use super::{Block, KeySchedule, kernel};
+use super::{Block, KeySchedule};
 use crate::cpu::AesNiToken;
-use crate::simd::aes::{Xmm, entries};
 
 /// Loads a block (unaligned).
 #[inline(always)]
@@ -30,21 +29,6 @@ pub(crate) fn load_keys(keys: &[Block; 15]) -> [__m128i; 15] {
         *x = load(b);
     }
     k
-}
-
-entries! { "aes";
-    /// Encrypts each block in place.
-    fn encrypt_blocks(t: AesNiToken, ks: &KeySchedule, b: &mut [Block])
-        => kernel::blocks<Xmm, false, false>;
-    /// Decrypts each block in place.
-    fn decrypt_blocks(t: AesNiToken, ks: &KeySchedule, b: &mut [Block])
-        => kernel::blocks<Xmm, true, false>;
-    /// [`encrypt_blocks`] for fewer than 8 registers of blocks.
-    fn encrypt_short(t: AesNiToken, ks: &KeySchedule, b: &mut [Block])
-        => kernel::blocks<Xmm, false, true>;
-    /// [`decrypt_blocks`] for fewer than 8 registers of blocks.
-    fn decrypt_short(t: AesNiToken, ks: &KeySchedule, b: &mut [Block])
-        => kernel::blocks<Xmm, true, true>;
 }
 
 /// Word `W` of `x`, rotated (`ROT`: RotWord) and put through SubWord, XORed with `RCON`,

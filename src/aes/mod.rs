@@ -28,10 +28,28 @@ pub(crate) mod aesni;
 #[cfg(simdcrypt_x86_64)]
 pub(crate) mod kernel;
 pub(crate) mod soft;
+
+/// The block kernel ([`kernel`]) on each width.
 #[cfg(simdcrypt_x86_64)]
-pub(crate) mod vaes_avx2;
-#[cfg(simdcrypt_x86_64)]
-pub(crate) mod vaes_avx512;
+pub(crate) mod width {
+    use super::{Block, KeySchedule, kernel};
+
+    crate::simd::aes::width_entries! {
+        widths: [
+            /// 128-bit registers with AES-NI: 8 blocks in flight.
+            aesni: Xmm, AesNiToken, "aes";
+            /// 256-bit registers with VAES: 8 ymm of two blocks, 16 blocks in flight.
+            vaes_avx2: Ymm, VaesAvx2Token, "avx2,vaes,aes";
+            /// 512-bit registers with VAES: 8 zmm of four blocks, 32 blocks in flight.
+            vaes_avx512: Zmm, VaesAvx512Token, "avx512f,avx512bw,avx512vl,avx2,vaes,aes";
+        ]
+        {
+            /// ECB in place; `SHORT`: fewer than 8 registers of blocks ([`super::Kernel::short`]).
+            fn blocks<const DEC: bool, const SHORT: bool>(t: Token, ks: &KeySchedule, b: &mut [Block])
+                => kernel::blocks<V, DEC, SHORT>;
+        }
+    }
+}
 
 pub use crate::block::Block;
 use crate::ct::NoNiche;
@@ -247,47 +265,28 @@ impl Kernel {
         }
     }
 
-    /// Encrypts each block in place (ECB).
+    /// Encrypts (`DEC` false) or decrypts each block in place (ECB).
     #[inline]
-    pub(crate) fn encrypt_blocks(self, ks: &KeySchedule, blocks: &mut [Block]) {
+    pub(crate) fn blocks<const DEC: bool>(self, ks: &KeySchedule, blocks: &mut [Block]) {
+        #[cfg(simdcrypt_x86_64)]
+        let short = self.short(blocks.len());
         match self {
+            Kernel::Portable if DEC => soft::decrypt_blocks(ks, blocks),
             Kernel::Portable => soft::encrypt_blocks(ks, blocks),
             #[cfg(simdcrypt_x86_64)]
-            Kernel::AesNi(t) if self.short(blocks.len()) => aesni::encrypt_short(t, ks, blocks),
+            Kernel::AesNi(t) if short => width::aesni::blocks::<DEC, true>(t, ks, blocks),
             #[cfg(simdcrypt_x86_64)]
-            Kernel::AesNi(t) => aesni::encrypt_blocks(t, ks, blocks),
+            Kernel::AesNi(t) => width::aesni::blocks::<DEC, false>(t, ks, blocks),
             #[cfg(simdcrypt_x86_64)]
-            Kernel::VaesAvx2(t) if self.short(blocks.len()) => {
-                vaes_avx2::encrypt_short(t, ks, blocks)
-            }
+            Kernel::VaesAvx2(t) if short => width::vaes_avx2::blocks::<DEC, true>(t, ks, blocks),
             #[cfg(simdcrypt_x86_64)]
-            Kernel::VaesAvx2(t) => vaes_avx2::encrypt_blocks(t, ks, blocks),
+            Kernel::VaesAvx2(t) => width::vaes_avx2::blocks::<DEC, false>(t, ks, blocks),
             #[cfg(simdcrypt_x86_64)]
-            Kernel::VaesAvx512(t) => vaes_avx512::encrypt_blocks(t, ks, blocks),
+            Kernel::VaesAvx512(t) => width::vaes_avx512::blocks::<DEC, false>(t, ks, blocks),
+            #[cfg(not(simdcrypt_x86_64))]
+            _ if DEC => soft::decrypt_blocks(ks, blocks),
             #[cfg(not(simdcrypt_x86_64))]
             _ => soft::encrypt_blocks(ks, blocks),
-        }
-    }
-
-    /// Decrypts each block in place (ECB).
-    #[inline]
-    pub(crate) fn decrypt_blocks(self, ks: &KeySchedule, blocks: &mut [Block]) {
-        match self {
-            Kernel::Portable => soft::decrypt_blocks(ks, blocks),
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::AesNi(t) if self.short(blocks.len()) => aesni::decrypt_short(t, ks, blocks),
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::AesNi(t) => aesni::decrypt_blocks(t, ks, blocks),
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::VaesAvx2(t) if self.short(blocks.len()) => {
-                vaes_avx2::decrypt_short(t, ks, blocks)
-            }
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::VaesAvx2(t) => vaes_avx2::decrypt_blocks(t, ks, blocks),
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::VaesAvx512(t) => vaes_avx512::decrypt_blocks(t, ks, blocks),
-            #[cfg(not(simdcrypt_x86_64))]
-            _ => soft::decrypt_blocks(ks, blocks),
         }
     }
 }
@@ -479,7 +478,7 @@ impl Aes {
     #[inline]
     pub fn encrypt_blocks(&self, blocks: &mut [Block]) {
         let k = self.kernel_for(blocks.len());
-        k.encrypt_blocks(&self.ks, blocks);
+        k.blocks::<false>(&self.ks, blocks);
         k.burn_stack(k.short(blocks.len()));
     }
 
@@ -498,7 +497,7 @@ impl Aes {
     #[inline]
     pub fn decrypt_blocks(&self, blocks: &mut [Block]) {
         let k = self.kernel_for(blocks.len());
-        k.decrypt_blocks(&self.ks, blocks);
+        k.blocks::<true>(&self.ks, blocks);
         k.burn_stack(k.short(blocks.len()));
     }
 

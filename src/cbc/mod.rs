@@ -32,14 +32,48 @@ use crate::dispatch;
 use alloc::vec::Vec;
 
 #[cfg(simdcrypt_x86_64)]
-mod aesni;
-#[cfg(simdcrypt_x86_64)]
 mod kernel;
 mod soft;
+
+/// The CBC kernels ([`kernel`]) on each width. Encryption of one stream is a chain of one
+/// block, R AES instructions at the `aesenc` latency whatever the register width, so it
+/// runs on xmm everywhere; many streams interleave in the lanes (`encrypt_lanes`, on ymm
+/// at most: 16 streams are already more than most callers pass).
 #[cfg(simdcrypt_x86_64)]
-mod vaes_avx2;
+#[allow(dead_code)] // (each width runs only some of the entries)
+mod width {
+    use super::{Lane, kernel};
+    use crate::aes::{Block, KeySchedule};
+
+    crate::simd::aes::width_entries! {
+        widths: [
+            /// 128-bit registers with AES-NI: 8 blocks in flight when decrypting, 8
+            /// streams interleaved.
+            aesni: Xmm, AesNiToken, "aes";
+            /// 256-bit registers with VAES: 16 blocks in flight when decrypting, 16 streams
+            /// interleaved (stream 2k in the low lane of register k, 2k + 1 in the high).
+            vaes_avx2: Ymm, VaesAvx2Token, "avx2,vaes,aes";
+            /// 512-bit registers with VAES: 32 blocks in flight when decrypting. First only
+            /// where `vaesenc zmm` moves more bytes per cycle than ymm (`crate::tuning`).
+            vaes_avx512: Zmm, VaesAvx512Token, "avx512f,avx512bw,avx512vl,avx2,vaes,aes";
+        ]
+        {
+            /// CBC-encrypts one stream in place, chaining from `iv` (updated to the last
+            /// ciphertext).
+            fn encrypt(t: Token, ks: &KeySchedule, iv: &mut Block, b: &mut [Block])
+                => kernel::encrypt<V>;
+            /// CBC-decrypts one stream in place, chaining from `iv` (updated to the last
+            /// ciphertext); `SHORT`: fewer than 8 registers of blocks.
+            fn decrypt<const SHORT: bool>(t: Token, ks: &KeySchedule, iv: &mut Block, b: &mut [Block])
+                => kernel::decrypt<V, SHORT>;
+            /// Encrypts `steps` blocks of every lane, 8 registers of lanes at a time.
+            fn encrypt_lanes(t: Token, ks: &KeySchedule, l: &mut [Lane<'_>], steps: usize)
+                => kernel::encrypt_lanes<V>;
+        }
+    }
+}
 #[cfg(simdcrypt_x86_64)]
-mod vaes_avx512;
+use width::{aesni, vaes_avx2, vaes_avx512};
 
 /// One stream of [`Cbc::encrypt_many`] while a kernel runs: its chaining value and the
 /// blocks still to encrypt (at least as many as the kernel's step count).
@@ -308,19 +342,19 @@ impl Cbc {
         match imp {
             Kernel::Portable => soft::decrypt(&self.aes.ks, iv, blocks),
             #[cfg(simdcrypt_x86_64)]
-            Kernel::AesNi(t) if short => aesni::decrypt_short(t, &self.aes.ks, iv, blocks),
+            Kernel::AesNi(t) if short => aesni::decrypt::<true>(t, &self.aes.ks, iv, blocks),
             #[cfg(simdcrypt_x86_64)]
-            Kernel::AesNi(t) => aesni::decrypt(t, &self.aes.ks, iv, blocks),
+            Kernel::AesNi(t) => aesni::decrypt::<false>(t, &self.aes.ks, iv, blocks),
             #[cfg(simdcrypt_x86_64)]
-            Kernel::VaesAvx2(t) if short => vaes_avx2::decrypt_short(t, &self.aes.ks, iv, blocks),
+            Kernel::VaesAvx2(t) if short => vaes_avx2::decrypt::<true>(t, &self.aes.ks, iv, blocks),
             #[cfg(simdcrypt_x86_64)]
-            Kernel::VaesAvx2(t) => vaes_avx2::decrypt(t, &self.aes.ks, iv, blocks),
+            Kernel::VaesAvx2(t) => vaes_avx2::decrypt::<false>(t, &self.aes.ks, iv, blocks),
             #[cfg(simdcrypt_x86_64)]
             Kernel::VaesAvx512(t) if short => {
-                vaes_avx512::decrypt_short(t, &self.aes.ks, iv, blocks)
+                vaes_avx512::decrypt::<true>(t, &self.aes.ks, iv, blocks)
             }
             #[cfg(simdcrypt_x86_64)]
-            Kernel::VaesAvx512(t) => vaes_avx512::decrypt(t, &self.aes.ks, iv, blocks),
+            Kernel::VaesAvx512(t) => vaes_avx512::decrypt::<false>(t, &self.aes.ks, iv, blocks),
             #[cfg(not(simdcrypt_x86_64))]
             _ => soft::decrypt(&self.aes.ks, iv, blocks),
         }

@@ -396,27 +396,17 @@ macro_rules! form_entries {
                 compress2_impl::<{ $form }>(a, blocks_a, b, blocks_b);
             }
 
+            /// The digest (`HMAC` false: `outer` unused) or HMAC tag.
             #[inline(never)]
             #[target_feature(enable = $features)]
-            pub(super) fn digest(
-                state: &[u32; 5],
-                prefix_len: u64,
-                data: &[u8],
-                done: usize,
-            ) -> [u8; 20] {
-                finish_impl::<{ $form }, false>(state, state, prefix_len, data, done)
-            }
-
-            #[inline(never)]
-            #[target_feature(enable = $features)]
-            pub(super) fn hmac(
+            pub(super) fn finish<const HMAC: bool>(
                 inner: &[u32; 5],
                 outer: &[u32; 5],
                 prefix_len: u64,
                 data: &[u8],
                 done: usize,
             ) -> [u8; 20] {
-                finish_impl::<{ $form }, true>(inner, outer, prefix_len, data, done)
+                finish_impl::<{ $form }, HMAC>(inner, outer, prefix_len, data, done)
             }
         }
     };
@@ -448,15 +438,15 @@ form_entries!(
 
 /// Runs `$f($args)` from the entries of the form `$form`.
 macro_rules! in_form {
-    ($form:expr, $f:ident($($arg:expr),*)) => {
+    ($form:expr, $f:ident $(::<$g:literal>)? ($($arg:expr),*)) => {
         match $form {
             // SAFETY: the `ShaNiToken` proves the CPU has SHA, SSSE3 and SSE4.1, and the
             // `Avx512Token` AVX, AVX2 and AVX-512 F/VL.
-            Form::Vector(..) => unsafe { vector::$f($($arg),*) },
+            Form::Vector(..) => unsafe { vector::$f $(::<$g>)? ($($arg),*) },
             // SAFETY: the `ShaNiToken` proves the CPU has SHA, SSSE3 and SSE4.1.
-            Form::Rol2(_) => unsafe { rol2::$f($($arg),*) },
+            Form::Rol2(_) => unsafe { rol2::$f $(::<$g>)? ($($arg),*) },
             // SAFETY: as for `Rol2`.
-            Form::ShaUnit(_) => unsafe { sha_unit::$f($($arg),*) },
+            Form::ShaUnit(_) => unsafe { sha_unit::$f $(::<$g>)? ($($arg),*) },
         }
     };
 }
@@ -604,7 +594,7 @@ pub(crate) fn digest(
     done: usize,
 ) -> [u8; 20] {
     debug_assert!(done <= data.len() / 64);
-    in_form!(form, digest(state, prefix_len, data, done))
+    in_form!(form, finish::<false>(state, state, prefix_len, data, done))
 }
 
 /// HMAC's tag of a message that follows `prefix_len` bytes already compressed into the
@@ -619,7 +609,7 @@ pub(crate) fn hmac(
     done: usize,
 ) -> [u8; 20] {
     debug_assert!(done <= data.len() / 64);
-    in_form!(form, hmac(inner, outer, prefix_len, data, done))
+    in_form!(form, finish::<true>(inner, outer, prefix_len, data, done))
 }
 
 /// Compresses two independent streams of equally many blocks at once (two interleaved

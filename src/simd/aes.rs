@@ -401,26 +401,72 @@ pub(crate) fn each_group_rest<V: AesVec>(g: &impl Group<V>, mut rest: &mut [Bloc
     }
 }
 
-/// Safe entries that run kernels compiled with a token's features. Each
-/// `fn name(t: Token, args) => path<generics>;` defines `pub(crate) fn name(t, args)`
-/// calling `path::<generics>(t, args)` inside a `#[target_feature(enable = FEATURES)]`
-/// function.
-macro_rules! entries {
-    ($feat:literal; $($(#[$m:meta])* fn $name:ident($t:ident: $tok:ty $(, $a:ident: $ty:ty)*)
-        => $($k:ident)::+ <$($g:tt),*>;)*) => {$(
-        $(#[$m])*
-        pub(crate) fn $name($t: $tok $(, $a: $ty)*) {
-            #[inline(never)]
-            #[target_feature(enable = $feat)]
-            fn inner($t: $tok $(, $a: $ty)*) {
-                $($k)::+::<$($g),*>($t $(, $a)*)
-            }
-            // SAFETY: the token proves the CPU has the features `inner` is compiled with.
-            unsafe { inner($t $(, $a)*) }
+/// The per-width entries of an algorithm's generic kernel bodies, written once for every
+/// width: for each width a module (`$m`) with its vector type `V` and token type `Token`,
+/// and in it, for each `[unsafe] fn name<consts>(t: Token, args) => body::<generics>;`, a
+/// function `name` that calls `body` inside a `#[target_feature]` function compiled with
+/// the width's features (the token proves them; `unsafe` passes the body's own contract
+/// on, stated in the entry's docs).
+macro_rules! width_entries {
+    (
+        widths: [$($(#[$wd:meta])* $m:ident: $v:ident, $tok:ident, $feat:literal;)*]
+        $fns:tt
+    ) => {$(
+        $(#[$wd])*
+        pub(crate) mod $m {
+            #[allow(unused_imports)]
+            use super::*;
+            /// This width's vector type.
+            #[allow(dead_code)]
+            pub(crate) type V = $crate::simd::aes::$v;
+            /// This width's token.
+            pub(crate) type Token = $crate::cpu::$tok;
+            $crate::simd::aes::width_entries!(@fns $feat; $fns);
         }
     )*};
+    (@fns $feat:literal; {}) => {};
+    (@fns $feat:literal; {
+        $(#[$mt:meta])* fn $name:ident $(<$(const $g:ident: $gt:ty),*>)?
+            ($t:ident: Token $(, $a:ident: $ty:ty)* $(,)?)
+            => $($k:ident)::+ <$($ga:tt),*>;
+        $($rest:tt)*
+    }) => {
+        $(#[$mt])*
+        #[inline]
+        pub(crate) fn $name $(<$(const $g: $gt),*>)? ($t: Token $(, $a: $ty)*) {
+            #[inline(never)]
+            #[target_feature(enable = $feat)]
+            fn inner $(<$(const $g: $gt),*>)? ($t: Token $(, $a: $ty)*) {
+                $($k)::+::<$($ga),*>($t $(, $a)*)
+            }
+            // SAFETY: the token proves the CPU has the features `inner` is compiled with.
+            unsafe { inner $(::<$($g),*>)? ($t $(, $a)*) }
+        }
+        $crate::simd::aes::width_entries!(@fns $feat; { $($rest)* });
+    };
+    (@fns $feat:literal; {
+        $(#[$mt:meta])* unsafe fn $name:ident $(<$(const $g:ident: $gt:ty),*>)?
+            ($t:ident: Token $(, $a:ident: $ty:ty)* $(,)?)
+            => $($k:ident)::+ <$($ga:tt),*>;
+        $($rest:tt)*
+    }) => {
+        $(#[$mt])*
+        #[inline]
+        pub(crate) unsafe fn $name $(<$(const $g: $gt),*>)? ($t: Token $(, $a: $ty)*) {
+            #[inline(never)]
+            #[target_feature(enable = $feat)]
+            unsafe fn inner $(<$(const $g: $gt),*>)? ($t: Token $(, $a: $ty)*) {
+                // SAFETY: the entry's contract, which its caller keeps.
+                unsafe { $($k)::+::<$($ga),*>($t $(, $a)*) }
+            }
+            // SAFETY: the token proves the CPU has the features `inner` is compiled with;
+            // the rest of the contract is the caller's.
+            unsafe { inner $(::<$($g),*>)? ($t $(, $a)*) }
+        }
+        $crate::simd::aes::width_entries!(@fns $feat; { $($rest)* });
+    };
 }
-pub(crate) use entries;
+pub(crate) use width_entries;
 
 /// Methods `fn f(self, o: Self) -> Self` that are one intrinsic on the registers.
 macro_rules! ops {

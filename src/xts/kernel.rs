@@ -42,7 +42,7 @@ use crate::aes::{Block, KeySchedule};
 use crate::cpu::AesNiToken;
 use crate::simd::aes::{AesVec, AtUse, Keys, load_halves, round_all};
 
-use super::{MANY, ONE, SHORT};
+use super::{MANY, ONE, SHORT, Units};
 use crate::tuning::FreshTweaks;
 
 /// Registers per group: 8 independent chains cover `aesenc`'s latency (4) times its
@@ -215,17 +215,19 @@ impl<V: AesVec> Consts<V> {
 /// any) has `R` rounds and comes with one unit. `fresh`: how a multi-unit call makes each
 /// next unit's first tweaks.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
 pub(super) unsafe fn units<V: AesVec, const DEC: bool, const PATH: u8, const R: usize>(
     tok: V::Token,
-    k1: &KeySchedule,
-    k2: Option<&KeySchedule>,
-    tweaks: &[Block],
-    src: *const u8,
-    dst: *mut u8,
-    len: usize,
-    fresh: FreshTweaks,
+    job: Units<'_>,
 ) {
+    let Units {
+        k1,
+        k2,
+        tweaks,
+        src,
+        dst,
+        len,
+        ..
+    } = job;
     let keys = if DEC { &k1.dec } else { &k1.enc };
     let rk = RoundKeys::new(tok, keys, PATH != SHORT);
     let c = Consts::new::<R>(rk);
@@ -246,7 +248,7 @@ pub(super) unsafe fn units<V: AesVec, const DEC: bool, const PATH: u8, const R: 
     }
     if len.is_multiple_of(16 * G * V::LANES) {
         // SAFETY: the caller's contract, and whole groups.
-        unsafe { units_fused::<V, DEC, R>(tok, rk, &c, tweaks, src, dst, len, fresh) };
+        unsafe { units_fused::<V, DEC, R>(tok, rk, &c, job) };
         return;
     }
     for (i, t0) in tweaks.iter().enumerate() {
@@ -265,7 +267,6 @@ pub(super) unsafe fn units<V: AesVec, const DEC: bool, const PATH: u8, const R: 
 /// # Safety
 /// `src` readable and `dst` writable for `128 L` bytes, equal or disjoint.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
 unsafe fn group<V: AesVec, const DEC: bool, const R: usize>(
     tok: V::Token,
     rk: RoundKeys<'_, V>,
@@ -342,7 +343,6 @@ fn next_tweaks<V: AesVec>(
 /// # Safety
 /// As [`units`] for one unit.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
 unsafe fn unit<V: AesVec, const DEC: bool, const R: usize, const PATH: u8>(
     tok: V::Token,
     rk: RoundKeys<'_, V>,
@@ -644,17 +644,20 @@ unsafe fn tail<V: AesVec, const DEC: bool, const R: usize, const NV: usize>(
 /// # Safety
 /// As [`units`]; `len % (128 L) == 0`.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
 unsafe fn units_fused<V: AesVec, const DEC: bool, const R: usize>(
     tok: V::Token,
     rk: RoundKeys<'_, V>,
     c: &Consts<V>,
-    tweaks: &[Block],
-    src: *const u8,
-    dst: *mut u8,
-    len: usize,
-    fresh: FreshTweaks,
+    job: Units<'_>,
 ) {
+    let Units {
+        tweaks,
+        src,
+        dst,
+        len,
+        fresh,
+        ..
+    } = job;
     let bytes = 16 * G * V::LANES;
     let per_unit = len / bytes;
     let total = tweaks.len() * per_unit;

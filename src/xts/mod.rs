@@ -56,66 +56,56 @@ mod tweaks;
 #[cfg(simdcrypt_asm)]
 pub(crate) mod vaes_avx2_asm;
 
-/// The `#[target_feature]` entries of one register width, all generated here from the
-/// width's vector type, token and features: `units` ([`kernel::units`], one function and
-/// frame per `PATH`) and `tweaks` ([`kernel::tweaks`], a multi-unit call's raw tweaks
-/// encrypted in place).
+/// The unit kernels on each width: `units` ([`kernel::units`], one function and frame per
+/// `PATH`) and `tweaks` ([`kernel::tweaks`], a multi-unit call's raw tweaks encrypted in
+/// place).
 #[cfg(simdcrypt_x86_64)]
-macro_rules! width_entries {
-    ($($(#[$doc:meta])* $m:ident: $v:ident, $tok:ident, $feat:literal;)*) => {$(
-        $(#[$doc])*
-        pub(crate) mod $m {
-            use crate::aes::{Block, KeySchedule};
-            use crate::cpu::$tok;
-            use crate::simd::aes::$v;
-            use crate::tuning::FreshTweaks;
+mod width {
+    use super::{Units, kernel};
+    use crate::aes::{Block, KeySchedule};
 
-            /// [`super::kernel::units`] on this width.
+    crate::simd::aes::width_entries! {
+        widths: [
+            /// 128-bit registers with AES-NI: 8 blocks in flight, tweak step x^8.
+            aesni: Xmm, AesNiToken, "aes,pclmulqdq,ssse3,sse4.1";
+            /// 256-bit registers with VAES and VPCLMULQDQ: 8 ymm of 2 blocks, 16 blocks in
+            /// flight, tweak step x^16.
+            vaes_avx2: Ymm, VaesAvx2Token, "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1";
+            /// 512-bit registers with VAES and VPCLMULQDQ: 8 zmm of 4 blocks, 32 blocks in
+            /// flight, tweak step x^32, three-way XORs in one `vpternlogq`.
+            vaes_avx512: Zmm, VaesAvx512Token,
+                "avx512f,avx512bw,avx512vl,avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1";
+        ]
+        {
+            /// [`kernel::units`] on this width.
             ///
             /// # Safety
-            /// As [`super::kernel::units`].
-            #[inline(never)]
-            #[target_feature(enable = $feat)]
-            #[allow(clippy::too_many_arguments)]
-            pub(crate) unsafe fn units<const DEC: bool, const PATH: u8, const R: usize>(
-                tok: $tok,
-                k1: &KeySchedule,
-                k2: Option<&KeySchedule>,
-                tweaks: &[Block],
-                src: *const u8,
-                dst: *mut u8,
-                len: usize,
-                fresh: FreshTweaks,
-            ) {
-                // SAFETY: the caller's contract; the token proves this function's features.
-                unsafe {
-                    super::kernel::units::<$v, DEC, PATH, R>(
-                        tok, k1, k2, tweaks, src, dst, len, fresh,
-                    )
-                }
-            }
-
-            /// [`super::kernel::tweaks`] on this width.
-            #[inline(never)]
-            #[target_feature(enable = $feat)]
-            pub(crate) fn tweaks<const R: usize>(tok: $tok, k2: &KeySchedule, tw: &mut [Block]) {
-                super::kernel::tweaks::<$v, R>(tok, k2, tw);
-            }
+            /// As [`kernel::units`].
+            unsafe fn units<const DEC: bool, const PATH: u8, const R: usize>(t: Token, job: Units<'_>)
+                => kernel::units<V, DEC, PATH, R>;
+            /// [`kernel::tweaks`] on this width.
+            fn tweaks<const R: usize>(t: Token, k2: &KeySchedule, tw: &mut [Block])
+                => kernel::tweaks<V, R>;
         }
-    )*};
+    }
 }
-
 #[cfg(simdcrypt_x86_64)]
-width_entries! {
-    /// 128-bit registers with AES-NI: 8 blocks in flight, tweak step x^8.
-    aesni: Xmm, AesNiToken, "aes,pclmulqdq,ssse3,sse4.1";
-    /// 256-bit registers with VAES and VPCLMULQDQ: 8 ymm of 2 blocks, 16 blocks in
-    /// flight, tweak step x^16.
-    vaes_avx2: Ymm, VaesAvx2Token, "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1";
-    /// 512-bit registers with VAES and VPCLMULQDQ: 8 zmm of 4 blocks, 32 blocks in
-    /// flight, tweak step x^32, three-way XORs in one `vpternlogq`.
-    vaes_avx512: Zmm, VaesAvx512Token,
-        "avx512f,avx512bw,avx512vl,avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1";
+use width::{aesni, vaes_avx2, vaes_avx512};
+
+/// One call of the unit kernels: consecutive data units of `len` bytes from `src` to
+/// `dst`, unit `i` under the encrypted tweak `tweaks[i]` (with `k2`, one raw tweak that
+/// the kernel encrypts with it), keyed by `k1`; `fresh` says how a multi-unit call makes
+/// each next unit's first tweaks.
+#[derive(Clone, Copy)]
+pub(crate) struct Units<'a> {
+    pub(crate) k1: &'a KeySchedule,
+    pub(crate) k2: Option<&'a KeySchedule>,
+    pub(crate) tweaks: &'a [Block],
+    pub(crate) src: *const u8,
+    pub(crate) dst: *mut u8,
+    pub(crate) len: usize,
+    #[cfg_attr(not(simdcrypt_x86_64), allow(dead_code))]
+    pub(crate) fresh: FreshTweaks,
 }
 
 pub use tweaks::Tweaks;
@@ -180,7 +170,7 @@ impl Kernel {
         if let Some(tok) = self.aesni() {
             // (For the assembly twin, which wipes its own frame: its `burn_stack` covers
             // this call.)
-            crate::aes::aesni::encrypt_short(tok, k2, one);
+            crate::aes::width::aesni::blocks::<false, true>(tok, k2, one);
             return;
         }
         crate::aes::soft::encrypt_blocks(k2, one);
@@ -266,16 +256,15 @@ impl Kernel {
                 crate::aes::with_rounds!(xts: k2.rounds, |R| $m::tweaks::<R>($t, k2, tw))
             };
         }
-        // SAFETY (every arm): the token proves the entry's CPU features.
         match self {
             #[cfg(simdcrypt_x86_64)]
-            Kernel::AesNi(t) => unsafe { r!(aesni, t) },
+            Kernel::AesNi(t) => r!(aesni, t),
             #[cfg(simdcrypt_x86_64)]
-            Kernel::VaesAvx2(t) => unsafe { r!(vaes_avx2, t) },
+            Kernel::VaesAvx2(t) => r!(vaes_avx2, t),
             #[cfg(simdcrypt_asm)]
-            Kernel::VaesAvx2Asm(t) => unsafe { r!(vaes_avx2, t) },
+            Kernel::VaesAvx2Asm(t) => r!(vaes_avx2, t),
             #[cfg(simdcrypt_x86_64)]
-            Kernel::VaesAvx512(t) => unsafe { r!(vaes_avx512, t) },
+            Kernel::VaesAvx512(t) => r!(vaes_avx512, t),
             Kernel::Portable => crate::aes::soft::encrypt_blocks(k2, tw),
         }
     }
@@ -306,24 +295,11 @@ impl Kernel {
     /// unit (`PATH` not [`MANY`]), a schedule of `k1`'s size, and
     /// [`Kernel::encrypts_tweak`].
     #[inline]
-    #[allow(clippy::too_many_arguments)]
-    unsafe fn units_raw<const DEC: bool, const PATH: u8>(
-        self,
-        k1: &KeySchedule,
-        k2: Option<&KeySchedule>,
-        tweaks: &[Block],
-        src: *const u8,
-        dst: *mut u8,
-        len: usize,
-        fresh: FreshTweaks,
-    ) {
+    unsafe fn units_raw<const DEC: bool, const PATH: u8>(self, job: Units<'_>) {
         // SAFETY: the caller's contract; `k1.rounds` is the constant given (XTS keys
         // are AES-128 or AES-256: 10 or 14 rounds, no 12-round copies).
         unsafe {
-            crate::aes::with_rounds!(
-                xts: k1.rounds,
-                |R| self.units_r::<DEC, PATH, R>(k1, k2, tweaks, src, dst, len, fresh)
-            )
+            crate::aes::with_rounds!(xts: job.k1.rounds, |R| self.units_r::<DEC, PATH, R>(job))
         }
     }
 
@@ -333,17 +309,16 @@ impl Kernel {
     /// # Safety
     /// As [`Kernel::units_raw`]; `k1.rounds == R`.
     #[inline]
-    #[allow(clippy::too_many_arguments)]
-    unsafe fn units_r<const DEC: bool, const PATH: u8, const R: usize>(
-        self,
-        k1: &KeySchedule,
-        k2: Option<&KeySchedule>,
-        tweaks: &[Block],
-        src: *const u8,
-        dst: *mut u8,
-        len: usize,
-        fresh: FreshTweaks,
-    ) {
+    unsafe fn units_r<const DEC: bool, const PATH: u8, const R: usize>(self, job: Units<'_>) {
+        let Units {
+            k1,
+            k2,
+            tweaks,
+            src,
+            dst,
+            len,
+            ..
+        } = job;
         // SAFETY (every arm): the caller upholds the pointer and length contract, which is
         // the kernels' contract (unit `i` of the assembly's loop is the `i`-th `len` bytes
         // of the ranges); each token proves its kernel's CPU features. Portable: `copy`
@@ -351,13 +326,9 @@ impl Kernel {
         unsafe {
             match self {
                 #[cfg(simdcrypt_x86_64)]
-                Kernel::AesNi(t) => {
-                    aesni::units::<DEC, PATH, R>(t, k1, k2, tweaks, src, dst, len, fresh)
-                }
+                Kernel::AesNi(t) => aesni::units::<DEC, PATH, R>(t, job),
                 #[cfg(simdcrypt_x86_64)]
-                Kernel::VaesAvx2(t) => {
-                    vaes_avx2::units::<DEC, PATH, R>(t, k1, k2, tweaks, src, dst, len, fresh)
-                }
+                Kernel::VaesAvx2(t) => vaes_avx2::units::<DEC, PATH, R>(t, job),
                 #[cfg(simdcrypt_asm)]
                 Kernel::VaesAvx2Asm(t) => {
                     debug_assert!(k2.is_none(), "the assembly takes encrypted tweaks");
@@ -371,11 +342,8 @@ impl Kernel {
                     }
                 }
                 #[cfg(simdcrypt_x86_64)]
-                Kernel::VaesAvx512(t) => {
-                    vaes_avx512::units::<DEC, PATH, R>(t, k1, k2, tweaks, src, dst, len, fresh)
-                }
+                Kernel::VaesAvx512(t) => vaes_avx512::units::<DEC, PATH, R>(t, job),
                 Kernel::Portable => {
-                    let _ = fresh;
                     // (`run_unchecked` takes the portable backend down its safe path; this
                     // arm keeps the match total and correct.)
                     debug_assert!(k2.is_none(), "the portable arm takes encrypted tweaks");
@@ -1109,13 +1077,20 @@ impl Xts {
             let one = core::slice::from_ref(&t);
             let short = unit <= self.kernel.group_bytes();
             // SAFETY: as said above; `short` says the unit is at most a group.
+            let job = Units {
+                k1: &self.k1,
+                k2,
+                tweaks: one,
+                src: sp,
+                dst: dp,
+                len: unit,
+                fresh: self.fresh,
+            };
             unsafe {
                 if short {
-                    self.kernel
-                        .units_raw::<DEC, SHORT>(&self.k1, k2, one, sp, dp, unit, self.fresh);
+                    self.kernel.units_raw::<DEC, SHORT>(job);
                 } else {
-                    self.kernel
-                        .units_raw::<DEC, ONE>(&self.k1, k2, one, sp, dp, unit, self.fresh);
+                    self.kernel.units_raw::<DEC, ONE>(job);
                 }
             }
             wipe(core::slice::from_mut(&mut t));
@@ -1181,15 +1156,15 @@ impl Xts {
                     // pointers) or a shared borrow distinct from the exclusive `d` (no
                     // overlap); `unit` is in range.
                     unsafe {
-                        kernel.units_raw::<DEC, MANY>(
-                            &self.k1,
-                            None,
-                            &tw[..n],
-                            sp,
-                            dp,
-                            unit,
-                            self.fresh,
-                        )
+                        kernel.units_raw::<DEC, MANY>(Units {
+                            k1: &self.k1,
+                            k2: None,
+                            tweaks: &tw[..n],
+                            src: sp,
+                            dst: dp,
+                            len: unit,
+                            fresh: self.fresh,
+                        })
                     };
                 }
             }

@@ -45,9 +45,9 @@ fn reference(ks: &KeySchedule, t0: &[u8; 16], data: &[u8], enc: bool) -> Vec<u8>
             *x ^= y;
         }
         if enc {
-            imp.encrypt_blocks(ks, core::slice::from_mut(b));
+            imp.blocks::<false>(ks, core::slice::from_mut(b));
         } else {
-            imp.decrypt_blocks(ks, core::slice::from_mut(b));
+            imp.blocks::<true>(ks, core::slice::from_mut(b));
         }
         for (x, y) in b.iter_mut().zip(tw) {
             *x ^= y;
@@ -201,7 +201,7 @@ fn xts_full(t: VaesAvx2Token, key: &[u8], tweak: &[u8; 16], data: &[u8], enc: bo
     let (k1, k2) = key.split_at(key.len() / 2);
     let (ks1, ks2) = (KeySchedule::new(k1).unwrap(), KeySchedule::new(k2).unwrap());
     let mut t0 = *tweak;
-    reference_impl().encrypt_blocks(&ks2, core::slice::from_mut(&mut t0));
+    reference_impl().blocks::<false>(&ks2, core::slice::from_mut(&mut t0));
     kernel(t, &ks1, &t0, data, enc, 0, 0)
 }
 
