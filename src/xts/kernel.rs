@@ -42,7 +42,7 @@ use crate::aes::{Block, KeySchedule};
 use crate::cpu::AesNiToken;
 use crate::simd::aes::{AesVec, AtUse, Keys, load_halves, round_all};
 
-use super::{MANY, ONE, SHORT, Units};
+use super::{InOut, MANY, ONE, SHORT, UnitKeys};
 use crate::tuning::FreshTweaks;
 
 /// Registers per group: 8 independent chains cover `aesenc`'s latency (4) times its
@@ -217,17 +217,13 @@ impl<V: AesVec> Consts<V> {
 #[inline(always)]
 pub(super) unsafe fn units<V: AesVec, const DEC: bool, const PATH: u8, const R: usize>(
     tok: V::Token,
-    job: Units<'_>,
+    unit_keys: UnitKeys<'_>,
+    tweaks: &[Block],
+    io: InOut,
+    len: usize,
+    fresh: FreshTweaks,
 ) {
-    let Units {
-        k1,
-        k2,
-        tweaks,
-        src,
-        dst,
-        len,
-        ..
-    } = job;
+    let (UnitKeys { k1, k2 }, InOut { src, dst }) = (unit_keys, io);
     let keys = if DEC { &k1.dec } else { &k1.enc };
     let rk = RoundKeys::new(tok, keys, PATH != SHORT);
     let c = Consts::new::<R>(rk);
@@ -248,7 +244,7 @@ pub(super) unsafe fn units<V: AesVec, const DEC: bool, const PATH: u8, const R: 
     }
     if len.is_multiple_of(16 * G * V::LANES) {
         // SAFETY: the caller's contract, and whole groups.
-        unsafe { units_fused::<V, DEC, R>(tok, rk, &c, job) };
+        unsafe { units_fused::<V, DEC, R>(tok, rk, &c, tweaks, io, len, fresh) };
         return;
     }
     for (i, t0) in tweaks.iter().enumerate() {
@@ -648,16 +644,12 @@ unsafe fn units_fused<V: AesVec, const DEC: bool, const R: usize>(
     tok: V::Token,
     rk: RoundKeys<'_, V>,
     c: &Consts<V>,
-    job: Units<'_>,
+    tweaks: &[Block],
+    io: InOut,
+    len: usize,
+    fresh: FreshTweaks,
 ) {
-    let Units {
-        tweaks,
-        src,
-        dst,
-        len,
-        fresh,
-        ..
-    } = job;
+    let InOut { src, dst } = io;
     let bytes = 16 * G * V::LANES;
     let per_unit = len / bytes;
     let total = tweaks.len() * per_unit;

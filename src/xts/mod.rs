@@ -61,8 +61,9 @@ pub(crate) mod vaes_avx2_asm;
 /// place).
 #[cfg(simdcrypt_x86_64)]
 mod width {
-    use super::{Units, kernel};
+    use super::{InOut, UnitKeys, kernel};
     use crate::aes::{Block, KeySchedule};
+    use crate::tuning::FreshTweaks;
 
     crate::simd::aes::width_entries! {
         widths: [
@@ -81,8 +82,14 @@ mod width {
             ///
             /// # Safety
             /// As [`kernel::units`].
-            unsafe fn units<const DEC: bool, const PATH: u8, const R: usize>(t: Token, job: Units<'_>)
-                => kernel::units<V, DEC, PATH, R>;
+            unsafe fn units<const DEC: bool, const PATH: u8, const R: usize>(
+                t: Token,
+                keys: UnitKeys<'_>,
+                tweaks: &[Block],
+                io: InOut,
+                len: usize,
+                fresh: FreshTweaks,
+            ) => kernel::units<V, DEC, PATH, R>;
             /// [`kernel::tweaks`] on this width.
             fn tweaks<const R: usize>(t: Token, k2: &KeySchedule, tw: &mut [Block])
                 => kernel::tweaks<V, R>;
@@ -92,20 +99,19 @@ mod width {
 #[cfg(simdcrypt_x86_64)]
 use width::{aesni, vaes_avx2, vaes_avx512};
 
-/// One call of the unit kernels: consecutive data units of `len` bytes from `src` to
-/// `dst`, unit `i` under the encrypted tweak `tweaks[i]` (with `k2`, one raw tweak that
-/// the kernel encrypts with it), keyed by `k1`; `fresh` says how a multi-unit call makes
-/// each next unit's first tweaks.
+/// The keys of a unit kernel call: Key1's schedule, and Key2's where the kernel encrypts
+/// the one raw tweak itself. (Two pointers, passed in registers, as [`InOut`].)
 #[derive(Clone, Copy)]
-pub(crate) struct Units<'a> {
+pub(crate) struct UnitKeys<'a> {
     pub(crate) k1: &'a KeySchedule,
     pub(crate) k2: Option<&'a KeySchedule>,
-    pub(crate) tweaks: &'a [Block],
+}
+
+/// Where a unit kernel call reads and writes: the same bytes, or disjoint ranges.
+#[derive(Clone, Copy)]
+pub(crate) struct InOut {
     pub(crate) src: *const u8,
     pub(crate) dst: *mut u8,
-    pub(crate) len: usize,
-    #[cfg_attr(not(simdcrypt_x86_64), allow(dead_code))]
-    pub(crate) fresh: FreshTweaks,
 }
 
 pub use tweaks::Tweaks;
@@ -295,11 +301,20 @@ impl Kernel {
     /// unit (`PATH` not [`MANY`]), a schedule of `k1`'s size, and
     /// [`Kernel::encrypts_tweak`].
     #[inline]
-    unsafe fn units_raw<const DEC: bool, const PATH: u8>(self, job: Units<'_>) {
+    unsafe fn units_raw<const DEC: bool, const PATH: u8>(
+        self,
+        keys: UnitKeys<'_>,
+        tweaks: &[Block],
+        io: InOut,
+        len: usize,
+        fresh: FreshTweaks,
+    ) {
         // SAFETY: the caller's contract; `k1.rounds` is the constant given (XTS keys
         // are AES-128 or AES-256: 10 or 14 rounds, no 12-round copies).
         unsafe {
-            crate::aes::with_rounds!(xts: job.k1.rounds, |R| self.units_r::<DEC, PATH, R>(job))
+            crate::aes::with_rounds!(xts: keys.k1.rounds, |R| {
+                self.units_r::<DEC, PATH, R>(keys, tweaks, io, len, fresh)
+            })
         }
     }
 
@@ -309,16 +324,15 @@ impl Kernel {
     /// # Safety
     /// As [`Kernel::units_raw`]; `k1.rounds == R`.
     #[inline]
-    unsafe fn units_r<const DEC: bool, const PATH: u8, const R: usize>(self, job: Units<'_>) {
-        let Units {
-            k1,
-            k2,
-            tweaks,
-            src,
-            dst,
-            len,
-            ..
-        } = job;
+    unsafe fn units_r<const DEC: bool, const PATH: u8, const R: usize>(
+        self,
+        keys: UnitKeys<'_>,
+        tweaks: &[Block],
+        io: InOut,
+        len: usize,
+        fresh: FreshTweaks,
+    ) {
+        let (UnitKeys { k1, k2 }, InOut { src, dst }) = (keys, io);
         // SAFETY (every arm): the caller upholds the pointer and length contract, which is
         // the kernels' contract (unit `i` of the assembly's loop is the `i`-th `len` bytes
         // of the ranges); each token proves its kernel's CPU features. Portable: `copy`
@@ -326,9 +340,11 @@ impl Kernel {
         unsafe {
             match self {
                 #[cfg(simdcrypt_x86_64)]
-                Kernel::AesNi(t) => aesni::units::<DEC, PATH, R>(t, job),
+                Kernel::AesNi(t) => aesni::units::<DEC, PATH, R>(t, keys, tweaks, io, len, fresh),
                 #[cfg(simdcrypt_x86_64)]
-                Kernel::VaesAvx2(t) => vaes_avx2::units::<DEC, PATH, R>(t, job),
+                Kernel::VaesAvx2(t) => {
+                    vaes_avx2::units::<DEC, PATH, R>(t, keys, tweaks, io, len, fresh)
+                }
                 #[cfg(simdcrypt_asm)]
                 Kernel::VaesAvx2Asm(t) => {
                     debug_assert!(k2.is_none(), "the assembly takes encrypted tweaks");
@@ -342,8 +358,11 @@ impl Kernel {
                     }
                 }
                 #[cfg(simdcrypt_x86_64)]
-                Kernel::VaesAvx512(t) => vaes_avx512::units::<DEC, PATH, R>(t, job),
+                Kernel::VaesAvx512(t) => {
+                    vaes_avx512::units::<DEC, PATH, R>(t, keys, tweaks, io, len, fresh)
+                }
                 Kernel::Portable => {
+                    let _ = fresh;
                     // (`run_unchecked` takes the portable backend down its safe path; this
                     // arm keeps the match total and correct.)
                     debug_assert!(k2.is_none(), "the portable arm takes encrypted tweaks");
@@ -1076,21 +1095,15 @@ impl Xts {
             }
             let one = core::slice::from_ref(&t);
             let short = unit <= self.kernel.group_bytes();
+            let (keys, io) = (UnitKeys { k1: &self.k1, k2 }, InOut { src: sp, dst: dp });
             // SAFETY: as said above; `short` says the unit is at most a group.
-            let job = Units {
-                k1: &self.k1,
-                k2,
-                tweaks: one,
-                src: sp,
-                dst: dp,
-                len: unit,
-                fresh: self.fresh,
-            };
             unsafe {
                 if short {
-                    self.kernel.units_raw::<DEC, SHORT>(job);
+                    self.kernel
+                        .units_raw::<DEC, SHORT>(keys, one, io, unit, self.fresh);
                 } else {
-                    self.kernel.units_raw::<DEC, ONE>(job);
+                    self.kernel
+                        .units_raw::<DEC, ONE>(keys, one, io, unit, self.fresh);
                 }
             }
             wipe(core::slice::from_mut(&mut t));
@@ -1156,15 +1169,16 @@ impl Xts {
                     // pointers) or a shared borrow distinct from the exclusive `d` (no
                     // overlap); `unit` is in range.
                     unsafe {
-                        kernel.units_raw::<DEC, MANY>(Units {
-                            k1: &self.k1,
-                            k2: None,
-                            tweaks: &tw[..n],
-                            src: sp,
-                            dst: dp,
-                            len: unit,
-                            fresh: self.fresh,
-                        })
+                        kernel.units_raw::<DEC, MANY>(
+                            UnitKeys {
+                                k1: &self.k1,
+                                k2: None,
+                            },
+                            &tw[..n],
+                            InOut { src: sp, dst: dp },
+                            unit,
+                            self.fresh,
+                        )
                     };
                 }
             }
