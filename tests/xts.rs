@@ -5,7 +5,9 @@
 mod common;
 
 use aes::cipher::{BlockCipherDecrypt, KeyInit};
-use common::{Numbering, assert_sector_forms, backends, each_xts};
+use common::{
+    Numbering, assert_sector_forms, assert_units_alone, backends, each_xts, xts_key_and_seed,
+};
 use proptest::prelude::*;
 use simdcrypt::{Backend, Error, Xts};
 use simdcrypt_testkit::{bytes, hex, records};
@@ -302,8 +304,7 @@ fn unavailable_or_foreign_backend_is_an_error() {
 
 #[test]
 fn length_errors_leave_buffers_untouched() {
-    let k = key(5, 64);
-    for (_, xts) in each_xts(&k) {
+    for (_, xts) in each_xts(&key(5, 64)) {
         for len in [0, 1, 15] {
             let mut buf = bytes(1, len);
             let orig = buf.clone();
@@ -391,7 +392,6 @@ fn multi_sector_agrees_with_portable_across_batches() {
     // a partial block (the masked tail groups and the stealing path).
     for key_len in [32, 64] {
         let k = key(21 + key_len as u64, key_len);
-        let portable = Xts::with_backend(&k, Backend::Portable).unwrap();
         for (sector, count) in [
             (16, 130),
             (17, 40),
@@ -407,14 +407,21 @@ fn multi_sector_agrees_with_portable_across_batches() {
             (4097, 2),
         ] {
             let pt = bytes((sector * count) as u64, sector * count);
-            let first = u128::MAX - 70;
-            let mut want = pt.clone();
-            portable.encrypt_sectors(&mut want, sector, first).unwrap();
-            for (b, xts) in each_xts(&k) {
-                let what = format!("{b} key {key_len} sector {sector} x {count}");
-                assert_sector_forms(&xts, Numbering::From(first), sector, &pt, &want, &what);
-            }
+            let what = format!("key {key_len} sector {sector} x {count}");
+            sectors_agree_with_portable(&k, sector, &pt, u128::MAX - 70, &what);
         }
+    }
+}
+
+/// `pt` in units of `sector` numbered from `first`, under XTS key `k`: every multi-sector
+/// form on every backend under test gives the portable backend's `encrypt_sectors`.
+fn sectors_agree_with_portable(k: &[u8], sector: usize, pt: &[u8], first: u128, what: &str) {
+    let portable = Xts::with_backend(k, Backend::Portable).unwrap();
+    let mut want = pt.to_vec();
+    portable.encrypt_sectors(&mut want, sector, first).unwrap();
+    for (b, xts) in each_xts(k) {
+        let what = format!("{b} {what}");
+        assert_sector_forms(&xts, Numbering::From(first), sector, pt, &want, &what);
     }
 }
 
@@ -424,41 +431,37 @@ fn every_sector_count_to_a_hundred_agrees_with_portable() {
     // and every fill of the tweak kernel's registers: up to 31 after whole groups of 32
     // on zmm, 15 of 16 on ymm, 7 of 8 on xmm), in one-block and 48-byte units.
     let k = key(77, 64);
-    let portable = Xts::with_backend(&k, Backend::Portable).unwrap();
     for sector in [16, 48] {
         for count in 1..=100 {
             let pt = bytes((sector * count) as u64 + 5, sector * count);
-            let first = u128::from(u64::MAX) - 40;
-            let mut want = pt.clone();
-            portable.encrypt_sectors(&mut want, sector, first).unwrap();
-            for (b, xts) in each_xts(&k) {
-                let what = format!("{b} sector {sector} x {count}");
-                assert_sector_forms(&xts, Numbering::From(first), sector, &pt, &want, &what);
-            }
+            let what = format!("sector {sector} x {count}");
+            sectors_agree_with_portable(&k, sector, &pt, u128::from(u64::MAX) - 40, &what);
         }
     }
 }
 
 #[test]
 fn sector_numbers_are_little_endian_and_wrap() {
-    let k = key(11, 32);
-    for (b, xts) in each_xts(&k) {
+    for (b, xts) in each_xts(&key(11, 32)) {
         let pt = bytes(3, 3 * 48);
         let mut all = pt.clone();
         xts.encrypt_sectors(&mut all, 48, u128::MAX - 1).unwrap();
-        for (i, s) in [u128::MAX - 1, u128::MAX, 0].into_iter().enumerate() {
-            let mut one = pt[48 * i..48 * i + 48].to_vec();
-            xts.encrypt_with_tweak(&mut one, &s.to_le_bytes()).unwrap();
-            assert_eq!(one, &all[48 * i..48 * i + 48], "{b} sector {s}");
-        }
+        let sectors = [u128::MAX - 1, u128::MAX, 0];
+        assert_units_alone(
+            &xts,
+            &pt,
+            &all,
+            48,
+            |i| sectors[i].to_le_bytes(),
+            &b.to_string(),
+        );
     }
 }
 
 #[cfg(feature = "rayon")]
 #[test]
 fn parallel_equals_serial() {
-    let k = key(13, 64);
-    for (b, xts) in each_xts(&k) {
+    for (b, xts) in each_xts(&key(13, 64)) {
         for (size, sector) in [(4096usize, 512usize), (1 << 20, 4096), (2017 * 520, 520)] {
             let pt = bytes(size as u64, size);
             let mut want = pt.clone();
@@ -494,15 +497,12 @@ proptest! {
 
     #[test]
     fn round_trip_and_in_place_equals_out_of_place(
-        key_len in prop::sample::select(vec![32usize, 64]),
-        seed in any::<u64>(),
+        (k, seed) in xts_key_and_seed(),
         sector_size in sector_size(),
         count in 0usize..=5,
         first in any::<u128>(),
         offset in 0usize..16,
     ) {
-        let k = key(seed, key_len);
-        prop_assume!(k[..key_len / 2] != k[key_len / 2..]);
         let len = sector_size * count;
         let pt = bytes(seed ^ 1, len);
         for b in Xts::available_backends() {
@@ -542,13 +542,10 @@ proptest! {
 
     #[test]
     fn all_backends_agree_on_one_unit(
-        key_len in prop::sample::select(vec![32usize, 64]),
-        seed in any::<u64>(),
+        (k, seed) in xts_key_and_seed(),
         len in 16usize..=1100,
         tweak in prop::array::uniform16(any::<u8>()),
     ) {
-        let k = key(seed, key_len);
-        prop_assume!(k[..key_len / 2] != k[key_len / 2..]);
         let pt = bytes(seed ^ 2, len);
         let mut want = pt.clone();
         Xts::with_backend(&k, Backend::Portable).unwrap().encrypt_with_tweak(&mut want, &tweak).unwrap();

@@ -7,7 +7,11 @@
 mod common;
 mod tweak_conv;
 
-use common::{Numbering, assert_sector_forms, backends, each_xts};
+use common::TweaksForm::Area;
+use common::{
+    Numbering, assert_round_trips, assert_sector_forms, assert_units_alone, backends, each_xts,
+    xts_key_and_seed,
+};
 use proptest::prelude::*;
 use simdcrypt::xts::Tweaks;
 use simdcrypt::{Error, Xts};
@@ -84,23 +88,22 @@ fn multi_unit_calls_equal_a_loop_of_single_units() {
 
 #[test]
 fn new_is_encrypt_sectors_and_plain64_is_its_low_half() {
-    let k = bytes(3, 64);
-    for (b, xts) in each_xts(&k) {
+    for (b, xts) in each_xts(&bytes(3, 64)) {
         let pt = bytes(4, 70 * 512);
-        for first in [0u128, 1 << 70, u128::MAX - 10] {
+        // `pt` through encrypt_sectors from `first`, and through encrypt_sectors_with `t`.
+        let both = |first: u128, t: Tweaks| {
             let mut a = pt.clone();
             xts.encrypt_sectors(&mut a, 512, first).unwrap();
             let mut w = pt.clone();
-            xts.encrypt_sectors_with(&mut w, 512, Tweaks::new(first))
-                .unwrap();
+            xts.encrypt_sectors_with(&mut w, 512, t).unwrap();
+            (a, w)
+        };
+        for first in [0u128, 1 << 70, u128::MAX - 10] {
+            let (a, w) = both(first, Tweaks::new(first));
             assert_eq!(a, w, "{b} {first}");
         }
         // Below 2^64 with no wrap, plain64 is the 128-bit counter.
-        let mut a = pt.clone();
-        xts.encrypt_sectors(&mut a, 512, 1 << 40).unwrap();
-        let mut w = pt.clone();
-        xts.encrypt_sectors_with(&mut w, 512, Tweaks::plain64(1 << 40))
-            .unwrap();
+        let (a, w) = both(1 << 40, Tweaks::plain64(1 << 40));
         assert_eq!(a, w, "{b}");
     }
 }
@@ -108,8 +111,7 @@ fn new_is_encrypt_sectors_and_plain64_is_its_low_half() {
 /// A call in which the counter wraps in the middle equals two calls split at the wrap.
 #[test]
 fn counter_wraps_in_the_middle_of_a_call() {
-    let k = bytes(8, 32);
-    for (b, xts) in each_xts(&k) {
+    for (b, xts) in each_xts(&bytes(8, 32)) {
         let pt = bytes(9, 100 * 512);
         // plain: u32::MAX - 29 .. wraps to 0 at unit 30.
         let mut all = pt.clone();
@@ -136,13 +138,12 @@ fn counter_wraps_in_the_middle_of_a_call() {
         let mut all = pt.clone();
         xts.encrypt_sectors_with(&mut all, 512, Tweaks::plain64be(u64::MAX - 2))
             .unwrap();
-        for (i, unit) in pt.chunks(512).enumerate() {
-            let mut one = unit.to_vec();
+        let plain64be = |i: usize| {
             let mut t = [0u8; 16];
             t[8..].copy_from_slice(&(u64::MAX - 2).wrapping_add(i as u64).to_be_bytes());
-            xts.encrypt_with_tweak(&mut one, &t).unwrap();
-            assert_eq!(one, &all[512 * i..512 * i + 512], "{b} plain64be unit {i}");
-        }
+            t
+        };
+        assert_units_alone(&xts, &pt, &all, 512, plain64be, &format!("{b} plain64be"));
     }
 }
 
@@ -201,17 +202,8 @@ fn area_agrees_with_xts_mode() {
                         let mut back = want.clone();
                         xts_mode_area(&k, &mut back, size, c, true);
                         assert_eq!(back, pt);
-                        for xts in &xs {
-                            let what = format!(
-                                "{} key {key_len} {c:?} {size} x {count} + {rest}",
-                                xts.backend()
-                            );
-                            let mut x = pt.clone();
-                            xts.encrypt_area(&mut x, size, c.tweaks()).unwrap();
-                            assert_eq!(x, want, "encrypt_area {what}");
-                            xts.decrypt_area(&mut x, size, c.tweaks()).unwrap();
-                            assert_eq!(x, pt, "decrypt_area {what}");
-                        }
+                        let what = format!("key {key_len} {c:?} {size} x {count} + {rest}");
+                        assert_round_trips(&xs, (Area, size, c.tweaks()), &pt, &want, &what);
                     }
                 }
             }
@@ -222,8 +214,7 @@ fn area_agrees_with_xts_mode() {
 /// Every rejected call leaves every buffer untouched.
 #[test]
 fn errors_leave_buffers_untouched() {
-    let k = bytes(12, 64);
-    for (b, xts) in each_xts(&k) {
+    for (b, xts) in each_xts(&bytes(12, 64)) {
         let pt = bytes(13, 3 * 512);
         let mut buf = pt.clone();
         let mut dst = vec![0u8; pt.len()];
@@ -308,8 +299,7 @@ fn errors_leave_buffers_untouched() {
 #[cfg(feature = "rayon")]
 #[test]
 fn parallel_with_tweaks_equals_serial() {
-    let k = bytes(14, 32);
-    for (b, xts) in each_xts(&k) {
+    for (b, xts) in each_xts(&bytes(14, 32)) {
         let size = 2 * Xts::PAR_THRESHOLD + 3 * 4096;
         let pt = bytes(15, size);
         for t in [
@@ -439,8 +429,7 @@ proptest! {
 
     #[test]
     fn any_convention_equals_a_loop(
-        key_len in prop::sample::select(vec![32usize, 64]),
-        seed in any::<u64>(),
+        (k, seed) in xts_key_and_seed(),
         size in prop_oneof![16usize..=80, prop::sample::select(vec![512usize, 4096])],
         count in 0usize..=5,
         first in any::<u128>(),
@@ -449,8 +438,6 @@ proptest! {
         be in any::<bool>(),
         rest in 0usize..80,
     ) {
-        let k = bytes(seed, key_len);
-        prop_assume!(k[..key_len / 2] != k[key_len / 2..]);
         let c = Conv { first, step, bits, be };
         let pt = bytes(seed ^ 5, size * count);
         for b in Xts::available_backends() {

@@ -10,7 +10,8 @@ mod common;
 #[path = "../../tests/tweak_conv/mod.rs"]
 mod tweak_conv;
 
-use common::backends;
+use common::TweaksForm::Sectors;
+use common::{assert_round_trips, backends};
 use simdcrypt::Xts;
 use simdcrypt::xts::Tweaks;
 use simdcrypt_oracle::openssl::{Cipher, Kind};
@@ -40,14 +41,8 @@ fn multi_unit_calls_agree_with_openssl_per_unit() {
                 assert!(dec.run(&mut c.tweak(i as u128), w, p));
             }
             assert_eq!(back, pt);
-            for xts in &xs {
-                let what = format!("{} key {key_len} {c:?} {size} x {count}", xts.backend());
-                let mut x = pt.clone();
-                xts.encrypt_sectors_with(&mut x, size, c.tweaks()).unwrap();
-                assert_eq!(x, want, "vs OpenSSL {what}");
-                xts.decrypt_sectors_with(&mut x, size, c.tweaks()).unwrap();
-                assert_eq!(x, pt, "{what}");
-            }
+            let what = format!("vs OpenSSL key {key_len} {c:?} {size} x {count}");
+            assert_round_trips(&xs, (Sectors, size, c.tweaks()), &pt, &want, &what);
         }
     }
 }

@@ -29,6 +29,28 @@ pub fn pattern_blocks(nblocks: usize, seed: u8) -> Vec<u8> {
         .collect()
 }
 
+/// A CBC case: an AES key of any valid length, an IV, and `pattern_blocks` of up to 40
+/// or up to 260 blocks.
+pub fn cbc_case() -> impl Strategy<Value = (Vec<u8>, [u8; 16], Vec<u8>)> {
+    (
+        aes_key(),
+        prop::array::uniform16(any::<u8>()),
+        prop_oneof![0usize..=40, 0usize..=260],
+        any::<u8>(),
+    )
+        .prop_map(|(key, iv, nblocks, seed)| (key, iv, pattern_blocks(nblocks, seed)))
+}
+
+/// An XTS key of 32 or 64 bytes with distinct halves, `bytes(seed, len)`, and its seed
+/// (for the test's other data).
+pub fn xts_key_and_seed() -> impl Strategy<Value = (Vec<u8>, u64)> {
+    (prop::sample::select(vec![32usize, 64]), any::<u64>())
+        .prop_map(|(len, seed)| (simdcrypt_testkit::bytes(seed, len), seed))
+        .prop_filter("equal key halves", |(k, _)| {
+            k[..k.len() / 2] != k[k.len() / 2..]
+        })
+}
+
 /// RFC 3962 Appendix B: the AES-128 key ("chicken teriyaki") of its CBC ciphertext
 /// stealing vectors (zero IV).
 pub const RFC3962_KEY: &str = "636869636b656e207465726979616b69";
@@ -137,6 +159,59 @@ pub fn unavailable_or_foreign_backend_is_an_error<T: Dispatched>(
                 T::ALGORITHM
             );
         }
+    }
+}
+
+/// A multi-unit XTS call under a tweak convention.
+#[derive(Clone, Copy, Debug)]
+pub enum TweaksForm {
+    /// `encrypt_sectors_with` / `decrypt_sectors_with`: whole units.
+    Sectors,
+    /// `encrypt_area` / `decrypt_area`: a short last unit allowed.
+    Area,
+}
+
+/// On each of `xs`, `form` in units of `size` under `t` encrypts a copy of `pt` to `want`
+/// and decrypts it back to `pt`; the messages name the backend and `what`.
+pub fn assert_round_trips(
+    xs: &[Xts],
+    (form, size, t): (TweaksForm, usize, Tweaks),
+    pt: &[u8],
+    want: &[u8],
+    what: &str,
+) {
+    for xts in xs {
+        let what = format!("{} {form:?} {what}", xts.backend());
+        let mut x = pt.to_vec();
+        match form {
+            TweaksForm::Sectors => xts.encrypt_sectors_with(&mut x, size, t),
+            TweaksForm::Area => xts.encrypt_area(&mut x, size, t),
+        }
+        .unwrap();
+        assert_eq!(x, want, "encrypt {what}");
+        match form {
+            TweaksForm::Sectors => xts.decrypt_sectors_with(&mut x, size, t),
+            TweaksForm::Area => xts.decrypt_area(&mut x, size, t),
+        }
+        .unwrap();
+        assert_eq!(x, pt, "decrypt {what}");
+    }
+}
+
+/// Each `size`-byte unit of `pt`, encrypted alone under `tweak(i)`, is unit `i` of `all`.
+pub fn assert_units_alone(
+    xts: &Xts,
+    pt: &[u8],
+    all: &[u8],
+    size: usize,
+    tweak: impl Fn(usize) -> [u8; 16],
+    what: &str,
+) {
+    assert_eq!(pt.len(), all.len(), "{what}");
+    for (i, (unit, want)) in pt.chunks(size).zip(all.chunks(size)).enumerate() {
+        let mut one = unit.to_vec();
+        xts.encrypt_with_tweak(&mut one, &tweak(i)).unwrap();
+        assert_eq!(one, want, "{what} unit {i}");
     }
 }
 
