@@ -320,56 +320,44 @@ fn simdcrypt_backend_bad_values_are_reported_not_fatal() {
 /// `available_backends`.
 type Build = fn(Backend) -> Result<Backend, Error>;
 
+/// A row of `keyed_types`: `$t` as named, the backends `$imp` implements (the HMAC types
+/// run SHA-1's), those `$t` has here, and `$t::$new(args.., backend)` built.
+macro_rules! keyed {
+    ($name:expr, $t:ident, $imp:ident, $new:ident($($arg:expr),*)) => {
+        (
+            $name,
+            $imp::implemented_backends(),
+            $t::available_backends().collect(),
+            |b| $t::$new($($arg,)* b).map(|x| x.backend()),
+        )
+    };
+}
+
 fn keyed_types() -> Vec<(&'static str, &'static [Backend], Vec<Backend>, Build)> {
     use simdcrypt::{Cbc, CbcHmacSha1, HmacSha1, HmacSha1Key, Sha1, Xts};
     vec![
-        (
-            "Aes",
-            Aes::implemented_backends(),
-            Aes::available_backends().collect(),
-            |b| Aes::with_backend(&[0u8; 16], b).map(|x| x.backend()),
-        ),
-        (
+        keyed!("Aes", Aes, Aes, with_backend(&[0u8; 16])),
+        keyed!(
             "Xts",
-            Xts::implemented_backends(),
-            Xts::available_backends().collect(),
-            |b| Xts::with_backend(&[[1u8; 32], [2u8; 32]].concat(), b).map(|x| x.backend()),
+            Xts,
+            Xts,
+            with_backend(&[[1u8; 32], [2u8; 32]].concat())
         ),
-        (
+        keyed!(
             "Xts (equal halves)",
-            Xts::implemented_backends(),
-            Xts::available_backends().collect(),
-            |b| Xts::with_backend_allow_equal_halves(&[7u8; 64], b).map(|x| x.backend()),
+            Xts,
+            Xts,
+            with_backend_allow_equal_halves(&[7u8; 64])
         ),
-        (
-            "Cbc",
-            Cbc::implemented_backends(),
-            Cbc::available_backends().collect(),
-            |b| Cbc::with_backend(&[0u8; 16], b).map(|x| x.backend()),
-        ),
-        (
-            "Sha1",
-            Sha1::implemented_backends(),
-            Sha1::available_backends().collect(),
-            |b| Sha1::with_backend(b).map(|x| x.backend()),
-        ),
-        (
-            "HmacSha1",
-            Sha1::implemented_backends(),
-            HmacSha1::available_backends().collect(),
-            |b| HmacSha1::with_backend(b"k", b).map(|x| x.backend()),
-        ),
-        (
-            "HmacSha1Key",
-            Sha1::implemented_backends(),
-            HmacSha1Key::available_backends().collect(),
-            |b| HmacSha1Key::with_backend(b"k", b).map(|x| x.backend()),
-        ),
-        (
+        keyed!("Cbc", Cbc, Cbc, with_backend(&[0u8; 16])),
+        keyed!("Sha1", Sha1, Sha1, with_backend()),
+        keyed!("HmacSha1", HmacSha1, Sha1, with_backend(b"k")),
+        keyed!("HmacSha1Key", HmacSha1Key, Sha1, with_backend(b"k")),
+        keyed!(
             "CbcHmacSha1",
-            CbcHmacSha1::implemented_backends(),
-            CbcHmacSha1::available_backends().collect(),
-            |b| CbcHmacSha1::with_backend(&[0u8; 16], b"k", b).map(|x| x.backend()),
+            CbcHmacSha1,
+            CbcHmacSha1,
+            with_backend(&[0u8; 16], b"k")
         ),
     ]
 }
