@@ -130,6 +130,33 @@ pub fn version() -> Option<String> {
     )
 }
 
+/// Declares `$name`, the owner of a shim context (`ctx`, with `$field`s beside it), which
+/// `$free` frees once on drop.
+macro_rules! owned_ctx {
+    ($(#[$doc:meta])* $name:ident { $($field:ident: $ty:ty),* }, $free:ident) => {
+        $(#[$doc])*
+        pub struct $name {
+            ctx: *mut c_void,
+            $($field: $ty,)*
+        }
+
+        impl Drop for $name {
+            fn drop(&mut self) {
+                // SAFETY: `ctx` came from the matching `_new` shim call and is freed once.
+                unsafe { $free(self.ctx) }
+            }
+        }
+    };
+}
+
+/// The 20 bytes that `run` writes to the pointer it is given; `what` names the call in
+/// the panic if it fails (returns other than 1).
+fn out20(what: &str, run: impl FnOnce(*mut u8) -> i32) -> [u8; 20] {
+    let mut out = [0u8; 20];
+    assert_eq!(run(out.as_mut_ptr()), 1, "OpenSSL {what} failed");
+    out
+}
+
 /// Which OpenSSL cipher.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -141,11 +168,11 @@ pub enum Kind {
     Ecb,
 }
 
-/// A keyed OpenSSL cipher context, reused across calls.
-pub struct Cipher {
-    ctx: *mut c_void,
-    key_len: usize,
-}
+owned_ctx!(
+    /// A keyed OpenSSL cipher context, reused across calls.
+    Cipher { key_len: usize },
+    simdcrypt_ossl_cipher_free
+);
 
 impl Cipher {
     /// `None` if OpenSSL rejects the key (wrong length, or XTS with equal halves), or
@@ -194,17 +221,11 @@ impl Cipher {
     }
 }
 
-impl Drop for Cipher {
-    fn drop(&mut self) {
-        // SAFETY: `ctx` came from `simdcrypt_ossl_cipher_new` and is freed once.
-        unsafe { simdcrypt_ossl_cipher_free(self.ctx) }
-    }
-}
-
-/// A reusable OpenSSL SHA-1 context.
-pub struct Sha1 {
-    ctx: *mut c_void,
-}
+owned_ctx!(
+    /// A reusable OpenSSL SHA-1 context.
+    Sha1 {},
+    simdcrypt_ossl_md_free
+);
 
 impl Sha1 {
     /// A context; `None` without OpenSSL (or if `EVP_MD_CTX_new` fails).
@@ -224,12 +245,10 @@ impl Sha1 {
 
     /// SHA-1 of `data`.
     pub fn digest(&mut self, data: &[u8]) -> [u8; 20] {
-        let mut out = [0u8; 20];
         // SAFETY: the context is live; `data` is valid for its length; `out` is 20 bytes.
-        let ok =
-            unsafe { simdcrypt_ossl_sha1(self.ctx, data.as_ptr(), data.len(), out.as_mut_ptr()) };
-        assert_eq!(ok, 1, "OpenSSL SHA-1 failed");
-        out
+        out20("SHA-1", |out| unsafe {
+            simdcrypt_ossl_sha1(self.ctx, data.as_ptr(), data.len(), out)
+        })
     }
 }
 
@@ -239,17 +258,11 @@ impl Default for Sha1 {
     }
 }
 
-impl Drop for Sha1 {
-    fn drop(&mut self) {
-        // SAFETY: `ctx` came from `simdcrypt_ossl_md_new` and is freed once.
-        unsafe { simdcrypt_ossl_md_free(self.ctx) }
-    }
-}
-
-/// HMAC-SHA1 under a key set up once (OpenSSL keeps its inner and outer states).
-pub struct HmacKey {
-    ctx: *mut c_void,
-}
+owned_ctx!(
+    /// HMAC-SHA1 under a key set up once (OpenSSL keeps its inner and outer states).
+    HmacKey {},
+    simdcrypt_ossl_hmac_free
+);
 
 impl HmacKey {
     /// `None` without OpenSSL (or if OpenSSL fails to set the key up).
@@ -261,20 +274,10 @@ impl HmacKey {
 
     /// The HMAC-SHA1 of `data`.
     pub fn mac(&mut self, data: &[u8]) -> [u8; 20] {
-        let mut out = [0u8; 20];
         // SAFETY: the context is live; `data` is valid for its length; `out` is 20 bytes.
-        let ok = unsafe {
-            simdcrypt_ossl_hmac_run(self.ctx, data.as_ptr(), data.len(), out.as_mut_ptr())
-        };
-        assert_eq!(ok, 1, "OpenSSL HMAC-SHA1 failed");
-        out
-    }
-}
-
-impl Drop for HmacKey {
-    fn drop(&mut self) {
-        // SAFETY: `ctx` came from `simdcrypt_ossl_hmac_new` and is freed once.
-        unsafe { simdcrypt_ossl_hmac_free(self.ctx) }
+        out20("HMAC-SHA1", |out| unsafe {
+            simdcrypt_ossl_hmac_run(self.ctx, data.as_ptr(), data.len(), out)
+        })
     }
 }
 
@@ -283,17 +286,8 @@ impl Drop for HmacKey {
 /// # Panics
 /// Without OpenSSL (see [`available`]).
 pub fn hmac_sha1(key: &[u8], data: &[u8]) -> [u8; 20] {
-    let mut out = [0u8; 20];
     // SAFETY: `key` and `data` are valid for their lengths; `out` is 20 bytes.
-    let ok = unsafe {
-        simdcrypt_ossl_hmac_sha1(
-            key.as_ptr(),
-            key.len(),
-            data.as_ptr(),
-            data.len(),
-            out.as_mut_ptr(),
-        )
-    };
-    assert_eq!(ok, 1, "OpenSSL HMAC-SHA1 failed");
-    out
+    out20("HMAC-SHA1", |out| unsafe {
+        simdcrypt_ossl_hmac_sha1(key.as_ptr(), key.len(), data.as_ptr(), data.len(), out)
+    })
 }
