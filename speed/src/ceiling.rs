@@ -450,32 +450,47 @@ mod tests {
         }};
     }
 
-    /// The latency probe is one chain across runs: each run starts from the previous run's
-    /// result, so two runs give what one run from that result gives.
+    /// The capability token `$t`, or, on a CPU without `$what`, a line on stderr and a return
+    /// from the test: the probe is never built there (Instr::probe returns None).
+    macro_rules! token_or_return {
+        ($t:ident, $what:literal) => {
+            match simdcrypt::cpu::$t::get() {
+                Some(tok) => tok,
+                None => {
+                    eprintln!(concat!("skipped: no ", $what, " on this CPU"));
+                    return;
+                }
+            }
+        };
+    }
+
+    /// A latency probe is one chain across runs: each run starts from the previous run's
+    /// result, so two runs of `$variant` give what one `$step` (its `$instr`'s loop) from
+    /// the first result gives.
+    macro_rules! latency_chain_continues {
+        ($variant:ident($token:expr, $start:expr), $step:path, $instr:expr) => {{
+            let (after_one, after_two) = run_twice!($variant($token, $start));
+            assert_ne!(after_one, $start);
+            // SAFETY: the probe's token proves the instructions `$step` runs, and SSE4.1.
+            let want = unsafe { $step(after_one) };
+            assert_eq!(after_two, want);
+            assert_ne!(after_two, after_one);
+            assert_eq!($instr.ops_per_run(), LAT_ITERS);
+        }};
+    }
+
+    /// The `aesenc` latency probe's chain continues across runs.
     #[test]
     fn aes_latency_probe_continues_its_chain() {
-        let Some(tok) = simdcrypt::cpu::AesNiToken::get() else {
-            // No AES-NI: the probe is never built here (Instr::probe returns None).
-            eprintln!("skipped: no AES-NI on this CPU");
-            return;
-        };
-        let (after_one, after_two) = run_twice!(AesLatency(tok, 0));
-        assert_ne!(after_one, 0);
-        // SAFETY: the token proves AES-NI and SSE4.1.
-        let want = unsafe { x86::aes_latency(after_one) };
-        assert_eq!(after_two, want);
-        assert_ne!(after_two, after_one);
-        assert_eq!(Instr::AesLatency.ops_per_run(), LAT_ITERS);
+        let tok = token_or_return!(AesNiToken, "AES-NI");
+        latency_chain_continues!(AesLatency(tok, 0), x86::aes_latency, Instr::AesLatency);
     }
 
     /// The same for the ten-key block chain; and the restarted chains do restart (two runs
     /// give the same value).
     #[test]
     fn aes_block_chain_continues_and_restarted_chains_restart() {
-        let Some(tok) = simdcrypt::cpu::AesNiToken::get() else {
-            eprintln!("skipped: no AES-NI on this CPU");
-            return;
-        };
+        let tok = token_or_return!(AesNiToken, "AES-NI");
         let (one, two) = run_twice!(AesBlock(tok, 0));
         // SAFETY: the token proves AES-NI and SSE4.1.
         assert_eq!(two, unsafe { x86::aes_block_chain(one) });
@@ -501,17 +516,11 @@ mod tests {
     /// The same for the `sha1rnds4` latency probe.
     #[test]
     fn sha1rnds4_latency_probe_continues_its_chain() {
-        let Some(tok) = simdcrypt::cpu::ShaNiToken::get() else {
-            // No SHA-NI: the probe is never built here (Instr::probe returns None).
-            eprintln!("skipped: no SHA-NI on this CPU");
-            return;
-        };
-        let (after_one, after_two) = run_twice!(ShaLatency(tok, [0; 2]));
-        assert_ne!(after_one, [0; 2]);
-        // SAFETY: the token proves the SHA extensions and SSE4.1.
-        let want = unsafe { x86::sha1rnds4_latency(after_one) };
-        assert_eq!(after_two, want);
-        assert_ne!(after_two, after_one);
-        assert_eq!(Instr::Sha1Rnds4Latency.ops_per_run(), LAT_ITERS);
+        let tok = token_or_return!(ShaNiToken, "SHA-NI");
+        latency_chain_continues!(
+            ShaLatency(tok, [0; 2]),
+            x86::sha1rnds4_latency,
+            Instr::Sha1Rnds4Latency
+        );
     }
 }

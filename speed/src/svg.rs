@@ -52,36 +52,39 @@ fn peer_color(name: &str) -> Option<&'static str> {
 /// Dash patterns of the runs after the first.
 const RUN_DASH: &[&str] = &["", "8 4", "2 3", "10 3 2 3"];
 
-/// The family's title and its id in the SVG (`family-<id>`).
-pub fn family_name(f: Option<Family>) -> (&'static str, &'static str) {
-    match f {
-        Some(Family::Ecb) => ("AES-ECB (blocks)", "ecb"),
-        Some(Family::Xts) => ("AES-XTS, one data unit per message", "xts"),
-        Some(Family::XtsSectors) => (
-            "AES-XTS, 512-byte data units (encrypt_sectors)",
-            "xts-sectors",
-        ),
-        Some(Family::XtsPar) => (
-            "AES-XTS par_encrypt_sectors, 4 KiB units, by threads",
-            "xts-par",
-        ),
-        Some(Family::Cbc) => ("AES-CBC, one chain", "cbc"),
-        Some(Family::CbcMany) => ("AES-CBC, many streams (encrypt_many)", "cbc-many"),
-        Some(Family::Sha1) => ("SHA-1, one message", "sha1"),
-        Some(Family::Sha1Many) => ("SHA-1, many messages (sha1_many)", "sha1-many"),
-        Some(Family::HmacSha1) => ("HMAC-SHA1, keyed per message", "hmac-sha1"),
-        Some(Family::HmacSha1Keyed) => ("HMAC-SHA1, key set up once", "hmac-sha1-keyed"),
-        Some(Family::CbcHmacSha1) => (
-            "AES-CBC + HMAC-SHA1 in one pass (CbcHmacSha1)",
-            "cbc-hmac-sha1",
-        ),
-        Some(Family::Krb5) => ("Kerberos aes256-cts-hmac-sha1-96", "krb5"),
-        Some(Family::AesKey) => ("AES key setup (keys per second)", "aes-key"),
-        Some(Family::CbcKey) => ("CBC key setup (keys per second)", "cbc-key"),
-        Some(Family::XtsKey) => ("XTS key setup (keys per second)", "xts-key"),
-        Some(Family::Krb5Keys) => ("Kerberos usage keys (keys per second)", "krb5-keys"),
-        None => ("Other", "other"),
+/// The family's title and its id in the SVG (`family-<id>`): the variant's name in kebab
+/// case, `other` for none.
+pub fn family_name(f: Option<Family>) -> (&'static str, String) {
+    use Family::*;
+    let Some(f) = f else {
+        return ("Other", "other".into());
+    };
+    let title = match f {
+        Ecb => "AES-ECB (blocks)",
+        Xts => "AES-XTS, one data unit per message",
+        XtsSectors => "AES-XTS, 512-byte data units (encrypt_sectors)",
+        XtsPar => "AES-XTS par_encrypt_sectors, 4 KiB units, by threads",
+        Cbc => "AES-CBC, one chain",
+        CbcMany => "AES-CBC, many streams (encrypt_many)",
+        Sha1 => "SHA-1, one message",
+        Sha1Many => "SHA-1, many messages (sha1_many)",
+        HmacSha1 => "HMAC-SHA1, keyed per message",
+        HmacSha1Keyed => "HMAC-SHA1, key set up once",
+        CbcHmacSha1 => "AES-CBC + HMAC-SHA1 in one pass (CbcHmacSha1)",
+        Krb5 => "Kerberos aes256-cts-hmac-sha1-96",
+        AesKey => "AES key setup (keys per second)",
+        CbcKey => "CBC key setup (keys per second)",
+        XtsKey => "XTS key setup (keys per second)",
+        Krb5Keys => "Kerberos usage keys (keys per second)",
+    };
+    let mut id = String::new();
+    for c in format!("{f:?}").chars() {
+        if c.is_ascii_uppercase() && !id.is_empty() {
+            id.push('-');
+        }
+        id.push(c.to_ascii_lowercase());
     }
+    (title, id)
 }
 
 fn family_of(alg: &str) -> Option<Family> {
@@ -478,6 +481,20 @@ fn fmt_gbs(v: f64, step: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn family_ids_are_the_variants_in_kebab_case() {
+        for (f, id) in [
+            (Family::Ecb, "ecb"),
+            (Family::XtsSectors, "xts-sectors"),
+            (Family::HmacSha1Keyed, "hmac-sha1-keyed"),
+            (Family::CbcHmacSha1, "cbc-hmac-sha1"),
+            (Family::Krb5Keys, "krb5-keys"),
+        ] {
+            assert_eq!(family_name(Some(f)).1, id);
+        }
+        assert_eq!(family_name(None), ("Other", "other".to_string()));
+    }
     use crate::record::RunInfo;
 
     fn records(scale: f64) -> Vec<Record> {
