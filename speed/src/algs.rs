@@ -16,7 +16,7 @@ use aes::cipher::{
 use simdcrypt::{Aes, Backend};
 
 use crate::ceiling::Ceiling;
-use crate::keysetup;
+use crate::keysetup::{self, OursKeyed};
 use crate::measure::Runner;
 
 /// Who implements a contender.
@@ -605,6 +605,8 @@ impl Algorithm {
     }
 
     fn make_simdcrypt(&self, b: Option<Backend>, k: &[u8], size: usize) -> Option<Box<dyn Runner>> {
+        // The key-setup rows key with `new` where the backend is the automatic choice.
+        let auto = b == self.auto();
         match self.family {
             Family::Ecb => {
                 let aes = match b {
@@ -698,27 +700,9 @@ impl Algorithm {
                     encrypt: self.encrypt,
                 }))
             }
-            Family::AesKey => Some(Box::new(keysetup::OursAes {
-                key: k.to_vec(),
-                backend: b?,
-                auto: b == self.auto(),
-                aes: None,
-                out: Default::default(),
-            })),
-            Family::CbcKey => Some(Box::new(keysetup::OursCbc {
-                key: k.to_vec(),
-                backend: b?,
-                auto: b == self.auto(),
-                cbc: None,
-                out: Default::default(),
-            })),
-            Family::XtsKey => Some(Box::new(keysetup::OursXts {
-                key: k.to_vec(),
-                backend: b?,
-                auto: b == self.auto(),
-                xts: None,
-                out: Default::default(),
-            })),
+            Family::AesKey => Some(Box::new(OursKeyed::<Aes>::new(k, b?, auto))),
+            Family::CbcKey => Some(Box::new(OursKeyed::<simdcrypt::Cbc>::new(k, b?, auto))),
+            Family::XtsKey => Some(Box::new(OursKeyed::<simdcrypt::Xts>::new(k, b?, auto))),
             Family::Krb5Keys => Some(Box::new(keysetup::OursKrb5 {
                 key: k.to_vec(),
                 backend: b?,

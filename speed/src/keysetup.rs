@@ -22,93 +22,74 @@ const CHECKSUM_MSG: &[u8] = b"key setup";
 
 // ---------------------------------------------------------------- simdcrypt
 
-/// `Aes::new` (the automatic backend) or `Aes::with_backend` per run.
-pub struct OursAes {
-    pub key: Vec<u8>,
-    pub backend: Backend,
-    /// `backend` is the automatic choice: key with `new`, as a caller does.
-    pub auto: bool,
-    pub aes: Option<simdcrypt::Aes>,
-    pub out: OnceCell<[u8; 16]>,
+/// A simdcrypt type keyed per run, and what its output is made of.
+pub trait Keyed: Sized {
+    /// `new`: the automatic backend.
+    fn new(key: &[u8]) -> Option<Self>;
+    /// `with_backend`.
+    fn with_backend(key: &[u8], backend: Backend) -> Option<Self>;
+    /// Encrypts the zero block `b` (with a zero IV for CBC, at tweak 0 for XTS).
+    fn encrypt_zero(&self, b: &mut [u8; 16]);
 }
 
-impl Runner for OursAes {
-    fn run(&mut self) {
-        let key = black_box(&self.key);
-        self.aes = if self.auto {
-            simdcrypt::Aes::new(key).ok()
-        } else {
-            simdcrypt::Aes::with_backend(key, self.backend).ok()
-        };
-        self.out = OnceCell::new();
-    }
-    fn output(&self) -> &[u8] {
-        self.out.get_or_init(|| {
-            let mut b = [0u8; 16];
-            if let Some(a) = &self.aes {
-                a.encrypt_block(&mut b);
+/// `Keyed` for `$t`, whose zero block `$b` encrypts as `$enc` with `$k` the keyed value.
+macro_rules! keyed {
+    ($t:ty, |$k:ident, $b:ident| $enc:expr) => {
+        impl Keyed for $t {
+            fn new(key: &[u8]) -> Option<Self> {
+                <$t>::new(key).ok()
             }
-            b
-        })
-    }
-}
-
-/// `Cbc::new` (the automatic backend) or `Cbc::with_backend` per run.
-pub struct OursCbc {
-    pub key: Vec<u8>,
-    pub backend: Backend,
-    /// `backend` is the automatic choice: key with `new`, as a caller does.
-    pub auto: bool,
-    pub cbc: Option<simdcrypt::Cbc>,
-    pub out: OnceCell<[u8; 16]>,
-}
-
-impl Runner for OursCbc {
-    fn run(&mut self) {
-        let key = black_box(&self.key);
-        self.cbc = if self.auto {
-            simdcrypt::Cbc::new(key).ok()
-        } else {
-            simdcrypt::Cbc::with_backend(key, self.backend).ok()
-        };
-        self.out = OnceCell::new();
-    }
-    fn output(&self) -> &[u8] {
-        self.out.get_or_init(|| {
-            let mut b = [0u8; 16];
-            if let Some(c) = &self.cbc {
-                let _ = c.encrypt(&mut [0u8; 16], &mut b);
+            fn with_backend(key: &[u8], backend: Backend) -> Option<Self> {
+                <$t>::with_backend(key, backend).ok()
             }
-            b
-        })
-    }
+            fn encrypt_zero(&self, $b: &mut [u8; 16]) {
+                let $k = self;
+                $enc;
+            }
+        }
+    };
 }
+keyed!(simdcrypt::Aes, |a, b| a.encrypt_block(b));
+keyed!(simdcrypt::Cbc, |c, b| c.encrypt(&mut [0u8; 16], b).ok());
+keyed!(simdcrypt::Xts, |x, b| x.encrypt_sector(b, 0).ok());
 
-/// `Xts::new` (the automatic backend) or `Xts::with_backend` per run.
-pub struct OursXts {
+/// `T::new` (the automatic backend) or `T::with_backend` per run (`Aes`, `Cbc`, `Xts`).
+pub struct OursKeyed<T> {
     pub key: Vec<u8>,
     pub backend: Backend,
     /// `backend` is the automatic choice: key with `new`, as a caller does.
     pub auto: bool,
-    pub xts: Option<simdcrypt::Xts>,
+    pub keyed: Option<T>,
     pub out: OnceCell<[u8; 16]>,
 }
 
-impl Runner for OursXts {
+impl<T> OursKeyed<T> {
+    pub fn new(key: &[u8], backend: Backend, auto: bool) -> Self {
+        OursKeyed {
+            key: key.to_vec(),
+            backend,
+            auto,
+            keyed: None,
+            out: OnceCell::new(),
+        }
+    }
+}
+
+impl<T: Keyed> Runner for OursKeyed<T> {
     fn run(&mut self) {
         let key = black_box(&self.key);
-        self.xts = if self.auto {
-            simdcrypt::Xts::new(key).ok()
+        self.keyed = if self.auto {
+            T::new(key)
         } else {
-            simdcrypt::Xts::with_backend(key, self.backend).ok()
+            T::with_backend(key, self.backend)
         };
         self.out = OnceCell::new();
     }
     fn output(&self) -> &[u8] {
         self.out.get_or_init(|| {
             let mut b = [0u8; 16];
-            if let Some(x) = &self.xts {
-                let _ = x.encrypt_sector(&mut b, 0);
+            if let Some(k) = &self.keyed {
+                k.encrypt_zero(&mut b);
             }
             b
         })
