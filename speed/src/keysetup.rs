@@ -20,6 +20,16 @@ use crate::measure::Runner;
 /// The message the `krb5-usage-keys` output is the checksum of.
 const CHECKSUM_MSG: &[u8] = b"key setup";
 
+/// The output kept in `out`, made on its first use after a run: `f` writes into zeros (and
+/// leaves them where the run's keying failed).
+fn made_once<const N: usize>(out: &OnceCell<[u8; N]>, f: impl FnOnce(&mut [u8; N])) -> &[u8] {
+    out.get_or_init(|| {
+        let mut b = [0u8; N];
+        f(&mut b);
+        b
+    })
+}
+
 // ---------------------------------------------------------------- simdcrypt
 
 /// A simdcrypt type keyed per run, and what its output is made of.
@@ -86,12 +96,10 @@ impl<T: Keyed> Runner for OursKeyed<T> {
         self.out = OnceCell::new();
     }
     fn output(&self) -> &[u8] {
-        self.out.get_or_init(|| {
-            let mut b = [0u8; 16];
+        made_once(&self.out, |b| {
             if let Some(k) = &self.keyed {
-                k.encrypt_zero(&mut b);
+                k.encrypt_zero(b);
             }
-            b
         })
     }
 }
@@ -192,12 +200,10 @@ impl Runner for RcXts {
         self.out = OnceCell::new();
     }
     fn output(&self) -> &[u8] {
-        self.out.get_or_init(|| {
-            let mut b = [0u8; 16];
+        made_once(&self.out, |b| {
             if let Some(x) = &self.xts {
-                x.encrypt_sector(&mut b, Array::from([0u8; 16]));
+                x.encrypt_sector(b, Array::from([0u8; 16]));
             }
-            b
         })
     }
 }
@@ -248,8 +254,7 @@ impl Runner for RcKrb5 {
     }
     fn output(&self) -> &[u8] {
         use hmac::Mac as _;
-        self.out.get_or_init(|| {
-            let mut out = [0u8; 12];
+        made_once(&self.out, |out| {
             if let Some(k) = &self.keys {
                 black_box(&k.ke);
                 black_box(&k.ki);
@@ -257,7 +262,6 @@ impl Runner for RcKrb5 {
                 m.update(CHECKSUM_MSG);
                 out.copy_from_slice(&m.finalize().into_bytes()[..12]);
             }
-            out
         })
     }
 }
