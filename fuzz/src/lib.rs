@@ -10,151 +10,141 @@
 pub mod encode;
 pub mod seeds;
 
-/// Input of the `aes` target.
-pub mod aes {
-    use arbitrary::Arbitrary;
-
-    #[derive(Arbitrary, Debug, Clone, PartialEq, Eq)]
-    pub struct Input {
-        /// Index into `Aes::available_backends()`, modulo its length.
-        pub backend: u8,
-        /// Any length; only 16, 24 and 32 are valid.
-        pub key: Vec<u8>,
-        pub blocks: Vec<[u8; 16]>,
-    }
-    crate::encode_struct!(Input { backend, key ; blocks });
+/// Declares each target's module (`$name`) with its `Input`: a `backend` byte first (an
+/// index into `$t`'s available backends), then the fields given, the one after `;` last (it
+/// takes the rest of the input); with its [`encode::Encode`] from the same list, and the
+/// module's other items, in brackets.
+macro_rules! fuzz_inputs {
+    ($(
+        $(#[$md:meta])*
+        $name:ident: $t:literal {
+            $($(#[$m:meta])* $field:ident: $ty:ty,)*
+            ;
+            $(#[$lm:meta])* $last:ident: $lty:ty $(,)?
+        }
+        $([$($item:item)*])?
+    )*) => {$(
+        $(#[$md])*
+        pub mod $name {
+            #[derive(arbitrary::Arbitrary, Debug, Clone, PartialEq, Eq)]
+            pub struct Input {
+                #[doc = concat!("Index into `", $t, "::available_backends()`, modulo its length.")]
+                pub backend: u8,
+                $($(#[$m])* pub $field: $ty,)*
+                $(#[$lm])* pub $last: $lty,
+            }
+            crate::encode_struct!(Input { backend, $($field),* ; $last });
+            $($($item)*)?
+        }
+    )*};
 }
 
-/// Input of the `xts` target.
-pub mod xts {
-    use arbitrary::Arbitrary;
+fuzz_inputs! {
+    /// Input of the `aes` target.
+    aes: "Aes" {
+        /// Any length; only 16, 24 and 32 are valid.
+        key: Vec<u8>,
+        ;
+        blocks: Vec<[u8; 16]>,
+    }
 
-    #[derive(Arbitrary, Debug, Clone, PartialEq, Eq)]
-    pub struct Input {
-        /// Index into `Xts::available_backends()`, modulo its length.
-        pub backend: u8,
+    /// Input of the `xts` target.
+    xts: "Xts" {
         /// The whole 64 bytes of `key` (AES-256-XTS), else its first 32 (AES-128-XTS).
-        pub wide_key: bool,
-        pub key: [u8; 64],
+        wide_key: bool,
+        key: [u8; 64],
         /// The raw tweak of the single-unit case. Multi-sector: bytes 0-3 pick the `Tweaks`
         /// convention of a second run (width, byte order, step; see the target).
-        pub tweak: [u8; 16],
+        tweak: [u8; 16],
         /// The first sector number of the multi-sector case.
-        pub sector: u128,
+        sector: u128,
         /// Single unit: `16 + unit_len % 8177` bytes (16..=8192). Multi-sector: the area
         /// run's short last unit is `unit_len % sector size` bytes (as far as `data` goes).
-        pub unit_len: u16,
+        unit_len: u16,
         /// Multi-sector: `16 + sector_size % 1024` bytes per sector (16..=1039).
-        pub sector_size: u16,
-        pub out_of_place: bool,
-        pub decrypt: bool,
+        sector_size: u16,
+        out_of_place: bool,
+        decrypt: bool,
         /// Several sectors (numbered from `sector`) rather than one unit (raw `tweak`).
-        pub multi: bool,
+        multi: bool,
         /// Multi-sector: the sectors run `1 + repeat % 8` times over (up to 128 sectors,
         /// past the 64-tweak batch).
-        pub repeat: u8,
+        repeat: u8,
         /// Out of place: `dst` starts as garbage derived from this byte, not as `src`.
-        pub garbage: u8,
+        garbage: u8,
         /// Multi-sector in place: through `par_*` (rayon).
-        pub par: bool,
+        par: bool,
         /// A misuse checked to be refused with every buffer untouched: `misuse % 8` picks
         /// 1 a bad key length (`BAD_KEY_LENS[misuse / 8 % 8]` bytes), 2 a `sector_size` of
         /// `misuse / 8 % 16`, 3 a unit or sector size over 2^24, 4 `_to` lengths that
         /// differ by `1 + misuse / 8`; otherwise none.
-        pub misuse: u8,
+        misuse: u8,
+        ;
         /// Single unit: the unit's first bytes (the rest is 0xa5). Multi-sector: the whole
         /// sectors in it, at most 16.
-        pub data: Vec<u8>,
+        data: Vec<u8>,
     }
-    crate::encode_struct!(Input {
-        backend, wide_key, key, tweak, sector, unit_len, sector_size, out_of_place, decrypt,
-        multi, repeat, garbage, par, misuse ; data
-    });
+    [
+        /// Key lengths XTS refuses, for `misuse`.
+        pub const BAD_KEY_LENS: [usize; 8] = [0, 16, 24, 31, 33, 48, 63, 65];
+    ]
 
-    /// Key lengths XTS refuses, for `misuse`.
-    pub const BAD_KEY_LENS: [usize; 8] = [0, 16, 24, 31, 33, 48, 63, 65];
-}
-
-/// Input of the `cbc` target.
-pub mod cbc {
-    use arbitrary::Arbitrary;
-
-    #[derive(Arbitrary, Debug, Clone, PartialEq, Eq)]
-    pub struct Input {
-        /// Index into `Cbc::available_backends()`, modulo its length.
-        pub backend: u8,
+    /// Input of the `cbc` target.
+    cbc: "Cbc" {
         /// Key length `[16, 24, 32][key_size % 3]`, the first bytes of `key`.
-        pub key_size: u8,
-        pub key: [u8; 32],
-        pub iv: [u8; 16],
-        pub data: Vec<u8>,
+        key_size: u8,
+        key: [u8; 32],
+        iv: [u8; 16],
+        data: Vec<u8>,
         /// Chained-call sizes in blocks; the rest goes in a last call.
-        pub splits: Vec<u8>,
+        splits: Vec<u8>,
         /// Where the ciphertext is corrupted before `decrypt_padded`: byte
         /// `len - 1 - corrupt % min(len, 32)` (the last two blocks), bit `(corrupt >> 8) % 8`.
-        pub corrupt: u16,
+        corrupt: u16,
         /// `encrypt_many` runs the streams `1 + copies % 4` times over (past the 64-stream
         /// window with 17 or more streams).
-        pub copies: u8,
+        copies: u8,
         /// `encrypt_many` misuse, checked to change nothing: 1 one IV short, 2 stream
         /// `bad / 3` one byte longer than whole blocks; otherwise none.
-        pub bad: u8,
+        bad: u8,
+        ;
         /// `encrypt_many` streams (whole blocks of each, the first 20).
-        pub streams: Vec<Vec<u8>>,
+        streams: Vec<Vec<u8>>,
     }
-    crate::encode_struct!(Input {
-        backend, key_size, key, iv, data, splits, corrupt, copies, bad ; streams
-    });
-}
 
-/// Input of the `sha1` target.
-pub mod sha1 {
-    use arbitrary::Arbitrary;
-
-    #[derive(Arbitrary, Debug, Clone, PartialEq, Eq)]
-    pub struct Input {
-        /// Index into `Sha1::available_backends()`, modulo its length.
-        pub backend: u8,
-        pub data: Vec<u8>,
+    /// Input of the `sha1` target.
+    sha1: "Sha1" {
+        data: Vec<u8>,
         /// `update` chunk sizes; the rest goes in a last call.
-        pub splits: Vec<u16>,
+        splits: Vec<u16>,
         /// `sha1_many` messages (the first 20).
-        pub messages: Vec<Vec<u8>>,
+        messages: Vec<Vec<u8>>,
         /// HMAC key, any length.
-        pub key: Vec<u8>,
+        key: Vec<u8>,
         /// Tag prefix length for `verify` and `verify_truncated`: `tag_len % 24`.
-        pub tag_len: u8,
+        tag_len: u8,
+        ;
         /// The bit flipped to corrupt the tag.
-        pub flip: u8,
+        flip: u8,
     }
-    crate::encode_struct!(Input { backend, data, splits, messages, key, tag_len ; flip });
-}
 
-/// Input of the `krb5` target.
-pub mod krb5 {
-    use arbitrary::Arbitrary;
-
-    #[derive(Arbitrary, Debug, Clone, PartialEq, Eq)]
-    pub struct Input {
-        /// Index into `CbcHmacSha1::available_backends()`, modulo its length.
-        pub backend: u8,
+    /// Input of the `krb5` target.
+    krb5: "CbcHmacSha1" {
         /// AES-256 (`key` whole; enctype 18) rather than AES-128 (its first 16 bytes; 17).
-        pub wide: bool,
-        pub key: [u8; 32],
-        pub iv: [u8; 16],
+        wide: bool,
+        key: [u8; 32],
+        iv: [u8; 16],
         /// The Kerberos key usage.
-        pub usage: u32,
-        pub confounder: [u8; 16],
+        usage: u32,
+        confounder: [u8; 16],
         /// Tag prefix length for `open_cts` and `open_cts_truncated`: `tag_len % 24`.
-        pub tag_len: u8,
+        tag_len: u8,
         /// The bit flipped to corrupt a ciphertext (`flip % (8 · len)`).
-        pub flip: u16,
+        flip: u16,
         /// The HMAC key of the `CbcHmacSha1` part, any length.
-        pub mac_key: Vec<u8>,
+        mac_key: Vec<u8>,
+        ;
         /// The plaintext, and, as is, the input handed to `decrypt`.
-        pub data: Vec<u8>,
+        data: Vec<u8>,
     }
-    crate::encode_struct!(Input {
-        backend, wide, key, iv, usage, confounder, tag_len, flip, mac_key ; data
-    });
 }
