@@ -7,9 +7,9 @@
 //! whatever `n` is.
 
 use crate::encode::{Encode, seed_bytes};
-use simdcrypt_testkit::{Record, Rng, try_hex as hex, try_records as records};
 use crate::{aes, cbc, krb5, sha1, xts};
 use arbitrary::Arbitrary;
+use simdcrypt_testkit::{Record, Rng, try_hex as hex, try_records as records};
 
 /// The targets that have seeds, by name (`fuzz_targets/<name>.rs`).
 pub const TARGETS: [&str; 5] = ["aes", "xts", "cbc", "sha1", "krb5"];
@@ -70,6 +70,12 @@ fn selectors(n: usize) -> impl Iterator<Item = u8> + Clone {
     (0..n).map(|b| b as u8)
 }
 
+/// The backend selectors in turn, for the seeds that do not go over every backend.
+fn rotation(nb: usize) -> impl FnMut() -> u8 {
+    let mut it = selectors(nb).cycle();
+    move || it.next().unwrap_or(0)
+}
+
 /// The records of `rel` grouped by `key`, at most `per` from each group, in file order.
 fn sample(
     rel: &str,
@@ -92,28 +98,32 @@ fn sample(
 const AES_KATS: [&str; 4] = ["GFSbox", "KeySbox", "VarKey", "VarTxt"];
 const KEY_BITS: [usize; 3] = [128, 192, 256];
 
+/// The AESAVS known-answer files (in their CBC form): each test and key size, with its path.
+fn aes_kat_files() -> impl Iterator<Item = (&'static str, usize, String)> {
+    AES_KATS.into_iter().flat_map(|kat| {
+        KEY_BITS.map(|bits| (kat, bits, format!("nist-cavp/cbc/CBC{kat}{bits}.rsp")))
+    })
+}
+
 /// `aes`: single blocks from the AESAVS known answers, multi-block plaintexts from CBC MMT,
 /// block counts around every kernel's width for every key size and backend, and keys of
 /// invalid lengths.
 pub fn aes_inputs() -> Result<Vec<(String, aes::Input)>, String> {
     let nb = simdcrypt::Aes::implemented_backends().len();
     let mut out = Vec::new();
-    let mut rot = selectors(nb).cycle();
-    for kat in AES_KATS {
-        for bits in KEY_BITS {
-            let rel = format!("nist-cavp/cbc/CBC{kat}{bits}.rsp");
-            let recs = records(&rel)?;
-            let enc: Vec<&Record> = recs.iter().filter(|r| r.section == "ENCRYPT").collect();
-            // First, middle and last of each file.
-            for i in [0, enc.len() / 2, enc.len() - 1] {
-                let r = enc[i];
-                let input = aes::Input {
-                    backend: rot.next().unwrap_or(0),
-                    key: r.try_hex("KEY")?,
-                    blocks: vec![arr(&r.try_hex("PLAINTEXT")?)?],
-                };
-                out.push((format!("kat-{kat}{bits}-{i}"), input));
-            }
+    let mut rot = rotation(nb);
+    for (kat, bits, rel) in aes_kat_files() {
+        let recs = records(&rel)?;
+        let enc: Vec<&Record> = recs.iter().filter(|r| r.section == "ENCRYPT").collect();
+        // First, middle and last of each file.
+        for i in [0, enc.len() / 2, enc.len() - 1] {
+            let r = enc[i];
+            let input = aes::Input {
+                backend: rot(),
+                key: r.try_hex("KEY")?,
+                blocks: vec![arr(&r.try_hex("PLAINTEXT")?)?],
+            };
+            out.push((format!("kat-{kat}{bits}-{i}"), input));
         }
     }
     for bits in KEY_BITS {
@@ -128,7 +138,7 @@ pub fn aes_inputs() -> Result<Vec<(String, aes::Input)>, String> {
                 .map(arr)
                 .collect::<Result<_, _>>()?;
             let input = aes::Input {
-                backend: rot.next().unwrap_or(0),
+                backend: rot(),
                 key: r.try_hex("KEY")?,
                 blocks,
             };
@@ -151,7 +161,7 @@ pub fn aes_inputs() -> Result<Vec<(String, aes::Input)>, String> {
     }
     for key_len in [0, 1, 15, 17, 23, 25, 31, 33, 48, 64] {
         let input = aes::Input {
-            backend: rot.next().unwrap_or(0),
+            backend: rot(),
             key: pattern(key_len, 7),
             blocks: vec![[0x42; 16]],
         };
@@ -170,16 +180,14 @@ pub const XTS_UNIT_LENGTHS: [usize; 14] = [
 pub const XTS_CARRY_SECTORS: [u128; 4] =
     [0, u32::MAX as u128 - 1, u64::MAX as u128 - 1, u128::MAX - 1];
 
-#[allow(clippy::too_many_arguments)]
+/// An `xts` input: `data` under `key` (32 or 64 bytes), units (or sectors, `multi`) of
+/// `len` bytes, tweak and first sector 0, in place, encrypting; the seeds that need more set
+/// the other fields.
 fn xts_input(
     backend: u8,
     key: &[u8],
-    tweak: [u8; 16],
-    sector: u128,
     len: usize,
     multi: bool,
-    out_of_place: bool,
-    decrypt: bool,
     data: Vec<u8>,
 ) -> Result<xts::Input, String> {
     let mut k = [0u8; 64];
@@ -195,12 +203,12 @@ fn xts_input(
         backend,
         wide_key: key.len() == 64,
         key: k,
-        tweak,
-        sector,
+        tweak: [0; 16],
+        sector: 0,
         unit_len: l,
         sector_size: l,
-        out_of_place,
-        decrypt,
+        out_of_place: false,
+        decrypt: false,
         multi,
         repeat: 0,
         garbage: 0,
@@ -210,35 +218,53 @@ fn xts_input(
     })
 }
 
+/// The group of an XTSGen record for `sample`: its direction and data-unit length, `None`
+/// for lengths that are not whole bytes.
+fn by_len(r: &Record) -> Result<Option<String>, String> {
+    let bits: usize = number(r, "DataUnitLen")?;
+    Ok(bits
+        .is_multiple_of(8)
+        .then(|| format!("{}-{bits}", r.section)))
+}
+
+/// Sectors of `size` over `len` bytes of data for the `k`-th seed of a loop: the key (32 or
+/// 64 bytes by `k`) and data patterns from `s` and `s + 1`, out of place for every third.
+fn xts_kth_sectors(
+    backend: u8,
+    k: usize,
+    s: u64,
+    size: usize,
+    len: usize,
+) -> Result<xts::Input, String> {
+    Ok(xts::Input {
+        out_of_place: k.is_multiple_of(3),
+        ..xts_input(
+            backend,
+            &pattern(32 << (k % 2), s),
+            size,
+            true,
+            pattern(len, s + 1),
+        )?
+    })
+}
+
 /// `xts`: NIST XTSGen (raw tweaks as single units, data-unit numbers as one sector),
 /// IEEE 1619 vectors, every edge unit length for both key sizes, both directions and every
 /// backend, multi-sector runs across counter carries, and inputs the API must refuse.
 pub fn xts_inputs() -> Result<Vec<(String, xts::Input)>, String> {
     let nb = simdcrypt::Xts::implemented_backends().len();
     let mut out = Vec::new();
-    let mut rot = selectors(nb).cycle();
-    let by_len = |r: &Record| -> Result<Option<String>, String> {
-        let bits: usize = number(r, "DataUnitLen")?;
-        Ok(bits
-            .is_multiple_of(8)
-            .then(|| format!("{}-{bits}", r.section)))
-    };
+    let mut rot = rotation(nb);
     for bits in [128, 256] {
         let rel = format!("nist-cavp/xts/tweak-128hexstr/XTSGenAES{bits}.rsp");
         for (i, r) in sample(&rel, 3, by_len)?.iter().enumerate() {
             let decrypt = r.section == "DECRYPT";
             let data = r.try_hex(if decrypt { "CT" } else { "PT" })?;
-            let input = xts_input(
-                rot.next().unwrap_or(0),
-                &r.try_hex("Key")?,
-                arr(&r.try_hex("i")?)?,
-                0,
-                data.len(),
-                false,
-                false,
+            let input = xts::Input {
+                tweak: arr(&r.try_hex("i")?)?,
                 decrypt,
-                data,
-            )?;
+                ..xts_input(rot(), &r.try_hex("Key")?, data.len(), false, data)?
+            };
             out.push((format!("nist-tweak{bits}-{i}"), input));
         }
         let rel = format!("nist-cavp/xts/tweak-dataunitseqno/XTSGenAES{bits}.rsp");
@@ -246,17 +272,12 @@ pub fn xts_inputs() -> Result<Vec<(String, xts::Input)>, String> {
             let decrypt = r.section == "DECRYPT";
             let data = r.try_hex(if decrypt { "CT" } else { "PT" })?;
             let sector: u128 = number(r, "DataUnitSeqNumber")?;
-            let input = xts_input(
-                rot.next().unwrap_or(0),
-                &r.try_hex("Key")?,
-                [0; 16],
+            let input = xts::Input {
                 sector,
-                data.len(),
-                true,
-                i % 2 == 1,
+                out_of_place: i % 2 == 1,
                 decrypt,
-                data,
-            )?;
+                ..xts_input(rot(), &r.try_hex("Key")?, data.len(), true, data)?
+            };
             out.push((format!("nist-seqno{bits}-{i}"), input));
         }
     }
@@ -265,17 +286,10 @@ pub fn xts_inputs() -> Result<Vec<(String, xts::Input)>, String> {
     })?;
     for (i, r) in ieee.iter().enumerate() {
         let data = r.try_hex("In")?;
-        let input = xts_input(
-            rot.next().unwrap_or(0),
-            &r.try_hex("Key")?,
-            arr(&r.try_hex("Nonce")?)?,
-            0,
-            data.len(),
-            false,
-            false,
-            false,
-            data,
-        )?;
+        let input = xts::Input {
+            tweak: arr(&r.try_hex("Nonce")?)?,
+            ..xts_input(rot(), &r.try_hex("Key")?, data.len(), false, data)?
+        };
         out.push((format!("ieee-{i}"), input));
     }
     for b in selectors(nb) {
@@ -284,17 +298,17 @@ pub fn xts_inputs() -> Result<Vec<(String, xts::Input)>, String> {
                 for len in XTS_UNIT_LENGTHS {
                     let s = (key_len + len) as u64;
                     // Only the unit's first bytes: the target fills the rest with 0xa5.
-                    let input = xts_input(
-                        b,
-                        &pattern(key_len, s),
-                        arr(&pattern(16, s + 1))?,
-                        0,
-                        len,
-                        false,
-                        false,
+                    let input = xts::Input {
+                        tweak: arr(&pattern(16, s + 1))?,
                         decrypt,
-                        pattern(len.min(64), s + 2),
-                    )?;
+                        ..xts_input(
+                            b,
+                            &pattern(key_len, s),
+                            len,
+                            false,
+                            pattern(len.min(64), s + 2),
+                        )?
+                    };
                     let d = if decrypt { "dec" } else { "enc" };
                     out.push((format!("unit-b{b}-k{key_len}-{d}-{len}"), input));
                 }
@@ -305,34 +319,29 @@ pub fn xts_inputs() -> Result<Vec<(String, xts::Input)>, String> {
             let key_len = if len % 2 == 0 { 32 } else { 64 };
             let decrypt = len % 3 == 0;
             let s = (key_len + len) as u64 + 3;
-            let input = xts_input(
-                b,
-                &pattern(key_len, s),
-                arr(&pattern(16, s + 1))?,
-                0,
-                len,
-                false,
-                false,
+            let input = xts::Input {
+                tweak: arr(&pattern(16, s + 1))?,
                 decrypt,
-                pattern(len, s + 2),
-            )?;
+                ..xts_input(b, &pattern(key_len, s), len, false, pattern(len, s + 2))?
+            };
             out.push((format!("steal-b{b}-{len}"), input));
         }
         // Sector counters that carry, several sectors in flight, for every backend.
         for (j, start) in XTS_CARRY_SECTORS.into_iter().enumerate() {
             for (size, n) in [(16, 4), (32, 8), (512, 2), (1039, 3)] {
                 let s = (j * 1000 + size) as u64;
-                let input = xts_input(
-                    b,
-                    &pattern(32 << (j % 2), s),
-                    [0; 16],
-                    start,
-                    size,
-                    true,
-                    n == 8,
-                    j >= 2,
-                    pattern(size * n, s + 1),
-                )?;
+                let input = xts::Input {
+                    sector: start,
+                    out_of_place: n == 8,
+                    decrypt: j >= 2,
+                    ..xts_input(
+                        b,
+                        &pattern(32 << (j % 2), s),
+                        size,
+                        true,
+                        pattern(size * n, s + 1),
+                    )?
+                };
                 out.push((format!("carry-b{b}-{j}-{size}x{n}"), input));
             }
         }
@@ -345,17 +354,11 @@ pub fn xts_inputs() -> Result<Vec<(String, xts::Input)>, String> {
             }
             let k = out.len();
             let s = (size * 100 + n) as u64;
-            let input = xts_input(
-                rot.next().unwrap_or(0),
-                &pattern(32 << (k % 2), s),
-                [0; 16],
-                XTS_CARRY_SECTORS[k % 4],
-                size,
-                true,
-                k % 3 == 0,
-                k % 5 == 0,
-                pattern(size * n, s + 1),
-            )?;
+            let input = xts::Input {
+                sector: XTS_CARRY_SECTORS[k % 4],
+                decrypt: k % 5 == 0,
+                ..xts_kth_sectors(rot(), k, s, size, size * n)?
+            };
             out.push((format!("sectors-{size}x{n}"), input));
         }
     }
@@ -371,102 +374,82 @@ pub fn xts_inputs() -> Result<Vec<(String, xts::Input)>, String> {
                 let mut tweak = [0u8; 16];
                 tweak[..4].copy_from_slice(&[w, be, step, 48]);
                 let s = 7000 + k as u64;
-                let input = xts_input(
-                    rot.next().unwrap_or(0),
-                    &pattern(32 << (k % 2), s),
+                let input = xts::Input {
                     tweak,
-                    start,
-                    size,
-                    true,
-                    k % 3 == 0,
-                    k % 2 == 1,
-                    pattern(3 * size + size - 16, s + 1),
-                )?;
+                    sector: start,
+                    decrypt: k % 2 == 1,
+                    ..xts_kth_sectors(rot(), k, s, size, 3 * size + size - 16)?
+                };
                 out.push((format!("tweaks-w{w}-be{be}-s{step}"), input));
             }
         }
     }
     // Refused: data that is not whole sectors, duplicate key halves, a unit under 16.
     for (i, size) in [16usize, 512].into_iter().enumerate() {
-        let input = xts_input(
-            rot.next().unwrap_or(0),
-            &pattern(64, 1),
-            [0; 16],
-            5,
-            size,
-            true,
-            false,
-            false,
-            pattern(2 * size + 5, 2),
-        )?;
+        let input = xts::Input {
+            sector: 5,
+            ..xts_input(rot(), &pattern(64, 1), size, true, pattern(2 * size + 5, 2))?
+        };
         out.push((format!("partial-sector-{i}"), input));
     }
     for key_len in [32usize, 64] {
         let half = pattern(key_len / 2, 3);
-        let input = xts_input(
-            rot.next().unwrap_or(0),
-            &[half.clone(), half].concat(),
-            [1; 16],
-            0,
-            32,
-            false,
-            false,
-            false,
-            pattern(32, 4),
-        )?;
+        let input = xts::Input {
+            tweak: [1; 16],
+            ..xts_input(
+                rot(),
+                &[half.clone(), half].concat(),
+                32,
+                false,
+                pattern(32, 4),
+            )?
+        };
         out.push((format!("equal-halves-{key_len}"), input));
     }
     for n in [0, 1, 15] {
-        let input = xts_input(
-            rot.next().unwrap_or(0),
-            &pattern(32, 5),
-            [2; 16],
-            0,
-            16,
-            true,
-            false,
-            false,
-            pattern(n, 6),
-        )?;
+        let input = xts::Input {
+            tweak: [2; 16],
+            ..xts_input(rot(), &pattern(32, 5), 16, true, pattern(n, 6))?
+        };
         out.push((format!("short-{n}"), input));
     }
     // Past the 64-tweak batch: 9 to 16 sectors of 16, 48, 512 and 528 bytes run 8 times
     // over (72 to 128 sectors), in place, out of place over garbage, and through `par_*`;
     // every backend, both directions.
     for b in selectors(nb) {
-        for (i, (size, count)) in [(16, 9), (48, 16), (512, 9), (528, 12)].into_iter().enumerate() {
+        for (i, (size, count)) in [(16, 9), (48, 16), (512, 9), (528, 12)]
+            .into_iter()
+            .enumerate()
+        {
             for (mode, decrypt) in [(0, false), (1, true), (2, false)] {
-                let mut input = xts_input(
-                    b,
-                    &pattern(64, 20 + i as u64),
-                    [3; 16],
-                    u128::from(u64::MAX) - 40,
-                    size,
-                    true,
-                    mode == 1,
+                let input = xts::Input {
+                    tweak: [3; 16],
+                    sector: u128::from(u64::MAX) - 40,
+                    out_of_place: mode == 1,
                     decrypt,
-                    pattern(size * count, 21 + i as u64),
-                )?;
-                input.repeat = 7;
-                input.garbage = 0x5a + i as u8;
-                input.par = mode == 2;
+                    repeat: 7,
+                    garbage: 0x5a + i as u8,
+                    par: mode == 2,
+                    ..xts_input(
+                        b,
+                        &pattern(64, 20 + i as u64),
+                        size,
+                        true,
+                        pattern(size * count, 21 + i as u64),
+                    )?
+                };
                 out.push((format!("batch-b{b}-{size}x{count}-m{mode}"), input));
             }
         }
         // A single unit out of place over garbage (the `_to` form with a sector number).
         for len in [16, 33, 512, 4097] {
-            let mut input = xts_input(
-                b,
-                &pattern(32, 30),
-                [4; 16],
-                7,
-                len,
-                false,
-                true,
-                false,
-                pattern(len, 31),
-            )?;
-            input.garbage = 0xc3;
+            let input = xts::Input {
+                tweak: [4; 16],
+                sector: 7,
+                out_of_place: true,
+                garbage: 0xc3,
+                ..xts_input(b, &pattern(32, 30), len, false, pattern(len, 31))?
+            };
             out.push((format!("unit-to-b{b}-{len}"), input));
         }
     }
@@ -492,18 +475,13 @@ pub fn xts_inputs() -> Result<Vec<(String, xts::Input)>, String> {
     ];
     for (misuse, name) in misuses {
         for multi in [false, true] {
-            let mut input = xts_input(
-                rot.next().unwrap_or(0),
-                &pattern(32, 40),
-                [5; 16],
-                9,
-                64,
-                multi,
-                true,
-                false,
-                pattern(128, 41),
-            )?;
-            input.misuse = misuse;
+            let input = xts::Input {
+                tweak: [5; 16],
+                sector: 9,
+                out_of_place: true,
+                misuse,
+                ..xts_input(rot(), &pattern(32, 40), 64, multi, pattern(128, 41))?
+            };
             out.push((format!("misuse-{name}-multi{}", u8::from(multi)), input));
         }
     }
@@ -540,6 +518,20 @@ fn cbc_input(
     })
 }
 
+/// A `cbc` input of `len` bytes of data, its key (`key_len` bytes), IV and data patterns
+/// from `s`, `s + 1` and `s + 2`.
+fn cbc_patterned(backend: u8, key_len: usize, len: usize, s: u64) -> Result<cbc::Input, String> {
+    let iv = arr(&pattern(16, s + 1))?;
+    cbc_input(
+        backend,
+        &pattern(key_len, s),
+        iv,
+        pattern(len, s + 2),
+        vec![],
+        vec![],
+    )
+}
+
 /// Data lengths for CBC: whole blocks around the kernels' widths, and the CS3 (stealing)
 /// lengths one either side of a block boundary.
 pub const CBC_LENGTHS: [usize; 21] = [
@@ -552,29 +544,26 @@ pub const CBC_LENGTHS: [usize; 21] = [
 pub fn cbc_inputs() -> Result<Vec<(String, cbc::Input)>, String> {
     let nb = simdcrypt::Cbc::implemented_backends().len();
     let mut out = Vec::new();
-    let mut rot = selectors(nb).cycle();
-    for kat in AES_KATS {
-        for bits in KEY_BITS {
-            let rel = format!("nist-cavp/cbc/CBC{kat}{bits}.rsp");
-            for (i, r) in sample(&rel, 2, |r| Ok(Some(r.section.clone())))?
-                .iter()
-                .enumerate()
-            {
-                let data = r.try_hex(if r.section == "DECRYPT" {
-                    "CIPHERTEXT"
-                } else {
-                    "PLAINTEXT"
-                })?;
-                let input = cbc_input(
-                    rot.next().unwrap_or(0),
-                    &r.try_hex("KEY")?,
-                    arr(&r.try_hex("IV")?)?,
-                    data,
-                    vec![],
-                    vec![],
-                )?;
-                out.push((format!("kat-{kat}{bits}-{i}"), input));
-            }
+    let mut rot = rotation(nb);
+    for (kat, bits, rel) in aes_kat_files() {
+        for (i, r) in sample(&rel, 2, |r| Ok(Some(r.section.clone())))?
+            .iter()
+            .enumerate()
+        {
+            let data = r.try_hex(if r.section == "DECRYPT" {
+                "CIPHERTEXT"
+            } else {
+                "PLAINTEXT"
+            })?;
+            let input = cbc_input(
+                rot(),
+                &r.try_hex("KEY")?,
+                arr(&r.try_hex("IV")?)?,
+                data,
+                vec![],
+                vec![],
+            )?;
+            out.push((format!("kat-{kat}{bits}-{i}"), input));
         }
     }
     for bits in KEY_BITS {
@@ -591,7 +580,7 @@ pub fn cbc_inputs() -> Result<Vec<(String, cbc::Input)>, String> {
                 _ => vec![1, 2],
             };
             let input = cbc_input(
-                rot.next().unwrap_or(0),
+                rot(),
                 &r.try_hex("KEY")?,
                 arr(&r.try_hex("IV")?)?,
                 data,
@@ -605,14 +594,7 @@ pub fn cbc_inputs() -> Result<Vec<(String, cbc::Input)>, String> {
         for key_len in [16, 24, 32] {
             for len in CBC_LENGTHS {
                 let s = (key_len * 10000 + len) as u64;
-                let input = cbc_input(
-                    b,
-                    &pattern(key_len, s),
-                    arr(&pattern(16, s + 1))?,
-                    pattern(len, s + 2),
-                    vec![],
-                    vec![],
-                )?;
+                let input = cbc_patterned(b, key_len, len, s)?;
                 out.push((format!("len-b{b}-k{key_len}-{len}"), input));
             }
         }
@@ -623,14 +605,7 @@ pub fn cbc_inputs() -> Result<Vec<(String, cbc::Input)>, String> {
                 for key_len in [16, 24, 32] {
                     let len = 16 * blocks + tail;
                     let s = (key_len * 10000 + len) as u64 + 7;
-                    let input = cbc_input(
-                        b,
-                        &pattern(key_len, s),
-                        arr(&pattern(16, s + 1))?,
-                        pattern(len, s + 2),
-                        vec![],
-                        vec![],
-                    )?;
+                    let input = cbc_patterned(b, key_len, len, s)?;
                     out.push((format!("blocks-b{b}-k{key_len}-{blocks}+{tail}"), input));
                 }
             }
@@ -639,14 +614,7 @@ pub fn cbc_inputs() -> Result<Vec<(String, cbc::Input)>, String> {
         for len in (1..=16).flat_map(|d| [16 + d, 144 + d]) {
             for key_len in [16, 24, 32] {
                 let s = (key_len * 10000 + len) as u64 + 11;
-                let input = cbc_input(
-                    b,
-                    &pattern(key_len, s),
-                    arr(&pattern(16, s + 1))?,
-                    pattern(len, s + 2),
-                    vec![],
-                    vec![],
-                )?;
+                let input = cbc_patterned(b, key_len, len, s)?;
                 out.push((format!("cs3-b{b}-k{key_len}-{len}"), input));
             }
         }
@@ -726,10 +694,19 @@ pub fn cbc_inputs() -> Result<Vec<(String, cbc::Input)>, String> {
         }
         // Corrupted padding: every byte of the last two blocks, a few bit positions, and
         // CS3 under 16 bytes (0, 1 and 15 bytes of data, any padding error path).
-        for (i, corrupt) in [0u16, 1, 15, 16, 31, 0x0300, 0x0701, 0x050f].into_iter().enumerate() {
+        for (i, corrupt) in [0u16, 1, 15, 16, 31, 0x0300, 0x0701, 0x050f]
+            .into_iter()
+            .enumerate()
+        {
             for len in [0usize, 15, 16, 40] {
-                let mut input =
-                    cbc_input(b, &pattern(24, 90), [0x90; 16], pattern(len, 91), vec![], vec![])?;
+                let mut input = cbc_input(
+                    b,
+                    &pattern(24, 90),
+                    [0x90; 16],
+                    pattern(len, 91),
+                    vec![],
+                    vec![],
+                )?;
                 input.corrupt = corrupt;
                 out.push((format!("padding-b{b}-{i}-{len}"), input));
             }
@@ -742,24 +719,26 @@ pub fn cbc_inputs() -> Result<Vec<(String, cbc::Input)>, String> {
 /// the last block or not) and whole-block boundaries.
 pub const SHA1_LENGTHS: [usize; 10] = [0, 55, 56, 63, 64, 65, 119, 120, 127, 128];
 
-fn sha1_input(
-    backend: u8,
-    data: Vec<u8>,
-    splits: Vec<u16>,
-    messages: Vec<Vec<u8>>,
-    key: Vec<u8>,
-    tag_len: u8,
-    flip: u8,
-) -> sha1::Input {
+/// A `sha1` input: `data` alone (no splits, no `sha1_many` messages, an empty HMAC key) and
+/// a full tag; the seeds that need more set the other fields.
+fn sha1_input(backend: u8, data: Vec<u8>) -> sha1::Input {
     sha1::Input {
         backend,
         data,
-        splits,
-        messages,
-        key,
-        tag_len,
-        flip,
+        splits: vec![],
+        messages: vec![],
+        key: vec![],
+        tag_len: 20,
+        flip: 0,
     }
+}
+
+/// The message of a SHAVS record, `Len` bits (whole bytes) of `Msg`.
+fn msg(r: &Record) -> Result<Vec<u8>, String> {
+    let bits: usize = number(r, "Len")?;
+    let mut m = r.try_hex("Msg")?;
+    m.truncate(bits / 8);
+    Ok(m)
 }
 
 /// `sha1`: SHAVS short messages (every length 0..=64 bytes) and a few long ones, RFC 2202
@@ -769,20 +748,11 @@ fn sha1_input(
 pub fn sha1_inputs() -> Result<Vec<(String, sha1::Input)>, String> {
     let nb = simdcrypt::Sha1::implemented_backends().len();
     let mut out = Vec::new();
-    let mut rot = selectors(nb).cycle();
-    let msg = |r: &Record| -> Result<Vec<u8>, String> {
-        let bits: usize = number(r, "Len")?;
-        let mut m = r.try_hex("Msg")?;
-        m.truncate(bits / 8);
-        Ok(m)
-    };
+    let mut rot = rotation(nb);
     for r in records("nist-cavp/sha1/SHA1ShortMsg.rsp")? {
         let m = msg(&r)?;
         let name = format!("short-{}", m.len());
-        out.push((
-            name,
-            sha1_input(rot.next().unwrap_or(0), m, vec![], vec![], vec![], 20, 0),
-        ));
+        out.push((name, sha1_input(rot(), m)));
     }
     for r in records("nist-cavp/sha1/SHA1LongMsg.rsp")?.iter().take(4) {
         let m = msg(r)?;
@@ -790,26 +760,26 @@ pub fn sha1_inputs() -> Result<Vec<(String, sha1::Input)>, String> {
         let splits = vec![64, 1, 100];
         out.push((
             name,
-            sha1_input(rot.next().unwrap_or(0), m, splits, vec![], vec![], 20, 0),
+            sha1::Input {
+                splits,
+                ..sha1_input(rot(), m)
+            },
         ));
     }
     for (i, r) in records("rfc2202/rfc-2202-sha1.txt")?.iter().enumerate() {
         // Test case 5 is the truncation case: verify a 96-bit tag (12 bytes).
         let tag_len = if i == 4 { 12 } else { 20 };
-        let input = sha1_input(
-            rot.next().unwrap_or(0),
-            r.try_hex("Msg")?,
-            vec![],
-            vec![],
-            r.try_hex("Key")?,
+        let input = sha1::Input {
+            key: r.try_hex("Key")?,
             tag_len,
-            i as u8,
-        );
+            flip: i as u8,
+            ..sha1_input(rot(), r.try_hex("Msg")?)
+        };
         out.push((format!("rfc2202-{}", i + 1), input));
     }
     for b in selectors(nb) {
         for len in SHA1_LENGTHS {
-            let input = sha1_input(b, pattern(len, len as u64), vec![], vec![], vec![], 20, 0);
+            let input = sha1_input(b, pattern(len, len as u64));
             out.push((format!("len-b{b}-{len}"), input));
         }
         // Chunk splits at each edge length, and byte-at-a-time across a block boundary.
@@ -819,7 +789,10 @@ pub fn sha1_inputs() -> Result<Vec<(String, sha1::Input)>, String> {
         splits.push(vec![63, 1, 64]);
         splits.push(vec![0, 0, 64, 0]);
         for (i, sp) in splits.into_iter().enumerate() {
-            let input = sha1_input(b, pattern(200, i as u64), sp, vec![], vec![], 20, 0);
+            let input = sha1::Input {
+                splits: sp,
+                ..sha1_input(b, pattern(200, i as u64))
+            };
             out.push((format!("split-b{b}-{i}"), input));
         }
         let mut sets: Vec<Vec<usize>> = vec![
@@ -856,34 +829,31 @@ pub fn sha1_inputs() -> Result<Vec<(String, sha1::Input)>, String> {
                 .enumerate()
                 .map(|(j, &n)| pattern(n, (i * 100 + j) as u64))
                 .collect();
-            let input = sha1_input(b, pattern(3, 1), vec![], messages, vec![], 20, 0);
+            let input = sha1::Input {
+                messages,
+                ..sha1_input(b, pattern(3, 1))
+            };
             out.push((format!("many-b{b}-{i}"), input));
         }
     }
     // Every tag length the target makes (tag_len % 24), accepted (10..=20) or not.
     for tag_len in 0..24u8 {
-        let input = sha1_input(
-            rot.next().unwrap_or(0),
-            pattern(usize::from(tag_len) * 5, 4),
-            vec![],
-            vec![],
-            pattern(20, u64::from(tag_len)),
+        let input = sha1::Input {
+            key: pattern(20, u64::from(tag_len)),
             tag_len,
-            tag_len.wrapping_mul(7),
-        );
+            flip: tag_len.wrapping_mul(7),
+            ..sha1_input(rot(), pattern(usize::from(tag_len) * 5, 4))
+        };
         out.push((format!("tag-{tag_len}"), input));
     }
     for key_len in [0, 1, 20, 63, 64, 65, 80, 128] {
         for tag_len in [0, 9, 10, 20, 21] {
-            let input = sha1_input(
-                rot.next().unwrap_or(0),
-                pattern(key_len, 3),
-                vec![],
-                vec![],
-                pattern(key_len, tag_len as u64),
+            let input = sha1::Input {
+                key: pattern(key_len, tag_len as u64),
                 tag_len,
-                (key_len + tag_len as usize) as u8,
-            );
+                flip: (key_len + tag_len as usize) as u8,
+                ..sha1_input(rot(), pattern(key_len, 3))
+            };
             out.push((format!("hmac-k{key_len}-t{tag_len}"), input));
         }
     }
