@@ -269,6 +269,8 @@ pub fn base(name: &str) -> Option<&'static Algorithm> {
 pub fn catalog() -> &'static [Algorithm] {
     use Ceiling::*;
     use Family::*;
+    // A table: one algorithm a line.
+    #[rustfmt::skip]
     const CATALOG: &[Algorithm] = &[
         alg("aes-128-ecb-enc", Ecb, 16, true, 1, Parallel(10)),
         alg("aes-256-ecb-enc", Ecb, 32, true, 1, Parallel(14)),
@@ -278,74 +280,25 @@ pub fn catalog() -> &'static [Algorithm] {
         alg("aes-128-xts-dec", Xts, 32, false, 1, Parallel(10)),
         alg("aes-256-xts-enc", Xts, 64, true, 1, Parallel(14)),
         alg("aes-256-xts-dec", Xts, 64, false, 1, Parallel(14)),
-        alg(
-            "aes-128-xts-enc-sectors",
-            XtsSectors,
-            32,
-            true,
-            1,
-            Parallel(10),
-        ),
-        alg(
-            "aes-256-xts-enc-sectors",
-            XtsSectors,
-            64,
-            true,
-            1,
-            Parallel(14),
-        ),
+        alg("aes-128-xts-enc-sectors", XtsSectors, 32, true, 1, Parallel(10)),
+        alg("aes-256-xts-enc-sectors", XtsSectors, 64, true, 1, Parallel(14)),
         alg("aes-128-cbc-enc", Cbc, 16, true, 1, Chained(10)),
         alg("aes-128-cbc-dec", Cbc, 16, false, 1, Parallel(10)),
         alg("aes-192-cbc-enc", Cbc, 24, true, 1, Chained(12)),
         alg("aes-192-cbc-dec", Cbc, 24, false, 1, Parallel(12)),
         alg("aes-256-cbc-enc", Cbc, 32, true, 1, Chained(14)),
         alg("aes-256-cbc-dec", Cbc, 32, false, 1, Parallel(14)),
-        alg(
-            "aes-128-cbc-enc-many",
-            CbcMany,
-            16,
-            true,
-            MANY,
-            Parallel(10),
-        ),
+        alg("aes-128-cbc-enc-many", CbcMany, 16, true, MANY, Parallel(10)),
         alg("sha1", Sha1, 0, true, 1, Sha1Latency),
         alg("sha1-many", Sha1Many, 0, true, MANY, Sha1Throughput),
         alg("hmac-sha1", HmacSha1, 20, true, 1, Sha1Latency),
         alg("hmac-sha1-keyed", HmacSha1Keyed, 20, true, 1, Sha1Latency),
         alg("aes-128-xts-enc-par", XtsPar, 32, true, 1, Ceiling::None),
         alg("aes-256-xts-enc-par", XtsPar, 64, true, 1, Ceiling::None),
-        alg(
-            "aes-128-cbc-hmac-sha1-seal",
-            CbcHmacSha1,
-            16,
-            true,
-            1,
-            Chained(10),
-        ),
-        alg(
-            "aes-128-cbc-hmac-sha1-open",
-            CbcHmacSha1,
-            16,
-            false,
-            1,
-            Sha1Latency,
-        ),
-        alg(
-            "aes-256-cbc-hmac-sha1-seal",
-            CbcHmacSha1,
-            32,
-            true,
-            1,
-            Chained(14),
-        ),
-        alg(
-            "aes-256-cbc-hmac-sha1-open",
-            CbcHmacSha1,
-            32,
-            false,
-            1,
-            Sha1Latency,
-        ),
+        alg("aes-128-cbc-hmac-sha1-seal", CbcHmacSha1, 16, true, 1, Chained(10)),
+        alg("aes-128-cbc-hmac-sha1-open", CbcHmacSha1, 16, false, 1, Sha1Latency),
+        alg("aes-256-cbc-hmac-sha1-seal", CbcHmacSha1, 32, true, 1, Chained(14)),
+        alg("aes-256-cbc-hmac-sha1-open", CbcHmacSha1, 32, false, 1, Sha1Latency),
         alg("krb5-aes256-encrypt", Krb5, 32, true, 1, Chained(14)),
         alg("krb5-aes256-decrypt", Krb5, 32, false, 1, Sha1Latency),
         alg("aes-128-key", AesKey, 16, true, 1, Ceiling::None),
@@ -614,8 +567,8 @@ impl Algorithm {
                     None => Aes::new(k).ok()?,
                 };
                 let blocks = to_blocks(&message(size, 0));
-                Some(Box::new(OursEcb {
-                    aes,
+                Some(Box::new(Ecb {
+                    c: aes,
                     blocks,
                     encrypt: self.encrypt,
                 }))
@@ -752,8 +705,8 @@ impl Algorithm {
         use aes::{Aes128, Aes192, Aes256};
         let enc = self.encrypt;
         match (self.family, self.key_len) {
-            (Family::Ecb, 16) => RcEcb::<Aes128>::boxed(k, size, enc),
-            (Family::Ecb, 32) => RcEcb::<Aes256>::boxed(k, size, enc),
+            (Family::Ecb, 16) => rc_ecb::<Aes128>(k, size, enc),
+            (Family::Ecb, 32) => rc_ecb::<Aes256>(k, size, enc),
             (Family::Xts, 32) => RcXts::<Aes128>::boxed(k, size, enc),
             (Family::Xts, 64) => RcXts::<Aes256>::boxed(k, size, enc),
             (Family::XtsSectors, 32) => RcXtsSectors::<Aes128>::boxed(k, size),
@@ -764,14 +717,18 @@ impl Algorithm {
             (Family::CbcMany, 16) => RcCbcMany::<Aes128>::boxed(k, size, self.streams),
             (Family::CbcHmacSha1, 16) => RcCbcHmac::<Aes128>::boxed(k, size, enc),
             (Family::CbcHmacSha1, 32) => RcCbcHmac::<Aes256>::boxed(k, size, enc),
-            (Family::Sha1 | Family::Sha1Many, _) => Some(Box::new(RcSha1 {
-                msgs: messages(size, self.streams),
-                out: vec![0; 20 * self.streams],
-            })),
-            (Family::HmacSha1, _) => Some(Box::new(RcHmac {
-                key: k.to_vec(),
-                msg: message(size, 0),
-                out: [0; 20],
+            (Family::Sha1 | Family::Sha1Many, _) => {
+                Some(Sha1Each::boxed(size, self.streams, |m, o| {
+                    use sha1::Digest;
+                    o.copy_from_slice(&sha1::Sha1::digest(m));
+                }))
+            }
+            (Family::HmacSha1, _) => Some(HmacRow::boxed(k.to_vec(), size, |key, msg, out| {
+                use hmac::{KeyInit, Mac};
+                let mut m = hmac::Hmac::<sha1::Sha1>::new_from_slice(key)
+                    .expect("HMAC takes any key length");
+                m.update(msg);
+                out.copy_from_slice(&m.finalize().into_bytes());
             })),
             (Family::AesKey, 16) => Some(Box::new(keysetup::RcAes::<Aes128> {
                 key: k.to_vec(),
@@ -801,10 +758,13 @@ impl Algorithm {
             })),
             (Family::HmacSha1Keyed, _) => {
                 use hmac::KeyInit;
-                Some(Box::new(RcHmacKeyed {
-                    mac: hmac::Hmac::<sha1::Sha1>::new_from_slice(k).ok()?,
-                    msg: message(size, 0),
-                    out: [0; 20],
+                // The keyed state cloned per message.
+                let keyed = hmac::Hmac::<sha1::Sha1>::new_from_slice(k).ok()?;
+                Some(HmacRow::boxed(keyed, size, |keyed, msg, out| {
+                    use hmac::Mac;
+                    let mut m = keyed.clone();
+                    m.update(msg);
+                    out.copy_from_slice(&m.finalize().into_bytes());
                 }))
             }
             _ => None,
@@ -873,16 +833,13 @@ impl Algorithm {
                     ok: true,
                 })
             }
-            Family::Sha1 | Family::Sha1Many => Box::new(OsslSha1 {
-                h: ossl::Sha1::try_new()?,
-                msgs: messages(size, streams),
-                out: vec![0; 20 * streams],
-            }),
+            Family::Sha1 | Family::Sha1Many => {
+                let mut h = ossl::Sha1::try_new()?;
+                Sha1Each::boxed(size, streams, move |m, o| o.copy_from_slice(&h.digest(m)))
+            }
             Family::HmacSha1Keyed => return None,
-            Family::HmacSha1 => Box::new(OsslHmac {
-                key: k.to_vec(),
-                msg: message(size, 0),
-                out: [0; 20],
+            Family::HmacSha1 => HmacRow::boxed(k.to_vec(), size, |key, msg, out| {
+                *out = ossl::hmac_sha1(key, msg);
             }),
         };
         Some(r)
@@ -970,20 +927,24 @@ impl Algorithm {
                     ok: true,
                 })
             }
-            Family::Sha1 | Family::Sha1Many => Box::new(AwsSha1 {
-                msgs: messages(size, self.streams),
-                out: vec![0; 20 * self.streams],
+            Family::Sha1 | Family::Sha1Many => Sha1Each::boxed(size, self.streams, |m, o| {
+                use aws_lc_rs::digest;
+                o.copy_from_slice(digest::digest(&digest::SHA1_FOR_LEGACY_USE_ONLY, m).as_ref());
             }),
-            Family::HmacSha1 => Box::new(AwsHmac {
-                key: k.to_vec(),
-                msg: message(size, 0),
-                out: [0; 20],
+            // Keyed per message, as the other rows are.
+            Family::HmacSha1 => HmacRow::boxed(k.to_vec(), size, |key, msg, out| {
+                use aws_lc_rs::hmac;
+                let k = hmac::Key::new(hmac::HMAC_SHA1_FOR_LEGACY_USE_ONLY, key);
+                out.copy_from_slice(hmac::sign(&k, msg).as_ref());
             }),
-            Family::HmacSha1Keyed => Box::new(AwsHmacKeyed {
-                key: aws_lc_rs::hmac::Key::new(aws_lc_rs::hmac::HMAC_SHA1_FOR_LEGACY_USE_ONLY, k),
-                msg: message(size, 0),
-                out: [0; 20],
-            }),
+            // `hmac::Key` keeps the keyed context.
+            Family::HmacSha1Keyed => {
+                use aws_lc_rs::hmac;
+                let key = hmac::Key::new(hmac::HMAC_SHA1_FOR_LEGACY_USE_ONLY, k);
+                HmacRow::boxed(key, size, |key, msg, out| {
+                    out.copy_from_slice(hmac::sign(key, msg).as_ref());
+                })
+            }
         };
         Some(r)
     }
@@ -1010,22 +971,46 @@ fn to_arrays(bytes: &[u8]) -> Vec<Array<u8, U16>> {
 
 // ---------------------------------------------------------------- simdcrypt
 
-struct OursEcb {
-    aes: Aes,
-    blocks: Vec<[u8; 16]>,
+/// A block cipher over independent blocks (ECB): simdcrypt's `Aes`, or RustCrypto's in
+/// [`RcBlocks`].
+trait EcbCipher {
+    type Block;
+    fn encrypt_all(&self, blocks: &mut [Self::Block]);
+    fn decrypt_all(&self, blocks: &mut [Self::Block]);
+    fn bytes(blocks: &[Self::Block]) -> &[u8];
+}
+
+impl EcbCipher for Aes {
+    type Block = [u8; 16];
+    fn encrypt_all(&self, blocks: &mut [[u8; 16]]) {
+        self.encrypt_blocks(blocks);
+    }
+    fn decrypt_all(&self, blocks: &mut [[u8; 16]]) {
+        self.decrypt_blocks(blocks);
+    }
+    fn bytes(blocks: &[[u8; 16]]) -> &[u8] {
+        blocks.as_flattened()
+    }
+}
+
+/// ECB: `blocks` through the cipher, one direction per run.
+struct Ecb<C: EcbCipher> {
+    c: C,
+    blocks: Vec<C::Block>,
     encrypt: bool,
 }
 
-impl Runner for OursEcb {
+impl<C: EcbCipher> Runner for Ecb<C> {
     fn run(&mut self) {
+        let blocks = black_box(&mut self.blocks);
         if self.encrypt {
-            self.aes.encrypt_blocks(black_box(&mut self.blocks));
+            self.c.encrypt_all(blocks);
         } else {
-            self.aes.decrypt_blocks(black_box(&mut self.blocks));
+            self.c.decrypt_all(blocks);
         }
     }
     fn output(&self) -> &[u8] {
-        self.blocks.as_flattened()
+        C::bytes(&self.blocks)
     }
 }
 
@@ -1322,39 +1307,34 @@ impl Runner for OursKrb5 {
 
 // ---------------------------------------------------------------- RustCrypto
 
-struct RcEcb<C> {
-    c: C,
-    blocks: Vec<Array<u8, U16>>,
-    encrypt: bool,
-}
+/// A RustCrypto block cipher, for [`Ecb`].
+struct RcBlocks<C>(C);
 
-impl<C> RcEcb<C>
-where
-    C: BlockCipherEncrypt + BlockCipherDecrypt + BlockSizeUser<BlockSize = U16> + KeyInit + 'static,
-{
-    fn boxed(k: &[u8], size: usize, encrypt: bool) -> Option<Box<dyn Runner>> {
-        Some(Box::new(RcEcb {
-            c: C::new_from_slice(k).ok()?,
-            blocks: to_arrays(&message(size, 0)),
-            encrypt,
-        }))
-    }
-}
-
-impl<C> Runner for RcEcb<C>
+impl<C> EcbCipher for RcBlocks<C>
 where
     C: BlockCipherEncrypt + BlockCipherDecrypt + BlockSizeUser<BlockSize = U16>,
 {
-    fn run(&mut self) {
-        if self.encrypt {
-            self.c.encrypt_blocks(black_box(&mut self.blocks));
-        } else {
-            self.c.decrypt_blocks(black_box(&mut self.blocks));
-        }
+    type Block = Array<u8, U16>;
+    fn encrypt_all(&self, blocks: &mut [Array<u8, U16>]) {
+        self.0.encrypt_blocks(blocks);
     }
-    fn output(&self) -> &[u8] {
-        Array::slice_as_flattened(&self.blocks)
+    fn decrypt_all(&self, blocks: &mut [Array<u8, U16>]) {
+        self.0.decrypt_blocks(blocks);
     }
+    fn bytes(blocks: &[Array<u8, U16>]) -> &[u8] {
+        Array::slice_as_flattened(blocks)
+    }
+}
+
+fn rc_ecb<C>(k: &[u8], size: usize, encrypt: bool) -> Option<Box<dyn Runner>>
+where
+    C: BlockCipherEncrypt + BlockCipherDecrypt + BlockSizeUser<BlockSize = U16> + KeyInit + 'static,
+{
+    Some(Box::new(Ecb {
+        c: RcBlocks(C::new_from_slice(k).ok()?),
+        blocks: to_arrays(&message(size, 0)),
+        encrypt,
+    }))
 }
 
 struct RcXts<C> {
@@ -1437,15 +1417,11 @@ where
     let blocks = to_arrays(&message(size, 0));
     let iv = iv(0);
     if encrypt {
-        Some(Box::new(RcCbcEnc {
-            e: cbc::Encryptor::<C>::new_from_slices(k, &iv).ok()?,
-            blocks,
-        }))
+        let mode = cbc::Encryptor::<C>::new_from_slices(k, &iv).ok()?;
+        Some(Box::new(RcCbc { mode, blocks }))
     } else {
-        Some(Box::new(RcCbcDec {
-            d: cbc::Decryptor::<C>::new_from_slices(k, &iv).ok()?,
-            blocks,
-        }))
+        let mode = cbc::Decryptor::<C>::new_from_slices(k, &iv).ok()?;
+        Some(Box::new(RcCbc { mode, blocks }))
     }
 }
 
@@ -1541,29 +1517,32 @@ where
     }
 }
 
+/// A RustCrypto CBC direction (`cbc::Encryptor` or `cbc::Decryptor`) over whole blocks.
+trait RcCbcMode {
+    fn run_blocks(&mut self, blocks: &mut [Array<u8, U16>]);
+}
+
+impl<C: BlockCipherEncrypt + BlockSizeUser<BlockSize = U16>> RcCbcMode for cbc::Encryptor<C> {
+    fn run_blocks(&mut self, blocks: &mut [Array<u8, U16>]) {
+        self.encrypt_blocks(blocks);
+    }
+}
+
+impl<C: BlockCipherDecrypt + BlockSizeUser<BlockSize = U16>> RcCbcMode for cbc::Decryptor<C> {
+    fn run_blocks(&mut self, blocks: &mut [Array<u8, U16>]) {
+        self.decrypt_blocks(blocks);
+    }
+}
+
 /// One chain, continued across runs (as simdcrypt's updated IV and OpenSSL's do).
-struct RcCbcEnc<C: BlockCipherEncrypt> {
-    e: cbc::Encryptor<C>,
+struct RcCbc<M> {
+    mode: M,
     blocks: Vec<Array<u8, U16>>,
 }
 
-impl<C: BlockCipherEncrypt + BlockSizeUser<BlockSize = U16>> Runner for RcCbcEnc<C> {
+impl<M: RcCbcMode> Runner for RcCbc<M> {
     fn run(&mut self) {
-        self.e.encrypt_blocks(black_box(&mut self.blocks));
-    }
-    fn output(&self) -> &[u8] {
-        Array::slice_as_flattened(&self.blocks)
-    }
-}
-
-struct RcCbcDec<C: BlockCipherDecrypt> {
-    d: cbc::Decryptor<C>,
-    blocks: Vec<Array<u8, U16>>,
-}
-
-impl<C: BlockCipherDecrypt + BlockSizeUser<BlockSize = U16>> Runner for RcCbcDec<C> {
-    fn run(&mut self) {
-        self.d.decrypt_blocks(black_box(&mut self.blocks));
+        self.mode.run_blocks(black_box(&mut self.blocks));
     }
     fn output(&self) -> &[u8] {
         Array::slice_as_flattened(&self.blocks)
@@ -1603,15 +1582,26 @@ impl<C: BlockCipherEncrypt + BlockSizeUser<BlockSize = U16>> Runner for RcCbcMan
     }
 }
 
-/// SHA-1 of each message in turn.
-struct RcSha1 {
+/// SHA-1 of each of `streams` messages in turn, by a peer's `digest` (a message, and where
+/// its digest goes).
+struct Sha1Each<F> {
+    digest: F,
     msgs: Vec<u8>,
     out: Vec<u8>,
 }
 
-impl Runner for RcSha1 {
+impl<F: FnMut(&[u8], &mut [u8]) + 'static> Sha1Each<F> {
+    fn boxed(size: usize, streams: usize, digest: F) -> Box<dyn Runner> {
+        Box::new(Sha1Each {
+            digest,
+            msgs: messages(size, streams),
+            out: vec![0; 20 * streams],
+        })
+    }
+}
+
+impl<F: FnMut(&[u8], &mut [u8])> Runner for Sha1Each<F> {
     fn run(&mut self) {
-        use sha1::Digest;
         let n = self.out.len() / 20;
         let size = self.msgs.len() / n;
         for (m, o) in self
@@ -1619,7 +1609,7 @@ impl Runner for RcSha1 {
             .chunks_exact(size)
             .zip(self.out.chunks_exact_mut(20))
         {
-            o.copy_from_slice(&sha1::Sha1::digest(black_box(m)));
+            (self.digest)(black_box(m), o);
         }
     }
     fn output(&self) -> &[u8] {
@@ -1627,38 +1617,29 @@ impl Runner for RcSha1 {
     }
 }
 
-struct RcHmac {
-    key: Vec<u8>,
+/// HMAC-SHA1 of one message per run by a peer's `mac` under `key`: the raw key (keyed per
+/// message) or the peer's keyed state (set up once).
+struct HmacRow<K, F> {
+    key: K,
+    mac: F,
     msg: Vec<u8>,
     out: [u8; 20],
 }
 
-impl Runner for RcHmac {
-    fn run(&mut self) {
-        use hmac::{KeyInit, Mac};
-        let mut m = hmac::Hmac::<sha1::Sha1>::new_from_slice(black_box(&self.key))
-            .expect("HMAC takes any key length");
-        m.update(black_box(&self.msg));
-        self.out.copy_from_slice(&m.finalize().into_bytes());
-    }
-    fn output(&self) -> &[u8] {
-        &self.out
+impl<K: 'static, F: FnMut(&K, &[u8], &mut [u8; 20]) + 'static> HmacRow<K, F> {
+    fn boxed(key: K, size: usize, mac: F) -> Box<dyn Runner> {
+        Box::new(HmacRow {
+            key,
+            mac,
+            msg: message(size, 0),
+            out: [0; 20],
+        })
     }
 }
 
-/// HMAC under a key set up once: the keyed state cloned per message.
-struct RcHmacKeyed {
-    mac: hmac::Hmac<sha1::Sha1>,
-    msg: Vec<u8>,
-    out: [u8; 20],
-}
-
-impl Runner for RcHmacKeyed {
+impl<K, F: FnMut(&K, &[u8], &mut [u8; 20])> Runner for HmacRow<K, F> {
     fn run(&mut self) {
-        use hmac::Mac;
-        let mut m = black_box(&self.mac).clone();
-        m.update(black_box(&self.msg));
-        self.out.copy_from_slice(&m.finalize().into_bytes());
+        (self.mac)(black_box(&self.key), black_box(&self.msg), &mut self.out);
     }
     fn output(&self) -> &[u8] {
         &self.out
@@ -1782,72 +1763,6 @@ impl Runner for AwsCbcHmac {
     }
 }
 
-#[cfg(feature = "aws-lc")]
-struct AwsSha1 {
-    msgs: Vec<u8>,
-    out: Vec<u8>,
-}
-
-#[cfg(feature = "aws-lc")]
-impl Runner for AwsSha1 {
-    fn run(&mut self) {
-        use aws_lc_rs::digest;
-        let n = self.out.len() / 20;
-        let size = self.msgs.len() / n;
-        for (m, o) in self
-            .msgs
-            .chunks_exact(size)
-            .zip(self.out.chunks_exact_mut(20))
-        {
-            let d = digest::digest(&digest::SHA1_FOR_LEGACY_USE_ONLY, black_box(m));
-            o.copy_from_slice(d.as_ref());
-        }
-    }
-    fn output(&self) -> &[u8] {
-        &self.out
-    }
-}
-
-/// HMAC keyed per message, as the other rows are.
-#[cfg(feature = "aws-lc")]
-struct AwsHmac {
-    key: Vec<u8>,
-    msg: Vec<u8>,
-    out: [u8; 20],
-}
-
-#[cfg(feature = "aws-lc")]
-impl Runner for AwsHmac {
-    fn run(&mut self) {
-        use aws_lc_rs::hmac;
-        let k = hmac::Key::new(hmac::HMAC_SHA1_FOR_LEGACY_USE_ONLY, black_box(&self.key));
-        let tag = hmac::sign(&k, black_box(&self.msg));
-        self.out.copy_from_slice(tag.as_ref());
-    }
-    fn output(&self) -> &[u8] {
-        &self.out
-    }
-}
-
-/// HMAC under a key set up once (`hmac::Key` keeps the keyed context).
-#[cfg(feature = "aws-lc")]
-struct AwsHmacKeyed {
-    key: aws_lc_rs::hmac::Key,
-    msg: Vec<u8>,
-    out: [u8; 20],
-}
-
-#[cfg(feature = "aws-lc")]
-impl Runner for AwsHmacKeyed {
-    fn run(&mut self) {
-        let tag = aws_lc_rs::hmac::sign(black_box(&self.key), black_box(&self.msg));
-        self.out.copy_from_slice(tag.as_ref());
-    }
-    fn output(&self) -> &[u8] {
-        &self.out
-    }
-}
-
 // ---------------------------------------------------------------- OpenSSL
 
 /// XTS (one data unit, fixed tweak) or CBC (chains continued across runs), one call per
@@ -1946,48 +1861,6 @@ impl Runner for OsslXtsSectors {
     }
     fn output(&self) -> &[u8] {
         if self.ok { &self.out } else { &[] }
-    }
-}
-
-#[cfg(feature = "openssl")]
-struct OsslSha1 {
-    h: simdcrypt_oracle::openssl::Sha1,
-    msgs: Vec<u8>,
-    out: Vec<u8>,
-}
-
-#[cfg(feature = "openssl")]
-impl Runner for OsslSha1 {
-    fn run(&mut self) {
-        let n = self.out.len() / 20;
-        let size = self.msgs.len() / n;
-        for (m, o) in self
-            .msgs
-            .chunks_exact(size)
-            .zip(self.out.chunks_exact_mut(20))
-        {
-            o.copy_from_slice(&self.h.digest(black_box(m)));
-        }
-    }
-    fn output(&self) -> &[u8] {
-        &self.out
-    }
-}
-
-#[cfg(feature = "openssl")]
-struct OsslHmac {
-    key: Vec<u8>,
-    msg: Vec<u8>,
-    out: [u8; 20],
-}
-
-#[cfg(feature = "openssl")]
-impl Runner for OsslHmac {
-    fn run(&mut self) {
-        self.out = simdcrypt_oracle::openssl::hmac_sha1(black_box(&self.key), black_box(&self.msg));
-    }
-    fn output(&self) -> &[u8] {
-        &self.out
     }
 }
 
