@@ -182,28 +182,20 @@ impl Runner for Probe {
         let (s, d) = (self.src.as_ptr(), self.dst.as_mut_ptr());
         let r14 = self.rounds == 14;
         let n = self.src.len() / self.form.group_bytes();
-        // SAFETY (every arm): the token was checked for the form's instructions when
+        let loops: [x86::Loop; 2] = match self.form {
+            Form::YmmAes => [x86::ymm_aes_10, x86::ymm_aes_14],
+            Form::YmmEcb => [x86::ymm_ecb_10, x86::ymm_ecb_14],
+            Form::YmmXtsVex => [x86::ymm_xts_vex_10, x86::ymm_xts_vex_14],
+            Form::YmmXtsEvex => [x86::ymm_xts_evex_10, x86::ymm_xts_evex_14],
+            Form::ZmmAes => [x86::zmm_aes_10, x86::zmm_aes_14],
+            Form::ZmmEcb => [x86::zmm_ecb_10, x86::zmm_ecb_14],
+            Form::ZmmXts => [x86::zmm_xts_10, x86::zmm_xts_14],
+        };
+        // SAFETY (every form): the token was checked for the form's instructions when
         // the probe was made; `s` and `d` hold `n` groups of the form's width, `w`
         // its tweaks (two buffers of 256 bytes for the VEX form), `c` the keys and
-        // constants, as each function's contract asks.
-        unsafe {
-            match (self.form, r14) {
-                (Form::YmmAes, false) => x86::ymm_aes_10(c, d, n),
-                (Form::YmmAes, true) => x86::ymm_aes_14(c, d, n),
-                (Form::YmmEcb, false) => x86::ymm_ecb_10(c, s, d, n),
-                (Form::YmmEcb, true) => x86::ymm_ecb_14(c, s, d, n),
-                (Form::YmmXtsVex, false) => x86::ymm_xts_vex_10(c, w, s, d, n),
-                (Form::YmmXtsVex, true) => x86::ymm_xts_vex_14(c, w, s, d, n),
-                (Form::YmmXtsEvex, false) => x86::ymm_xts_evex_10(c, w, s, d, n),
-                (Form::YmmXtsEvex, true) => x86::ymm_xts_evex_14(c, w, s, d, n),
-                (Form::ZmmAes, false) => x86::zmm_aes_10(c, d, n),
-                (Form::ZmmAes, true) => x86::zmm_aes_14(c, d, n),
-                (Form::ZmmEcb, false) => x86::zmm_ecb_10(c, s, d, n),
-                (Form::ZmmEcb, true) => x86::zmm_ecb_14(c, s, d, n),
-                (Form::ZmmXts, false) => x86::zmm_xts_10(c, w, s, d, n),
-                (Form::ZmmXts, true) => x86::zmm_xts_14(c, w, s, d, n),
-            }
-        }
+        // constants, as each loop's contract asks.
+        unsafe { loops[usize::from(r14)](c, w, s, d, n) }
     }
 
     fn output(&self) -> &[u8] {
@@ -316,37 +308,176 @@ mod x86 {
 
     use super::Consts;
 
+    /// A probe's loop, `(consts, w, src, dst, groups)`: each form uses the arguments its
+    /// contract names.
+    pub(super) type Loop = unsafe fn(&Consts, *mut u8, *const u8, *mut u8, usize);
+
+    /// `asm!` with a probe's templates and operands, clobbering the vector registers the
+    /// width has (16 for ymm, as AVX2 has; 32 for zmm): the loops use most of them.
+    macro_rules! probe_asm {
+        (ymm, $($args:tt)*) => {
+            probe_asm!(@ $($args)*)
+        };
+        (zmm, $($args:tt)*) => {
+            probe_asm!(@ $($args)*
+                out("zmm16") _, out("zmm17") _, out("zmm18") _, out("zmm19") _,
+                out("zmm20") _, out("zmm21") _, out("zmm22") _, out("zmm23") _,
+                out("zmm24") _, out("zmm25") _, out("zmm26") _, out("zmm27") _,
+                out("zmm28") _, out("zmm29") _, out("zmm30") _, out("zmm31") _,
+            )
+        };
+        (@ $($args:tt)*) => {
+            asm!(
+                $($args)*
+                out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm3") _,
+                out("zmm4") _, out("zmm5") _, out("zmm6") _, out("zmm7") _,
+                out("zmm8") _, out("zmm9") _, out("zmm10") _, out("zmm11") _,
+                out("zmm12") _, out("zmm13") _, out("zmm14") _, out("zmm15") _,
+                options(nostack),
+            )
+        };
+    }
+
+    /// Template: rounds `$rounds` (an `.irp` list) of the ymm states `$states`, each round's
+    /// key broadcast into ymm15 from memory.
+    macro_rules! ymm_rounds {
+        ($rounds:literal, $states:literal) => {
+            concat!(
+                ".irp r,",
+                $rounds,
+                "\n",
+                "vbroadcasti128 ymm15, [{rk} + 16*\\r]\n",
+                ".irp j,",
+                $states,
+                "\n",
+                "vaesenc ymm\\j, ymm\\j, ymm15\n",
+                ".endr\n",
+                ".endr",
+            )
+        };
+    }
+
+    /// Template: the last round of the ymm states 0-7 (after `$pre`, for each), keyed by
+    /// `$key`, each stored to its 32 bytes at `d`.
+    macro_rules! ymm_last_round_store {
+        ($pre:literal, $key:literal) => {
+            concat!(
+                ".irp j,0,1,2,3,4,5,6,7\n",
+                $pre,
+                "\n",
+                "vaesenclast ymm\\j, ymm\\j, ",
+                $key,
+                "\n",
+                "vmovdqu [{d} + 32*\\j], ymm\\j\n",
+                ".endr",
+            )
+        };
+    }
+
+    /// Template: the keys of rounds 1.. into the `$v` registers of `$keys` (an `.irp` list).
+    macro_rules! evex_keys {
+        ($v:literal, $keys:literal) => {
+            concat!(
+                ".set rnd, 1\n",
+                ".irp k,",
+                $keys,
+                "\n",
+                "vbroadcasti32x4 ",
+                $v,
+                "\\k, [{rk} + 16*rnd]\n",
+                ".set rnd, rnd+1\n",
+                ".endr",
+            )
+        };
+    }
+
+    /// Template: the `$v` states `$states` through the rounds keyed by the registers `$keys`.
+    macro_rules! evex_rounds {
+        ($v:literal, $keys:literal, $states:literal) => {
+            concat!(
+                ".irp k,", $keys, "\n", ".irp j,", $states, "\n", "vaesenc ", $v, "\\j, ", $v,
+                "\\j, ", $v, "\\k\n", ".endr\n", ".endr",
+            )
+        };
+    }
+
+    /// Template: the last round of the 8 states `$v`0-7, keyed by register `$v$key` (`2\j`:
+    /// state j's tweak), each stored to its blocks (`$lanes` a register) at `d`.
+    macro_rules! last_round_store {
+        ($v:literal, $lanes:literal, $key:literal) => {
+            concat!(
+                ".irp j,0,1,2,3,4,5,6,7\n",
+                "vaesenclast ",
+                $v,
+                "\\j, ",
+                $v,
+                "\\j, ",
+                $v,
+                $key,
+                "\n",
+                "vmovdqu64 [{d} + 16*",
+                $lanes,
+                "*\\j], ",
+                $v,
+                "\\j\n",
+                ".endr",
+            )
+        };
+    }
+
+    /// Template: on to the next group (`$scale` times `$lanes` bytes) while `n` lasts.
+    macro_rules! next_group {
+        ($scale:literal, $lanes:literal) => {
+            concat!(
+                "add {s}, ",
+                $scale,
+                "*",
+                $lanes,
+                "\n",
+                "add {d}, ",
+                $scale,
+                "*",
+                $lanes,
+                "\n",
+                "dec {n}\n",
+                "jnz 2b",
+            )
+        };
+    }
+
+    /// Defines the probe loop `$name` (a [`Loop`], its arguments named as given, `_` where
+    /// unused): `probe_asm!` of the width and the body.
+    macro_rules! probe_loop {
+        (
+            $(#[$doc:meta])*
+            $name:ident($c:ident, $w:tt, $s:tt, $d:ident, $n:ident): $width:ident, $($body:tt)*
+        ) => {
+            $(#[$doc])*
+            #[inline(never)]
+            pub(super) unsafe fn $name($c: &Consts, $w: *mut u8, $s: *const u8, $d: *mut u8, $n: usize) {
+                // SAFETY: the function's contract, which its caller keeps.
+                unsafe { probe_asm!($width, $($body)*) }
+            }
+        };
+    }
+
     /// Defines `$name(c, dst)`: ymm AES alone.
     macro_rules! ymm_aes {
         ($name:ident, $rounds:literal) => {
-            /// # Safety
-            /// VAES and AVX2; `d` writable for 32 bytes (the first state, written once).
-            #[inline(never)]
-            pub(super) unsafe fn $name(c: &Consts, d: *mut u8, n: usize) {
-                // SAFETY: the caller's contract; the loop reads only `c` and writes 32 bytes at `d`.
-                unsafe {
-                    asm!(
-                        "2:",
-                        concat!(".irp r,", $rounds),
-                        "vbroadcasti128 ymm15, [{rk} + 16*\\r]",
-                        ".irp j,0,1,2,3,4,5,6,7,8,9,10,11",
-                        "vaesenc ymm\\j, ymm\\j, ymm15",
-                        ".endr",
-                        ".endr",
-                        "dec {n}",
-                        "jnz 2b",
-                        "vmovdqu [{d}], ymm0",
-                        rk = in(reg) c.rk.as_ptr(),
-                        d = in(reg) d,
-                        n = inout(reg) n => _,
-                        out("ymm0") _, out("ymm1") _, out("ymm2") _, out("ymm3") _,
-                        out("ymm4") _, out("ymm5") _, out("ymm6") _, out("ymm7") _,
-                        out("ymm8") _, out("ymm9") _, out("ymm10") _, out("ymm11") _,
-                        out("ymm15") _,
-                        options(nostack),
-                    )
-                }
-            }
+            probe_loop!(
+                /// # Safety
+                /// VAES and AVX2; `d` writable for 32 bytes (the first state, written once:
+                /// the loop reads only `c`).
+                $name(c, _, _, d, n): ymm,
+                "2:",
+                ymm_rounds!($rounds, "0,1,2,3,4,5,6,7,8,9,10,11"),
+                "dec {n}",
+                "jnz 2b",
+                "vmovdqu [{d}], ymm0",
+                rk = in(reg) c.rk.as_ptr(),
+                d = in(reg) d,
+                n = inout(reg) n => _,
+            );
         };
     }
     ymm_aes!(ymm_aes_10, "1,2,3,4,5,6,7,8,9,10");
@@ -355,45 +486,25 @@ mod x86 {
     /// Defines `$name(c, src, dst)`: ymm ECB.
     macro_rules! ymm_ecb {
         ($name:ident, $rounds:literal, $last:literal) => {
-            /// # Safety
-            /// VAES and AVX2; `s` readable and `d` writable for `n` groups of 256
-            /// bytes.
-            #[inline(never)]
-            pub(super) unsafe fn $name(c: &Consts, s: *const u8, d: *mut u8, n: usize) {
-                // SAFETY: the caller's contract.
-                unsafe {
-                    asm!(
-                        "vbroadcasti128 ymm14, [{rk}]",
-                        "2:",
-                        ".irp j,0,1,2,3,4,5,6,7",
-                        "vpxor ymm\\j, ymm14, [{s} + 32*\\j]",
-                        ".endr",
-                        concat!(".irp r,", $rounds),
-                        "vbroadcasti128 ymm15, [{rk} + 16*\\r]",
-                        ".irp j,0,1,2,3,4,5,6,7",
-                        "vaesenc ymm\\j, ymm\\j, ymm15",
-                        ".endr",
-                        ".endr",
-                        concat!("vbroadcasti128 ymm15, [{rk} + 16*", $last, "]"),
-                        ".irp j,0,1,2,3,4,5,6,7",
-                        "vaesenclast ymm\\j, ymm\\j, ymm15",
-                        "vmovdqu [{d} + 32*\\j], ymm\\j",
-                        ".endr",
-                        "add {s}, 256",
-                        "add {d}, 256",
-                        "dec {n}",
-                        "jnz 2b",
-                        rk = in(reg) c.rk.as_ptr(),
-                        s = inout(reg) s => _,
-                        d = inout(reg) d => _,
-                        n = inout(reg) n => _,
-                        out("ymm0") _, out("ymm1") _, out("ymm2") _, out("ymm3") _,
-                        out("ymm4") _, out("ymm5") _, out("ymm6") _, out("ymm7") _,
-                        out("ymm14") _, out("ymm15") _,
-                        options(nostack),
-                    )
-                }
-            }
+            probe_loop!(
+                /// # Safety
+                /// VAES and AVX2; `s` readable and `d` writable for `n` groups of 256
+                /// bytes.
+                $name(c, _, s, d, n): ymm,
+                "vbroadcasti128 ymm14, [{rk}]",
+                "2:",
+                ".irp j,0,1,2,3,4,5,6,7",
+                "vpxor ymm\\j, ymm14, [{s} + 32*\\j]",
+                ".endr",
+                ymm_rounds!($rounds, "0,1,2,3,4,5,6,7"),
+                concat!("vbroadcasti128 ymm15, [{rk} + 16*", $last, "]"),
+                ymm_last_round_store!("", "ymm15"),
+                next_group!("32", "8"),
+                rk = in(reg) c.rk.as_ptr(),
+                s = inout(reg) s => _,
+                d = inout(reg) d => _,
+                n = inout(reg) n => _,
+            );
         };
     }
     ymm_ecb!(ymm_ecb_10, "1,2,3,4,5,6,7,8,9", "10");
@@ -402,71 +513,49 @@ mod x86 {
     /// Defines `$name(c, w, src, dst)`: ymm XTS in the VEX form.
     macro_rules! ymm_xts_vex {
         ($name:ident, $rest:literal) => {
-            /// # Safety
-            /// VAES, VPCLMULQDQ and AVX2; `w` two buffers of 256 bytes (the current
-            /// tweaks first), readable and writable; `s` readable and `d` writable for
-            /// `n` groups of 256 bytes.
-            #[inline(never)]
-            pub(super) unsafe fn $name(c: &Consts, w: *mut u8, s: *const u8, d: *mut u8, n: usize) {
-                // SAFETY: the caller's contract; `cur` and `nxt` swap each group and are
-                // back where they started after the even number `n` of groups.
-                unsafe {
-                    asm!(
-                        "vbroadcasti128 ymm12, [{k0r}]",
-                        "vbroadcasti128 ymm13, [{kf}]",
-                        "vbroadcasti128 ymm14, [{poly}]",
-                        "lea {nxt}, [{cur} + 256]",
-                        "2:",
-                        ".irp j,0,1,2,3,4,5,6,7",
-                        "vpxor ymm\\j, ymm12, [{s} + 32*\\j]",
-                        "vpxor ymm\\j, ymm\\j, [{cur} + 32*\\j]",
-                        ".endr",
-                        ".irp r,1,2,3,4,5,6,7,8",
-                        "vbroadcasti128 ymm15, [{rk} + 16*\\r]",
-                        ".irp j,0,1,2,3,4,5,6,7",
-                        "vaesenc ymm\\j, ymm\\j, ymm15",
-                        ".endr",
-                        "vmovdqu ymm8, [{cur} + 32*(\\r-1)]",
-                        "vpsrldq ymm9, ymm8, 14",
-                        "vpclmulqdq ymm9, ymm9, ymm14, 0",
-                        "vpslldq ymm8, ymm8, 2",
-                        "vpxor ymm8, ymm8, ymm9",
-                        "vpxor ymm8, ymm8, ymm13",
-                        "vmovdqu [{nxt} + 32*(\\r-1)], ymm8",
-                        ".endr",
-                        concat!(".irp r,", $rest),
-                        "vbroadcasti128 ymm15, [{rk} + 16*\\r]",
-                        ".irp j,0,1,2,3,4,5,6,7",
-                        "vaesenc ymm\\j, ymm\\j, ymm15",
-                        ".endr",
-                        ".endr",
-                        ".irp j,0,1,2,3,4,5,6,7",
-                        "vmovdqu ymm8, [{cur} + 32*\\j]",
-                        "vaesenclast ymm\\j, ymm\\j, ymm8",
-                        "vmovdqu [{d} + 32*\\j], ymm\\j",
-                        ".endr",
-                        "xchg {cur}, {nxt}",
-                        "add {s}, 256",
-                        "add {d}, 256",
-                        "dec {n}",
-                        "jnz 2b",
-                        rk = in(reg) c.rk.as_ptr(),
-                        k0r = in(reg) c.k0r.as_ptr(),
-                        kf = in(reg) c.kf.as_ptr(),
-                        poly = in(reg) c.poly.as_ptr(),
-                        cur = inout(reg) w => _,
-                        nxt = out(reg) _,
-                        s = inout(reg) s => _,
-                        d = inout(reg) d => _,
-                        n = inout(reg) n => _,
-                        out("ymm0") _, out("ymm1") _, out("ymm2") _, out("ymm3") _,
-                        out("ymm4") _, out("ymm5") _, out("ymm6") _, out("ymm7") _,
-                        out("ymm8") _, out("ymm9") _, out("ymm12") _, out("ymm13") _,
-                        out("ymm14") _, out("ymm15") _,
-                        options(nostack),
-                    )
-                }
-            }
+            probe_loop!(
+                /// # Safety
+                /// VAES, VPCLMULQDQ and AVX2; `w` two buffers of 256 bytes (the current
+                /// tweaks first), readable and writable (`cur` and `nxt` swap each group and
+                /// are back where they started after the even number `n` of groups); `s`
+                /// readable and `d` writable for `n` groups of 256 bytes.
+                $name(c, w, s, d, n): ymm,
+                "vbroadcasti128 ymm12, [{k0r}]",
+                "vbroadcasti128 ymm13, [{kf}]",
+                "vbroadcasti128 ymm14, [{poly}]",
+                "lea {nxt}, [{cur} + 256]",
+                "2:",
+                ".irp j,0,1,2,3,4,5,6,7",
+                "vpxor ymm\\j, ymm12, [{s} + 32*\\j]",
+                "vpxor ymm\\j, ymm\\j, [{cur} + 32*\\j]",
+                ".endr",
+                ".irp r,1,2,3,4,5,6,7,8",
+                "vbroadcasti128 ymm15, [{rk} + 16*\\r]",
+                ".irp j,0,1,2,3,4,5,6,7",
+                "vaesenc ymm\\j, ymm\\j, ymm15",
+                ".endr",
+                "vmovdqu ymm8, [{cur} + 32*(\\r-1)]",
+                "vpsrldq ymm9, ymm8, 14",
+                "vpclmulqdq ymm9, ymm9, ymm14, 0",
+                "vpslldq ymm8, ymm8, 2",
+                "vpxor ymm8, ymm8, ymm9",
+                "vpxor ymm8, ymm8, ymm13",
+                "vmovdqu [{nxt} + 32*(\\r-1)], ymm8",
+                ".endr",
+                ymm_rounds!($rest, "0,1,2,3,4,5,6,7"),
+                ymm_last_round_store!("vmovdqu ymm8, [{cur} + 32*\\j]", "ymm8"),
+                "xchg {cur}, {nxt}",
+                next_group!("32", "8"),
+                rk = in(reg) c.rk.as_ptr(),
+                k0r = in(reg) c.k0r.as_ptr(),
+                kf = in(reg) c.kf.as_ptr(),
+                poly = in(reg) c.poly.as_ptr(),
+                cur = inout(reg) w => _,
+                nxt = out(reg) _,
+                s = inout(reg) s => _,
+                d = inout(reg) d => _,
+                n = inout(reg) n => _,
+            );
         };
     }
     ymm_xts_vex!(ymm_xts_vex_10, "9");
@@ -477,159 +566,85 @@ mod x86 {
     /// rounds 1.. in `$keys`, k0r in 8, kf in 9, 0x87 in 31.
     macro_rules! evex {
         (xts $name:ident, $v:literal, $lanes:literal, $keys:literal) => {
-            /// # Safety
-            /// VAES, VPCLMULQDQ and AVX-512 F/VL; `w` 8 registers of the width, readable
-            /// and writable; `s` readable and `d` writable for `n` groups.
-            #[inline(never)]
-            pub(super) unsafe fn $name(c: &Consts, w: *mut u8, s: *const u8, d: *mut u8, n: usize) {
-                // SAFETY: the caller's contract.
-                unsafe {
-                    asm!(
-                        ".set rnd, 1",
-                        concat!(".irp k,", $keys),
-                        concat!("vbroadcasti32x4 ", $v, "\\k, [{rk} + 16*rnd]"),
-                        ".set rnd, rnd+1",
-                        ".endr",
-                        concat!("vbroadcasti32x4 ", $v, "8, [{k0r}]"),
-                        concat!("vbroadcasti32x4 ", $v, "9, [{kf}]"),
-                        concat!("vbroadcasti32x4 ", $v, "31, [{poly}]"),
-                        ".irp j,0,1,2,3,4,5,6,7",
-                        concat!("vmovdqu64 ", $v, "2\\j, [{w} + 16*", $lanes, "*\\j]"),
-                        ".endr",
-                        "2:",
-                        ".irp j,0,1,2,3,4,5,6,7",
-                        concat!("vmovdqu64 ", $v, "\\j, [{s} + 16*", $lanes, "*\\j]"),
-                        concat!("vpternlogd ", $v, "\\j, ", $v, "2\\j, ", $v, "8, 0x96"),
-                        ".endr",
-                        concat!(".irp k,", $keys),
-                        ".irp j,0,1,2,3,4,5,6,7",
-                        concat!("vaesenc ", $v, "\\j, ", $v, "\\j, ", $v, "\\k"),
-                        ".endr",
-                        ".endr",
-                        ".irp j,0,1,2,3,4,5,6,7",
-                        concat!("vaesenclast ", $v, "\\j, ", $v, "\\j, ", $v, "2\\j"),
-                        concat!("vmovdqu64 [{d} + 16*", $lanes, "*\\j], ", $v, "\\j"),
-                        ".endr",
-                        ".irp j,0,1,2,3,4,5,6,7",
-                        concat!("vpsrldq ", $v, "\\j, ", $v, "2\\j, 16-", $lanes),
-                        concat!("vpclmulqdq ", $v, "\\j, ", $v, "\\j, ", $v, "31, 0"),
-                        concat!("vpslldq ", $v, "2\\j, ", $v, "2\\j, ", $lanes),
-                        concat!("vpternlogd ", $v, "2\\j, ", $v, "\\j, ", $v, "9, 0x96"),
-                        ".endr",
-                        concat!("add {s}, 128*", $lanes),
-                        concat!("add {d}, 128*", $lanes),
-                        "dec {n}",
-                        "jnz 2b",
-                        ".irp j,0,1,2,3,4,5,6,7",
-                        concat!("vmovdqu64 [{w} + 16*", $lanes, "*\\j], ", $v, "2\\j"),
-                        ".endr",
-                        "vzeroupper",
-                        rk = in(reg) c.rk.as_ptr(),
-                        k0r = in(reg) c.k0r.as_ptr(),
-                        kf = in(reg) c.kf.as_ptr(),
-                        poly = in(reg) c.poly.as_ptr(),
-                        w = in(reg) w,
-                        s = inout(reg) s => _,
-                        d = inout(reg) d => _,
-                        n = inout(reg) n => _,
-                        out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm3") _,
-                        out("zmm4") _, out("zmm5") _, out("zmm6") _, out("zmm7") _,
-                        out("zmm8") _, out("zmm9") _, out("zmm10") _, out("zmm11") _,
-                        out("zmm12") _, out("zmm13") _, out("zmm14") _, out("zmm15") _,
-                        out("zmm16") _, out("zmm17") _, out("zmm18") _, out("zmm19") _,
-                        out("zmm20") _, out("zmm21") _, out("zmm22") _, out("zmm23") _,
-                        out("zmm24") _, out("zmm25") _, out("zmm26") _, out("zmm27") _,
-                        out("zmm28") _, out("zmm29") _, out("zmm30") _, out("zmm31") _,
-                        options(nostack),
-                    )
-                }
-            }
+            probe_loop!(
+                /// # Safety
+                /// VAES, VPCLMULQDQ and AVX-512 F/VL; `w` 8 registers of the width, readable
+                /// and writable; `s` readable and `d` writable for `n` groups.
+                $name(c, w, s, d, n): zmm,
+                evex_keys!($v, $keys),
+                concat!("vbroadcasti32x4 ", $v, "8, [{k0r}]"),
+                concat!("vbroadcasti32x4 ", $v, "9, [{kf}]"),
+                concat!("vbroadcasti32x4 ", $v, "31, [{poly}]"),
+                ".irp j,0,1,2,3,4,5,6,7",
+                concat!("vmovdqu64 ", $v, "2\\j, [{w} + 16*", $lanes, "*\\j]"),
+                ".endr",
+                "2:",
+                ".irp j,0,1,2,3,4,5,6,7",
+                concat!("vmovdqu64 ", $v, "\\j, [{s} + 16*", $lanes, "*\\j]"),
+                concat!("vpternlogd ", $v, "\\j, ", $v, "2\\j, ", $v, "8, 0x96"),
+                ".endr",
+                evex_rounds!($v, $keys, "0,1,2,3,4,5,6,7"),
+                last_round_store!($v, $lanes, "2\\j"),
+                ".irp j,0,1,2,3,4,5,6,7",
+                concat!("vpsrldq ", $v, "\\j, ", $v, "2\\j, 16-", $lanes),
+                concat!("vpclmulqdq ", $v, "\\j, ", $v, "\\j, ", $v, "31, 0"),
+                concat!("vpslldq ", $v, "2\\j, ", $v, "2\\j, ", $lanes),
+                concat!("vpternlogd ", $v, "2\\j, ", $v, "\\j, ", $v, "9, 0x96"),
+                ".endr",
+                next_group!("128", $lanes),
+                ".irp j,0,1,2,3,4,5,6,7",
+                concat!("vmovdqu64 [{w} + 16*", $lanes, "*\\j], ", $v, "2\\j"),
+                ".endr",
+                "vzeroupper",
+                rk = in(reg) c.rk.as_ptr(),
+                k0r = in(reg) c.k0r.as_ptr(),
+                kf = in(reg) c.kf.as_ptr(),
+                poly = in(reg) c.poly.as_ptr(),
+                w = in(reg) w,
+                s = inout(reg) s => _,
+                d = inout(reg) d => _,
+                n = inout(reg) n => _,
+            );
         };
         (ecb $name:ident, $v:literal, $lanes:literal, $keys:literal, $last:literal) => {
-            /// # Safety
-            /// VAES and AVX-512 F/VL; `s` readable and `d` writable for `n` groups.
-            #[inline(never)]
-            pub(super) unsafe fn $name(c: &Consts, s: *const u8, d: *mut u8, n: usize) {
-                // SAFETY: the caller's contract.
-                unsafe {
-                    asm!(
-                        ".set rnd, 1",
-                        concat!(".irp k,", $keys),
-                        concat!("vbroadcasti32x4 ", $v, "\\k, [{rk} + 16*rnd]"),
-                        ".set rnd, rnd+1",
-                        ".endr",
-                        concat!("vbroadcasti32x4 ", $v, "8, [{rk}]"),
-                        concat!("vbroadcasti32x4 ", $v, "9, [{rk} + 16*", $last, "]"),
-                        "2:",
-                        ".irp j,0,1,2,3,4,5,6,7",
-                        concat!("vpxorq ", $v, "\\j, ", $v, "8, [{s} + 16*", $lanes, "*\\j]"),
-                        ".endr",
-                        concat!(".irp k,", $keys),
-                        ".irp j,0,1,2,3,4,5,6,7",
-                        concat!("vaesenc ", $v, "\\j, ", $v, "\\j, ", $v, "\\k"),
-                        ".endr",
-                        ".endr",
-                        ".irp j,0,1,2,3,4,5,6,7",
-                        concat!("vaesenclast ", $v, "\\j, ", $v, "\\j, ", $v, "9"),
-                        concat!("vmovdqu64 [{d} + 16*", $lanes, "*\\j], ", $v, "\\j"),
-                        ".endr",
-                        concat!("add {s}, 128*", $lanes),
-                        concat!("add {d}, 128*", $lanes),
-                        "dec {n}",
-                        "jnz 2b",
-                        "vzeroupper",
-                        rk = in(reg) c.rk.as_ptr(),
-                        s = inout(reg) s => _,
-                        d = inout(reg) d => _,
-                        n = inout(reg) n => _,
-                        out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm3") _,
-                        out("zmm4") _, out("zmm5") _, out("zmm6") _, out("zmm7") _,
-                        out("zmm8") _, out("zmm9") _, out("zmm10") _, out("zmm11") _,
-                        out("zmm12") _, out("zmm13") _, out("zmm14") _, out("zmm15") _,
-                        out("zmm16") _, out("zmm17") _, out("zmm18") _, out("zmm19") _,
-                        out("zmm28") _, out("zmm29") _, out("zmm30") _, out("zmm31") _,
-                        options(nostack),
-                    )
-                }
-            }
+            probe_loop!(
+                /// # Safety
+                /// VAES and AVX-512 F/VL; `s` readable and `d` writable for `n` groups.
+                $name(c, _, s, d, n): zmm,
+                evex_keys!($v, $keys),
+                concat!("vbroadcasti32x4 ", $v, "8, [{rk}]"),
+                concat!("vbroadcasti32x4 ", $v, "9, [{rk} + 16*", $last, "]"),
+                "2:",
+                ".irp j,0,1,2,3,4,5,6,7",
+                concat!("vpxorq ", $v, "\\j, ", $v, "8, [{s} + 16*", $lanes, "*\\j]"),
+                ".endr",
+                evex_rounds!($v, $keys, "0,1,2,3,4,5,6,7"),
+                last_round_store!($v, $lanes, "9"),
+                next_group!("128", $lanes),
+                "vzeroupper",
+                rk = in(reg) c.rk.as_ptr(),
+                s = inout(reg) s => _,
+                d = inout(reg) d => _,
+                n = inout(reg) n => _,
+            );
         };
         (aes $name:ident, $v:literal, $keys:literal) => {
-            /// # Safety
-            /// VAES and AVX-512 F/VL; `d` writable for 64 bytes (the first state, written once).
-            #[inline(never)]
-            pub(super) unsafe fn $name(c: &Consts, d: *mut u8, n: usize) {
-                // SAFETY: the caller's contract.
-                unsafe {
-                    asm!(
-                        ".set rnd, 1",
-                        concat!(".irp k,", $keys),
-                        concat!("vbroadcasti32x4 ", $v, "\\k, [{rk} + 16*rnd]"),
-                        ".set rnd, rnd+1",
-                        ".endr",
-                        "2:",
-                        concat!(".irp k,", $keys),
-                        ".irp j,0,1,2,3,4,5,6,7,8,9,10,11",
-                        concat!("vaesenc ", $v, "\\j, ", $v, "\\j, ", $v, "\\k"),
-                        ".endr",
-                        ".endr",
-                        "dec {n}",
-                        "jnz 2b",
-                        concat!("vmovdqu64 [{d}], ", $v, "0"),
-                        "vzeroupper",
-                        rk = in(reg) c.rk.as_ptr(),
-                        d = in(reg) d,
-                        n = inout(reg) n => _,
-                        out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm3") _,
-                        out("zmm4") _, out("zmm5") _, out("zmm6") _, out("zmm7") _,
-                        out("zmm8") _, out("zmm9") _, out("zmm10") _, out("zmm11") _,
-                        out("zmm12") _, out("zmm13") _, out("zmm14") _, out("zmm15") _,
-                        out("zmm16") _, out("zmm17") _, out("zmm18") _, out("zmm19") _,
-                        out("zmm20") _, out("zmm21") _, out("zmm22") _, out("zmm23") _,
-                        out("zmm24") _, out("zmm25") _,
-                        options(nostack),
-                    )
-                }
-            }
+            probe_loop!(
+                /// # Safety
+                /// VAES and AVX-512 F/VL; `d` writable for 64 bytes (the first state, written
+                /// once).
+                $name(c, _, _, d, n): zmm,
+                evex_keys!($v, $keys),
+                "2:",
+                evex_rounds!($v, $keys, "0,1,2,3,4,5,6,7,8,9,10,11"),
+                "dec {n}",
+                "jnz 2b",
+                concat!("vmovdqu64 [{d}], ", $v, "0"),
+                "vzeroupper",
+                rk = in(reg) c.rk.as_ptr(),
+                d = in(reg) d,
+                n = inout(reg) n => _,
+            );
         };
     }
     // The keys of rounds 1..R-1: registers 10-19, then 28-30 (20-27 hold w, 31 the 0x87).
