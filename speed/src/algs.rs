@@ -528,6 +528,7 @@ impl Algorithm {
                     | Family::Krb5Keys
             ),
             // aws-lc-rs has no XTS (and no stitched CBC-HMAC or Kerberos API).
+            // (Its key rows: `aes-*-key`, ECB keys; no CBC key row.)
             Who::AwsLc => !matches!(
                 self.family,
                 Family::Xts
@@ -535,6 +536,7 @@ impl Algorithm {
                     | Family::XtsPar
                     | Family::Krb5
                     | Family::XtsKey
+                    | Family::CbcKey
                     | Family::Krb5Keys
             ),
             Who::RustCrypto => !matches!(self.family, Family::Krb5 | Family::XtsPar),
