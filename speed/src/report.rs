@@ -316,8 +316,41 @@ Over the fastest peer / of the ceiling:\n\n",
                 out.push('\n');
             }
         }
+        key_setup(&mut out, cpu, &names);
     }
     out
+}
+
+/// The key-setup rows (one key per run, size 1): keys per second, the time per key and
+/// the ratio to each peer.
+fn key_setup(out: &mut String, cpu: &Cpu, names: &[&str]) {
+    let rows: Vec<&Record> = names
+        .iter()
+        .filter(|n| algs::base(n).is_some_and(|a| a.family.is_key_setup()))
+        .filter_map(|n| cpu.auto(n, algs::KEY_SETUP_SIZE))
+        .collect();
+    if rows.is_empty() {
+        return;
+    }
+    out.push_str(
+        "\n### Key setup\n\n\
+| algorithm | backend | keys/s | ns per key | over OpenSSL | over AWS-LC | over RustCrypto |\n\
+|---|---|---:|---:|---:|---:|---:|\n",
+    );
+    let ratio = |v: Option<f64>| v.map_or("-".into(), |v| format!("{v:.2}"));
+    for r in rows {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {:.2} M | {:.0} | {} | {} | {} |",
+            r.algorithm,
+            r.backend,
+            r.bytes_per_second / 1e6,
+            1e9 / r.bytes_per_second,
+            ratio(r.ratio_to_openssl),
+            ratio(r.ratio_to_aws_lc),
+            ratio(r.ratio_to_rustcrypto)
+        );
+    }
 }
 
 /// `readme` with the text between [`BEGIN`] and [`END`] replaced by `table`.
