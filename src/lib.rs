@@ -111,6 +111,7 @@ pub mod krb5;
 mod leak_tests;
 pub mod sha1;
 #[cfg(simdcrypt_x86_64)]
+#[path = "arch/x86_64/simd/mod.rs"]
 mod simd;
 #[cfg(test)]
 #[cfg_attr(not(simdcrypt_asm), allow(dead_code))] // used by the assembly twins' tests

@@ -24,6 +24,7 @@ use crate::cpu::{AesNiToken, VaesAvx2Token, VaesAvx512Token};
 use crate::dispatch;
 
 #[cfg(simdcrypt_x86_64)]
+#[path = "../arch/x86_64/aes_ni.rs"]
 pub(crate) mod aesni;
 #[cfg(simdcrypt_x86_64)]
 pub(crate) mod kernel;

@@ -38,6 +38,7 @@ use crate::sha1::{self, Sha1};
 use crate::{Error, wipe};
 
 #[cfg(simdcrypt_x86_64)]
+#[path = "../arch/x86_64/aesni_sha_ni.rs"]
 mod aesni_shani;
 
 /// How the whole 64-byte groups at the start of a message are processed: a row of the

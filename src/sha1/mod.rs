@@ -38,6 +38,7 @@ pub(crate) mod avx512;
 pub(crate) mod hmac;
 mod many;
 #[cfg(simdcrypt_x86_64)]
+#[path = "../arch/x86_64/sha_ni.rs"]
 pub(crate) mod shani;
 #[cfg(simdcrypt_asm)]
 pub(crate) mod shani_asm;

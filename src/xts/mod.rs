@@ -50,6 +50,9 @@ use crate::dispatch;
 use crate::tuning::FreshTweaks;
 
 #[cfg(simdcrypt_x86_64)]
+#[path = "../arch/x86_64/xts_block.rs"]
+mod block;
+#[cfg(simdcrypt_x86_64)]
 mod kernel;
 pub(crate) mod soft;
 mod tweaks;
@@ -1066,7 +1069,7 @@ impl Xts {
                 // forwards too ([`kernel::load_tweak`]).
                 #[cfg(simdcrypt_x86_64)]
                 {
-                    let whole = kernel::load_tweak(&t);
+                    let whole = block::load_tweak(&t);
                     crate::aes::aesni::store(&mut t, whole);
                 }
                 self.kernel.encrypt_tweak(&self.k2, &mut t);
@@ -1086,7 +1089,7 @@ impl Xts {
                 unsafe {
                     crate::aes::with_rounds!(
                         xts: k1.rounds,
-                        |R| kernel::one_block::<DEC, R>(tok, k1, k2, t0, sp, dp)
+                        |R| block::one_block::<DEC, R>(tok, k1, k2, t0, sp, dp)
                     )
                 }
                 wipe(core::slice::from_mut(&mut t));

@@ -1,4 +1,4 @@
-//! Unit tests of `sha1/shani.rs` (a file of their own, left out of the package).
+//! Unit tests of `arch/x86_64/sha_ni.rs` (a file of their own, left out of the package).
 
 use super::*;
 

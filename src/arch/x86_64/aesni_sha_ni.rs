@@ -380,5 +380,5 @@ pub(crate) fn run(
 }
 
 #[cfg(test)]
-#[path = "aesni_shani_tests.rs"]
+#[path = "aesni_sha_ni_tests.rs"]
 mod tests;

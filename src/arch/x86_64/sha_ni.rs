@@ -627,5 +627,5 @@ pub(crate) fn compress2(
 }
 
 #[cfg(test)]
-#[path = "shani_tests.rs"]
+#[path = "sha_ni_tests.rs"]
 mod tests;
