@@ -29,6 +29,7 @@ use std::env;
 fn main() {
     println!("cargo::rustc-check-cfg=cfg(simdcrypt_x86_64)");
     println!("cargo::rustc-check-cfg=cfg(simdcrypt_asm)");
+    println!("cargo::rustc-check-cfg=cfg(simdcrypt_neon_check)");
     println!("cargo::rustc-check-cfg=cfg(docsrs)");
     println!("cargo::rustc-check-cfg=cfg(simdcrypt_wipe_site)");
     println!("cargo::rustc-check-cfg=cfg(simdcrypt_wipe_unoptimised)");

@@ -109,6 +109,9 @@ mod error;
 pub mod krb5;
 #[cfg(all(test, feature = "std"))]
 mod leak_tests;
+#[cfg(simdcrypt_neon_check)]
+#[path = "arch/aarch64/mod.rs"]
+mod neon;
 pub mod sha1;
 #[cfg(simdcrypt_x86_64)]
 #[path = "arch/x86_64/simd/mod.rs"]
@@ -117,6 +120,8 @@ mod simd;
 #[cfg_attr(not(simdcrypt_asm), allow(dead_code))] // used by the assembly twins' tests
 mod test_util;
 mod tuning;
+#[cfg(any(simdcrypt_x86_64, simdcrypt_neon_check))]
+mod vector;
 mod wipe;
 pub mod xts;
 
@@ -149,6 +154,14 @@ pub struct GuideDoctests;
 #[doc(hidden)]
 pub fn tuning_row() -> Option<&'static str> {
     tuning::current().map(|r| r.name)
+}
+
+/// Runs the generic kernels on the AArch64 check vector (`cfg(simdcrypt_neon_check)`,
+/// for `cargo check --target aarch64-unknown-linux-gnu` only; nothing ships on it).
+#[cfg(simdcrypt_neon_check)]
+#[doc(hidden)]
+pub fn neon_check(key: &[u8], data: &mut [u8]) {
+    let _ = neon::check(key, data);
 }
 
 /// Backend names accepted in `SIMDCRYPT_REQUIRE`-style lists, for tests and tools.

@@ -14,7 +14,7 @@
 //! equivalent-inverse-cipher keys.
 
 use super::{Block, KeySchedule};
-use crate::simd::aes::{AesVec, AtUse, Group, Keys, Regs, each_group, each_group_rest, round_all};
+use crate::vector::{AesVec, AtUse, Group, Keys, Regs, each_group, each_group_rest, round_all};
 
 /// Encrypts (`DEC` false) or decrypts each block in place; the round count is made a
 /// constant here. `SHORT`: fewer than `8 L` blocks, which run with no group loop and the

@@ -26,7 +26,7 @@ use crate::dispatch;
 #[cfg(simdcrypt_x86_64)]
 #[path = "../arch/x86_64/aes_ni.rs"]
 pub(crate) mod aesni;
-#[cfg(simdcrypt_x86_64)]
+#[cfg(any(simdcrypt_x86_64, simdcrypt_neon_check))]
 pub(crate) mod kernel;
 pub(crate) mod soft;
 

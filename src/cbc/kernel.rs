@@ -26,7 +26,7 @@ use core::ptr::null_mut;
 
 use super::{Block, Lane};
 use crate::aes::KeySchedule;
-use crate::simd::aes::{AesVec, AtUse, Group, Keys, Regs, each_group, each_group_rest, round_all};
+use crate::vector::{AesVec, AtUse, Group, Keys, Regs, each_group, each_group_rest, round_all};
 
 /// CBC-encrypts one stream in place, chaining from `iv` (updated to the last ciphertext).
 #[inline(always)]

@@ -31,7 +31,7 @@ use crate::dispatch;
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
 
-#[cfg(simdcrypt_x86_64)]
+#[cfg(any(simdcrypt_x86_64, simdcrypt_neon_check))]
 mod kernel;
 mod soft;
 
@@ -74,6 +74,23 @@ mod width {
 }
 #[cfg(simdcrypt_x86_64)]
 use width::{aesni, vaes_avx2, vaes_avx512};
+
+/// CBC's kernels on the AArch64 check vector (`crate::neon`): one stream each way, and
+/// the interleaved streams.
+#[cfg(simdcrypt_neon_check)]
+pub(crate) fn neon_check(
+    t: crate::neon::NeonAesToken,
+    ks: &crate::aes::KeySchedule,
+    blocks: &mut [Block],
+) {
+    use crate::neon::Neon;
+    let mut iv = [0u8; 16];
+    kernel::encrypt::<Neon>(t, ks, &mut iv, blocks);
+    kernel::decrypt::<Neon, false>(t, ks, &mut iv, blocks);
+    kernel::decrypt::<Neon, true>(t, ks, &mut iv, blocks);
+    let steps = blocks.len();
+    kernel::encrypt_lanes::<Neon>(t, ks, &mut [Lane { iv, data: blocks }], steps);
+}
 
 /// One stream of [`Cbc::encrypt_many`] while a kernel runs: its chaining value and the
 /// blocks still to encrypt (at least as many as the kernel's step count).

@@ -35,11 +35,9 @@
 //! ```
 //! Decryption is the same with `aesdec` and the equivalent-inverse-cipher keys.
 
-use crate::aes::aesni::load;
 use crate::aes::{Block, KeySchedule};
-use crate::simd::aes::{AesVec, AtUse, Keys, round_all};
+use crate::vector::{AesOne, AesVec, AtUse, Keys, round_all};
 
-use super::block::{encrypt_tweak, steal, steal_one};
 use super::{InOut, MANY, ONE, SHORT, UnitKeys};
 use crate::tuning::FreshTweaks;
 
@@ -232,7 +230,7 @@ pub(super) unsafe fn units<V: AesVec, const DEC: bool, const PATH: u8, const R: 
             // the key set-up above and the first loads overlap), broadcast to every lane.
             let t = match k2 {
                 // SAFETY: the token implies AES-NI.
-                Some(k2) => V::splat_reg(tok, unsafe { encrypt_tweak::<R>(V::aesni(tok), k2, t0) }),
+                Some(k2) => V::splat_reg(tok, V::one(tok).encrypt_tweak::<R>(k2, t0)),
                 None => V::splat(tok, t0),
             };
             // SAFETY: the caller's contract, for its one unit.
@@ -443,25 +441,16 @@ unsafe fn unit<V: AesVec, const DEC: bool, const R: usize, const PATH: u8>(
         super::wipe(&mut spill);
         // SAFETY: `16 <= off` (the tail wrote block m - 1 ending at `off`) and
         // `off + rem == len`: the 16 + rem bytes from `off - 16` are within the caller's
-        // ranges, equal or disjoint; the token implies AES-NI (and SSSE3, SSE4.1).
+        // ranges, equal or disjoint; the token implies the single-block work.
         return unsafe {
-            let (s, d) = (src.add(off - 16), dst.add(off - 16));
-            steal_one::<DEC, R>(V::aesni(tok), rk.keys(), load(&t), load(&cc), s, d, rem)
+            let (s, d, one) = (src.add(off - 16), dst.add(off - 16), V::one(tok));
+            one.steal_one::<DEC, R>(rk.keys(), one.load(&t), one.load(&cc), s, d, rem)
         };
     }
     super::wipe(&mut spill);
     // SAFETY: `off <= len`; the rest (one full block and 1 to 15 bytes) is within the
-    // caller's ranges, equal or disjoint; the token implies AES-NI (and SSSE3, SSE4.1).
-    unsafe {
-        steal::<DEC, R>(
-            V::aesni(tok),
-            rk.keys(),
-            &t,
-            src.add(off),
-            dst.add(off),
-            rem,
-        )
-    }
+    // caller's ranges, equal or disjoint; the token implies the single-block work.
+    unsafe { V::one(tok).steal::<DEC, R>(rk.keys(), &t, src.add(off), dst.add(off), rem) }
 }
 
 /// The raw tweaks of a multi-unit call encrypted in place with `k2` (`R` rounds): `tw[i]`

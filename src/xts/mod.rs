@@ -52,7 +52,7 @@ use crate::tuning::FreshTweaks;
 #[cfg(simdcrypt_x86_64)]
 #[path = "../arch/x86_64/xts_block.rs"]
 mod block;
-#[cfg(simdcrypt_x86_64)]
+#[cfg(any(simdcrypt_x86_64, simdcrypt_neon_check))]
 mod kernel;
 pub(crate) mod soft;
 mod tweaks;
@@ -1317,6 +1317,41 @@ impl fmt::Debug for Xts {
 }
 
 pub(crate) use crate::wipe::blocks as wipe;
+
+/// XTS's unit kernel and tweak encryption on the AArch64 check vector (`crate::neon`):
+/// one unit of `data` in place, each path, under the 14-round `ks` as both keys.
+#[cfg(simdcrypt_neon_check)]
+pub(crate) fn neon_check(t: crate::neon::NeonAesToken, ks: &KeySchedule, data: &mut [u8]) {
+    use crate::neon::Neon;
+    let len = data.len();
+    if !(MIN_UNIT..=MAX_UNIT).contains(&len) || ks.rounds != 14 {
+        return;
+    }
+    let tweak = [[7u8; 16]];
+    let io = InOut {
+        src: data.as_ptr(),
+        dst: data.as_mut_ptr(),
+    };
+    let (raw, encrypted) = (
+        UnitKeys {
+            k1: ks,
+            k2: Some(ks),
+        },
+        UnitKeys { k1: ks, k2: None },
+    );
+    let fresh = FreshTweaks::Shifts;
+    // SAFETY: one unit of `len` bytes in place (a valid length), 14-round schedules, the
+    // raw tweak with `k2` on the single-unit paths only, a short unit on `SHORT` only.
+    unsafe {
+        kernel::units::<Neon, false, ONE, 14>(t, raw, &tweak, io, len, fresh);
+        kernel::units::<Neon, true, MANY, 14>(t, encrypted, &tweak, io, len, fresh);
+        if len <= 128 {
+            kernel::units::<Neon, false, SHORT, 14>(t, raw, &tweak, io, len, fresh);
+        }
+    }
+    let mut tw = [[0u8; 16]; 4];
+    kernel::tweaks::<Neon, 14>(t, ks, &mut tw);
+}
 
 /// Multiplies a tweak by x in GF(2^128) (little-endian bit order), in constant time.
 #[inline]

@@ -8,6 +8,7 @@ use crate::aes::aesni::load;
 use crate::aes::{Block, KeySchedule};
 use crate::cpu::AesNiToken;
 use crate::simd::aes::load_halves;
+use crate::vector::AesOne;
 
 /// A unit of exactly one block (16 bytes, no stealing): `C = E_k1(P ⊕ T) ⊕ T` with
 /// `T = E_k2(t)` (`k2` given) or `T = t` (already encrypted), two serial AES-NI blocks
@@ -47,11 +48,7 @@ pub(crate) unsafe fn one_block<const DEC: bool, const R: usize>(
 /// None beyond the token's proof of AES-NI.
 #[inline]
 #[target_feature(enable = "aes")]
-pub(crate) unsafe fn encrypt_tweak<const R: usize>(
-    tok: AesNiToken,
-    k2: &KeySchedule,
-    t: &Block,
-) -> __m128i {
+unsafe fn encrypt_tweak<const R: usize>(tok: AesNiToken, k2: &KeySchedule, t: &Block) -> __m128i {
     // SAFETY: the token.
     unsafe { aes_block::<false, R>(tok, &k2.enc, load_tweak(t)) }
 }
@@ -120,7 +117,7 @@ const STEAL_SHUFFLES: [u8; 64] = {
 /// `src` readable and `dst` writable for `16 + rem` bytes, equal or disjoint.
 #[inline(never)]
 #[target_feature(enable = "aes,ssse3,sse4.1")]
-pub(crate) unsafe fn steal<const DEC: bool, const R: usize>(
+unsafe fn steal<const DEC: bool, const R: usize>(
     tok: AesNiToken,
     keys: &[Block; 15],
     t: &Block,
@@ -164,7 +161,7 @@ pub(crate) unsafe fn steal<const DEC: bool, const R: usize>(
 /// `src` readable and `dst` writable for `16 + rem` bytes, equal or disjoint.
 #[inline(never)]
 #[target_feature(enable = "aes,ssse3,sse4.1")]
-pub(crate) unsafe fn steal_one<const DEC: bool, const R: usize>(
+unsafe fn steal_one<const DEC: bool, const R: usize>(
     tok: AesNiToken,
     keys: &[Block; 15],
     t: __m128i,
@@ -199,5 +196,55 @@ pub(crate) unsafe fn steal_one<const DEC: bool, const R: usize>(
     unsafe {
         _mm_storeu_si128(dst.add(rem).cast(), _mm_shuffle_epi8(cc, down));
         _mm_storeu_si128(dst.cast(), last);
+    }
+}
+
+/// AES-NI is the x86-64 single-block work of every width.
+impl AesOne for AesNiToken {
+    type Reg = __m128i;
+
+    #[inline(always)]
+    fn zero(self) -> __m128i {
+        // SAFETY: SSE2 is part of x86-64.
+        unsafe { _mm_setzero_si128() }
+    }
+    #[inline(always)]
+    fn load(self, b: &Block) -> __m128i {
+        load(b)
+    }
+    #[inline(always)]
+    unsafe fn load_halves(self, p: *const u8) -> __m128i {
+        // SAFETY: the caller's contract.
+        unsafe { load_halves(p) }
+    }
+    #[inline(always)]
+    fn encrypt_tweak<const R: usize>(self, k2: &KeySchedule, t: &Block) -> __m128i {
+        // SAFETY: the token (AES-NI).
+        unsafe { encrypt_tweak::<R>(self, k2, t) }
+    }
+    #[inline(always)]
+    unsafe fn steal<const DEC: bool, const R: usize>(
+        self,
+        keys: &[Block; 15],
+        t: &Block,
+        src: *const u8,
+        dst: *mut u8,
+        rem: usize,
+    ) {
+        // SAFETY: the caller's contract; the token (AES-NI, SSSE3, SSE4.1).
+        unsafe { steal::<DEC, R>(self, keys, t, src, dst, rem) }
+    }
+    #[inline(always)]
+    unsafe fn steal_one<const DEC: bool, const R: usize>(
+        self,
+        keys: &[Block; 15],
+        t: __m128i,
+        cc: __m128i,
+        src: *const u8,
+        dst: *mut u8,
+        rem: usize,
+    ) {
+        // SAFETY: the caller's contract; the token (AES-NI, SSSE3, SSE4.1).
+        unsafe { steal_one::<DEC, R>(self, keys, t, cc, src, dst, rem) }
     }
 }
