@@ -23,17 +23,16 @@ pub(crate) trait AesOne: Copy {
     unsafe fn load_halves(self, p: *const u8) -> Self::Reg;
     /// The raw tweak `t` encrypted with `k2` (`R` rounds): `T_0`.
     fn encrypt_tweak<const R: usize>(self, k2: &KeySchedule, t: &Block) -> Self::Reg;
-    /// Ciphertext stealing at the end of a unit: the last full block at `src` and the
-    /// `rem` bytes after it (`1 <= rem <= 15`), `t` the full block's tweak.
+    /// Ciphertext stealing at the end of a unit: the last full block at `io.src` and
+    /// the `rem` bytes after it (`1 <= rem <= 15`), `t` the full block's tweak.
     ///
     /// # Safety
-    /// `src` readable and `dst` writable for `16 + rem` bytes, equal or disjoint.
+    /// `io.src` readable and `io.dst` writable for `16 + rem` bytes, equal or disjoint.
     unsafe fn steal<const DEC: bool, const R: usize>(
         self,
-        keys: &[Block; 15],
+        k: &[Block; 15],
         t: &Block,
-        src: *const u8,
-        dst: *mut u8,
+        io: InOut,
         rem: usize,
     );
     /// The end of ciphertext stealing: `cc` the last full block's output, `t` the tweak
@@ -43,13 +42,20 @@ pub(crate) trait AesOne: Copy {
     /// As [`AesOne::steal`].
     unsafe fn steal_one<const DEC: bool, const R: usize>(
         self,
-        keys: &[Block; 15],
+        k: &[Block; 15],
         t: Self::Reg,
         cc: Self::Reg,
-        src: *const u8,
-        dst: *mut u8,
+        io: InOut,
         rem: usize,
     );
+}
+
+/// Where a kernel call reads and writes: the same bytes, or disjoint ranges. (Two pointers,
+/// passed in registers.)
+#[derive(Clone, Copy)]
+pub(crate) struct InOut {
+    pub(crate) src: *const u8,
+    pub(crate) dst: *mut u8,
 }
 
 /// The single-block register of a vector type's ISA.

@@ -36,9 +36,9 @@
 //! Decryption is the same with `aesdec` and the equivalent-inverse-cipher keys.
 
 use crate::aes::{Block, KeySchedule};
-use crate::vector::{AesOne, AesVec, AtUse, Keys, round_all};
+use crate::vector::{AesOne, AesVec, AtUse, InOut, Keys, round_all};
 
-use super::{InOut, MANY, ONE, SHORT, UnitKeys};
+use super::{MANY, ONE, SHORT, UnitKeys};
 use crate::tuning::FreshTweaks;
 
 /// Registers per group: 8 independent chains cover `aesenc`'s latency (4) times its
@@ -443,14 +443,24 @@ unsafe fn unit<V: AesVec, const DEC: bool, const R: usize, const PATH: u8>(
         // `off + rem == len`: the 16 + rem bytes from `off - 16` are within the caller's
         // ranges, equal or disjoint; the token implies the single-block work.
         return unsafe {
-            let (s, d, one) = (src.add(off - 16), dst.add(off - 16), V::one(tok));
-            one.steal_one::<DEC, R>(rk.keys(), one.load(&t), one.load(&cc), s, d, rem)
+            let one = V::one(tok);
+            let io = InOut {
+                src: src.add(off - 16),
+                dst: dst.add(off - 16),
+            };
+            one.steal_one::<DEC, R>(rk.keys(), one.load(&t), one.load(&cc), io, rem)
         };
     }
     super::wipe(&mut spill);
     // SAFETY: `off <= len`; the rest (one full block and 1 to 15 bytes) is within the
     // caller's ranges, equal or disjoint; the token implies the single-block work.
-    unsafe { V::one(tok).steal::<DEC, R>(rk.keys(), &t, src.add(off), dst.add(off), rem) }
+    unsafe {
+        let io = InOut {
+            src: src.add(off),
+            dst: dst.add(off),
+        };
+        V::one(tok).steal::<DEC, R>(rk.keys(), &t, io, rem)
+    }
 }
 
 /// The raw tweaks of a multi-unit call encrypted in place with `k2` (`R` rounds): `tw[i]`

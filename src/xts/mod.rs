@@ -48,6 +48,8 @@ use crate::cpu::AesNiToken;
 use crate::cpu::{VaesAvx2Token, VaesAvx512Token};
 use crate::dispatch;
 use crate::tuning::FreshTweaks;
+#[cfg(any(simdcrypt_x86_64, simdcrypt_neon_check))]
+use crate::vector::InOut;
 
 #[cfg(simdcrypt_x86_64)]
 #[path = "../arch/x86_64/xts_block.rs"]
@@ -64,9 +66,10 @@ pub(crate) mod vaes_avx2_asm;
 /// place).
 #[cfg(simdcrypt_x86_64)]
 mod width {
-    use super::{InOut, UnitKeys, kernel};
+    use super::{UnitKeys, kernel};
     use crate::aes::{Block, KeySchedule};
     use crate::tuning::FreshTweaks;
+    use crate::vector::InOut;
 
     crate::simd::aes::width_entries! {
         widths: [
@@ -103,18 +106,11 @@ mod width {
 use width::{aesni, vaes_avx2, vaes_avx512};
 
 /// The keys of a unit kernel call: Key1's schedule, and Key2's where the kernel encrypts
-/// the one raw tweak itself. (Two pointers, passed in registers, as [`InOut`].)
+/// the one raw tweak itself. (Two pointers, passed in registers, as `InOut`.)
 #[derive(Clone, Copy)]
 pub(crate) struct UnitKeys<'a> {
     pub(crate) k1: &'a KeySchedule,
     pub(crate) k2: Option<&'a KeySchedule>,
-}
-
-/// Where a unit kernel call reads and writes: the same bytes, or disjoint ranges.
-#[derive(Clone, Copy)]
-pub(crate) struct InOut {
-    pub(crate) src: *const u8,
-    pub(crate) dst: *mut u8,
 }
 
 pub use tweaks::Tweaks;

@@ -12,7 +12,7 @@ use core::arch::aarch64::*;
 
 use crate::aes::KeySchedule;
 use crate::block::Block;
-use crate::vector::{AesOne, AesVec};
+use crate::vector::{AesOne, AesVec, InOut};
 
 /// Proof of the Cryptography Extension's AES instructions.
 #[derive(Clone, Copy, Debug)]
@@ -112,28 +112,26 @@ impl AesOne for NeonAesToken {
     }
     unsafe fn steal<const DEC: bool, const R: usize>(
         self,
-        keys: &[Block; 15],
+        k: &[Block; 15],
         t: &Block,
-        src: *const u8,
-        dst: *mut u8,
+        io: InOut,
         rem: usize,
     ) {
         let ta = u128::from_le_bytes(*t);
         let (ta, tb) = (from_u128(ta), from_u128(crate::xts::mul_x(ta)));
         let (first, second) = if DEC { (tb, ta) } else { (ta, tb) };
         // SAFETY: the full block is within the `16 + rem` readable bytes.
-        let full = unsafe { vld1q_u8(src) };
-        let cc = xor(block::<DEC, R>(keys, xor(full, first)), first);
+        let full = unsafe { vld1q_u8(io.src) };
+        let cc = xor(block::<DEC, R>(k, xor(full, first)), first);
         // SAFETY: the caller's contract, which is `steal_one`'s.
-        unsafe { self.steal_one::<DEC, R>(keys, second, cc, src, dst, rem) }
+        unsafe { self.steal_one::<DEC, R>(k, second, cc, io, rem) }
     }
     unsafe fn steal_one<const DEC: bool, const R: usize>(
         self,
-        keys: &[Block; 15],
+        k: &[Block; 15],
         t: uint8x16_t,
         cc: uint8x16_t,
-        src: *const u8,
-        dst: *mut u8,
+        io: InOut,
         rem: usize,
     ) {
         debug_assert!((1..16).contains(&rem));
@@ -141,13 +139,13 @@ impl AesOne for NeonAesToken {
         // The partial block, then the output's bytes after it (read before any write).
         let mut part = c;
         // SAFETY: the partial block is the `rem` bytes after the first 16, readable.
-        unsafe { core::ptr::copy(src.add(16), part.as_mut_ptr(), rem) };
-        let last = xor(block::<DEC, R>(keys, xor(self.load(&part), t)), t);
+        unsafe { core::ptr::copy(io.src.add(16), part.as_mut_ptr(), rem) };
+        let last = xor(block::<DEC, R>(k, xor(self.load(&part), t)), t);
         // SAFETY: `16 + rem` writable bytes: the output's first `rem` bytes after the
         // first 16, then the merged block over the first 16.
         unsafe {
-            core::ptr::copy(c.as_ptr(), dst.add(16), rem);
-            vst1q_u8(dst, last);
+            core::ptr::copy(c.as_ptr(), io.dst.add(16), rem);
+            vst1q_u8(io.dst, last);
         }
     }
 }

@@ -8,7 +8,7 @@ use crate::aes::aesni::load;
 use crate::aes::{Block, KeySchedule};
 use crate::cpu::AesNiToken;
 use crate::simd::aes::load_halves;
-use crate::vector::AesOne;
+use crate::vector::{AesOne, InOut};
 
 /// A unit of exactly one block (16 bytes, no stealing): `C = E_k1(P ⊕ T) ⊕ T` with
 /// `T = E_k2(t)` (`k2` given) or `T = t` (already encrypted), two serial AES-NI blocks
@@ -225,26 +225,24 @@ impl AesOne for AesNiToken {
     #[inline(always)]
     unsafe fn steal<const DEC: bool, const R: usize>(
         self,
-        keys: &[Block; 15],
+        k: &[Block; 15],
         t: &Block,
-        src: *const u8,
-        dst: *mut u8,
+        io: InOut,
         rem: usize,
     ) {
         // SAFETY: the caller's contract; the token (AES-NI, SSSE3, SSE4.1).
-        unsafe { steal::<DEC, R>(self, keys, t, src, dst, rem) }
+        unsafe { steal::<DEC, R>(self, k, t, io.src, io.dst, rem) }
     }
     #[inline(always)]
     unsafe fn steal_one<const DEC: bool, const R: usize>(
         self,
-        keys: &[Block; 15],
+        k: &[Block; 15],
         t: __m128i,
         cc: __m128i,
-        src: *const u8,
-        dst: *mut u8,
+        io: InOut,
         rem: usize,
     ) {
         // SAFETY: the caller's contract; the token (AES-NI, SSSE3, SSE4.1).
-        unsafe { steal_one::<DEC, R>(self, keys, t, cc, src, dst, rem) }
+        unsafe { steal_one::<DEC, R>(self, k, t, cc, io.src, io.dst, rem) }
     }
 }
