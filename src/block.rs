@@ -1,4 +1,5 @@
-//! The AES block, shared by the modes and the vector layer (a leaf: it imports nothing).
+//! The AES block and where a kernel call reads and writes, shared by the modes and the
+//! vector layer (a leaf: it imports nothing).
 
 /// The 16-byte AES block.
 ///
@@ -10,3 +11,11 @@
 /// # Ok::<(), simdcrypt::Error>(())
 /// ```
 pub type Block = [u8; 16];
+
+/// Where a kernel call reads and writes: the same bytes, or disjoint ranges. (Two pointers,
+/// passed in registers.)
+#[derive(Clone, Copy)]
+pub(crate) struct InOut {
+    pub(crate) src: *const u8,
+    pub(crate) dst: *mut u8,
+}

@@ -5,6 +5,7 @@
 
 use crate::aes::KeySchedule;
 use crate::block::Block;
+pub(crate) use crate::block::InOut;
 
 /// One AES block in a register of the ISA, and the single-block work the modes do on it:
 /// XTS's tweak and ciphertext stealing, on the ISA's shortest-latency registers. A value
@@ -48,14 +49,6 @@ pub(crate) trait AesOne: Copy {
         io: InOut,
         rem: usize,
     );
-}
-
-/// Where a kernel call reads and writes: the same bytes, or disjoint ranges. (Two pointers,
-/// passed in registers.)
-#[derive(Clone, Copy)]
-pub(crate) struct InOut {
-    pub(crate) src: *const u8,
-    pub(crate) dst: *mut u8,
 }
 
 /// The single-block register of a vector type's ISA.

@@ -43,13 +43,12 @@ use core::fmt;
 use crate::Backend;
 use crate::Error;
 use crate::aes::{Block, KeySchedule};
+use crate::block::InOut;
 use crate::cpu::AesNiToken;
 #[cfg(simdcrypt_x86_64)]
 use crate::cpu::{VaesAvx2Token, VaesAvx512Token};
 use crate::dispatch;
 use crate::tuning::FreshTweaks;
-#[cfg(any(simdcrypt_x86_64, simdcrypt_neon_check))]
-use crate::vector::InOut;
 
 #[cfg(simdcrypt_x86_64)]
 #[path = "../arch/x86_64/xts_block.rs"]
