@@ -335,10 +335,19 @@ pub(crate) enum Form {
 impl Form {
     /// The form for this CPU's row and the automatic choice's feature cap.
     pub(crate) fn new(t: ShaNiToken) -> Form {
-        let form = form_for(
-            crate::tuning::tuning().sha_ni_schedule,
-            crate::backend::automatic_features(),
-        );
+        use core::sync::atomic::{AtomicU8, Ordering::Relaxed};
+        // The row and the cap are the process's: the form is found once, not at every
+        // keying (a one-shot `sha1` keys per call).
+        const UNSET: u8 = u8::MAX;
+        static FORM: AtomicU8 = AtomicU8::new(UNSET);
+        let mut form = FORM.load(Relaxed);
+        if form == UNSET {
+            form = form_for(
+                crate::tuning::tuning().sha_ni_schedule,
+                crate::backend::automatic_features(),
+            );
+            FORM.store(form, Relaxed);
+        }
         match form {
             forms::SHA_UNIT => Form::ShaUnit(t),
             // (The cap lies within the detected features, so the token is there.)
