@@ -4,8 +4,7 @@
 //! ([`each_group`]). The ISAs implement them in `src/arch` (x86-64: `Xmm`, `Ymm`, `Zmm`).
 
 use crate::aes::KeySchedule;
-use crate::block::Block;
-pub(crate) use crate::block::InOut;
+use crate::block::{Block, InOut};
 
 /// One AES block in a register of the ISA, and the single-block work the modes do on it:
 /// XTS's tweak and ciphertext stealing, on the ISA's shortest-latency registers. A value

@@ -36,7 +36,8 @@
 //! Decryption is the same with `aesdec` and the equivalent-inverse-cipher keys.
 
 use crate::aes::{Block, KeySchedule};
-use crate::vector::{AesOne, AesVec, AtUse, InOut, Keys, round_all};
+use crate::block::InOut;
+use crate::vector::{AesOne, AesVec, AtUse, Keys, round_all};
 
 use super::{MANY, ONE, SHORT, UnitKeys};
 use crate::tuning::FreshTweaks;

@@ -67,8 +67,8 @@ pub(crate) mod vaes_avx2_asm;
 mod width {
     use super::{UnitKeys, kernel};
     use crate::aes::{Block, KeySchedule};
+    use crate::block::InOut;
     use crate::tuning::FreshTweaks;
-    use crate::vector::InOut;
 
     crate::simd::aes::width_entries! {
         widths: [

@@ -12,7 +12,8 @@ use core::arch::aarch64::*;
 
 use crate::aes::KeySchedule;
 use crate::block::Block;
-use crate::vector::{AesOne, AesVec, InOut};
+use crate::block::InOut;
+use crate::vector::{AesOne, AesVec};
 
 /// Proof of the Cryptography Extension's AES instructions.
 #[derive(Clone, Copy, Debug)]

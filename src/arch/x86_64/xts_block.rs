@@ -6,9 +6,10 @@ use core::arch::x86_64::*;
 
 use crate::aes::aesni::load;
 use crate::aes::{Block, KeySchedule};
+use crate::block::InOut;
 use crate::cpu::AesNiToken;
 use crate::simd::aes::load_halves;
-use crate::vector::{AesOne, InOut};
+use crate::vector::AesOne;
 
 /// A unit of exactly one block (16 bytes, no stealing): `C = E_k1(P ⊕ T) ⊕ T` with
 /// `T = E_k2(t)` (`k2` given) or `T = t` (already encrypted), two serial AES-NI blocks
