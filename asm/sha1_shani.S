@@ -245,6 +245,7 @@
         paddd           AABCD, SAVE_ABCD
 .endm
 
+        .section .text.sha1_shani_compress, "ax", @progbits  /* its own: dropped where unused */
         FUNC_GLOBAL(SYM(sha1_shani_compress))
         .balign 32
 SYM(sha1_shani_compress):
@@ -339,6 +340,7 @@ SYM(sha1_shani_compress):
         xchg            r9, r10
 .endm
 
+        .section .text.sha1_shani_compress2, "ax", @progbits  /* its own: dropped where unused */
         FUNC_GLOBAL(SYM(sha1_shani_compress2))
         .balign 32
 SYM(sha1_shani_compress2):

@@ -213,7 +213,10 @@
 .endm
 
 // rdi = keys, rsi = rounds, rdx = t0, rcx = src, r8 = dst, r9 = len.
+// Each entry in a section of its own, which the linker drops where a program never calls
+// it (an encrypt-only program carries no decryption code).
 .macro XTS_FUNC name, op, oplast, dec
+.section .text.\name, "ax", @progbits
 FUNC_GLOBAL(\name)
 .p2align 5
 \name:

@@ -21,28 +21,22 @@ pub(crate) trait AesOne: Copy {
     /// # Safety
     /// `p` readable for 16 bytes (at any alignment).
     unsafe fn load_halves(self, p: *const u8) -> Self::Reg;
-    /// The raw tweak `t` encrypted with `k2` (`R` rounds): `T_0`.
-    fn encrypt_tweak<const R: usize>(self, k2: &KeySchedule, t: &Block) -> Self::Reg;
+    /// The raw tweak `t` encrypted with `k2`: `T_0`.
+    fn encrypt_tweak(self, k2: &KeySchedule, t: &Block) -> Self::Reg;
     /// Ciphertext stealing at the end of a unit: the last full block at `io.src` and
     /// the `rem` bytes after it (`1 <= rem <= 15`), `t` the full block's tweak.
     ///
     /// # Safety
     /// `io.src` readable and `io.dst` writable for `16 + rem` bytes, equal or disjoint.
-    unsafe fn steal<const DEC: bool, const R: usize>(
-        self,
-        k: &[Block; 15],
-        t: &Block,
-        io: InOut,
-        rem: usize,
-    );
+    unsafe fn steal<const DEC: bool>(self, k: &KeySchedule, t: &Block, io: InOut, rem: usize);
     /// The end of ciphertext stealing: `cc` the last full block's output, `t` the tweak
     /// of the merged block.
     ///
     /// # Safety
     /// As [`AesOne::steal`].
-    unsafe fn steal_one<const DEC: bool, const R: usize>(
+    unsafe fn steal_one<const DEC: bool>(
         self,
-        k: &[Block; 15],
+        k: &KeySchedule,
         t: Self::Reg,
         cc: Self::Reg,
         io: InOut,
@@ -243,6 +237,16 @@ pub(crate) trait Keys<V: AesVec>: Copy {
     /// (and spilling them); held keys are left as they are.
     #[inline(always)]
     fn fence(&mut self) {}
+    /// The last round key of a `rounds`-round schedule (10, 12 or 14): one of three
+    /// registers when held (a run-time index would put them in memory).
+    #[inline(always)]
+    fn last(&self, rounds: usize) -> V {
+        match rounds {
+            10 => self.at(10),
+            12 => self.at(12),
+            _ => self.at(14),
+        }
+    }
 }
 
 impl<V: AesVec> Keys<V> for [V; 15] {
@@ -266,6 +270,11 @@ impl<V: AesVec> Keys<V> for AtUse<'_, V> {
     #[inline(always)]
     fn at(&self, i: usize) -> V {
         V::splat(self.0, &self.1[i])
+    }
+
+    #[inline(always)]
+    fn last(&self, rounds: usize) -> V {
+        V::splat(self.0, &self.1[rounds.min(14)])
     }
 
     #[inline(always)]
@@ -293,6 +302,56 @@ pub(crate) fn round_all<V: AesVec, const DEC: bool, const N: usize>(s: &mut [V; 
     }
     if let Ok(s8) = <&mut [V; 8]>::try_from(&mut s[..]) {
         V::barrier(s8);
+    }
+}
+
+/// Middle rounds `FROM..rounds` over `s` (`1 <= FROM <= 10`; `rounds` 10, 12 or 14, the
+/// schedule's): rounds up to 9 always, 10-11 and 12-13 each behind a branch that the
+/// round count decides the same way on every call with one key. One copy of the code
+/// serves every key size, where a constant round count made one per size (build time
+/// and binary size, docs/design.md "One copy per width"); the branches are predicted and
+/// off the chains.
+#[inline(always)]
+pub(crate) fn rounds_from<V: AesVec, const DEC: bool, const N: usize, const FROM: usize>(
+    s: &mut [V; N],
+    rk: &impl Keys<V>,
+    rounds: usize,
+) {
+    for i in FROM..10 {
+        round_all::<V, DEC, N>(s, rk.at(i));
+    }
+    if rounds > 10 {
+        round_all::<V, DEC, N>(s, rk.at(10));
+        round_all::<V, DEC, N>(s, rk.at(11));
+        if rounds > 12 {
+            round_all::<V, DEC, N>(s, rk.at(12));
+            round_all::<V, DEC, N>(s, rk.at(13));
+        }
+    }
+}
+
+/// Middle rounds `1..rounds` over `s` ([`rounds_from`]).
+#[inline(always)]
+pub(crate) fn middle_rounds<V: AesVec, const DEC: bool, const N: usize>(
+    s: &mut [V; N],
+    rk: &impl Keys<V>,
+    rounds: usize,
+) {
+    rounds_from::<V, DEC, N, 1>(s, rk, rounds);
+}
+
+/// Middle rounds `1..rounds` over `s` as a loop over the rounds, the keys read where used:
+/// one round's code where [`middle_rounds`] has thirteen, for the short groups at the end
+/// of a call, which are latency-bound (at most a few registers in flight), so that the
+/// loop's add and branch run beside the AES chains.
+#[inline(always)]
+pub(crate) fn middle_rounds_looped<V: AesVec, const DEC: bool, const N: usize>(
+    s: &mut [V; N],
+    rk: &AtUse<'_, V>,
+    rounds: usize,
+) {
+    for i in 1..rounds.min(14) {
+        round_all::<V, DEC, N>(s, rk.at(i));
     }
 }
 

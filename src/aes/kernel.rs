@@ -14,10 +14,9 @@
 //! equivalent-inverse-cipher keys.
 
 use super::{Block, KeySchedule};
-use crate::vector::{AesVec, AtUse, Group, Keys, Regs, each_group, each_group_rest, round_all};
+use crate::vector::{AesVec, AtUse, Group, Keys, Regs, each_group, each_group_rest, middle_rounds};
 
-/// Encrypts (`DEC` false) or decrypts each block in place; the round count is made a
-/// constant here. `SHORT`: fewer than `8 L` blocks, which run with no group loop and the
+/// Encrypts (`DEC` false) or decrypts each block in place. `SHORT`: fewer than `8 L` blocks, which run with no group loop and the
 /// keys read where used ([`AtUse`]: no frame of key copies); an entry of its own, so
 /// that the looping kernel's code is what it was.
 #[inline(always)]
@@ -27,53 +26,40 @@ pub(crate) fn blocks<V: AesVec, const DEC: bool, const SHORT: bool>(
     b: &mut [Block],
 ) {
     let keys = if DEC { &ks.dec } else { &ks.enc };
-    crate::aes::with_rounds!(ks.rounds, |R| run::<V, DEC, SHORT, R>(tok, keys, b))
-}
-
-#[inline(always)]
-fn run<V: AesVec, const DEC: bool, const SHORT: bool, const R: usize>(
-    tok: V::Token,
-    keys: &[Block; 15],
-    b: &mut [Block],
-) {
-    let z = V::zero(tok);
+    let (z, r) = (V::zero(tok), ks.rounds);
     if SHORT {
-        each_group_rest(&Ecb::<V, DEC, R, _>(tok, AtUse(tok, keys)), b, z);
+        each_group_rest(&Ecb::<V, DEC, _>(tok, AtUse(tok, keys), r), b, z);
     } else if V::REGISTERS < 32 {
         // 16 registers: the keys read where used, not held ([`AtUse`] says why).
-        each_group(&Ecb::<V, DEC, R, _>(tok, AtUse(tok, keys)), b, z);
+        each_group(&Ecb::<V, DEC, _>(tok, AtUse(tok, keys), r), b, z);
     } else {
-        each_group(&Ecb::<V, DEC, R, _>(tok, V::keys(tok, keys)), b, z);
+        each_group(&Ecb::<V, DEC, _>(tok, V::keys(tok, keys), r), b, z);
     }
 }
 
-/// Encrypts each block in place (`R` rounds of `keys`, read where used), each read as two
+/// Encrypts each block in place (`ks`, its keys read where used), each read as two
 /// 8-byte loads ([`crate::simd::aes::load_halves`]): blocks just stored as 8-byte halves
 /// (XTS's raw tweaks), which a whole-register load could not forward.
 #[inline(always)]
-pub(crate) fn encrypt_halves<V: AesVec, const R: usize>(
-    tok: V::Token,
-    keys: &[Block; 15],
-    b: &mut [Block],
-) {
+pub(crate) fn encrypt_halves<V: AesVec>(tok: V::Token, ks: &KeySchedule, b: &mut [Block]) {
     each_group(
-        &Ecb::<V, false, R, _, true>(tok, AtUse(tok, keys)),
+        &Ecb::<V, false, _, true>(tok, AtUse(tok, &ks.enc), ks.rounds),
         b,
         V::zero(tok),
     );
 }
 
-/// The token and the round keys; `HALVES`: each block loaded as two 8-byte halves
-/// ([`Regs::load_halves`]).
-struct Ecb<V: AesVec, const DEC: bool, const R: usize, K, const HALVES: bool = false>(V::Token, K);
+/// The token, the round keys and the round count; `HALVES`: each block loaded as two
+/// 8-byte halves ([`Regs::load_halves`]).
+struct Ecb<V: AesVec, const DEC: bool, K, const HALVES: bool = false>(V::Token, K, usize);
 
-impl<V: AesVec, const DEC: bool, const R: usize, K: Keys<V> + Copy, const HALVES: bool> Group<V>
-    for Ecb<V, DEC, R, K, HALVES>
+impl<V: AesVec, const DEC: bool, K: Keys<V> + Copy, const HALVES: bool> Group<V>
+    for Ecb<V, DEC, K, HALVES>
 {
     /// One full cipher over the registers; nothing carried.
     #[inline(always)]
     unsafe fn run<const NV: usize>(&self, r: Regs<NV>, carry: V) -> V {
-        let (tok, mut rk) = (self.0, self.1);
+        let (tok, mut rk, rounds) = (self.0, self.1, self.2);
         // (Keys read where used are read again in each group; held keys are left as they are.)
         rk.fence();
         let k0 = rk.at(0);
@@ -89,10 +75,8 @@ impl<V: AesVec, const DEC: bool, const R: usize, K: Keys<V> + Copy, const HALVES
             };
             *x = v.xor(k0);
         }
-        for i in 1..R {
-            round_all::<V, DEC, NV>(&mut s, rk.at(i));
-        }
-        let kl = rk.at(R);
+        middle_rounds::<V, DEC, NV>(&mut s, &rk, rounds);
+        let kl = rk.last(rounds);
         for (j, x) in s.iter().enumerate() {
             // SAFETY: as for the loads.
             unsafe { r.store(j, x.last::<DEC>(kl)) };

@@ -150,10 +150,10 @@ impl KeySchedule {
 pub(crate) fn burn_keying(aesni: bool, two: bool) {
     use crate::wipe::{depth, stack};
     match (aesni, two) {
-        (true, false) => stack::<{ depth(256, 256, 256) }>(),
-        (true, true) => stack::<{ depth(256, 288, 288) }>(),
-        (false, false) => stack::<{ depth(608, 608, 544) }>(),
-        (false, true) => stack::<{ depth(704, 800, 736) }>(),
+        (true, false) => stack::<{ depth(272, 256, 256) }>(),
+        (true, true) => stack::<{ depth(272, 272, 272) }>(),
+        (false, false) => stack::<{ depth(576, 592, 544) }>(),
+        (false, true) => stack::<{ depth(688, 784, 736) }>(),
     }
 }
 
@@ -167,39 +167,6 @@ impl Drop for KeySchedule {
 }
 
 crate::debug_shows!(KeySchedule, rounds);
-
-/// The round-count dispatch, the one `match` on a key's round count in the crate: the
-/// body runs with `$r` a constant, 10, 12 or 14 (`xts:` 10 or 14, the counts an XTS key
-/// has). The call forms `f(args)` and `f::<_, C>(args)` call `f`
-/// with the round count as its first const parameter.
-macro_rules! with_rounds {
-    (xts: $rounds:expr, |$r:ident| $body:expr) => {
-        $crate::aes::with_rounds!(@ $rounds, [10] |$r| $body)
-    };
-    (@ $rounds:expr, [$($n:literal),*] |$r:ident| $body:expr) => {
-        match $rounds {
-            $($n => {
-                const $r: usize = $n;
-                $body
-            })*
-            _ => {
-                const $r: usize = 14;
-                $body
-            }
-        }
-    };
-    ($rounds:expr, |$r:ident| $body:expr) => {
-        $crate::aes::with_rounds!(@ $rounds, [10, 12] |$r| $body)
-    };
-    ($rounds:expr, $f:ident ( $($arg:expr),* )) => {
-        $crate::aes::with_rounds!($rounds, |R| $f::<R>($($arg),*))
-    };
-    ($rounds:expr, $f:ident::<_, $c:path> ( $($arg:expr),* )) => {
-        $crate::aes::with_rounds!($rounds, |R| $f::<R, { $c }>($($arg),*))
-    };
-}
-#[cfg_attr(not(simdcrypt_x86_64), allow(unused_imports))]
-pub(crate) use with_rounds;
 
 /// An AES kernel family with the token that proves the CPU runs it: a row of the dispatch
 /// table (`crate::aes::TABLE`) makes one.
@@ -237,17 +204,17 @@ impl Kernel {
     pub(crate) fn burn_stack(self, short: bool) {
         use crate::wipe::{depth, stack};
         match (self, short) {
-            (Kernel::Portable, _) => stack::<{ depth(1568, 1632, 1664) }>(),
+            (Kernel::Portable, _) => stack::<{ depth(1488, 1632, 1664) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::AesNi(_), true) => stack::<{ depth(256, 256, 256) }>(),
+            (Kernel::AesNi(_), true) => stack::<{ depth(272, 256, 256) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::AesNi(_), false) => stack::<{ depth(256, 256, 256) }>(),
+            (Kernel::AesNi(_), false) => stack::<{ depth(272, 256, 256) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::VaesAvx2(t), true) => crate::wipe::stack_avx::<{ depth(256, 288, 256) }>(t),
+            (Kernel::VaesAvx2(t), true) => crate::wipe::stack_avx::<{ depth(272, 256, 256) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::VaesAvx2(t), false) => crate::wipe::stack_avx::<{ depth(256, 384, 256) }>(t),
+            (Kernel::VaesAvx2(t), false) => crate::wipe::stack_avx::<{ depth(272, 256, 272) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::VaesAvx512(t), _) => crate::wipe::stack_avx512::<{ depth(256, 288, 1536) }>(t),
+            (Kernel::VaesAvx512(t), _) => crate::wipe::stack_avx512::<{ depth(272, 272, 1232) }>(t),
             #[cfg(not(simdcrypt_x86_64))]
             _ => stack::<{ depth(1568, 1632, 1664) }>(),
         }

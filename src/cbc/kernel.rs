@@ -26,7 +26,7 @@ use core::ptr::null_mut;
 
 use super::{Block, Lane};
 use crate::aes::KeySchedule;
-use crate::vector::{AesVec, AtUse, Group, Keys, Regs, each_group, each_group_rest, round_all};
+use crate::vector::{AesVec, AtUse, Group, Keys, Regs, each_group, each_group_rest, middle_rounds};
 
 /// CBC-encrypts one stream in place, chaining from `iv` (updated to the last ciphertext).
 #[inline(always)]
@@ -49,8 +49,7 @@ pub(crate) fn encrypt_lanes<V: AesVec>(
     run::<V, 8>(tok, ks, lanes, steps);
 }
 
-/// [`encrypt_lanes`] with at most `G` registers (`G L` lanes) at a time; the round count
-/// is made a constant here.
+/// [`encrypt_lanes`] with at most `G` registers (`G L` lanes) at a time.
 #[inline(always)]
 fn run<V: AesVec, const G: usize>(
     tok: V::Token,
@@ -58,29 +57,21 @@ fn run<V: AesVec, const G: usize>(
     lanes: &mut [Lane<'_>],
     steps: usize,
 ) {
-    crate::aes::with_rounds!(ks.rounds, |R| enc::<V, G, R>(tok, &ks.enc, lanes, steps))
-}
-
-#[inline(always)]
-fn enc<V: AesVec, const G: usize, const R: usize>(
-    tok: V::Token,
-    keys: &[Block; 15],
-    lanes: &mut [Lane<'_>],
-    steps: usize,
-) {
+    let (keys, r) = (&ks.enc, ks.rounds);
     // One stream (`G` 1): the keys where used, memory operands on the chain (as fast as
     // registers: the loads are off it), and no frame of key copies ([`AtUse`]).
     if G == 1 {
-        enc_keys::<V, G, R, _>(tok, AtUse(tok, keys), lanes, steps);
+        enc_keys::<V, G, _>(tok, AtUse(tok, keys), r, lanes, steps);
     } else {
-        enc_keys::<V, G, R, _>(tok, V::keys(tok, keys), lanes, steps);
+        enc_keys::<V, G, _>(tok, V::keys(tok, keys), r, lanes, steps);
     }
 }
 
 #[inline(always)]
-fn enc_keys<V: AesVec, const G: usize, const R: usize, K: Keys<V>>(
+fn enc_keys<V: AesVec, const G: usize, K: Keys<V>>(
     tok: V::Token,
     rk: K,
+    rounds: usize,
     lanes: &mut [Lane<'_>],
     steps: usize,
 ) {
@@ -95,14 +86,14 @@ fn enc_keys<V: AesVec, const G: usize, const R: usize, K: Keys<V>>(
         // `min(G)` keeps the arms that cannot happen out of the code.
         unsafe {
             match g.len().div_ceil(V::LANES).min(G) {
-                1 => enc_n::<V, R, 1>(tok, rk, g, steps),
-                2 => enc_n::<V, R, 2>(tok, rk, g, steps),
-                3 => enc_n::<V, R, 3>(tok, rk, g, steps),
-                4 => enc_n::<V, R, 4>(tok, rk, g, steps),
-                5 => enc_n::<V, R, 5>(tok, rk, g, steps),
-                6 => enc_n::<V, R, 6>(tok, rk, g, steps),
-                7 => enc_n::<V, R, 7>(tok, rk, g, steps),
-                _ => enc_n::<V, R, 8>(tok, rk, g, steps),
+                1 => enc_n::<V, 1>(tok, rk, rounds, g, steps),
+                2 => enc_n::<V, 2>(tok, rk, rounds, g, steps),
+                3 => enc_n::<V, 3>(tok, rk, rounds, g, steps),
+                4 => enc_n::<V, 4>(tok, rk, rounds, g, steps),
+                5 => enc_n::<V, 5>(tok, rk, rounds, g, steps),
+                6 => enc_n::<V, 6>(tok, rk, rounds, g, steps),
+                7 => enc_n::<V, 7>(tok, rk, rounds, g, steps),
+                _ => enc_n::<V, 8>(tok, rk, rounds, g, steps),
             }
         }
     }
@@ -114,9 +105,10 @@ fn enc_keys<V: AesVec, const G: usize, const R: usize, K: Keys<V>>(
 /// # Safety
 /// Every lane holds at least `steps` blocks.
 #[inline(always)]
-unsafe fn enc_n<V: AesVec, const R: usize, const NV: usize>(
+unsafe fn enc_n<V: AesVec, const NV: usize>(
     tok: V::Token,
     mut rk: impl Keys<V>,
+    rounds: usize,
     lanes: &mut [Lane<'_>],
     steps: usize,
 ) {
@@ -144,10 +136,8 @@ unsafe fn enc_n<V: AesVec, const R: usize, const NV: usize>(
     for j in 0..steps {
         // (Read where used: kept out of registers across steps, where they would spill.)
         rk.fence();
-        let (k0, kl) = (rk.at(0), rk.at(R));
-        for i in 1..R {
-            round_all::<V, false, NV>(&mut s, rk.at(i));
-        }
+        let (k0, kl) = (rk.at(0), rk.last(rounds));
+        middle_rounds::<V, false, NV>(&mut s, &rk, rounds);
         for (k, x) in s.iter_mut().enumerate() {
             let c = if j + 1 < steps {
                 // SAFETY: block `j + 1 < steps` of each slot's lane.
@@ -168,8 +158,8 @@ unsafe fn enc_n<V: AesVec, const R: usize, const NV: usize>(
     }
 }
 
-/// CBC-decrypts one stream in place, chaining from `iv` (updated to the last ciphertext);
-/// the round count is made a constant here. `SHORT`: fewer than `8 L` blocks, which run
+/// CBC-decrypts one stream in place, chaining from `iv` (updated to the last ciphertext).
+/// `SHORT`: fewer than `8 L` blocks, which run
 /// with no group loop and the keys read where used ([`AtUse`]: no frame of key copies);
 /// an entry of its own, so that the looping kernel's code is what it was.
 #[inline(always)]
@@ -183,36 +173,27 @@ pub(crate) fn decrypt<V: AesVec, const SHORT: bool>(
         return;
     };
     let prev = V::splat(tok, iv);
-    crate::aes::with_rounds!(ks.rounds, |R| dec::<V, SHORT, R>(tok, &ks.dec, b, prev));
+    let (keys, r) = (&ks.dec, ks.rounds);
+    if SHORT {
+        each_group_rest(&Dec::<V, _>(tok, AtUse(tok, keys), r), b, prev);
+    } else if V::REGISTERS < 32 {
+        // 16 registers: the keys read where used, not held ([`AtUse`] says why).
+        each_group(&Dec::<V, _>(tok, AtUse(tok, keys), r), b, prev);
+    } else {
+        each_group(&Dec::<V, _>(tok, V::keys(tok, keys), r), b, prev);
+    }
     *iv = next_iv;
 }
 
-#[inline(always)]
-fn dec<V: AesVec, const SHORT: bool, const R: usize>(
-    tok: V::Token,
-    keys: &[Block; 15],
-    b: &mut [Block],
-    prev: V,
-) {
-    if SHORT {
-        each_group_rest(&Dec::<V, R, _>(tok, AtUse(tok, keys)), b, prev);
-    } else if V::REGISTERS < 32 {
-        // 16 registers: the keys read where used, not held ([`AtUse`] says why).
-        each_group(&Dec::<V, R, _>(tok, AtUse(tok, keys)), b, prev);
-    } else {
-        each_group(&Dec::<V, R, _>(tok, V::keys(tok, keys)), b, prev);
-    }
-}
+/// The token, the round keys and the round count.
+struct Dec<V: AesVec, K>(V::Token, K, usize);
 
-/// The token and the round keys.
-struct Dec<V: AesVec, const R: usize, K>(V::Token, K);
-
-impl<V: AesVec, const R: usize, K: Keys<V> + Copy> Group<V> for Dec<V, R, K> {
+impl<V: AesVec, K: Keys<V> + Copy> Group<V> for Dec<V, K> {
     /// Decrypts the registers; every load is done before the first store. Carried: the
     /// ciphertext block before the registers, in the last lane.
     #[inline(always)]
     unsafe fn run<const NV: usize>(&self, r: Regs<NV>, prev: V) -> V {
-        let (tok, mut rk) = (self.0, self.1);
+        let (tok, mut rk, rounds) = (self.0, self.1, self.2);
         // (Keys read where used are read again in each group; held keys are left as they are.)
         rk.fence();
         let mut c = [prev; NV];
@@ -225,9 +206,7 @@ impl<V: AesVec, const R: usize, K: Keys<V> + Copy> Group<V> for Dec<V, R, K> {
         for x in s.iter_mut() {
             *x = x.xor(k0);
         }
-        for i in 1..R {
-            round_all::<V, true, NV>(&mut s, rk.at(i));
-        }
+        middle_rounds::<V, true, NV>(&mut s, &rk, rounds);
         // Each lane's previous ciphertext block, all read before the first store.
         let mut pv = c;
         for j in 0..NV {
@@ -241,7 +220,7 @@ impl<V: AesVec, const R: usize, K: Keys<V> + Copy> Group<V> for Dec<V, R, K> {
                 V::shift_in(c[j - 1], c[j])
             };
         }
-        let kl = rk.at(R);
+        let kl = rk.last(rounds);
         for (j, x) in s.iter().enumerate() {
             // SAFETY: as for the loads; every load is done.
             unsafe { r.store(j, x.aesdeclast(kl.xor(pv[j]))) };

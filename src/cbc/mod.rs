@@ -130,34 +130,34 @@ fn short(k: Kernel, n: usize) -> bool {
 fn burn_stack<const OP: u8>(k: Kernel) {
     use crate::wipe::{depth, stack};
     match (k, OP) {
-        (Kernel::Portable, ENCRYPT) => stack::<{ depth(1696, 1728, 1760) }>(),
-        (Kernel::Portable, DECRYPT | DECRYPT_SHORT) => stack::<{ depth(2176, 2272, 2304) }>(),
-        (Kernel::Portable, _) => stack::<{ depth(2720, 2848, 2912) }>(),
+        (Kernel::Portable, ENCRYPT) => stack::<{ depth(1568, 1712, 1744) }>(),
+        (Kernel::Portable, DECRYPT | DECRYPT_SHORT) => stack::<{ depth(2080, 2256, 2304) }>(),
+        (Kernel::Portable, _) => stack::<{ depth(1712, 2848, 2912) }>(),
         #[cfg(simdcrypt_x86_64)]
-        (Kernel::AesNi(_), ENCRYPT) => stack::<{ depth(416, 416, 416) }>(),
+        (Kernel::AesNi(_), ENCRYPT) => stack::<{ depth(416, 400, 400) }>(),
         #[cfg(simdcrypt_x86_64)]
-        (Kernel::AesNi(_), DECRYPT) => stack::<{ depth(256, 384, 352) }>(),
+        (Kernel::AesNi(_), DECRYPT) => stack::<{ depth(272, 256, 256) }>(),
         #[cfg(simdcrypt_x86_64)]
-        (Kernel::AesNi(_), DECRYPT_SHORT) => stack::<{ depth(416, 416, 416) }>(),
+        (Kernel::AesNi(_), DECRYPT_SHORT) => stack::<{ depth(400, 400, 400) }>(),
         #[cfg(simdcrypt_x86_64)]
-        (Kernel::AesNi(_), _) => stack::<{ depth(1344, 1696, 2592) }>(),
+        (Kernel::AesNi(_), _) => stack::<{ depth(400, 1728, 2384) }>(),
         #[cfg(simdcrypt_x86_64)]
-        (Kernel::VaesAvx2(t), ENCRYPT) => crate::wipe::stack_avx::<{ depth(416, 416, 416) }>(t),
+        (Kernel::VaesAvx2(t), ENCRYPT) => crate::wipe::stack_avx::<{ depth(416, 400, 400) }>(t),
         #[cfg(simdcrypt_x86_64)]
-        (Kernel::VaesAvx2(t), DECRYPT) => crate::wipe::stack_avx::<{ depth(256, 704, 512) }>(t),
+        (Kernel::VaesAvx2(t), DECRYPT) => crate::wipe::stack_avx::<{ depth(272, 368, 432) }>(t),
         #[cfg(simdcrypt_x86_64)]
         (Kernel::VaesAvx2(t), DECRYPT_SHORT) => {
-            crate::wipe::stack_avx::<{ depth(416, 736, 416) }>(t)
+            crate::wipe::stack_avx::<{ depth(384, 400, 400) }>(t)
         }
         #[cfg(simdcrypt_x86_64)]
-        (Kernel::VaesAvx2(t), _) => crate::wipe::stack_avx::<{ depth(2144, 3552, 4192) }>(t),
+        (Kernel::VaesAvx2(t), _) => crate::wipe::stack_avx::<{ depth(720, 3200, 3872) }>(t),
         #[cfg(simdcrypt_x86_64)]
         (Kernel::VaesAvx512(t), ENCRYPT) => {
-            crate::wipe::stack_avx512::<{ depth(256, 256, 256) }>(t)
+            crate::wipe::stack_avx512::<{ depth(272, 256, 256) }>(t)
         }
         #[cfg(simdcrypt_x86_64)]
         (Kernel::VaesAvx512(t), DECRYPT) => {
-            crate::wipe::stack_avx512::<{ depth(256, 416, 1632) }>(t)
+            crate::wipe::stack_avx512::<{ depth(272, 416, 1424) }>(t)
         }
         #[cfg(simdcrypt_x86_64)]
         (Kernel::VaesAvx512(t), DECRYPT_SHORT) => {
@@ -165,7 +165,7 @@ fn burn_stack<const OP: u8>(k: Kernel) {
             crate::wipe::stack_avx512::<{ depth(160, 320, 1504) }>(t)
         }
         #[cfg(simdcrypt_x86_64)]
-        (Kernel::VaesAvx512(t), _) => crate::wipe::stack_avx512::<{ depth(2144, 3552, 4192) }>(t),
+        (Kernel::VaesAvx512(t), _) => crate::wipe::stack_avx512::<{ depth(720, 3200, 3872) }>(t),
         #[cfg(not(simdcrypt_x86_64))]
         _ => stack::<{ depth(2720, 2848, 2912) }>(),
     }

@@ -200,7 +200,7 @@ impl CbcHmacSha1 {
     #[cfg(simdcrypt_x86_64)]
     #[inline(always)]
     fn burn_stack() {
-        crate::wipe::stack::<{ crate::wipe::depth(256, 544, 800) }>();
+        crate::wipe::stack::<{ crate::wipe::depth(272, 544, 784) }>();
     }
 
     /// Encrypts (`seal`) or decrypts the whole 64-byte groups at the start of `buf[..split]`
@@ -222,7 +222,14 @@ impl CbcHmacSha1 {
         let groups = buf[..bulk].as_chunks_mut::<64>().0;
         match self.imp {
             _ if groups.is_empty() => {}
-            Kernel::Sequential if seal => {
+            #[cfg(simdcrypt_x86_64)]
+            Kernel::Stitched(a, s) if aesni_shani::stitches(&self.cbc.aes.ks) => {
+                aesni_shani::run(a, s, seal, &self.cbc.aes.ks, &mut chain, &mut state, groups);
+                Self::burn_stack();
+            }
+            // (An AES-192 key on the stitched row runs here, on its AES-NI and SHA-NI
+            // kernels one after the other.)
+            _ if seal => {
                 self.sha.compress(&mut state, groups);
                 // The compression ran from the keyed state: its frame holds key-derived
                 // chaining values.
@@ -230,16 +237,11 @@ impl CbcHmacSha1 {
                 self.cbc
                     .enc_blocks(&mut chain, groups.as_flattened_mut().as_chunks_mut().0);
             }
-            Kernel::Sequential => {
+            _ => {
                 self.cbc
                     .dec_blocks(&mut chain, groups.as_flattened_mut().as_chunks_mut().0);
                 self.sha.compress(&mut state, groups);
                 self.sha.burn_stack();
-            }
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::Stitched(a, s) => {
-                aesni_shani::run(a, s, seal, &self.cbc.aes.ks, &mut chain, &mut state, groups);
-                Self::burn_stack();
             }
         }
         h.resume(&state, 64 + bulk as u64);

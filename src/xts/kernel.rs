@@ -37,7 +37,9 @@
 
 use crate::aes::{Block, KeySchedule};
 use crate::block::InOut;
-use crate::vector::{AesOne, AesVec, AtUse, Keys, round_all};
+use crate::vector::{
+    AesOne, AesVec, AtUse, Keys, middle_rounds, middle_rounds_looped, round_all, rounds_from,
+};
 
 use super::{MANY, ONE, SHORT, UnitKeys};
 use crate::tuning::FreshTweaks;
@@ -80,8 +82,10 @@ impl<V: AesVec> Next<V> {
 /// docs/design.md, "XTS kernel shape".
 #[derive(Clone, Copy)]
 struct RoundKeys<'a, V: AesVec> {
-    /// The schedule, read where used ([`AtUse`]).
+    /// The schedule of the direction's keys, read where used ([`AtUse`]).
     sched: AtUse<'a, V>,
+    /// The key schedule (its round count, and the single AES-NI blocks of stealing).
+    ks: &'a KeySchedule,
     /// Whether the keys are broadcast where used (a constant once inlined).
     at_use: bool,
     /// The broadcasts, when held (else unused, and never made).
@@ -91,7 +95,8 @@ struct RoundKeys<'a, V: AesVec> {
 impl<'a, V: AesVec> RoundKeys<'a, V> {
     /// `looped`: whether a loop of groups uses them.
     #[inline(always)]
-    fn new(tok: V::Token, keys: &'a [Block; 15], looped: bool) -> Self {
+    fn new<const DEC: bool>(tok: V::Token, ks: &'a KeySchedule, looped: bool) -> Self {
+        let keys = if DEC { &ks.dec } else { &ks.enc };
         let at_use = V::REGISTERS >= 32 || !looped;
         let held = if at_use {
             [V::zero(tok); 15]
@@ -100,17 +105,29 @@ impl<'a, V: AesVec> RoundKeys<'a, V> {
         };
         RoundKeys {
             sched: AtUse(tok, keys),
+            ks,
             at_use,
             held,
         }
     }
 
-    /// The key schedule (for the single AES-NI blocks of stealing).
+    /// The round count (10 or 14).
     #[inline(always)]
-    fn keys(&self) -> &'a [Block; 15] {
-        self.sched.1
+    fn rounds(&self) -> usize {
+        self.ks.rounds
     }
 
+    /// Broadcasting where used: the schedule behind a pointer the compiler cannot see
+    /// through ([`Keys::fence`]), so that it broadcasts the keys again in each group
+    /// instead of hoisting them out of the loop (and spilling them).
+    #[inline(always)]
+    fn opaque(mut self) -> Self {
+        self.fence();
+        self
+    }
+}
+
+impl<V: AesVec> Keys<V> for RoundKeys<'_, V> {
     /// Round key `i` in every lane.
     #[inline(always)]
     fn at(&self, i: usize) -> V {
@@ -121,15 +138,20 @@ impl<'a, V: AesVec> RoundKeys<'a, V> {
         }
     }
 
-    /// Broadcasting where used: the schedule behind a pointer the compiler cannot see
-    /// through ([`Keys::fence`]), so that it broadcasts the keys again in each group
-    /// instead of hoisting them out of the loop (and spilling them).
     #[inline(always)]
-    fn opaque(mut self) -> Self {
+    fn fence(&mut self) {
         if self.at_use {
             self.sched.fence();
         }
-        self
+    }
+
+    #[inline(always)]
+    fn last(&self, rounds: usize) -> V {
+        if self.at_use {
+            self.sched.last(rounds)
+        } else {
+            self.held.last(rounds)
+        }
     }
 }
 
@@ -146,8 +168,8 @@ struct Consts<V> {
 
 impl<V: AesVec> Consts<V> {
     #[inline(always)]
-    fn new<const R: usize>(rk: RoundKeys<'_, V>) -> Self {
-        let kr = rk.at(R);
+    fn new(rk: RoundKeys<'_, V>) -> Self {
+        let kr = rk.last(rk.rounds());
         Consts {
             kr,
             k0r: rk.at(0).xor(kr),
@@ -203,16 +225,16 @@ impl<V: AesVec> Consts<V> {
 
 /// Consecutive data units of `len` bytes, the `i`-th under `tweaks[i]` (already
 /// encrypted with Key2, or, given `k2`, one raw tweak this encrypts), with the round keys
-/// loaded once. `R` is `k1.rounds`.
+/// loaded once.
 ///
 /// # Safety
 /// `src` readable and `dst` writable for `tweaks.len() * len` bytes; `src == dst` or the
-/// ranges do not overlap; `16 <= len <= 1 << 24`; `k1.rounds == R`; one unit unless
-/// `PATH` is [`MANY`], and at most a group (`len <= 128 L`) if it is [`SHORT`]; `k2` (if
-/// any) has `R` rounds and comes with one unit. `fresh`: how a multi-unit call makes each
+/// ranges do not overlap; `16 <= len <= 1 << 24`; one unit unless `PATH` is [`MANY`], and
+/// at most a group (`len <= 128 L`) if it is [`SHORT`]; `k2` (if any) comes with one
+/// unit. `fresh`: how a multi-unit call makes each
 /// next unit's first tweaks.
 #[inline(always)]
-pub(super) unsafe fn units<V: AesVec, const DEC: bool, const PATH: u8, const R: usize>(
+pub(super) unsafe fn units<V: AesVec, const DEC: bool, const PATH: u8>(
     tok: V::Token,
     unit_keys: UnitKeys<'_>,
     tweaks: &[Block],
@@ -221,9 +243,8 @@ pub(super) unsafe fn units<V: AesVec, const DEC: bool, const PATH: u8, const R: 
     fresh: FreshTweaks,
 ) {
     let (UnitKeys { k1, k2 }, InOut { src, dst }) = (unit_keys, io);
-    let keys = if DEC { &k1.dec } else { &k1.enc };
-    let rk = RoundKeys::new(tok, keys, PATH != SHORT);
-    let c = Consts::new::<R>(rk);
+    let rk = RoundKeys::new::<DEC>(tok, k1, PATH != SHORT);
+    let c = Consts::new(rk);
     if PATH != MANY {
         debug_assert!(tweaks.len() == 1 && (PATH == ONE || len <= 16 * G * V::LANES));
         if let Some(t0) = tweaks.first() {
@@ -231,17 +252,17 @@ pub(super) unsafe fn units<V: AesVec, const DEC: bool, const PATH: u8, const R: 
             // the key set-up above and the first loads overlap), broadcast to every lane.
             let t = match k2 {
                 // SAFETY: the token implies AES-NI.
-                Some(k2) => V::splat_reg(tok, V::one(tok).encrypt_tweak::<R>(k2, t0)),
+                Some(k2) => V::splat_reg(tok, V::one(tok).encrypt_tweak(k2, t0)),
                 None => V::splat(tok, t0),
             };
             // SAFETY: the caller's contract, for its one unit.
-            unsafe { unit::<V, DEC, R, PATH>(tok, rk, &c, t, src, dst, len) };
+            unsafe { unit::<V, DEC, PATH>(tok, rk, &c, t, src, dst, len) };
         }
         return;
     }
     if len.is_multiple_of(16 * G * V::LANES) {
         // SAFETY: the caller's contract, and whole groups.
-        unsafe { units_fused::<V, DEC, R>(tok, rk, &c, tweaks, io, len, fresh) };
+        unsafe { units_fused::<V, DEC>(tok, rk, &c, tweaks, io, len, fresh) };
         return;
     }
     for (i, t0) in tweaks.iter().enumerate() {
@@ -249,7 +270,7 @@ pub(super) unsafe fn units<V: AesVec, const DEC: bool, const PATH: u8, const R: 
         // same aliasing (equal or disjoint) and a valid length.
         unsafe {
             let (s, d) = (src.add(i * len), dst.add(i * len));
-            unit::<V, DEC, R, MANY>(tok, rk, &c, V::splat(tok, t0), s, d, len)
+            unit::<V, DEC, MANY>(tok, rk, &c, V::splat(tok, t0), s, d, len)
         };
     }
 }
@@ -260,7 +281,7 @@ pub(super) unsafe fn units<V: AesVec, const DEC: bool, const PATH: u8, const R: 
 /// # Safety
 /// `src` readable and `dst` writable for `128 L` bytes, equal or disjoint.
 #[inline(always)]
-unsafe fn group<V: AesVec, const DEC: bool, const R: usize>(
+unsafe fn group<V: AesVec, const DEC: bool>(
     tok: V::Token,
     rk: RoundKeys<'_, V>,
     c: &Consts<V>,
@@ -290,13 +311,9 @@ unsafe fn group<V: AesVec, const DEC: bool, const R: usize>(
         next_tweaks(&mut nw, 0, next, c, &bases);
         round_all::<V, DEC, G>(&mut s, rk.at(2));
         next_tweaks(&mut nw, G / 2, next, c, &bases);
-        for i in 3..R {
-            round_all::<V, DEC, G>(&mut s, rk.at(i));
-        }
+        rounds_from::<V, DEC, G, 3>(&mut s, &rk, rk.rounds());
     } else {
-        for i in 1..R {
-            round_all::<V, DEC, G>(&mut s, rk.at(i));
-        }
+        middle_rounds::<V, DEC, G>(&mut s, &rk, rk.rounds());
     }
     for j in 0..G {
         // SAFETY: the same bytes are writable at `dst` (src == dst or disjoint, and every
@@ -336,7 +353,7 @@ fn next_tweaks<V: AesVec>(
 /// # Safety
 /// As [`units`] for one unit.
 #[inline(always)]
-unsafe fn unit<V: AesVec, const DEC: bool, const R: usize, const PATH: u8>(
+unsafe fn unit<V: AesVec, const DEC: bool, const PATH: u8>(
     tok: V::Token,
     rk: RoundKeys<'_, V>,
     c: &Consts<V>,
@@ -377,7 +394,7 @@ unsafe fn unit<V: AesVec, const DEC: bool, const R: usize, const PATH: u8>(
     // function has none of the group code.)
     for _ in 0..if PATH == SHORT { 0 } else { bulk / (G * lanes) } {
         // SAFETY: off + bytes <= bulk * 16 <= len: within the caller's ranges.
-        unsafe { group::<V, DEC, R>(tok, rk, c, &mut w, src.add(off), dst.add(off), Next::Step) };
+        unsafe { group::<V, DEC>(tok, rk, c, &mut w, src.add(off), dst.add(off), Next::Step) };
         off += bytes;
     }
     // The full blocks after the last group (fewer than 8 L): one group of as many
@@ -404,14 +421,14 @@ unsafe fn unit<V: AesVec, const DEC: bool, const R: usize, const PATH: u8>(
         last = unsafe {
             let (s, d) = (src.add(off), dst.add(off));
             match left.div_ceil(lanes) {
-                1 => tail::<V, DEC, R, 1>(tok, rk, c, &wt, s, d, left),
-                2 => tail::<V, DEC, R, 2>(tok, rk, c, &wt, s, d, left),
-                3 => tail::<V, DEC, R, 3>(tok, rk, c, &wt, s, d, left),
-                4 => tail::<V, DEC, R, 4>(tok, rk, c, &wt, s, d, left),
-                5 => tail::<V, DEC, R, 5>(tok, rk, c, &wt, s, d, left),
-                6 => tail::<V, DEC, R, 6>(tok, rk, c, &wt, s, d, left),
-                7 => tail::<V, DEC, R, 7>(tok, rk, c, &wt, s, d, left),
-                _ => tail::<V, DEC, R, 8>(tok, rk, c, &wt, s, d, left),
+                1 => tail::<V, DEC, 1>(tok, rk, c, &wt, s, d, left),
+                2 => tail::<V, DEC, 2>(tok, rk, c, &wt, s, d, left),
+                3 => tail::<V, DEC, 3>(tok, rk, c, &wt, s, d, left),
+                4 => tail::<V, DEC, 4>(tok, rk, c, &wt, s, d, left),
+                5 => tail::<V, DEC, 5>(tok, rk, c, &wt, s, d, left),
+                6 => tail::<V, DEC, 6>(tok, rk, c, &wt, s, d, left),
+                7 => tail::<V, DEC, 7>(tok, rk, c, &wt, s, d, left),
+                _ => tail::<V, DEC, 8>(tok, rk, c, &wt, s, d, left),
             }
         };
         off += 16 * left;
@@ -449,7 +466,7 @@ unsafe fn unit<V: AesVec, const DEC: bool, const R: usize, const PATH: u8>(
                 src: src.add(off - 16),
                 dst: dst.add(off - 16),
             };
-            one.steal_one::<DEC, R>(rk.keys(), one.load(&t), one.load(&cc), io, rem)
+            one.steal_one::<DEC>(rk.ks, one.load(&t), one.load(&cc), io, rem)
         };
     }
     super::wipe(&mut spill);
@@ -460,11 +477,11 @@ unsafe fn unit<V: AesVec, const DEC: bool, const R: usize, const PATH: u8>(
             src: src.add(off),
             dst: dst.add(off),
         };
-        V::one(tok).steal::<DEC, R>(rk.keys(), &t, io, rem)
+        V::one(tok).steal::<DEC>(rk.ks, &t, io, rem)
     }
 }
 
-/// The raw tweaks of a multi-unit call encrypted in place with `k2` (`R` rounds): `tw[i]`
+/// The raw tweaks of a multi-unit call encrypted in place with `k2`: `tw[i]`
 /// becomes unit `i`'s `T_0`. The AES block kernel's walk over groups of registers, keys
 /// read where used, with each raw tweak read as two 8-byte loads ([`crate::simd::aes::load_halves`]):
 /// `Tweaks::fill` has just stored each as two 8-byte halves, from which a 16-, 32- or
@@ -474,8 +491,8 @@ unsafe fn unit<V: AesVec, const DEC: bool, const R: usize, const PATH: u8>(
 /// family 6 model 167); level from 16 KiB, where a batch of 64 tweaks leaves the stores
 /// time to drain.
 #[inline(always)]
-pub(super) fn tweaks<V: AesVec, const R: usize>(tok: V::Token, k2: &KeySchedule, tw: &mut [Block]) {
-    crate::aes::kernel::encrypt_halves::<V, R>(tok, &k2.enc, tw);
+pub(super) fn tweaks<V: AesVec>(tok: V::Token, k2: &KeySchedule, tw: &mut [Block]) {
+    crate::aes::kernel::encrypt_halves::<V>(tok, k2, tw);
 }
 
 /// `w[i]` (`i < 8`, public) by a branch per value: indexed with a run-time `i`, the whole
@@ -517,7 +534,7 @@ fn put<V: AesVec>(w: &mut [V; G], i: usize, v: V) {
 /// # Safety
 /// `src` readable and `dst` writable for `16 * n` bytes, equal or disjoint.
 #[inline(always)]
-unsafe fn tail<V: AesVec, const DEC: bool, const R: usize, const NV: usize>(
+unsafe fn tail<V: AesVec, const DEC: bool, const NV: usize>(
     tok: V::Token,
     rk: RoundKeys<'_, V>,
     c: &Consts<V>,
@@ -535,12 +552,9 @@ unsafe fn tail<V: AesVec, const DEC: bool, const R: usize, const NV: usize>(
         let d = unsafe { V::load_n(tok, src.add(16 * lanes * j), (n - lanes * j).min(lanes)) };
         *x = d.xor3(w[j], c.k0r);
     }
-    for i in 1..R {
-        let k = rk.at(i);
-        for x in s.iter_mut() {
-            *x = x.round::<DEC>(k);
-        }
-    }
+    // (A loop over the rounds: a tail is one short group, latency-bound; thirteen rounds
+    // written out for each of the 8 register counts were 4-5 KB of each kernel.)
+    middle_rounds_looped::<V, DEC, NV>(&mut s, &rk.sched, rk.rounds());
     let mut out = w[0];
     for (j, x) in s.iter().enumerate() {
         out = x.last::<DEC>(w[j]);
@@ -558,7 +572,7 @@ unsafe fn tail<V: AesVec, const DEC: bool, const R: usize, const NV: usize>(
 /// # Safety
 /// As [`units`]; `len % (128 L) == 0`.
 #[inline(always)]
-unsafe fn units_fused<V: AesVec, const DEC: bool, const R: usize>(
+unsafe fn units_fused<V: AesVec, const DEC: bool>(
     tok: V::Token,
     rk: RoundKeys<'_, V>,
     c: &Consts<V>,
@@ -593,6 +607,6 @@ unsafe fn units_fused<V: AesVec, const DEC: bool, const R: usize>(
         let off = g * bytes;
         // SAFETY: off + bytes <= total * bytes = tweaks.len() * len, within the caller's
         // ranges.
-        unsafe { group::<V, DEC, R>(tok, rk, c, &mut w, src.add(off), dst.add(off), next) };
+        unsafe { group::<V, DEC>(tok, rk, c, &mut w, src.add(off), dst.add(off), next) };
     }
 }

@@ -87,17 +87,16 @@ mod width {
             ///
             /// # Safety
             /// As [`kernel::units`].
-            unsafe fn units<const DEC: bool, const PATH: u8, const R: usize>(
+            unsafe fn units<const DEC: bool, const PATH: u8>(
                 t: Token,
                 keys: UnitKeys<'_>,
                 tweaks: &[Block],
                 io: InOut,
                 len: usize,
                 fresh: FreshTweaks,
-            ) => kernel::units<V, DEC, PATH, R>;
+            ) => kernel::units<V, DEC, PATH>;
             /// [`kernel::tweaks`] on this width.
-            fn tweaks<const R: usize>(t: Token, k2: &KeySchedule, tw: &mut [Block])
-                => kernel::tweaks<V, R>;
+            fn tweaks(t: Token, k2: &KeySchedule, tw: &mut [Block]) => kernel::tweaks<V>;
         }
     }
 }
@@ -148,7 +147,7 @@ const SMALL_BATCH: usize = 8;
 /// A unit kernel family with the token that proves the CPU runs it: a row of the dispatch
 /// table (`crate::xts::TABLE`) makes one. A new backend is a variant, its row there,
 /// its arms in [`Kernel::aesni`], [`Kernel::encrypt_tweaks`] and
-/// `Kernel::units_r`.
+/// [`Kernel::units_raw`].
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Kernel {
     Portable,
@@ -190,35 +189,35 @@ impl Kernel {
     fn burn_stack(self, path: u8) {
         use crate::wipe::{depth, stack};
         match (self, path) {
-            (Kernel::Portable, _) => stack::<{ depth(3872, 3936, 3968) }>(),
+            (Kernel::Portable, _) => stack::<{ depth(3808, 3936, 3936) }>(),
             // (Registers only, but the calls to it write return addresses and saved registers.)
             #[cfg(simdcrypt_x86_64)]
-            (_, BLOCK) => stack::<{ depth(256, 256, 256) }>(),
+            (_, BLOCK) => stack::<{ depth(272, 256, 256) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::AesNi(_), SHORT) => stack::<{ depth(480, 864, 736) }>(),
+            (Kernel::AesNi(_), SHORT) => stack::<{ depth(272, 624, 624) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::AesNi(_), ONE) => stack::<{ depth(704, 896, 1216) }>(),
+            (Kernel::AesNi(_), ONE) => stack::<{ depth(512, 912, 1360) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::AesNi(_), _) => stack::<{ depth(1056, 1024, 1280) }>(),
+            (Kernel::AesNi(_), _) => stack::<{ depth(848, 1104, 1456) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::VaesAvx2(t), SHORT) => crate::wipe::stack_avx::<{ depth(416, 1056, 1344) }>(t),
+            (Kernel::VaesAvx2(t), SHORT) => crate::wipe::stack_avx::<{ depth(336, 752, 1120) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::VaesAvx2(t), ONE) => crate::wipe::stack_avx::<{ depth(1216, 1632, 2400) }>(t),
+            (Kernel::VaesAvx2(t), ONE) => crate::wipe::stack_avx::<{ depth(896, 1504, 2672) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::VaesAvx2(t), _) => crate::wipe::stack_avx::<{ depth(2048, 2080, 2624) }>(t),
+            (Kernel::VaesAvx2(t), _) => crate::wipe::stack_avx::<{ depth(1232, 1808, 3056) }>(t),
             #[cfg(simdcrypt_asm)]
             (Kernel::VaesAvx2Asm(t), _) => crate::wipe::stack_avx::<{ depth(672, 672, 672) }>(t),
             #[cfg(simdcrypt_x86_64)]
             (Kernel::VaesAvx512(t), SHORT) => {
-                crate::wipe::stack_avx512::<{ depth(672, 1120, 2304) }>(t)
+                crate::wipe::stack_avx512::<{ depth(320, 784, 2240) }>(t)
             }
             #[cfg(simdcrypt_x86_64)]
             (Kernel::VaesAvx512(t), ONE) => {
-                crate::wipe::stack_avx512::<{ depth(2240, 2496, 3520) }>(t)
+                crate::wipe::stack_avx512::<{ depth(352, 2464, 3440) }>(t)
             }
             #[cfg(simdcrypt_x86_64)]
             (Kernel::VaesAvx512(t), _) => {
-                crate::wipe::stack_avx512::<{ depth(3072, 3040, 3712) }>(t)
+                crate::wipe::stack_avx512::<{ depth(1008, 3152, 3872) }>(t)
             }
         }
     }
@@ -257,7 +256,7 @@ impl Kernel {
         #[cfg(simdcrypt_x86_64)]
         macro_rules! r {
             ($m:ident, $t:expr) => {
-                crate::aes::with_rounds!(xts: k2.rounds, |R| $m::tweaks::<R>($t, k2, tw))
+                $m::tweaks($t, k2, tw)
             };
         }
         match self {
@@ -289,40 +288,17 @@ impl Kernel {
     }
 
     /// Consecutive data units of `len` bytes, unit `i` under the encrypted tweak
-    /// `tweaks[i]`, in the direction `DEC` (decryption when true): the round count made a
-    /// constant here, once, for the kernels. With `k2`, `tweaks` is one raw tweak, which
-    /// the kernel encrypts with it.
+    /// `tweaks[i]`, in the direction `DEC` (decryption when true). With `k2`, `tweaks` is
+    /// one raw tweak, which the kernel encrypts with it. A kernel with only single-unit
+    /// entries (the assembly twin) gets one call per unit.
     ///
     /// # Safety
     /// `src` readable and `dst` writable for `tweaks.len() * len` bytes; `src == dst` or
     /// the two ranges do not overlap; `MIN_UNIT <= len <= MAX_UNIT`; `k2` only with one
-    /// unit (`PATH` not [`MANY`]), a schedule of `k1`'s size, and
+    /// unit (`PATH` not [`MANY`]) and
     /// [`Kernel::encrypts_tweak`].
     #[inline]
     unsafe fn units_raw<const DEC: bool, const PATH: u8>(
-        self,
-        keys: UnitKeys<'_>,
-        tweaks: &[Block],
-        io: InOut,
-        len: usize,
-        fresh: FreshTweaks,
-    ) {
-        // SAFETY: the caller's contract; `k1.rounds` is the constant given (XTS keys
-        // are AES-128 or AES-256: 10 or 14 rounds, no 12-round copies).
-        unsafe {
-            crate::aes::with_rounds!(xts: keys.k1.rounds, |R| {
-                self.units_r::<DEC, PATH, R>(keys, tweaks, io, len, fresh)
-            })
-        }
-    }
-
-    /// [`Kernel::units_raw`] with `k1.rounds == R`. A kernel with only single-unit entries
-    /// (the assembly twin) gets one call per unit.
-    ///
-    /// # Safety
-    /// As [`Kernel::units_raw`]; `k1.rounds == R`.
-    #[inline]
-    unsafe fn units_r<const DEC: bool, const PATH: u8, const R: usize>(
         self,
         keys: UnitKeys<'_>,
         tweaks: &[Block],
@@ -338,10 +314,10 @@ impl Kernel {
         unsafe {
             match self {
                 #[cfg(simdcrypt_x86_64)]
-                Kernel::AesNi(t) => aesni::units::<DEC, PATH, R>(t, keys, tweaks, io, len, fresh),
+                Kernel::AesNi(t) => aesni::units::<DEC, PATH>(t, keys, tweaks, io, len, fresh),
                 #[cfg(simdcrypt_x86_64)]
                 Kernel::VaesAvx2(t) => {
-                    vaes_avx2::units::<DEC, PATH, R>(t, keys, tweaks, io, len, fresh)
+                    vaes_avx2::units::<DEC, PATH>(t, keys, tweaks, io, len, fresh)
                 }
                 #[cfg(simdcrypt_asm)]
                 Kernel::VaesAvx2Asm(t) => {
@@ -357,7 +333,7 @@ impl Kernel {
                 }
                 #[cfg(simdcrypt_x86_64)]
                 Kernel::VaesAvx512(t) => {
-                    vaes_avx512::units::<DEC, PATH, R>(t, keys, tweaks, io, len, fresh)
+                    vaes_avx512::units::<DEC, PATH>(t, keys, tweaks, io, len, fresh)
                 }
                 Kernel::Portable => {
                     let _ = fresh;
@@ -1081,12 +1057,7 @@ impl Xts {
                 let (k1, t0) = (&self.k1, &t);
                 // SAFETY: as said above, for the unit's 16 bytes; both keys have
                 // `k1.rounds` rounds.
-                unsafe {
-                    crate::aes::with_rounds!(
-                        xts: k1.rounds,
-                        |R| block::one_block::<DEC, R>(tok, k1, k2, t0, sp, dp)
-                    )
-                }
+                unsafe { block::one_block::<DEC>(tok, k1, k2, t0, sp, dp) }
                 wipe(core::slice::from_mut(&mut t));
                 self.kernel.burn_stack(BLOCK);
                 return;
@@ -1314,7 +1285,7 @@ impl fmt::Debug for Xts {
 pub(crate) use crate::wipe::blocks as wipe;
 
 /// XTS's unit kernel and tweak encryption on the AArch64 check vector (`crate::neon`):
-/// one unit of `data` in place, each path, under the 14-round `ks` as both keys.
+/// one unit of `data` in place, each path, under `ks` as both keys.
 #[cfg(simdcrypt_neon_check)]
 pub(crate) fn neon_check(t: crate::neon::NeonAesToken, ks: &KeySchedule, data: &mut [u8]) {
     use crate::neon::Neon;
@@ -1335,17 +1306,17 @@ pub(crate) fn neon_check(t: crate::neon::NeonAesToken, ks: &KeySchedule, data: &
         UnitKeys { k1: ks, k2: None },
     );
     let fresh = FreshTweaks::Shifts;
-    // SAFETY: one unit of `len` bytes in place (a valid length), 14-round schedules, the
+    // SAFETY: one unit of `len` bytes in place (a valid length), both keys `ks`, the
     // raw tweak with `k2` on the single-unit paths only, a short unit on `SHORT` only.
     unsafe {
-        kernel::units::<Neon, false, ONE, 14>(t, raw, &tweak, io, len, fresh);
-        kernel::units::<Neon, true, MANY, 14>(t, encrypted, &tweak, io, len, fresh);
+        kernel::units::<Neon, false, ONE>(t, raw, &tweak, io, len, fresh);
+        kernel::units::<Neon, true, MANY>(t, encrypted, &tweak, io, len, fresh);
         if len <= 128 {
-            kernel::units::<Neon, false, SHORT, 14>(t, raw, &tweak, io, len, fresh);
+            kernel::units::<Neon, false, SHORT>(t, raw, &tweak, io, len, fresh);
         }
     }
     let mut tw = [[0u8; 16]; 4];
-    kernel::tweaks::<Neon, 14>(t, ks, &mut tw);
+    kernel::tweaks::<Neon>(t, ks, &mut tw);
 }
 
 /// Multiplies a tweak by x in GF(2^128) (little-endian bit order), in constant time.

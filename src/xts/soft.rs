@@ -24,18 +24,18 @@ const PORTABLE_BATCH: usize = 64;
 /// Encrypts one data unit (16..=2^24 bytes) in place; `t0` is E_K2(tweak).
 #[inline(never)]
 pub(crate) fn encrypt_unit(k1: &KeySchedule, t0: &Block, buf: &mut [u8]) {
-    unit(k1, false, t0, buf);
+    unit::<false>(k1, t0, buf);
 }
 
 /// Decrypts one data unit in place; `t0` is E_K2(tweak).
 #[inline(never)]
 pub(crate) fn decrypt_unit(k1: &KeySchedule, t0: &Block, buf: &mut [u8]) {
-    unit(k1, true, t0, buf);
+    unit::<true>(k1, t0, buf);
 }
 
 #[inline]
-fn crypt(ks: &KeySchedule, dec: bool, blocks: &mut [Block]) {
-    if dec {
+fn crypt<const DEC: bool>(ks: &KeySchedule, blocks: &mut [Block]) {
+    if DEC {
         soft::decrypt_blocks(ks, blocks);
     } else {
         soft::encrypt_blocks(ks, blocks);
@@ -49,8 +49,9 @@ fn xor(a: &mut Block, b: &Block) {
     }
 }
 
-/// One data unit, `PORTABLE_BATCH` blocks per call into the AES core.
-fn unit(ks: &KeySchedule, dec: bool, t0: &Block, buf: &mut [u8]) {
+/// One data unit, `PORTABLE_BATCH` blocks per call into the AES core; a copy per
+/// direction, so that a program that only encrypts links no decryption.
+fn unit<const DEC: bool>(ks: &KeySchedule, t0: &Block, buf: &mut [u8]) {
     let mut t = u128::from_le_bytes(*t0);
     let rem = buf.len() % 16;
     let bulk = if rem == 0 {
@@ -69,7 +70,7 @@ fn unit(ks: &KeySchedule, dec: bool, t0: &Block, buf: &mut [u8]) {
             b[i].copy_from_slice(p);
             xor(&mut b[i], &tw[i]);
         }
-        crypt(ks, dec, &mut b[..n]);
+        crypt::<DEC>(ks, &mut b[..n]);
         for (i, c) in chunk.chunks_exact_mut(16).enumerate() {
             xor(&mut b[i], &tw[i]);
             c.copy_from_slice(&b[i]);
@@ -78,19 +79,19 @@ fn unit(ks: &KeySchedule, dec: bool, t0: &Block, buf: &mut [u8]) {
     if rem != 0 {
         let (ta, tb) = (t.to_le_bytes(), mul_x(t).to_le_bytes());
         // First the block at m-1 with its own tweak (encrypt) or T_m (decrypt).
-        let (first, second) = if dec { (tb, ta) } else { (ta, tb) };
+        let (first, second) = if DEC { (tb, ta) } else { (ta, tb) };
         let (full, part) = last.split_at_mut(16);
         let mut x = [0u8; 16];
         x.copy_from_slice(full);
         xor(&mut x, &first);
-        crypt(ks, dec, core::slice::from_mut(&mut x));
+        crypt::<DEC>(ks, core::slice::from_mut(&mut x));
         xor(&mut x, &first);
         // x = CC (encrypt) or PP (decrypt); steal its tail.
         let mut y = x;
         y[..rem].copy_from_slice(part);
         part.copy_from_slice(&x[..rem]);
         xor(&mut y, &second);
-        crypt(ks, dec, core::slice::from_mut(&mut y));
+        crypt::<DEC>(ks, core::slice::from_mut(&mut y));
         xor(&mut y, &second);
         full.copy_from_slice(&y);
         wipe(core::slice::from_mut(&mut x));

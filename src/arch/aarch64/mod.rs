@@ -13,7 +13,7 @@ use core::arch::aarch64::*;
 use crate::aes::KeySchedule;
 use crate::block::Block;
 use crate::block::InOut;
-use crate::vector::{AesOne, AesVec};
+use crate::vector::{AesOne, AesVec, AtUse, Keys, middle_rounds};
 
 /// Proof of the Cryptography Extension's AES instructions.
 #[derive(Clone, Copy, Debug)]
@@ -77,15 +77,14 @@ fn mul_x_n(x: uint8x16_t, n: usize) -> uint8x16_t {
     from_u128(v)
 }
 
-/// One block through the `R` rounds of `keys` (`DEC`: the equivalent inverse cipher).
-fn block<const DEC: bool, const R: usize>(keys: &[Block; 15], x: uint8x16_t) -> uint8x16_t {
+/// One block through `ks` (`DEC`: the equivalent inverse cipher).
+fn block<const DEC: bool>(ks: &KeySchedule, x: uint8x16_t) -> uint8x16_t {
     let t = NeonAesToken(());
-    let k = |i: usize| Neon(t.load(&keys[i]));
-    let mut s = Neon(x).xor(k(0));
-    for i in 1..R {
-        s = s.round::<DEC>(k(i));
-    }
-    s.last::<DEC>(k(R)).0
+    let keys = if DEC { &ks.dec } else { &ks.enc };
+    let mut s = [Neon(x).xor(Neon(t.load(&keys[0])))];
+    let rk = AtUse::<Neon>(t, keys);
+    middle_rounds::<Neon, DEC, 1>(&mut s, &rk, ks.rounds);
+    s[0].last::<DEC>(rk.last(ks.rounds)).0
 }
 
 impl AesOne for NeonAesToken {
@@ -108,28 +107,22 @@ impl AesOne for NeonAesToken {
         };
         from_u128(u128::from(u64::from_le(lo)) | u128::from(u64::from_le(hi)) << 64)
     }
-    fn encrypt_tweak<const R: usize>(self, k2: &KeySchedule, t: &Block) -> uint8x16_t {
-        block::<false, R>(&k2.enc, self.load(t))
+    fn encrypt_tweak(self, k2: &KeySchedule, t: &Block) -> uint8x16_t {
+        block::<false>(k2, self.load(t))
     }
-    unsafe fn steal<const DEC: bool, const R: usize>(
-        self,
-        k: &[Block; 15],
-        t: &Block,
-        io: InOut,
-        rem: usize,
-    ) {
+    unsafe fn steal<const DEC: bool>(self, k: &KeySchedule, t: &Block, io: InOut, rem: usize) {
         let ta = u128::from_le_bytes(*t);
         let (ta, tb) = (from_u128(ta), from_u128(crate::xts::mul_x(ta)));
         let (first, second) = if DEC { (tb, ta) } else { (ta, tb) };
         // SAFETY: the full block is within the `16 + rem` readable bytes.
         let full = unsafe { vld1q_u8(io.src) };
-        let cc = xor(block::<DEC, R>(k, xor(full, first)), first);
+        let cc = xor(block::<DEC>(k, xor(full, first)), first);
         // SAFETY: the caller's contract, which is `steal_one`'s.
-        unsafe { self.steal_one::<DEC, R>(k, second, cc, io, rem) }
+        unsafe { self.steal_one::<DEC>(k, second, cc, io, rem) }
     }
-    unsafe fn steal_one<const DEC: bool, const R: usize>(
+    unsafe fn steal_one<const DEC: bool>(
         self,
-        k: &[Block; 15],
+        k: &KeySchedule,
         t: uint8x16_t,
         cc: uint8x16_t,
         io: InOut,
@@ -141,7 +134,7 @@ impl AesOne for NeonAesToken {
         let mut part = c;
         // SAFETY: the partial block is the `rem` bytes after the first 16, readable.
         unsafe { core::ptr::copy(io.src.add(16), part.as_mut_ptr(), rem) };
-        let last = xor(block::<DEC, R>(k, xor(self.load(&part), t)), t);
+        let last = xor(block::<DEC>(k, xor(self.load(&part), t)), t);
         // SAFETY: `16 + rem` writable bytes: the output's first `rem` bytes after the
         // first 16, then the merged block over the first 16.
         unsafe {
@@ -238,7 +231,7 @@ pub(crate) fn check(key: &[u8], data: &mut [u8]) -> Option<()> {
     let (blocks, _) = data.as_chunks_mut::<16>();
     crate::aes::kernel::blocks::<Neon, false, false>(t, ks, blocks);
     crate::aes::kernel::blocks::<Neon, true, true>(t, ks, blocks);
-    crate::aes::kernel::encrypt_halves::<Neon, 14>(t, &ks.enc, blocks);
+    crate::aes::kernel::encrypt_halves::<Neon>(t, ks, blocks);
     crate::cbc::neon_check(t, ks, blocks);
     crate::xts::neon_check(t, ks, data);
     Some(())

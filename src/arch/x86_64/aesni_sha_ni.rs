@@ -23,7 +23,6 @@
 use core::arch::x86_64::*;
 
 use crate::aes::aesni::{load, load_keys, store};
-use crate::aes::with_rounds;
 use crate::aes::{Block, KeySchedule};
 use crate::cpu::AesNiToken;
 use crate::sha1::shani::{Form, bswap128, forms, load_state, quad, store_state, twenty};
@@ -66,6 +65,29 @@ fn words(p: &[__m128i; 4]) -> [__m128i; 4] {
         bswap128(p[2]),
         bswap128(p[3]),
     ]
+}
+
+/// Whether the stitch runs a key: AES-128 and AES-256 ([`with_rounds`]).
+pub(crate) fn stitches(ks: &KeySchedule) -> bool {
+    matches!(ks.rounds, 10 | 14)
+}
+
+/// The round-count dispatch, the one `match` on a key's round count in the crate: the
+/// stitch places each of the `4R` AES rounds of a group between SHA-1 steps at compile
+/// time, so it is a copy per round count, where the mode kernels take the count at run
+/// time (`crate::vector::rounds_from`). Copies for 10 and 14 rounds only (AES-128 and
+/// AES-256, the keys of the TLS and IPsec suites, as OpenSSL's stitched ciphers): an
+/// AES-192 key runs CBC and SHA-1 one after the other ([`stitches`]), which keeps a
+/// third of the crate's largest kernels out of every build. Calls `f` with the round
+/// count as its first const parameter.
+macro_rules! with_rounds {
+    ($rounds:expr, $f:ident $(::<_, $c:path>)? ( $($arg:expr),* )) => {
+        if $rounds == 10 {
+            $f::<10 $(, { $c })?>($($arg),*)
+        } else {
+            $f::<14 $(, { $c })?>($($arg),*)
+        }
+    };
 }
 
 /// The AES operations spread over SHA-1 step `j` (of 20): `[lo, hi)` of `4R`.

@@ -17,11 +17,10 @@ use crate::vector::AesOne;
 /// short entry spent about 60 ns on a 16-byte unit on Zen 3, RustCrypto 48).
 ///
 /// # Safety
-/// `src` readable and `dst` writable for 16 bytes, equal or disjoint; `k1` (and `k2`)
-/// of `R` rounds.
+/// `src` readable and `dst` writable for 16 bytes, equal or disjoint.
 #[inline(never)]
 #[target_feature(enable = "aes")]
-pub(crate) unsafe fn one_block<const DEC: bool, const R: usize>(
+pub(crate) unsafe fn one_block<const DEC: bool>(
     tok: AesNiToken,
     k1: &KeySchedule,
     k2: Option<&KeySchedule>,
@@ -31,27 +30,26 @@ pub(crate) unsafe fn one_block<const DEC: bool, const R: usize>(
 ) {
     // SAFETY: the token (AES-NI).
     let tw = match k2 {
-        Some(k2) => unsafe { aes_block::<false, R>(tok, &k2.enc, load_tweak(t)) },
+        Some(k2) => unsafe { aes_block::<false>(tok, k2, load_tweak(t)) },
         None => load(t),
     };
-    let keys = if DEC { &k1.dec } else { &k1.enc };
     // SAFETY: the caller's contract (16 bytes each way, equal or disjoint); the token.
     unsafe {
         let p = _mm_loadu_si128(src.cast());
-        let c = _mm_xor_si128(aes_block::<DEC, R>(tok, keys, _mm_xor_si128(p, tw)), tw);
+        let c = _mm_xor_si128(aes_block::<DEC>(tok, k1, _mm_xor_si128(p, tw)), tw);
         _mm_storeu_si128(dst.cast(), c);
     }
 }
 
-/// The raw tweak `t` encrypted with `k2` (`R` rounds): `T_0`.
+/// The raw tweak `t` encrypted with `k2`: `T_0`.
 ///
 /// # Safety
 /// None beyond the token's proof of AES-NI.
 #[inline]
 #[target_feature(enable = "aes")]
-unsafe fn encrypt_tweak<const R: usize>(tok: AesNiToken, k2: &KeySchedule, t: &Block) -> __m128i {
+unsafe fn encrypt_tweak(tok: AesNiToken, k2: &KeySchedule, t: &Block) -> __m128i {
     // SAFETY: the token.
-    unsafe { aes_block::<false, R>(tok, &k2.enc, load_tweak(t)) }
+    unsafe { aes_block::<false>(tok, k2, load_tweak(t)) }
 }
 
 /// A raw tweak, as two 8-byte loads ([`load_halves`]): `Xts` makes a sector's tweak block
@@ -63,31 +61,39 @@ pub(crate) fn load_tweak(t: &Block) -> __m128i {
     unsafe { load_halves(t.as_ptr()) }
 }
 
-/// One block through the `R` rounds of `keys` on AES-NI, encrypting or (`DEC`, with the
+/// One block through `ks` on AES-NI, encrypting or (`DEC`, with the
 /// equivalent-inverse-cipher keys) decrypting: the latency-bound single blocks of the
-/// tweak and of ciphertext stealing.
+/// tweak and of ciphertext stealing. Rounds 10-13 behind branches on the round count, as
+/// [`crate::vector::rounds_from`].
 ///
 /// # Safety
 /// None beyond the token's proof of AES-NI.
 #[inline]
 #[target_feature(enable = "aes")]
-unsafe fn aes_block<const DEC: bool, const R: usize>(
-    _: AesNiToken,
-    keys: &[Block; 15],
-    x: __m128i,
-) -> __m128i {
-    let mut s = _mm_xor_si128(x, load(&keys[0]));
-    for k in &keys[1..R] {
-        s = if DEC {
+unsafe fn aes_block<const DEC: bool>(_: AesNiToken, ks: &KeySchedule, x: __m128i) -> __m128i {
+    let (keys, rounds) = (if DEC { &ks.dec } else { &ks.enc }, ks.rounds);
+    let round = |s, k| {
+        if DEC {
             _mm_aesdec_si128(s, load(k))
         } else {
             _mm_aesenc_si128(s, load(k))
-        };
+        }
+    };
+    let mut s = _mm_xor_si128(x, load(&keys[0]));
+    for k in &keys[1..10] {
+        s = round(s, k);
     }
+    if rounds > 10 {
+        s = round(round(s, &keys[10]), &keys[11]);
+        if rounds > 12 {
+            s = round(round(s, &keys[12]), &keys[13]);
+        }
+    }
+    let last = load(&keys[rounds.min(14)]);
     if DEC {
-        _mm_aesdeclast_si128(s, load(&keys[R]))
+        _mm_aesdeclast_si128(s, last)
     } else {
-        _mm_aesenclast_si128(s, load(&keys[R]))
+        _mm_aesenclast_si128(s, last)
     }
 }
 
@@ -118,9 +124,9 @@ const STEAL_SHUFFLES: [u8; 64] = {
 /// `src` readable and `dst` writable for `16 + rem` bytes, equal or disjoint.
 #[inline(never)]
 #[target_feature(enable = "aes,ssse3,sse4.1")]
-unsafe fn steal<const DEC: bool, const R: usize>(
+unsafe fn steal<const DEC: bool>(
     tok: AesNiToken,
-    keys: &[Block; 15],
+    keys: &KeySchedule,
     t: &Block,
     src: *const u8,
     dst: *mut u8,
@@ -138,11 +144,11 @@ unsafe fn steal<const DEC: bool, const R: usize>(
     let full = unsafe { _mm_loadu_si128(src.cast()) };
     // SAFETY: the token (AES-NI).
     let cc = _mm_xor_si128(
-        unsafe { aes_block::<DEC, R>(tok, keys, _mm_xor_si128(full, first)) },
+        unsafe { aes_block::<DEC>(tok, keys, _mm_xor_si128(full, first)) },
         first,
     );
     // SAFETY: the caller's contract, which is `steal_one`'s; the token.
-    unsafe { steal_one::<DEC, R>(tok, keys, second, cc, src, dst, rem) }
+    unsafe { steal_one::<DEC>(tok, keys, second, cc, src, dst, rem) }
 }
 
 /// The end of ciphertext stealing: `cc` is the last full block's output (CC encrypting,
@@ -162,9 +168,9 @@ unsafe fn steal<const DEC: bool, const R: usize>(
 /// `src` readable and `dst` writable for `16 + rem` bytes, equal or disjoint.
 #[inline(never)]
 #[target_feature(enable = "aes,ssse3,sse4.1")]
-unsafe fn steal_one<const DEC: bool, const R: usize>(
+unsafe fn steal_one<const DEC: bool>(
     tok: AesNiToken,
-    keys: &[Block; 15],
+    keys: &KeySchedule,
     t: __m128i,
     cc: __m128i,
     src: *const u8,
@@ -188,7 +194,7 @@ unsafe fn steal_one<const DEC: bool, const R: usize>(
     let part = _mm_blendv_epi8(_mm_shuffle_epi8(end, up), cc, up);
     // SAFETY: the token (AES-NI).
     let last = _mm_xor_si128(
-        unsafe { aes_block::<DEC, R>(tok, keys, _mm_xor_si128(part, t)) },
+        unsafe { aes_block::<DEC>(tok, keys, _mm_xor_si128(part, t)) },
         t,
     );
     // SAFETY: both windows lie within the `16 + rem` writable bytes; the read is done.
@@ -219,31 +225,25 @@ impl AesOne for AesNiToken {
         unsafe { load_halves(p) }
     }
     #[inline(always)]
-    fn encrypt_tweak<const R: usize>(self, k2: &KeySchedule, t: &Block) -> __m128i {
+    fn encrypt_tweak(self, k2: &KeySchedule, t: &Block) -> __m128i {
         // SAFETY: the token (AES-NI).
-        unsafe { encrypt_tweak::<R>(self, k2, t) }
+        unsafe { encrypt_tweak(self, k2, t) }
     }
     #[inline(always)]
-    unsafe fn steal<const DEC: bool, const R: usize>(
-        self,
-        k: &[Block; 15],
-        t: &Block,
-        io: InOut,
-        rem: usize,
-    ) {
+    unsafe fn steal<const DEC: bool>(self, k: &KeySchedule, t: &Block, io: InOut, rem: usize) {
         // SAFETY: the caller's contract; the token (AES-NI, SSSE3, SSE4.1).
-        unsafe { steal::<DEC, R>(self, k, t, io.src, io.dst, rem) }
+        unsafe { steal::<DEC>(self, k, t, io.src, io.dst, rem) }
     }
     #[inline(always)]
-    unsafe fn steal_one<const DEC: bool, const R: usize>(
+    unsafe fn steal_one<const DEC: bool>(
         self,
-        k: &[Block; 15],
+        k: &KeySchedule,
         t: __m128i,
         cc: __m128i,
         io: InOut,
         rem: usize,
     ) {
         // SAFETY: the caller's contract; the token (AES-NI, SSSE3, SSE4.1).
-        unsafe { steal_one::<DEC, R>(self, k, t, cc, io.src, io.dst, rem) }
+        unsafe { steal_one::<DEC>(self, k, t, cc, io.src, io.dst, rem) }
     }
 }
