@@ -5,7 +5,8 @@
 # alternating, ROUNDS times (median). The programs are written into a scratch directory;
 # the registry crates are fetched first, so that no download is timed.
 #
-#   speed/depcost/run.sh [ROUNDS]      (default 3; prints a markdown table)
+#   speed/depcost/run.sh [ROUNDS]      (default 3; prints two markdown tables: each
+#                                       program, and simdcrypt over RustCrypto per algorithm)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 rounds=${1:-3}
@@ -78,6 +79,17 @@ for p in "${programs[@]}"; do
     rel=$(echo "${times[$name/release]}" | median)
     dbg=$(echo "${times[$name/dev]}" | median)
     printf '| %s | %.1f s | %.1f s | %d KiB |\n' "$name" "$rel" "$dbg" $(( ${sizes[$name]} / 1024 ))
+done
+echo
+# Each simdcrypt program against its RustCrypto twin (the next line of `programs`).
+echo "| algorithm | release build | debug build | stripped binary |"
+echo "|---|---|---|---|"
+for ((i = 0; i < ${#programs[@]}; i += 2)); do
+    a=${programs[i]%%|*} b=${programs[i + 1]%%|*}
+    ra=$(echo "${times[$a/release]}" | median) rb=$(echo "${times[$b/release]}" | median)
+    da=$(echo "${times[$a/dev]}" | median) db=$(echo "${times[$b/dev]}" | median)
+    printf '| %s | %.1fx | %.1fx | %+d KiB |\n' "${a%-simdcrypt}" "$(echo "$ra / $rb" | bc -l)" \
+        "$(echo "$da / $db" | bc -l)" $(( (${sizes[$a]} - ${sizes[$b]}) / 1024 ))
 done
 echo
 echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), family $(grep -m1 'cpu family' /proc/cpuinfo | cut -d: -f2 | tr -d ' ') model $(grep -m1 '^model' /proc/cpuinfo | cut -d: -f2 | tr -d ' '), $(nproc) CPUs; $(rustc --version); simdcrypt at $(git -C "$root" rev-parse --short HEAD)"

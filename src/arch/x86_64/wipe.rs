@@ -1,0 +1,264 @@
+//! The x86-64 stack and register wipes of `crate::wipe` (a module of it, `#[path]`): inline
+//! assembly that lowers the stack pointer over the area, stores zeros from the top down and
+//! restores it, then clears the vector registers with zero idioms.
+
+#[cfg(not(simdcrypt_wipe_site))]
+use super::CLASS_DEPTH;
+#[cfg(simdcrypt_wipe_site)]
+use super::margin;
+#[cfg(test)]
+use super::{dry_run, reach, stack_pointer};
+
+/// [`super::stack`]'s stores below the caller's stack pointer, then [`registers`].
+#[inline(always)]
+pub(super) fn stack_xmm<const BYTES: usize>() {
+    // (The odd stores, then a loop of four: the same stores at the same rate as one
+    // written out per 16 bytes, in about 50 bytes of code per call site, not up to 1.3 KB.)
+    #[cfg(all(simdcrypt_x86_64, simdcrypt_wipe_site))]
+    // SAFETY: without `nostack` the stack pointer is aligned for a call (16 bytes) and
+    // the stack below it belongs to the asm block, which restores the stack pointer; the
+    // stores stay in the `BYTES + margin(BYTES)` bytes (a multiple of 16) below it,
+    // written from the top down, so the first touch of an unmapped guard page faults. The stack pointer is lowered over
+    // the area first, so that nothing is written below it (where a signal handler's frame
+    // could go, and which valgrind reports). Every register the C ABI lets a call clobber
+    // is declared clobbered.
+    unsafe {
+        core::arch::asm!(
+            "sub rsp, {bytes}",
+            "xorps xmm0, xmm0",
+            "lea rax, [rsp + {bytes}]",
+            ".rept {odd}",
+            "sub rax, 16",
+            "movaps xmmword ptr [rax], xmm0",
+            ".endr",
+            "cmp rax, rsp",
+            "je 3f",
+            "2:",
+            "movaps xmmword ptr [rax - 16], xmm0",
+            "movaps xmmword ptr [rax - 32], xmm0",
+            "movaps xmmword ptr [rax - 48], xmm0",
+            "movaps xmmword ptr [rax - 64], xmm0",
+            "sub rax, 64",
+            "cmp rax, rsp",
+            "jne 2b",
+            "3:",
+            "add rsp, {bytes}",
+            odd = const (BYTES + margin(BYTES)) / 16 % 4,
+            bytes = const (BYTES + margin(BYTES)) / 16 * 16,
+            clobber_abi("C"),
+        );
+    }
+    #[cfg(all(simdcrypt_x86_64, not(simdcrypt_wipe_site)))]
+    // SAFETY: as above, with a store loop over `CLASS_DEPTH` bytes from the top down.
+    unsafe {
+        core::arch::asm!(
+            "mov rax, rsp",
+            "sub rsp, {bytes}",
+            "xorps xmm0, xmm0",
+            "2:",
+            "sub rax, 16",
+            "movaps xmmword ptr [rax], xmm0",
+            "cmp rax, rsp",
+            "jne 2b",
+            "add rsp, {bytes}",
+            bytes = const CLASS_DEPTH,
+            clobber_abi("C"),
+        );
+    }
+    registers();
+}
+
+/// The asm that zeroes xmm0-15.
+macro_rules! zero_xmm {
+    () => {
+        concat!(
+            "xorps xmm1, xmm1\n",
+            "xorps xmm2, xmm2\n",
+            "xorps xmm3, xmm3\n",
+            "xorps xmm4, xmm4\n",
+            "xorps xmm5, xmm5\n",
+            "xorps xmm6, xmm6\n",
+            "xorps xmm7, xmm7\n",
+            "xorps xmm8, xmm8\n",
+            "xorps xmm9, xmm9\n",
+            "xorps xmm10, xmm10\n",
+            "xorps xmm11, xmm11\n",
+            "xorps xmm12, xmm12\n",
+            "xorps xmm13, xmm13\n",
+            "xorps xmm14, xmm14\n",
+            "xorps xmm15, xmm15\n",
+            "xorps xmm0, xmm0",
+        )
+    };
+}
+
+/// The asm that zeroes zmm16-31 (`$w`: "xmm" for the EVEX 128-bit forms, which need
+/// AVX-512 VL, or "zmm"); each clears the whole register.
+macro_rules! zero_evex_high {
+    ($w:literal) => {
+        concat!(
+            concat!("vpxord ", $w, "16, ", $w, "16, ", $w, "16\n"),
+            concat!("vpxord ", $w, "17, ", $w, "17, ", $w, "17\n"),
+            concat!("vpxord ", $w, "18, ", $w, "18, ", $w, "18\n"),
+            concat!("vpxord ", $w, "19, ", $w, "19, ", $w, "19\n"),
+            concat!("vpxord ", $w, "20, ", $w, "20, ", $w, "20\n"),
+            concat!("vpxord ", $w, "21, ", $w, "21, ", $w, "21\n"),
+            concat!("vpxord ", $w, "22, ", $w, "22, ", $w, "22\n"),
+            concat!("vpxord ", $w, "23, ", $w, "23, ", $w, "23\n"),
+            concat!("vpxord ", $w, "24, ", $w, "24, ", $w, "24\n"),
+            concat!("vpxord ", $w, "25, ", $w, "25, ", $w, "25\n"),
+            concat!("vpxord ", $w, "26, ", $w, "26, ", $w, "26\n"),
+            concat!("vpxord ", $w, "27, ", $w, "27, ", $w, "27\n"),
+            concat!("vpxord ", $w, "28, ", $w, "28, ", $w, "28\n"),
+            concat!("vpxord ", $w, "29, ", $w, "29, ", $w, "29\n"),
+            concat!("vpxord ", $w, "30, ", $w, "30, ", $w, "30\n"),
+            concat!("vpxord ", $w, "31, ", $w, "31, ", $w, "31\n"),
+        )
+    };
+}
+
+/// The asm that zeroes ymm/zmm0-15 by VEX zero idioms, then `vzeroupper`.
+macro_rules! zero_vex {
+    () => {
+        concat!(
+            "vpxor xmm0, xmm0, xmm0\n",
+            "vpxor xmm1, xmm1, xmm1\n",
+            "vpxor xmm2, xmm2, xmm2\n",
+            "vpxor xmm3, xmm3, xmm3\n",
+            "vpxor xmm4, xmm4, xmm4\n",
+            "vpxor xmm5, xmm5, xmm5\n",
+            "vpxor xmm6, xmm6, xmm6\n",
+            "vpxor xmm7, xmm7, xmm7\n",
+            "vpxor xmm8, xmm8, xmm8\n",
+            "vpxor xmm9, xmm9, xmm9\n",
+            "vpxor xmm10, xmm10, xmm10\n",
+            "vpxor xmm11, xmm11, xmm11\n",
+            "vpxor xmm12, xmm12, xmm12\n",
+            "vpxor xmm13, xmm13, xmm13\n",
+            "vpxor xmm14, xmm14, xmm14\n",
+            "vpxor xmm15, xmm15, xmm15\n",
+            "vzeroupper",
+        )
+    };
+}
+
+/// Zeroes the vector registers a kernel may leave key material in, as far as this CPU has
+/// them: xmm0-15 (the SSE kernels write no upper halves, and the AVX kernels' wipe is
+/// [`stack_ymm`]), and zmm16-31 with AVX-512 F, which the C library's `memcpy` on AVX-512
+/// CPUs copies through (ymm16-31) even where no kernel of ours uses them. Zero idioms
+/// only (`xorps`, EVEX `vpxord`), which cost no execution unit. Inline at every site: out
+/// of line (a call each) they cost 16-byte calls 5-9% (XTS, keyed HMAC-SHA1 on 6/167).
+#[inline(always)]
+fn registers() {
+    high_registers_where_present();
+    // SAFETY: SSE2 is part of x86-64; xmm0-15 are caller-saved and declared clobbered.
+    unsafe { core::arch::asm!(zero_xmm!(), clobber_abi("C")) };
+}
+
+/// Zeroes zmm16-31 where this CPU has them (AVX-512 F).
+#[inline(always)]
+fn high_registers_where_present() {
+    let f = crate::cpu::detected();
+    if f.contains(crate::cpu::Features::AVX512F) {
+        high_registers(f.contains(crate::cpu::Features::AVX512VL));
+    }
+}
+
+/// Zeroes zmm16-31, on a CPU with AVX-512 F (with VL: the 128-bit EVEX forms).
+#[inline(always)]
+fn high_registers(vl: bool) {
+    if vl {
+        // SAFETY: the caller has seen AVX-512 F and VL; zmm16-31 are caller-saved and
+        // declared clobbered.
+        unsafe { core::arch::asm!(zero_evex_high!("xmm"), clobber_abi("C")) };
+    } else {
+        // SAFETY: the caller has seen AVX-512 F; as above.
+        unsafe { core::arch::asm!(zero_evex_high!("zmm"), clobber_abi("C")) };
+    }
+}
+
+/// [`super::stack_avx`]'s and [`super::stack_avx512`]'s work, for a caller that has proved AVX (and,
+/// with `ZMM`, AVX-512 F).
+#[inline(always)]
+#[cfg_attr(test, track_caller)]
+pub(super) fn stack_ymm<const BYTES: usize, const ZMM: bool>() {
+    #[cfg(test)]
+    if dry_run(reach(BYTES), stack_pointer()) {
+        return;
+    }
+    if ZMM {
+        // (The tokens that prove AVX-512 include VL.)
+        high_registers(true);
+    } else {
+        high_registers_where_present();
+    }
+    #[cfg(simdcrypt_wipe_site)]
+    // SAFETY: the caller's token proves AVX; as in `stack`, the stack pointer is lowered
+    // over the area (`BYTES + margin(BYTES)`, rounded up to 32, and 32 more bytes) and
+    // restored, and the stores stay in it, from the top down (one unaligned store for the
+    // top 32 bytes, then aligned ones from the old stack pointer rounded down to 32, the
+    // odd ones and then a loop of four, as in `stack`). Every register the C ABI lets a call
+    // clobber is declared clobbered: `zero_vex!` zeroes ymm0-15 (zmm0-15) whole.
+    unsafe {
+        core::arch::asm!(
+            "mov rax, rsp",
+            "and rax, -32",
+            "sub rsp, {bytes}",
+            "vpxor xmm0, xmm0, xmm0",
+            "vmovdqu ymmword ptr [rsp + {bytes} - 32], ymm0",
+            ".rept {odd}",
+            "sub rax, 32",
+            "vmovdqa ymmword ptr [rax], ymm0",
+            ".endr",
+            "lea rcx, [rax - {looped}]",
+            "cmp rax, rcx",
+            "je 3f",
+            "2:",
+            "vmovdqa ymmword ptr [rax - 32], ymm0",
+            "vmovdqa ymmword ptr [rax - 64], ymm0",
+            "vmovdqa ymmword ptr [rax - 96], ymm0",
+            "vmovdqa ymmword ptr [rax - 128], ymm0",
+            "sub rax, 128",
+            "cmp rax, rcx",
+            "jne 2b",
+            "3:",
+            "add rsp, {bytes}",
+            odd = const (BYTES + margin(BYTES)).div_ceil(32) % 4,
+            looped = const (BYTES + margin(BYTES)).div_ceil(32) / 4 * 128,
+            bytes = const (BYTES + margin(BYTES)).div_ceil(32) * 32 + 32,
+            clobber_abi("C"),
+        );
+    }
+    #[cfg(not(simdcrypt_wipe_site))]
+    // SAFETY: as above, with a store loop over `CLASS_DEPTH` bytes (plus the 32 that
+    // aligning takes) from the top down.
+    unsafe {
+        core::arch::asm!(
+            "mov rax, rsp",
+            "and rax, -32",
+            "sub rsp, {bytes}",
+            "vpxor xmm0, xmm0, xmm0",
+            "vmovdqu ymmword ptr [rsp + {bytes} - 32], ymm0",
+            "lea rcx, [rax - {depth}]",
+            "2:",
+            "sub rax, 32",
+            "vmovdqa ymmword ptr [rax], ymm0",
+            "cmp rax, rcx",
+            "jne 2b",
+            "add rsp, {bytes}",
+            depth = const CLASS_DEPTH,
+            bytes = const CLASS_DEPTH + 32,
+            clobber_abi("C"),
+        );
+    }
+    vex_registers();
+}
+
+/// Zeroes ymm0-15 (zmm0-15 whole) by VEX zero idioms, then `vzeroupper`: the end of
+/// [`stack_ymm`], inline as [`registers`].
+#[inline(always)]
+fn vex_registers() {
+    // SAFETY: only called after code that the caller's token proved AVX for (so VEX
+    // encodings run); ymm0-15 are caller-saved and declared clobbered.
+    unsafe { core::arch::asm!(zero_vex!(), clobber_abi("C")) };
+}
