@@ -32,6 +32,7 @@ use crate::cpu::{Avx2Token, Avx512Token, ShaNiToken, Ssse3Token};
 #[cfg(simdcrypt_x86_64)]
 pub(crate) mod avx2;
 #[cfg(simdcrypt_asm)]
+#[path = "../arch/x86_64/sha1_avx2_asm.rs"]
 pub(crate) mod avx2_asm;
 #[cfg(simdcrypt_x86_64)]
 pub(crate) mod avx512;
@@ -41,6 +42,7 @@ mod many;
 #[path = "../arch/x86_64/sha_ni.rs"]
 pub(crate) mod shani;
 #[cfg(simdcrypt_asm)]
+#[path = "../arch/x86_64/sha1_shani_asm.rs"]
 pub(crate) mod shani_asm;
 pub(crate) mod soft;
 #[cfg(simdcrypt_x86_64)]

@@ -58,6 +58,7 @@ mod kernel;
 pub(crate) mod soft;
 mod tweaks;
 #[cfg(simdcrypt_asm)]
+#[path = "../arch/x86_64/xts_vaes_avx2_asm.rs"]
 pub(crate) mod vaes_avx2_asm;
 
 /// The unit kernels on each width: `units` ([`kernel::units`], one function and frame per

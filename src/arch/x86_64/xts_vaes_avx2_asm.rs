@@ -92,5 +92,5 @@ unit_fn! {
 }
 
 #[cfg(test)]
-#[path = "vaes_avx2_asm_tests.rs"]
+#[path = "xts_vaes_avx2_asm_tests.rs"]
 mod tests;

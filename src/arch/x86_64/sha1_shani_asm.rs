@@ -57,5 +57,5 @@ pub(crate) fn compress2(
 }
 
 #[cfg(test)]
-#[path = "shani_asm_tests.rs"]
+#[path = "sha1_shani_asm_tests.rs"]
 mod tests;
