@@ -309,7 +309,7 @@ pub(crate) fn round_all<V: AesVec, const DEC: bool, const N: usize>(s: &mut [V; 
 /// schedule's): rounds up to 9 always, 10-11 and 12-13 each behind a branch that the
 /// round count decides the same way on every call with one key. One copy of the code
 /// serves every key size, where a constant round count made one per size (build time
-/// and binary size, docs/design.md "One copy per width"); the branches are predicted and
+/// and binary size, docs/design.md "Build time and binary size"); the branches are predicted and
 /// off the chains.
 #[inline(always)]
 pub(crate) fn rounds_from<V: AesVec, const DEC: bool, const N: usize, const FROM: usize>(
@@ -338,6 +338,17 @@ pub(crate) fn middle_rounds<V: AesVec, const DEC: bool, const N: usize>(
     rounds: usize,
 ) {
     rounds_from::<V, DEC, N, 1>(s, rk, rounds);
+}
+
+/// One register through the whole cipher of `ks` (`DEC`: the equivalent inverse cipher),
+/// the keys read where used: the latency-bound single blocks of XTS's tweak and
+/// ciphertext stealing on each ISA.
+#[inline(always)]
+pub(crate) fn cipher<V: AesVec, const DEC: bool>(tok: V::Token, ks: &KeySchedule, x: V) -> V {
+    let rk = AtUse::<V>(tok, if DEC { &ks.dec } else { &ks.enc });
+    let mut s = [x.xor(rk.at(0))];
+    middle_rounds::<V, DEC, 1>(&mut s, &rk, ks.rounds);
+    s[0].last::<DEC>(rk.last(ks.rounds))
 }
 
 /// Middle rounds `1..rounds` over `s` as a loop over the rounds, the keys read where used:

@@ -13,7 +13,7 @@ use core::arch::aarch64::*;
 use crate::aes::KeySchedule;
 use crate::block::Block;
 use crate::block::InOut;
-use crate::vector::{AesOne, AesVec, AtUse, Keys, middle_rounds};
+use crate::vector::{AesOne, AesVec, cipher};
 
 /// Proof of the Cryptography Extension's AES instructions.
 #[derive(Clone, Copy, Debug)]
@@ -79,12 +79,7 @@ fn mul_x_n(x: uint8x16_t, n: usize) -> uint8x16_t {
 
 /// One block through `ks` (`DEC`: the equivalent inverse cipher).
 fn block<const DEC: bool>(ks: &KeySchedule, x: uint8x16_t) -> uint8x16_t {
-    let t = NeonAesToken(());
-    let keys = if DEC { &ks.dec } else { &ks.enc };
-    let mut s = [Neon(x).xor(Neon(t.load(&keys[0])))];
-    let rk = AtUse::<Neon>(t, keys);
-    middle_rounds::<Neon, DEC, 1>(&mut s, &rk, ks.rounds);
-    s[0].last::<DEC>(rk.last(ks.rounds)).0
+    cipher::<Neon, DEC>(NeonAesToken(()), ks, Neon(x)).0
 }
 
 impl AesOne for NeonAesToken {

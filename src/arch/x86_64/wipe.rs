@@ -2,16 +2,12 @@
 //! assembly that lowers the stack pointer over the area, stores zeros from the top down and
 //! restores it, then clears the vector registers with zero idioms.
 
-#[cfg(not(simdcrypt_wipe_site))]
-use super::CLASS_DEPTH;
-#[cfg(simdcrypt_wipe_site)]
-use super::margin;
+use super::reach;
 #[cfg(test)]
-use super::{dry_run, reach, stack_pointer};
+use super::{dry_run, stack_pointer};
 
 /// Of a wipe of `n16` 16-byte stores, how many are written out before the loop of four:
 /// all of them up to 512 bytes, else the odd ones.
-#[cfg(simdcrypt_wipe_site)]
 const fn unrolled(n16: usize) -> usize {
     if n16 <= 32 { n16 } else { n16 % 8 }
 }
@@ -24,14 +20,14 @@ pub(super) fn stack_xmm<const BYTES: usize>() {
     // up to 1.3 KB. Written out, the short wipes of 16-byte calls stay a few cycles
     // faster. The written-out stores address from the stack pointer, not from a register
     // stepped down, which would chain them one a cycle.)
-    #[cfg(all(simdcrypt_x86_64, simdcrypt_wipe_site))]
     // SAFETY: without `nostack` the stack pointer is aligned for a call (16 bytes) and
     // the stack below it belongs to the asm block, which restores the stack pointer; the
-    // stores stay in the `BYTES + margin(BYTES)` bytes (a multiple of 16) below it,
-    // written from the top down, so the first touch of an unmapped guard page faults. The stack pointer is lowered over
-    // the area first, so that nothing is written below it (where a signal handler's frame
-    // could go, and which valgrind reports). Every register the C ABI lets a call clobber
-    // is declared clobbered.
+    // stores stay in the `reach(BYTES)` bytes (a multiple of 16: the site's depth and
+    // margin, or the class depth) below it, written from the top down, so the first touch
+    // of an unmapped guard page faults. The stack pointer is lowered over the area first,
+    // so that nothing is written below it (where a signal handler's frame could go, and
+    // which valgrind reports). Every register the C ABI lets a call clobber is declared
+    // clobbered.
     unsafe {
         core::arch::asm!(
             "sub rsp, {bytes}",
@@ -54,25 +50,8 @@ pub(super) fn stack_xmm<const BYTES: usize>() {
             "jne 2b",
             "3:",
             "add rsp, {bytes}",
-            odd = const unrolled((BYTES + margin(BYTES)) / 16),
-            bytes = const (BYTES + margin(BYTES)) / 16 * 16,
-            clobber_abi("C"),
-        );
-    }
-    #[cfg(all(simdcrypt_x86_64, not(simdcrypt_wipe_site)))]
-    // SAFETY: as above, with a store loop over `CLASS_DEPTH` bytes from the top down.
-    unsafe {
-        core::arch::asm!(
-            "mov rax, rsp",
-            "sub rsp, {bytes}",
-            "xorps xmm0, xmm0",
-            "2:",
-            "sub rax, 16",
-            "movaps xmmword ptr [rax], xmm0",
-            "cmp rax, rsp",
-            "jne 2b",
-            "add rsp, {bytes}",
-            bytes = const CLASS_DEPTH,
+            odd = const unrolled(reach(BYTES) / 16),
+            bytes = const reach(BYTES) / 16 * 16,
             clobber_abi("C"),
         );
     }
@@ -203,13 +182,12 @@ pub(super) fn stack_ymm<const BYTES: usize, const ZMM: bool>() {
     } else {
         high_registers_where_present();
     }
-    #[cfg(simdcrypt_wipe_site)]
-    // SAFETY: the caller's token proves AVX; as in `stack`, the stack pointer is lowered
-    // over the area (`BYTES + margin(BYTES)`, rounded up to 32, and 32 more bytes) and
+    // SAFETY: the caller's token proves AVX; as in `stack_xmm`, the stack pointer is
+    // lowered over the area (`reach(BYTES)`, rounded up to 32, and 32 more bytes) and
     // restored, and the stores stay in it, from the top down (one unaligned store for the
     // top 32 bytes, then aligned ones from the old stack pointer rounded down to 32, the
-    // odd ones and then a loop of four, as in `stack`). Every register the C ABI lets a call
-    // clobber is declared clobbered: `zero_vex!` zeroes ymm0-15 (zmm0-15) whole.
+    // odd ones and then a loop of four, as in `stack_xmm`). Every register the C ABI lets
+    // a call clobber is declared clobbered: `zero_vex!` zeroes ymm0-15 (zmm0-15) whole.
     unsafe {
         core::arch::asm!(
             "mov rax, rsp",
@@ -236,33 +214,10 @@ pub(super) fn stack_ymm<const BYTES: usize, const ZMM: bool>() {
             "jne 2b",
             "3:",
             "add rsp, {bytes}",
-            odd = const unrolled((BYTES + margin(BYTES)).div_ceil(32) * 2) / 2,
-            looped = const ((BYTES + margin(BYTES)).div_ceil(32)
-                - unrolled((BYTES + margin(BYTES)).div_ceil(32) * 2) / 2)
+            odd = const unrolled(reach(BYTES).div_ceil(32) * 2) / 2,
+            looped = const (reach(BYTES).div_ceil(32) - unrolled(reach(BYTES).div_ceil(32) * 2) / 2)
                 * 32,
-            bytes = const (BYTES + margin(BYTES)).div_ceil(32) * 32 + 32,
-            clobber_abi("C"),
-        );
-    }
-    #[cfg(not(simdcrypt_wipe_site))]
-    // SAFETY: as above, with a store loop over `CLASS_DEPTH` bytes (plus the 32 that
-    // aligning takes) from the top down.
-    unsafe {
-        core::arch::asm!(
-            "mov rax, rsp",
-            "and rax, -32",
-            "sub rsp, {bytes}",
-            "vpxor xmm0, xmm0, xmm0",
-            "vmovdqu ymmword ptr [rsp + {bytes} - 32], ymm0",
-            "lea rcx, [rax - {depth}]",
-            "2:",
-            "sub rax, 32",
-            "vmovdqa ymmword ptr [rax], ymm0",
-            "cmp rax, rcx",
-            "jne 2b",
-            "add rsp, {bytes}",
-            depth = const CLASS_DEPTH,
-            bytes = const CLASS_DEPTH + 32,
+            bytes = const reach(BYTES).div_ceil(32) * 32 + 32,
             clobber_abi("C"),
         );
     }

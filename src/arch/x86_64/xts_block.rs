@@ -8,8 +8,9 @@ use crate::aes::aesni::load;
 use crate::aes::{Block, KeySchedule};
 use crate::block::InOut;
 use crate::cpu::AesNiToken;
+use crate::simd::aes::Xmm;
 use crate::simd::aes::load_halves;
-use crate::vector::AesOne;
+use crate::vector::{AesOne, AesVec, cipher};
 
 /// A unit of exactly one block (16 bytes, no stealing): `C = E_k1(P ⊕ T) ⊕ T` with
 /// `T = E_k2(t)` (`k2` given) or `T = t` (already encrypted), two serial AES-NI blocks
@@ -63,38 +64,14 @@ pub(crate) fn load_tweak(t: &Block) -> __m128i {
 
 /// One block through `ks` on AES-NI, encrypting or (`DEC`, with the
 /// equivalent-inverse-cipher keys) decrypting: the latency-bound single blocks of the
-/// tweak and of ciphertext stealing. Rounds 10-13 behind branches on the round count, as
-/// [`crate::vector::rounds_from`].
+/// tweak and of ciphertext stealing ([`cipher`] on [`Xmm`]).
 ///
 /// # Safety
 /// None beyond the token's proof of AES-NI.
 #[inline]
 #[target_feature(enable = "aes")]
-unsafe fn aes_block<const DEC: bool>(_: AesNiToken, ks: &KeySchedule, x: __m128i) -> __m128i {
-    let (keys, rounds) = (if DEC { &ks.dec } else { &ks.enc }, ks.rounds);
-    let round = |s, k| {
-        if DEC {
-            _mm_aesdec_si128(s, load(k))
-        } else {
-            _mm_aesenc_si128(s, load(k))
-        }
-    };
-    let mut s = _mm_xor_si128(x, load(&keys[0]));
-    for k in &keys[1..10] {
-        s = round(s, k);
-    }
-    if rounds > 10 {
-        s = round(round(s, &keys[10]), &keys[11]);
-        if rounds > 12 {
-            s = round(round(s, &keys[12]), &keys[13]);
-        }
-    }
-    let last = load(&keys[rounds.min(14)]);
-    if DEC {
-        _mm_aesdeclast_si128(s, last)
-    } else {
-        _mm_aesenclast_si128(s, last)
-    }
+unsafe fn aes_block<const DEC: bool>(tok: AesNiToken, ks: &KeySchedule, x: __m128i) -> __m128i {
+    cipher::<Xmm, DEC>(tok, ks, Xmm::splat_reg(tok, x)).reg()
 }
 
 /// `STEAL_SHUFFLES[16 - rem..][..16]` moves bytes `16 - rem..16` down to `0..rem` (zero

@@ -162,6 +162,14 @@ macro_rules! barrier {
 /// A 128-bit register: one block (AES-NI).
 #[derive(Clone, Copy)]
 pub(crate) struct Xmm(__m128i);
+impl Xmm {
+    /// The register's block.
+    #[inline(always)]
+    pub(crate) fn reg(self) -> __m128i {
+        self.0
+    }
+}
+
 /// A 256-bit register: two blocks (VAES on AVX2).
 #[derive(Clone, Copy)]
 pub(crate) struct Ymm(__m256i);
