@@ -154,6 +154,13 @@ impl CbcHmacSha1 {
             Kernel::Sequential => (backend, crate::sha1::TABLE.auto_kernel()),
         };
         let cbc = Cbc::with_backend(aes_key, cbc_backend)?;
+        // The stitch has no AES-192 copy: such a key runs the stitched row's AES-NI and
+        // SHA-NI kernels one after the other.
+        #[cfg(simdcrypt_x86_64)]
+        let imp = match imp {
+            Kernel::Stitched(..) if !aesni_shani::stitches(&cbc.aes.ks) => Kernel::Sequential,
+            imp => imp,
+        };
         let (inner_start, outer_start) = key_states(mac_key, sha, sha_backend);
         // The key blocks' schedules and chaining values are left in the compression's
         // stack frame: zeroed once per key, as `HmacSha1` does.
@@ -222,14 +229,7 @@ impl CbcHmacSha1 {
         let groups = buf[..bulk].as_chunks_mut::<64>().0;
         match self.imp {
             _ if groups.is_empty() => {}
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::Stitched(a, s) if aesni_shani::stitches(&self.cbc.aes.ks) => {
-                aesni_shani::run(a, s, seal, &self.cbc.aes.ks, &mut chain, &mut state, groups);
-                Self::burn_stack();
-            }
-            // (An AES-192 key on the stitched row runs here, on its AES-NI and SHA-NI
-            // kernels one after the other.)
-            _ if seal => {
+            Kernel::Sequential if seal => {
                 self.sha.compress(&mut state, groups);
                 // The compression ran from the keyed state: its frame holds key-derived
                 // chaining values.
@@ -237,11 +237,16 @@ impl CbcHmacSha1 {
                 self.cbc
                     .enc_blocks(&mut chain, groups.as_flattened_mut().as_chunks_mut().0);
             }
-            _ => {
+            Kernel::Sequential => {
                 self.cbc
                     .dec_blocks(&mut chain, groups.as_flattened_mut().as_chunks_mut().0);
                 self.sha.compress(&mut state, groups);
                 self.sha.burn_stack();
+            }
+            #[cfg(simdcrypt_x86_64)]
+            Kernel::Stitched(a, s) => {
+                aesni_shani::run(a, s, seal, &self.cbc.aes.ks, &mut chain, &mut state, groups);
+                Self::burn_stack();
             }
         }
         h.resume(&state, 64 + bulk as u64);
