@@ -62,8 +62,8 @@ pub(crate) fn words(words: &mut [u32]) {
 /// How deep it reaches depends on the build class `build.rs` sets (docs/design.md,
 /// "Stack and register wipes"):
 /// - optimised for speed (opt-level 2 or 3): `BYTES` plus [`margin`], `BYTES` measured
-///   for this call site (`leak_tests::wipes_reach_as_deep_as_calls_write`), as a store
-///   loop of four stores a pass;
+///   for this call site (`leak_tests::wipes_reach_as_deep_as_calls_write`), the stores
+///   written out up to 512 bytes, deeper a loop of four stores a pass;
 /// - any other opt-level: [`CLASS_DEPTH`] bytes at every call site, as a store loop (the
 ///   frames of unoptimised or size-optimised code vary more between compilers than the
 ///   wipe's cost matters there).

@@ -16,9 +16,9 @@
 use super::{Block, KeySchedule};
 use crate::vector::{AesVec, AtUse, Group, Keys, Regs, each_group, each_group_rest, middle_rounds};
 
-/// Encrypts (`DEC` false) or decrypts each block in place. `SHORT`: fewer than `8 L` blocks, which run with no group loop and the
-/// keys read where used ([`AtUse`]: no frame of key copies); an entry of its own, so
-/// that the looping kernel's code is what it was.
+/// Encrypts (`DEC` false) or decrypts each block in place. `SHORT`: fewer than `8 L`
+/// blocks, which run with no group loop and the keys read where used ([`AtUse`]: no frame
+/// of key copies); an entry of its own, so that the looping kernel's code is what it was.
 #[inline(always)]
 pub(crate) fn blocks<V: AesVec, const DEC: bool, const SHORT: bool>(
     tok: V::Token,

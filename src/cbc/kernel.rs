@@ -159,9 +159,9 @@ unsafe fn enc_n<V: AesVec, const NV: usize>(
 }
 
 /// CBC-decrypts one stream in place, chaining from `iv` (updated to the last ciphertext).
-/// `SHORT`: fewer than `8 L` blocks, which run
-/// with no group loop and the keys read where used ([`AtUse`]: no frame of key copies);
-/// an entry of its own, so that the looping kernel's code is what it was.
+/// `SHORT`: fewer than `8 L` blocks, which run with no group loop and the keys read where
+/// used ([`AtUse`]: no frame of key copies); an entry of its own, so that the looping
+/// kernel's code is what it was.
 #[inline(always)]
 pub(crate) fn decrypt<V: AesVec, const SHORT: bool>(
     tok: V::Token,

@@ -167,8 +167,8 @@ fn high_registers(vl: bool) {
     }
 }
 
-/// [`super::stack_avx`]'s and [`super::stack_avx512`]'s work, for a caller that has proved AVX (and,
-/// with `ZMM`, AVX-512 F).
+/// [`super::stack_avx`]'s and [`super::stack_avx512`]'s work, for a caller that has proved
+/// AVX (and, with `ZMM`, AVX-512 F).
 #[inline(always)]
 #[cfg_attr(test, track_caller)]
 pub(super) fn stack_ymm<const BYTES: usize, const ZMM: bool>() {
