@@ -6,8 +6,9 @@
 //!   exists on x86-64 is gated on this cfg and on nothing else, so `--features pure` on
 //!   x86-64 compiles exactly what an aarch64, riscv64 or 32-bit x86 target compiles: the
 //!   portable backends.
-//! - `simdcrypt_asm`: `simdcrypt_x86_64`, a SysV ELF target, the `no-asm` feature off (and
-//!   `SIMDCRYPT_NO_ASM` unset): the assembly in `asm/` is built and linked. x32 (x86-64 with
+//! - `simdcrypt_asm`: `simdcrypt_x86_64`, a SysV ELF target, the `asm` feature on, `no-asm`
+//!   off and `SIMDCRYPT_NO_ASM` unset: the assembly in `asm/` is built (with `cc`, a build
+//!   dependency of the `asm` feature alone) and linked. x32 (x86-64 with
 //!   32-bit pointers) gets neither cfg: the assembly assumes 64-bit pointers.
 //! - The stack wipe's build class (`src/wipe.rs`, docs/design.md "Stack and register
 //!   wipes"), from the profile's opt-level: `simdcrypt_wipe_site` at 2 and 3 (each call site
@@ -72,6 +73,15 @@ fn main() {
     if !sysv_elf || no_asm {
         return;
     }
+    if feature("ASM") {
+        assemble(&prefix, &lib);
+    }
+}
+
+/// Builds every `asm/*.S` into the static library `lib` and sets `simdcrypt_asm` (the `asm`
+/// feature: `cc` is a build dependency only with it).
+#[cfg(feature = "asm")]
+fn assemble(prefix: &str, lib: &str) {
     let mut files: Vec<_> = std::fs::read_dir("asm")
         .map(|d| {
             d.filter_map(|e| e.ok().map(|e| e.path()))
@@ -82,14 +92,17 @@ fn main() {
     files.sort();
     if !files.is_empty() {
         let mut b = cc::Build::new();
-        b.define("SIMDCRYPT_PREFIX", prefix.as_str());
+        b.define("SIMDCRYPT_PREFIX", prefix);
         for f in &files {
             b.file(f);
         }
-        b.compile(&lib);
+        b.compile(lib);
         println!("cargo::rustc-cfg=simdcrypt_asm");
     }
 }
+
+#[cfg(not(feature = "asm"))]
+fn assemble(_: &str, _: &str) {}
 
 /// Sets the stack wipe's build class, and warns where the leak tests do not measure it.
 fn wipe_class(var: &dyn Fn(&str) -> String) {

@@ -1,6 +1,7 @@
 //! Unit tests of `backend.rs` (a file of their own, left out of the package).
 
 use super::*;
+#[cfg(feature = "std")]
 use crate::cpu::{AesNiToken, Avx2Token, Avx512Token, ShaNiToken};
 
 #[test]

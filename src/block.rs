@@ -19,3 +19,9 @@ pub(crate) struct InOut {
     pub(crate) src: *const u8,
     pub(crate) dst: *mut u8,
 }
+
+/// Multiplies an XTS tweak by x in GF(2^128) (little-endian bit order), in constant time.
+#[inline]
+pub(crate) fn mul_x(t: u128) -> u128 {
+    (t << 1) ^ (0u128.wrapping_sub(t >> 127) & 0x87)
+}

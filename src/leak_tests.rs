@@ -27,8 +27,16 @@
 
 use std::vec::Vec;
 
+#[cfg(feature = "cbc")]
+use crate::Cbc;
+#[cfg(all(feature = "cbc", feature = "sha1"))]
+use crate::CbcHmacSha1;
+#[cfg(feature = "xts")]
+use crate::Xts;
 use crate::aes::{Kernel as AesKernel, KeySchedule};
-use crate::{Aes, Backend, Cbc, CbcHmacSha1, HmacSha1, HmacSha1Key, Sha1, Xts};
+use crate::{Aes, Backend};
+#[cfg(feature = "sha1")]
+use crate::{HmacSha1, HmacSha1Key, Sha1};
 
 /// How deep below the caller's frame the scrub and the scan reach.
 const DEPTH: usize = crate::wipe::CLASS_DEPTH + 64 * 1024;
@@ -176,6 +184,7 @@ fn bytes(seed: u64, len: usize) -> Vec<u8> {
 
 /// The 16-byte pieces of a 64-byte block as bytes and as native-endian big-endian words
 /// (what a SHA-1 message schedule stores).
+#[cfg(feature = "sha1")]
 fn pieces(block: &[u8; 64]) -> Vec<[u8; 16]> {
     let mut v = Vec::new();
     for c in block.as_chunks::<16>().0 {
@@ -253,6 +262,7 @@ type Sites = Vec<(&'static core::panic::Location<'static>, usize, usize)>;
 
 /// What an XTS key derives: round keys of both halves, and the first 32 tweaks of
 /// sectors 0..4 (the calls below use those sectors).
+#[cfg(feature = "xts")]
 fn xts_patterns(key: &[u8]) -> Vec<[u8; 16]> {
     let (a, b) = key.split_at(key.len() / 2);
     let (k1, k2) = (KeySchedule::new(a).unwrap(), KeySchedule::new(b).unwrap());
@@ -265,7 +275,7 @@ fn xts_patterns(key: &[u8]) -> Vec<[u8; 16]> {
         let mut t = u128::from_le_bytes(t);
         for _ in 0..32 {
             pats.push(t.to_le_bytes());
-            t = crate::xts::mul_x(t);
+            t = crate::block::mul_x(t);
         }
     }
     pats
@@ -280,6 +290,7 @@ fn aes_patterns(key: &[u8]) -> Vec<[u8; 16]> {
 /// the words as a `[u32; 5]` (both 16-byte windows), as digest bytes (big-endian), and in
 /// the reversed order of the SHA-NI `ABCD` register (`d, c, b, a` in memory), each byte
 /// order.
+#[cfg(feature = "sha1")]
 fn state_pieces(s: &[u32; 5]) -> Vec<[u8; 16]> {
     let mut v = Vec::new();
     let reversed = [s[3], s[2], s[1], s[0]];
@@ -294,6 +305,7 @@ fn state_pieces(s: &[u32; 5]) -> Vec<[u8; 16]> {
 
 /// HMAC's padded key K0 (RFC 2104): the key, or SHA-1 of a key longer than a block, then
 /// zeros to 64 bytes.
+#[cfg(feature = "sha1")]
 fn k0_of(key: &[u8]) -> [u8; 64] {
     let mut k0 = [0u8; 64];
     if key.len() > 64 {
@@ -308,6 +320,7 @@ fn k0_of(key: &[u8]) -> [u8; 64] {
 /// (after `K0 ^ ipad` and `K0 ^ opad`), and the inner hash's chaining values after each
 /// whole block of `bytes(msg_seed, 1024)` (the calls below hash prefixes of it), each as
 /// [`state_pieces`].
+#[cfg(feature = "sha1")]
 fn hmac_state_patterns(key: &[u8], msg_seed: u64) -> Vec<[u8; 16]> {
     let k0 = k0_of(key);
     let (mut inner, mut outer) = (crate::sha1::IV, crate::sha1::IV);
@@ -402,6 +415,7 @@ fn merge(all: &mut Sites, new: Sites) {
     }
 }
 
+#[cfg(feature = "xts")]
 const XTS: Case<Xts> = Case {
     name: "XTS",
     backends: || Xts::available_backends().collect(),
@@ -411,6 +425,7 @@ const XTS: Case<Xts> = Case {
     calls: &XTS_CALLS,
 };
 
+#[cfg(feature = "cbc")]
 const CBC: Case<Cbc> = Case {
     name: "CBC",
     backends: || Cbc::available_backends().collect(),
@@ -429,6 +444,7 @@ const AES: Case<Aes> = Case {
     calls: &AES_CALLS,
 };
 
+#[cfg(all(feature = "cbc", feature = "sha1"))]
 const CBC_HMAC: Case<CbcHmacSha1> = Case {
     name: "CBC-HMAC-SHA1",
     backends: || CbcHmacSha1::available_backends().collect(),
@@ -442,6 +458,7 @@ const CBC_HMAC: Case<CbcHmacSha1> = Case {
     calls: &CBC_HMAC_CALLS,
 };
 
+#[cfg(feature = "sha1")]
 const HMAC: Case<HmacSha1Key> = Case {
     name: "HMAC-SHA1",
     backends: || Sha1::available_backends().collect(),
@@ -451,11 +468,13 @@ const HMAC: Case<HmacSha1Key> = Case {
     calls: &HMAC_CALLS,
 };
 
+#[cfg(feature = "xts")]
 #[test]
 fn xts_calls_leave_no_round_keys_or_tweaks() {
     XTS.check();
 }
 
+#[cfg(feature = "cbc")]
 #[test]
 fn cbc_calls_leave_no_round_keys() {
     CBC.check();
@@ -466,11 +485,13 @@ fn aes_calls_leave_no_round_keys() {
     AES.check();
 }
 
+#[cfg(all(feature = "cbc", feature = "sha1"))]
 #[test]
 fn cbc_hmac_calls_leave_no_round_keys_or_hmac_states() {
     CBC_HMAC.check();
 }
 
+#[cfg(feature = "sha1")]
 #[test]
 fn hmac_calls_leave_no_chaining_values() {
     HMAC.check();
@@ -479,10 +500,14 @@ fn hmac_calls_leave_no_chaining_values() {
 #[test]
 fn wipes_reach_as_deep_as_calls_write() {
     let (mut short, mut sites) = (Vec::new(), Vec::new());
+    #[cfg(feature = "xts")]
     XTS.depths(&mut short, &mut sites);
+    #[cfg(feature = "cbc")]
     CBC.depths(&mut short, &mut sites);
     AES.depths(&mut short, &mut sites);
+    #[cfg(all(feature = "cbc", feature = "sha1"))]
     CBC_HMAC.depths(&mut short, &mut sites);
+    #[cfg(feature = "sha1")]
     HMAC.depths(&mut short, &mut sites);
     sites.sort_by_key(|s| (s.0.file(), s.0.line()));
     // Each wipe site against the kernels it follows (what its depth is sized from; the
@@ -520,6 +545,7 @@ const SETUP_KEY: [u8; 64] = {
 };
 
 /// Each kind of XTS call, by name.
+#[cfg(feature = "xts")]
 const XTS_CALLS: [Named<Xts>; 10] = [
     // (Keying, which `keying_leaves_no_round_keys` checks for leaks, here for its depth.)
     ("key set-up, 32-byte key", |x| {
@@ -576,6 +602,7 @@ const XTS_CALLS: [Named<Xts>; 10] = [
 ];
 
 /// Each kind of CBC call, by name.
+#[cfg(feature = "cbc")]
 const CBC_CALLS: [Named<Cbc>; 9] = [
     ("key set-up, 16-byte key", |c| {
         core::hint::black_box(Cbc::with_backend(&SETUP_KEY[..16], c.backend()).unwrap());
@@ -692,12 +719,14 @@ fn keying_leaves_no_round_keys() {
             let what = std::format!("Aes::with_backend {b}, {key_len}-byte key");
             keying!(what, pats.clone(), Aes::with_backend(&k, b));
         }
+        #[cfg(feature = "cbc")]
         for b in Cbc::available_backends() {
             let k = key.clone();
             let what = std::format!("Cbc::with_backend {b}, {key_len}-byte key");
             keying!(what, pats.clone(), Cbc::with_backend(&k, b));
         }
     }
+    #[cfg(feature = "xts")]
     for key_len in [32, 64] {
         let key = bytes(40 + key_len as u64, key_len);
         let (a, b) = key.split_at(key_len / 2);
@@ -712,6 +741,7 @@ fn keying_leaves_no_round_keys() {
 }
 
 /// Each kind of CBC-HMAC-SHA1 call, by name.
+#[cfg(all(feature = "cbc", feature = "sha1"))]
 const CBC_HMAC_CALLS: [Named<CbcHmacSha1>; 2] = [
     ("seal and open 1 KiB", |c| {
         let mut b = bytes(10, 1024);
@@ -729,6 +759,7 @@ const CBC_HMAC_CALLS: [Named<CbcHmacSha1>; 2] = [
 
 /// Each kind of HMAC-SHA1 call under a set-up key, by name (the messages are prefixes of
 /// `bytes(20, 1024)`, whose inner chaining values the patterns hold).
+#[cfg(feature = "sha1")]
 const HMAC_CALLS: [Named<HmacSha1Key>; 9] = [
     // (Key set-up, which the padded-key test below checks for leaks, here for its depth.)
     ("key set-up, 20-byte key", |k| {
@@ -793,6 +824,7 @@ const HMAC_CALLS: [Named<HmacSha1Key>; 9] = [
 
 /// `hmac_sha1` keys in the call: nothing of the key (its padded blocks, K0) nor of what
 /// it derives (the starting states, the inner chaining values) may be left on the stack.
+#[cfg(feature = "sha1")]
 #[test]
 fn one_shot_hmac_leaves_no_key_material() {
     for b in Sha1::available_backends() {
@@ -825,6 +857,7 @@ fn one_shot_hmac_leaves_no_key_material() {
     }
 }
 
+#[cfg(feature = "sha1")]
 #[test]
 fn hmac_keying_leaves_no_padded_key() {
     for b in Sha1::available_backends() {

@@ -71,6 +71,12 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
+// A build with some of the algorithm features off leaves parts of the shared AES, vector
+// and dispatch code unused; the full build keeps the lint.
+#![cfg_attr(
+    not(all(feature = "xts", feature = "cbc", feature = "sha1")),
+    allow(dead_code, unused_imports)
+)]
 
 #[cfg(feature = "alloc")]
 extern crate alloc;
@@ -95,7 +101,9 @@ pub(crate) use debug_shows;
 pub mod aes;
 mod backend;
 mod block;
+#[cfg(feature = "cbc")]
 pub mod cbc;
+#[cfg(all(feature = "cbc", feature = "sha1"))]
 pub mod cbc_hmac;
 #[cfg(feature = "cipher")]
 mod cipher_impl;
@@ -105,13 +113,14 @@ mod ct;
 mod digest_impl;
 mod dispatch;
 mod error;
-#[cfg(feature = "alloc")]
+#[cfg(all(feature = "alloc", feature = "cbc", feature = "sha1"))]
 pub mod krb5;
 #[cfg(all(test, feature = "std"))]
 mod leak_tests;
 #[cfg(simdcrypt_neon_check)]
 #[path = "arch/aarch64/mod.rs"]
 mod neon;
+#[cfg(feature = "sha1")]
 pub mod sha1;
 #[cfg(simdcrypt_x86_64)]
 #[path = "arch/x86_64/simd/mod.rs"]
@@ -123,20 +132,25 @@ mod tuning;
 #[cfg(any(simdcrypt_x86_64, simdcrypt_neon_check))]
 mod vector;
 mod wipe;
+#[cfg(feature = "xts")]
 pub mod xts;
 
 pub use aes::{Aes, Block};
 #[cfg(feature = "std")]
 pub use backend::backend_env_problem;
 pub use backend::{Backend, automatic_features};
+#[cfg(feature = "cbc")]
 pub use cbc::Cbc;
+#[cfg(all(feature = "cbc", feature = "sha1"))]
 pub use cbc_hmac::CbcHmacSha1;
 #[cfg(feature = "cipher")]
 pub use cipher_impl::{Aes128, Aes192, Aes256};
 #[cfg(feature = "digest")]
 pub use digest_impl::Sha1Core;
 pub use error::{BackendName, Error};
+#[cfg(feature = "sha1")]
 pub use sha1::{HmacSha1, HmacSha1Key, Sha1, hmac_sha1, sha1, sha1_many};
+#[cfg(feature = "xts")]
 pub use xts::Xts;
 
 /// The README's example runs as a doc test.

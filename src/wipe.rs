@@ -296,7 +296,7 @@ fn measure(at: usize, site: Option<(usize, &'static core::panic::Location<'stati
 }
 
 /// Test builds: paints the leak tests' region again (below this frame), where it is set.
-#[cfg(test)]
+#[cfg(all(test, feature = "std"))]
 #[inline(never)]
 pub(crate) fn repaint() {
     measure(stack_pointer(), None);

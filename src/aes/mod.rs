@@ -29,6 +29,12 @@ pub(crate) mod aesni;
 #[cfg(any(simdcrypt_x86_64, simdcrypt_neon_check))]
 pub(crate) mod kernel;
 pub(crate) mod soft;
+/// The AES-NI single block, XTS's one-block unit and its ciphertext stealing: the vector
+/// trait's single-block side ([`crate::vector::AesOne`]), which every AES-NI vector type
+/// names, so it is here with or without the `xts` feature.
+#[cfg(simdcrypt_x86_64)]
+#[path = "../arch/x86_64/xts_block.rs"]
+pub(crate) mod xts_block;
 
 /// The block kernel ([`kernel`]) on each width.
 #[cfg(simdcrypt_x86_64)]

@@ -34,7 +34,7 @@ use super::{MANY_TABLE as SHA1_MANY, TABLE as SHA1};
 use super::{avx2, avx512, shani};
 #[cfg(simdcrypt_x86_64)]
 use super::{digest_bytes, pad_into};
-#[cfg(simdcrypt_x86_64)]
+#[cfg(simdcrypt_asm)]
 use crate::cpu::ShaNiToken;
 use crate::tuning::Sha1Many;
 use crate::{Backend, Error};

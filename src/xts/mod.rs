@@ -44,6 +44,7 @@ use crate::Backend;
 use crate::Error;
 use crate::aes::{Block, KeySchedule};
 use crate::block::InOut;
+pub(crate) use crate::block::mul_x;
 use crate::cpu::AesNiToken;
 #[cfg(simdcrypt_x86_64)]
 use crate::cpu::{VaesAvx2Token, VaesAvx512Token};
@@ -51,8 +52,7 @@ use crate::dispatch;
 use crate::tuning::FreshTweaks;
 
 #[cfg(simdcrypt_x86_64)]
-#[path = "../arch/x86_64/xts_block.rs"]
-mod block;
+use crate::aes::xts_block as block;
 #[cfg(any(simdcrypt_x86_64, simdcrypt_neon_check))]
 mod kernel;
 pub(crate) mod soft;
@@ -1318,12 +1318,6 @@ pub(crate) fn neon_check(t: crate::neon::NeonAesToken, ks: &KeySchedule, data: &
     }
     let mut tw = [[0u8; 16]; 4];
     kernel::tweaks::<Neon>(t, ks, &mut tw);
-}
-
-/// Multiplies a tweak by x in GF(2^128) (little-endian bit order), in constant time.
-#[inline]
-pub(crate) fn mul_x(t: u128) -> u128 {
-    (t << 1) ^ (0u128.wrapping_sub(t >> 127) & 0x87)
 }
 
 /// XTS data units, widest first (docs/design.md, "Dispatch and per-CPU tuning"). The assembly has no

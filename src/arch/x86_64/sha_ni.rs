@@ -356,7 +356,8 @@ impl Form {
         }
     }
 
-    /// The SHA-NI token.
+    /// The SHA-NI token (for the assembly twin's entries).
+    #[cfg(simdcrypt_asm)]
     pub(crate) fn token(self) -> ShaNiToken {
         match self {
             Form::ShaUnit(t) | Form::Rol2(t) | Form::Vector(t, _) => t,

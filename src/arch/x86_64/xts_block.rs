@@ -112,7 +112,7 @@ unsafe fn steal<const DEC: bool>(
     let ta = u128::from_le_bytes(*t);
     let (ta, tb) = (
         load(&ta.to_le_bytes()),
-        load(&super::mul_x(ta).to_le_bytes()),
+        load(&crate::block::mul_x(ta).to_le_bytes()),
     );
     let (first, second) = if DEC { (tb, ta) } else { (ta, tb) };
     // The full block first (`src` may be `dst`: [`steal_one`] reads the partial block

@@ -62,7 +62,7 @@ fn mul_x_lanes<V: AesVec>(t: V::Token) {
                 // SAFETY: `out` holds 4 blocks, at least `LANES`.
                 unsafe { got.store(out.as_mut_ptr().cast()) };
                 for (l, b) in out.iter().enumerate().take(V::LANES) {
-                    let want = (0..k + l).fold(t0, |x, _| crate::xts::mul_x(x));
+                    let want = (0..k + l).fold(t0, |x, _| crate::block::mul_x(x));
                     assert_eq!(
                         u128::from_le_bytes(*b),
                         want,
