@@ -34,14 +34,21 @@
 //!
 //! - `std` (default): `SIMDCRYPT_BACKEND`, `std::error::Error`; implies `alloc`.
 //! - `alloc`: the APIs that return a `Vec`.
+//! - `xts`, `cbc`, `sha1` (default): the algorithms ([`Xts`]; [`Cbc`]; [`Sha1`], HMAC-SHA1
+//!   and `sha1_many`; [`CbcHmacSha1`] and `krb5` with `cbc` and `sha1` together). [`Aes`]
+//!   is always there. A program that uses one algorithm builds only its kernels with
+//!   `default-features = false` and that feature.
+//! - `asm` (default): the hand-written assembly in `asm/`, built with `cc` (a build
+//!   dependency of this feature alone): the first SHA-1 backend where SHA-NI runs, and the
+//!   assembly twins.
 //! - `cipher`: `Aes128`, `Aes192`, `Aes256` implement RustCrypto's `cipher` 0.5
 //!   traits, so these kernels drop into `ctr`, `cbc`, `xts-mode` and the like.
 //! - `digest`: [`Sha1`] implements RustCrypto's `digest` 0.11 traits (with the block-level
 //!   `Sha1Core`), so `hmac::Hmac<simdcrypt::Sha1>` and `pbkdf2::pbkdf2_hmac` use it.
 //! - `rayon`: multi-threaded multi-sector XTS.
 //!
-//! Building with the environment variable `SIMDCRYPT_NO_ASM` set leaves out the
-//! hand-written assembly in `asm/` (the intrinsics kernels remain).
+//! The `no-asm` feature, or the environment variable `SIMDCRYPT_NO_ASM` set at build time,
+//! leaves out the assembly even where `asm` is on (the intrinsics kernels remain).
 //!
 //! # Safety model
 //!
