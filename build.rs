@@ -73,9 +73,7 @@ fn main() {
     if !sysv_elf || no_asm {
         return;
     }
-    if feature("ASM") {
-        assemble(&prefix, &lib);
-    }
+    assemble(&prefix, &lib);
 }
 
 /// Builds every `asm/*.S` into the static library `lib` and sets `simdcrypt_asm` (the `asm`
@@ -101,6 +99,7 @@ fn assemble(prefix: &str, lib: &str) {
     }
 }
 
+/// Without the `asm` feature there is no `cc`, and nothing to build.
 #[cfg(not(feature = "asm"))]
 fn assemble(_: &str, _: &str) {}
 

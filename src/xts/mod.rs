@@ -44,7 +44,7 @@ use crate::Backend;
 use crate::Error;
 use crate::aes::{Block, KeySchedule};
 use crate::block::InOut;
-pub(crate) use crate::block::mul_x;
+use crate::block::mul_x;
 use crate::cpu::AesNiToken;
 #[cfg(simdcrypt_x86_64)]
 use crate::cpu::{VaesAvx2Token, VaesAvx512Token};
