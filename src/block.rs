@@ -1,5 +1,5 @@
-//! The AES block and where a kernel call reads and writes, shared by the modes and the
-//! vector layer (a leaf: it imports nothing).
+//! The AES block, the key schedule's layout and where a kernel call reads and writes,
+//! shared by the modes and the vector layer (a leaf: it imports nothing).
 
 /// The 16-byte AES block.
 ///
@@ -11,6 +11,28 @@
 /// # Ok::<(), simdcrypt::Error>(())
 /// ```
 pub type Block = [u8; 16];
+
+/// Expanded AES round keys, backend-neutral: expanded by `crate::aes` (`KeySchedule::init`),
+/// zeroized on drop there.
+#[derive(Clone)]
+pub(crate) struct KeySchedule {
+    /// 10, 12 or 14.
+    pub(crate) rounds: usize,
+    /// Encryption round keys `0..=rounds`.
+    pub(crate) enc: [Block; 15],
+    /// Equivalent-inverse-cipher round keys: `dec[0] = enc[rounds]`,
+    /// `dec[i] = InvMixColumns(enc[rounds - i])` for `0 < i < rounds`, `dec[rounds] = enc[0]`.
+    pub(crate) dec: [Block; 15],
+}
+
+impl KeySchedule {
+    /// No key yet (`rounds` 0): what `KeySchedule::init` fills in place.
+    pub(crate) const EMPTY: KeySchedule = KeySchedule {
+        rounds: 0,
+        enc: [[0; 16]; 15],
+        dec: [[0; 16]; 15],
+    };
+}
 
 /// Where a kernel call reads and writes: the same bytes, or disjoint ranges. (Two pointers,
 /// passed in registers.)

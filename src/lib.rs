@@ -182,7 +182,14 @@ pub fn tuning_row() -> Option<&'static str> {
 #[cfg(simdcrypt_neon_check)]
 #[doc(hidden)]
 pub fn neon_check(key: &[u8], data: &mut [u8]) {
-    let _ = neon::check(key, data);
+    let Some((t, aes)) = neon::check_aes(key, data) else {
+        return;
+    };
+    #[cfg(feature = "cbc")]
+    cbc::neon_check(t, &aes.ks, data.as_chunks_mut::<16>().0);
+    #[cfg(feature = "xts")]
+    xts::neon_check(t, &aes.ks, data);
+    let _ = (t, aes);
 }
 
 /// Backend names accepted in `SIMDCRYPT_REQUIRE`-style lists, for tests and tools.

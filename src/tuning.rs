@@ -80,8 +80,7 @@ pub(crate) static TABLE: &[Row] = &[
         models: &[(0xcf, 0xcf)],
         prefer: &[],
         knobs: Tuning::DEFAULT,
-        reason: "The default orders and knobs were measured here and on the Sapphire \
-                 Rapids-class Xeon (same probes within 2%).",
+        reason: "The defaults, measured here and on the Sapphire Rapids-class Xeon (within 2%).",
     },
     Row {
         name: "Intel Xeon reporting family 6 model 167",
@@ -97,8 +96,7 @@ pub(crate) static TABLE: &[Row] = &[
             zmm_from: 32,
             ..Tuning::DEFAULT
         },
-        reason: "zmm ECB and CBC decryption ahead from 512 B, ymm below 32 blocks; SHA-NI \
-                 intrinsics ahead of the assembly with the rol2 schedule.",
+        reason: "zmm ECB and CBC decryption from 32 blocks (ymm below); SHA-NI beats its asm.",
     },
     Row {
         name: "AMD Zen 4",
@@ -108,8 +106,7 @@ pub(crate) static TABLE: &[Row] = &[
         models: &[(0x10, 0x1f), (0x60, 0x7f), (0xa0, 0xaf)],
         prefer: &[(Backend::ShaNi, Backend::ShaNiAsm)],
         knobs: Tuning::AMD,
-        reason: "SHA-NI intrinsics ahead on one-block calls; XTS keeps zmm first despite \
-                 split 512-bit units.",
+        reason: "SHA-NI intrinsics ahead on one-block calls; zmm XTS first despite split units.",
     },
     Row {
         name: "AMD Zen 3",
@@ -119,8 +116,7 @@ pub(crate) static TABLE: &[Row] = &[
         models: &[(0x00, 0x0f), (0x20, 0x2f), (0x40, 0x5f)],
         prefer: &[(Backend::ShaNi, Backend::ShaNiAsm)],
         knobs: Tuning::AMD,
-        reason: "SHA-NI intrinsics at least level with the assembly; no AVX-512, so \
-                 VAES-AVX2 leads the AES modes.",
+        reason: "SHA-NI intrinsics level with the assembly; no AVX-512: VAES-AVX2 leads.",
     },
     Row {
         name: "AMD Zen 5",
@@ -140,8 +136,7 @@ pub(crate) static TABLE: &[Row] = &[
             },
             ..Tuning::AMD
         },
-        reason: "Full-width 512-bit AES: zmm first for ECB and CBC decryption; SHA-NI \
-                 pairs for sha1_many below 384 B on 8 messages.",
+        reason: "Full-width 512-bit AES: zmm ECB and CBC first; sha1_many pairs below 384 B.",
     },
 ];
 

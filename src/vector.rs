@@ -3,7 +3,7 @@
 //! round keys a kernel holds or reads ([`Keys`]) and the walk over groups of registers
 //! ([`each_group`]). The ISAs implement them in `src/arch` (x86-64: `Xmm`, `Ymm`, `Zmm`).
 
-use crate::aes::KeySchedule;
+use crate::block::KeySchedule;
 use crate::block::{Block, InOut};
 
 /// One AES block in a register of the ISA, and the single-block work the modes do on it:

@@ -13,7 +13,7 @@
 //! registers keep the unit busy. Decryption is the same with `aesdec` and the
 //! equivalent-inverse-cipher keys.
 
-use super::{Block, KeySchedule};
+use crate::block::{Block, KeySchedule};
 use crate::vector::{AesVec, AtUse, Group, Keys, Regs, each_group, each_group_rest, middle_rounds};
 
 /// Encrypts (`DEC` false) or decrypts each block in place. `SHORT`: fewer than `8 L`

@@ -20,7 +20,9 @@ use core::fmt;
 
 use crate::Backend;
 use crate::Error;
-use crate::cpu::{AesNiToken, VaesAvx2Token, VaesAvx512Token};
+use crate::cpu::AesNiToken;
+#[cfg(simdcrypt_x86_64)]
+use crate::cpu::{VaesAvx2Token, VaesAvx512Token};
 use crate::dispatch;
 
 #[cfg(simdcrypt_x86_64)]
@@ -61,26 +63,11 @@ pub(crate) mod width {
 pub use crate::block::Block;
 use crate::ct::NoNiche;
 
-/// Expanded AES round keys, backend-neutral. Zeroized on drop.
-#[derive(Clone)]
-pub(crate) struct KeySchedule {
-    /// 10, 12 or 14.
-    pub(crate) rounds: usize,
-    /// Encryption round keys `0..=rounds`.
-    pub(crate) enc: [Block; 15],
-    /// Equivalent-inverse-cipher round keys: `dec[0] = enc[rounds]`,
-    /// `dec[i] = InvMixColumns(enc[rounds - i])` for `0 < i < rounds`, `dec[rounds] = enc[0]`.
-    pub(crate) dec: [Block; 15],
-}
+/// Expanded AES round keys (in the leaf module [`crate::block`], which the vector layer
+/// reads them from); expanded here, zeroized on drop.
+pub(crate) use crate::block::KeySchedule;
 
 impl KeySchedule {
-    /// No key yet (`rounds` 0): what [`KeySchedule::set`] fills in place.
-    pub(crate) const EMPTY: KeySchedule = KeySchedule {
-        rounds: 0,
-        enc: [[0; 16]; 15],
-        dec: [[0; 16]; 15],
-    };
-
     /// Expands a 16-, 24- or 32-byte key, with AES-NI where the CPU has it.
     #[cfg(test)]
     pub(crate) fn new(key: &[u8]) -> Result<KeySchedule, Error> {
@@ -179,23 +166,26 @@ crate::debug_shows!(KeySchedule, rounds);
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Kernel {
     Portable,
-    #[cfg_attr(not(simdcrypt_x86_64), allow(dead_code))]
+    #[cfg(simdcrypt_x86_64)]
     AesNi(AesNiToken),
-    #[cfg_attr(not(simdcrypt_x86_64), allow(dead_code))]
+    #[cfg(simdcrypt_x86_64)]
     VaesAvx2(VaesAvx2Token),
-    #[cfg_attr(not(simdcrypt_x86_64), allow(dead_code))]
+    #[cfg(simdcrypt_x86_64)]
     VaesAvx512(VaesAvx512Token),
 }
 
 impl Kernel {
     /// The AES-NI token this kernel's token implies (`None` for the portable kernel): what
-    /// keys it ([`KeySchedule::set`]).
+    /// keys it ([`KeySchedule::init`]).
     #[inline(always)]
     pub(crate) fn aesni(self) -> Option<AesNiToken> {
         match self {
             Kernel::Portable => None,
+            #[cfg(simdcrypt_x86_64)]
             Kernel::AesNi(t) => Some(t),
+            #[cfg(simdcrypt_x86_64)]
             Kernel::VaesAvx2(t) => Some(t.aesni()),
+            #[cfg(simdcrypt_x86_64)]
             Kernel::VaesAvx512(t) => Some(t.vaes_avx2().aesni()),
         }
     }
@@ -221,8 +211,6 @@ impl Kernel {
             (Kernel::VaesAvx2(t), false) => crate::wipe::stack_avx::<{ depth(272, 256, 272) }>(t),
             #[cfg(simdcrypt_x86_64)]
             (Kernel::VaesAvx512(t), _) => crate::wipe::stack_avx512::<{ depth(272, 272, 1232) }>(t),
-            #[cfg(not(simdcrypt_x86_64))]
-            _ => stack::<{ depth(1568, 1632, 1664) }>(),
         }
     }
 
@@ -231,9 +219,12 @@ impl Kernel {
     /// has none: [`Aes`] hands its calls under the CPU's `crate::tuning::Tuning::zmm_from` (at
     /// least 16 blocks) to VAES-AVX2 ([`Aes::kernel_for`]).
     #[inline(always)]
+    #[cfg_attr(not(simdcrypt_x86_64), allow(unused_variables))]
     pub(crate) fn short(self, n: usize) -> bool {
         match self {
+            #[cfg(simdcrypt_x86_64)]
             Kernel::AesNi(_) => n < 8,
+            #[cfg(simdcrypt_x86_64)]
             Kernel::VaesAvx2(_) => n < 16,
             _ => false,
         }
@@ -257,10 +248,6 @@ impl Kernel {
             Kernel::VaesAvx2(t) => width::vaes_avx2::blocks::<DEC, false>(t, ks, blocks),
             #[cfg(simdcrypt_x86_64)]
             Kernel::VaesAvx512(t) => width::vaes_avx512::blocks::<DEC, false>(t, ks, blocks),
-            #[cfg(not(simdcrypt_x86_64))]
-            _ if DEC => soft::decrypt_blocks(ks, blocks),
-            #[cfg(not(simdcrypt_x86_64))]
-            _ => soft::encrypt_blocks(ks, blocks),
         }
     }
 }
@@ -523,8 +510,11 @@ impl fmt::Debug for Aes {
 /// (zmm first where `crate::tuning` says so: Zen 5, whose zmm AES moves twice the bytes).
 pub(crate) static TABLE: crate::dispatch::Table<Kernel> = crate::dispatch::table!(
     Kernel, "AES", portable: Kernel::Portable, [
+    #[cfg(simdcrypt_x86_64)]
     VaesAvx2 => Kernel::VaesAvx2,
+    #[cfg(simdcrypt_x86_64)]
     VaesAvx512 => Kernel::VaesAvx512,
+    #[cfg(simdcrypt_x86_64)]
     AesNi => Kernel::AesNi,
 ]);
 

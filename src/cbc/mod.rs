@@ -113,10 +113,14 @@ const DECRYPT_SHORT: u8 = 3;
 /// VAES-AVX-512 calls under the CPU's `crate::tuning::Tuning::zmm_from` (at least 16 blocks) to
 /// VAES-AVX2 first.
 #[inline(always)]
+#[cfg_attr(not(simdcrypt_x86_64), allow(unused_variables))]
 fn short(k: Kernel, n: usize) -> bool {
     match k {
+        #[cfg(simdcrypt_x86_64)]
         Kernel::AesNi(_) => n < 8,
+        #[cfg(simdcrypt_x86_64)]
         Kernel::VaesAvx2(_) => n < 16,
+        #[cfg(simdcrypt_x86_64)]
         Kernel::VaesAvx512(_) => n < 32,
         Kernel::Portable => false,
     }
@@ -166,8 +170,6 @@ fn burn_stack<const OP: u8>(k: Kernel) {
         }
         #[cfg(simdcrypt_x86_64)]
         (Kernel::VaesAvx512(t), _) => crate::wipe::stack_avx512::<{ depth(720, 3200, 3872) }>(t),
-        #[cfg(not(simdcrypt_x86_64))]
-        _ => stack::<{ depth(2720, 2848, 2912) }>(),
     }
 }
 /// AES-CBC under one key, on one backend.
@@ -335,8 +337,6 @@ impl Cbc {
             Kernel::VaesAvx512(t) => {
                 aesni::encrypt(t.vaes_avx2().aesni(), &self.aes.ks, iv, blocks)
             }
-            #[cfg(not(simdcrypt_x86_64))]
-            _ => soft::encrypt(&self.aes.ks, iv, blocks),
         }
         burn_stack::<ENCRYPT>(self.aes.kernel());
     }
@@ -372,8 +372,6 @@ impl Cbc {
             }
             #[cfg(simdcrypt_x86_64)]
             Kernel::VaesAvx512(t) => vaes_avx512::decrypt::<false>(t, &self.aes.ks, iv, blocks),
-            #[cfg(not(simdcrypt_x86_64))]
-            _ => soft::decrypt(&self.aes.ks, iv, blocks),
         }
         // The short entries have frames of their own, shallower: their wipe is too.
         if short {
@@ -666,8 +664,6 @@ impl Cbc {
                 let t = t.vaes_avx2();
                 many::<16>(ivs, bufs, |l, s| vaes_avx2::encrypt_lanes(t, ks, l, s))
             }
-            #[cfg(not(simdcrypt_x86_64))]
-            _ => many::<8>(ivs, bufs, |l, s| soft::encrypt_lanes(ks, l, s)),
         }
         burn_stack::<MANY>(self.aes.kernel());
         Ok(())
@@ -737,8 +733,11 @@ impl fmt::Debug for Cbc {
 /// where `crate::tuning` says so (Zen 5, whose zmm AES moves twice ymm's bytes).
 pub(crate) static TABLE: crate::dispatch::Table<Kernel> = crate::dispatch::table!(
     Kernel, "CBC", portable: Kernel::Portable, [
+    #[cfg(simdcrypt_x86_64)]
     VaesAvx2 => Kernel::VaesAvx2,
+    #[cfg(simdcrypt_x86_64)]
     VaesAvx512 => Kernel::VaesAvx512,
+    #[cfg(simdcrypt_x86_64)]
     AesNi => Kernel::AesNi,
 ]);
 

@@ -42,12 +42,13 @@ use core::fmt;
 
 use crate::Backend;
 use crate::Error;
+use crate::aes::Kernel as AesKernel;
 use crate::aes::{Block, KeySchedule};
 use crate::block::InOut;
 use crate::block::mul_x;
 use crate::cpu::AesNiToken;
-#[cfg(simdcrypt_x86_64)]
-use crate::cpu::{VaesAvx2Token, VaesAvx512Token};
+#[cfg(simdcrypt_asm)]
+use crate::cpu::VaesAvx2Token;
 use crate::dispatch;
 use crate::tuning::FreshTweaks;
 
@@ -146,20 +147,16 @@ const TWEAK_BATCH: usize = 64;
 const SMALL_BATCH: usize = 8;
 
 /// A unit kernel family with the token that proves the CPU runs it: a row of the dispatch
-/// table (`crate::xts::TABLE`) makes one. A new backend is a variant, its row there,
-/// its arms in [`Kernel::aesni`], [`Kernel::encrypt_tweaks`] and
-/// [`Kernel::units_raw`].
+/// table (`crate::xts::TABLE`) makes one. The intrinsics kernels are the AES kernel
+/// handle ([`AesKernel`], as ECB, CBC and the stitched kernel hold it), whose width
+/// this module's unit entries ([`width`]) are generated for; the assembly twin is the
+/// one XTS-only kernel. A new AES width is a variant of [`AesKernel`] and its arms in
+/// [`Kernel::encrypt_tweaks`], [`Kernel::group_bytes`] and [`Kernel::units_raw`].
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Kernel {
-    Portable,
-    #[cfg(simdcrypt_x86_64)]
-    AesNi(AesNiToken),
-    #[cfg(simdcrypt_x86_64)]
-    VaesAvx2(VaesAvx2Token),
+    Aes(AesKernel),
     #[cfg(simdcrypt_asm)]
     VaesAvx2Asm(VaesAvx2Token),
-    #[cfg(simdcrypt_x86_64)]
-    VaesAvx512(VaesAvx512Token),
 }
 
 impl Kernel {
@@ -190,34 +187,40 @@ impl Kernel {
     fn burn_stack(self, path: u8) {
         use crate::wipe::{depth, stack};
         match (self, path) {
-            (Kernel::Portable, _) => stack::<{ depth(3808, 3936, 3936) }>(),
+            (Kernel::Aes(AesKernel::Portable), _) => stack::<{ depth(3808, 3936, 3936) }>(),
             // (Registers only, but the calls to it write return addresses and saved registers.)
             #[cfg(simdcrypt_x86_64)]
             (_, BLOCK) => stack::<{ depth(272, 256, 256) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::AesNi(_), SHORT) => stack::<{ depth(272, 624, 624) }>(),
+            (Kernel::Aes(AesKernel::AesNi(_)), SHORT) => stack::<{ depth(272, 624, 624) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::AesNi(_), ONE) => stack::<{ depth(512, 912, 1360) }>(),
+            (Kernel::Aes(AesKernel::AesNi(_)), ONE) => stack::<{ depth(512, 912, 1360) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::AesNi(_), _) => stack::<{ depth(848, 1104, 1456) }>(),
+            (Kernel::Aes(AesKernel::AesNi(_)), _) => stack::<{ depth(848, 1104, 1456) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::VaesAvx2(t), SHORT) => crate::wipe::stack_avx::<{ depth(336, 752, 1120) }>(t),
+            (Kernel::Aes(AesKernel::VaesAvx2(t)), SHORT) => {
+                crate::wipe::stack_avx::<{ depth(336, 752, 1120) }>(t)
+            }
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::VaesAvx2(t), ONE) => crate::wipe::stack_avx::<{ depth(896, 1504, 2672) }>(t),
+            (Kernel::Aes(AesKernel::VaesAvx2(t)), ONE) => {
+                crate::wipe::stack_avx::<{ depth(896, 1504, 2672) }>(t)
+            }
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::VaesAvx2(t), _) => crate::wipe::stack_avx::<{ depth(1232, 1808, 3056) }>(t),
+            (Kernel::Aes(AesKernel::VaesAvx2(t)), _) => {
+                crate::wipe::stack_avx::<{ depth(1232, 1808, 3056) }>(t)
+            }
             #[cfg(simdcrypt_asm)]
             (Kernel::VaesAvx2Asm(t), _) => crate::wipe::stack_avx::<{ depth(672, 672, 672) }>(t),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::VaesAvx512(t), SHORT) => {
+            (Kernel::Aes(AesKernel::VaesAvx512(t)), SHORT) => {
                 crate::wipe::stack_avx512::<{ depth(320, 784, 2240) }>(t)
             }
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::VaesAvx512(t), ONE) => {
+            (Kernel::Aes(AesKernel::VaesAvx512(t)), ONE) => {
                 crate::wipe::stack_avx512::<{ depth(352, 2464, 3440) }>(t)
             }
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::VaesAvx512(t), _) => {
+            (Kernel::Aes(AesKernel::VaesAvx512(t)), _) => {
                 crate::wipe::stack_avx512::<{ depth(1008, 3152, 3872) }>(t)
             }
         }
@@ -226,15 +229,9 @@ impl Kernel {
     /// AES-NI, where the kernel's token implies it (every SIMD kernel): what keys it.
     fn aesni(self) -> Option<AesNiToken> {
         match self {
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::AesNi(t) => Some(t),
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::VaesAvx2(t) => Some(t.aesni()),
+            Kernel::Aes(k) => k.aesni(),
             #[cfg(simdcrypt_asm)]
             Kernel::VaesAvx2Asm(t) => Some(t.aesni()),
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::VaesAvx512(t) => Some(t.vaes_avx2().aesni()),
-            Kernel::Portable => None,
         }
     }
 
@@ -243,9 +240,9 @@ impl Kernel {
     /// portable code, which never comes this way).
     fn encrypts_tweak(self) -> bool {
         match self {
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::AesNi(_) | Kernel::VaesAvx2(_) | Kernel::VaesAvx512(_) => true,
-            _ => false,
+            Kernel::Aes(k) => !matches!(k, AesKernel::Portable),
+            #[cfg(simdcrypt_asm)]
+            Kernel::VaesAvx2Asm(_) => false,
         }
     }
 
@@ -262,14 +259,14 @@ impl Kernel {
         }
         match self {
             #[cfg(simdcrypt_x86_64)]
-            Kernel::AesNi(t) => r!(aesni, t),
+            Kernel::Aes(AesKernel::AesNi(t)) => r!(aesni, t),
             #[cfg(simdcrypt_x86_64)]
-            Kernel::VaesAvx2(t) => r!(vaes_avx2, t),
+            Kernel::Aes(AesKernel::VaesAvx2(t)) => r!(vaes_avx2, t),
             #[cfg(simdcrypt_asm)]
             Kernel::VaesAvx2Asm(t) => r!(vaes_avx2, t),
             #[cfg(simdcrypt_x86_64)]
-            Kernel::VaesAvx512(t) => r!(vaes_avx512, t),
-            Kernel::Portable => crate::aes::soft::encrypt_blocks(k2, tw),
+            Kernel::Aes(AesKernel::VaesAvx512(t)) => r!(vaes_avx512, t),
+            Kernel::Aes(AesKernel::Portable) => crate::aes::soft::encrypt_blocks(k2, tw),
         }
     }
 
@@ -278,11 +275,11 @@ impl Kernel {
     fn group_bytes(self) -> usize {
         match self {
             #[cfg(simdcrypt_x86_64)]
-            Kernel::AesNi(_) => 128,
+            Kernel::Aes(AesKernel::AesNi(_)) => 128,
             #[cfg(simdcrypt_x86_64)]
-            Kernel::VaesAvx2(_) => 256,
+            Kernel::Aes(AesKernel::VaesAvx2(_)) => 256,
             #[cfg(simdcrypt_x86_64)]
-            Kernel::VaesAvx512(_) => 512,
+            Kernel::Aes(AesKernel::VaesAvx512(_)) => 512,
             // (No short entry.)
             _ => 0,
         }
@@ -315,9 +312,11 @@ impl Kernel {
         unsafe {
             match self {
                 #[cfg(simdcrypt_x86_64)]
-                Kernel::AesNi(t) => aesni::units::<DEC, PATH>(t, keys, tweaks, io, len, fresh),
+                Kernel::Aes(AesKernel::AesNi(t)) => {
+                    aesni::units::<DEC, PATH>(t, keys, tweaks, io, len, fresh)
+                }
                 #[cfg(simdcrypt_x86_64)]
-                Kernel::VaesAvx2(t) => {
+                Kernel::Aes(AesKernel::VaesAvx2(t)) => {
                     vaes_avx2::units::<DEC, PATH>(t, keys, tweaks, io, len, fresh)
                 }
                 #[cfg(simdcrypt_asm)]
@@ -333,10 +332,10 @@ impl Kernel {
                     }
                 }
                 #[cfg(simdcrypt_x86_64)]
-                Kernel::VaesAvx512(t) => {
+                Kernel::Aes(AesKernel::VaesAvx512(t)) => {
                     vaes_avx512::units::<DEC, PATH>(t, keys, tweaks, io, len, fresh)
                 }
-                Kernel::Portable => {
+                Kernel::Aes(AesKernel::Portable) => {
                     let _ = fresh;
                     // (`run_unchecked` takes the portable backend down its safe path; this
                     // arm keeps the match total and correct.)
@@ -1024,7 +1023,7 @@ impl Xts {
         tweak: Tweak<'_>,
     ) {
         let sectors = dst.len() / unit;
-        if sectors == 1 && !matches!(self.kernel, Kernel::Portable) {
+        if sectors == 1 && !matches!(self.kernel, Kernel::Aes(AesKernel::Portable)) {
             // One unit (the common single-sector call): no batch array; the tweak is
             // encrypted in the kernel (its latency is on the critical path, and there it
             // overlaps the kernel's set-up), or, for the assembly, through the lightest
@@ -1112,7 +1111,7 @@ impl Xts {
             self.kernel.encrypt_tweaks(&self.k2, &mut tw[..n]);
             let range = done * unit..(done + n) * unit;
             match self.kernel {
-                Kernel::Portable => {
+                Kernel::Aes(AesKernel::Portable) => {
                     let d = &mut dst[range.clone()];
                     if let Some(s) = src {
                         d.copy_from_slice(&s[range]);
@@ -1325,15 +1324,15 @@ pub(crate) fn neon_check(t: crate::neon::NeonAesToken, ks: &KeySchedule, data: &
 /// AVX-512 is missing, and the assembly twin (slower on sectors on AMD Zen 3 too,
 /// `crate::tuning`) is selected explicitly only.
 pub(crate) static TABLE: crate::dispatch::Table<Kernel> = crate::dispatch::table!(
-    Kernel, "XTS", portable: Kernel::Portable, [
+    Kernel, "XTS", portable: Kernel::Aes(AesKernel::Portable), [
     #[cfg(simdcrypt_x86_64)]
-    VaesAvx512 => Kernel::VaesAvx512,
+    VaesAvx512 => |t| Kernel::Aes(AesKernel::VaesAvx512(t)),
     #[cfg(simdcrypt_x86_64)]
-    VaesAvx2 => Kernel::VaesAvx2,
+    VaesAvx2 => |t| Kernel::Aes(AesKernel::VaesAvx2(t)),
     #[cfg(simdcrypt_asm)]
     VaesAvx2Asm(explicit) => Kernel::VaesAvx2Asm,
     #[cfg(simdcrypt_x86_64)]
-    AesNi => Kernel::AesNi,
+    AesNi => |t| Kernel::Aes(AesKernel::AesNi(t)),
 ]);
 
 #[cfg(test)]

@@ -16,6 +16,7 @@ fn mul_x_carries_out_of_bit_127() {
 #[test]
 #[cfg(simdcrypt_x86_64)]
 fn both_fresh_tweak_forms_agree_with_portable() {
+    use crate::cpu::VaesAvx512Token;
     use crate::test_util::{Rng, token_or_skip};
     let tok = VaesAvx512Token::get();
     if token_or_skip(tok, &["vaes-avx512"], "VAES with AVX-512").is_none() {
