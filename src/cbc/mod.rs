@@ -166,7 +166,7 @@ fn burn_stack<const OP: u8>(k: Kernel) {
         #[cfg(simdcrypt_x86_64)]
         (Kernel::VaesAvx512(t), DECRYPT_SHORT) => {
             // (The zmm short entry's, which runs from `zmm_from` to 31 blocks.)
-            crate::wipe::stack_avx512::<{ depth(160, 320, 1504) }>(t)
+            crate::wipe::stack_avx512::<{ depth(256, 320, 1504) }>(t)
         }
         #[cfg(simdcrypt_x86_64)]
         (Kernel::VaesAvx512(t), _) => crate::wipe::stack_avx512::<{ depth(720, 3200, 3872) }>(t),
