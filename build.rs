@@ -10,7 +10,7 @@
 //!   off and `SIMDCRYPT_NO_ASM` unset: the assembly in `asm/` is built (with `cc`, a build
 //!   dependency of the `asm` feature alone) and linked. x32 (x86-64 with
 //!   32-bit pointers) gets neither cfg: the assembly assumes 64-bit pointers.
-//! - The stack wipe's build class (`src/wipe.rs`, docs/design.md "Stack and register
+//! - The stack wipe's build class (`src/wipe/`, docs/design.md "Stack and register
 //!   wipes"), from the profile's opt-level: `simdcrypt_wipe_site` at 2 and 3 (each call site
 //!   wipes its measured depth; `simdcrypt_wipe_opt2` picks the depths measured at 2),
 //!   `simdcrypt_wipe_unoptimised` at 0 (one deep class-wide

@@ -1,4 +1,4 @@
-//! Unit tests of `cpu.rs` (a file of their own, left out of the package).
+//! Unit tests of `cpu/mod.rs` (a file of their own, left out of the package).
 
 use super::*;
 

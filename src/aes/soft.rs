@@ -33,7 +33,7 @@
 
 use zeroize::Zeroize;
 
-use super::{Block, KeySchedule};
+use crate::block::{Block, KeySchedule};
 
 /// Multiplication by x in GF(2^8) mod x^8+x^4+x^3+x+1, without branches.
 #[inline]

@@ -24,8 +24,8 @@
 
 use core::ptr::null_mut;
 
-use super::{Block, Lane};
-use crate::aes::KeySchedule;
+use super::soft::Lane;
+use crate::block::{Block, KeySchedule};
 use crate::vector::{AesVec, AtUse, Group, Keys, Regs, each_group, each_group_rest, middle_rounds};
 
 /// CBC-encrypts one stream in place, chaining from `iv` (updated to the last ciphertext).

@@ -34,6 +34,7 @@ use alloc::vec::Vec;
 #[cfg(any(simdcrypt_x86_64, simdcrypt_neon_check))]
 mod kernel;
 mod soft;
+use soft::Lane;
 
 /// The CBC kernels ([`kernel`]) on each width. Encryption of one stream is a chain of one
 /// block, R AES instructions at the `aesenc` latency whatever the register width, so it
@@ -90,14 +91,6 @@ pub(crate) fn neon_check(
     kernel::decrypt::<Neon, true>(t, ks, &mut iv, blocks);
     let steps = blocks.len();
     kernel::encrypt_lanes::<Neon>(t, ks, &mut [Lane { iv, data: blocks }], steps);
-}
-
-/// One stream of [`Cbc::encrypt_many`] while a kernel runs: its chaining value and the
-/// blocks still to encrypt (at least as many as the kernel's step count).
-#[derive(Default)]
-pub(crate) struct Lane<'a> {
-    pub(crate) iv: Block,
-    pub(crate) data: &'a mut [Block],
 }
 
 /// The kernel calls [`burn_stack`] follows.

@@ -12,8 +12,16 @@
 
 use zeroize::Zeroize;
 
-use super::Lane;
 use crate::aes::{Block, KeySchedule, soft};
+
+/// One stream of `Cbc::encrypt_many` while a kernel runs (this one or a SIMD one): its
+/// chaining value and the blocks still to encrypt (at least as many as the kernel's step
+/// count).
+#[derive(Default)]
+pub(crate) struct Lane<'a> {
+    pub(crate) iv: Block,
+    pub(crate) data: &'a mut [Block],
+}
 
 fn xor(a: &Block, b: &Block) -> Block {
     core::array::from_fn(|i| a[i] ^ b[i])

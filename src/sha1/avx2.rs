@@ -24,7 +24,8 @@
 // The lanes read as their index recurrences.
 #![allow(clippy::needless_range_loop)]
 
-use super::{K, ssse3};
+use super::soft::K;
+use super::ssse3;
 use crate::cpu::{Avx2Token, Avx512Token};
 use crate::simd::u32x::{Lanes, U32x, U32x8};
 

@@ -53,17 +53,9 @@ pub use many::sha1_many;
 #[doc(hidden)]
 pub use many::{sha1_many_backend, sha1_many_with};
 
-/// The initial hash value (FIPS 180-4 §5.3.1).
-pub(crate) const IV: [u32; 5] = [
-    0x6745_2301,
-    0xefcd_ab89,
-    0x98ba_dcfe,
-    0x1032_5476,
-    0xc3d2_e1f0,
-];
-
-/// The round constants, one per 20 rounds.
-pub(crate) const K: [u32; 4] = [0x5a82_7999, 0x6ed9_eba1, 0x8f1b_bcdc, 0xca62_c1d6];
+/// The initial hash value (in the portable kernel's file, which the SIMD kernels take
+/// their constants from).
+pub(crate) use soft::IV;
 
 /// A SHA-1 compression kernel with the token that proves the CPU runs it: a row of the
 /// dispatch table (`crate::sha1::TABLE`, `SHA1_MANY`) makes one.
@@ -199,27 +191,6 @@ impl Kernel {
 }
 
 /// An assembly one-stream kernel: `(state, blocks, number of blocks)`.
-#[cfg(simdcrypt_asm)]
-type AsmCompress = unsafe extern "sysv64" fn(*mut u32, *const u8, usize);
-
-/// Runs an assembly one-stream kernel on whole blocks (none: no call).
-///
-/// # Safety
-///
-/// The CPU runs every instruction of `kernel`, and `kernel` reads only the `blocks.len()`
-/// blocks at its second argument, writes only the five words at its first and its own
-/// stack frame, and follows the SysV ABI.
-#[cfg(simdcrypt_asm)]
-#[inline(always)]
-unsafe fn compress_asm(kernel: AsmCompress, state: &mut [u32; 5], blocks: &[[u8; 64]]) {
-    if blocks.is_empty() {
-        return;
-    }
-    // SAFETY: the caller's contract; `state` is 5 writable words and `blocks` is
-    // `blocks.len() * 64` readable bytes.
-    unsafe { kernel(state.as_mut_ptr(), blocks.as_ptr().cast(), blocks.len()) }
-}
-
 /// The kernel for an explicitly chosen backend, checked.
 fn impl_for(backend: Backend) -> Result<Kernel, Error> {
     crate::sha1::TABLE.select(backend).map(|(imp, _)| imp)

@@ -18,7 +18,17 @@
 //! and `andn`.
 #![forbid(unsafe_code)]
 
-use super::K;
+/// The initial hash value (FIPS 180-4 §5.3.1).
+pub(crate) const IV: [u32; 5] = [
+    0x6745_2301,
+    0xefcd_ab89,
+    0x98ba_dcfe,
+    0x1032_5476,
+    0xc3d2_e1f0,
+];
+
+/// The round constants, one per 20 rounds.
+pub(crate) const K: [u32; 4] = [0x5a82_7999, 0x6ed9_eba1, 0x8f1b_bcdc, 0xca62_c1d6];
 
 /// `Ch(b, c, d) = (b & c) | (!b & d)`, written as a sum of disjoint terms (`andn`).
 #[inline(always)]

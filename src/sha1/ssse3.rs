@@ -20,7 +20,7 @@
 // The schedule reads as its index recurrence.
 #![allow(clippy::needless_range_loop)]
 
-use super::{K, soft};
+use super::soft::{self, K};
 use crate::cpu::Ssse3Token;
 use crate::simd::u32x::{Blocks4, U32x4};
 

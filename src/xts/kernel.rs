@@ -41,7 +41,7 @@ use crate::vector::{
     AesOne, AesVec, AtUse, Keys, middle_rounds, middle_rounds_looped, round_all, rounds_from,
 };
 
-use super::{MANY, ONE, SHORT, UnitKeys};
+use super::unit::{MANY, ONE, SHORT, UnitKeys};
 use crate::tuning::FreshTweaks;
 
 /// Registers per group: 8 independent chains cover `aesenc`'s latency (4) times its
@@ -456,7 +456,7 @@ unsafe fn unit<V: AesVec, const DEC: bool, const PATH: u8>(
         // SAFETY: as for the tweak.
         unsafe { last.store(spill.as_mut_ptr().cast()) };
         let cc = spill[(left - 1) % lanes];
-        super::wipe(&mut spill);
+        crate::wipe::blocks(&mut spill);
         // SAFETY: `16 <= off` (the tail wrote block m - 1 ending at `off`) and
         // `off + rem == len`: the 16 + rem bytes from `off - 16` are within the caller's
         // ranges, equal or disjoint; the token implies the single-block work.
@@ -469,7 +469,7 @@ unsafe fn unit<V: AesVec, const DEC: bool, const PATH: u8>(
             one.steal_one::<DEC>(rk.ks, one.load(&t), one.load(&cc), io, rem)
         };
     }
-    super::wipe(&mut spill);
+    crate::wipe::blocks(&mut spill);
     // SAFETY: `off <= len`; the rest (one full block and 1 to 15 bytes) is within the
     // caller's ranges, equal or disjoint; the token implies the single-block work.
     unsafe {

@@ -45,7 +45,6 @@ use crate::Error;
 use crate::aes::Kernel as AesKernel;
 use crate::aes::{Block, KeySchedule};
 use crate::block::InOut;
-use crate::block::mul_x;
 use crate::cpu::AesNiToken;
 #[cfg(simdcrypt_asm)]
 use crate::cpu::VaesAvx2Token;
@@ -58,6 +57,10 @@ use crate::aes::xts_block as block;
 mod kernel;
 pub(crate) mod soft;
 mod tweaks;
+mod unit;
+#[cfg(simdcrypt_x86_64)]
+use unit::BLOCK;
+use unit::{MANY, ONE, SHORT, UnitKeys};
 #[cfg(simdcrypt_asm)]
 #[path = "../arch/x86_64/xts_vaes_avx2_asm.rs"]
 pub(crate) mod vaes_avx2_asm;
@@ -104,14 +107,6 @@ mod width {
 }
 #[cfg(simdcrypt_x86_64)]
 use width::{aesni, vaes_avx2, vaes_avx512};
-
-/// The keys of a unit kernel call: Key1's schedule, and Key2's where the kernel encrypts
-/// the one raw tweak itself. (Two pointers, passed in registers, as `InOut`.)
-#[derive(Clone, Copy)]
-pub(crate) struct UnitKeys<'a> {
-    pub(crate) k1: &'a KeySchedule,
-    pub(crate) k2: Option<&'a KeySchedule>,
-}
 
 pub use tweaks::Tweaks;
 
@@ -355,18 +350,6 @@ impl Kernel {
         }
     }
 }
-
-/// The paths of the unit kernels (`kernel::units`), each compiled into an entry (and a
-/// stack frame) of its own, so that the stack wiped after a call is only as deep as its
-/// path needs: any number of units (with the fused multi-unit stream), one unit, or one
-/// unit of at most a group (a 512-byte unit on zmm: the single-sector case). (Through the
-/// multi-unit entry, a single unit would wipe that entry's deeper frame: docs/design.md.)
-pub(crate) const MANY: u8 = 0;
-pub(crate) const ONE: u8 = 1;
-pub(crate) const SHORT: u8 = 2;
-/// A single unit of one block (`kernel::one_block`).
-#[cfg_attr(not(simdcrypt_x86_64), allow(dead_code))]
-pub(crate) const BLOCK: u8 = 3;
 
 /// A call's data-unit length: its whole buffer, or the `sector_size` argument.
 #[derive(Clone, Copy)]
@@ -1282,7 +1265,7 @@ impl fmt::Debug for Xts {
     }
 }
 
-pub(crate) use crate::wipe::blocks as wipe;
+use crate::wipe::blocks as wipe;
 
 /// XTS's unit kernel and tweak encryption on the AArch64 check vector (`crate::neon`):
 /// one unit of `data` in place, each path, under `ks` as both keys.

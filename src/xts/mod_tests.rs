@@ -1,6 +1,7 @@
 //! Unit tests of `xts/mod.rs` (a file of their own, left out of the package).
 
 use super::*;
+use crate::block::mul_x;
 
 #[test]
 fn mul_x_carries_out_of_bit_127() {

@@ -14,8 +14,9 @@
 //! Tweak doubling is a shift and a masked XOR (no branch on the tweak).
 #![forbid(unsafe_code)]
 
-use super::{mul_x, wipe};
 use crate::aes::{Block, KeySchedule, soft};
+use crate::block::mul_x;
+use crate::wipe::blocks as wipe;
 
 /// Blocks per call into the bitsliced core, which bitslices the round keys on every call:
 /// 64 blocks keep that to a few percent (docs/design.md, "Key setup and constants").

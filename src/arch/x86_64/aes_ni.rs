@@ -3,7 +3,7 @@
 
 use core::arch::x86_64::*;
 
-use super::{Block, KeySchedule};
+use crate::block::{Block, KeySchedule};
 use crate::cpu::AesNiToken;
 
 /// Loads a block (unaligned).

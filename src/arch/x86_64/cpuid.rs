@@ -2,7 +2,7 @@
 //! caches them) and the CPU's signature (`crate::cpu::signature`). A module of `crate::cpu`
 //! (`#[path]`), the one place that reads CPUID.
 
-use super::{Features, Signature, Vendor};
+use super::features::{Features, Signature, Vendor};
 
 #[allow(unused_unsafe)] // `__cpuid` is an `unsafe fn` before Rust 1.94 (MSRV 1.89)
 pub(super) fn probe() -> Features {

@@ -21,7 +21,13 @@ pub(crate) fn compress(_t: ShaNiToken, state: &mut [u32; 5], blocks: &[[u8; 64]]
     // 5 writable u32 and `blocks` is `blocks.len() * 64` readable bytes; the kernel reads
     // no block past the last one, writes only `state` and its own aligned stack frame,
     // and follows the SysV ABI (rbp saved and restored).
-    unsafe { super::compress_asm(simdcrypt_sha1_shani_compress, state, blocks) }
+    // (The kernel takes at least one block: none is no call.)
+    if blocks.is_empty() {
+        return;
+    }
+    unsafe {
+        simdcrypt_sha1_shani_compress(state.as_mut_ptr(), blocks.as_ptr().cast(), blocks.len())
+    }
 }
 
 /// Compresses two independent messages at once: `blocks_a` into `a` and `blocks_b` into

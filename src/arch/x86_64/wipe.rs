@@ -2,9 +2,9 @@
 //! assembly that lowers the stack pointer over the area, stores zeros from the top down and
 //! restores it, then clears the vector registers with zero idioms.
 
-use super::reach;
+use super::reach::reach;
 #[cfg(test)]
-use super::{dry_run, stack_pointer};
+use super::reach::{dry_run, stack_pointer};
 
 /// Of a wipe of `n16` 16-byte stores, how many are written out before the loop of four:
 /// all of them up to 512 bytes, else the odd ones.

@@ -8,8 +8,24 @@ use core::sync::atomic::{Ordering, compiler_fence};
 
 /// The x86-64 wipes' inline assembly: the stores and the register zeroing.
 #[cfg(simdcrypt_x86_64)]
-#[path = "arch/x86_64/wipe.rs"]
+#[path = "../arch/x86_64/wipe.rs"]
 mod x86;
+
+mod reach;
+#[cfg(any(
+    all(test, feature = "std"),
+    all(not(simdcrypt_x86_64), not(simdcrypt_wipe_site))
+))]
+pub(crate) use reach::CLASS_DEPTH;
+pub(crate) use reach::depth;
+#[cfg(not(simdcrypt_x86_64))]
+use reach::margin;
+#[cfg(all(test, feature = "std"))]
+pub(crate) use reach::repaint;
+#[cfg(all(test, feature = "std"))]
+pub(crate) use reach::{DRY, LOWEST, PAINT, PAINTED, REACH, SITES};
+#[cfg(test)]
+use reach::{dry_run, reach, stack_pointer};
 
 /// Overwrites `bytes` with zeros: one 16-byte volatile store per 16 bytes, single-byte
 /// volatile stores for the rest.
@@ -99,51 +115,6 @@ pub(crate) fn stack<const BYTES: usize>() {
     }
 }
 
-/// A site's depth by build, in bytes: the deepest its kernels wrote below it in release
-/// builds (opt-level 3 without debug assertions: the release profile, other codegen-unit
-/// counts, fat LTO, `-C target-cpu=native`, nightly), with debug assertions (as `cargo
-/// test` builds with this crate's test profile), and at opt-level 2 (with and without),
-/// measured by the leak tests.
-#[cfg_attr(not(simdcrypt_wipe_site), allow(dead_code))]
-pub(crate) const fn depth(release: usize, debug_assertions: usize, opt_level_2: usize) -> usize {
-    if cfg!(simdcrypt_wipe_opt2) {
-        opt_level_2
-    } else if cfg!(debug_assertions) {
-        debug_assertions
-    } else {
-        release
-    }
-}
-
-/// Bytes a call site's wipe adds to its measured depth `bytes` in builds optimised for speed
-/// (an eighth, rounded up to 32, and 32 more):
-/// room for frames a little deeper than any measured ([`depth`] says over which builds).
-#[cfg_attr(not(simdcrypt_wipe_site), allow(dead_code))]
-pub(crate) const fn margin(bytes: usize) -> usize {
-    (bytes / 8).div_ceil(32) * 32 + 32
-}
-
-/// Bytes every wipe covers in builds not optimised for speed (see [`stack`]): the deepest
-/// a call writes in that class (opt-level 0: unoptimised frames; 1, `s`, `z`), measured by
-/// the leak tests, with room to spare.
-#[cfg_attr(simdcrypt_wipe_site, allow(dead_code))]
-pub(crate) const CLASS_DEPTH: usize = if cfg!(simdcrypt_wipe_unoptimised) {
-    256 * 1024
-} else {
-    8 * 1024
-};
-
-/// How far a wipe of a site measured at `site` bytes reaches in this build: the site's
-/// depth and [`margin`] where optimised for speed, else [`CLASS_DEPTH`].
-#[cfg_attr(not(any(test, simdcrypt_x86_64)), allow(dead_code))]
-const fn reach(site: usize) -> usize {
-    if cfg!(simdcrypt_wipe_site) {
-        site + margin(site)
-    } else {
-        CLASS_DEPTH
-    }
-}
-
 /// [`stack`]'s work where there is no assembly: its frame is the area, written from the
 /// top down.
 #[cfg(not(simdcrypt_x86_64))]
@@ -206,124 +177,6 @@ proven_by! {
     Avx: VaesAvx2Token, Avx2Token;
     /// Tokens that prove AVX-512 F (zmm16-31 exist).
     Avx512: VaesAvx512Token, Avx512Token;
-}
-
-/// The stack pointer where this is inlined: in a wipe, where its area starts.
-#[cfg(test)]
-#[inline(always)]
-fn stack_pointer() -> usize {
-    #[cfg(target_arch = "x86_64")]
-    {
-        let sp: usize;
-        // SAFETY: reads the stack pointer into a register; no memory is touched.
-        unsafe {
-            core::arch::asm!("mov {}, rsp", out(reg) sp, options(nomem, nostack, preserves_flags))
-        };
-        sp
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        let marker = 0u8;
-        core::hint::black_box(&marker) as *const u8 as usize
-    }
-}
-
-/// Test builds: when [`DRY`] is set, records in [`LOWEST`] where a wipe of `bytes` would
-/// start (`at`, the caller's stack pointer, where the wipe's area starts) and in
-/// [`REACH`] where it would end, and says to skip it. Where the leak tests painted the
-/// stack ([`PAINTED`]), it also finds how deep the calls since the paint (or the last dry
-/// wipe) wrote below this wipe, keeps the deepest for its call site in [`SITES`], and
-/// paints the region again, so that each site is measured against the kernels it follows.
-#[cfg(test)]
-#[inline(never)]
-#[track_caller]
-fn dry_run(bytes: usize, at: usize) -> bool {
-    if !DRY.with(core::cell::Cell::get) {
-        return false;
-    }
-    LOWEST.with(|l| l.set(l.get().min(at)));
-    REACH.with(|l| l.set(l.get().min(at - bytes)));
-    measure(at, Some((bytes, core::panic::Location::caller())));
-    true
-}
-
-/// Test builds, where the leak tests painted the stack ([`PAINTED`]): finds how deep the
-/// calls since the paint (or the last dry wipe, or [`repaint`]) wrote below `at` (a wipe's
-/// start), keeps the deepest for the call site in [`SITES`] with the wipe's reach (`site`:
-/// the reach and the site; `None` from [`repaint`]), and paints the region again, so that
-/// each site is measured against the kernels it follows.
-#[cfg(test)]
-#[inline(always)]
-fn measure(at: usize, site: Option<(usize, &'static core::panic::Location<'static>)>) {
-    let (bottom, top) = PAINTED.with(core::cell::Cell::get);
-    // This frame's stack pointer, less the red zone: nothing above it may be painted.
-    #[cfg(target_arch = "x86_64")]
-    let limit = (stack_pointer() - 128) & !7;
-    #[cfg(not(target_arch = "x86_64"))]
-    let limit = (at - 4096) & !7;
-    let top = top.min(limit);
-    if bottom < top {
-        let mut deepest = top;
-        for a in (bottom..top).step_by(8) {
-            // SAFETY (test only, as in `leak_tests`): the thread's mapped stack, painted
-            // by the leak test, below every live frame; plain 8-byte reads.
-            let v =
-                unsafe { core::ptr::read_volatile(core::ptr::with_exposed_provenance::<u64>(a)) };
-            if v != PAINT {
-                deepest = a;
-                break;
-            }
-        }
-        if let Some((bytes, site)) = site {
-            SITES.with(|s| {
-                let mut s = s.borrow_mut();
-                if let Some(e) = s.iter_mut().find(|e| e.0 == site) {
-                    e.1 = e.1.max(at.saturating_sub(deepest));
-                    e.2 = bytes;
-                } else if s.len() < s.capacity() {
-                    s.push((site, at.saturating_sub(deepest), bytes));
-                }
-            });
-        }
-        for a in (bottom..top).step_by(8) {
-            // SAFETY: as above, below this frame's stack pointer and red zone; plain
-            // 8-byte writes of the paint.
-            unsafe {
-                core::ptr::write_volatile(core::ptr::with_exposed_provenance_mut::<u64>(a), PAINT)
-            };
-        }
-    }
-}
-
-/// Test builds: paints the leak tests' region again (below this frame), where it is set.
-#[cfg(all(test, feature = "std"))]
-#[inline(never)]
-pub(crate) fn repaint() {
-    measure(stack_pointer(), None);
-}
-
-/// The leak tests' paint.
-#[cfg(test)]
-pub(crate) const PAINT: u64 = 0xa5a5_a5a5_a5a5_a5a5;
-
-#[cfg(test)]
-std::thread_local! {
-    /// Test builds: the stack region `[bottom, top)` the leak tests painted with [`PAINT`]
-    /// (empty: none), and each wipe site's deepest write below its start with its reach.
-    pub(crate) static PAINTED: core::cell::Cell<(usize, usize)> = const { core::cell::Cell::new((0, 0)) };
-    pub(crate) static SITES: core::cell::RefCell<std::vec::Vec<(&'static core::panic::Location<'static>, usize, usize)>> =
-        core::cell::RefCell::new(std::vec::Vec::with_capacity(256));
-}
-
-#[cfg(test)]
-std::thread_local! {
-    /// Test builds: a switch that makes [`stack`] wipe nothing, the lowest address where
-    /// such a skipped wipe would have started on this thread (where the frames of the
-    /// calls before it started), and the lowest address a skipped wipe would have
-    /// reached, so that `leak_tests` can see how deep below those the calls wrote.
-    pub(crate) static LOWEST: core::cell::Cell<usize> = const { core::cell::Cell::new(usize::MAX) };
-    pub(crate) static REACH: core::cell::Cell<usize> = const { core::cell::Cell::new(usize::MAX) };
-    pub(crate) static DRY: core::cell::Cell<bool> = const { core::cell::Cell::new(false) };
 }
 
 /// `N` aligned 16-byte chunks of stack, and [`EXTRA`] more.
