@@ -17,14 +17,14 @@ unsafe extern "sysv64" {
 /// Compresses `blocks` into `state` (H0..H4) with the SHA-NI assembly kernel.
 #[inline]
 pub(crate) fn compress(_t: ShaNiToken, state: &mut [u32; 5], blocks: &[[u8; 64]]) {
-    // SAFETY: the token proves SHA-NI, SSSE3 and SSE4.1, all the kernel uses. `state` is
-    // 5 writable u32 and `blocks` is `blocks.len() * 64` readable bytes; the kernel reads
-    // no block past the last one, writes only `state` and its own aligned stack frame,
-    // and follows the SysV ABI (rbp saved and restored).
     // (The kernel takes at least one block: none is no call.)
     if blocks.is_empty() {
         return;
     }
+    // SAFETY: the token proves SHA-NI, SSSE3 and SSE4.1, all the kernel uses. `state` is
+    // 5 writable u32 and `blocks` is `blocks.len() * 64` readable bytes; the kernel reads
+    // no block past the last one, writes only `state` and its own aligned stack frame,
+    // and follows the SysV ABI (rbp saved and restored).
     unsafe {
         simdcrypt_sha1_shani_compress(state.as_mut_ptr(), blocks.as_ptr().cast(), blocks.len())
     }
