@@ -10,12 +10,15 @@
 //!   off and `SIMDCRYPT_NO_ASM` unset: the assembly in `asm/` is built (with `cc`, a build
 //!   dependency of the `asm` feature alone) and linked. x32 (x86-64 with
 //!   32-bit pointers) gets neither cfg: the assembly assumes 64-bit pointers.
-//! - The stack wipe's build class (`src/wipe/`, docs/design.md "Stack and register
-//!   wipes"), from the profile's opt-level: `simdcrypt_wipe_site` at 2 and 3 (each call site
-//!   wipes its measured depth; `simdcrypt_wipe_opt2` picks the depths measured at 2),
-//!   `simdcrypt_wipe_unoptimised` at 0 (one deep class-wide
-//!   depth), neither at 1, `s` and `z` (a shallower class-wide depth). Targets whose
-//!   frames the leak tests do not measure get a warning.
+//! - `simdcrypt_opt_level`: the optimisation level this crate is compiled at ("0", "1", "2",
+//!   "3", "s" or "z"): cargo's profile (`OPT_LEVEL`) unless `RUSTFLAGS` sets one, where the
+//!   last `-C opt-level` (or `-O`) wins, as in rustc. Each stack wipe's depth is the one
+//!   measured for its call site at this level (`src/wipe/`, docs/design.md "Stack and
+//!   register wipes"), and at "0" the kernels' helpers are not forced inline
+//!   (`simdcrypt_unoptimised`), so that an unoptimised build's frames stay small. Flags
+//!   given to one crate alone (`cargo rustc -- -C opt-level=N`) do not reach a build
+//!   script; such a build keeps the profile's level. Targets whose frames the leak tests do
+//!   not measure get a warning.
 //!
 //! The assembly's symbols and static library carry the crate version, so that two
 //! semver-incompatible versions of the crate in one binary neither clash nor bind to each
@@ -32,12 +35,14 @@ fn main() {
     println!("cargo::rustc-check-cfg=cfg(simdcrypt_asm)");
     println!("cargo::rustc-check-cfg=cfg(simdcrypt_neon_check)");
     println!("cargo::rustc-check-cfg=cfg(docsrs)");
-    println!("cargo::rustc-check-cfg=cfg(simdcrypt_wipe_site)");
-    println!("cargo::rustc-check-cfg=cfg(simdcrypt_wipe_unoptimised)");
-    println!("cargo::rustc-check-cfg=cfg(simdcrypt_wipe_opt2)");
+    println!(
+        "cargo::rustc-check-cfg=cfg(simdcrypt_opt_level, values(\"0\", \"1\", \"2\", \"3\", \"s\", \"z\"))"
+    );
+    println!("cargo::rustc-check-cfg=cfg(simdcrypt_unoptimised)");
     println!("cargo::rerun-if-changed=asm");
     println!("cargo::rerun-if-changed=build.rs");
     println!("cargo::rerun-if-env-changed=SIMDCRYPT_NO_ASM");
+    println!("cargo::rerun-if-env-changed=CARGO_ENCODED_RUSTFLAGS");
 
     let var = |k: &str| env::var(k).unwrap_or_default();
 
@@ -103,16 +108,13 @@ fn assemble(prefix: &str, lib: &str) {
 #[cfg(not(feature = "asm"))]
 fn assemble(_: &str, _: &str) {}
 
-/// Sets the stack wipe's build class, and warns where the leak tests do not measure it.
+/// Sets `simdcrypt_opt_level` (and `simdcrypt_unoptimised` at "0"), and warns where the
+/// leak tests do not measure the wipes' depths.
 fn wipe_class(var: &dyn Fn(&str) -> String) {
-    match var("OPT_LEVEL").as_str() {
-        "3" => println!("cargo::rustc-cfg=simdcrypt_wipe_site"),
-        "2" => {
-            println!("cargo::rustc-cfg=simdcrypt_wipe_site");
-            println!("cargo::rustc-cfg=simdcrypt_wipe_opt2");
-        }
-        "0" => println!("cargo::rustc-cfg=simdcrypt_wipe_unoptimised"),
-        _ => {}
+    let level = opt_level(&var("OPT_LEVEL"), &var("CARGO_ENCODED_RUSTFLAGS"));
+    println!("cargo::rustc-cfg=simdcrypt_opt_level=\"{level}\"");
+    if level == "0" {
+        println!("cargo::rustc-cfg=simdcrypt_unoptimised");
     }
     let measured = var("CARGO_CFG_TARGET_ARCH") == "x86_64"
         && var("CARGO_CFG_TARGET_OS") == "linux"
@@ -125,5 +127,35 @@ fn wipe_class(var: &dyn Fn(&str) -> String) {
             var("CARGO_CFG_TARGET_ARCH"),
             var("CARGO_CFG_TARGET_OS"),
         );
+    }
+}
+
+/// The level rustc compiles this crate at: `profile` (cargo's `OPT_LEVEL`), unless the
+/// flags (`CARGO_ENCODED_RUSTFLAGS`: `RUSTFLAGS` or `build.rustflags`, split by 0x1f) set
+/// one, where the last `-C opt-level=N` (`-Copt-level=N`, `--codegen opt-level=N`) or `-O`
+/// (opt-level 3) wins, as in rustc. (A level rustc does not know fails the build there;
+/// here it counts as 3.)
+fn opt_level(profile: &str, encoded_flags: &str) -> String {
+    let mut level = profile.to_owned();
+    let mut args = encoded_flags.split('\x1f');
+    while let Some(arg) = args.next() {
+        let codegen = match arg {
+            "-O" => {
+                level = "3".to_owned();
+                continue;
+            }
+            "-C" | "--codegen" => args.next().unwrap_or_default(),
+            _ => match arg.strip_prefix("--codegen=").or(arg.strip_prefix("-C")) {
+                Some(c) => c,
+                None => continue,
+            },
+        };
+        if let Some(v) = codegen.strip_prefix("opt-level=") {
+            level = v.to_owned();
+        }
+    }
+    match level.as_str() {
+        "0" | "1" | "2" | "3" | "s" | "z" => level,
+        _ => "3".to_owned(),
     }
 }

@@ -38,8 +38,9 @@ use crate::{Aes, Backend};
 #[cfg(feature = "sha1")]
 use crate::{HmacSha1, HmacSha1Key, Sha1};
 
-/// How deep below the caller's frame the scrub and the scan reach.
-const DEPTH: usize = crate::wipe::CLASS_DEPTH + 64 * 1024;
+/// How deep below the caller's frame the scrub and the scan reach: past the deepest call
+/// of any build (an unoptimised one's, about 40 KiB), with room to spare.
+const DEPTH: usize = 128 * 1024;
 
 /// The stack of each check's thread: the region, and room for the test's own frames.
 const STACK: usize = 2 * DEPTH + (1 << 20);

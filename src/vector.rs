@@ -65,7 +65,7 @@ pub(crate) trait AesVec: Copy {
     /// All zero.
     fn zero(t: Self::Token) -> Self;
     /// `b` in every lane (a round key, a tweak): one broadcast load.
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn splat(t: Self::Token, b: &Block) -> Self {
         Self::splat_reg(t, Self::one(t).load(b))
     }
@@ -75,7 +75,7 @@ pub(crate) trait AesVec: Copy {
     /// registers, put together without a trip through memory.
     fn from_blocks(t: Self::Token, b: [Reg<Self>; 4]) -> Self;
     /// The 15 round-key slots, each in every lane.
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn keys(t: Self::Token, k: &[Block; 15]) -> [Self; 15] {
         // A loop, not `array::from_fn`: a closure is a function of its own, without the
         // entry's target features, and its intrinsics would not inline.
@@ -112,7 +112,7 @@ pub(crate) trait AesVec: Copy {
     ///
     /// # Safety
     /// `p` readable for `16 * n` bytes.
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     unsafe fn load_n(t: Self::Token, p: *const u8, n: usize) -> Self {
         // SAFETY: the caller's contract, for `n` blocks.
         unsafe {
@@ -128,7 +128,7 @@ pub(crate) trait AesVec: Copy {
     ///
     /// # Safety
     /// `p` writable for `16 * n` bytes.
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     unsafe fn store_n(self, p: *mut u8, n: usize) {
         // SAFETY: the caller's contract, for `n` blocks.
         unsafe {
@@ -152,7 +152,7 @@ pub(crate) trait AesVec: Copy {
 
     fn xor(self, o: Self) -> Self;
     /// `self ⊕ a ⊕ b` (one `vpternlogq` where the ISA has it).
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn xor3(self, a: Self, b: Self) -> Self {
         self.xor(a).xor(b)
     }
@@ -161,12 +161,12 @@ pub(crate) trait AesVec: Copy {
     fn aesdec(self, k: Self) -> Self;
     fn aesdeclast(self, k: Self) -> Self;
     /// A middle round of the direction.
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn round<const DEC: bool>(self, k: Self) -> Self {
         if DEC { self.aesdec(k) } else { self.aesenc(k) }
     }
     /// The last round of the direction.
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn last<const DEC: bool>(self, k: Self) -> Self {
         if DEC {
             self.aesdeclast(k)
@@ -186,7 +186,7 @@ pub(crate) trait AesVec: Copy {
     /// latency (one multiplication deep, not two) for a call's first tweaks, which are on
     /// its critical path. The default: `mul_x_lanes` (the narrower registers' kernels have
     /// a single form).
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn mul_x_lanes_clmul(self, k: usize) -> Self {
         self.mul_x_lanes(k)
     }
@@ -204,7 +204,7 @@ pub(crate) trait AesVec: Copy {
     fn shift_in(a: Self, b: Self) -> Self;
     /// `self` with lane `lane` replaced by lane `from_lane` of `from` (both `< LANES`,
     /// public). Through memory here; AVX-512 overrides it with one masked permute.
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn with_lane_of(self, t: Self::Token, lane: usize, from: Self, from_lane: usize) -> Self {
         let (mut a, mut b) = ([[0u8; 16]; 4], [[0u8; 16]; 4]);
         // SAFETY: each array has room for the (at most 4) lanes, and is read back whole.
@@ -235,11 +235,11 @@ pub(crate) trait Keys<V: AesVec>: Copy {
     /// For one pass of a loop: [`AtUse`] hides its schedule pointer here, so that the
     /// compiler reads the keys again in each pass instead of hoisting them out of the loop
     /// (and spilling them); held keys are left as they are.
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn fence(&mut self) {}
     /// The last round key of a `rounds`-round schedule (10, 12 or 14): one of three
     /// registers when held (a run-time index would put them in memory).
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn last(&self, rounds: usize) -> V {
         match rounds {
             10 => self.at(10),
@@ -250,7 +250,7 @@ pub(crate) trait Keys<V: AesVec>: Copy {
 }
 
 impl<V: AesVec> Keys<V> for [V; 15] {
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn at(&self, i: usize) -> V {
         self[i]
     }
@@ -267,17 +267,17 @@ impl<V: AesVec> Keys<V> for [V; 15] {
 pub(crate) struct AtUse<'a, V: AesVec>(pub(crate) V::Token, pub(crate) &'a [Block; 15]);
 
 impl<V: AesVec> Keys<V> for AtUse<'_, V> {
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn at(&self, i: usize) -> V {
         V::splat(self.0, &self.1[i])
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn last(&self, rounds: usize) -> V {
         V::splat(self.0, &self.1[rounds.min(14)])
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     // The pointer goes through the block as a value only: nothing is read or written.
     #[allow(clippy::pointers_in_nomem_asm_block)]
     fn fence(&mut self) {
@@ -295,7 +295,7 @@ impl<V: AesVec> Keys<V> for AtUse<'_, V> {
 /// One middle round of the direction over `s`, then the [`AesVec::barrier`] when there
 /// are 8 registers (without it the compiler may run the chains one after another to
 /// spare registers, spilling the states).
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 pub(crate) fn round_all<V: AesVec, const DEC: bool, const N: usize>(s: &mut [V; N], k: V) {
     for x in s.iter_mut() {
         *x = x.round::<DEC>(k);
@@ -311,7 +311,7 @@ pub(crate) fn round_all<V: AesVec, const DEC: bool, const N: usize>(s: &mut [V; 
 /// serves every key size, where a constant round count made one per size (build time
 /// and binary size, docs/design.md "Build time and binary size"); the branches are predicted and
 /// off the chains.
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 pub(crate) fn rounds_from<V: AesVec, const DEC: bool, const N: usize, const FROM: usize>(
     s: &mut [V; N],
     rk: &impl Keys<V>,
@@ -331,7 +331,7 @@ pub(crate) fn rounds_from<V: AesVec, const DEC: bool, const N: usize, const FROM
 }
 
 /// Middle rounds `1..rounds` over `s` ([`rounds_from`]).
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 pub(crate) fn middle_rounds<V: AesVec, const DEC: bool, const N: usize>(
     s: &mut [V; N],
     rk: &impl Keys<V>,
@@ -343,7 +343,7 @@ pub(crate) fn middle_rounds<V: AesVec, const DEC: bool, const N: usize>(
 /// One register through the whole cipher of `ks` (`DEC`: the equivalent inverse cipher),
 /// the keys read where used: the latency-bound single blocks of XTS's tweak and
 /// ciphertext stealing on each ISA.
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 pub(crate) fn cipher<V: AesVec, const DEC: bool>(tok: V::Token, ks: &KeySchedule, x: V) -> V {
     let rk = AtUse::<V>(tok, if DEC { &ks.dec } else { &ks.enc });
     let mut s = [x.xor(rk.at(0))];
@@ -355,7 +355,7 @@ pub(crate) fn cipher<V: AesVec, const DEC: bool>(tok: V::Token, ks: &KeySchedule
 /// one round's code where [`middle_rounds`] has thirteen, for the short groups at the end
 /// of a call, which are latency-bound (at most a few registers in flight), so that the
 /// loop's add and branch run beside the AES chains.
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 pub(crate) fn middle_rounds_looped<V: AesVec, const DEC: bool, const N: usize>(
     s: &mut [V; N],
     rk: &AtUse<'_, V>,
@@ -378,7 +378,7 @@ pub(crate) struct Regs<const NV: usize> {
 
 impl<const NV: usize> Regs<NV> {
     /// `NV` full registers at the start of `blocks` (which holds at least `NV L` blocks).
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn whole<V: AesVec>(blocks: &mut [Block]) -> Self {
         debug_assert!(blocks.len() >= NV * V::LANES);
         Regs {
@@ -388,12 +388,12 @@ impl<const NV: usize> Regs<NV> {
     }
 
     /// Whether register `j` is full.
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     pub(crate) fn full<V: AesVec>(self, j: usize) -> bool {
         j + 1 < NV || self.last == V::LANES
     }
     /// The blocks register `j` holds.
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn blocks<V: AesVec>(self, j: usize) -> usize {
         if j + 1 < NV { V::LANES } else { self.last }
     }
@@ -401,7 +401,7 @@ impl<const NV: usize> Regs<NV> {
     ///
     /// # Safety
     /// Within the [`Group::run`] that got `self`.
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     pub(crate) unsafe fn load<V: AesVec>(self, t: V::Token, j: usize) -> V {
         // SAFETY: register `j` is within the range the type's contract makes readable.
         unsafe { V::load_n(t, self.p.add(16 * V::LANES * j), self.blocks::<V>(j)) }
@@ -411,7 +411,7 @@ impl<const NV: usize> Regs<NV> {
     ///
     /// # Safety
     /// Within the [`Group::run`] that got `self`.
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     pub(crate) unsafe fn load_halves<V: AesVec>(self, t: V::Token, j: usize) -> V {
         let one = V::one(t);
         let mut lanes = [one.zero(); 4];
@@ -426,7 +426,7 @@ impl<const NV: usize> Regs<NV> {
     ///
     /// # Safety
     /// Within the [`Group::run`] that got `self`.
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     pub(crate) unsafe fn store<V: AesVec>(self, j: usize, v: V) {
         // SAFETY: register `j` is within the range the type's contract makes writable.
         unsafe { v.store_n(self.p.add(16 * V::LANES * j), self.blocks::<V>(j)) }
@@ -445,7 +445,7 @@ pub(crate) trait Group<V: AesVec> {
 
 /// Runs `g` over `blocks`, `carry` from one group to the next: groups of 8 registers
 /// (8 L blocks), then [`each_group_rest`] for the rest.
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 pub(crate) fn each_group<V: AesVec>(g: &impl Group<V>, blocks: &mut [Block], mut carry: V) {
     let mut chunks = blocks.chunks_exact_mut(8 * V::LANES);
     for c in &mut chunks {
@@ -458,7 +458,7 @@ pub(crate) fn each_group<V: AesVec>(g: &impl Group<V>, blocks: &mut [Block], mut
 /// Runs `g` over fewer than `8 L` blocks (with no loop, so that a short call's code has
 /// none of the group loop's): a group of 4 registers if there are that many, then one of
 /// 1 to 4 registers for the rest, the last one masked when it is not full.
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 pub(crate) fn each_group_rest<V: AesVec>(g: &impl Group<V>, mut rest: &mut [Block], mut carry: V) {
     let l = V::LANES;
     debug_assert!(rest.len() < 8 * l);

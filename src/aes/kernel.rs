@@ -19,7 +19,7 @@ use crate::vector::{AesVec, AtUse, Group, Keys, Regs, each_group, each_group_res
 /// Encrypts (`DEC` false) or decrypts each block in place. `SHORT`: fewer than `8 L`
 /// blocks, which run with no group loop and the keys read where used ([`AtUse`]: no frame
 /// of key copies); an entry of its own, so that the looping kernel's code is what it was.
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 pub(crate) fn blocks<V: AesVec, const DEC: bool, const SHORT: bool>(
     tok: V::Token,
     ks: &KeySchedule,
@@ -40,7 +40,7 @@ pub(crate) fn blocks<V: AesVec, const DEC: bool, const SHORT: bool>(
 /// Encrypts each block in place (`ks`, its keys read where used), each read as two
 /// 8-byte loads ([`crate::simd::aes::load_halves`]): blocks just stored as 8-byte halves
 /// (XTS's raw tweaks), which a whole-register load could not forward.
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 pub(crate) fn encrypt_halves<V: AesVec>(tok: V::Token, ks: &KeySchedule, b: &mut [Block]) {
     each_group(
         &Ecb::<V, false, _, true>(tok, AtUse(tok, &ks.enc), ks.rounds),
@@ -57,7 +57,7 @@ impl<V: AesVec, const DEC: bool, K: Keys<V> + Copy, const HALVES: bool> Group<V>
     for Ecb<V, DEC, K, HALVES>
 {
     /// One full cipher over the registers; nothing carried.
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     unsafe fn run<const NV: usize>(&self, r: Regs<NV>, carry: V) -> V {
         let (tok, mut rk, rounds) = (self.0, self.1, self.2);
         // (Keys read where used are read again in each group; held keys are left as they are.)

@@ -135,7 +135,7 @@ type State = [u64; 8];
 // S-box circuits. `x[b]` is bit b (LSB = 0) of every byte.
 
 /// Forward S-box without its constant: `x <- S(x) ^ 0x63` on every byte (113 gates).
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 fn sbox_fwd(s: &mut State) {
     let [x0, x1, x2, x3, x4, x5, x6, x7] = *s;
     let y14 = x4 ^ x2;
@@ -255,7 +255,7 @@ fn sbox_fwd(s: &mut State) {
 }
 
 /// Inverse S-box with its input constant left out: `x <- S^-1(x ^ 0x63)` (121 gates).
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 fn sbox_inv(s: &mut State) {
     let [x0, x1, x2, x3, x4, x5, x6, x7] = *s;
     let y0 = x7 ^ x4;
@@ -394,7 +394,7 @@ const NO_WRAP: [u64; 4] = [
 ];
 
 /// Stored (r, c) <- (r + J, c + S) for every lane.
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 fn rot<const J: u32, const S: u32>(x: u64) -> u64 {
     if S == 0 {
         x.rotate_right(16 * J)
@@ -404,7 +404,7 @@ fn rot<const J: u32, const S: u32>(x: u64) -> u64 {
     }
 }
 
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 fn xtime_planes(t: &State) -> State {
     [
         t[7],
@@ -419,7 +419,7 @@ fn xtime_planes(t: &State) -> State {
 }
 
 /// MixColumns on a state whose deficit is `K` (ShiftRows skipped K times, mod 4).
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 fn mix_columns_impl<const K: u32>(x: &mut State) {
     let a: State = core::array::from_fn(|b| match K {
         0 => rot::<1, 0>(x[b]),
@@ -439,7 +439,7 @@ fn mix_columns_impl<const K: u32>(x: &mut State) {
 }
 
 /// InvMixColumns = MixColumns after multiplying each column by 4x^2 + 5.
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 fn inv_mix_columns_bs<const K: u32>(x: &mut State) {
     let t: State = core::array::from_fn(|b| {
         x[b] ^ match K {
@@ -454,7 +454,7 @@ fn inv_mix_columns_bs<const K: u32>(x: &mut State) {
     mix_columns_impl::<K>(x);
 }
 
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 fn add_round_key(x: &mut State, k: &State) {
     for (a, b) in x.iter_mut().zip(k) {
         *a ^= b;
@@ -467,7 +467,7 @@ fn add_round_key(x: &mut State, k: &State) {
 // swaps of one word-address bit with one position bit reach word (b1 b0 b2), position
 // (row1 row0 col1 col0 lane1 lane0).
 
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 fn swapmove(w: &mut [u64; 8], a: usize, b: usize, shift: u32, mask: u64) {
     let t = ((w[a] >> shift) ^ w[b]) & mask;
     w[b] ^= t;
@@ -476,7 +476,7 @@ fn swapmove(w: &mut [u64; 8], a: usize, b: usize, shift: u32, mask: u64) {
 
 const PLANE_WORD: [usize; 8] = [0, 2, 4, 6, 1, 3, 5, 7];
 
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 fn transpose(w: &mut [u64; 8], forward: bool) {
     // (word bit, position shift, mask of positions with that bit clear), in order.
     const STEPS: [(usize, u32, u64); 6] = [
@@ -497,7 +497,7 @@ fn transpose(w: &mut [u64; 8], forward: bool) {
     }
 }
 
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 fn bitslice(blocks: &[Block; 4]) -> State {
     let mut w = [0u64; 8];
     for (lane, blk) in blocks.iter().enumerate() {
@@ -514,7 +514,7 @@ fn bitslice(blocks: &[Block; 4]) -> State {
 }
 
 /// Inverse of `bitslice`, then undoes a final deficit of `k` (0 or 2).
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 fn unbitslice(s: &State, k: usize, blocks: &mut [Block; 4]) {
     let mut w = [0u64; 8];
     for (b, &i) in PLANE_WORD.iter().enumerate() {
@@ -538,7 +538,7 @@ fn unbitslice(s: &State, k: usize, blocks: &mut [Block; 4]) {
 const ROW0: u128 = 0x0000_00ff_0000_00ff_0000_00ff_0000_00ff;
 
 /// The block with row r moved `k*r` columns forward (stored order for deficit `k`).
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 fn shift_columns(x: u128, k: usize) -> u128 {
     let mut out = x & ROW0;
     for r in 1..4 {
@@ -588,7 +588,7 @@ fn bitslice_keys(ks: &KeySchedule, decrypt: bool) -> [State; 15] {
 }
 
 /// The S-box layer (inverse when decrypting).
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 fn sub_bytes<const DECRYPT: bool>(x: &mut State) {
     if DECRYPT {
         sbox_inv(x);
@@ -599,7 +599,7 @@ fn sub_bytes<const DECRYPT: bool>(x: &mut State) {
 
 /// The MixColumns layer (inverse when decrypting) of round `i`, whose deficit is `i` mod 4
 /// encrypting, `-i` mod 4 decrypting.
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 fn mix_round<const DECRYPT: bool>(x: &mut State, i: usize) {
     // Deficits 1 and 3 trade places decrypting.
     match i % 4 {
@@ -613,7 +613,7 @@ fn mix_round<const DECRYPT: bool>(x: &mut State, i: usize) {
 }
 
 /// MixColumns (InvMixColumns when decrypting) for deficit `K`.
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 fn mix<const DECRYPT: bool, const K: u32>(x: &mut State) {
     if DECRYPT {
         inv_mix_columns_bs::<K>(x);

@@ -29,7 +29,7 @@ use crate::block::{Block, KeySchedule};
 use crate::vector::{AesVec, AtUse, Group, Keys, Regs, each_group, each_group_rest, middle_rounds};
 
 /// CBC-encrypts one stream in place, chaining from `iv` (updated to the last ciphertext).
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 pub(crate) fn encrypt<V: AesVec>(tok: V::Token, ks: &KeySchedule, iv: &mut Block, b: &mut [Block]) {
     let steps = b.len();
     let mut one = [Lane { iv: *iv, data: b }];
@@ -39,7 +39,7 @@ pub(crate) fn encrypt<V: AesVec>(tok: V::Token, ks: &KeySchedule, iv: &mut Block
 
 /// CBC-encrypts `steps` blocks of every lane (each holds at least that many), up to
 /// `8 L` lanes at a time, each chaining from its `iv` (updated to its last ciphertext).
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 pub(crate) fn encrypt_lanes<V: AesVec>(
     tok: V::Token,
     ks: &KeySchedule,
@@ -50,7 +50,7 @@ pub(crate) fn encrypt_lanes<V: AesVec>(
 }
 
 /// [`encrypt_lanes`] with at most `G` registers (`G L` lanes) at a time.
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 fn run<V: AesVec, const G: usize>(
     tok: V::Token,
     ks: &KeySchedule,
@@ -67,7 +67,7 @@ fn run<V: AesVec, const G: usize>(
     }
 }
 
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 fn enc_keys<V: AesVec, const G: usize, K: Keys<V>>(
     tok: V::Token,
     rk: K,
@@ -104,7 +104,7 @@ fn enc_keys<V: AesVec, const G: usize, K: Keys<V>>(
 ///
 /// # Safety
 /// Every lane holds at least `steps` blocks.
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 unsafe fn enc_n<V: AesVec, const NV: usize>(
     tok: V::Token,
     mut rk: impl Keys<V>,
@@ -162,7 +162,7 @@ unsafe fn enc_n<V: AesVec, const NV: usize>(
 /// `SHORT`: fewer than `8 L` blocks, which run with no group loop and the keys read where
 /// used ([`AtUse`]: no frame of key copies); an entry of its own, so that the looping
 /// kernel's code is what it was.
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 pub(crate) fn decrypt<V: AesVec, const SHORT: bool>(
     tok: V::Token,
     ks: &KeySchedule,
@@ -191,7 +191,7 @@ struct Dec<V: AesVec, K>(V::Token, K, usize);
 impl<V: AesVec, K: Keys<V> + Copy> Group<V> for Dec<V, K> {
     /// Decrypts the registers; every load is done before the first store. Carried: the
     /// ciphertext block before the registers, in the last lane.
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     unsafe fn run<const NV: usize>(&self, r: Regs<NV>, prev: V) -> V {
         let (tok, mut rk, rounds) = (self.0, self.1, self.2);
         // (Keys read where used are read again in each group; held keys are left as they are.)

@@ -127,42 +127,52 @@ fn short(k: Kernel, n: usize) -> bool {
 fn burn_stack<const OP: u8>(k: Kernel) {
     use crate::wipe::{depth, stack};
     match (k, OP) {
-        (Kernel::Portable, ENCRYPT) => stack::<{ depth(1568, 1712, 1744) }>(),
-        (Kernel::Portable, DECRYPT | DECRYPT_SHORT) => stack::<{ depth(2080, 2256, 2304) }>(),
-        (Kernel::Portable, _) => stack::<{ depth(1712, 2848, 2912) }>(),
+        (Kernel::Portable, ENCRYPT) => stack::<{ depth([1568, 1712, 1744, 1744, 1744, 65536]) }>(),
+        (Kernel::Portable, DECRYPT | DECRYPT_SHORT) => {
+            stack::<{ depth([2080, 2256, 2304, 2304, 2304, 65536]) }>()
+        }
+        (Kernel::Portable, _) => stack::<{ depth([1712, 2848, 2912, 2912, 2912, 65536]) }>(),
         #[cfg(simdcrypt_x86_64)]
-        (Kernel::AesNi(_), ENCRYPT) => stack::<{ depth(416, 400, 400) }>(),
+        (Kernel::AesNi(_), ENCRYPT) => stack::<{ depth([416, 400, 400, 400, 400, 65536]) }>(),
         #[cfg(simdcrypt_x86_64)]
-        (Kernel::AesNi(_), DECRYPT) => stack::<{ depth(272, 256, 256) }>(),
+        (Kernel::AesNi(_), DECRYPT) => stack::<{ depth([272, 256, 256, 256, 256, 65536]) }>(),
         #[cfg(simdcrypt_x86_64)]
-        (Kernel::AesNi(_), DECRYPT_SHORT) => stack::<{ depth(400, 400, 400) }>(),
+        (Kernel::AesNi(_), DECRYPT_SHORT) => stack::<{ depth([400, 400, 400, 400, 400, 65536]) }>(),
         #[cfg(simdcrypt_x86_64)]
-        (Kernel::AesNi(_), _) => stack::<{ depth(400, 1728, 2384) }>(),
+        (Kernel::AesNi(_), _) => stack::<{ depth([400, 1728, 2384, 2384, 2384, 65536]) }>(),
         #[cfg(simdcrypt_x86_64)]
-        (Kernel::VaesAvx2(t), ENCRYPT) => crate::wipe::stack_avx::<{ depth(416, 400, 400) }>(t),
-        #[cfg(simdcrypt_x86_64)]
-        (Kernel::VaesAvx2(t), DECRYPT) => crate::wipe::stack_avx::<{ depth(272, 368, 432) }>(t),
-        #[cfg(simdcrypt_x86_64)]
-        (Kernel::VaesAvx2(t), DECRYPT_SHORT) => {
-            crate::wipe::stack_avx::<{ depth(384, 400, 400) }>(t)
+        (Kernel::VaesAvx2(t), ENCRYPT) => {
+            crate::wipe::stack_avx::<{ depth([416, 400, 400, 400, 400, 65536]) }>(t)
         }
         #[cfg(simdcrypt_x86_64)]
-        (Kernel::VaesAvx2(t), _) => crate::wipe::stack_avx::<{ depth(720, 3200, 3872) }>(t),
+        (Kernel::VaesAvx2(t), DECRYPT) => {
+            crate::wipe::stack_avx::<{ depth([272, 368, 432, 432, 432, 65536]) }>(t)
+        }
+        #[cfg(simdcrypt_x86_64)]
+        (Kernel::VaesAvx2(t), DECRYPT_SHORT) => {
+            crate::wipe::stack_avx::<{ depth([384, 400, 400, 400, 400, 65536]) }>(t)
+        }
+        #[cfg(simdcrypt_x86_64)]
+        (Kernel::VaesAvx2(t), _) => {
+            crate::wipe::stack_avx::<{ depth([720, 3200, 3872, 3872, 3872, 65536]) }>(t)
+        }
         #[cfg(simdcrypt_x86_64)]
         (Kernel::VaesAvx512(t), ENCRYPT) => {
-            crate::wipe::stack_avx512::<{ depth(272, 256, 256) }>(t)
+            crate::wipe::stack_avx512::<{ depth([272, 256, 256, 256, 256, 65536]) }>(t)
         }
         #[cfg(simdcrypt_x86_64)]
         (Kernel::VaesAvx512(t), DECRYPT) => {
-            crate::wipe::stack_avx512::<{ depth(272, 416, 1424) }>(t)
+            crate::wipe::stack_avx512::<{ depth([272, 416, 1424, 1424, 1424, 65536]) }>(t)
         }
         #[cfg(simdcrypt_x86_64)]
         (Kernel::VaesAvx512(t), DECRYPT_SHORT) => {
             // (The zmm short entry's, which runs from `zmm_from` to 31 blocks.)
-            crate::wipe::stack_avx512::<{ depth(256, 320, 1504) }>(t)
+            crate::wipe::stack_avx512::<{ depth([256, 320, 1504, 1504, 1504, 65536]) }>(t)
         }
         #[cfg(simdcrypt_x86_64)]
-        (Kernel::VaesAvx512(t), _) => crate::wipe::stack_avx512::<{ depth(720, 3200, 3872) }>(t),
+        (Kernel::VaesAvx512(t), _) => {
+            crate::wipe::stack_avx512::<{ depth([720, 3200, 3872, 3872, 3872, 65536]) }>(t)
+        }
     }
 }
 /// AES-CBC under one key, on one backend.

@@ -207,7 +207,7 @@ impl CbcHmacSha1 {
     #[cfg(simdcrypt_x86_64)]
     #[inline(always)]
     fn burn_stack() {
-        crate::wipe::stack::<{ crate::wipe::depth(272, 544, 784) }>();
+        crate::wipe::stack::<{ crate::wipe::depth([272, 544, 784, 784, 784, 65536]) }>();
     }
 
     /// Encrypts (`seal`) or decrypts the whole 64-byte groups at the start of `buf[..split]`

@@ -58,7 +58,7 @@ pub(crate) fn compress_avx512(t: Avx512Token, state: &mut [u32; 5], blocks: &[[u
 
 /// One round over all lanes, the variables renamed by returning them in their new roles:
 /// `t` is a constant at every call once inlined, so every index into the W ring is one.
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 fn round<V: U32x>(
     f: impl Fn(V, V, V) -> V,
     k: V,
@@ -80,7 +80,7 @@ fn round<V: U32x>(
 
 /// Rounds `t..t + 20`, on one boolean function and one constant: written out (no loop,
 /// which LLVM would not unroll), so that each round's `t` is a constant.
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 fn rounds20<V: U32x>(
     f: impl Fn(V, V, V) -> V + Copy,
     k: V,
@@ -97,7 +97,7 @@ fn rounds20<V: U32x>(
 
 /// The 80 rounds of one block over all lanes: `s` (the five state vectors) updated in
 /// place, `w` (the sixteen schedule vectors) consumed.
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 fn block<V: U32x>(t: V::Token, s: &mut [V; 5], mut w: [V; 16]) {
     let x = rounds20(V::ch, V::splat(t, K[0]), &mut w, 0, *s);
     let x = rounds20(V::parity, V::splat(t, K[1]), &mut w, 20, x);
@@ -110,7 +110,7 @@ fn block<V: U32x>(t: V::Token, s: &mut [V; 5], mut w: [V; 16]) {
 
 /// The multi-lane kernel body: compresses `n = min(len)` blocks of `L` independent streams
 /// at once, `blocks[i]` into `states[i]`, one stream per lane of `V`.
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 pub(super) fn lanes<V: Lanes<L>, const L: usize>(
     t: V::Token,
     states: &mut [[u32; 5]; L],

@@ -76,35 +76,6 @@ pub(crate) enum Kernel {
     ShaNiAsm(shani::Form),
 }
 
-/// The stack wipe after a kernel, its depths by build (`crate::wipe::depth`) given per
-/// kernel in the enum's order.
-macro_rules! burn {
-    ($k:expr; portable $p:tt, ssse3 $s:tt, avx2 $a:tt, avx512 $z:tt, sha_ni $n:tt,
-        avx2_asm $aa:tt, sha_ni_asm $na:tt) => {{
-        use crate::wipe::{depth, stack};
-        macro_rules! d {
-            (($x:literal, $y:literal, $w:literal)) => {
-                depth($x, $y, $w)
-            };
-        }
-        match $k {
-            Kernel::Portable => stack::<{ d!($p) }>(),
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::Ssse3(_) => stack::<{ d!($s) }>(),
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::Avx2(t) => crate::wipe::stack_avx::<{ d!($a) }>(t),
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::Avx512(t) => crate::wipe::stack_avx512::<{ d!($z) }>(t),
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::ShaNi(_) => stack::<{ d!($n) }>(),
-            #[cfg(simdcrypt_asm)]
-            Kernel::Avx2Asm(t) => crate::wipe::stack_avx::<{ d!($aa) }>(t),
-            #[cfg(simdcrypt_asm)]
-            Kernel::ShaNiAsm(_) => stack::<{ d!($na) }>(),
-        }
-    }};
-}
-
 impl Kernel {
     /// Zeroes the stack a compression from a key-derived state just used (HMAC keying,
     /// and every HMAC compression after it), where the message schedule and chaining
@@ -113,9 +84,28 @@ impl Kernel {
     /// hashing of public data pays nothing.
     #[inline(always)]
     pub(crate) fn burn_stack(self) {
-        burn!(self; portable (992, 960, 1312), ssse3 (1632, 1664, 1760),
-            avx2 (2688, 2880, 2880), avx512 (2752, 2912, 2912), sha_ni (768, 736, 672),
-            avx2_asm (1952, 1920, 1952), sha_ni_asm (704, 704, 704));
+        use crate::wipe::{depth, stack};
+        match self {
+            Kernel::Portable => stack::<{ depth([992, 960, 1312, 1312, 1312, 65536]) }>(),
+            #[cfg(simdcrypt_x86_64)]
+            Kernel::Ssse3(_) => stack::<{ depth([1632, 1664, 1760, 1760, 1760, 65536]) }>(),
+            #[cfg(simdcrypt_x86_64)]
+            Kernel::Avx2(t) => {
+                crate::wipe::stack_avx::<{ depth([2688, 2880, 2880, 2880, 2880, 65536]) }>(t)
+            }
+            #[cfg(simdcrypt_x86_64)]
+            Kernel::Avx512(t) => {
+                crate::wipe::stack_avx512::<{ depth([2752, 2912, 2912, 2912, 2912, 65536]) }>(t)
+            }
+            #[cfg(simdcrypt_x86_64)]
+            Kernel::ShaNi(_) => stack::<{ depth([768, 736, 672, 672, 672, 65536]) }>(),
+            #[cfg(simdcrypt_asm)]
+            Kernel::Avx2Asm(t) => {
+                crate::wipe::stack_avx::<{ depth([1952, 1920, 1952, 1952, 1952, 65536]) }>(t)
+            }
+            #[cfg(simdcrypt_asm)]
+            Kernel::ShaNiAsm(_) => stack::<{ depth([704, 704, 704, 704, 704, 65536]) }>(),
+        }
     }
 
     /// Zeroes the stack below the caller of the one-shot HMAC's work function
@@ -124,9 +114,28 @@ impl Kernel {
     /// [`Kernel::burn_stack`] alone covers for the keyed calls. Measured as those are.
     #[inline(always)]
     pub(crate) fn burn_one_shot(self) {
-        burn!(self; portable (1504, 1472, 1728), ssse3 (2144, 2208, 2176),
-            avx2 (3232, 3360, 3296), avx512 (3232, 3360, 3328), sha_ni (800, 896, 896),
-            avx2_asm (2464, 2464, 2368), sha_ni_asm (608, 608, 608));
+        use crate::wipe::{depth, stack};
+        match self {
+            Kernel::Portable => stack::<{ depth([1504, 1472, 1728, 1728, 1728, 65536]) }>(),
+            #[cfg(simdcrypt_x86_64)]
+            Kernel::Ssse3(_) => stack::<{ depth([2144, 2208, 2176, 2176, 2176, 65536]) }>(),
+            #[cfg(simdcrypt_x86_64)]
+            Kernel::Avx2(t) => {
+                crate::wipe::stack_avx::<{ depth([3232, 3360, 3296, 3296, 3296, 65536]) }>(t)
+            }
+            #[cfg(simdcrypt_x86_64)]
+            Kernel::Avx512(t) => {
+                crate::wipe::stack_avx512::<{ depth([3232, 3360, 3328, 3328, 3328, 65536]) }>(t)
+            }
+            #[cfg(simdcrypt_x86_64)]
+            Kernel::ShaNi(_) => stack::<{ depth([800, 896, 896, 896, 896, 65536]) }>(),
+            #[cfg(simdcrypt_asm)]
+            Kernel::Avx2Asm(t) => {
+                crate::wipe::stack_avx::<{ depth([2464, 2464, 2368, 2368, 2368, 65536]) }>(t)
+            }
+            #[cfg(simdcrypt_asm)]
+            Kernel::ShaNiAsm(_) => stack::<{ depth([608, 608, 608, 608, 608, 65536]) }>(),
+        }
     }
 
     /// The kernel for a run of `blocks` blocks (and so the one whose frames

@@ -31,13 +31,13 @@ pub(crate) const IV: [u32; 5] = [
 pub(crate) const K: [u32; 4] = [0x5a82_7999, 0x6ed9_eba1, 0x8f1b_bcdc, 0xca62_c1d6];
 
 /// `Ch(b, c, d) = (b & c) | (!b & d)`, written as a sum of disjoint terms (`andn`).
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 fn ch(b: u32, c: u32, d: u32) -> u32 {
     (b & c).wrapping_add(!b & d)
 }
 
 /// `Parity(b, c, d) = b ^ c ^ d`.
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 fn parity(b: u32, c: u32, d: u32) -> u32 {
     b ^ c ^ d
 }
@@ -45,7 +45,7 @@ fn parity(b: u32, c: u32, d: u32) -> u32 {
 /// `Maj(b, c, d) = (b & c) | (b & d) | (c & d)`, written as a sum of disjoint terms with
 /// `b` (the newest variable, on the critical path) in one of them only: `c & d` is ready a
 /// round earlier.
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 fn maj(b: u32, c: u32, d: u32) -> u32 {
     (c & d).wrapping_add(b & (c ^ d))
 }
@@ -73,14 +73,14 @@ macro_rules! round5 {
 }
 
 /// The 80 rounds of one block over a precomputed `W[t] + K[t / 20]`.
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 pub(crate) fn rounds(state: &mut [u32; 5], wk: &[u32; 80]) {
     rounds_with(state, wk, |_| {});
 }
 
 /// The 80 rounds, calling `between(g)` after each group `g` (0..16) of five rounds: the
 /// SIMD backends compute the next blocks' schedule there, in the gaps of the round chain.
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 pub(crate) fn rounds_with(state: &mut [u32; 5], wk: &[u32; 80], mut between: impl FnMut(usize)) {
     let [mut a, mut b, mut c, mut d, mut e] = *state;
     let mut t = 0;
@@ -106,7 +106,7 @@ pub(crate) fn rounds_with(state: &mut [u32; 5], wk: &[u32; 80], mut between: imp
 }
 
 /// The scalar message schedule of one block, with the round constants added.
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 fn schedule(block: &[u8; 64], wk: &mut [u32; 80]) {
     let mut w = [0u32; 80];
     for (i, c) in block.as_chunks::<4>().0.iter().enumerate() {

@@ -25,7 +25,7 @@ use crate::cpu::Ssse3Token;
 use crate::simd::u32x::{Blocks4, U32x4};
 
 /// Step `j` (0..20) of a group's schedule: `V[j]` and `WK[4j..4j+4] = V[j] + K[j / 5]`.
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 fn schedule_step<V: Blocks4>(
     t: V::Token,
     j: usize,
@@ -53,7 +53,7 @@ fn schedule_step<V: Blocks4>(
 
 /// Blocks `B i .. B i + B` for `B = BLOCKS` (1 or 2), the last repeated where fewer are
 /// left (its rounds are then skipped).
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 fn group<V: Blocks4>(blocks: &[[u8; 64]], i: usize) -> Option<[&[u8; 64]; 2]> {
     let b0 = blocks.get(V::BLOCKS * i)?;
     let b1 = if V::BLOCKS == 2 {
@@ -70,7 +70,7 @@ fn group<V: Blocks4>(blocks: &[[u8; 64]], i: usize) -> Option<[&[u8; 64]; 2]> {
 /// round groups, two after the rest. Two: the first ten steps after the first ten round
 /// groups of the first block, the other ten likewise in the second (faster than computing
 /// the schedule in one go).
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 fn steps_after<V: Blocks4>(b: usize, g: usize, mut step: impl FnMut(usize)) {
     if V::BLOCKS == 1 {
         if g < 12 {
@@ -86,7 +86,7 @@ fn steps_after<V: Blocks4>(b: usize, g: usize, mut step: impl FnMut(usize)) {
 
 /// The rounds of block `b` (a constant at each call: the steps' indexes into `v` must be
 /// constants) of this group, with the next group's schedule steps in their gaps.
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 fn block<V: Blocks4>(
     t: V::Token,
     state: &mut [u32; 5],
@@ -100,13 +100,13 @@ fn block<V: Blocks4>(
     soft::rounds_with(
         state,
         flat(wk),
-        #[inline(always)]
+        #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
         |g| {
             if let Some(n) = upcoming {
                 steps_after::<V>(
                     b,
                     g,
-                    #[inline(always)]
+                    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
                     |j| schedule_step(t, j, n, v, next),
                 );
             }
@@ -115,7 +115,7 @@ fn block<V: Blocks4>(
 }
 
 /// The one-stream kernel body: compresses whole blocks into the state.
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 pub(super) fn pipelined<V: Blocks4>(t: V::Token, state: &mut [u32; 5], blocks: &[[u8; 64]]) {
     let Some(first) = group::<V>(blocks, 0) else {
         return;
@@ -140,7 +140,7 @@ pub(super) fn pipelined<V: Blocks4>(t: V::Token, state: &mut [u32; 5], blocks: &
 }
 
 /// One block's schedule buffer as the rounds read it.
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 fn flat(wk: &[[u32; 4]; 20]) -> &[u32; 80] {
     wk.as_flattened().try_into().expect("80 words")
 }

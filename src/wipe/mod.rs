@@ -12,20 +12,13 @@ use core::sync::atomic::{Ordering, compiler_fence};
 mod x86;
 
 mod reach;
-#[cfg(any(
-    all(test, feature = "std"),
-    all(not(simdcrypt_x86_64), not(simdcrypt_wipe_site))
-))]
-pub(crate) use reach::CLASS_DEPTH;
 pub(crate) use reach::depth;
-#[cfg(not(simdcrypt_x86_64))]
-use reach::margin;
 #[cfg(all(test, feature = "std"))]
 pub(crate) use reach::repaint;
 #[cfg(all(test, feature = "std"))]
 pub(crate) use reach::{DRY, LOWEST, PAINT, PAINTED, REACH, SITES};
 #[cfg(test)]
-use reach::{dry_run, reach, stack_pointer};
+use reach::{dry_run, stack_pointer};
 
 /// Overwrites `bytes` with zeros: one 16-byte volatile store per 16 bytes, single-byte
 /// volatile stores for the rest.
@@ -75,14 +68,11 @@ pub(crate) fn words(words: &mut [u32]) {
 ///
 /// Call it right after the kernel returns, from the function that called the kernel (the
 /// kernel entries are `#[inline(never)]`, so their frames lie below that function's).
-/// How deep it reaches depends on the build class `build.rs` sets (docs/design.md,
-/// "Stack and register wipes"):
-/// - optimised for speed (opt-level 2 or 3): `BYTES` plus [`margin`], `BYTES` measured
-///   for this call site (`leak_tests::wipes_reach_as_deep_as_calls_write`), the stores
-///   written out up to 512 bytes, deeper a loop of four stores a pass;
-/// - any other opt-level: [`CLASS_DEPTH`] bytes at every call site, as a store loop (the
-///   frames of unoptimised or size-optimised code vary more between compilers than the
-///   wipe's cost matters there).
+/// `BYTES` is how far it reaches: [`depth`] of the site's measured depths, which picks the
+/// one measured at this build's optimisation level and adds a margin
+/// (`leak_tests::wipes_reach_as_deep_as_calls_write` checks them, docs/design.md "Stack
+/// and register wipes"). Up to 512 bytes the stores are written out, deeper a loop of
+/// four stores a pass.
 ///
 /// The stores go from the top of the area down, 16 or 32 bytes apart, so that a stack
 /// about to overflow faults on its guard page instead of writing past it.
@@ -100,17 +90,14 @@ pub(crate) fn stack<const BYTES: usize>() {
         )
     };
     #[cfg(test)]
-    if dry_run(reach(BYTES), stack_pointer()) {
+    if dry_run(BYTES, stack_pointer()) {
         return;
     }
     #[cfg(simdcrypt_x86_64)]
     x86::stack_xmm::<BYTES>();
     #[cfg(not(simdcrypt_x86_64))]
     {
-        #[cfg(simdcrypt_wipe_site)]
         stack_area::<BYTES>();
-        #[cfg(not(simdcrypt_wipe_site))]
-        stack_area::<CLASS_DEPTH>();
         after_wipe();
     }
 }
@@ -124,8 +111,8 @@ fn stack_area<const BYTES: usize>() {
     let p = area.as_mut_ptr().cast::<Chunk>();
     for i in (0..size_of::<Area<BYTES>>() / 16).rev() {
         // SAFETY: `i` is below the area's size in 16-byte chunks (`BYTES` is a multiple of
-        // 16, checked in `stack`, and `repr(C, align(16))` puts the two arrays together):
-        // an aligned chunk of the local area, written (never read) as a whole.
+        // 16, checked in `stack`, and `repr(align(16))` aligns it): an aligned chunk of the
+        // local area, written (never read) as a whole.
         unsafe { core::ptr::write_volatile(p.add(i), ZERO) };
     }
     compiler_fence(Ordering::SeqCst);
@@ -179,19 +166,10 @@ proven_by! {
     Avx512: VaesAvx512Token, Avx512Token;
 }
 
-/// `N` aligned 16-byte chunks of stack, and [`EXTRA`] more.
+/// `BYTES` bytes of stack, 16-aligned.
 #[cfg(not(simdcrypt_x86_64))]
 #[repr(C, align(16))]
-struct Area<const BYTES: usize>([u8; BYTES], [Chunk; EXTRA]);
-
-/// The margin's chunks where a site's wipe adds a margin to its depth: [`margin`] of the
-/// deepest site, as one constant (an array's length cannot depend on `BYTES`).
-#[cfg(not(simdcrypt_x86_64))]
-const EXTRA: usize = if cfg!(simdcrypt_wipe_site) {
-    margin(4096) / 16
-} else {
-    0
-};
+struct Area<const BYTES: usize>([u8; BYTES]);
 
 /// A 16-byte chunk.
 #[cfg(not(simdcrypt_x86_64))]

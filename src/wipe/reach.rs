@@ -1,51 +1,43 @@
-//! How far each wipe reaches (a site's measured depth by build, the margin, the class
-//! depth of builds not optimised for speed) and, in test builds, the dry runs that measure
-//! it: a leaf of `crate::wipe`, which its x86-64 assembly (`src/arch/x86_64/wipe.rs`) reads
+//! How far each wipe reaches (a site's measured depth by optimisation level, and the
+//! margin) and, in test builds, the dry runs that measure it: a leaf of `crate::wipe`, which its x86-64 assembly (`src/arch/x86_64/wipe.rs`) reads
 //! too.
 
-/// A site's depth by build, in bytes: the deepest its kernels wrote below it in release
-/// builds (opt-level 3 without debug assertions: the release profile, other codegen-unit
-/// counts, fat LTO, `-C target-cpu=native`, nightly), with debug assertions (as `cargo
-/// test` builds with this crate's test profile), and at opt-level 2 (with and without),
-/// measured by the leak tests.
-#[cfg_attr(not(simdcrypt_wipe_site), allow(dead_code))]
-pub(crate) const fn depth(release: usize, debug_assertions: usize, opt_level_2: usize) -> usize {
-    if cfg!(simdcrypt_wipe_opt2) {
-        opt_level_2
-    } else if cfg!(debug_assertions) {
-        debug_assertions
-    } else {
-        release
-    }
+/// How far a call site's wipe reaches in this build, in bytes: the deepest its kernels
+/// wrote below it in builds at this build's optimisation level (`by_level`, measured by
+/// the leak tests and written into the site by `.ci/wipe-depths`), and a [`margin`].
+///
+/// `by_level`'s columns, in order, are the levels of [`LEVEL`]: opt-level 3 (the release
+/// profile, other codegen-unit counts, fat LTO, `-C target-cpu=native`, frame pointers),
+/// opt-level 3 with debug assertions (this crate's test profile), 2, 1, `s` and `z`
+/// (one column), and 0. Each is the deepest over the builds of its level that CI makes
+/// (with and without debug assertions, frame pointers or `target-cpu=native`).
+/// The result is a whole number of 16-byte chunks.
+pub(crate) const fn depth(by_level: [usize; 6]) -> usize {
+    let bytes = by_level[LEVEL].div_ceil(16) * 16;
+    bytes + margin(bytes)
 }
 
-/// Bytes a call site's wipe adds to its measured depth `bytes` in builds optimised for speed
-/// (an eighth, rounded up to 32, and 32 more):
-/// room for frames a little deeper than any measured ([`depth`] says over which builds).
-#[cfg_attr(not(simdcrypt_wipe_site), allow(dead_code))]
-pub(crate) const fn margin(bytes: usize) -> usize {
-    (bytes / 8).div_ceil(32) * 32 + 32
-}
-
-/// Bytes every wipe covers in builds not optimised for speed (see [`super::stack`]): the deepest
-/// a call writes in that class (opt-level 0: unoptimised frames; 1, `s`, `z`), measured by
-/// the leak tests, with room to spare.
-#[cfg_attr(simdcrypt_wipe_site, allow(dead_code))]
-pub(crate) const CLASS_DEPTH: usize = if cfg!(simdcrypt_wipe_unoptimised) {
-    256 * 1024
+/// The column of a depth table ([`depth`]) that this build's wipes read: its optimisation
+/// level (`simdcrypt_opt_level`, set by `build.rs` from the profile and `RUSTFLAGS`).
+pub(crate) const LEVEL: usize = if cfg!(simdcrypt_opt_level = "2") {
+    2
+} else if cfg!(simdcrypt_opt_level = "1") {
+    3
+} else if cfg!(any(simdcrypt_opt_level = "s", simdcrypt_opt_level = "z")) {
+    4
+} else if cfg!(simdcrypt_opt_level = "0") {
+    5
+} else if cfg!(debug_assertions) {
+    1
 } else {
-    8 * 1024
+    0
 };
 
-/// How far a wipe of a site measured at `site` bytes reaches in this build: the site's
-/// depth and [`margin`] where optimised for speed, else [`CLASS_DEPTH`].
-#[cfg_attr(not(any(test, simdcrypt_x86_64)), allow(dead_code))]
-pub(super) const fn reach(site: usize) -> usize {
-    if cfg!(simdcrypt_wipe_site) {
-        site + margin(site)
-    } else {
-        CLASS_DEPTH
-    }
+/// Bytes a call site's wipe adds to its measured depth `bytes`: room for frames a little
+/// deeper than any measured (other compilers, flags that no CI build sets): an eighth,
+/// rounded up to 32, and 32 more.
+pub(crate) const fn margin(bytes: usize) -> usize {
+    (bytes / 8).div_ceil(32) * 32 + 32
 }
 
 /// The stack pointer where this is inlined: in a wipe, where its area starts.

@@ -63,7 +63,7 @@ impl<V: AesVec> Next<V> {
     /// What [`next_tweaks`] makes a new unit's registers from: [`Consts::fresh_bases`] of
     /// its `T_0` (made once per group, where it is called), in the CPU's form; for a step,
     /// `w` (unused).
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn bases(self, w: &[V; G]) -> [V; G] {
         match self {
             Next::Fresh(t, FreshTweaks::Clmul) => Consts::fresh_bases::<true>(t),
@@ -94,7 +94,7 @@ struct RoundKeys<'a, V: AesVec> {
 
 impl<'a, V: AesVec> RoundKeys<'a, V> {
     /// `looped`: whether a loop of groups uses them.
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn new<const DEC: bool>(tok: V::Token, ks: &'a KeySchedule, looped: bool) -> Self {
         let keys = if DEC { &ks.dec } else { &ks.enc };
         let at_use = V::REGISTERS >= 32 || !looped;
@@ -112,7 +112,7 @@ impl<'a, V: AesVec> RoundKeys<'a, V> {
     }
 
     /// The round count (10 or 14).
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn rounds(&self) -> usize {
         self.ks.rounds
     }
@@ -120,7 +120,7 @@ impl<'a, V: AesVec> RoundKeys<'a, V> {
     /// Broadcasting where used: the schedule behind a pointer the compiler cannot see
     /// through ([`Keys::fence`]), so that it broadcasts the keys again in each group
     /// instead of hoisting them out of the loop (and spilling them).
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn opaque(mut self) -> Self {
         self.fence();
         self
@@ -129,7 +129,7 @@ impl<'a, V: AesVec> RoundKeys<'a, V> {
 
 impl<V: AesVec> Keys<V> for RoundKeys<'_, V> {
     /// Round key `i` in every lane.
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn at(&self, i: usize) -> V {
         if self.at_use {
             self.sched.at(i)
@@ -138,14 +138,14 @@ impl<V: AesVec> Keys<V> for RoundKeys<'_, V> {
         }
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn fence(&mut self) {
         if self.at_use {
             self.sched.fence();
         }
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn last(&self, rounds: usize) -> V {
         if self.at_use {
             self.sched.last(rounds)
@@ -167,7 +167,7 @@ struct Consts<V> {
 }
 
 impl<V: AesVec> Consts<V> {
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn new(rk: RoundKeys<'_, V>) -> Self {
         let kr = rk.last(rk.rounds());
         Consts {
@@ -183,7 +183,7 @@ impl<V: AesVec> Consts<V> {
     ///
     /// `CLMUL`: by [`AesVec::mul_x_lanes_clmul`] (the fused loop's, under AES rounds),
     /// else [`AesVec::mul_x_lanes`] (a call's first, on its critical path).
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn fresh_bases<const CLMUL: bool>(t: V) -> [V; G] {
         let mut b = [t; G];
         for (j, x) in b.iter_mut().enumerate().take(8 / V::LANES) {
@@ -202,7 +202,7 @@ impl<V: AesVec> Consts<V> {
     /// (shifts that differ per lane). Each register is one step from a base, not from the
     /// register before it (a chain of steps is slower), and the bases are made once per
     /// group (made in each half of the group, they cost the gain; docs/design.md).
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn fresh_from(&self, bases: &[V; G], j: usize) -> V {
         let m = 8 / V::LANES;
         if j < m {
@@ -214,7 +214,7 @@ impl<V: AesVec> Consts<V> {
 
     /// `w` for a unit's first group ([`Consts::fresh_from`]), for the first `need` registers
     /// (the rest are left as they are).
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn first(&self, t: V, w: &mut [V; G], need: usize) {
         let bases = Self::fresh_bases::<false>(t);
         for (j, x) in w.iter_mut().enumerate().take(need) {
@@ -233,7 +233,7 @@ impl<V: AesVec> Consts<V> {
 /// at most a group (`len <= 128 L`) if it is [`SHORT`]; `k2` (if any) comes with one
 /// unit. `fresh`: how a multi-unit call makes each
 /// next unit's first tweaks.
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 pub(super) unsafe fn units<V: AesVec, const DEC: bool, const PATH: u8>(
     tok: V::Token,
     unit_keys: UnitKeys<'_>,
@@ -280,7 +280,7 @@ pub(super) unsafe fn units<V: AesVec, const DEC: bool, const PATH: u8>(
 ///
 /// # Safety
 /// `src` readable and `dst` writable for `128 L` bytes, equal or disjoint.
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 unsafe fn group<V: AesVec, const DEC: bool>(
     tok: V::Token,
     rk: RoundKeys<'_, V>,
@@ -331,7 +331,7 @@ unsafe fn group<V: AesVec, const DEC: bool>(
 
 /// `w[from..from + 4]` for the next group, from themselves (or, for a new unit, from
 /// `bases`: [`Consts::fresh_bases`] of its `T_0`).
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 fn next_tweaks<V: AesVec>(
     w: &mut [V; G],
     from: usize,
@@ -352,7 +352,7 @@ fn next_tweaks<V: AesVec>(
 ///
 /// # Safety
 /// As [`units`] for one unit.
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 unsafe fn unit<V: AesVec, const DEC: bool, const PATH: u8>(
     tok: V::Token,
     rk: RoundKeys<'_, V>,
@@ -490,14 +490,14 @@ unsafe fn unit<V: AesVec, const DEC: bool, const PATH: u8>(
 /// (time over one 4 KiB unit's, 0.844 -> 0.868, medians of 5 alternating runs, Intel
 /// family 6 model 167); level from 16 KiB, where a batch of 64 tweaks leaves the stores
 /// time to drain.
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 pub(super) fn tweaks<V: AesVec>(tok: V::Token, k2: &KeySchedule, tw: &mut [Block]) {
     crate::aes::kernel::encrypt_halves::<V>(tok, k2, tw);
 }
 
 /// `w[i]` (`i < 8`, public) by a branch per value: indexed with a run-time `i`, the whole
 /// array would be kept in memory (a 512-byte spill on zmm, in every frame to wipe).
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 fn pick<V: AesVec>(w: &[V; G], i: usize) -> V {
     match i {
         0 => w[0],
@@ -512,7 +512,7 @@ fn pick<V: AesVec>(w: &[V; G], i: usize) -> V {
 }
 
 /// `w[i] = v` (`i < 8`, public), by a branch per value (see [`pick`]).
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 fn put<V: AesVec>(w: &mut [V; G], i: usize, v: V) {
     match i {
         0 => w[0] = v,
@@ -533,7 +533,7 @@ fn put<V: AesVec>(w: &mut [V; G], i: usize, v: V) {
 ///
 /// # Safety
 /// `src` readable and `dst` writable for `16 * n` bytes, equal or disjoint.
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 unsafe fn tail<V: AesVec, const DEC: bool, const NV: usize>(
     tok: V::Token,
     rk: RoundKeys<'_, V>,
@@ -571,7 +571,7 @@ unsafe fn tail<V: AesVec, const DEC: bool, const NV: usize>(
 ///
 /// # Safety
 /// As [`units`]; `len % (128 L) == 0`.
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 unsafe fn units_fused<V: AesVec, const DEC: bool>(
     tok: V::Token,
     rk: RoundKeys<'_, V>,

@@ -182,41 +182,51 @@ impl Kernel {
     fn burn_stack(self, path: u8) {
         use crate::wipe::{depth, stack};
         match (self, path) {
-            (Kernel::Aes(AesKernel::Portable), _) => stack::<{ depth(3808, 3936, 3936) }>(),
+            (Kernel::Aes(AesKernel::Portable), _) => {
+                stack::<{ depth([3808, 3936, 3936, 3936, 3936, 65536]) }>()
+            }
             // (Registers only, but the calls to it write return addresses and saved registers.)
             #[cfg(simdcrypt_x86_64)]
-            (_, BLOCK) => stack::<{ depth(272, 256, 256) }>(),
+            (_, BLOCK) => stack::<{ depth([272, 256, 256, 256, 256, 65536]) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::Aes(AesKernel::AesNi(_)), SHORT) => stack::<{ depth(272, 624, 624) }>(),
+            (Kernel::Aes(AesKernel::AesNi(_)), SHORT) => {
+                stack::<{ depth([272, 624, 624, 624, 624, 65536]) }>()
+            }
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::Aes(AesKernel::AesNi(_)), ONE) => stack::<{ depth(512, 912, 1360) }>(),
+            (Kernel::Aes(AesKernel::AesNi(_)), ONE) => {
+                stack::<{ depth([512, 912, 1360, 1360, 1360, 65536]) }>()
+            }
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::Aes(AesKernel::AesNi(_)), _) => stack::<{ depth(848, 1104, 1456) }>(),
+            (Kernel::Aes(AesKernel::AesNi(_)), _) => {
+                stack::<{ depth([848, 1104, 1456, 1456, 1456, 65536]) }>()
+            }
             #[cfg(simdcrypt_x86_64)]
             (Kernel::Aes(AesKernel::VaesAvx2(t)), SHORT) => {
-                crate::wipe::stack_avx::<{ depth(336, 752, 1120) }>(t)
+                crate::wipe::stack_avx::<{ depth([336, 752, 1120, 1120, 1120, 65536]) }>(t)
             }
             #[cfg(simdcrypt_x86_64)]
             (Kernel::Aes(AesKernel::VaesAvx2(t)), ONE) => {
-                crate::wipe::stack_avx::<{ depth(896, 1504, 2672) }>(t)
+                crate::wipe::stack_avx::<{ depth([896, 1504, 2672, 2672, 2672, 65536]) }>(t)
             }
             #[cfg(simdcrypt_x86_64)]
             (Kernel::Aes(AesKernel::VaesAvx2(t)), _) => {
-                crate::wipe::stack_avx::<{ depth(1232, 1808, 3056) }>(t)
+                crate::wipe::stack_avx::<{ depth([1232, 1808, 3056, 3056, 3056, 65536]) }>(t)
             }
             #[cfg(simdcrypt_asm)]
-            (Kernel::VaesAvx2Asm(t), _) => crate::wipe::stack_avx::<{ depth(672, 672, 672) }>(t),
+            (Kernel::VaesAvx2Asm(t), _) => {
+                crate::wipe::stack_avx::<{ depth([672, 672, 672, 672, 672, 65536]) }>(t)
+            }
             #[cfg(simdcrypt_x86_64)]
             (Kernel::Aes(AesKernel::VaesAvx512(t)), SHORT) => {
-                crate::wipe::stack_avx512::<{ depth(320, 784, 2240) }>(t)
+                crate::wipe::stack_avx512::<{ depth([320, 784, 2240, 2240, 2240, 65536]) }>(t)
             }
             #[cfg(simdcrypt_x86_64)]
             (Kernel::Aes(AesKernel::VaesAvx512(t)), ONE) => {
-                crate::wipe::stack_avx512::<{ depth(352, 2464, 3440) }>(t)
+                crate::wipe::stack_avx512::<{ depth([352, 2464, 3440, 3440, 3440, 65536]) }>(t)
             }
             #[cfg(simdcrypt_x86_64)]
             (Kernel::Aes(AesKernel::VaesAvx512(t)), _) => {
-                crate::wipe::stack_avx512::<{ depth(1008, 3152, 3872) }>(t)
+                crate::wipe::stack_avx512::<{ depth([1008, 3152, 3872, 3872, 3872, 65536]) }>(t)
             }
         }
     }

@@ -7,7 +7,7 @@ use crate::block::{Block, KeySchedule};
 use crate::cpu::AesNiToken;
 
 /// Loads a block (unaligned).
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 pub(crate) fn load(b: &Block) -> __m128i {
     // SAFETY: `b` is 16 readable bytes; `loadu` has no alignment requirement; SSE2 is
     // part of x86-64.
@@ -15,14 +15,14 @@ pub(crate) fn load(b: &Block) -> __m128i {
 }
 
 /// Stores a block (unaligned).
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 pub(crate) fn store(b: &mut Block, v: __m128i) {
     // SAFETY: `b` is 16 writable bytes; `storeu` has no alignment requirement.
     unsafe { _mm_storeu_si128(b.as_mut_ptr().cast(), v) }
 }
 
 /// The 15 round-key slots as registers (unused slots are zero).
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 pub(crate) fn load_keys(keys: &[Block; 15]) -> [__m128i; 15] {
     let mut k = [load(&keys[0]); 15];
     for (x, b) in k.iter_mut().zip(keys) {
@@ -36,7 +36,7 @@ pub(crate) fn load_keys(keys: &[Block; 15]) -> [__m128i; 15] {
 /// (its ShiftRows moves nothing when the four columns are equal) and adds the constant.
 /// What `aeskeygenassist` and a shuffle make, on a chain of two short-latency instructions
 /// (`aeskeygenassist` has the longer latency on Intel cores).
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 fn sub_word<const W: i32, const ROT: bool, const RCON: i32>(x: __m128i) -> __m128i {
     let b = 4 * W;
     let lane = if ROT {
@@ -56,7 +56,7 @@ fn sub_word<const W: i32, const ROT: bool, const RCON: i32>(x: __m128i) -> __m12
 
 /// The four words after `prev` in a 128-bit step: `w[i] = w[i - Nk] ^ w[i - 1]` folded over
 /// the lanes (a prefix XOR of `prev`), each then XORed with `t` (the transformed word).
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 fn fold(prev: __m128i, t: __m128i) -> __m128i {
     // SAFETY: SSE2 is part of x86-64.
     unsafe {
@@ -67,14 +67,14 @@ fn fold(prev: __m128i, t: __m128i) -> __m128i {
 }
 
 /// One 128-bit step of the AES-128 schedule.
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 fn step128<const RCON: i32>(k: __m128i) -> __m128i {
     fold(k, sub_word::<3, true, RCON>(k))
 }
 
 /// One 6-word step of the AES-192 schedule: `a` holds words `i-6..i-2`, the low half of
 /// `b` words `i-2..i`; returns the next 6 words the same way (`b`'s high half unused).
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 fn step192<const RCON: i32>(a: __m128i, b: __m128i) -> (__m128i, __m128i) {
     // RotWord(SubWord(b1)) ^ rcon.
     let na = fold(a, sub_word::<1, true, RCON>(b));
@@ -102,7 +102,7 @@ pub(crate) unsafe fn expand(t: AesNiToken, key: &[u8], rounds: usize, ks: *mut K
 ///
 /// # Safety
 /// `p` is valid for writes of 15 blocks.
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 unsafe fn put(p: *mut Block, i: usize, x: __m128i) {
     debug_assert!(i < 15);
     // SAFETY: block `i < 15` of the caller's 15 (`storeu`: no alignment needed).

@@ -28,27 +28,27 @@ use crate::cpu::AesNiToken;
 use crate::sha1::shani::{Form, bswap128, forms, load_state, quad, store_state, twenty};
 
 /// Loads block `i` of a 64-byte group.
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 fn load_g(g: &[u8; 64], i: usize) -> __m128i {
     let b: &Block = g[16 * i..16 * i + 16].try_into().expect("16 bytes");
     load(b)
 }
 
 /// Stores block `i` of a 64-byte group.
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 fn store_g(g: &mut [u8; 64], i: usize, v: __m128i) {
     let b: &mut Block = (&mut g[16 * i..16 * i + 16]).try_into().expect("16 bytes");
     store(b, v);
 }
 
 /// Loads the four blocks of a 64-byte group.
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 fn load_group(g: &[u8; 64]) -> [__m128i; 4] {
     [load_g(g, 0), load_g(g, 1), load_g(g, 2), load_g(g, 3)]
 }
 
 /// Stores four blocks as a 64-byte group.
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 fn store_group(g: &mut [u8; 64], v: &[__m128i; 4]) {
     for (i, v) in v.iter().enumerate() {
         store_g(g, i, *v);

@@ -54,7 +54,7 @@ use core::arch::x86_64::*;
 use crate::cpu::{Avx512Token, ShaNiToken};
 
 /// Loads 16 bytes (unaligned).
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 fn load(b: &[u8; 64], i: usize) -> __m128i {
     let c: &[u8; 16] = b[16 * i..16 * i + 16].try_into().expect("16 bytes");
     // SAFETY: `c` is 16 readable bytes; `loadu` has no alignment requirement; SSE2 is part
@@ -222,7 +222,7 @@ macro_rules! twenty {
 pub(crate) use twenty;
 
 /// The ring of message vectors [`quad!`] extends, from the block's first four.
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 pub(crate) fn ring(first: [__m128i; 4]) -> [__m128i; 8] {
     let [a, b, c, d] = first;
     // SAFETY: SSE2 is part of x86-64.
@@ -231,7 +231,7 @@ pub(crate) fn ring(first: [__m128i; 4]) -> [__m128i; 8] {
 }
 
 /// A block's four 16-byte pieces, raw (big-endian) as loaded.
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 fn pieces(b: &[u8; 64]) -> [__m128i; 4] {
     [load(b, 0), load(b, 1), load(b, 2), load(b, 3)]
 }
@@ -469,7 +469,7 @@ pub(crate) fn compress(form: Form, state: &mut [u32; 5], blocks: &[[u8; 64]]) {
 /// Up to 15 bytes as the low bytes of a register, the rest zero, read piece by piece
 /// (8, 4, 2, 1 bytes by the bits of the length, which is public): no byte outside `b`,
 /// and no staging through memory, whose narrow stores a wide load could not forward.
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 fn load_short(b: &[u8]) -> __m128i {
     debug_assert!(b.len() < 16);
     let mut w = [0u64; 2];

@@ -2,7 +2,6 @@
 //! assembly that lowers the stack pointer over the area, stores zeros from the top down and
 //! restores it, then clears the vector registers with zero idioms.
 
-use super::reach::reach;
 #[cfg(test)]
 use super::reach::{dry_run, stack_pointer};
 
@@ -22,8 +21,8 @@ pub(super) fn stack_xmm<const BYTES: usize>() {
     // stepped down, which would chain them one a cycle.)
     // SAFETY: without `nostack` the stack pointer is aligned for a call (16 bytes) and
     // the stack below it belongs to the asm block, which restores the stack pointer; the
-    // stores stay in the `reach(BYTES)` bytes (a multiple of 16: the site's depth and
-    // margin, or the class depth) below it, written from the top down, so the first touch
+    // stores stay in the `BYTES` bytes (a multiple of 16: the site's depth and
+    // margin) below it, written from the top down, so the first touch
     // of an unmapped guard page faults. The stack pointer is lowered over the area first,
     // so that nothing is written below it (where a signal handler's frame could go, and
     // which valgrind reports). Every register the C ABI lets a call clobber is declared
@@ -50,8 +49,8 @@ pub(super) fn stack_xmm<const BYTES: usize>() {
             "jne 2b",
             "3:",
             "add rsp, {bytes}",
-            odd = const unrolled(reach(BYTES) / 16),
-            bytes = const reach(BYTES) / 16 * 16,
+            odd = const unrolled(BYTES / 16),
+            bytes = const BYTES / 16 * 16,
             clobber_abi("C"),
         );
     }
@@ -173,7 +172,7 @@ fn high_registers(vl: bool) {
 #[cfg_attr(test, track_caller)]
 pub(super) fn stack_ymm<const BYTES: usize, const ZMM: bool>() {
     #[cfg(test)]
-    if dry_run(reach(BYTES), stack_pointer()) {
+    if dry_run(BYTES, stack_pointer()) {
         return;
     }
     if ZMM {
@@ -183,7 +182,7 @@ pub(super) fn stack_ymm<const BYTES: usize, const ZMM: bool>() {
         high_registers_where_present();
     }
     // SAFETY: the caller's token proves AVX; as in `stack_xmm`, the stack pointer is
-    // lowered over the area (`reach(BYTES)`, rounded up to 32, and 32 more bytes) and
+    // lowered over the area (`BYTES`, rounded up to 32, and 32 more bytes) and
     // restored, and the stores stay in it, from the top down (one unaligned store for the
     // top 32 bytes, then aligned ones from the old stack pointer rounded down to 32, the
     // odd ones and then a loop of four, as in `stack_xmm`). Every register the C ABI lets
@@ -214,10 +213,10 @@ pub(super) fn stack_ymm<const BYTES: usize, const ZMM: bool>() {
             "jne 2b",
             "3:",
             "add rsp, {bytes}",
-            odd = const unrolled(reach(BYTES).div_ceil(32) * 2) / 2,
-            looped = const (reach(BYTES).div_ceil(32) - unrolled(reach(BYTES).div_ceil(32) * 2) / 2)
+            odd = const unrolled(BYTES.div_ceil(32) * 2) / 2,
+            looped = const (BYTES.div_ceil(32) - unrolled(BYTES.div_ceil(32) * 2) / 2)
                 * 32,
-            bytes = const reach(BYTES).div_ceil(32) * 32 + 32,
+            bytes = const BYTES.div_ceil(32) * 32 + 32,
             clobber_abi("C"),
         );
     }

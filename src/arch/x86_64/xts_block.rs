@@ -56,7 +56,7 @@ unsafe fn encrypt_tweak(tok: AesNiToken, k2: &KeySchedule, t: &Block) -> __m128i
 /// A raw tweak, as two 8-byte loads ([`load_halves`]): `Xts` makes a sector's tweak block
 /// with `u128` arithmetic and stores it as two 8-byte halves, which one 16-byte load
 /// could not forward from (docs/design.md, "XTS kernel shape").
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 pub(crate) fn load_tweak(t: &Block) -> __m128i {
     // SAFETY: `t` is 16 readable bytes.
     unsafe { load_halves(t.as_ptr()) }
@@ -187,31 +187,31 @@ unsafe fn steal_one<const DEC: bool>(
 impl AesOne for AesNiToken {
     type Reg = __m128i;
 
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn zero(self) -> __m128i {
         // SAFETY: SSE2 is part of x86-64.
         unsafe { _mm_setzero_si128() }
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn load(self, b: &Block) -> __m128i {
         load(b)
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     unsafe fn load_halves(self, p: *const u8) -> __m128i {
         // SAFETY: the caller's contract.
         unsafe { load_halves(p) }
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn encrypt_tweak(self, k2: &KeySchedule, t: &Block) -> __m128i {
         // SAFETY: the token (AES-NI).
         unsafe { encrypt_tweak(self, k2, t) }
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     unsafe fn steal<const DEC: bool>(self, k: &KeySchedule, t: &Block, io: InOut, rem: usize) {
         // SAFETY: the caller's contract; the token (AES-NI, SSSE3, SSE4.1).
         unsafe { steal::<DEC>(self, k, t, io.src, io.dst, rem) }
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     unsafe fn steal_one<const DEC: bool>(
         self,
         k: &KeySchedule,

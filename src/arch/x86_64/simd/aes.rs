@@ -27,7 +27,7 @@ use crate::vector::AesVec;
 ///
 /// # Safety
 /// `p` readable for 16 bytes (at any alignment).
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 pub(crate) unsafe fn load_halves(p: *const u8) -> __m128i {
     /// Eight bytes at any alignment, read by one volatile load.
     #[derive(Clone, Copy)]
@@ -113,7 +113,7 @@ pub(crate) use width_entries;
 /// Methods `fn f(self, o: Self) -> Self` that are one intrinsic on the registers.
 macro_rules! ops {
     ($w:ident: $($f:ident $i:ident),*) => {$(
-        #[inline(always)]
+        #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
         fn $f(self, o: Self) -> Self {
             // SAFETY: see the top of the impl.
             $w(unsafe { $i(self.0, o.0) })
@@ -125,17 +125,17 @@ macro_rules! ops {
 /// contract makes the bytes readable or writable; the rest as the top of the impl says.)
 macro_rules! mem {
     ($w:ident: $tok:ty, $zero:ident, $load:ident, $store:ident) => {
-        #[inline(always)]
+        #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
         fn zero(_: $tok) -> Self {
             // SAFETY: see the top of the impl.
             $w(unsafe { $zero() })
         }
-        #[inline(always)]
+        #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
         unsafe fn load(_: $tok, p: *const u8) -> Self {
             // SAFETY: the caller's contract (`16 LANES` readable bytes); see the top of the impl.
             $w(unsafe { $load(p.cast()) })
         }
-        #[inline(always)]
+        #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
         unsafe fn store(self, p: *mut u8) {
             // SAFETY: the caller's contract (`16 LANES` writable bytes); see the top of the impl.
             unsafe { $store(p.cast(), self.0) }
@@ -164,7 +164,7 @@ macro_rules! barrier {
 pub(crate) struct Xmm(__m128i);
 impl Xmm {
     /// The register's block.
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     pub(crate) fn reg(self) -> __m128i {
         self.0
     }
@@ -188,37 +188,37 @@ impl AesVec for Xmm {
 
     type One = AesNiToken;
 
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn one(t: AesNiToken) -> AesNiToken {
         t
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn splat_reg(_: AesNiToken, x: __m128i) -> Self {
         Xmm(x)
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn from_blocks(_: AesNiToken, b: [__m128i; 4]) -> Self {
         Xmm(b[0])
     }
     mem!(Xmm: AesNiToken, _mm_setzero_si128, _mm_loadu_si128, _mm_storeu_si128);
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     unsafe fn load_part(t: AesNiToken, p: *const u8, n: usize) -> Self {
         debug_assert_eq!(n, 1);
         // SAFETY: `n == 1`: the caller's contract is `load`'s.
         unsafe { Self::load(t, p) }
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     unsafe fn store_part(self, p: *mut u8, n: usize) {
         debug_assert_eq!(n, 1);
         // SAFETY: `n == 1`: the caller's contract is `store`'s.
         unsafe { self.store(p) }
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     unsafe fn gather(t: AesNiToken, p: &[*mut u8; 4], off: usize) -> Self {
         // SAFETY: the caller's contract for lane 0.
         unsafe { Self::load(t, p[0].add(off)) }
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     unsafe fn scatter(self, p: &[*mut u8; 4], off: usize) {
         // SAFETY: the caller's contract for lane 0.
         unsafe { self.store(p[0].add(off)) }
@@ -230,7 +230,7 @@ impl AesVec for Xmm {
         aesdec _mm_aesdec_si128,
         aesdeclast _mm_aesdeclast_si128
     );
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn mul_x_lanes(self, k: usize) -> Self {
         let t = self.0;
         // SAFETY: see the top of the impl.
@@ -245,7 +245,7 @@ impl AesVec for Xmm {
             Xmm(_mm_xor_si128(_mm_xor_si128(shifted, hi), red))
         }
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn mul_x_group_xor(self, k: Self) -> Self {
         // SAFETY: see the top of the impl.
         unsafe {
@@ -254,7 +254,7 @@ impl AesVec for Xmm {
             Xmm(_mm_xor_si128(_mm_slli_si128::<1>(self.0), red)).xor(k)
         }
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn mul_x_bytes_xor(self, n: usize, k: Self) -> Self {
         // SAFETY: see the top of the impl.
         unsafe {
@@ -267,11 +267,11 @@ impl AesVec for Xmm {
             Xmm(_mm_xor_si128(up, red)).xor(k)
         }
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn shift_in(a: Self, _: Self) -> Self {
         a
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn barrier(s: &mut [Self; 8]) {
         barrier!(s, xmm_reg);
     }
@@ -294,22 +294,22 @@ impl AesVec for Ymm {
     // `VaesAvx2Token` or a `Ymm` exists, so the CPU has AVX2, VAES and VPCLMULQDQ.
     type One = AesNiToken;
 
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn one(t: VaesAvx2Token) -> AesNiToken {
         t.aesni()
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn splat_reg(_: VaesAvx2Token, x: __m128i) -> Self {
         // SAFETY: see the top of the impl.
         Ymm(unsafe { _mm256_broadcastsi128_si256(x) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn from_blocks(_: VaesAvx2Token, b: [__m128i; 4]) -> Self {
         // SAFETY: see the top of the impl.
         Ymm(unsafe { _mm256_set_m128i(b[1], b[0]) })
     }
     mem!(Ymm: VaesAvx2Token, _mm256_setzero_si256, _mm256_loadu_si256, _mm256_storeu_si256);
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     unsafe fn load_part(t: VaesAvx2Token, p: *const u8, n: usize) -> Self {
         // Two lanes: a part is one block, moved as xmm (`vpmaskmovq` is slow on AMD cores:
         // an odd block count's one-block tail).
@@ -320,7 +320,7 @@ impl AesVec for Ymm {
         // SAFETY: the caller's contract (one block readable); AVX as above.
         Ymm(unsafe { _mm256_zextsi128_si256(_mm_loadu_si128(p.cast())) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     unsafe fn store_part(self, p: *mut u8, n: usize) {
         if n >= 2 {
             // SAFETY: the caller's contract (two blocks writable).
@@ -329,12 +329,12 @@ impl AesVec for Ymm {
         // SAFETY: the caller's contract (one block writable); AVX as above.
         unsafe { _mm_storeu_si128(p.cast(), _mm256_castsi256_si128(self.0)) }
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     unsafe fn gather(_: VaesAvx2Token, p: &[*mut u8; 4], off: usize) -> Self {
         // SAFETY: the caller's contract for lanes 0 and 1; AVX as above.
         Ymm(unsafe { _mm256_loadu2_m128i(p[1].add(off).cast(), p[0].add(off).cast()) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     unsafe fn scatter(self, p: &[*mut u8; 4], off: usize) {
         // SAFETY: the caller's contract for lanes 0 and 1; AVX as above.
         unsafe { _mm256_storeu2_m128i(p[1].add(off).cast(), p[0].add(off).cast(), self.0) }
@@ -346,7 +346,7 @@ impl AesVec for Ymm {
         aesdec _mm256_aesdec_epi128,
         aesdeclast _mm256_aesdeclast_epi128
     );
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn mul_x_lanes(self, k: usize) -> Self {
         let t = self.0;
         // SAFETY: see the top of the impl.
@@ -363,7 +363,7 @@ impl AesVec for Ymm {
             Ymm(_mm256_xor_si256(_mm256_xor_si256(shifted, hi), red))
         }
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn mul_x_group_xor(self, k: Self) -> Self {
         // SAFETY: see the top of the impl.
         unsafe {
@@ -372,7 +372,7 @@ impl AesVec for Ymm {
             Ymm(_mm256_xor_si256(_mm256_bslli_epi128::<2>(self.0), red)).xor(k)
         }
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn mul_x_bytes_xor(self, n: usize, k: Self) -> Self {
         // SAFETY: see the top of the impl.
         unsafe {
@@ -394,12 +394,12 @@ impl AesVec for Ymm {
             Ymm(_mm256_xor_si256(up, red)).xor(k)
         }
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn shift_in(a: Self, b: Self) -> Self {
         // SAFETY: see the top of the impl. (Low lane: `a`'s high; high lane: `b`'s low.)
         Ymm(unsafe { _mm256_permute2x128_si256::<0x21>(a.0, b.0) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn barrier(s: &mut [Self; 8]) {
         // SAFETY: see the top of the impl (AVX).
         unsafe { barrier_ymm(s) }
@@ -414,7 +414,7 @@ fn barrier_zmm(s: &mut [Zmm; 8]) {
 }
 
 /// The 64-bit elements of the first `n` blocks (`n <= 4`) enabled.
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 fn mask_zmm(n: usize) -> __mmask8 {
     ((1u32 << (2 * n)) - 1) as __mmask8
 }
@@ -429,16 +429,16 @@ impl AesVec for Zmm {
     // VPCLMULQDQ.
     type One = AesNiToken;
 
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn one(t: VaesAvx512Token) -> AesNiToken {
         t.vaes_avx2().aesni()
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn splat_reg(_: VaesAvx512Token, x: __m128i) -> Self {
         // SAFETY: see the top of the impl.
         Zmm(unsafe { _mm512_broadcast_i32x4(x) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn from_blocks(_: VaesAvx512Token, b: [__m128i; 4]) -> Self {
         // SAFETY: see the top of the impl.
         Zmm(unsafe {
@@ -448,18 +448,18 @@ impl AesVec for Zmm {
         })
     }
     mem!(Zmm: VaesAvx512Token, _mm512_setzero_si512, _mm512_loadu_si512, _mm512_storeu_si512);
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     unsafe fn load_part(_: VaesAvx512Token, p: *const u8, n: usize) -> Self {
         // SAFETY: the mask enables only the `n` blocks the caller makes readable; masked
         // elements do not fault.
         Zmm(unsafe { _mm512_maskz_loadu_epi64(mask_zmm(n), p.cast()) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     unsafe fn store_part(self, p: *mut u8, n: usize) {
         // SAFETY: the mask enables only the `n` blocks the caller makes writable.
         unsafe { _mm512_mask_storeu_epi64(p.cast(), mask_zmm(n), self.0) }
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     unsafe fn gather(t: VaesAvx512Token, p: &[*mut u8; 4], off: usize) -> Self {
         let hi = [p[2], p[3], p[2], p[3]];
         // SAFETY: the caller's contract for lanes 0 to 3, two at a time; AVX-512F as above.
@@ -471,7 +471,7 @@ impl AesVec for Zmm {
             Zmm(_mm512_inserti64x4::<1>(_mm512_castsi256_si512(a.0), b.0))
         }
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     unsafe fn scatter(self, p: &[*mut u8; 4], off: usize) {
         let hi = [p[2], p[3], p[2], p[3]];
         // SAFETY: the caller's contract for lanes 0 to 3, two at a time; AVX-512F as above.
@@ -480,7 +480,7 @@ impl AesVec for Zmm {
             Ymm(_mm512_extracti64x4_epi64::<1>(self.0)).scatter(&hi, off);
         }
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn xor3(self, a: Self, b: Self) -> Self {
         // SAFETY: see the top of the impl.
         Zmm(unsafe { _mm512_ternarylogic_epi64::<0x96>(self.0, a.0, b.0) })
@@ -492,7 +492,7 @@ impl AesVec for Zmm {
         aesdec _mm512_aesdec_epi128,
         aesdeclast _mm512_aesdeclast_epi128
     );
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn mul_x_lanes(self, k: usize) -> Self {
         let t = self.0;
         // SAFETY: see the top of the impl.
@@ -512,7 +512,7 @@ impl AesVec for Zmm {
             Zmm(_mm512_ternarylogic_epi64::<0x96>(shifted, hi, red))
         }
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn mul_x_lanes_clmul(self, k: usize) -> Self {
         let t = self.0;
         // SAFETY: see the top of the impl.
@@ -530,7 +530,7 @@ impl AesVec for Zmm {
             ))
         }
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn mul_x_group_xor(self, k: Self) -> Self {
         // SAFETY: see the top of the impl.
         unsafe {
@@ -543,7 +543,7 @@ impl AesVec for Zmm {
             ))
         }
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn mul_x_bytes_xor(self, n: usize, k: Self) -> Self {
         // SAFETY: see the top of the impl.
         unsafe {
@@ -565,13 +565,13 @@ impl AesVec for Zmm {
             Zmm(_mm512_ternarylogic_epi64::<0x96>(up, red, k.0))
         }
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn shift_in(a: Self, b: Self) -> Self {
         // SAFETY: see the top of the impl. (`b:a` shifted down six 64-bit elements:
         // `a`'s lane 3, then `b`'s lanes 0..3.)
         Zmm(unsafe { _mm512_alignr_epi64::<6>(b.0, a.0) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn with_lane_of(self, _: VaesAvx512Token, lane: usize, from: Self, from_lane: usize) -> Self {
         // The two 64-bit elements of lane `lane` take `from`'s elements `2 from_lane` and
         // `2 from_lane + 1`; the others keep `self`'s.
@@ -587,7 +587,7 @@ impl AesVec for Zmm {
             )
         })
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn barrier(s: &mut [Self; 8]) {
         // SAFETY: see the top of the impl (AVX-512F).
         unsafe { barrier_zmm(s) }

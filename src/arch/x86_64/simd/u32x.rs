@@ -42,22 +42,22 @@ pub(crate) trait U32x: Copy {
     fn rol<const L: i32, const R: i32>(self) -> Self;
 
     /// `a ^ b ^ c`.
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn xor3(a: Self, b: Self, c: Self) -> Self {
         a.xor(b).xor(c)
     }
     /// `Ch(b, c, d) = (b & c) | (!b & d)`, as `d ^ (b & (c ^ d))`.
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn ch(b: Self, c: Self, d: Self) -> Self {
         d.xor(b.and(c.xor(d)))
     }
     /// `Parity(b, c, d) = b ^ c ^ d`.
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn parity(b: Self, c: Self, d: Self) -> Self {
         Self::xor3(b, c, d)
     }
     /// `Maj(b, c, d)`, as `(b & c) | (d & (b | c))`.
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn maj(b: Self, c: Self, d: Self) -> Self {
         b.and(c).or(d.and(b.or(c)))
     }
@@ -89,7 +89,7 @@ pub(crate) trait Blocks4: U32x {
 /// by `#[repr(transparent)]` wrappers of one vector register of exactly `L` lanes, so that
 /// loads and stores are plain unaligned reads and writes of `[u32; L]` (`vmovdqu`).
 pub(crate) trait Lanes<const L: usize>: U32x {
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn load(_: Self::Token, x: &[u32; L]) -> Self {
         const { assert!(size_of::<Self>() == size_of::<[u32; L]>()) };
         // SAFETY: `Self` is a vector register of `L` lanes (the size is checked above), for
@@ -97,7 +97,7 @@ pub(crate) trait Lanes<const L: usize>: U32x {
         // no alignment requirement. The token proves the CPU has the register width.
         unsafe { x.as_ptr().cast::<Self>().read_unaligned() }
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn store(self, x: &mut [u32; L]) {
         const { assert!(size_of::<Self>() == size_of::<[u32; L]>()) };
         // SAFETY: as in `load`; `x` is that many writable bytes.
@@ -109,7 +109,7 @@ pub(crate) trait Lanes<const L: usize>: U32x {
 }
 
 /// The `pshufb` pattern that byte-swaps every 32-bit word of a 128-bit lane.
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 fn bswap32() -> __m128i {
     // SAFETY: SSE2 is part of x86-64.
     unsafe { _mm_set_epi8(12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3) }
@@ -117,7 +117,7 @@ fn bswap32() -> __m128i {
 
 /// Block `i` of each lane's message: the bounds checks first, so that the loops that load
 /// the rows have no exit and are unrolled.
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 fn rows_of<'a, const L: usize>(blocks: &[&'a [[u8; 64]]; L], i: usize) -> [&'a [u8; 64]; L] {
     core::array::from_fn(|l| &blocks[l][i])
 }
@@ -128,7 +128,7 @@ pub(crate) struct U32x4(__m128i);
 
 impl U32x4 {
     /// Bytes `16i..16i + 16` of `b` (unaligned).
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn load16(b: &[u8; 64], i: usize) -> __m128i {
         let c: &[u8; 16] = b[16 * i..16 * i + 16].try_into().expect("16 bytes");
         // SAFETY: `c` is 16 readable bytes; `loadu` has no alignment requirement; SSE2 is
@@ -140,32 +140,32 @@ impl U32x4 {
 impl U32x for U32x4 {
     type Token = Ssse3Token;
 
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn splat(_: Ssse3Token, x: u32) -> Self {
         // SAFETY: SSE2 is part of x86-64.
         Self(unsafe { _mm_set1_epi32(x as i32) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn add(self, o: Self) -> Self {
         // SAFETY: SSE2 is part of x86-64.
         Self(unsafe { _mm_add_epi32(self.0, o.0) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn xor(self, o: Self) -> Self {
         // SAFETY: SSE2 is part of x86-64.
         Self(unsafe { _mm_xor_si128(self.0, o.0) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn and(self, o: Self) -> Self {
         // SAFETY: SSE2 is part of x86-64.
         Self(unsafe { _mm_and_si128(self.0, o.0) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn or(self, o: Self) -> Self {
         // SAFETY: SSE2 is part of x86-64.
         Self(unsafe { _mm_or_si128(self.0, o.0) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn rol<const L: i32, const R: i32>(self) -> Self {
         const { assert!(L + R == 32) };
         // SAFETY: SSE2 is part of x86-64.
@@ -178,28 +178,28 @@ impl Blocks4 for U32x4 {
     type Wk = [[[u32; 4]; 20]; 1];
     const WK_ZERO: Self::Wk = [[[0; 4]; 20]; 1];
 
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn load_be(_: Ssse3Token, blocks: [&[u8; 64]; 2], j: usize) -> Self {
         let x = Self::load16(blocks[0], j);
         // SAFETY: a `U32x4` is made only with an `Ssse3Token`: the CPU has SSSE3.
         Self(unsafe { _mm_shuffle_epi8(x, bswap32()) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn down1(self) -> Self {
         // SAFETY: SSE2 is part of x86-64.
         Self(unsafe { _mm_srli_si128::<4>(self.0) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn up3(self) -> Self {
         // SAFETY: SSE2 is part of x86-64.
         Self(unsafe { _mm_slli_si128::<12>(self.0) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn middle(hi: Self, lo: Self) -> Self {
         // SAFETY: a `U32x4` is made only with an `Ssse3Token`: the CPU has SSSE3.
         Self(unsafe { _mm_alignr_epi8::<8>(hi.0, lo.0) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn store_wk(self, wk: &mut Self::Wk, j: usize) {
         // SAFETY: `wk[0][j]` is 16 writable bytes; `storeu` has no alignment requirement.
         unsafe { _mm_storeu_si128(wk[0][j].as_mut_ptr().cast(), self.0) }
@@ -213,7 +213,7 @@ pub(crate) struct U32x8(__m256i);
 
 impl U32x8 {
     /// Transposes an 8x8 matrix of words held as eight rows.
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn transpose(r: [__m256i; 8]) -> [__m256i; 8] {
         // SAFETY: called only with the rows of `U32x8` values, made with an `Avx2Token`:
         // the CPU has AVX2.
@@ -253,32 +253,32 @@ impl U32x for U32x8 {
 
     // SAFETY (every block in this impl): a `U32x8` is made only with an `Avx2Token`: the
     // CPU has AVX2.
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn splat(_: Avx2Token, x: u32) -> Self {
         // SAFETY: the token proves AVX.
         Self(unsafe { _mm256_set1_epi32(x as i32) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn add(self, o: Self) -> Self {
         // SAFETY: see the impl.
         Self(unsafe { _mm256_add_epi32(self.0, o.0) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn xor(self, o: Self) -> Self {
         // SAFETY: see the impl.
         Self(unsafe { _mm256_xor_si256(self.0, o.0) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn and(self, o: Self) -> Self {
         // SAFETY: see the impl.
         Self(unsafe { _mm256_and_si256(self.0, o.0) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn or(self, o: Self) -> Self {
         // SAFETY: see the impl.
         Self(unsafe { _mm256_or_si256(self.0, o.0) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn rol<const L: i32, const R: i32>(self) -> Self {
         const { assert!(L + R == 32) };
         // SAFETY: see the impl.
@@ -296,7 +296,7 @@ impl Blocks4 for U32x8 {
     type Wk = [[[u32; 4]; 20]; 2];
     const WK_ZERO: Self::Wk = [[[0; 4]; 20]; 2];
 
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn load_be(_: Avx2Token, blocks: [&[u8; 64]; 2], j: usize) -> Self {
         let (lo, hi) = (U32x4::load16(blocks[0], j), U32x4::load16(blocks[1], j));
         // SAFETY: the token proves AVX2.
@@ -306,22 +306,22 @@ impl Blocks4 for U32x8 {
             _mm256_shuffle_epi8(x, bswap)
         })
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn down1(self) -> Self {
         // SAFETY: see `impl U32x for U32x8`.
         Self(unsafe { _mm256_srli_si256::<4>(self.0) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn up3(self) -> Self {
         // SAFETY: see `impl U32x for U32x8`.
         Self(unsafe { _mm256_slli_si256::<12>(self.0) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn middle(hi: Self, lo: Self) -> Self {
         // SAFETY: see `impl U32x for U32x8`.
         Self(unsafe { _mm256_alignr_epi8::<8>(hi.0, lo.0) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn store_wk(self, wk: &mut Self::Wk, j: usize) {
         // SAFETY: see `impl U32x for U32x8`; `wk[i][j]` is 16 writable bytes; `storeu` has
         // no alignment requirement.
@@ -336,7 +336,7 @@ impl Blocks4 for U32x8 {
 }
 
 impl Lanes<8> for U32x8 {
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn words(_: Avx2Token, blocks: &[&[[u8; 64]]; 8], i: usize) -> [Self; 16] {
         // Rows: the two 32-byte halves of each lane's block; the transposes turn the first
         // halves into W[0..8] and the second into W[8..16]. (Loops, not closures: a closure
@@ -370,7 +370,7 @@ impl Lanes<8> for U32x8 {
 pub(crate) struct U32x8Vl(U32x8);
 
 impl U32x8Vl {
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn tern<const F: i32>(a: Self, b: Self, c: Self) -> Self {
         // SAFETY: a `U32x8Vl` is made only with an `Avx512Token`: the CPU has AVX-512 F
         // and VL.
@@ -383,49 +383,49 @@ impl U32x8Vl {
 impl U32x for U32x8Vl {
     type Token = Avx512Token;
 
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn splat(t: Avx512Token, x: u32) -> Self {
         Self(U32x8::splat(t.avx2(), x))
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn add(self, o: Self) -> Self {
         Self(self.0.add(o.0))
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn xor(self, o: Self) -> Self {
         Self(self.0.xor(o.0))
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn and(self, o: Self) -> Self {
         Self(self.0.and(o.0))
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn or(self, o: Self) -> Self {
         Self(self.0.or(o.0))
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn rol<const L: i32, const R: i32>(self) -> Self {
         const { assert!(L + R == 32) };
         // SAFETY: a `U32x8Vl` is made only with an `Avx512Token`: the CPU has AVX-512 F
         // and VL.
         Self(U32x8(unsafe { _mm256_rol_epi32::<L>(self.0.0) }))
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn xor3(a: Self, b: Self, c: Self) -> Self {
         Self::tern::<PARITY>(a, b, c)
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn ch(b: Self, c: Self, d: Self) -> Self {
         Self::tern::<CH>(b, c, d)
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn maj(b: Self, c: Self, d: Self) -> Self {
         Self::tern::<MAJ>(b, c, d)
     }
 }
 
 impl Lanes<8> for U32x8Vl {
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn words(t: Avx512Token, blocks: &[&[[u8; 64]]; 8], i: usize) -> [Self; 16] {
         let w = U32x8::words(t.avx2(), blocks, i);
         let mut out = [Self::splat(t, 0); 16];
@@ -448,14 +448,14 @@ const PARITY: i32 = 0x96;
 const MAJ: i32 = 0xe8;
 
 impl U32x16 {
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn tern<const F: i32>(a: Self, b: Self, c: Self) -> Self {
         // SAFETY: a `U32x16` is made only with an `Avx512Token`: the CPU has AVX-512 F.
         Self(unsafe { _mm512_ternarylogic_epi32::<F>(a.0, b.0, c.0) })
     }
 
     /// Transposes a 16x16 matrix of words held as sixteen rows.
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn transpose(r: [__m512i; 16]) -> [__m512i; 16] {
         // SAFETY: called only with the rows of `U32x16` values, made with an
         // `Avx512Token`: the CPU has AVX-512 F.
@@ -497,53 +497,53 @@ impl U32x for U32x16 {
 
     // SAFETY (every block in this impl): a `U32x16` is made only with an `Avx512Token`:
     // the CPU has AVX-512 F.
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn splat(_: Avx512Token, x: u32) -> Self {
         // SAFETY: the token proves AVX-512 F.
         Self(unsafe { _mm512_set1_epi32(x as i32) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn add(self, o: Self) -> Self {
         // SAFETY: see the impl.
         Self(unsafe { _mm512_add_epi32(self.0, o.0) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn xor(self, o: Self) -> Self {
         // SAFETY: see the impl.
         Self(unsafe { _mm512_xor_si512(self.0, o.0) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn and(self, o: Self) -> Self {
         // SAFETY: see the impl.
         Self(unsafe { _mm512_and_si512(self.0, o.0) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn or(self, o: Self) -> Self {
         // SAFETY: see the impl.
         Self(unsafe { _mm512_or_si512(self.0, o.0) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn rol<const L: i32, const R: i32>(self) -> Self {
         const { assert!(L + R == 32) };
         // SAFETY: see the impl.
         Self(unsafe { _mm512_rol_epi32::<L>(self.0) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn xor3(a: Self, b: Self, c: Self) -> Self {
         Self::tern::<PARITY>(a, b, c)
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn ch(b: Self, c: Self, d: Self) -> Self {
         Self::tern::<CH>(b, c, d)
     }
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn maj(b: Self, c: Self, d: Self) -> Self {
         Self::tern::<MAJ>(b, c, d)
     }
 }
 
 impl Lanes<16> for U32x16 {
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn words(_: Avx512Token, blocks: &[&[[u8; 64]]; 16], i: usize) -> [Self; 16] {
         // Each lane's 64-byte block is one row; the transpose turns the rows into W.
         // SAFETY: the token proves AVX-512 F and BW; each block is 64 readable bytes;
