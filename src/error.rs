@@ -122,6 +122,15 @@ pub enum Error {
         /// The width given, in bits.
         bits: u32,
     },
+    /// An XTS tweak step ([`Tweaks::step`](crate::xts::Tweaks::step)) that is 0 modulo
+    /// 2^bits (the counter's width): every data unit would get the same tweak, and equal
+    /// plaintext units would give equal ciphertext.
+    ZeroTweakStep {
+        /// The step given.
+        step: u128,
+        /// The counter's width, in bits ([`Tweaks::wrap_bits`](crate::xts::Tweaks::wrap_bits)).
+        bits: u32,
+    },
     /// A backend this CPU (or this build) cannot run.
     BackendUnavailable(Backend),
     /// A backend that does not implement the algorithm asked for (SHA-NI for AES, say).
@@ -292,6 +301,11 @@ impl fmt::Display for Error {
             Error::InvalidWrapBits { bits } => write!(
                 f,
                 "wrap_bits {bits} is not a tweak counter width (32, 64 or 128 accepted)"
+            ),
+            Error::ZeroTweakStep { step, bits } => write!(
+                f,
+                "tweak step {step} is 0 modulo 2^{bits} (the counter's width): every data unit \
+                 would get the same tweak"
             ),
             Error::BackendUnavailable(b) => {
                 write!(

@@ -69,7 +69,10 @@ fn tweaks_and_area(x: &Xts, p: &Xts, key: &[u8], inp: &Input, size: usize, n: us
         };
         if be { c.to_be_bytes() } else { c.to_le_bytes() }
     };
-    let valid = matches!(bits, 32 | 64 | 128);
+    let width_ok = matches!(bits, 32 | 64 | 128);
+    // A step of 0 modulo 2^bits would give every unit the same tweak: refused.
+    let step_zero = width_ok && (bits == 128 && step == 0 || bits < 128 && step % (1u128 << bits) == 0);
+    let valid = width_ok && !step_zero;
     let src = &inp.data[..n * size];
     let mut got = src.to_vec();
     let r = match (inp.out_of_place, inp.decrypt) {
@@ -79,7 +82,12 @@ fn tweaks_and_area(x: &Xts, p: &Xts, key: &[u8], inp: &Input, size: usize, n: us
         (false, true) => x.decrypt_sectors_with(&mut got, size, tw),
     };
     if !valid {
-        assert_eq!(r, Err(Error::InvalidWrapBits { bits }));
+        let want = if width_ok {
+            Error::ZeroTweakStep { step, bits }
+        } else {
+            Error::InvalidWrapBits { bits }
+        };
+        assert_eq!(r, Err(want));
         assert_eq!(got, src, "refused call wrote");
         let mut area = inp.data.clone();
         assert!(x.encrypt_area(&mut area, size, tw).is_err());

@@ -785,8 +785,9 @@ impl Xts {
         /// offsets, VeraCrypt's 512-byte data units; see [`Tweaks`]) in one pipelined call,
         /// as fast as [`Xts::encrypt_sectors`], which is this with [`Tweaks::new`].
         ///
-        /// `Err` (and `buf` untouched) as [`Xts::encrypt_sectors`], and for a tweak width that
-        /// is not 32, 64 or 128 ([`Error::InvalidWrapBits`]).
+        /// `Err` (and `buf` untouched) as [`Xts::encrypt_sectors`], for a tweak width that
+        /// is not 32, 64 or 128 ([`Error::InvalidWrapBits`]), and for a step that is 0
+        /// modulo 2^width ([`Error::ZeroTweakStep`]).
         ///
         /// ```
         /// use simdcrypt::{Xts, xts::Tweaks};

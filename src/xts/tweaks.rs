@@ -21,8 +21,15 @@ use crate::aes::Block;
 /// 32 bits of the sector number.
 ///
 /// [`Tweaks::new`]`(first)` is [`Xts::encrypt_sectors`](crate::Xts::encrypt_sectors)'s own
-/// convention (step 1, 128 bits, little-endian). A width other than 32, 64 or 128 is
-/// refused by the call that uses the value ([`Error::InvalidWrapBits`]).
+/// convention (step 1, 128 bits, little-endian). A width other than 32, 64 or 128
+/// ([`Error::InvalidWrapBits`]) and a step that is 0 modulo 2^bits
+/// ([`Error::ZeroTweakStep`]: every unit would get the same tweak) are refused by the call
+/// that uses the value.
+///
+/// The counter wraps around at 2^bits, inside a call as across calls: dm-crypt's `plain`
+/// wraps at 2^32 on disks of more than 2^32 sectors, and a step that is not 0 but shares
+/// factors with 2^bits (8 at 32 bits, say) repeats tweaks after 2^bits / gcd units, as the
+/// format itself does. Only a step that gives every unit the same tweak is refused.
 ///
 /// The presets below are the disk formats' conventions; each example is the one line the
 /// format needs, checked here against [`Xts::encrypt_with_tweak`](crate::Xts::encrypt_with_tweak)
@@ -203,11 +210,14 @@ impl Tweaks {
 
     /// The counter goes up by `step` per unit (wrapping at the width): 8 for dm-crypt's
     /// 4096-byte sectors counted in 512-byte units, the sector size for GELI's byte
-    /// offsets. 0 gives every unit the same tweak.
+    /// offsets. A step that is 0 modulo 2^bits would give every unit the same tweak: the
+    /// call that uses the value refuses it ([`Error::ZeroTweakStep`]).
     ///
     /// ```
-    /// use simdcrypt::xts::Tweaks;
+    /// use simdcrypt::{Error, xts::Tweaks};
     /// assert_eq!(Tweaks::plain64(16).step(8).tweak(2)?, 32u128.to_le_bytes());
+    /// let same = Tweaks::plain(5).step(1 << 32); // 0 modulo 2^32
+    /// assert_eq!(same.tweak(1), Err(Error::ZeroTweakStep { step: 1 << 32, bits: 32 }));
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
     #[must_use]
@@ -253,7 +263,8 @@ impl Tweaks {
 
     /// The raw 16-byte tweak of unit `unit` (before its encryption with Key2), as given to
     /// [`Xts::encrypt_with_tweak`](crate::Xts::encrypt_with_tweak) for a single unit.
-    /// `Err` for a width other than 32, 64 or 128.
+    /// `Err` for a width other than 32, 64 or 128, and for a step that is 0 modulo
+    /// 2^bits.
     ///
     /// ```
     /// use simdcrypt::{Xts, xts::Tweaks};
@@ -271,9 +282,13 @@ impl Tweaks {
         Ok(self.nth(unit))
     }
 
-    /// `Err` unless the width is 32, 64 or 128.
+    /// `Err` unless the width is 32, 64 or 128 and the step is not 0 modulo 2^bits.
     pub(crate) fn check(&self) -> Result<(), Error> {
         match self.bits {
+            32 | 64 | 128 if self.step & self.mask() == 0 => Err(Error::ZeroTweakStep {
+                step: self.step,
+                bits: self.bits,
+            }),
             32 | 64 | 128 => Ok(()),
             bits => Err(Error::InvalidWrapBits { bits }),
         }
@@ -370,5 +385,46 @@ mod tests {
         for bits in [32, 64, 128] {
             assert_eq!(Tweaks::new(1).wrap_bits(bits).check(), Ok(()));
         }
+    }
+
+    #[test]
+    fn steps_that_are_zero_modulo_the_width_are_refused() {
+        let refused: [(u128, u32); 7] = [
+            (0, 32),
+            (0, 64),
+            (0, 128),
+            (1 << 32, 32),
+            (3 << 32, 32),
+            (1 << 64, 64),
+            (u128::MAX << 64, 64),
+        ];
+        for (step, bits) in refused {
+            let t = Tweaks::new(9).wrap_bits(bits).step(step);
+            assert_eq!(t.check(), Err(Error::ZeroTweakStep { step, bits }));
+            assert_eq!(t.tweak(3), Err(Error::ZeroTweakStep { step, bits }));
+        }
+        // Not 0 modulo the width: accepted, wrapping included (2^31 at 32 bits repeats
+        // every second unit, as the format would).
+        let accepted: [(u128, u32); 5] = [
+            (1, 32),
+            (1 << 31, 32),
+            ((1 << 32) + 1, 32),
+            (1 << 63, 64),
+            (1 << 64, 128),
+        ];
+        for (step, bits) in accepted {
+            let t = Tweaks::new(9).wrap_bits(bits).step(step);
+            assert_eq!(t.check(), Ok(()), "step {step}, {bits} bits");
+        }
+        assert_eq!(
+            Tweaks::plain(0).step(1 << 31).tweak(2),
+            Ok([0; 16]),
+            "(2 * 2^31) mod 2^32"
+        );
+        // An invalid width is reported first (the step's width is not known).
+        assert_eq!(
+            Tweaks::new(0).wrap_bits(48).step(0).check(),
+            Err(Error::InvalidWrapBits { bits: 48 })
+        );
     }
 }

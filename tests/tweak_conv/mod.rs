@@ -44,8 +44,9 @@ impl Conv {
     }
 }
 
-/// The conventions under test: every width and byte order, steps of 0, 1, 8, the sector
+/// The conventions under test: every width and byte order, steps of 1, 8, the sector
 /// size, odd and huge, starts just before a wrap (so that one call crosses it) and at 0.
+/// (A step that is 0 modulo 2^bits is refused: `tests/xts_tweaks.rs` checks that.)
 pub fn conventions() -> Vec<Conv> {
     let mut v = Vec::new();
     for bits in [32u32, 64, 128] {
@@ -56,6 +57,9 @@ pub fn conventions() -> Vec<Conv> {
         };
         for be in [false, true] {
             for step in [1u128, 8, 4096, 3, 0, u64::MAX as u128, u128::MAX, 1 << 64] {
+                if step & top == 0 {
+                    continue;
+                }
                 // Wraps after 2 units with step 1 (and sooner with larger steps).
                 v.push(Conv {
                     first: top - 1,
