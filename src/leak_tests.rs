@@ -208,10 +208,14 @@ fn round_keys(ks: &KeySchedule) -> Vec<[u8; 16]> {
 /// How deep `call` writes below where its stack wipe starts, and how far below the
 /// deepest reach of its wipes (negative: short of it), in bytes: the wipes made dry, the
 /// region painted, the call made, the deepest changed byte found (`None` if no wipe ran).
-fn depth_of(call: impl FnOnce() + Send + 'static) -> Option<(usize, isize, Sites)> {
+fn depth_of(
+    knobs: crate::tuning::Tuning,
+    call: impl FnOnce() + Send + 'static,
+) -> Option<(usize, isize, Sites)> {
     std::thread::Builder::new()
         .stack_size(STACK)
         .spawn(move || {
+            crate::tuning::KNOBS.with(|k| k.set(Some(knobs)));
             let top = frame_address() & !15;
             for a in (top - DEPTH..top - 256).step_by(8) {
                 // SAFETY: as in `scrub`.
@@ -372,20 +376,26 @@ impl<T: Send + Sync + 'static> Case<T> {
     /// Checks that each call's wipes reach as deep as the call wrote (every byte it wrote
     /// below its caller, key-derived or not, so this holds with room to spare), and
     /// prints how deep each call writes below where its wipe starts (the deepest over
-    /// the key lengths: each round count is a kernel of its own, with its own frame),
-    /// which is what the `burn_stack` depths are sized from.
+    /// the key lengths, each round count being a kernel of its own with its own frame, and
+    /// over the knobs of every row of the tuning table, which pick kernels and thresholds),
+    /// which is what the sites' depths are sized from.
     fn depths(&self, short: &mut Vec<std::string::String>, sites: &mut Sites) {
         for b in (self.backends)() {
             for &(what, call) in self.calls {
                 let (mut deepest, mut beyond) = (0, isize::MIN);
-                for &key_len in self.key_lens {
-                    let key = bytes(key_len as u64, key_len);
-                    let state = std::boxed::Box::new((self.make)(&key, b));
-                    let (d, r, s) = depth_of(move || call(&state))
-                        .unwrap_or_else(|| panic!("{} {what}, {b}: no stack wipe", self.name));
-                    merge(sites, s);
-                    deepest = deepest.max(d);
-                    beyond = beyond.max(r);
+                for knobs in crate::tuning::every_knobs() {
+                    for &key_len in self.key_lens {
+                        let key = bytes(key_len as u64, key_len);
+                        // Keyed under the knobs too: a value takes its knobs at keying.
+                        crate::tuning::KNOBS.with(|k| k.set(Some(knobs)));
+                        let state = std::boxed::Box::new((self.make)(&key, b));
+                        crate::tuning::KNOBS.with(|k| k.set(None));
+                        let (d, r, s) = depth_of(knobs, move || call(&state))
+                            .unwrap_or_else(|| panic!("{} {what}, {b}: no stack wipe", self.name));
+                        merge(sites, s);
+                        deepest = deepest.max(d);
+                        beyond = beyond.max(r);
+                    }
                 }
                 let name = self.name;
                 std::println!(
@@ -524,6 +534,19 @@ fn wipes_reach_as_deep_as_calls_write() {
         short.is_empty(),
         "calls that write deeper than their wipes reach: {short:?}"
     );
+}
+
+/// The wipes read the depth column of the level this crate was built at: `build.rs` found
+/// it in the profile and `RUSTFLAGS` (`.ci/wipe-depths` runs this in each of its builds,
+/// with the column the build must read in `SIMDCRYPT_EXPECT_WIPE_COLUMN`).
+#[test]
+#[ignore = "needs SIMDCRYPT_EXPECT_WIPE_COLUMN: run by .ci/wipe-depths"]
+fn wipes_read_the_column_of_this_builds_level() {
+    let want: usize = std::env::var("SIMDCRYPT_EXPECT_WIPE_COLUMN")
+        .expect("SIMDCRYPT_EXPECT_WIPE_COLUMN: the column this build's wipes must read")
+        .parse()
+        .unwrap();
+    assert_eq!(crate::wipe::LEVEL, want);
 }
 
 /// Marks where a measured call starts: the stack that the test's own work (allocations,

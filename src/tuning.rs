@@ -200,7 +200,30 @@ pub(crate) const ZMM_FROM_DEFAULT: usize = 16;
 /// This CPU's knobs ([`Tuning::DEFAULT`] in no row).
 #[inline]
 pub(crate) fn tuning() -> Tuning {
+    #[cfg(all(test, feature = "std"))]
+    if let Some(k) = KNOBS.with(core::cell::Cell::get) {
+        return k;
+    }
     current().map_or(Tuning::DEFAULT, |r| r.knobs)
+}
+
+#[cfg(all(test, feature = "std"))]
+std::thread_local! {
+    /// Test builds: knobs that stand in for this CPU's row on this thread, so that the
+    /// leak tests measure the frames of the kernels every row picks, on any CPU.
+    pub(crate) static KNOBS: core::cell::Cell<Option<Tuning>> = const { core::cell::Cell::new(None) };
+}
+
+/// Test builds: every distinct set of knobs in the table, the defaults first.
+#[cfg(all(test, feature = "std"))]
+pub(crate) fn every_knobs() -> std::vec::Vec<Tuning> {
+    let mut v = std::vec![Tuning::DEFAULT];
+    for r in TABLE {
+        if !v.contains(&r.knobs) {
+            v.push(r.knobs);
+        }
+    }
+    v
 }
 
 /// The row for this CPU, if any; looked up once (CPUID traps to the hypervisor in a VM).

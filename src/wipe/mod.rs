@@ -12,6 +12,8 @@ use core::sync::atomic::{Ordering, compiler_fence};
 mod x86;
 
 mod reach;
+#[cfg(test)]
+pub(crate) use reach::LEVEL;
 pub(crate) use reach::depth;
 #[cfg(all(test, feature = "std"))]
 pub(crate) use reach::repaint;

@@ -1,0 +1,214 @@
+//! Every public keyed call, on every backend this CPU runs, completes on a small thread
+//! stack: 32 KiB where the crate is optimised (opt-level 1, 2, 3, `s`, `z`), 128 KiB where
+//! it is not (opt-level 0, a plain `cargo build`). A call whose frames or stack wipe
+//! went deeper would overflow the stack, and the process would abort.
+//!
+//! The calls run on such a thread and on a thread with the default stack, and must give
+//! the same bytes. CI runs this in the test profile (opt-level 3), in a debug build
+//! (`cargo test --profile dev`) and at the other levels (`.ci/wipe-depths check`).
+#![cfg(all(feature = "xts", feature = "cbc", feature = "sha1", feature = "alloc"))]
+
+use simdcrypt::krb5::{Aes128CtsHmacSha196, Aes256CtsHmacSha196};
+use simdcrypt::xts::Tweaks;
+use simdcrypt::{Aes, Cbc, CbcHmacSha1, HmacSha1, HmacSha1Key, Sha1, Xts};
+use simdcrypt_testkit::bytes;
+
+/// The stack this build's calls must fit in, in bytes (`simdcrypt_opt_level` is set by the
+/// package's build script, for its tests as for the library).
+const STACK: usize = if cfg!(simdcrypt_opt_level = "0") {
+    128 * 1024
+} else {
+    32 * 1024
+};
+
+/// Runs `f` on a thread with `stack` bytes of stack (`None`: the default) and returns
+/// what it returned.
+fn on_stack<T: Send + 'static>(stack: Option<usize>, f: fn() -> T) -> T {
+    let mut b = std::thread::Builder::new();
+    if let Some(s) = stack {
+        b = b.stack_size(s);
+    }
+    b.spawn(f).unwrap().join().unwrap()
+}
+
+/// Runs `f` on a small stack and on a default one, and checks they agree.
+fn fits(what: &str, f: fn() -> Vec<Vec<u8>>) {
+    let small = on_stack(Some(STACK), f);
+    let big = on_stack(None, f);
+    assert!(
+        !big.is_empty() && big.iter().all(|o| !o.is_empty()),
+        "{what}: no output"
+    );
+    assert_eq!(
+        small, big,
+        "{what}: the calls on a {STACK}-byte stack gave other bytes"
+    );
+}
+
+#[test]
+fn aes_calls_fit() {
+    fits("Aes", || {
+        let mut out = Vec::new();
+        for b in Aes::available_backends() {
+            for len in [16, 24, 32] {
+                let aes = Aes::with_backend(&bytes(1, len), b).unwrap();
+                let mut blocks: Vec<[u8; 16]> = (0..67).map(|i| [i as u8; 16]).collect();
+                aes.encrypt_blocks(&mut blocks);
+                aes.decrypt_blocks(&mut blocks[..20]);
+                aes.encrypt_block(&mut blocks[0]);
+                aes.decrypt_block(&mut blocks[1]);
+                out.push(blocks.concat());
+            }
+        }
+        out
+    })
+}
+
+#[test]
+fn xts_calls_fit() {
+    fits("Xts", || {
+        let mut out = Vec::new();
+        for b in Xts::available_backends() {
+            for len in [32, 64] {
+                let xts = Xts::with_backend(&bytes(2, len), b).unwrap();
+                let mut buf = bytes(3, 8 * 512 + 100);
+                xts.encrypt_sector(&mut buf[..100], 1).unwrap();
+                xts.decrypt_sector(&mut buf[..4096 + 5], 2).unwrap();
+                xts.encrypt_with_tweak(&mut buf[..37], &[9; 16]).unwrap();
+                xts.decrypt_with_tweak(&mut buf[..16], &[9; 16]).unwrap();
+                xts.encrypt_sectors(&mut buf[..8 * 512], 512, 3).unwrap();
+                xts.decrypt_sectors(&mut buf[..4 * 80], 80, 4).unwrap();
+                let src = buf.clone();
+                xts.encrypt_sector_to(&src[..600], &mut buf[..600], 5)
+                    .unwrap();
+                xts.decrypt_sectors_to(&src[..1024], &mut buf[..1024], 256, 6)
+                    .unwrap();
+                let t = Tweaks::plain64(7).step(8);
+                xts.encrypt_sectors_with(&mut buf[..4096], 1024, t).unwrap();
+                xts.decrypt_sectors_with_to(&src[..2048], &mut buf[..2048], 512, t)
+                    .unwrap();
+                xts.encrypt_area(&mut buf, 512, t).unwrap();
+                xts.decrypt_area(&mut buf[..1000], 512, t).unwrap();
+                out.push(buf);
+            }
+        }
+        out
+    })
+}
+
+#[test]
+fn cbc_calls_fit() {
+    fits("Cbc", || {
+        let mut out = Vec::new();
+        for b in Cbc::available_backends() {
+            for len in [16, 24, 32] {
+                let cbc = Cbc::with_backend(&bytes(4, len), b).unwrap();
+                let mut buf = bytes(5, 1024 + 9);
+                let mut iv = [1u8; 16];
+                cbc.encrypt(&mut iv, &mut buf[..1024]).unwrap();
+                cbc.decrypt(&mut iv, &mut buf[..320]).unwrap();
+                cbc.decrypt(&mut iv, &mut buf[..48]).unwrap();
+                cbc.encrypt_cts(&[2; 16], &mut buf[..37]).unwrap();
+                cbc.decrypt_cts(&[2; 16], &mut buf[..1033]).unwrap();
+                let padded = cbc.encrypt_padded(&[3; 16], &buf[..100]);
+                let back = cbc.decrypt_padded(&[3; 16], &padded).unwrap();
+                assert_eq!(back, buf[..100]);
+                let mut streams: Vec<Vec<u8>> = (0..20)
+                    .map(|i| bytes(i, 16 * (1 + i as usize % 5)))
+                    .collect();
+                let mut refs: Vec<&mut [u8]> = streams.iter_mut().map(|s| &mut s[..]).collect();
+                let mut ivs = [[3u8; 16]; 20];
+                cbc.encrypt_many(&mut ivs, &mut refs).unwrap();
+                out.push(buf);
+                out.push(padded);
+                out.push(streams.concat());
+            }
+        }
+        out
+    })
+}
+
+#[test]
+fn sha1_and_hmac_calls_fit() {
+    fits("SHA-1 and HMAC-SHA1", || {
+        let mut out = Vec::new();
+        let msg = bytes(6, 5000);
+        for b in Sha1::available_backends() {
+            let mut h = Sha1::with_backend(b).unwrap();
+            h.update(&msg[..3]);
+            h.update(&msg);
+            out.push(h.finalize().to_vec());
+            out.push(
+                simdcrypt::sha1::digest_with(b, &msg[..1000])
+                    .unwrap()
+                    .to_vec(),
+            );
+            for key_len in [20, 64, 100] {
+                let key = bytes(7, key_len);
+                let mut m = HmacSha1::with_backend(&key, b).unwrap();
+                m.update(&msg[..77]);
+                m.update(&msg);
+                let tag = m.finalize();
+                let k = HmacSha1Key::with_backend(&key, b).unwrap();
+                k.verify(&[&msg[..77], &msg[..]].concat(), &tag).unwrap();
+                let mut s = k.start();
+                s.update(&msg[..64]);
+                s.verify(&k.mac(&msg[..64])).unwrap();
+                out.push(tag.to_vec());
+                out.push(k.mac(&msg[..20]).to_vec());
+                out.push(
+                    simdcrypt::sha1::hmac_with(b, &key, &msg[..300])
+                        .unwrap()
+                        .to_vec(),
+                );
+            }
+        }
+        let inputs: Vec<&[u8]> = (0..9).map(|i| &msg[..100 * i + 3]).collect();
+        let mut digests = [[0u8; 20]; 9];
+        simdcrypt::sha1_many(&inputs, &mut digests).unwrap();
+        out.push(digests.concat());
+        out.push(simdcrypt::sha1(&msg).to_vec());
+        out.push(simdcrypt::hmac_sha1(b"key", &msg).to_vec());
+        out
+    })
+}
+
+#[test]
+fn cbc_hmac_and_krb5_calls_fit() {
+    fits("CBC-HMAC-SHA1 and krb5", || {
+        let mut out = Vec::new();
+        for b in CbcHmacSha1::available_backends() {
+            for len in [16, 24, 32] {
+                let c = CbcHmacSha1::with_backend(&bytes(8, len), &bytes(9, 20), b).unwrap();
+                let mut buf = bytes(10, 1504);
+                let tag = c.seal(&[4; 16], &mut buf[..1024]).unwrap();
+                let mut opened = buf.clone();
+                c.open(&[4; 16], &mut opened[..1024], &tag).unwrap();
+                let tag2 = c.seal_cts(&[5; 16], &mut buf[..200]).unwrap();
+                c.open_cts(&[5; 16], &mut buf[..200], &tag2).unwrap();
+                out.push(buf);
+                out.push(tag.to_vec());
+            }
+        }
+        let k128 = Aes128CtsHmacSha196::new(&bytes(11, 16)).unwrap();
+        let k256 = Aes256CtsHmacSha196::new(&bytes(12, 32)).unwrap();
+        let msg = bytes(13, 1400);
+        for b in CbcHmacSha1::available_backends() {
+            let u = k128.usage_keys_with_backend(24, b).unwrap();
+            let ct = u.encrypt(&[0x42; 16], &msg);
+            assert_eq!(u.decrypt(&ct).unwrap(), msg);
+            out.push(ct);
+            let u = k256.usage_keys_with_backend(25, b).unwrap();
+            let ct = u.encrypt(&[0x43; 16], &msg[..33]);
+            assert_eq!(u.decrypt(&ct).unwrap(), msg[..33]);
+            out.push(ct);
+            out.push(u.checksum(&msg).to_vec());
+        }
+        out.push(k256.encrypt(3, &[1; 16], b"NFS WRITE"));
+        out.push(k128.checksum(4, b"krb-priv").to_vec());
+        let s2k =
+            Aes256CtsHmacSha196::string_to_key(b"password", b"ATHENA.MIT.EDUraeburn", 2).unwrap();
+        out.push(s2k.key_bytes().to_vec());
+        out
+    })
+}
