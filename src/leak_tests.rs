@@ -999,8 +999,8 @@ fn hmac_key_patterns(key: &[u8]) -> Vec<[u8; 16]> {
 
 /// Keying `HmacSha1Key` and `HmacSha1` (on every SHA-1 backend and the automatic one)
 /// leaves neither the starting states nor the padded key blocks below the caller, and
-/// neither does a message through `HmacSha1` (`update` in pieces, `finalize`), nor its
-/// inner chaining values.
+/// neither does a message through `HmacSha1` (`update` in pieces, with the value alive,
+/// then `finalize`), nor its inner chaining values.
 #[cfg(feature = "sha1")]
 #[test]
 fn hmac_keying_and_use_leave_nothing_below_the_caller() {
@@ -1032,6 +1032,23 @@ fn hmac_keying_and_use_leave_nothing_below_the_caller() {
                 match b {
                     Some(b) => HmacSha1::with_backend(&k, b).unwrap(),
                     None => HmacSha1::new(&k),
+                }
+            );
+            // A message still open: what `update` leaves is the caller's to keep only in
+            // the value.
+            let (k, m) = (key.clone(), msg.clone());
+            below_the_caller!(
+                std::format!("HmacSha1 keying, update, {on}, {key_len}-byte key"),
+                used.clone(),
+                {
+                    let mut mac = match b {
+                        Some(b) => HmacSha1::with_backend(&k, b).unwrap(),
+                        None => HmacSha1::new(&k),
+                    };
+                    for piece in m.chunks(300) {
+                        mac.update(piece);
+                    }
+                    mac
                 }
             );
             let (k, m) = (key.clone(), msg.clone());
