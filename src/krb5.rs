@@ -43,8 +43,8 @@ pub const CONFOUNDER_LEN: usize = 16;
 /// The inputs are public constants (key usages, "kerberos"). Up to 16 bytes (every
 /// constant this module folds: a usage and its kind, 5 bytes; "kerberos") each copy is one
 /// rotation of the input as an integer (a 64-bit one up to 8 bytes); longer inputs pick
-/// bits one at a time.
-fn nfold(input: &[u8], out: &mut [u8]) {
+/// bits one at a time. (The leak tests fold the usage constants to know the derived keys.)
+pub(crate) fn nfold(input: &[u8], out: &mut [u8]) {
     let (k, n) = (input.len(), out.len());
     debug_assert!((1..=64).contains(&k) && (1..=32).contains(&n));
     let lcm = k / gcd(k, n) * n;
@@ -170,6 +170,10 @@ struct BaseKey {
 }
 
 impl BaseKey {
+    /// The base key, AES keyed where the value is received: inlined (as `Aes::new` is), so
+    /// that no frame below the caller holds a copy of the round keys (the leak tests found
+    /// them in this function's frame when it was a call of its own).
+    #[inline(always)]
     fn new(key: &[u8], want: usize) -> Result<BaseKey, Error> {
         if key.len() != want {
             return Err(Error::InvalidKeyLength {
@@ -207,9 +211,44 @@ impl BaseKey {
         k
     }
 
-    /// Ke, Ki and Kc of `usage`: `DK` of `usage ‖ 0xaa`, `‖ 0x55`, `‖ 0x99`, the three
-    /// keystreams advanced together (one AES call of three blocks per 16 bytes of key).
+    /// [`BaseKey::derive`], then the stack it used zeroed: inlined into the frame that
+    /// receives the keys (the enctypes' `usage_keys` are inlined too).
+    #[inline(always)]
     fn usage_keys(&self, usage: u32, backend: Option<Backend>) -> Result<UsageKeys, Error> {
+        let keys = self.derive(usage, backend);
+        // `derive`'s frame: the derived keys' `CbcHmacSha1` and `HmacSha1` are made there
+        // and moved into the value (the leak tests found Ke's round keys and Ki's and Kc's
+        // HMAC states there); the kernels' frames below it are wiped inside.
+        wipe::stack::<{ wipe::depth([2048, 2064, 2064, 2064, 2064, 65536]) }>();
+        keys
+    }
+
+    /// Runs `f` on the keys of `usage`, derived for this call and dropped (wiped) after,
+    /// in a frame below a stack wipe: the enctypes' one-call `encrypt`, `decrypt` and
+    /// checksums, whose keys are this crate's temporaries (the leak tests found copies of
+    /// them left by the moves of the value).
+    #[inline(always)]
+    fn with_keys<R>(&self, usage: u32, f: impl FnOnce(&UsageKeys) -> R) -> R {
+        let r = self.with_keys_below(usage, f);
+        wipe::stack::<{ wipe::depth([2176, 2128, 2176, 2176, 2176, 65536]) }>();
+        r
+    }
+
+    /// [`BaseKey::with_keys`]' work, in a frame of its own.
+    #[inline(never)]
+    fn with_keys_below<R>(&self, usage: u32, f: impl FnOnce(&UsageKeys) -> R) -> R {
+        match self.usage_keys(usage, None) {
+            Ok(keys) => f(&keys),
+            // As in the enctypes' `usage_keys`: keying cannot fail.
+            Err(_) => unreachable!("derived keys have a valid length"),
+        }
+    }
+
+    /// Ke, Ki and Kc of `usage`: `DK` of `usage ‖ 0xaa`, `‖ 0x55`, `‖ 0x99`, the three
+    /// keystreams advanced together (one AES call of three blocks per 16 bytes of key). A
+    /// frame of its own, below the caller's stack wipe ([`BaseKey::usage_keys`]).
+    #[inline(never)]
+    fn derive(&self, usage: u32, backend: Option<Backend>) -> Result<UsageKeys, Error> {
         let mut blocks = [[0u8; 16]; 3];
         for (b, kind) in blocks.iter_mut().zip([0xaa, 0x55, 0x99]) {
             let mut c = [0u8; 5];
@@ -430,8 +469,14 @@ macro_rules! enctype {
             /// assert!(matches!(bad, Err(Error::InvalidKeyLength { len: 24, .. })));
             /// # Ok::<(), simdcrypt::Error>(())
             /// ```
+            #[inline(always)]
             pub fn new(key: &[u8]) -> Result<Self, Error> {
-                BaseKey::new(key, $len).map($name)
+                // Inlined, with no `map` (a call of its own in unoptimised builds): the
+                // key is set up where the value is received.
+                match BaseKey::new(key, $len) {
+                    Ok(k) => Ok($name(k)),
+                    Err(e) => Err(e),
+                }
             }
 
             /// The key from a password (RFC 3962 §4): PBKDF2-HMAC-SHA1 with `salt` and
@@ -463,6 +508,7 @@ macro_rules! enctype {
             /// The keys for `usage` (Ke, Ki, Kc), on the automatic backend: keep the value
             /// to encrypt, decrypt and checksum many messages without deriving again.
             #[must_use]
+            #[inline(always)]
             pub fn usage_keys(&self, usage: u32) -> UsageKeys {
                 match self.0.usage_keys(usage, None) {
                     Ok(k) => k,
@@ -474,6 +520,7 @@ macro_rules! enctype {
 
             /// The keys for `usage` with encryption on the backend given (see
             /// [`CbcHmacSha1::available_backends`]).
+            #[inline(always)]
             pub fn usage_keys_with_backend(
                 &self,
                 usage: u32,
@@ -486,24 +533,24 @@ macro_rules! enctype {
             /// [`UsageKeys::encrypt`]).
             #[must_use]
             pub fn encrypt(&self, usage: u32, confounder: &[u8; 16], plaintext: &[u8]) -> Vec<u8> {
-                self.usage_keys(usage).encrypt(confounder, plaintext)
+                self.0.with_keys(usage, |k| k.encrypt(confounder, plaintext))
             }
 
             /// Decrypts under the keys of `usage` (see [`UsageKeys::decrypt`]).
             pub fn decrypt(&self, usage: u32, ciphertext: &[u8]) -> Result<Vec<u8>, Error> {
-                self.usage_keys(usage).decrypt(ciphertext)
+                self.0.with_keys(usage, |k| k.decrypt(ciphertext))
             }
 
             #[doc = concat!("The `hmac-sha1-96-aes", $bits, "` checksum of `msg` for `usage`.")]
             #[must_use]
             pub fn checksum(&self, usage: u32, msg: &[u8]) -> [u8; MAC_LEN] {
-                self.usage_keys(usage).checksum(msg)
+                self.0.with_keys(usage, |k| k.checksum(msg))
             }
 
             /// Checks a checksum made by [`Self::checksum`] (see
             /// [`UsageKeys::verify_checksum`]).
             pub fn verify_checksum(&self, usage: u32, msg: &[u8], cksum: &[u8]) -> Result<(), Error> {
-                self.usage_keys(usage).verify_checksum(msg, cksum)
+                self.0.with_keys(usage, |k| k.verify_checksum(msg, cksum))
             }
         }
 

@@ -520,6 +520,13 @@ fn wipes_reach_as_deep_as_calls_write() {
     CBC_HMAC.depths(&mut short, &mut sites);
     #[cfg(feature = "sha1")]
     HMAC.depths(&mut short, &mut sites);
+    #[cfg(all(feature = "cbc", feature = "sha1"))]
+    {
+        CBC_HMAC_KEYING.depths(&mut short, &mut sites);
+        KRB5.depths(&mut short, &mut sites);
+    }
+    #[cfg(feature = "sha1")]
+    HMAC_KEYING.depths(&mut short, &mut sites);
     sites.sort_by_key(|s| (s.0.file(), s.0.line()));
     // Each wipe site against the kernels it follows (what its depth is sized from; the
     // calls above check the wipes together, which is what the promise needs).
@@ -960,3 +967,426 @@ fn digest_trait_hmac_leaves_no_chaining_values() {
         }
     }
 }
+
+/// Keys with `$make` (inlined into the checked closure, which receives the value as a
+/// caller's frame would, holding whatever copies the move makes), then scans the stack
+/// below that frame for `$pats` with the value alive, as `keying_leaves_no_round_keys`
+/// does: what the keying (and any use in `$make`) left in the frames of the library's
+/// calls below the caller.
+macro_rules! below_the_caller {
+    ($what:expr, $pats:expr, $make:expr) => {{
+        let (what, pats): (std::string::String, Vec<[u8; 16]>) = ($what, $pats);
+        assert!(!pats.is_empty(), "{what}: nothing to look for");
+        check(&what.clone(), Vec::new(), move || {
+            let mut mem = std::vec![0u8; DEPTH - 256];
+            let top = frame_address() & !15;
+            let value = $make;
+            core::hint::black_box(&value);
+            let found = scan_below(top, &mut mem, &pats);
+            // (Kept alive until here: a `Copy` value too.)
+            core::hint::black_box(value);
+            assert!(
+                found.is_empty(),
+                "{what}: key-derived blocks below the caller (depth below the frame, \
+                 pattern): {found:?}"
+            );
+        });
+    }};
+}
+
+/// The pseudo-random 16-byte pieces of `K0 ^ ipad` and `K0 ^ opad` ([`pieces`], both byte
+/// orders): those that K0's key bytes fill whole (all four of a 64-byte key's, one of a
+/// 20-byte key's or a long key's digest); a piece past them is zeros, or a run of 0x36 or
+/// 0x5c after the XOR, which other data may hold.
+#[cfg(feature = "sha1")]
+fn padded_key_pieces(key: &[u8]) -> Vec<[u8; 16]> {
+    let k0 = k0_of(key);
+    let whole = if key.len() > 64 { 20 } else { key.len() } / 16;
+    assert!(whole > 0, "a key of at least 16 bytes");
+    let mut pats = Vec::new();
+    for pad in [0x36u8, 0x5c] {
+        let block: [u8; 64] = core::array::from_fn(|i| k0[i] ^ pad);
+        pats.extend(pieces(&block).into_iter().take(2 * whole));
+    }
+    pats
+}
+
+/// What keying HMAC-SHA1 with `key` derives: the inner and outer starting states
+/// ([`hmac_state_patterns`]' first twelve pieces) and the padded key blocks' pieces.
+#[cfg(feature = "sha1")]
+fn hmac_key_patterns(key: &[u8]) -> Vec<[u8; 16]> {
+    let mut pats = hmac_state_patterns(key, 0)[..12].to_vec();
+    pats.extend(padded_key_pieces(key));
+    pats
+}
+
+/// Keying `HmacSha1Key` and `HmacSha1` (on every SHA-1 backend and the automatic one)
+/// leaves neither the starting states nor the padded key blocks below the caller, and
+/// neither does a message through `HmacSha1` (`update` in pieces, with the value alive,
+/// then `finalize`), nor its inner chaining values.
+#[cfg(feature = "sha1")]
+#[test]
+fn hmac_keying_and_use_leave_nothing_below_the_caller() {
+    for key_len in [20, 64, 100] {
+        let key = bytes(50 + key_len as u64, key_len);
+        let keyed = hmac_key_patterns(&key);
+        let mut used = keyed.clone();
+        used.extend(hmac_state_patterns(&key, 20)[12..].iter().copied());
+        let msg = bytes(20, 1000);
+        let want = HmacSha1Key::with_backend(&key, crate::Backend::Portable)
+            .unwrap()
+            .mac(&msg);
+        let backends = Sha1::available_backends().map(Some).chain([None]);
+        for b in backends {
+            let on = b.map_or("automatic".into(), |b| std::format!("{b}"));
+            let k = key.clone();
+            below_the_caller!(
+                std::format!("HmacSha1Key keying, {on}, {key_len}-byte key"),
+                keyed.clone(),
+                match b {
+                    Some(b) => HmacSha1Key::with_backend(&k, b).unwrap(),
+                    None => HmacSha1Key::new(&k),
+                }
+            );
+            let k = key.clone();
+            below_the_caller!(
+                std::format!("HmacSha1 keying, {on}, {key_len}-byte key"),
+                keyed.clone(),
+                match b {
+                    Some(b) => HmacSha1::with_backend(&k, b).unwrap(),
+                    None => HmacSha1::new(&k),
+                }
+            );
+            // A message still open: what `update` leaves is the caller's to keep only in
+            // the value.
+            let (k, m) = (key.clone(), msg.clone());
+            below_the_caller!(
+                std::format!("HmacSha1 keying, update, {on}, {key_len}-byte key"),
+                used.clone(),
+                {
+                    let mut mac = match b {
+                        Some(b) => HmacSha1::with_backend(&k, b).unwrap(),
+                        None => HmacSha1::new(&k),
+                    };
+                    for piece in m.chunks(300) {
+                        mac.update(piece);
+                    }
+                    mac
+                }
+            );
+            let (k, m) = (key.clone(), msg.clone());
+            below_the_caller!(
+                std::format!("HmacSha1 keying, update, finalize, {on}, {key_len}-byte key"),
+                used.clone(),
+                {
+                    let mut mac = match b {
+                        Some(b) => HmacSha1::with_backend(&k, b).unwrap(),
+                        None => HmacSha1::new(&k),
+                    };
+                    for piece in m.chunks(300) {
+                        mac.update(piece);
+                    }
+                    let tag = mac.finalize();
+                    assert_eq!(tag, want, "the tag of the message looked for");
+                    tag
+                }
+            );
+        }
+    }
+}
+
+/// Keying `CbcHmacSha1` (on every backend and the automatic one, each AES key length)
+/// leaves neither the AES round keys nor HMAC's starting states or padded key blocks below
+/// the caller.
+#[cfg(all(feature = "cbc", feature = "sha1"))]
+#[test]
+fn cbc_hmac_keying_leaves_nothing_below_the_caller() {
+    for (aes_len, mac_len) in [(16, 20), (24, 64), (32, 100)] {
+        let (aes_key, mac_key) = (bytes(60 + aes_len as u64, aes_len), bytes(70, mac_len));
+        let mut pats = aes_patterns(&aes_key);
+        pats.extend(hmac_key_patterns(&mac_key));
+        for b in CbcHmacSha1::available_backends().map(Some).chain([None]) {
+            let on = b.map_or("automatic".into(), |b| std::format!("{b}"));
+            let (a, m) = (aes_key.clone(), mac_key.clone());
+            below_the_caller!(
+                std::format!("CbcHmacSha1 keying, {on}, {aes_len}-byte AES key"),
+                pats.clone(),
+                match b {
+                    Some(b) => CbcHmacSha1::with_backend(&a, &m, b).unwrap(),
+                    None => CbcHmacSha1::new(&a, &m).unwrap(),
+                }
+            );
+        }
+    }
+}
+
+/// A Kerberos base key of either enctype, and the keys of [`KRB5_USAGE`] derived from it.
+#[cfg(all(feature = "cbc", feature = "sha1"))]
+struct Krb5Keys {
+    base: Krb5Base,
+    keys: crate::krb5::UsageKeys,
+}
+
+/// A Kerberos base key: aes128 (16 bytes) or aes256 (32).
+#[cfg(all(feature = "cbc", feature = "sha1"))]
+enum Krb5Base {
+    Aes128(crate::krb5::Aes128CtsHmacSha196),
+    Aes256(crate::krb5::Aes256CtsHmacSha196),
+}
+
+#[cfg(all(feature = "cbc", feature = "sha1"))]
+impl Krb5Base {
+    /// The base key of `key`'s enctype (its length's).
+    #[inline(always)]
+    fn new(key: &[u8]) -> Krb5Base {
+        use crate::krb5::{Aes128CtsHmacSha196 as A128, Aes256CtsHmacSha196 as A256};
+        match key.len() {
+            16 => Krb5Base::Aes128(A128::new(key).unwrap()),
+            _ => Krb5Base::Aes256(A256::new(key).unwrap()),
+        }
+    }
+
+    /// `usage`'s keys, encryption on `backend` (the automatic one for `None`).
+    #[inline(always)]
+    fn usage_keys(&self, usage: u32, backend: Option<Backend>) -> crate::krb5::UsageKeys {
+        match (self, backend) {
+            (Krb5Base::Aes128(k), Some(b)) => k.usage_keys_with_backend(usage, b).unwrap(),
+            (Krb5Base::Aes256(k), Some(b)) => k.usage_keys_with_backend(usage, b).unwrap(),
+            (Krb5Base::Aes128(k), None) => k.usage_keys(usage),
+            (Krb5Base::Aes256(k), None) => k.usage_keys(usage),
+        }
+    }
+}
+
+/// The key usage the krb5 checks derive.
+#[cfg(all(feature = "cbc", feature = "sha1"))]
+const KRB5_USAGE: u32 = 24;
+
+/// The messages the krb5 checks encrypt (`confounder ‖ plaintext`, a prefix of it) and
+/// checksum (a prefix of `KRB5_CKSUM_MSG`'s): the seeds of [`hmac_state_patterns`].
+#[cfg(all(feature = "cbc", feature = "sha1"))]
+const KRB5_MSG: u64 = 80;
+#[cfg(all(feature = "cbc", feature = "sha1"))]
+const KRB5_CKSUM_MSG: u64 = 81;
+
+/// Ke, Ki and Kc of [`KRB5_USAGE`] under `base` (RFC 3961's `DK`: the AES keystream of the
+/// base key from the n-folded constant), worked out here on the portable AES.
+#[cfg(all(feature = "cbc", feature = "sha1"))]
+fn krb5_derived(base: &[u8]) -> [Vec<u8>; 3] {
+    let ks = KeySchedule::new(base).unwrap();
+    [0xaa, 0x55, 0x99].map(|kind| {
+        let mut c = [0u8; 5];
+        c[..4].copy_from_slice(&KRB5_USAGE.to_be_bytes());
+        c[4] = kind;
+        let mut block = [0u8; 16];
+        crate::krb5::nfold(&c, &mut block);
+        let mut out = Vec::new();
+        while out.len() < base.len() {
+            AesKernel::Portable.blocks::<false>(&ks, core::slice::from_mut(&mut block));
+            out.extend_from_slice(&block);
+        }
+        out
+    })
+}
+
+/// What a krb5 base key and [`KRB5_USAGE`]'s keys derive: the base key's round keys; Ke,
+/// Ki and Kc themselves; Ke's round keys; Ki's and Kc's HMAC starting states and padded
+/// blocks; and the inner chaining values of the messages the calls authenticate.
+#[cfg(all(feature = "cbc", feature = "sha1"))]
+fn krb5_patterns(base: &[u8]) -> Vec<[u8; 16]> {
+    let [ke, ki, kc] = krb5_derived(base);
+    let mut pats = aes_patterns(base);
+    for k in [&ke, &ki, &kc] {
+        pats.extend(k.as_chunks::<16>().0.iter().copied());
+    }
+    pats.extend(aes_patterns(&ke));
+    pats.extend(padded_key_pieces(&ki));
+    pats.extend(padded_key_pieces(&kc));
+    pats.extend(hmac_state_patterns(&ki, KRB5_MSG));
+    pats.extend(hmac_state_patterns(&kc, KRB5_CKSUM_MSG));
+    pats
+}
+
+/// Each kind of krb5 call, by name (keying ones for their depth: the krb5 keying test
+/// below checks them for leaks with the value alive).
+#[cfg(all(feature = "cbc", feature = "sha1"))]
+const KRB5_CALLS: [Named<Krb5Keys>; 7] = [
+    ("base key set-up", |k| {
+        let n = match k.base {
+            Krb5Base::Aes128(_) => 16,
+            Krb5Base::Aes256(_) => 32,
+        };
+        mark();
+        core::hint::black_box(Krb5Base::new(&SETUP_KEY[..n]));
+    }),
+    ("usage_keys of another usage", |k| {
+        mark();
+        let keys = k.base.usage_keys(KRB5_USAGE + 1, Some(k.keys.backend()));
+        core::hint::black_box(keys);
+    }),
+    ("encrypt 200 bytes", |k| {
+        let m = bytes(KRB5_MSG, 216);
+        let conf: [u8; 16] = m[..16].try_into().unwrap();
+        mark();
+        core::hint::black_box(k.keys.encrypt(&conf, &m[16..]));
+    }),
+    ("decrypt 1000 bytes", |k| {
+        let m = bytes(KRB5_MSG, 1016);
+        let conf: [u8; 16] = m[..16].try_into().unwrap();
+        let ct = k.keys.encrypt(&conf, &m[16..]);
+        mark();
+        let pt = k.keys.decrypt(&ct).unwrap();
+        assert_eq!(pt, m[16..]);
+    }),
+    ("decrypt, forged", |k| {
+        let m = bytes(KRB5_MSG, 100);
+        let conf: [u8; 16] = m[..16].try_into().unwrap();
+        let mut ct = k.keys.encrypt(&conf, &m[16..]);
+        *ct.last_mut().unwrap() ^= 1;
+        mark();
+        assert_eq!(k.keys.decrypt(&ct), Err(crate::Error::TagMismatch));
+    }),
+    ("checksum and verify_checksum 300 bytes", |k| {
+        let m = bytes(KRB5_CKSUM_MSG, 300);
+        mark();
+        let c = k.keys.checksum(&m);
+        k.keys.verify_checksum(&m, &c).unwrap();
+    }),
+    (
+        "enctype encrypt and decrypt (keys derived in each call)",
+        |k| {
+            let m = bytes(KRB5_MSG, 150);
+            let conf: [u8; 16] = m[..16].try_into().unwrap();
+            mark();
+            let pt = match &k.base {
+                Krb5Base::Aes128(b) => {
+                    b.decrypt(KRB5_USAGE, &b.encrypt(KRB5_USAGE, &conf, &m[16..]))
+                }
+                Krb5Base::Aes256(b) => {
+                    b.decrypt(KRB5_USAGE, &b.encrypt(KRB5_USAGE, &conf, &m[16..]))
+                }
+            };
+            assert_eq!(pt.unwrap(), m[16..]);
+        },
+    ),
+];
+
+#[cfg(all(feature = "cbc", feature = "sha1"))]
+const KRB5: Case<Krb5Keys> = Case {
+    name: "krb5",
+    backends: || CbcHmacSha1::available_backends().collect(),
+    key_lens: &[16, 32],
+    patterns: krb5_patterns,
+    make: |k, b| {
+        let base = Krb5Base::new(k);
+        let keys = base.usage_keys(KRB5_USAGE, Some(b));
+        Krb5Keys { base, keys }
+    },
+    calls: &KRB5_CALLS,
+};
+
+/// The patterns [`krb5_patterns`] looks for are what the keys hold: the derived keys
+/// worked out here give `UsageKeys`' ciphertext, tag and checksum.
+#[cfg(all(feature = "cbc", feature = "sha1"))]
+#[test]
+fn krb5_derived_keys_are_the_ones_looked_for() {
+    for n in [16, 32] {
+        let base = bytes(n as u64 + "krb5".len() as u64, n);
+        let [ke, ki, kc] = krb5_derived(&base);
+        let keys = Krb5Base::new(&base).usage_keys(KRB5_USAGE, None);
+        let m = bytes(KRB5_MSG, 216);
+        let ct = keys.encrypt(m[..16].try_into().unwrap(), &m[16..]);
+        let mut want = m.clone();
+        Cbc::with_backend(&ke, Backend::Portable)
+            .unwrap()
+            .encrypt_cts(&[0; 16], &mut want)
+            .unwrap();
+        assert_eq!(ct[..216], want, "{n}-byte base key: Ke");
+        let tag = HmacSha1Key::new(&ki).mac(&m);
+        assert_eq!(ct[216..], tag[..12], "{n}-byte base key: Ki");
+        let msg = bytes(KRB5_CKSUM_MSG, 300);
+        let sum = HmacSha1Key::new(&kc).mac(&msg);
+        assert_eq!(keys.checksum(&msg), sum[..12], "{n}-byte base key: Kc");
+    }
+}
+
+/// Each krb5 call (on every CBC-HMAC-SHA1 backend, both enctypes) leaves none of what the
+/// base key and the usage's keys derive on the stack.
+#[cfg(all(feature = "cbc", feature = "sha1"))]
+#[test]
+fn krb5_calls_leave_no_derived_keys() {
+    KRB5.check();
+}
+
+/// Keying a krb5 base key (both enctypes) leaves none of its round keys below the caller,
+/// and deriving a usage's keys (on every CBC-HMAC-SHA1 backend and the automatic one) none
+/// of the base key's round keys or of the derived keys and what they derive.
+#[cfg(all(feature = "cbc", feature = "sha1"))]
+#[test]
+fn krb5_keying_leaves_nothing_below_the_caller() {
+    for n in [16, 32] {
+        let key = bytes(n as u64 + 90, n);
+        let k = key.clone();
+        below_the_caller!(
+            std::format!("krb5 base key, {n} bytes"),
+            aes_patterns(&key),
+            Krb5Base::new(&k)
+        );
+        let pats = krb5_patterns(&key);
+        for b in CbcHmacSha1::available_backends().map(Some).chain([None]) {
+            let on = b.map_or("automatic".into(), |b| std::format!("{b}"));
+            // The base key on the heap: only the derivation's frames are below.
+            let base = std::boxed::Box::new(Krb5Base::new(&key));
+            below_the_caller!(
+                std::format!("krb5 usage_keys, {on}, {n}-byte base key"),
+                pats.clone(),
+                base.usage_keys(KRB5_USAGE, b)
+            );
+        }
+    }
+}
+
+/// `CbcHmacSha1` keying, for its depth in `wipes_reach_as_deep_as_calls_write` (the keying
+/// test above checks it for leaks).
+#[cfg(all(feature = "cbc", feature = "sha1"))]
+const CBC_HMAC_KEYING: Case<CbcHmacSha1> = Case {
+    name: "CBC-HMAC-SHA1",
+    backends: || CbcHmacSha1::available_backends().collect(),
+    key_lens: &[16, 32],
+    patterns: aes_patterns,
+    make: |k, b| CbcHmacSha1::with_backend(k, &[9; 20], b).unwrap(),
+    calls: &[
+        ("key set-up, 16-byte key", |c| {
+            mark();
+            let k = CbcHmacSha1::with_backend(&SETUP_KEY[..16], &SETUP_KEY[..20], c.backend());
+            core::hint::black_box(k.unwrap());
+        }),
+        ("key set-up, 32-byte key, 100-byte MAC key", |c| {
+            let (a, m) = (&SETUP_KEY[..32], &[7u8; 100]);
+            mark();
+            core::hint::black_box(CbcHmacSha1::with_backend(a, m, c.backend()).unwrap());
+        }),
+    ],
+};
+
+/// `HmacSha1` keying, for its depth in `wipes_reach_as_deep_as_calls_write` (the keying
+/// test above checks it for leaks).
+#[cfg(feature = "sha1")]
+const HMAC_KEYING: Case<HmacSha1Key> = Case {
+    name: "HMAC-SHA1",
+    backends: || Sha1::available_backends().collect(),
+    key_lens: &[20],
+    patterns: |k| hmac_state_patterns(k, 20),
+    make: |k, b| HmacSha1Key::with_backend(k, b).unwrap(),
+    calls: &[
+        ("HmacSha1 key set-up, 20-byte key", |k| {
+            mark();
+            core::hint::black_box(HmacSha1::with_backend(&SETUP_KEY[..20], k.backend()).unwrap());
+        }),
+        ("HmacSha1 key set-up, 100-byte key", |k| {
+            let key = [3u8; 100];
+            mark();
+            core::hint::black_box(HmacSha1::with_backend(&key, k.backend()).unwrap());
+        }),
+    ],
+};

@@ -108,8 +108,11 @@ impl CbcHmacSha1 {
     /// assert!(matches!(bad, Err(Error::InvalidKeyLength { len: 15, .. })));
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
+    #[inline(always)]
     pub fn new(aes_key: &[u8], mac_key: &[u8]) -> Result<CbcHmacSha1, Error> {
-        CbcHmacSha1::keyed(aes_key, mac_key, crate::cbc_hmac::TABLE.auto_kernel())
+        let keyed = CbcHmacSha1::keyed(aes_key, mac_key, crate::cbc_hmac::TABLE.auto_kernel());
+        CbcHmacSha1::burn_keying();
+        keyed
     }
 
     /// Keys on the backend given; `Err` if this type lacks it or this CPU cannot run it.
@@ -129,15 +132,30 @@ impl CbcHmacSha1 {
     /// assert!(matches!(not_here, Err(Error::BackendNotForAlgorithm { .. })));
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
+    #[inline(always)]
     pub fn with_backend(
         aes_key: &[u8],
         mac_key: &[u8],
         backend: Backend,
     ) -> Result<CbcHmacSha1, Error> {
-        CbcHmacSha1::keyed(aes_key, mac_key, crate::cbc_hmac::TABLE.select(backend)?)
+        let keyed = CbcHmacSha1::keyed(aes_key, mac_key, crate::cbc_hmac::TABLE.select(backend)?);
+        CbcHmacSha1::burn_keying();
+        keyed
     }
 
-    /// Keys on a kernel the dispatch table gave (`new`: the cached automatic choice).
+    /// Zeroes the stack after [`CbcHmacSha1::keyed`], from the frame that receives the
+    /// value (`new` and `with_backend` are inlined into it): `keyed`'s own frame, where the
+    /// CBC state and the two HMAC starting states are made before they are moved into the
+    /// value (found there by the leak tests, round keys and chaining values both). The
+    /// kernels' frames below it are wiped inside (`Cbc`'s keying, `Kernel::burn_stack`).
+    #[inline(always)]
+    fn burn_keying() {
+        crate::wipe::stack::<{ crate::wipe::depth([1696, 1728, 1728, 1728, 1728, 65536]) }>();
+    }
+
+    /// Keys on a kernel the dispatch table gave (`new`: the cached automatic choice). A
+    /// frame of its own, below the caller's stack wipe ([`CbcHmacSha1::burn_keying`]).
+    #[inline(never)]
     fn keyed(
         aes_key: &[u8],
         mac_key: &[u8],
