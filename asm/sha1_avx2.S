@@ -271,6 +271,20 @@ SYM(sha1_avx2_compress):
         /* Every vector register (message words, schedule) to zero; also leaves the upper
            halves clean, as vzeroupper would. */
         vzeroall
+        /* The caller-saved general-purpose registers to zero: a, c, d, e end in eax, ecx,
+           edx, r8d holding the new chaining value (key-derived inside HMAC; b in ebx is
+           restored below), r9d-r11d hold round terms, rsi and rdi addresses. The WK
+           buffers on the stack are left to the caller's stack wipe (wipe::stack_avx).
+           32-bit zero idioms clear the whole registers. */
+        xor             eax, eax
+        xor             ecx, ecx
+        xor             edx, edx
+        xor             esi, esi
+        xor             edi, edi
+        xor             r8d, r8d
+        xor             r9d, r9d
+        xor             r10d, r10d
+        xor             r11d, r11d
         mov             rsp, [rsp + 1280]
         .cfi_def_cfa    rsp, CFA_OFF
         POP_CFI         r15, r14, r13, r12, rbp, rbx

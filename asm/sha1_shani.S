@@ -220,6 +220,17 @@
   .endr
 .endm
 
+/* Zeroes the caller-saved general-purpose registers a function used (their 32-bit names:
+   a 32-bit xor is a zero idiom and clears the whole register). They hold only addresses
+   and counts here (every key-derived value is in xmm registers or the stack), but a
+   function that returns none of them leaves nothing of the call behind. The schedule
+   buffers on the stack are left to the caller's stack wipe (wipe::stack). */
+.macro CLEAR_GPRS regs:vararg
+  .irp r, \regs
+        xor             \r, \r
+  .endr
+.endm
+
 /* ------------------------------------------------------------------------------------ */
 /* One stream. rdi = state, rsi = blocks, rdx = number of blocks. The schedule (SCHED,
    mostly plain SSE) goes to one of two stack buffers: the first block's before the
@@ -293,6 +304,7 @@ SYM(sha1_shani_compress):
 
         SHANI_STORE_STATE A, rdi
         CLEAR_XMM
+        CLEAR_GPRS      esi, edi, edx, r9d, r10d
         mov             rsp, rbp
         .cfi_def_cfa_register rsp
         pop             rbp
@@ -399,6 +411,7 @@ SYM(sha1_shani_compress2):
         movdqa          [rsp + 672], xmm15
         movdqa          [rsp + 688], xmm15
         CLEAR_XMM
+        CLEAR_GPRS      ecx, edx, esi, edi, r8d, r9d, r10d
         mov             rsp, rbp
         .cfi_def_cfa_register rsp
         pop             rbp

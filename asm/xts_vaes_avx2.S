@@ -26,7 +26,7 @@
 // Lengths and counts are public; nothing branches on or indexes by key or data bytes.
 // Round keys are broadcast to both lanes straight from the caller's schedule; the
 // 32-byte-aligned stack frame holds tweak material and is zeroed before returning, as
-// are all vector registers.
+// are all vector registers and the caller-saved general-purpose ones.
 
 #include "simdcrypt_asm.h"
 
@@ -340,6 +340,12 @@ FUNC_GLOBAL(\name)
     vpxor       xmm\r, xmm\r, xmm\r
 .endr
     vzeroupper
+    // The caller-saved general-purpose registers, all used: eax and edi carry the stolen
+    // tail's bytes, r11 and rdi address the round keys, the rest addresses and counts.
+    // 32-bit zero idioms clear the whole registers.
+.irp r, eax, ecx, edx, esi, edi, r8d, r9d, r10d, r11d
+    xor         \r, \r
+.endr
     mov         rsp, rbp
     .cfi_def_cfa_register rsp
     pop         rbp

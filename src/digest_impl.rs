@@ -11,7 +11,7 @@
 //! a `(core, buffer)` pair, which would change its type; `EagerHash` only names the core.
 //!
 //! Both run on the automatic backend (the one `Sha1::new()` picks) and wipe their chaining
-//! state on drop, and the core wipes the stack and vector registers after each
+//! state on drop, and the core wipes the stack and registers after each
 //! compression, since inside HMAC the state is derived from the key.
 
 use core::fmt;

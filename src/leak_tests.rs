@@ -105,7 +105,7 @@ fn check(what: &str, patterns: Vec<[u8; 16]>, call: impl FnOnce() + Send + 'stat
         .stack_size(STACK)
         .spawn(move || {
             scrub();
-            let regs = run(call);
+            let (regs, gprs) = run(call);
             let found = scan(&patterns);
             assert!(
                 found.is_empty(),
@@ -127,56 +127,134 @@ fn check(what: &str, patterns: Vec<[u8; 16]>, call: impl FnOnce() + Send + 'stat
                 "{what}: key-derived blocks left in vector registers (register, pattern): \
                  {in_regs:?}"
             );
+            let in_gprs = gprs_holding(&gprs, &patterns);
+            assert!(
+                in_gprs.is_empty(),
+                "{what}: key-derived words left in general-purpose registers (register, \
+                 pattern): {in_gprs:?}"
+            );
         })
         .unwrap()
         .join()
         .unwrap();
 }
 
-/// Makes the call, then returns the vector registers as it left them: 64 bytes for each of
-/// zmm0-31 (with AVX-512 F), ymm0-15 (with AVX) or xmm0-15, zeros beyond what the CPU has.
-#[inline(never)]
-fn run(call: impl FnOnce()) -> Vec<u8> {
-    let mut dump = std::vec![0u8; 32 * 64];
-    #[cfg(simdcrypt_x86_64)]
-    let (avx, avx512) = (
-        std::arch::is_x86_feature_detected!("avx"),
-        std::arch::is_x86_feature_detected!("avx512f"),
-    );
-    let p = dump.as_mut_ptr();
-    call();
-    #[cfg(simdcrypt_x86_64)]
-    // SAFETY: `p` points to 2048 writable bytes, 64 for each register stored; each form
-    // runs only where the CPU has its registers. Nothing is clobbered (stores only).
-    unsafe {
-        if avx512 {
-            core::arch::asm!(
-                ".irp r,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31",
-                "vmovdqu64 zmmword ptr [{p} + 64 * \\r], zmm\\r",
-                ".endr",
-                p = in(reg) p,
-                options(nostack, preserves_flags),
-            );
-        } else if avx {
-            core::arch::asm!(
-                ".irp r,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15",
-                "vmovdqu ymmword ptr [{p} + 64 * \\r], ymm\\r",
-                ".endr",
-                p = in(reg) p,
-                options(nostack, preserves_flags),
-            );
-        } else {
-            core::arch::asm!(
-                ".irp r,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15",
-                "movdqu xmmword ptr [{p} + 64 * \\r], xmm\\r",
-                ".endr",
-                p = in(reg) p,
-                options(nostack, preserves_flags),
-            );
+/// Which of `gprs` (as [`run`] dumps them) hold key-derived data, as (register, pattern)
+/// pairs: a register's low or high 32 bits equal to an aligned 4-byte word of a pattern
+/// (little-endian, as a 32-bit load reads it; the patterns that hold words in big-endian
+/// order also come byte-swapped). Scalar code holds 32-bit words (SHA-1's chaining
+/// words), or 64-bit halves of a block whose two halves are such words. A false match is
+/// a 2^-32 chance per register half and word: the patterns are pseudo-random.
+fn gprs_holding(gprs: &[u64; 9], patterns: &[[u8; 16]]) -> Vec<(&'static str, usize)> {
+    const GPRS: [&str; 9] = ["rax", "rcx", "rdx", "rsi", "rdi", "r8", "r9", "r10", "r11"];
+    let mut found = Vec::new();
+    for (&name, &r) in GPRS.iter().zip(gprs) {
+        let halves = [r as u32, (r >> 32) as u32];
+        for (p, pat) in patterns.iter().enumerate() {
+            let mut words = pat
+                .as_chunks::<4>()
+                .0
+                .iter()
+                .map(|w| u32::from_le_bytes(*w));
+            if words.any(|w| halves.contains(&w)) {
+                found.push((name, p));
+            }
         }
     }
-    core::hint::black_box(p);
-    dump
+    found
+}
+
+/// Makes the call, then returns the vector registers as it left them: 64 bytes for each of
+/// zmm0-31 (with AVX-512 F), ymm0-15 (with AVX) or xmm0-15, zeros beyond what the CPU has;
+/// and the general-purpose registers a SysV call may clobber, rax, rcx, rdx, rsi, rdi,
+/// r8-r11 in that order (zeros where there is no x86-64 asm).
+///
+/// On x86-64 one asm block makes the call (through `trampoline`, a SysV function) and
+/// stores the registers the instruction after it returns, through pointers held in
+/// callee-saved registers, so no compiled code runs in between to overwrite them. A
+/// panic in the call aborts the test binary (its message printed first): unwinding out of
+/// an asm block is not stable Rust, and catching it in `trampoline` would put code that
+/// writes registers (at opt-level 0, the catch's returned `Result`) after the call.
+#[inline(never)]
+fn run<F: FnOnce()>(call: F) -> (Vec<u8>, [u64; 9]) {
+    /// Takes the closure out of `*f` and calls it.
+    #[cfg(simdcrypt_x86_64)]
+    extern "sysv64" fn trampoline<F: FnOnce()>(f: *mut Option<F>) {
+        // SAFETY: `run` passes a pointer to its own `Option<F>`, live and not otherwise
+        // used while the asm block below runs.
+        let f = unsafe { (*f).take() };
+        f.expect("the call is made once")();
+    }
+    // (Written only by the x86-64 asm.)
+    #[cfg_attr(not(simdcrypt_x86_64), allow(unused_mut))]
+    let (mut dump, mut gprs) = (std::vec![0u8; 32 * 64], [0u64; 9]);
+    let mut call = Some(call);
+    #[cfg(simdcrypt_x86_64)]
+    {
+        let (avx, avx512) = (
+            std::arch::is_x86_feature_detected!("avx"),
+            std::arch::is_x86_feature_detected!("avx512f"),
+        );
+        let (p, g, c) = (dump.as_mut_ptr(), gprs.as_mut_ptr(), &raw mut call);
+        let f = trampoline::<F> as extern "sysv64" fn(*mut Option<F>);
+        // The call, the stores of the general-purpose registers (`g`, r12) and then
+        // `$store`, those of the vector registers (`p`, r13).
+        macro_rules! call_and_dump {
+            ($($store:tt)*) => {
+                core::arch::asm!(
+                    "call {f}",
+                    "mov qword ptr [r12], rax",
+                    "mov qword ptr [r12 + 8], rcx",
+                    "mov qword ptr [r12 + 16], rdx",
+                    "mov qword ptr [r12 + 24], rsi",
+                    "mov qword ptr [r12 + 32], rdi",
+                    "mov qword ptr [r12 + 40], r8",
+                    "mov qword ptr [r12 + 48], r9",
+                    "mov qword ptr [r12 + 56], r10",
+                    "mov qword ptr [r12 + 64], r11",
+                    $($store)*,
+                    f = in(reg) f,
+                    in("rdi") c,
+                    in("r12") g,
+                    in("r13") p,
+                    clobber_abi("sysv64"),
+                )
+            };
+        }
+        // SAFETY: `f` is a SysV function of one pointer argument (rdi: `call`, live in this
+        // frame); without `nostack` the stack pointer is aligned for the call and the stack
+        // below it is the block's; every register the callee may change is declared
+        // clobbered (`clobber_abi("sysv64")`), and r12 and r13, callee-saved, keep `g` and
+        // `p` across the call; the callee does not unwind (a panic in an `extern "sysv64"`
+        // function aborts).
+        // `g` points to 9 writable u64 and `p` to 2048 writable bytes, 64 for each vector
+        // register stored; each form runs only where the CPU has its registers.
+        unsafe {
+            if avx512 {
+                call_and_dump!(concat!(
+                    ".irp r,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,",
+                    "24,25,26,27,28,29,30,31\n",
+                    "vmovdqu64 zmmword ptr [r13 + 64 * \\r], zmm\\r\n",
+                    ".endr",
+                ));
+            } else if avx {
+                call_and_dump!(concat!(
+                    ".irp r,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15\n",
+                    "vmovdqu ymmword ptr [r13 + 64 * \\r], ymm\\r\n",
+                    ".endr",
+                ));
+            } else {
+                call_and_dump!(concat!(
+                    ".irp r,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15\n",
+                    "movdqu xmmword ptr [r13 + 64 * \\r], xmm\\r\n",
+                    ".endr",
+                ));
+            }
+        }
+    }
+    #[cfg(not(simdcrypt_x86_64))]
+    (call.take().expect("the call is made once"))();
+    (dump, gprs)
 }
 
 fn bytes(seed: u64, len: usize) -> Vec<u8> {

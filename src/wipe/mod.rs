@@ -65,8 +65,10 @@ pub(crate) fn words(words: &mut [u32]) {
 /// Overwrites with zeros the stack just below the caller's stack pointer, where the frames
 /// of the calls it just made were (the spills and copies of key material that a kernel's
 /// compiled code leaves there: round keys broadcast to vectors, SHA-1 message schedules,
-/// chaining values, which no wipe of a named variable reaches), and the vector registers
-/// the kernel may have left key material in (xmm0-15, and zmm16-31 on AVX-512 CPUs).
+/// chaining values, which no wipe of a named variable reaches), the vector registers
+/// the kernel may have left key material in (xmm0-15, and zmm16-31 on AVX-512 CPUs), and
+/// the general-purpose registers a call may clobber (rax, rcx, rdx, rsi, rdi, r8-r11,
+/// where scalar SHA-1 rounds leave chaining words).
 ///
 /// Call it right after the kernel returns, from the function that called the kernel (the
 /// kernel entries are `#[inline(never)]`, so their frames lie below that function's).
@@ -133,7 +135,8 @@ fn after_wipe() {
 
 /// [`stack`] for callers whose CPU has AVX (the token proves it): one 32-byte store per
 /// 32 bytes (`N` counts them), half the stores of [`stack`] for the deep frames of the
-/// VAES kernels, and VEX zero idioms for the registers (ymm0-15 whole).
+/// VAES kernels, and VEX zero idioms for the vector registers (ymm0-15 whole); the
+/// general-purpose registers as in [`stack`].
 #[cfg(simdcrypt_x86_64)]
 #[inline(always)]
 #[cfg_attr(test, track_caller)]

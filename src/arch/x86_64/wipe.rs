@@ -1,6 +1,7 @@
 //! The x86-64 stack and register wipes of `crate::wipe` (a module of it, `#[path]`): inline
 //! assembly that lowers the stack pointer over the area, stores zeros from the top down and
-//! restores it, then clears the vector registers with zero idioms.
+//! restores it, then clears the vector registers and the caller-saved general-purpose
+//! registers with zero idioms.
 
 #[cfg(test)]
 use super::reach::{dry_run, stack_pointer};
@@ -106,6 +107,26 @@ macro_rules! zero_evex_high {
     };
 }
 
+/// The asm that zeroes the general-purpose registers a SysV call may clobber (rax, rcx,
+/// rdx, rsi, rdi, r8-r11): a kernel's scalar code (SHA-1 rounds, the assembly's chaining
+/// words) leaves key-derived words there. A 32-bit `xor` is a zero idiom (no execution
+/// unit, no dependency) and clears the whole 64-bit register.
+macro_rules! zero_gpr {
+    () => {
+        concat!(
+            "xor eax, eax\n",
+            "xor ecx, ecx\n",
+            "xor edx, edx\n",
+            "xor esi, esi\n",
+            "xor edi, edi\n",
+            "xor r8d, r8d\n",
+            "xor r9d, r9d\n",
+            "xor r10d, r10d\n",
+            "xor r11d, r11d",
+        )
+    };
+}
+
 /// The asm that zeroes ymm/zmm0-15 by VEX zero idioms, then `vzeroupper`.
 macro_rules! zero_vex {
     () => {
@@ -134,14 +155,19 @@ macro_rules! zero_vex {
 /// Zeroes the vector registers a kernel may leave key material in, as far as this CPU has
 /// them: xmm0-15 (the SSE kernels write no upper halves, and the AVX kernels' wipe is
 /// [`stack_ymm`]), and zmm16-31 with AVX-512 F, which the C library's `memcpy` on AVX-512
-/// CPUs copies through (ymm16-31) even where no kernel of ours uses them. Zero idioms
-/// only (`xorps`, EVEX `vpxord`), which cost no execution unit. Inline at every site: out
+/// CPUs copies through (ymm16-31) even where no kernel of ours uses them; then the
+/// caller-saved general-purpose registers (`zero_gpr!`). Zero idioms only (`xorps`,
+/// EVEX `vpxord`, 32-bit `xor`), which cost no execution unit. Inline at every site: out
 /// of line (a call each) they cost 16-byte calls 5-9% (XTS, keyed HMAC-SHA1 on 6/167).
 #[inline(always)]
 fn registers() {
     high_registers_where_present();
-    // SAFETY: SSE2 is part of x86-64; xmm0-15 are caller-saved and declared clobbered.
-    unsafe { core::arch::asm!(zero_xmm!(), clobber_abi("C")) };
+    // SAFETY: SSE2 is part of x86-64. Every register written (xmm0-15, the general-purpose
+    // registers of `zero_gpr!`) is caller-saved in the SysV ABI and declared clobbered by
+    // `clobber_abi("sysv64")`, which on a Windows target (where rsi, rdi and xmm6-15 are
+    // callee-saved) makes the compiler save and restore them around the block. The flags
+    // are written, which a block without `preserves_flags` may do.
+    unsafe { core::arch::asm!(zero_xmm!(), zero_gpr!(), clobber_abi("sysv64")) };
 }
 
 /// Zeroes zmm16-31 where this CPU has them (AVX-512 F).
@@ -223,11 +249,15 @@ pub(super) fn stack_ymm<const BYTES: usize, const ZMM: bool>() {
     vex_registers();
 }
 
-/// Zeroes ymm0-15 (zmm0-15 whole) by VEX zero idioms, then `vzeroupper`: the end of
-/// [`stack_ymm`], inline as [`registers`].
+/// Zeroes ymm0-15 (zmm0-15 whole) by VEX zero idioms, then `vzeroupper`, and the
+/// caller-saved general-purpose registers (`zero_gpr!`): the end of [`stack_ymm`],
+/// inline as [`registers`].
 #[inline(always)]
 fn vex_registers() {
     // SAFETY: only called after code that the caller's token proved AVX for (so VEX
-    // encodings run); ymm0-15 are caller-saved and declared clobbered.
-    unsafe { core::arch::asm!(zero_vex!(), clobber_abi("C")) };
+    // encodings run). As in `registers`, every register written (ymm0-15, the
+    // general-purpose registers of `zero_gpr!`) is caller-saved in the SysV ABI and
+    // declared clobbered by `clobber_abi("sysv64")` (saved and restored around the block
+    // where the target's ABI has some of them callee-saved).
+    unsafe { core::arch::asm!(zero_vex!(), zero_gpr!(), clobber_abi("sysv64")) };
 }
