@@ -32,7 +32,7 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use crate::cbc::cts_split;
-use crate::{Aes, Backend, CbcHmacSha1, Error, HmacSha1, wipe};
+use crate::{Aes, Backend, CbcHmacSha1, Error, HmacSha1Key, wipe};
 
 /// The length of the HMAC-SHA1-96 tag and checksum.
 pub const MAC_LEN: usize = 12;
@@ -216,7 +216,7 @@ impl BaseKey {
     #[inline(always)]
     fn usage_keys(&self, usage: u32, backend: Option<Backend>) -> Result<UsageKeys, Error> {
         let keys = self.derive(usage, backend);
-        // `derive`'s frame: the derived keys' `CbcHmacSha1` and `HmacSha1` are made there
+        // `derive`'s frame: the derived keys' `CbcHmacSha1` and `HmacSha1Key` are made there
         // and moved into the value (the leak tests found Ke's round keys and Ki's and Kc's
         // HMAC states there); the kernels' frames below it are wiped inside.
         wipe::stack::<{ wipe::depth([2048, 2064, 2064, 2064, 2064, 65536]) }>();
@@ -270,7 +270,7 @@ impl BaseKey {
             Some(b) => CbcHmacSha1::with_backend(&ke[..n], &ki[..n], b),
             None => CbcHmacSha1::new(&ke[..n], &ki[..n]),
         };
-        let checksum = HmacSha1::new(&kc[..n]);
+        let checksum = HmacSha1Key::new(&kc[..n]);
         for d in &mut derived {
             wipe::bytes(d);
         }
@@ -310,7 +310,7 @@ impl Drop for BaseKey {
 pub struct UsageKeys {
     usage: u32,
     cipher: CbcHmacSha1,
-    checksum: HmacSha1,
+    checksum: HmacSha1Key,
 }
 
 impl UsageKeys {
@@ -399,9 +399,9 @@ impl UsageKeys {
     /// ```
     #[must_use]
     pub fn checksum(&self, msg: &[u8]) -> [u8; MAC_LEN] {
-        let mut mac = self.checksum.clone();
-        mac.update(msg);
-        let mut full = mac.finalize();
+        // (Under the kept key: an incremental state cloned into this frame would leave its
+        // chaining values here, above the kernels' wipe.)
+        let mut full = self.checksum.mac(msg);
         let mut out = [0u8; MAC_LEN];
         out.copy_from_slice(&full[..MAC_LEN]);
         wipe::bytes(&mut full);
@@ -432,9 +432,7 @@ impl UsageKeys {
                 right: MAC_LEN,
             });
         }
-        let mut mac = self.checksum.clone();
-        mac.update(msg);
-        mac.verify_truncated(cksum, MAC_LEN)
+        self.checksum.verify_truncated(msg, cksum, MAC_LEN)
     }
 }
 
