@@ -884,7 +884,7 @@ const CBC_HMAC_CALLS: [Named<CbcHmacSha1>; 2] = [
 /// Each kind of HMAC-SHA1 call under a set-up key, by name (the messages are prefixes of
 /// `bytes(20, 1024)`, whose inner chaining values the patterns hold).
 #[cfg(feature = "sha1")]
-const HMAC_CALLS: [Named<HmacSha1Key>; 10] = [
+const HMAC_CALLS: [Named<HmacSha1Key>; 12] = [
     // (Key set-up, which the padded-key test below checks for leaks, here for its depth.)
     ("key set-up, 20-byte key", |k| {
         let key = kept(21, 20);
@@ -903,6 +903,11 @@ const HMAC_CALLS: [Named<HmacSha1Key>; 10] = [
     }),
     ("mac 1000 bytes", |k| {
         let msg = kept(20, 1000);
+        mark();
+        keep(k.mac(msg));
+    }),
+    ("mac 4096 bytes (long runs: sha-ni-asm's assembly)", |k| {
+        let msg = kept(20, 4096);
         mark();
         keep(k.mac(msg));
     }),
@@ -948,6 +953,12 @@ const HMAC_CALLS: [Named<HmacSha1Key>; 10] = [
     }),
     ("one-shot, 100-byte key, 1000 bytes", |k| {
         let (key, msg) = (kept(21, 100), kept(20, 1000));
+        mark();
+        let tag = crate::sha1::hmac_with(k.backend(), key, msg);
+        keep(tag.unwrap());
+    }),
+    ("one-shot, 20-byte key, 4096 bytes (long runs)", |k| {
+        let (key, msg) = (kept(21, 20), kept(20, 4096));
         mark();
         let tag = crate::sha1::hmac_with(k.backend(), key, msg);
         keep(tag.unwrap());
