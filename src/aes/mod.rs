@@ -143,10 +143,10 @@ impl KeySchedule {
 pub(crate) fn burn_keying(aesni: bool, two: bool) {
     use crate::wipe::{depth, stack};
     match (aesni, two) {
-        (true, false) => stack::<{ depth([272, 256, 256, 256, 256, 65536]) }>(),
-        (true, true) => stack::<{ depth([272, 272, 272, 272, 272, 65536]) }>(),
-        (false, false) => stack::<{ depth([576, 592, 544, 544, 544, 65536]) }>(),
-        (false, true) => stack::<{ depth([688, 784, 736, 736, 736, 65536]) }>(),
+        (true, false) => stack::<{ depth([272, 256, 256, 272, 272, 6000]) }>(),
+        (true, true) => stack::<{ depth([272, 304, 304, 304, 432, 5856]) }>(),
+        (false, false) => stack::<{ depth([592, 592, 544, 592, 736, 3648]) }>(),
+        (false, true) => stack::<{ depth([704, 784, 768, 800, 912, 3712]) }>(),
     }
 }
 
@@ -200,22 +200,22 @@ impl Kernel {
     pub(crate) fn burn_stack(self, short: bool) {
         use crate::wipe::{depth, stack};
         match (self, short) {
-            (Kernel::Portable, _) => stack::<{ depth([1488, 1632, 1664, 1664, 1664, 65536]) }>(),
+            (Kernel::Portable, _) => stack::<{ depth([1488, 1632, 1664, 1520, 1952, 3456]) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::AesNi(_), true) => stack::<{ depth([272, 256, 256, 256, 256, 65536]) }>(),
+            (Kernel::AesNi(_), true) => stack::<{ depth([272, 256, 256, 272, 272, 2592]) }>(),
             #[cfg(simdcrypt_x86_64)]
-            (Kernel::AesNi(_), false) => stack::<{ depth([272, 256, 256, 256, 256, 65536]) }>(),
+            (Kernel::AesNi(_), false) => stack::<{ depth([272, 256, 256, 272, 320, 3360]) }>(),
             #[cfg(simdcrypt_x86_64)]
             (Kernel::VaesAvx2(t), true) => {
-                crate::wipe::stack_avx::<{ depth([272, 256, 256, 256, 256, 65536]) }>(t)
+                crate::wipe::stack_avx::<{ depth([272, 256, 256, 304, 496, 3600]) }>(t)
             }
             #[cfg(simdcrypt_x86_64)]
             (Kernel::VaesAvx2(t), false) => {
-                crate::wipe::stack_avx::<{ depth([272, 256, 272, 272, 272, 65536]) }>(t)
+                crate::wipe::stack_avx::<{ depth([272, 272, 272, 480, 656, 4960]) }>(t)
             }
             #[cfg(simdcrypt_x86_64)]
             (Kernel::VaesAvx512(t), _) => {
-                crate::wipe::stack_avx512::<{ depth([272, 272, 1232, 1232, 1232, 65536]) }>(t)
+                crate::wipe::stack_avx512::<{ depth([272, 304, 1264, 1776, 3152, 11664]) }>(t)
             }
         }
     }

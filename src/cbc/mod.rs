@@ -127,51 +127,51 @@ fn short(k: Kernel, n: usize) -> bool {
 fn burn_stack<const OP: u8>(k: Kernel) {
     use crate::wipe::{depth, stack};
     match (k, OP) {
-        (Kernel::Portable, ENCRYPT) => stack::<{ depth([1568, 1712, 1744, 1744, 1744, 65536]) }>(),
+        (Kernel::Portable, ENCRYPT) => stack::<{ depth([1568, 1712, 1744, 1616, 1904, 3440]) }>(),
         (Kernel::Portable, DECRYPT | DECRYPT_SHORT) => {
-            stack::<{ depth([2080, 2256, 2304, 2304, 2304, 65536]) }>()
+            stack::<{ depth([2112, 2256, 2304, 2160, 2608, 4368]) }>()
         }
-        (Kernel::Portable, _) => stack::<{ depth([1712, 2848, 2912, 2912, 2912, 65536]) }>(),
+        (Kernel::Portable, _) => stack::<{ depth([1712, 2848, 2912, 2816, 3200, 6336]) }>(),
         #[cfg(simdcrypt_x86_64)]
-        (Kernel::AesNi(_), ENCRYPT) => stack::<{ depth([416, 400, 400, 400, 400, 65536]) }>(),
+        (Kernel::AesNi(_), ENCRYPT) => stack::<{ depth([416, 400, 400, 416, 592, 9152]) }>(),
         #[cfg(simdcrypt_x86_64)]
-        (Kernel::AesNi(_), DECRYPT) => stack::<{ depth([272, 256, 256, 256, 256, 65536]) }>(),
+        (Kernel::AesNi(_), DECRYPT) => stack::<{ depth([272, 256, 256, 544, 704, 3744]) }>(),
         #[cfg(simdcrypt_x86_64)]
-        (Kernel::AesNi(_), DECRYPT_SHORT) => stack::<{ depth([400, 400, 400, 400, 400, 65536]) }>(),
+        (Kernel::AesNi(_), DECRYPT_SHORT) => stack::<{ depth([400, 400, 400, 416, 480, 2960]) }>(),
         #[cfg(simdcrypt_x86_64)]
-        (Kernel::AesNi(_), _) => stack::<{ depth([400, 1728, 2384, 2384, 2384, 65536]) }>(),
+        (Kernel::AesNi(_), _) => stack::<{ depth([400, 1728, 2384, 2176, 2768, 8992]) }>(),
         #[cfg(simdcrypt_x86_64)]
         (Kernel::VaesAvx2(t), ENCRYPT) => {
-            crate::wipe::stack_avx::<{ depth([416, 400, 400, 400, 400, 65536]) }>(t)
+            crate::wipe::stack_avx::<{ depth([416, 400, 400, 416, 592, 9152]) }>(t)
         }
         #[cfg(simdcrypt_x86_64)]
         (Kernel::VaesAvx2(t), DECRYPT) => {
-            crate::wipe::stack_avx::<{ depth([272, 368, 432, 432, 432, 65536]) }>(t)
+            crate::wipe::stack_avx::<{ depth([272, 368, 432, 1040, 1264, 5680]) }>(t)
         }
         #[cfg(simdcrypt_x86_64)]
         (Kernel::VaesAvx2(t), DECRYPT_SHORT) => {
-            crate::wipe::stack_avx::<{ depth([384, 400, 400, 400, 400, 65536]) }>(t)
+            crate::wipe::stack_avx::<{ depth([400, 400, 400, 656, 784, 4256]) }>(t)
         }
         #[cfg(simdcrypt_x86_64)]
         (Kernel::VaesAvx2(t), _) => {
-            crate::wipe::stack_avx::<{ depth([720, 3200, 3872, 3872, 3872, 65536]) }>(t)
+            crate::wipe::stack_avx::<{ depth([800, 3200, 3872, 3776, 4272, 13296]) }>(t)
         }
         #[cfg(simdcrypt_x86_64)]
         (Kernel::VaesAvx512(t), ENCRYPT) => {
-            crate::wipe::stack_avx512::<{ depth([272, 256, 256, 256, 256, 65536]) }>(t)
+            crate::wipe::stack_avx512::<{ depth([272, 256, 256, 272, 272, 3904]) }>(t)
         }
         #[cfg(simdcrypt_x86_64)]
         (Kernel::VaesAvx512(t), DECRYPT) => {
-            crate::wipe::stack_avx512::<{ depth([272, 416, 1424, 1424, 1424, 65536]) }>(t)
+            crate::wipe::stack_avx512::<{ depth([272, 416, 1424, 2928, 4112, 12608]) }>(t)
         }
         #[cfg(simdcrypt_x86_64)]
         (Kernel::VaesAvx512(t), DECRYPT_SHORT) => {
             // (The zmm short entry's, which runs from `zmm_from` to 31 blocks.)
-            crate::wipe::stack_avx512::<{ depth([256, 320, 1504, 1504, 1504, 65536]) }>(t)
+            crate::wipe::stack_avx512::<{ depth([256, 320, 1504, 1184, 1488, 7360]) }>(t)
         }
         #[cfg(simdcrypt_x86_64)]
         (Kernel::VaesAvx512(t), _) => {
-            crate::wipe::stack_avx512::<{ depth([720, 3200, 3872, 3872, 3872, 65536]) }>(t)
+            crate::wipe::stack_avx512::<{ depth([800, 3200, 3872, 3776, 4272, 13296]) }>(t)
         }
     }
 }

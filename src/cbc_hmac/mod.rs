@@ -150,7 +150,7 @@ impl CbcHmacSha1 {
     /// kernels' frames below it are wiped inside (`Cbc`'s keying, `Kernel::burn_stack`).
     #[inline(always)]
     fn burn_keying() {
-        crate::wipe::stack::<{ crate::wipe::depth([1696, 1728, 1728, 1728, 1728, 65536]) }>();
+        crate::wipe::stack::<{ crate::wipe::depth([2128, 1744, 2112, 2128, 1760, 8400]) }>();
     }
 
     /// Keys on a kernel the dispatch table gave (`new`: the cached automatic choice). A
@@ -225,7 +225,7 @@ impl CbcHmacSha1 {
     #[cfg(simdcrypt_x86_64)]
     #[inline(always)]
     fn burn_stack() {
-        crate::wipe::stack::<{ crate::wipe::depth([272, 544, 784, 784, 784, 65536]) }>();
+        crate::wipe::stack::<{ crate::wipe::depth([336, 560, 816, 704, 1088, 23696]) }>();
     }
 
     /// Encrypts (`seal`) or decrypts the whole 64-byte groups at the start of `buf[..split]`

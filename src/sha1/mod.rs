@@ -86,25 +86,25 @@ impl Kernel {
     pub(crate) fn burn_stack(self) {
         use crate::wipe::{depth, stack};
         match self {
-            Kernel::Portable => stack::<{ depth([992, 960, 1312, 1312, 1312, 65536]) }>(),
+            Kernel::Portable => stack::<{ depth([1040, 1008, 1360, 1376, 1376, 4320]) }>(),
             #[cfg(simdcrypt_x86_64)]
-            Kernel::Ssse3(_) => stack::<{ depth([1632, 1664, 1760, 1760, 1760, 65536]) }>(),
+            Kernel::Ssse3(_) => stack::<{ depth([1696, 1728, 1824, 1808, 1872, 7920]) }>(),
             #[cfg(simdcrypt_x86_64)]
             Kernel::Avx2(t) => {
-                crate::wipe::stack_avx::<{ depth([2688, 2880, 2880, 2880, 2880, 65536]) }>(t)
+                crate::wipe::stack_avx::<{ depth([2768, 2928, 2944, 2944, 3088, 11200]) }>(t)
             }
             #[cfg(simdcrypt_x86_64)]
             Kernel::Avx512(t) => {
-                crate::wipe::stack_avx512::<{ depth([2752, 2912, 2912, 2912, 2912, 65536]) }>(t)
+                crate::wipe::stack_avx512::<{ depth([2784, 2960, 2992, 2992, 3088, 11232]) }>(t)
             }
             #[cfg(simdcrypt_x86_64)]
-            Kernel::ShaNi(_) => stack::<{ depth([768, 736, 672, 672, 672, 65536]) }>(),
+            Kernel::ShaNi(_) => stack::<{ depth([768, 736, 672, 688, 1088, 39472]) }>(),
             #[cfg(simdcrypt_asm)]
             Kernel::Avx2Asm(t) => {
-                crate::wipe::stack_avx::<{ depth([1952, 1920, 1952, 1952, 1952, 65536]) }>(t)
+                crate::wipe::stack_avx::<{ depth([2000, 1984, 2000, 2016, 2032, 3552]) }>(t)
             }
             #[cfg(simdcrypt_asm)]
-            Kernel::ShaNiAsm(_) => stack::<{ depth([704, 704, 704, 704, 704, 65536]) }>(),
+            Kernel::ShaNiAsm(_) => stack::<{ depth([816, 816, 816, 832, 1024, 39344]) }>(),
         }
     }
 
@@ -116,25 +116,25 @@ impl Kernel {
     pub(crate) fn burn_one_shot(self) {
         use crate::wipe::{depth, stack};
         match self {
-            Kernel::Portable => stack::<{ depth([1504, 1472, 1728, 1728, 1728, 65536]) }>(),
+            Kernel::Portable => stack::<{ depth([1504, 1472, 1824, 1840, 1808, 5744]) }>(),
             #[cfg(simdcrypt_x86_64)]
-            Kernel::Ssse3(_) => stack::<{ depth([2144, 2208, 2176, 2176, 2176, 65536]) }>(),
+            Kernel::Ssse3(_) => stack::<{ depth([2144, 2208, 2288, 2288, 2304, 9648]) }>(),
             #[cfg(simdcrypt_x86_64)]
             Kernel::Avx2(t) => {
-                crate::wipe::stack_avx::<{ depth([3232, 3360, 3296, 3296, 3296, 65536]) }>(t)
+                crate::wipe::stack_avx::<{ depth([3232, 3376, 3408, 3424, 3520, 13056]) }>(t)
             }
             #[cfg(simdcrypt_x86_64)]
             Kernel::Avx512(t) => {
-                crate::wipe::stack_avx512::<{ depth([3232, 3360, 3328, 3328, 3328, 65536]) }>(t)
+                crate::wipe::stack_avx512::<{ depth([3232, 3376, 3456, 3472, 3520, 13088]) }>(t)
             }
             #[cfg(simdcrypt_x86_64)]
-            Kernel::ShaNi(_) => stack::<{ depth([800, 896, 896, 896, 896, 65536]) }>(),
+            Kernel::ShaNi(_) => stack::<{ depth([800, 896, 896, 944, 1440, 41200]) }>(),
             #[cfg(simdcrypt_asm)]
             Kernel::Avx2Asm(t) => {
-                crate::wipe::stack_avx::<{ depth([2464, 2464, 2368, 2368, 2368, 65536]) }>(t)
+                crate::wipe::stack_avx::<{ depth([2464, 2464, 2464, 2480, 2464, 4976]) }>(t)
             }
             #[cfg(simdcrypt_asm)]
-            Kernel::ShaNiAsm(_) => stack::<{ depth([608, 608, 608, 608, 608, 65536]) }>(),
+            Kernel::ShaNiAsm(_) => stack::<{ depth([1216, 1264, 1280, 1296, 1440, 41200]) }>(),
         }
     }
 

@@ -183,50 +183,50 @@ impl Kernel {
         use crate::wipe::{depth, stack};
         match (self, path) {
             (Kernel::Aes(AesKernel::Portable), _) => {
-                stack::<{ depth([3808, 3936, 3936, 3936, 3936, 65536]) }>()
+                stack::<{ depth([3808, 3936, 3936, 3920, 4208, 6800]) }>()
             }
             // (Registers only, but the calls to it write return addresses and saved registers.)
             #[cfg(simdcrypt_x86_64)]
-            (_, BLOCK) => stack::<{ depth([272, 256, 256, 256, 256, 65536]) }>(),
+            (_, BLOCK) => stack::<{ depth([272, 256, 256, 272, 320, 2512]) }>(),
             #[cfg(simdcrypt_x86_64)]
             (Kernel::Aes(AesKernel::AesNi(_)), SHORT) => {
-                stack::<{ depth([272, 624, 624, 624, 624, 65536]) }>()
+                stack::<{ depth([272, 624, 624, 848, 1040, 10448]) }>()
             }
             #[cfg(simdcrypt_x86_64)]
             (Kernel::Aes(AesKernel::AesNi(_)), ONE) => {
-                stack::<{ depth([512, 912, 1360, 1360, 1360, 65536]) }>()
+                stack::<{ depth([512, 912, 1360, 1456, 1696, 10496]) }>()
             }
             #[cfg(simdcrypt_x86_64)]
             (Kernel::Aes(AesKernel::AesNi(_)), _) => {
-                stack::<{ depth([848, 1104, 1456, 1456, 1456, 65536]) }>()
+                stack::<{ depth([848, 1104, 1456, 1584, 1600, 9360]) }>()
             }
             #[cfg(simdcrypt_x86_64)]
             (Kernel::Aes(AesKernel::VaesAvx2(t)), SHORT) => {
-                crate::wipe::stack_avx::<{ depth([336, 752, 1120, 1120, 1120, 65536]) }>(t)
+                crate::wipe::stack_avx::<{ depth([400, 752, 1120, 1360, 1600, 15984]) }>(t)
             }
             #[cfg(simdcrypt_x86_64)]
             (Kernel::Aes(AesKernel::VaesAvx2(t)), ONE) => {
-                crate::wipe::stack_avx::<{ depth([896, 1504, 2672, 2672, 2672, 65536]) }>(t)
+                crate::wipe::stack_avx::<{ depth([976, 1520, 2672, 2672, 2784, 17776]) }>(t)
             }
             #[cfg(simdcrypt_x86_64)]
             (Kernel::Aes(AesKernel::VaesAvx2(t)), _) => {
-                crate::wipe::stack_avx::<{ depth([1232, 1808, 3056, 3056, 3056, 65536]) }>(t)
+                crate::wipe::stack_avx::<{ depth([1408, 1824, 3056, 2784, 3040, 16096]) }>(t)
             }
             #[cfg(simdcrypt_asm)]
             (Kernel::VaesAvx2Asm(t), _) => {
-                crate::wipe::stack_avx::<{ depth([672, 672, 672, 672, 672, 65536]) }>(t)
+                crate::wipe::stack_avx::<{ depth([672, 672, 672, 672, 720, 3712]) }>(t)
             }
             #[cfg(simdcrypt_x86_64)]
             (Kernel::Aes(AesKernel::VaesAvx512(t)), SHORT) => {
-                crate::wipe::stack_avx512::<{ depth([320, 784, 2240, 2240, 2240, 65536]) }>(t)
+                crate::wipe::stack_avx512::<{ depth([320, 784, 2240, 2256, 2640, 28848]) }>(t)
             }
             #[cfg(simdcrypt_x86_64)]
             (Kernel::Aes(AesKernel::VaesAvx512(t)), ONE) => {
-                crate::wipe::stack_avx512::<{ depth([352, 2464, 3440, 3440, 3440, 65536]) }>(t)
+                crate::wipe::stack_avx512::<{ depth([352, 2480, 3440, 3536, 2720, 32496]) }>(t)
             }
             #[cfg(simdcrypt_x86_64)]
             (Kernel::Aes(AesKernel::VaesAvx512(t)), _) => {
-                crate::wipe::stack_avx512::<{ depth([1008, 3152, 3872, 3872, 3872, 65536]) }>(t)
+                crate::wipe::stack_avx512::<{ depth([1024, 3168, 3872, 3856, 3648, 28992]) }>(t)
             }
         }
     }
