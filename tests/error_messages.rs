@@ -39,8 +39,8 @@ fn xts_errors_name_the_argument() {
     let same = simdcrypt::xts::Tweaks::plain64(3).step(1 << 64);
     assert_eq!(
         msg(xts.encrypt_sectors_with(&mut [0u8; 64], 32, same)),
-        "tweak step 18446744073709551616 is 0 modulo 2^64 (the counter's width): every data \
-         unit would get the same tweak"
+        "tweak step is 0 modulo 2^64 (the counter's width): every data unit would get the \
+         same tweak"
     );
     assert_eq!(
         msg(Xts::new(&[1u8; 48])),

@@ -83,7 +83,7 @@ fn tweaks_and_area(x: &Xts, p: &Xts, key: &[u8], inp: &Input, size: usize, n: us
     };
     if !valid {
         let want = if width_ok {
-            Error::ZeroTweakStep { step, bits }
+            Error::ZeroTweakStep { bits }
         } else {
             Error::InvalidWrapBits { bits }
         };

@@ -217,7 +217,7 @@ impl Tweaks {
     /// use simdcrypt::{Error, xts::Tweaks};
     /// assert_eq!(Tweaks::plain64(16).step(8).tweak(2)?, 32u128.to_le_bytes());
     /// let same = Tweaks::plain(5).step(1 << 32); // 0 modulo 2^32
-    /// assert_eq!(same.tweak(1), Err(Error::ZeroTweakStep { step: 1 << 32, bits: 32 }));
+    /// assert_eq!(same.tweak(1), Err(Error::ZeroTweakStep { bits: 32 }));
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
     #[must_use]
@@ -285,10 +285,9 @@ impl Tweaks {
     /// `Err` unless the width is 32, 64 or 128 and the step is not 0 modulo 2^bits.
     pub(crate) fn check(&self) -> Result<(), Error> {
         match self.bits {
-            32 | 64 | 128 if self.step & self.mask() == 0 => Err(Error::ZeroTweakStep {
-                step: self.step,
-                bits: self.bits,
-            }),
+            32 | 64 | 128 if self.step & self.mask() == 0 => {
+                Err(Error::ZeroTweakStep { bits: self.bits })
+            }
             32 | 64 | 128 => Ok(()),
             bits => Err(Error::InvalidWrapBits { bits }),
         }
@@ -400,8 +399,12 @@ mod tests {
         ];
         for (step, bits) in refused {
             let t = Tweaks::new(9).wrap_bits(bits).step(step);
-            assert_eq!(t.check(), Err(Error::ZeroTweakStep { step, bits }));
-            assert_eq!(t.tweak(3), Err(Error::ZeroTweakStep { step, bits }));
+            assert_eq!(t.check(), Err(Error::ZeroTweakStep { bits }), "step {step}");
+            assert_eq!(
+                t.tweak(3),
+                Err(Error::ZeroTweakStep { bits }),
+                "step {step}"
+            );
         }
         // Not 0 modulo the width: accepted, wrapping included (2^31 at 32 bits repeats
         // every second unit, as the format would).
