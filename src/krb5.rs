@@ -230,7 +230,7 @@ impl BaseKey {
     #[inline(always)]
     fn with_keys<R>(&self, usage: u32, f: impl FnOnce(&UsageKeys) -> R) -> R {
         let r = self.with_keys_below(usage, f);
-        wipe::stack::<{ wipe::depth([2176, 2128, 2176, 2048, 2032, 4928]) }>();
+        wipe::stack::<{ wipe::depth([2176, 2128, 2176, 2048, 2048, 4928]) }>();
         r
     }
 

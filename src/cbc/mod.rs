@@ -154,7 +154,7 @@ fn burn_stack<const OP: u8>(k: Kernel) {
         }
         #[cfg(simdcrypt_x86_64)]
         (Kernel::VaesAvx2(t), _) => {
-            crate::wipe::stack_avx::<{ depth([800, 3200, 3872, 3776, 4272, 13296]) }>(t)
+            crate::wipe::stack_avx::<{ depth([800, 3200, 3872, 3792, 4272, 13296]) }>(t)
         }
         #[cfg(simdcrypt_x86_64)]
         (Kernel::VaesAvx512(t), ENCRYPT) => {
@@ -171,7 +171,7 @@ fn burn_stack<const OP: u8>(k: Kernel) {
         }
         #[cfg(simdcrypt_x86_64)]
         (Kernel::VaesAvx512(t), _) => {
-            crate::wipe::stack_avx512::<{ depth([800, 3200, 3872, 3776, 4272, 13296]) }>(t)
+            crate::wipe::stack_avx512::<{ depth([800, 3200, 3872, 3792, 4272, 13296]) }>(t)
         }
     }
 }

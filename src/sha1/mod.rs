@@ -91,7 +91,7 @@ impl Kernel {
             Kernel::Ssse3(_) => stack::<{ depth([1696, 1728, 1824, 1808, 1872, 7920]) }>(),
             #[cfg(simdcrypt_x86_64)]
             Kernel::Avx2(t) => {
-                crate::wipe::stack_avx::<{ depth([2768, 2928, 2944, 2944, 3088, 11200]) }>(t)
+                crate::wipe::stack_avx::<{ depth([2784, 2928, 2944, 2944, 3088, 11200]) }>(t)
             }
             #[cfg(simdcrypt_x86_64)]
             Kernel::Avx512(t) => {
@@ -121,11 +121,11 @@ impl Kernel {
             Kernel::Ssse3(_) => stack::<{ depth([2144, 2208, 2288, 2288, 2304, 9648]) }>(),
             #[cfg(simdcrypt_x86_64)]
             Kernel::Avx2(t) => {
-                crate::wipe::stack_avx::<{ depth([3232, 3376, 3408, 3424, 3520, 13056]) }>(t)
+                crate::wipe::stack_avx::<{ depth([3232, 3376, 3408, 3424, 3520, 13072]) }>(t)
             }
             #[cfg(simdcrypt_x86_64)]
             Kernel::Avx512(t) => {
-                crate::wipe::stack_avx512::<{ depth([3232, 3376, 3456, 3472, 3520, 13088]) }>(t)
+                crate::wipe::stack_avx512::<{ depth([3232, 3408, 3456, 3472, 3520, 13104]) }>(t)
             }
             #[cfg(simdcrypt_x86_64)]
             Kernel::ShaNi(_) => stack::<{ depth([800, 896, 896, 944, 1440, 41200]) }>(),

@@ -202,7 +202,7 @@ impl Kernel {
             }
             #[cfg(simdcrypt_x86_64)]
             (Kernel::Aes(AesKernel::VaesAvx2(t)), SHORT) => {
-                crate::wipe::stack_avx::<{ depth([400, 752, 1120, 1360, 1600, 15984]) }>(t)
+                crate::wipe::stack_avx::<{ depth([400, 752, 1136, 1360, 1600, 15984]) }>(t)
             }
             #[cfg(simdcrypt_x86_64)]
             (Kernel::Aes(AesKernel::VaesAvx2(t)), ONE) => {
@@ -214,19 +214,19 @@ impl Kernel {
             }
             #[cfg(simdcrypt_asm)]
             (Kernel::VaesAvx2Asm(t), _) => {
-                crate::wipe::stack_avx::<{ depth([672, 672, 672, 672, 720, 3712]) }>(t)
+                crate::wipe::stack_avx::<{ depth([672, 672, 672, 672, 736, 3712]) }>(t)
             }
             #[cfg(simdcrypt_x86_64)]
             (Kernel::Aes(AesKernel::VaesAvx512(t)), SHORT) => {
-                crate::wipe::stack_avx512::<{ depth([320, 784, 2240, 2256, 2640, 28848]) }>(t)
+                crate::wipe::stack_avx512::<{ depth([320, 784, 2256, 2256, 2656, 28848]) }>(t)
             }
             #[cfg(simdcrypt_x86_64)]
             (Kernel::Aes(AesKernel::VaesAvx512(t)), ONE) => {
-                crate::wipe::stack_avx512::<{ depth([352, 2480, 3440, 3536, 2720, 32496]) }>(t)
+                crate::wipe::stack_avx512::<{ depth([352, 2496, 3456, 3536, 2736, 32496]) }>(t)
             }
             #[cfg(simdcrypt_x86_64)]
             (Kernel::Aes(AesKernel::VaesAvx512(t)), _) => {
-                crate::wipe::stack_avx512::<{ depth([1024, 3168, 3872, 3856, 3648, 28992]) }>(t)
+                crate::wipe::stack_avx512::<{ depth([1024, 3184, 3888, 3872, 3648, 28992]) }>(t)
             }
         }
     }
