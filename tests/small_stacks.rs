@@ -212,3 +212,37 @@ fn cbc_hmac_and_krb5_calls_fit() {
         out
     })
 }
+
+/// The RustCrypto trait routes: CTR and CBC over `simdcrypt::Aes128`/`Aes256` (the `cipher`
+/// traits), and `Hmac<simdcrypt::Sha1>` (the `digest` traits).
+#[cfg(all(feature = "cipher", feature = "digest"))]
+#[test]
+fn trait_routes_fit() {
+    use cbc::cipher::{BlockModeEncrypt, StreamCipher};
+    use cipher::InnerIvInit;
+    use hmac::{KeyInit, Mac};
+    fits("cipher and digest traits", || {
+        let mut out = Vec::new();
+        for b in Aes::available_backends() {
+            let c = simdcrypt::Aes128::with_backend(&[7u8; 16].into(), b).unwrap();
+            let core = ctr::CtrCore::<simdcrypt::Aes128, ctr::flavors::Ctr128BE>::inner_iv_init(
+                c,
+                &[1u8; 16].into(),
+            );
+            let mut buf = bytes(14, 1000);
+            ctr::Ctr128BE::from_core(core).apply_keystream(&mut buf);
+            out.push(buf);
+            let c = simdcrypt::Aes256::with_backend(&[8u8; 32].into(), b).unwrap();
+            let ct = cbc::Encryptor::<simdcrypt::Aes256>::inner_iv_init(c, &[2u8; 16].into())
+                .encrypt_padded_vec::<cipher::block_padding::Pkcs7>(&bytes(15, 300));
+            out.push(ct);
+        }
+        let mut m = <hmac::Hmac<Sha1> as KeyInit>::new_from_slice(&bytes(16, 20)).unwrap();
+        Mac::update(&mut m, &bytes(17, 2000));
+        out.push(m.finalize().into_bytes().to_vec());
+        let mut key = [0u8; 20];
+        pbkdf2::pbkdf2_hmac::<Sha1>(b"password", b"salt", 50, &mut key);
+        out.push(key.to_vec());
+        out
+    })
+}
