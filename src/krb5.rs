@@ -181,12 +181,19 @@ impl BaseKey {
                 expected: if want == 16 { "16 bytes" } else { "32 bytes" },
             });
         }
+        // A `match`, not `?`: in an unoptimised build `?` is a call of its own, which would
+        // pass the keyed `Aes` through a frame below the caller.
+        #[allow(clippy::question_mark)]
+        let aes = match Aes::new(key) {
+            Ok(aes) => aes,
+            Err(e) => return Err(e),
+        };
         let mut bytes = [0u8; 32];
         bytes[..want].copy_from_slice(key);
         Ok(BaseKey {
             bytes,
             len: want,
-            aes: Aes::new(key)?,
+            aes,
         })
     }
 

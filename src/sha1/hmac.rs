@@ -96,6 +96,7 @@ impl HmacSha1 {
     /// assert_eq!(mac.finalize(), hex!("aa4ae5e15272d00e95705637ce8a3b55ed402112"));
     /// ```
     #[must_use]
+    #[inline(always)]
     pub fn new(key: &[u8]) -> HmacSha1 {
         let (imp, backend) = crate::sha1::TABLE.auto_kernel();
         HmacSha1::keyed(key, imp, backend)
@@ -114,18 +115,26 @@ impl HmacSha1 {
     /// assert!(matches!(aes, Err(Error::BackendNotForAlgorithm { .. })));
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
+    #[inline(always)]
     pub fn with_backend(key: &[u8], backend: Backend) -> Result<HmacSha1, Error> {
-        Ok(HmacSha1::keyed(key, impl_for(backend)?, backend))
+        let imp = impl_for(backend)?;
+        Ok(HmacSha1::keyed(key, imp, backend))
     }
 
     /// Keyed straight from the two key states, as [`HmacSha1Key`] keys (the same wipe),
     /// without a key object in between (its copy and its wipe on drop were a visible share
     /// of a one-message HMAC).
+    ///
+    /// Inlined with its constructors into the frame that receives the value, and the wipe
+    /// after the value is made: an unoptimised build makes it in `from_states`' frame (and
+    /// `Sha1::from_parts`'), below the caller, and copies it up.
+    #[inline(always)]
     fn keyed(key: &[u8], imp: Kernel, backend: Backend) -> HmacSha1 {
         let (inner_start, outer_start) = key_states_below(key, imp, backend);
+        let value = HmacSha1::from_states(imp, backend, inner_start, outer_start);
         // (As deep as the one-block kernel's frames: [`key_states`] wipes a long key's own.)
         imp.for_run(1).burn_stack();
-        HmacSha1::from_states(imp, backend, inner_start, outer_start)
+        value
     }
 
     fn from_states(
@@ -544,6 +553,7 @@ pub struct HmacSha1Key {
 impl HmacSha1Key {
     /// Sets up `key` (any length) on the automatic backend.
     #[must_use]
+    #[inline(always)]
     pub fn new(key: &[u8]) -> HmacSha1Key {
         let (imp, backend) = crate::sha1::TABLE.auto_kernel();
         HmacSha1Key::from_impl(key, imp, backend)
@@ -561,10 +571,16 @@ impl HmacSha1Key {
     /// }
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
+    #[inline(always)]
     pub fn with_backend(key: &[u8], backend: Backend) -> Result<HmacSha1Key, Error> {
-        Ok(HmacSha1Key::from_impl(key, impl_for(backend)?, backend))
+        let imp = impl_for(backend)?;
+        Ok(HmacSha1Key::from_impl(key, imp, backend))
     }
 
+    /// Inlined with its constructors into the frame that receives the value (an
+    /// unoptimised build would otherwise make the value in a frame of its own, below the
+    /// caller, and copy it up).
+    #[inline(always)]
     fn from_impl(key: &[u8], imp: Kernel, backend: Backend) -> HmacSha1Key {
         let (inner_start, outer_start) = key_states_below(key, imp, backend);
         // The compression of `K0 ^ ipad` and `K0 ^ opad` (and of a long key) leaves their
