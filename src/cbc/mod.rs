@@ -127,7 +127,7 @@ fn short(k: Kernel, n: usize) -> bool {
 fn burn_stack<const OP: u8>(k: Kernel) {
     use crate::wipe::{depth, stack};
     match (k, OP) {
-        (Kernel::Portable, ENCRYPT) => stack::<{ depth([1568, 1712, 1744, 1616, 1904, 3440]) }>(),
+        (Kernel::Portable, ENCRYPT) => stack::<{ depth([1568, 1712, 1744, 1648, 1904, 3440]) }>(),
         (Kernel::Portable, DECRYPT | DECRYPT_SHORT) => {
             stack::<{ depth([2112, 2256, 2304, 2160, 2608, 4368]) }>()
         }
