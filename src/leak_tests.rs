@@ -1139,6 +1139,7 @@ fn digest_trait_hmac_leaves_no_chaining_values() {
 /// below that frame for `$pats` with the value alive, as `keying_leaves_no_round_keys`
 /// does: what the keying (and any use in `$make`) left in the frames of the library's
 /// calls below the caller.
+#[cfg(feature = "sha1")]
 macro_rules! below_the_caller {
     ($what:expr, $pats:expr, $make:expr) => {{
         let (what, pats): (std::string::String, Vec<[u8; 16]>) = ($what, $pats);
