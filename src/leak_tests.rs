@@ -679,28 +679,8 @@ fn wipes_read_the_column_of_this_builds_level() {
 /// unoptimised build copies there on the way out of its box).
 #[inline(always)]
 fn mark() {
-    CALLER_SP.with(|c| c.set(caller_stack_pointer()));
+    CALLER_SP.with(|c| c.set(crate::wipe::stack_pointer()));
     crate::wipe::repaint();
-}
-
-/// The stack pointer where this is inlined (on x86-64; elsewhere a local's address, a
-/// little below it).
-#[inline(always)]
-fn caller_stack_pointer() -> usize {
-    #[cfg(target_arch = "x86_64")]
-    {
-        let sp: usize;
-        // SAFETY: reads the stack pointer into a register; no memory is touched.
-        unsafe {
-            core::arch::asm!("mov {}, rsp", out(reg) sp, options(nomem, nostack, preserves_flags))
-        };
-        sp
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        let marker = 0u8;
-        core::hint::black_box(&marker) as *const u8 as usize
-    }
 }
 
 std::thread_local! {

@@ -12,15 +12,17 @@ use core::sync::atomic::{Ordering, compiler_fence};
 mod x86;
 
 mod reach;
-#[cfg(test)]
+#[cfg(all(test, feature = "std"))]
 pub(crate) use reach::LEVEL;
 pub(crate) use reach::depth;
+#[cfg(test)]
+use reach::dry_run;
 #[cfg(all(test, feature = "std"))]
 pub(crate) use reach::repaint;
+#[cfg(test)]
+pub(crate) use reach::stack_pointer;
 #[cfg(all(test, feature = "std"))]
 pub(crate) use reach::{DRY, LOWEST, PAINT, PAINTED, REACH, SITES};
-#[cfg(test)]
-use reach::{dry_run, stack_pointer};
 
 /// Overwrites `bytes` with zeros: one 16-byte volatile store per 16 bytes, single-byte
 /// volatile stores for the rest.

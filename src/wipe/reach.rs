@@ -40,10 +40,11 @@ pub(crate) const fn margin(bytes: usize) -> usize {
     (bytes / 8).div_ceil(32) * 32 + 32
 }
 
-/// The stack pointer where this is inlined: in a wipe, where its area starts.
+/// The stack pointer where this is inlined: in a wipe, where its area starts (in the
+/// leak tests, where a checked call's caller stands).
 #[cfg(test)]
 #[inline(always)]
-pub(super) fn stack_pointer() -> usize {
+pub(crate) fn stack_pointer() -> usize {
     #[cfg(target_arch = "x86_64")]
     {
         let sp: usize;
