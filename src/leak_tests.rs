@@ -1168,6 +1168,17 @@ fn hmac_key_patterns(key: &[u8]) -> Vec<[u8; 16]> {
     pats
 }
 
+/// `HmacSha1` keyed with `key` on backend `b` (`None`: the automatic one), made in the
+/// caller's frame (inlined, as the constructors are), which is what the tests scan below.
+#[cfg(feature = "sha1")]
+#[inline(always)]
+fn hmac_on(b: Option<crate::Backend>, key: &[u8]) -> HmacSha1 {
+    match b {
+        Some(b) => HmacSha1::with_backend(key, b).unwrap(),
+        None => HmacSha1::new(key),
+    }
+}
+
 /// Keying `HmacSha1Key` and `HmacSha1` (on every SHA-1 backend and the automatic one)
 /// leaves neither the starting states nor the padded key blocks below the caller, and
 /// neither does a message through `HmacSha1` (`update` in pieces, with the value alive,
@@ -1200,10 +1211,7 @@ fn hmac_keying_and_use_leave_nothing_below_the_caller() {
             below_the_caller!(
                 std::format!("HmacSha1 keying, {on}, {key_len}-byte key"),
                 keyed.clone(),
-                match b {
-                    Some(b) => HmacSha1::with_backend(&k, b).unwrap(),
-                    None => HmacSha1::new(&k),
-                }
+                hmac_on(b, &k)
             );
             // A message still open: what `update` leaves is the caller's to keep only in
             // the value.
@@ -1212,10 +1220,7 @@ fn hmac_keying_and_use_leave_nothing_below_the_caller() {
                 std::format!("HmacSha1 keying, update, {on}, {key_len}-byte key"),
                 used.clone(),
                 {
-                    let mut mac = match b {
-                        Some(b) => HmacSha1::with_backend(&k, b).unwrap(),
-                        None => HmacSha1::new(&k),
-                    };
+                    let mut mac = hmac_on(b, &k);
                     for piece in m.chunks(300) {
                         mac.update(piece);
                     }
@@ -1227,10 +1232,7 @@ fn hmac_keying_and_use_leave_nothing_below_the_caller() {
                 std::format!("HmacSha1 keying, update, finalize, {on}, {key_len}-byte key"),
                 used.clone(),
                 {
-                    let mut mac = match b {
-                        Some(b) => HmacSha1::with_backend(&k, b).unwrap(),
-                        None => HmacSha1::new(&k),
-                    };
+                    let mut mac = hmac_on(b, &k);
                     for piece in m.chunks(300) {
                         mac.update(piece);
                     }
