@@ -420,5 +420,4 @@ mod cap {
 }
 
 #[cfg(test)]
-#[path = "backend_tests.rs"]
 mod tests;

@@ -274,5 +274,4 @@ pub(crate) use table;
 
 // (Against every algorithm's table and the README's: in the build with all of them.)
 #[cfg(all(test, feature = "xts", feature = "cbc", feature = "sha1"))]
-#[path = "dispatch_tests.rs"]
 mod tests;

@@ -586,5 +586,4 @@ enctype!(
 );
 
 #[cfg(test)]
-#[path = "krb5_tests.rs"]
 mod tests;

@@ -106,6 +106,8 @@ macro_rules! debug_shows {
 pub(crate) use debug_shows;
 
 pub mod aes;
+#[cfg(any(simdcrypt_x86_64, simdcrypt_neon_check))]
+mod arch;
 mod backend;
 mod block;
 #[cfg(feature = "cbc")]
@@ -122,16 +124,8 @@ mod dispatch;
 mod error;
 #[cfg(all(feature = "alloc", feature = "cbc", feature = "sha1"))]
 pub mod krb5;
-#[cfg(all(test, feature = "std"))]
-mod leak_tests;
-#[cfg(simdcrypt_neon_check)]
-#[path = "arch/aarch64/mod.rs"]
-mod neon;
 #[cfg(feature = "sha1")]
 pub mod sha1;
-#[cfg(simdcrypt_x86_64)]
-#[path = "arch/x86_64/simd/mod.rs"]
-mod simd;
 #[cfg(test)]
 #[cfg_attr(not(simdcrypt_asm), allow(dead_code))] // used by the assembly twins' tests
 mod test_util;
@@ -182,7 +176,7 @@ pub fn tuning_row() -> Option<&'static str> {
 #[cfg(simdcrypt_neon_check)]
 #[doc(hidden)]
 pub fn neon_check(key: &[u8], data: &mut [u8]) {
-    let Some((t, aes)) = neon::check_aes(key, data) else {
+    let Some((t, aes)) = arch::aarch64::check_aes(key, data) else {
         return;
     };
     #[cfg(feature = "cbc")]

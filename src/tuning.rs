@@ -264,5 +264,4 @@ pub(crate) fn order(candidates: &[Backend], row: Option<&Row>) -> ([Backend; MAX
 }
 
 #[cfg(test)]
-#[path = "tuning_tests.rs"]
 mod tests;

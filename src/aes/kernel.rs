@@ -38,7 +38,7 @@ pub(crate) fn blocks<V: AesVec, const DEC: bool, const SHORT: bool>(
 }
 
 /// Encrypts each block in place (`ks`, its keys read where used), each read as two
-/// 8-byte loads ([`crate::simd::aes::load_halves`]): blocks just stored as 8-byte halves
+/// 8-byte loads ([`crate::arch::x86_64::simd::aes::load_halves`]): blocks just stored as 8-byte halves
 /// (XTS's raw tweaks), which a whole-register load could not forward.
 #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 pub(crate) fn encrypt_halves<V: AesVec>(tok: V::Token, ks: &KeySchedule, b: &mut [Block]) {

@@ -20,30 +20,23 @@ use core::fmt;
 
 use crate::Backend;
 use crate::Error;
+#[cfg(simdcrypt_x86_64)]
+use crate::arch::x86_64::aes_ni;
 use crate::cpu::AesNiToken;
 #[cfg(simdcrypt_x86_64)]
 use crate::cpu::{VaesAvx2Token, VaesAvx512Token};
 use crate::dispatch;
 
-#[cfg(simdcrypt_x86_64)]
-#[path = "../arch/x86_64/aes_ni.rs"]
-pub(crate) mod aesni;
 #[cfg(any(simdcrypt_x86_64, simdcrypt_neon_check))]
 pub(crate) mod kernel;
 pub(crate) mod soft;
-/// The AES-NI single block, XTS's one-block unit and its ciphertext stealing: the vector
-/// trait's single-block side ([`crate::vector::AesOne`]), which every AES-NI vector type
-/// names, so it is here with or without the `xts` feature.
-#[cfg(simdcrypt_x86_64)]
-#[path = "../arch/x86_64/xts_block.rs"]
-pub(crate) mod xts_block;
 
 /// The block kernel ([`kernel`]) on each width.
 #[cfg(simdcrypt_x86_64)]
 pub(crate) mod width {
     use super::{Block, KeySchedule, kernel};
 
-    crate::simd::aes::width_entries! {
+    crate::arch::x86_64::simd::aes::width_entries! {
         widths: [
             /// 128-bit registers with AES-NI: 8 blocks in flight.
             aesni: Xmm, AesNiToken, "aes";
@@ -118,7 +111,7 @@ impl KeySchedule {
         match aesni {
             #[cfg(simdcrypt_x86_64)]
             // SAFETY: the caller's contract.
-            Some(t) => unsafe { aesni::expand(t, key, rounds, ks) },
+            Some(t) => unsafe { aes_ni::expand(t, key, rounds, ks) },
             _ => {
                 // SAFETY: the caller's contract: `ks` is valid for writes, and once written
                 // it is a valid schedule to borrow.
@@ -525,5 +518,4 @@ pub(crate) static TABLE: crate::dispatch::Table<Kernel> = crate::dispatch::table
 ]);
 
 #[cfg(test)]
-#[path = "mod_tests.rs"]
 mod tests;

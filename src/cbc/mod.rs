@@ -46,7 +46,7 @@ mod width {
     use super::{Lane, kernel};
     use crate::aes::{Block, KeySchedule};
 
-    crate::simd::aes::width_entries! {
+    crate::arch::x86_64::simd::aes::width_entries! {
         widths: [
             /// 128-bit registers with AES-NI: 8 blocks in flight when decrypting, 8
             /// streams interleaved.
@@ -80,11 +80,11 @@ use width::{aesni, vaes_avx2, vaes_avx512};
 /// the interleaved streams.
 #[cfg(simdcrypt_neon_check)]
 pub(crate) fn neon_check(
-    t: crate::neon::NeonAesToken,
+    t: crate::arch::aarch64::NeonAesToken,
     ks: &crate::aes::KeySchedule,
     blocks: &mut [Block],
 ) {
-    use crate::neon::Neon;
+    use crate::arch::aarch64::Neon;
     let mut iv = [0u8; 16];
     kernel::encrypt::<Neon>(t, ks, &mut iv, blocks);
     kernel::decrypt::<Neon, false>(t, ks, &mut iv, blocks);

@@ -29,6 +29,8 @@ use core::fmt;
 
 use crate::Backend;
 use crate::aes::Block;
+#[cfg(simdcrypt_x86_64)]
+use crate::arch::x86_64::aesni_sha_ni;
 use crate::cbc::{Cbc, cts_split};
 #[cfg(simdcrypt_x86_64)]
 use crate::cpu::{AesNiToken, ShaNiToken};
@@ -36,10 +38,6 @@ use crate::dispatch;
 use crate::sha1::hmac::{TAG_LEN, check_tag_len, ct_verify, finish_tag, key_states};
 use crate::sha1::{self, Sha1};
 use crate::{Error, wipe};
-
-#[cfg(simdcrypt_x86_64)]
-#[path = "../arch/x86_64/aesni_sha_ni.rs"]
-mod aesni_shani;
 
 /// How the whole 64-byte groups at the start of a message are processed: a row of the
 /// dispatch table (`crate::cbc_hmac::TABLE`) makes one.
@@ -49,7 +47,7 @@ pub(crate) enum Kernel {
     Sequential,
     /// The stitched AES-NI + SHA-NI kernels.
     #[cfg(simdcrypt_x86_64)]
-    Stitched(AesNiToken, crate::sha1::shani::Form),
+    Stitched(AesNiToken, crate::arch::x86_64::sha_ni::Form),
 }
 
 /// AES-CBC and HMAC-SHA1 under two keys, computed in one pass over the data.
@@ -176,7 +174,7 @@ impl CbcHmacSha1 {
         // SHA-NI kernels one after the other.
         #[cfg(simdcrypt_x86_64)]
         let imp = match imp {
-            Kernel::Stitched(..) if !aesni_shani::stitches(&cbc.aes.ks) => Kernel::Sequential,
+            Kernel::Stitched(..) if !aesni_sha_ni::stitches(&cbc.aes.ks) => Kernel::Sequential,
             imp => imp,
         };
         let (inner_start, outer_start) = key_states(mac_key, sha, sha_backend);
@@ -263,7 +261,7 @@ impl CbcHmacSha1 {
             }
             #[cfg(simdcrypt_x86_64)]
             Kernel::Stitched(a, s) => {
-                aesni_shani::run(a, s, seal, &self.cbc.aes.ks, &mut chain, &mut state, groups);
+                aesni_sha_ni::run(a, s, seal, &self.cbc.aes.ks, &mut chain, &mut state, groups);
                 Self::burn_stack();
             }
         }
@@ -528,7 +526,7 @@ pub(crate) static TABLE: crate::dispatch::Table<Kernel> = crate::dispatch::table
     Kernel, "CBC-HMAC-SHA1", portable: Kernel::Sequential, [
     #[cfg(simdcrypt_x86_64)]
     AesNiShaNi => |(a, s): (AesNiToken, ShaNiToken)| {
-        Kernel::Stitched(a, crate::sha1::shani::Form::new(s))
+        Kernel::Stitched(a, crate::arch::x86_64::sha_ni::Form::new(s))
     },
     VaesAvx2 => |_: crate::cpu::VaesAvx2Token| Kernel::Sequential,
     AesNi => |_: crate::cpu::AesNiToken| Kernel::Sequential,

@@ -62,12 +62,8 @@ fn detect_and_cache() -> Features {
     f
 }
 
-/// CPUID and XCR0: `probe` and `read_signature` on x86-64.
 #[cfg(simdcrypt_x86_64)]
-#[path = "../arch/x86_64/cpuid.rs"]
-mod cpuid;
-#[cfg(simdcrypt_x86_64)]
-use cpuid::{probe, read_signature};
+use crate::arch::x86_64::cpuid::{probe, read_signature};
 
 #[cfg(not(simdcrypt_x86_64))]
 fn probe() -> Features {
@@ -225,5 +221,4 @@ impl VaesAvx2Token {
 }
 
 #[cfg(test)]
-#[path = "../cpu_tests.rs"]
 mod tests;

@@ -26,8 +26,8 @@
 
 use super::soft::K;
 use super::ssse3;
+use crate::arch::x86_64::simd::u32x::{Lanes, U32x, U32x8};
 use crate::cpu::{Avx2Token, Avx512Token};
-use crate::simd::u32x::{Lanes, U32x, U32x8};
 
 #[inline(never)]
 #[target_feature(enable = "avx2,bmi1,bmi2")]

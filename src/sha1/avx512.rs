@@ -16,8 +16,8 @@
 //! compiled with AVX-512 VL (`avx2::compress_avx512`).
 
 use super::avx2;
+use crate::arch::x86_64::simd::u32x::{U32x8Vl, U32x16};
 use crate::cpu::Avx512Token;
-use crate::simd::u32x::{U32x8Vl, U32x16};
 
 #[inline(never)]
 #[target_feature(enable = "avx512f,avx512bw")]
@@ -47,5 +47,4 @@ pub(crate) fn compress8(t: Avx512Token, states: &mut [[u32; 5]; 8], blocks: [&[[
 }
 
 #[cfg(test)]
-#[path = "avx512_tests.rs"]
 mod tests;

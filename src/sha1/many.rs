@@ -26,14 +26,16 @@
 //! The lane count and its per-lane cost are public (message lengths), never the data.
 #![forbid(unsafe_code)]
 
-#[cfg(simdcrypt_asm)]
-use super::shani_asm;
 use super::{IV, Kernel, digest_from, impl_for};
 use super::{MANY_TABLE as SHA1_MANY, TABLE as SHA1};
 #[cfg(simdcrypt_x86_64)]
-use super::{avx2, avx512, shani};
+use super::{avx2, avx512};
 #[cfg(simdcrypt_x86_64)]
 use super::{digest_bytes, pad_into};
+#[cfg(simdcrypt_x86_64)]
+use crate::arch::x86_64::sha_ni;
+#[cfg(simdcrypt_asm)]
+use crate::arch::x86_64::sha1_shani_asm;
 #[cfg(simdcrypt_asm)]
 use crate::cpu::ShaNiToken;
 use crate::tuning::Sha1Many;
@@ -236,7 +238,7 @@ fn drive<'a, const N: usize>(
 /// The two-stream kernel of a SHA-NI backend (two interleaved `sha1rnds4` chains).
 #[derive(Clone, Copy)]
 enum ShaNiPair {
-    Intrinsics(super::shani::Form),
+    Intrinsics(crate::arch::x86_64::sha_ni::Form),
     #[cfg(simdcrypt_asm)]
     Asm(ShaNiToken),
 }
@@ -261,15 +263,15 @@ impl ShaNiPair {
         let [sa, sb] = states;
         match self {
             ShaNiPair::Intrinsics(t) => match busy {
-                [true, true] => shani::compress2(t, sa, blocks[0], sb, blocks[1]),
-                [true, false] => shani::compress(t, sa, blocks[0]),
-                _ => shani::compress(t, sb, blocks[1]),
+                [true, true] => sha_ni::compress2(t, sa, blocks[0], sb, blocks[1]),
+                [true, false] => sha_ni::compress(t, sa, blocks[0]),
+                _ => sha_ni::compress(t, sb, blocks[1]),
             },
             #[cfg(simdcrypt_asm)]
             ShaNiPair::Asm(t) => match busy {
-                [true, true] => shani_asm::compress2(t, sa, blocks[0], sb, blocks[1]),
-                [true, false] => shani_asm::compress(t, sa, blocks[0]),
-                _ => shani_asm::compress(t, sb, blocks[1]),
+                [true, true] => sha1_shani_asm::compress2(t, sa, blocks[0], sb, blocks[1]),
+                [true, false] => sha1_shani_asm::compress(t, sa, blocks[0]),
+                _ => sha1_shani_asm::compress(t, sb, blocks[1]),
             },
         }
     }

@@ -27,23 +27,18 @@
 use crate::Backend;
 use crate::Error;
 #[cfg(simdcrypt_x86_64)]
+use crate::arch::x86_64::sha_ni;
+#[cfg(simdcrypt_asm)]
+use crate::arch::x86_64::{sha1_avx2_asm, sha1_shani_asm};
+#[cfg(simdcrypt_x86_64)]
 use crate::cpu::{Avx2Token, Avx512Token, ShaNiToken, Ssse3Token};
 
 #[cfg(simdcrypt_x86_64)]
 pub(crate) mod avx2;
-#[cfg(simdcrypt_asm)]
-#[path = "../arch/x86_64/sha1_avx2_asm.rs"]
-pub(crate) mod avx2_asm;
 #[cfg(simdcrypt_x86_64)]
 pub(crate) mod avx512;
 pub(crate) mod hmac;
 mod many;
-#[cfg(simdcrypt_x86_64)]
-#[path = "../arch/x86_64/sha_ni.rs"]
-pub(crate) mod shani;
-#[cfg(simdcrypt_asm)]
-#[path = "../arch/x86_64/sha1_shani_asm.rs"]
-pub(crate) mod shani_asm;
 pub(crate) mod soft;
 #[cfg(simdcrypt_x86_64)]
 pub(crate) mod ssse3;
@@ -67,13 +62,13 @@ pub(crate) enum Kernel {
     #[cfg(simdcrypt_x86_64)]
     Avx2(Avx2Token),
     #[cfg(simdcrypt_x86_64)]
-    ShaNi(shani::Form),
+    ShaNi(sha_ni::Form),
     #[cfg(simdcrypt_x86_64)]
     Avx512(Avx512Token),
     #[cfg(simdcrypt_asm)]
     Avx2Asm(Avx2Token),
     #[cfg(simdcrypt_asm)]
-    ShaNiAsm(shani::Form),
+    ShaNiAsm(sha_ni::Form),
 }
 
 impl Kernel {
@@ -168,9 +163,9 @@ impl Kernel {
         debug_assert_eq!(blocks_a.len(), blocks_b.len());
         match self.for_run(blocks_a.len()) {
             #[cfg(simdcrypt_x86_64)]
-            Kernel::ShaNi(t) => shani::compress2(t, a, blocks_a, b, blocks_b),
+            Kernel::ShaNi(t) => sha_ni::compress2(t, a, blocks_a, b, blocks_b),
             #[cfg(simdcrypt_asm)]
-            Kernel::ShaNiAsm(t) => shani_asm::compress2(t.token(), a, blocks_a, b, blocks_b),
+            Kernel::ShaNiAsm(t) => sha1_shani_asm::compress2(t.token(), a, blocks_a, b, blocks_b),
             _ => {
                 self.compress(a, blocks_a);
                 self.compress(b, blocks_b);
@@ -188,13 +183,13 @@ impl Kernel {
             #[cfg(simdcrypt_x86_64)]
             Kernel::Avx2(t) => avx2::compress(t, state, blocks),
             #[cfg(simdcrypt_x86_64)]
-            Kernel::ShaNi(t) => shani::compress(t, state, blocks),
+            Kernel::ShaNi(t) => sha_ni::compress(t, state, blocks),
             #[cfg(simdcrypt_x86_64)]
             Kernel::Avx512(t) => avx2::compress_avx512(t, state, blocks),
             #[cfg(simdcrypt_asm)]
-            Kernel::Avx2Asm(t) => avx2_asm::compress(t, state, blocks),
+            Kernel::Avx2Asm(t) => sha1_avx2_asm::compress(t, state, blocks),
             #[cfg(simdcrypt_asm)]
-            Kernel::ShaNiAsm(t) => shani_asm::compress(t.token(), state, blocks),
+            Kernel::ShaNiAsm(t) => sha1_shani_asm::compress(t.token(), state, blocks),
         }
     }
 }
@@ -249,7 +244,7 @@ pub(crate) fn digest_from(
     // SHA-NI: the whole message in one call, the padded tail built in registers.
     #[cfg(simdcrypt_x86_64)]
     if let Some((t, done)) = shani_start(imp, &mut state, data) {
-        let out = shani::digest(t, &state, prefix_len, data, done);
+        let out = sha_ni::digest(t, &state, prefix_len, data, done);
         crate::wipe::words(&mut state);
         return out;
     }
@@ -287,14 +282,14 @@ pub(crate) fn digest_from(
 /// `None` on the other backends.
 #[cfg(simdcrypt_x86_64)]
 #[inline(always)]
-fn shani_start(imp: Kernel, state: &mut [u32; 5], data: &[u8]) -> Option<(shani::Form, usize)> {
+fn shani_start(imp: Kernel, state: &mut [u32; 5], data: &[u8]) -> Option<(sha_ni::Form, usize)> {
     match imp {
         Kernel::ShaNi(t) => Some((t, 0)),
         #[cfg(simdcrypt_asm)]
         Kernel::ShaNiAsm(t) => {
             let (blocks, _) = data.as_chunks::<64>();
             if blocks.len() >= ASM_MIN_BLOCKS {
-                shani_asm::compress(t.token(), state, blocks);
+                sha1_shani_asm::compress(t.token(), state, blocks);
                 Some((t, blocks.len()))
             } else {
                 Some((t, 0))
@@ -325,7 +320,7 @@ pub(crate) fn hmac_from(
     let mut inner = *inner;
     #[cfg(simdcrypt_x86_64)]
     let fused = shani_start(imp, &mut inner, data)
-        .map(|(t, done)| shani::hmac(t, &inner, outer, prefix_len, data, done));
+        .map(|(t, done)| sha_ni::hmac(t, &inner, outer, prefix_len, data, done));
     #[cfg(not(simdcrypt_x86_64))]
     let fused = None;
     let tag = match fused {
@@ -616,9 +611,9 @@ pub fn digest_with(backend: Backend, data: &[u8]) -> Result<[u8; 20], Error> {
 pub(crate) static TABLE: crate::dispatch::Table<Kernel> = crate::dispatch::table!(
     Kernel, "SHA-1", portable: Kernel::Portable, [
     #[cfg(simdcrypt_asm)]
-    ShaNiAsm => |t: ShaNiToken| Kernel::ShaNiAsm(shani::Form::new(t)),
+    ShaNiAsm => |t: ShaNiToken| Kernel::ShaNiAsm(sha_ni::Form::new(t)),
     #[cfg(simdcrypt_x86_64)]
-    ShaNi => |t: ShaNiToken| Kernel::ShaNi(shani::Form::new(t)),
+    ShaNi => |t: ShaNiToken| Kernel::ShaNi(sha_ni::Form::new(t)),
     #[cfg(simdcrypt_asm)]
     Avx2Asm => Kernel::Avx2Asm,
     #[cfg(simdcrypt_x86_64)]
@@ -640,9 +635,9 @@ pub(crate) static MANY_TABLE: crate::dispatch::Table<Kernel> = crate::dispatch::
     #[cfg(simdcrypt_x86_64)]
     Avx2 => Kernel::Avx2,
     #[cfg(simdcrypt_asm)]
-    ShaNiAsm => |t: ShaNiToken| Kernel::ShaNiAsm(shani::Form::new(t)),
+    ShaNiAsm => |t: ShaNiToken| Kernel::ShaNiAsm(sha_ni::Form::new(t)),
     #[cfg(simdcrypt_x86_64)]
-    ShaNi => |t: ShaNiToken| Kernel::ShaNi(shani::Form::new(t)),
+    ShaNi => |t: ShaNiToken| Kernel::ShaNi(sha_ni::Form::new(t)),
     #[cfg(simdcrypt_x86_64)]
     Ssse3 => Kernel::Ssse3,
 ]);

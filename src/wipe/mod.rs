@@ -6,12 +6,9 @@
 
 use core::sync::atomic::{Ordering, compiler_fence};
 
-/// The x86-64 wipes' inline assembly: the stores and the register zeroing.
-#[cfg(simdcrypt_x86_64)]
-#[path = "../arch/x86_64/wipe.rs"]
-mod x86;
-
-mod reach;
+#[cfg(all(test, feature = "std"))]
+mod leak_tests;
+pub(crate) mod reach;
 #[cfg(all(test, feature = "std"))]
 pub(crate) use reach::LEVEL;
 pub(crate) use reach::depth;
@@ -100,7 +97,7 @@ pub(crate) fn stack<const BYTES: usize>() {
         return;
     }
     #[cfg(simdcrypt_x86_64)]
-    x86::stack_xmm::<BYTES>();
+    crate::arch::x86_64::wipe::stack_xmm::<BYTES>();
     #[cfg(not(simdcrypt_x86_64))]
     {
         stack_area::<BYTES>();
@@ -143,7 +140,7 @@ fn after_wipe() {
 #[inline(always)]
 #[cfg_attr(test, track_caller)]
 pub(crate) fn stack_avx<const BYTES: usize>(_avx: impl Avx) {
-    x86::stack_ymm::<BYTES, false>();
+    crate::arch::x86_64::wipe::stack_ymm::<BYTES, false>();
 }
 
 /// [`stack_avx`] after AVX-512 code (the token proves the CPU has it, so no feature check):
@@ -152,7 +149,7 @@ pub(crate) fn stack_avx<const BYTES: usize>(_avx: impl Avx) {
 #[inline(always)]
 #[cfg_attr(test, track_caller)]
 pub(crate) fn stack_avx512<const BYTES: usize>(_avx512: impl Avx512) {
-    x86::stack_ymm::<BYTES, true>();
+    crate::arch::x86_64::wipe::stack_ymm::<BYTES, true>();
 }
 
 /// Marker traits of the tokens that prove a register file.

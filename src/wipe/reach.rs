@@ -70,7 +70,7 @@ pub(crate) fn stack_pointer() -> usize {
 #[cfg(test)]
 #[inline(never)]
 #[track_caller]
-pub(super) fn dry_run(bytes: usize, at: usize) -> bool {
+pub(crate) fn dry_run(bytes: usize, at: usize) -> bool {
     if !DRY.with(core::cell::Cell::get) {
         return false;
     }

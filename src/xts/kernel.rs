@@ -483,7 +483,7 @@ unsafe fn unit<V: AesVec, const DEC: bool, const PATH: u8>(
 
 /// The raw tweaks of a multi-unit call encrypted in place with `k2`: `tw[i]`
 /// becomes unit `i`'s `T_0`. The AES block kernel's walk over groups of registers, keys
-/// read where used, with each raw tweak read as two 8-byte loads ([`crate::simd::aes::load_halves`]):
+/// read where used, with each raw tweak read as two 8-byte loads ([`crate::arch::x86_64::simd::aes::load_halves`]):
 /// `Tweaks::fill` has just stored each as two 8-byte halves, from which a 16-, 32- or
 /// 64-byte load cannot be forwarded (it waits for the stores to reach the cache), as the
 /// AES block kernel's plain loads did: eight 512-byte sectors in one call 1.03x faster

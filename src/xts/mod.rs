@@ -52,7 +52,7 @@ use crate::dispatch;
 use crate::tuning::FreshTweaks;
 
 #[cfg(simdcrypt_x86_64)]
-use crate::aes::xts_block as block;
+use crate::arch::x86_64::xts_block as block;
 #[cfg(any(simdcrypt_x86_64, simdcrypt_neon_check))]
 mod kernel;
 pub(crate) mod soft;
@@ -61,9 +61,6 @@ mod unit;
 #[cfg(simdcrypt_x86_64)]
 use unit::BLOCK;
 use unit::{MANY, ONE, SHORT, UnitKeys};
-#[cfg(simdcrypt_asm)]
-#[path = "../arch/x86_64/xts_vaes_avx2_asm.rs"]
-pub(crate) mod vaes_avx2_asm;
 
 /// The unit kernels on each width: `units` ([`kernel::units`], one function and frame per
 /// `PATH`) and `tweaks` ([`kernel::tweaks`], a multi-unit call's raw tweaks encrypted in
@@ -75,7 +72,7 @@ mod width {
     use crate::block::InOut;
     use crate::tuning::FreshTweaks;
 
-    crate::simd::aes::width_entries! {
+    crate::arch::x86_64::simd::aes::width_entries! {
         widths: [
             /// 128-bit registers with AES-NI: 8 blocks in flight, tweak step x^8.
             aesni: Xmm, AesNiToken, "aes,pclmulqdq,ssse3,sse4.1";
@@ -330,9 +327,13 @@ impl Kernel {
                     for (i, t0) in tweaks.iter().enumerate() {
                         let (s, d) = (src.add(i * len), dst.add(i * len));
                         if DEC {
-                            vaes_avx2_asm::decrypt_unit(t, k1, t0, s, d, len)
+                            crate::arch::x86_64::xts_vaes_avx2_asm::decrypt_unit(
+                                t, k1, t0, s, d, len,
+                            )
                         } else {
-                            vaes_avx2_asm::encrypt_unit(t, k1, t0, s, d, len)
+                            crate::arch::x86_64::xts_vaes_avx2_asm::encrypt_unit(
+                                t, k1, t0, s, d, len,
+                            )
                         }
                     }
                 }
@@ -1035,7 +1036,7 @@ impl Xts {
                 #[cfg(simdcrypt_x86_64)]
                 {
                     let whole = block::load_tweak(&t);
-                    crate::aes::aesni::store(&mut t, whole);
+                    crate::arch::x86_64::aes_ni::store(&mut t, whole);
                 }
                 self.kernel.encrypt_tweak(&self.k2, &mut t);
                 None
@@ -1281,8 +1282,8 @@ use crate::wipe::blocks as wipe;
 /// XTS's unit kernel and tweak encryption on the AArch64 check vector (`crate::neon`):
 /// one unit of `data` in place, each path, under `ks` as both keys.
 #[cfg(simdcrypt_neon_check)]
-pub(crate) fn neon_check(t: crate::neon::NeonAesToken, ks: &KeySchedule, data: &mut [u8]) {
-    use crate::neon::Neon;
+pub(crate) fn neon_check(t: crate::arch::aarch64::NeonAesToken, ks: &KeySchedule, data: &mut [u8]) {
+    use crate::arch::aarch64::Neon;
     let len = data.len();
     if !(MIN_UNIT..=MAX_UNIT).contains(&len) || ks.rounds != 14 {
         return;
@@ -1330,5 +1331,4 @@ pub(crate) static TABLE: crate::dispatch::Table<Kernel> = crate::dispatch::table
 ]);
 
 #[cfg(test)]
-#[path = "mod_tests.rs"]
 mod tests;

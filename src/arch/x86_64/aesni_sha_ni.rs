@@ -22,10 +22,10 @@
 
 use core::arch::x86_64::*;
 
-use crate::aes::aesni::{load, load_keys, store};
 use crate::aes::{Block, KeySchedule};
+use crate::arch::x86_64::aes_ni::{load, load_keys, store};
+use crate::arch::x86_64::sha_ni::{Form, bswap128, forms, load_state, quad, store_state, twenty};
 use crate::cpu::AesNiToken;
-use crate::sha1::shani::{Form, bswap128, forms, load_state, quad, store_state, twenty};
 
 /// Loads block `i` of a 64-byte group.
 #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
@@ -129,7 +129,7 @@ fn seal_group<const R: usize, const FOLD: bool, const FORM: u8>(
     next: __m128i,
 ) {
     let p = load_group(g);
-    let mut m = crate::sha1::shani::ring(words(&p));
+    let mut m = crate::arch::x86_64::sha_ni::ring(words(&p));
     let (abcd0, e0) = (*abcd, *e);
     let mut h = *abcd;
     let mut x = _mm_add_epi32(e0, m[0]);
@@ -244,7 +244,7 @@ fn open_step<const R: usize, const HASH: bool, const DEC: bool, const FORM: u8>(
         };
     }
     if HASH {
-        let mut m = crate::sha1::shani::ring(words(&hp));
+        let mut m = crate::arch::x86_64::sha_ni::ring(words(&hp));
         let (abcd0, e0) = (*abcd, *e);
         let mut h = *abcd;
         let mut x = _mm_add_epi32(e0, m[0]);
@@ -338,7 +338,7 @@ fn groups_r<const R: usize, const FORM: u8>(
 
 /// [`groups_r`] compiled for SSE: the SHA-1 schedule in the SHA-unit form or (`FORM` =
 /// `forms::ROL2`, where the row picks the vector form and AVX-512 is out of reach) with its
-/// quads from 8 on by the `rol2` recurrence (`crate::sha1::shani`'s forms).
+/// quads from 8 on by the `rol2` recurrence (`crate::arch::x86_64::sha_ni`'s forms).
 #[inline(never)]
 #[target_feature(enable = "aes,sha,sse2,ssse3,sse4.1")]
 fn groups_sse<const R: usize, const FORM: u8>(
@@ -352,7 +352,7 @@ fn groups_sse<const R: usize, const FORM: u8>(
 }
 
 /// [`groups_r`] in the vector form, compiled with AVX-512 VL (`vprold`, `vpternlogd`):
-/// `crate::sha1::shani`'s forms, where the CPU's row picks it: where the SHA unit binds
+/// `crate::arch::x86_64::sha_ni`'s forms, where the CPU's row picks it: where the SHA unit binds
 /// SHA-1 alone it binds the stitched loop too (docs/design.md, "Stitched CBC-HMAC-SHA1").
 #[inline(never)]
 #[target_feature(enable = "aes,sha,sse2,ssse3,sse4.1,avx,avx2,avx512f,avx512vl")]
@@ -402,5 +402,4 @@ pub(crate) fn run(
 }
 
 #[cfg(test)]
-#[path = "aesni_sha_ni_tests.rs"]
 mod tests;

@@ -1,11 +1,11 @@
 //! CPUID detection on x86-64: the features the CPU and the OS enable (`crate::cpu::detected`
-//! caches them) and the CPU's signature (`crate::cpu::signature`). A module of `crate::cpu`
-//! (`#[path]`), the one place that reads CPUID.
+//! caches them) and the CPU's signature (`crate::cpu::signature`): the one place that
+//! reads CPUID.
 
-use super::features::{Features, Signature, Vendor};
+use crate::cpu::{Features, Signature, Vendor};
 
 #[allow(unused_unsafe)] // `__cpuid` is an `unsafe fn` before Rust 1.94 (MSRV 1.89)
-pub(super) fn probe() -> Features {
+pub(crate) fn probe() -> Features {
     use core::arch::x86_64::{__cpuid, __cpuid_count};
 
     let bit = |reg: u32, n: u32| reg & (1 << n) != 0;
@@ -36,10 +36,10 @@ pub(super) fn probe() -> Features {
     let ymm_state = xcr0 & 0b110 == 0b110; // XMM and YMM state
     let zmm_state = xcr0 & 0b1110_0110 == 0b1110_0110; // plus opmask, ZMM_Hi256, Hi16_ZMM
 
-    let mut f = 0u32;
+    let mut f = Features::NONE;
     let mut set = |feature: Features, present: bool| {
         if present {
-            f |= feature.0;
+            f = f.union(feature);
         }
     };
     set(Features::AES, bit(l1.ecx, 25));
@@ -58,7 +58,7 @@ pub(super) fn probe() -> Features {
     set(Features::AVX512F, avx512 && bit(l7.ebx, 16));
     set(Features::AVX512BW, avx512 && bit(l7.ebx, 30));
     set(Features::AVX512VL, avx512 && bit(l7.ebx, 31));
-    Features(f)
+    f
 }
 
 /// Reads XCR0.
@@ -72,7 +72,7 @@ unsafe fn xgetbv0() -> u64 {
 }
 
 #[allow(unused_unsafe)] // `__cpuid` is an `unsafe fn` before Rust 1.94 (MSRV 1.89)
-pub(super) fn read_signature() -> Option<Signature> {
+pub(crate) fn read_signature() -> Option<Signature> {
     use core::arch::x86_64::__cpuid;
     // SAFETY: `cpuid` exists on every x86-64 CPU; leaves 0 and 1 always exist.
     let (l0, l1) = unsafe { (__cpuid(0), __cpuid(1)) };

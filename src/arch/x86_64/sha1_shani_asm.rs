@@ -63,5 +63,4 @@ pub(crate) fn compress2(
 }
 
 #[cfg(test)]
-#[path = "sha1_shani_asm_tests.rs"]
 mod tests;

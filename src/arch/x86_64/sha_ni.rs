@@ -167,8 +167,8 @@ macro_rules! quad {
         if $j < 19 {
             if $j >= 3 {
                 let k = $j + 1;
-                if k >= 8 && $form != $crate::sha1::shani::forms::SHA_UNIT {
-                    $m[k % 8] = $crate::sha1::shani::rol2_quad(
+                if k >= 8 && $form != $crate::arch::x86_64::sha_ni::forms::SHA_UNIT {
+                    $m[k % 8] = $crate::arch::x86_64::sha_ni::rol2_quad(
                         $m[(k - 8) % 8],
                         $m[(k - 7) % 8],
                         $m[(k - 4) % 8],
@@ -177,7 +177,7 @@ macro_rules! quad {
                     );
                 } else {
                     // M[j+1] from M[j-3], M[j-2], M[j-1], M[j].
-                    $m[k % 8] = $crate::sha1::shani::next_quad::<{ $form }>(
+                    $m[k % 8] = $crate::arch::x86_64::sha_ni::next_quad::<{ $form }>(
                         $m[(k - 4) % 8],
                         $m[(k - 3) % 8],
                         $m[(k - 2) % 8],
@@ -644,5 +644,4 @@ pub(crate) fn compress2(
 }
 
 #[cfg(test)]
-#[path = "sha_ni_tests.rs"]
 mod tests;

@@ -1,10 +1,10 @@
-//! The x86-64 stack and register wipes of `crate::wipe` (a module of it, `#[path]`): inline
+//! The x86-64 stack and register wipes of `crate::wipe`: inline
 //! assembly that lowers the stack pointer over the area, stores zeros from the top down and
 //! restores it, then clears the vector registers and the caller-saved general-purpose
 //! registers with zero idioms.
 
 #[cfg(test)]
-use super::reach::{dry_run, stack_pointer};
+use crate::wipe::reach::{dry_run, stack_pointer};
 
 /// Of a wipe of `n16` 16-byte stores, how many are written out before the loop of four:
 /// all of them up to 512 bytes, else the odd ones.
@@ -14,7 +14,7 @@ const fn unrolled(n16: usize) -> usize {
 
 /// [`super::stack`]'s stores below the caller's stack pointer, then [`registers`].
 #[inline(always)]
-pub(super) fn stack_xmm<const BYTES: usize>() {
+pub(crate) fn stack_xmm<const BYTES: usize>() {
     // (Up to 512 bytes the stores written out; deeper, the odd ones and then a loop of
     // four: the same stores at the same rate, in about 50 bytes of code per call site, not
     // up to 1.3 KB. Written out, the short wipes of 16-byte calls stay a few cycles
@@ -196,7 +196,7 @@ fn high_registers(vl: bool) {
 /// AVX (and, with `ZMM`, AVX-512 F).
 #[inline(always)]
 #[cfg_attr(test, track_caller)]
-pub(super) fn stack_ymm<const BYTES: usize, const ZMM: bool>() {
+pub(crate) fn stack_ymm<const BYTES: usize, const ZMM: bool>() {
     #[cfg(test)]
     if dry_run(BYTES, stack_pointer()) {
         return;

@@ -4,12 +4,12 @@
 
 use core::arch::x86_64::*;
 
-use crate::aes::aesni::load;
 use crate::aes::{Block, KeySchedule};
+use crate::arch::x86_64::aes_ni::load;
+use crate::arch::x86_64::simd::aes::Xmm;
+use crate::arch::x86_64::simd::aes::load_halves;
 use crate::block::InOut;
 use crate::cpu::AesNiToken;
-use crate::simd::aes::Xmm;
-use crate::simd::aes::load_halves;
 use crate::vector::{AesOne, AesVec, cipher};
 
 /// A unit of exactly one block (16 bytes, no stealing): `C = E_k1(P ⊕ T) ⊕ T` with

@@ -92,5 +92,4 @@ unit_fn! {
 }
 
 #[cfg(test)]
-#[path = "xts_vaes_avx2_asm_tests.rs"]
 mod tests;

@@ -60,10 +60,10 @@ macro_rules! width_entries {
             use super::*;
             /// This width's vector type.
             #[allow(dead_code)]
-            pub(crate) type V = $crate::simd::aes::$v;
+            pub(crate) type V = $crate::arch::x86_64::simd::aes::$v;
             /// This width's token.
             pub(crate) type Token = $crate::cpu::$tok;
-            $crate::simd::aes::width_entries!(@fns $feat; $fns);
+            $crate::arch::x86_64::simd::aes::width_entries!(@fns $feat; $fns);
         }
     )*};
     (@fns $feat:literal; {}) => {};
@@ -84,7 +84,7 @@ macro_rules! width_entries {
             // SAFETY: the token proves the CPU has the features `inner` is compiled with.
             unsafe { inner $(::<$($g),*>)? ($t $(, $a)*) }
         }
-        $crate::simd::aes::width_entries!(@fns $feat; { $($rest)* });
+        $crate::arch::x86_64::simd::aes::width_entries!(@fns $feat; { $($rest)* });
     };
     (@fns $feat:literal; {
         $(#[$mt:meta])* unsafe fn $name:ident $(<$(const $g:ident: $gt:ty),*>)?
@@ -105,7 +105,7 @@ macro_rules! width_entries {
             // the rest of the contract is the caller's.
             unsafe { inner $(::<$($g),*>)? ($t $(, $a)*) }
         }
-        $crate::simd::aes::width_entries!(@fns $feat; { $($rest)* });
+        $crate::arch::x86_64::simd::aes::width_entries!(@fns $feat; { $($rest)* });
     };
 }
 pub(crate) use width_entries;
@@ -595,5 +595,4 @@ impl AesVec for Zmm {
 }
 
 #[cfg(test)]
-#[path = "aes_tests.rs"]
 mod tests;

@@ -112,7 +112,7 @@ fn readme_cells<K: Copy>(t: &Table<K>) -> Vec<(Backend, String)> {
 /// each table's default order here.
 #[test]
 fn readme_table_mirrors_this_one() {
-    let readme = include_str!("../README.md");
+    let readme = include_str!("../../README.md");
     let section = readme
         .split("\n## Backends\n")
         .nth(1)

@@ -1,0 +1,8 @@
+//! The ISA code: each architecture's vector types, kernels and detection, behind the one
+//! cfg `build.rs` sets for it (`simdcrypt_x86_64`; none with the `pure` feature). The
+//! algorithm folders hold the generic bodies these instantiate.
+
+#[cfg(simdcrypt_neon_check)]
+pub(crate) mod aarch64;
+#[cfg(simdcrypt_x86_64)]
+pub(crate) mod x86_64;
