@@ -130,7 +130,6 @@ pub mod sha1;
 #[cfg_attr(not(simdcrypt_asm), allow(dead_code))] // used by the assembly twins' tests
 mod test_util;
 mod tuning;
-#[cfg(any(simdcrypt_x86_64, simdcrypt_neon_check))]
 mod vector;
 mod wipe;
 #[cfg(feature = "xts")]

@@ -1,7 +1,21 @@
 //! The vector traits the mode kernels are written over, free of any ISA's types: a
 //! vector of AES blocks ([`AesVec`]), the single-block work beside it ([`AesOne`]), the
-//! round keys a kernel holds or reads ([`Keys`]) and the walk over groups of registers
-//! ([`each_group`]). The ISAs implement them in `src/arch` (x86-64: `Xmm`, `Ymm`, `Zmm`).
+//! round keys a kernel holds or reads ([`Keys`]), the walk over groups of registers
+//! ([`each_group`]) and a mode's kernel call ([`Job`]), which the width handle
+//! (`crate::aes::Kernel::run`) runs on the vector type of its width. The ISAs implement
+//! them in `src/arch` (x86-64: `Xmm`, `Ymm`, `Zmm`).
+//!
+//! ```text
+//! mode (ECB, CBC, XTS)      builds a Job: its slices or pointers, keys, direction
+//! Kernel::run(job)          one match on the width: V = Xmm, Ymm or Zmm (or portable)
+//!   V::enter::<J, SHORT>    #[target_feature] with V's token's features
+//!     job.run::<V, SHORT>   the mode's body, generic over V, inlined into the entry
+//!   V::burn(site, short)    the stack and register wipe of that call's frames
+//! ```
+
+// Without a backend's vector types (`pure`, or a target without one; the AArch64 check
+// vector dispatches nothing) only the job and site types are used.
+#![cfg_attr(not(simdcrypt_x86_64), allow(dead_code, unused_imports))]
 
 use crate::block::KeySchedule;
 use crate::block::{Block, InOut};
@@ -47,15 +61,85 @@ pub(crate) trait AesOne: Copy {
 /// The single-block register of a vector type's ISA.
 pub(crate) type Reg<V> = <<V as AesVec>::One as AesOne>::Reg;
 
+/// Where a kernel call's stack wipe stands: each width's [`AesVec::burn`] (and the
+/// portable code's) has the depth each site needs.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Site {
+    /// ECB blocks.
+    Ecb,
+    /// CBC encryption of one stream.
+    CbcEncrypt,
+    /// CBC decryption.
+    CbcDecrypt,
+    /// CBC encryption of many streams.
+    CbcMany,
+    /// One XTS data unit.
+    XtsOne,
+    /// One XTS data unit of one block.
+    XtsBlock,
+    /// Consecutive XTS data units (and the tweak encryption before them).
+    XtsMany,
+    /// No wipe: a later call's wipe covers this one (XTS's tweak encryption, before the
+    /// units).
+    Later,
+}
+
+/// A mode's kernel call, written once over the vector type: what the width handle
+/// (`crate::aes::Kernel::run`) runs. A job holds its validated arguments (slices, or
+/// pointers whose contract its constructor took), so running it is safe.
+pub(crate) trait Job: Sized {
+    /// What the call returns.
+    type Out;
+    /// The wipe after the call.
+    const SITE: Site;
+    /// The most blocks per register the body gains from (1: CBC's chained encryption, a
+    /// chain of single blocks; 2: many CBC streams, where 16 lanes are already more than
+    /// callers pass; 4: no limit).
+    const MAX_LANES: usize = 4;
+    /// Whether the 512-bit registers take a call only from the CPU's `zmm_from` blocks
+    /// (`crate::tuning::Tuning::zmm_from`), handing shorter ones to the 256-bit kernel: on
+    /// short calls its 8 registers of 2 blocks keep more chains in flight than zmm's 4 of
+    /// 4 (docs/design.md, "Dispatch and per-CPU tuning").
+    const HANDS_OVER: bool = false;
+    /// Whether the body has a short form ([`AesVec::GROUP`]).
+    const HAS_SHORT: bool = true;
+    /// The blocks the call covers: under [`AesVec::GROUP`] it runs the short form, an entry
+    /// of its own with no group loop and a shallower frame (so a shallower wipe).
+    fn blocks(&self) -> usize;
+    /// The call on the portable backend.
+    fn portable(self) -> Self::Out;
+    /// The call on `V`; `SHORT`: fewer than [`AesVec::GROUP`] blocks.
+    fn run<V: AesVec, const SHORT: bool>(self, t: V::Token) -> Self::Out;
+}
+
 /// `LANES` AES blocks in one register; lane `l` is bytes `16 l .. 16 l + 16` in memory.
+/// The width's facts are its associated items: its lanes and registers, the blocks of a
+/// group, the `#[target_feature]` entry ([`AesVec::enter`]) and the wipe after it
+/// ([`AesVec::burn`]).
 pub(crate) trait AesVec: Copy {
     /// Blocks per register.
     const LANES: usize;
     /// Vector registers the ISA of the type has (16 for SSE/AVX2, 32 with AVX-512): how
     /// many values a kernel may keep live without spills.
     const REGISTERS: usize;
+    /// Blocks per group of 8 registers (8 independent chains cover `aesenc`'s latency
+    /// times its throughput): a call of fewer runs a kernel's short form, with no group
+    /// loop; one XTS unit of at most `16 GROUP` bytes likewise.
+    const GROUP: usize = 8 * Self::LANES;
     /// The capability token that makes values of this type.
     type Token: Copy;
+
+    /// Runs `job` in a function compiled with the features the token proves (the job's
+    /// body inlines there, so its intrinsics do): one frame per job and `SHORT`.
+    ///
+    /// # Safety
+    /// None beyond the token's: a `#[target_feature]` function, which the token makes
+    /// sound to call.
+    unsafe fn enter<J: Job, const SHORT: bool>(t: Self::Token, job: J) -> J::Out;
+    /// Zeroes the stack that a call of `site` left (in bytes, the deepest its kernels
+    /// wrote below the caller: docs/design.md, "Stack and register wipes"), and the
+    /// registers the width uses. `short`: the short form ran, whose frames are shallower.
+    fn burn(t: Self::Token, site: Site, short: bool);
 
     /// The single-block work of the ISA (the tweak, ciphertext stealing), with the proof
     /// that it runs: what the token implies.
@@ -219,6 +303,33 @@ pub(crate) trait AesVec: Copy {
         crate::wipe::blocks(&mut b);
         out
     }
+    /// Middle rounds `FROM..rounds` over `s` (`1 <= FROM <= 10`; `rounds` 10, 12 or 14,
+    /// the schedule's), each followed by [`AesVec::barrier`] when there are 8 registers:
+    /// rounds up to 9 always, 10-11 and 12-13 each behind a branch that the round count
+    /// decides the same way on every call with one key. One copy of the code serves every
+    /// key size, where a constant round count made one per size (build time and binary
+    /// size, docs/design.md "Build time and binary size"); the branches are predicted and
+    /// off the chains. The ISAs write it over their instructions (no call between a
+    /// kernel and its round instruction); this default is the same over
+    /// [`AesVec::round`].
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn rounds<const DEC: bool, const N: usize, const FROM: usize>(
+        s: &mut [Self; N],
+        rk: &impl Keys<Self>,
+        rounds: usize,
+    ) {
+        for i in FROM..10 {
+            round_all::<Self, DEC, N>(s, rk.at(i));
+        }
+        if rounds > 10 {
+            round_all::<Self, DEC, N>(s, rk.at(10));
+            round_all::<Self, DEC, N>(s, rk.at(11));
+            if rounds > 12 {
+                round_all::<Self, DEC, N>(s, rk.at(12));
+                round_all::<Self, DEC, N>(s, rk.at(13));
+            }
+        }
+    }
     /// Keeps the compiler from reordering rounds block by block: all eight values exist
     /// at this point, so round `r + 1` of any register comes after round `r` of every
     /// register in program order, and the out-of-order core sees 8 independent chains in
@@ -305,39 +416,14 @@ pub(crate) fn round_all<V: AesVec, const DEC: bool, const N: usize>(s: &mut [V; 
     }
 }
 
-/// Middle rounds `FROM..rounds` over `s` (`1 <= FROM <= 10`; `rounds` 10, 12 or 14, the
-/// schedule's): rounds up to 9 always, 10-11 and 12-13 each behind a branch that the
-/// round count decides the same way on every call with one key. One copy of the code
-/// serves every key size, where a constant round count made one per size (build time
-/// and binary size, docs/design.md "Build time and binary size"); the branches are predicted and
-/// off the chains.
-#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-pub(crate) fn rounds_from<V: AesVec, const DEC: bool, const N: usize, const FROM: usize>(
-    s: &mut [V; N],
-    rk: &impl Keys<V>,
-    rounds: usize,
-) {
-    for i in FROM..10 {
-        round_all::<V, DEC, N>(s, rk.at(i));
-    }
-    if rounds > 10 {
-        round_all::<V, DEC, N>(s, rk.at(10));
-        round_all::<V, DEC, N>(s, rk.at(11));
-        if rounds > 12 {
-            round_all::<V, DEC, N>(s, rk.at(12));
-            round_all::<V, DEC, N>(s, rk.at(13));
-        }
-    }
-}
-
-/// Middle rounds `1..rounds` over `s` ([`rounds_from`]).
+/// Middle rounds `1..rounds` over `s` ([`AesVec::rounds`]).
 #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 pub(crate) fn middle_rounds<V: AesVec, const DEC: bool, const N: usize>(
     s: &mut [V; N],
     rk: &impl Keys<V>,
     rounds: usize,
 ) {
-    rounds_from::<V, DEC, N, 1>(s, rk, rounds);
+    V::rounds::<DEC, N, 1>(s, rk, rounds);
 }
 
 /// One register through the whole cipher of `ks` (`DEC`: the equivalent inverse cipher),

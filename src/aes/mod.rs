@@ -21,37 +21,18 @@ use core::fmt;
 use crate::Backend;
 use crate::Error;
 #[cfg(simdcrypt_x86_64)]
-use crate::arch::x86_64::aes_ni;
+use crate::arch::x86_64::{
+    aes_ni,
+    simd::aes::{Xmm, Ymm, Zmm},
+};
 use crate::cpu::AesNiToken;
 #[cfg(simdcrypt_x86_64)]
 use crate::cpu::{VaesAvx2Token, VaesAvx512Token};
 use crate::dispatch;
+use crate::vector::{AesVec, Job, Site};
 
-#[cfg(any(simdcrypt_x86_64, simdcrypt_neon_check))]
 pub(crate) mod kernel;
 pub(crate) mod soft;
-
-/// The block kernel ([`kernel`]) on each width.
-#[cfg(simdcrypt_x86_64)]
-pub(crate) mod width {
-    use super::{Block, KeySchedule, kernel};
-
-    crate::arch::x86_64::simd::aes::width_entries! {
-        widths: [
-            /// 128-bit registers with AES-NI: 8 blocks in flight.
-            aesni: Xmm, AesNiToken, "aes";
-            /// 256-bit registers with VAES: 8 ymm of two blocks, 16 blocks in flight.
-            vaes_avx2: Ymm, VaesAvx2Token, "avx2,vaes,aes";
-            /// 512-bit registers with VAES: 8 zmm of four blocks, 32 blocks in flight.
-            vaes_avx512: Zmm, VaesAvx512Token, "avx512f,avx512bw,avx512vl,avx2,vaes,aes";
-        ]
-        {
-            /// ECB in place; `SHORT`: fewer than 8 registers of blocks ([`super::Kernel::short`]).
-            fn blocks<const DEC: bool, const SHORT: bool>(t: Token, ks: &KeySchedule, b: &mut [Block])
-                => kernel::blocks<V, DEC, SHORT>;
-        }
-    }
-}
 
 pub use crate::block::Block;
 use crate::ct::NoNiche;
@@ -154,100 +135,139 @@ impl Drop for KeySchedule {
 
 crate::debug_shows!(KeySchedule, rounds);
 
-/// An AES kernel family with the token that proves the CPU runs it: a row of the dispatch
-/// table (`crate::aes::TABLE`) makes one.
+/// The width handle: the register width an AES backend runs on, with the token that
+/// proves the CPU has it (a row of the dispatch table makes one). Every AES call of ECB,
+/// CBC and XTS dispatches here, in [`Kernel::run`]'s one match; the modes hand it a
+/// [`Job`] written once over the vector type and name no width. A new width or ISA is its
+/// vector type (`crate::vector::AesVec`) and a variant here.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Kernel {
+    /// Bitsliced portable AES.
     Portable,
+    /// AES-NI on 128-bit registers (`Xmm`).
     #[cfg(simdcrypt_x86_64)]
-    AesNi(AesNiToken),
+    Xmm(AesNiToken),
+    /// VAES on 256-bit registers (`Ymm`).
     #[cfg(simdcrypt_x86_64)]
-    VaesAvx2(VaesAvx2Token),
+    Ymm(VaesAvx2Token),
+    /// VAES on 512-bit registers (`Zmm`), with the CPU's `crate::tuning::Tuning::zmm_from`
+    /// (read once, at keying), under which calls that hand over run on `Ymm`.
     #[cfg(simdcrypt_x86_64)]
-    VaesAvx512(VaesAvx512Token),
+    Zmm(VaesAvx512Token, u32),
 }
 
 impl Kernel {
+    /// The 512-bit kernel with this CPU's `zmm_from`: what the dispatch table's row makes.
+    #[cfg(simdcrypt_x86_64)]
+    #[inline]
+    pub(crate) fn zmm(t: VaesAvx512Token) -> Kernel {
+        Kernel::Zmm(t, crate::tuning::tuning().zmm_from as u32)
+    }
+
     /// The AES-NI token this kernel's token implies (`None` for the portable kernel): what
-    /// keys it ([`KeySchedule::init`]).
+    /// keys it ([`KeySchedule::init`]) and runs single blocks.
     #[inline(always)]
     pub(crate) fn aesni(self) -> Option<AesNiToken> {
         match self {
             Kernel::Portable => None,
             #[cfg(simdcrypt_x86_64)]
-            Kernel::AesNi(t) => Some(t),
+            Kernel::Xmm(t) => Some(t),
             #[cfg(simdcrypt_x86_64)]
-            Kernel::VaesAvx2(t) => Some(t.aesni()),
+            Kernel::Ymm(t) => Some(t.aesni()),
             #[cfg(simdcrypt_x86_64)]
-            Kernel::VaesAvx512(t) => Some(t.vaes_avx2().aesni()),
+            Kernel::Zmm(t, _) => Some(t.vaes_avx2().aesni()),
         }
     }
 
-    /// Zeroes the stack the last block-kernel call used, where its compiled code left
-    /// round keys (broadcast to vectors, spilled): in bytes, the deepest each site's kernels
-    /// wrote below it over the builds optimised for speed (docs/design.md, "Stack and
-    /// register wipes"). `short`: the call ran a short entry
-    /// ([`Kernel::short`]), whose frames are shallower, and so is the wipe (the wipe's cost
-    /// grows with its depth: docs/design.md, "Stack and register wipes").
-    #[inline(always)]
-    pub(crate) fn burn_stack(self, short: bool) {
-        use crate::wipe::{depth, stack};
-        match (self, short) {
-            (Kernel::Portable, _) => stack::<{ depth([1488, 1632, 1664, 1520, 1952, 3456]) }>(),
-            #[cfg(simdcrypt_x86_64)]
-            (Kernel::AesNi(_), true) => stack::<{ depth([272, 256, 256, 272, 272, 2592]) }>(),
-            #[cfg(simdcrypt_x86_64)]
-            (Kernel::AesNi(_), false) => stack::<{ depth([272, 256, 256, 272, 320, 3360]) }>(),
-            #[cfg(simdcrypt_x86_64)]
-            (Kernel::VaesAvx2(t), true) => {
-                crate::wipe::stack_avx::<{ depth([272, 256, 256, 304, 496, 3600]) }>(t)
-            }
-            #[cfg(simdcrypt_x86_64)]
-            (Kernel::VaesAvx2(t), false) => {
-                crate::wipe::stack_avx::<{ depth([272, 272, 272, 480, 656, 4960]) }>(t)
-            }
-            #[cfg(simdcrypt_x86_64)]
-            (Kernel::VaesAvx512(t), _) => {
-                crate::wipe::stack_avx512::<{ depth([272, 304, 1264, 1776, 3152, 11664]) }>(t)
-            }
-        }
-    }
-
-    /// Whether `n` blocks run a short entry: fewer than 8 registers of blocks (8 on AES-NI,
-    /// 16 on VAES-AVX2), with no group loop and the round keys read where used. VAES-AVX-512
-    /// has none: [`Aes`] hands its calls under the CPU's `crate::tuning::Tuning::zmm_from` (at
-    /// least 16 blocks) to VAES-AVX2 ([`Aes::kernel_for`]).
+    /// The width a call of `n` blocks of `J` runs on: at most [`Job::MAX_LANES`] blocks
+    /// per register, and VAES-AVX-512 hands a call under its `zmm_from` to VAES-AVX2
+    /// where the job says so ([`Job::HANDS_OVER`]).
     #[inline(always)]
     #[cfg_attr(not(simdcrypt_x86_64), allow(unused_variables))]
-    pub(crate) fn short(self, n: usize) -> bool {
+    fn width_for<J: Job>(self, n: usize) -> Kernel {
         match self {
             #[cfg(simdcrypt_x86_64)]
-            Kernel::AesNi(_) => n < 8,
+            Kernel::Ymm(t) if J::MAX_LANES < 2 => Kernel::Xmm(t.aesni()),
             #[cfg(simdcrypt_x86_64)]
-            Kernel::VaesAvx2(_) => n < 16,
-            _ => false,
+            Kernel::Zmm(t, _) if J::MAX_LANES < 2 => Kernel::Xmm(t.vaes_avx2().aesni()),
+            #[cfg(simdcrypt_x86_64)]
+            Kernel::Zmm(t, from) if J::MAX_LANES < 4 || (J::HANDS_OVER && n < from as usize) => {
+                Kernel::Ymm(t.vaes_avx2())
+            }
+            k => k,
         }
     }
 
-    /// Encrypts (`DEC` false) or decrypts each block in place (ECB).
-    #[inline]
-    pub(crate) fn blocks<const DEC: bool>(self, ks: &KeySchedule, blocks: &mut [Block]) {
+    /// Runs `job` on this kernel's width, its short form under a group of blocks
+    /// ([`AesVec::GROUP`]), then the wipe of its site ([`AesVec::burn`]).
+    #[inline(always)]
+    pub(crate) fn run<J: Job>(self, job: J) -> J::Out {
+        let n = job.blocks();
         #[cfg(simdcrypt_x86_64)]
-        let short = self.short(blocks.len());
-        match self {
-            Kernel::Portable if DEC => soft::decrypt_blocks(ks, blocks),
-            Kernel::Portable => soft::encrypt_blocks(ks, blocks),
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::AesNi(t) if short => width::aesni::blocks::<DEC, true>(t, ks, blocks),
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::AesNi(t) => width::aesni::blocks::<DEC, false>(t, ks, blocks),
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::VaesAvx2(t) if short => width::vaes_avx2::blocks::<DEC, true>(t, ks, blocks),
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::VaesAvx2(t) => width::vaes_avx2::blocks::<DEC, false>(t, ks, blocks),
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::VaesAvx512(t) => width::vaes_avx512::blocks::<DEC, false>(t, ks, blocks),
+        macro_rules! on {
+            ($v:ty, $t:expr) => {{
+                let short = J::HAS_SHORT && n < <$v>::GROUP;
+                // SAFETY: the token proves the CPU has the entry's features.
+                let out = unsafe {
+                    if short {
+                        <$v>::enter::<J, true>($t, job)
+                    } else {
+                        <$v>::enter::<J, false>($t, job)
+                    }
+                };
+                <$v>::burn($t, J::SITE, short);
+                out
+            }};
         }
+        match self.width_for::<J>(n) {
+            Kernel::Portable => {
+                let out = job.portable();
+                soft::burn(J::SITE);
+                out
+            }
+            #[cfg(simdcrypt_x86_64)]
+            Kernel::Xmm(t) => on!(Xmm, t),
+            #[cfg(simdcrypt_x86_64)]
+            Kernel::Ymm(t) => on!(Ymm, t),
+            #[cfg(simdcrypt_x86_64)]
+            Kernel::Zmm(t, _) => on!(Zmm, t),
+        }
+    }
+}
+
+#[cfg(test)]
+impl Kernel {
+    /// ECB on this kernel (for the tests' reference computations).
+    pub(crate) fn blocks<const DEC: bool>(self, ks: &KeySchedule, blocks: &mut [Block]) {
+        self.run(Ecb::<DEC>(ks, blocks));
+    }
+}
+
+/// ECB over blocks in place (`DEC`: decryption): [`kernel::blocks`].
+struct Ecb<'a, const DEC: bool>(&'a KeySchedule, &'a mut [Block]);
+
+impl<const DEC: bool> Job for Ecb<'_, DEC> {
+    type Out = ();
+    const SITE: Site = Site::Ecb;
+    const HANDS_OVER: bool = true;
+
+    #[inline(always)]
+    fn blocks(&self) -> usize {
+        self.1.len()
+    }
+
+    #[inline(always)]
+    fn portable(self) {
+        if DEC {
+            soft::decrypt_blocks(self.0, self.1);
+        } else {
+            soft::encrypt_blocks(self.0, self.1);
+        }
+    }
+
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn run<V: AesVec, const SHORT: bool>(self, t: V::Token) {
+        kernel::blocks::<V, DEC, SHORT>(t, self.0, self.1);
     }
 }
 
@@ -271,9 +291,6 @@ pub struct Aes {
     pub(crate) ks: KeySchedule,
     /// The kernel and backend, without their enums' niche ([`NoNiche`]).
     pub(crate) on: NoNiche<(Kernel, Backend)>,
-    /// `crate::tuning::Tuning::zmm_from`, read once.
-    #[cfg_attr(not(simdcrypt_x86_64), allow(dead_code))]
-    pub(crate) zmm_from: usize,
 }
 
 impl Aes {
@@ -347,7 +364,6 @@ impl Aes {
         // once (the schedule whole, by `init`), so all of `*out` is initialised after.
         unsafe {
             core::ptr::addr_of_mut!((*out).on).write(NoNiche::new((kernel, backend)));
-            core::ptr::addr_of_mut!((*out).zmm_from).write(crate::tuning::tuning().zmm_from);
             KeySchedule::init(
                 core::ptr::addr_of_mut!((*out).ks),
                 key,
@@ -410,20 +426,6 @@ impl Aes {
         (self.ks.rounds - 6) * 4
     }
 
-    /// The kernel a call of `n` blocks runs: VAES-AVX-512 hands calls under the CPU's
-    /// `crate::tuning::Tuning::zmm_from` to VAES-AVX2 (its short entry below 16 blocks, its group
-    /// loop from there): on short calls the ymm kernel's 8 registers of 2 blocks keep more
-    /// chains in flight than zmm's 4 of 4 (docs/design.md, "Dispatch and per-CPU tuning").
-    #[inline(always)]
-    #[cfg_attr(not(simdcrypt_x86_64), allow(unused_variables))]
-    fn kernel_for(&self, n: usize) -> Kernel {
-        match self.kernel() {
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::VaesAvx512(t) if n < self.zmm_from => Kernel::VaesAvx2(t.vaes_avx2()),
-            k => k,
-        }
-    }
-
     /// Encrypts every block in place, independently (ECB).
     ///
     /// ```
@@ -437,9 +439,7 @@ impl Aes {
     /// ```
     #[inline]
     pub fn encrypt_blocks(&self, blocks: &mut [Block]) {
-        let k = self.kernel_for(blocks.len());
-        k.blocks::<false>(&self.ks, blocks);
-        k.burn_stack(k.short(blocks.len()));
+        self.kernel().run(Ecb::<false>(&self.ks, blocks));
     }
 
     /// Decrypts every block in place, independently (ECB).
@@ -456,9 +456,7 @@ impl Aes {
     /// ```
     #[inline]
     pub fn decrypt_blocks(&self, blocks: &mut [Block]) {
-        let k = self.kernel_for(blocks.len());
-        k.blocks::<true>(&self.ks, blocks);
-        k.burn_stack(k.short(blocks.len()));
+        self.kernel().run(Ecb::<true>(&self.ks, blocks));
     }
 
     /// Encrypts one block in place.
@@ -510,11 +508,11 @@ impl fmt::Debug for Aes {
 pub(crate) static TABLE: crate::dispatch::Table<Kernel> = crate::dispatch::table!(
     Kernel, "AES", portable: Kernel::Portable, [
     #[cfg(simdcrypt_x86_64)]
-    VaesAvx2 => Kernel::VaesAvx2,
+    VaesAvx2 => Kernel::Ymm,
     #[cfg(simdcrypt_x86_64)]
-    VaesAvx512 => Kernel::VaesAvx512,
+    VaesAvx512 => Kernel::zmm,
     #[cfg(simdcrypt_x86_64)]
-    AesNi => Kernel::AesNi,
+    AesNi => Kernel::Xmm,
 ]);
 
 #[cfg(test)]

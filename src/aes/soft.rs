@@ -34,6 +34,7 @@
 use zeroize::Zeroize;
 
 use crate::block::{Block, KeySchedule};
+use crate::vector::Site;
 
 /// Multiplication by x in GF(2^8) mod x^8+x^4+x^3+x+1, without branches.
 #[inline]
@@ -666,6 +667,24 @@ fn crypt_blocks<const DECRYPT: bool>(ks: &KeySchedule, blocks: &mut [Block]) {
     let mut rk = bitslice_keys(ks, DECRYPT);
     run(&rk, ks.rounds, blocks, crypt4::<DECRYPT>);
     rk.zeroize();
+}
+
+/// Zeroes the stack a portable call of `site` left (in bytes, the deepest its code wrote
+/// below the caller: docs/design.md, "Stack and register wipes"): the bitsliced state and
+/// key copies.
+#[inline(always)]
+pub(crate) fn burn(site: Site) {
+    use crate::wipe::{depth, stack};
+    match site {
+        Site::Later => {}
+        Site::Ecb => stack::<{ depth([1488, 1632, 1664, 1520, 1952, 3456]) }>(),
+        Site::CbcEncrypt => stack::<{ depth([1568, 1712, 1744, 1648, 1904, 3440]) }>(),
+        Site::CbcDecrypt => stack::<{ depth([2112, 2256, 2304, 2160, 2608, 4368]) }>(),
+        Site::CbcMany => stack::<{ depth([1712, 2848, 2912, 2816, 3200, 6336]) }>(),
+        Site::XtsOne | Site::XtsBlock | Site::XtsMany => {
+            stack::<{ depth([3808, 3936, 3936, 3920, 4208, 6800]) }>()
+        }
+    }
 }
 
 /// Encrypts each block in place.

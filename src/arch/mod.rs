@@ -6,3 +6,7 @@
 pub(crate) mod aarch64;
 #[cfg(simdcrypt_x86_64)]
 pub(crate) mod x86_64;
+
+/// XTS's assembly twin.
+#[cfg(all(simdcrypt_asm, feature = "xts"))]
+pub(crate) use x86_64::xts_vaes_avx2_asm::Twin as XtsAsm;

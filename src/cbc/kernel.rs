@@ -1,5 +1,5 @@
-//! CBC, written once over [`AesVec`] (`L` blocks per register); the backend files'
-//! entries run it.
+//! CBC, written once over [`AesVec`] (`L` blocks per register): the jobs [`Encrypt`],
+//! [`Decrypt`] and [`Many`], which the width handle (`crate::aes::Kernel::run`) runs.
 //!
 //! ```text
 //! encrypt (G registers of L streams each, one block of each stream per step; a chain per
@@ -24,9 +24,133 @@
 
 use core::ptr::null_mut;
 
-use super::soft::Lane;
+use super::soft::{self, Lane};
+use super::{LaneKernel, many};
 use crate::block::{Block, KeySchedule};
-use crate::vector::{AesVec, AtUse, Group, Keys, Regs, each_group, each_group_rest, middle_rounds};
+use crate::vector::{
+    AesVec, AtUse, Group, Job, Keys, Regs, Site, each_group, each_group_rest, middle_rounds,
+};
+
+/// CBC encryption of one stream in place from `iv` (left at the last ciphertext block): a
+/// chain of single blocks, R AES instructions at the `aesenc` latency whatever the
+/// register width, so it runs on the 128-bit registers everywhere.
+pub(crate) struct Encrypt<'a>(
+    pub(crate) &'a KeySchedule,
+    pub(crate) &'a mut Block,
+    pub(crate) &'a mut [Block],
+);
+
+impl Job for Encrypt<'_> {
+    type Out = ();
+    const SITE: Site = Site::CbcEncrypt;
+    const MAX_LANES: usize = 1;
+    const HAS_SHORT: bool = false;
+
+    #[inline(always)]
+    fn blocks(&self) -> usize {
+        self.2.len()
+    }
+
+    #[inline(always)]
+    fn portable(self) {
+        soft::encrypt(self.0, self.1, self.2);
+    }
+
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn run<V: AesVec, const SHORT: bool>(self, t: V::Token) {
+        encrypt::<V>(t, self.0, self.1, self.2);
+    }
+}
+
+/// CBC decryption in place from `iv` (left at the last ciphertext block): independent
+/// blocks, 8 registers in flight; a call under a group of blocks runs the short form
+/// (no group loop, the keys read where used: [`AtUse`], no frame of key copies).
+pub(crate) struct Decrypt<'a>(
+    pub(crate) &'a KeySchedule,
+    pub(crate) &'a mut Block,
+    pub(crate) &'a mut [Block],
+);
+
+impl Job for Decrypt<'_> {
+    type Out = ();
+    const SITE: Site = Site::CbcDecrypt;
+    const HANDS_OVER: bool = true;
+
+    #[inline(always)]
+    fn blocks(&self) -> usize {
+        self.2.len()
+    }
+
+    #[inline(always)]
+    fn portable(self) {
+        soft::decrypt(self.0, self.1, self.2);
+    }
+
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn run<V: AesVec, const SHORT: bool>(self, tok: V::Token) {
+        let Decrypt(ks, iv, b) = self;
+        let Some(&next_iv) = b.last() else {
+            return;
+        };
+        let prev = V::splat(tok, iv);
+        let (keys, r) = (&ks.dec, ks.rounds);
+        if SHORT {
+            each_group_rest(&Dec::<V, _>(tok, AtUse(tok, keys), r), b, prev);
+        } else if V::REGISTERS < 32 {
+            // 16 registers: the keys read where used, not held ([`AtUse`] says why).
+            each_group(&Dec::<V, _>(tok, AtUse(tok, keys), r), b, prev);
+        } else {
+            each_group(&Dec::<V, _>(tok, V::keys(tok, keys), r), b, prev);
+        }
+        *iv = next_iv;
+    }
+}
+
+/// CBC encryption of many streams (`Cbc::encrypt_many`, validated): up to 8 registers of
+/// streams interleaved, one block of each per step, on at most the 256-bit registers (16
+/// streams are already more than most callers pass).
+pub(crate) struct Many<'a, 'b>(
+    pub(crate) &'a KeySchedule,
+    pub(crate) &'a mut [Block],
+    pub(crate) &'a mut [&'b mut [u8]],
+);
+
+impl Job for Many<'_, '_> {
+    type Out = ();
+    const SITE: Site = Site::CbcMany;
+    const MAX_LANES: usize = 2;
+    const HAS_SHORT: bool = false;
+
+    #[inline(always)]
+    fn blocks(&self) -> usize {
+        0
+    }
+
+    #[inline(always)]
+    fn portable(self) {
+        many::<8>(self.1, self.2, &soft::Lanes(self.0));
+    }
+
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn run<V: AesVec, const SHORT: bool>(self, t: V::Token) {
+        let k = OnWidth::<V>(t, self.0);
+        if V::LANES == 1 {
+            many::<8>(self.1, self.2, &k);
+        } else {
+            many::<16>(self.1, self.2, &k);
+        }
+    }
+}
+
+/// [`encrypt_lanes`] on `V`, for [`many`].
+struct OnWidth<'a, V: AesVec>(V::Token, &'a KeySchedule);
+
+impl<V: AesVec> LaneKernel for OnWidth<'_, V> {
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn lanes(&self, l: &mut [Lane<'_>], steps: usize) {
+        encrypt_lanes::<V>(self.0, self.1, l, steps);
+    }
+}
 
 /// CBC-encrypts one stream in place, chaining from `iv` (updated to the last ciphertext).
 #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
@@ -158,33 +282,6 @@ unsafe fn enc_n<V: AesVec, const NV: usize>(
     }
 }
 
-/// CBC-decrypts one stream in place, chaining from `iv` (updated to the last ciphertext).
-/// `SHORT`: fewer than `8 L` blocks, which run with no group loop and the keys read where
-/// used ([`AtUse`]: no frame of key copies); an entry of its own, so that the looping
-/// kernel's code is what it was.
-#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-pub(crate) fn decrypt<V: AesVec, const SHORT: bool>(
-    tok: V::Token,
-    ks: &KeySchedule,
-    iv: &mut Block,
-    b: &mut [Block],
-) {
-    let Some(&next_iv) = b.last() else {
-        return;
-    };
-    let prev = V::splat(tok, iv);
-    let (keys, r) = (&ks.dec, ks.rounds);
-    if SHORT {
-        each_group_rest(&Dec::<V, _>(tok, AtUse(tok, keys), r), b, prev);
-    } else if V::REGISTERS < 32 {
-        // 16 registers: the keys read where used, not held ([`AtUse`] says why).
-        each_group(&Dec::<V, _>(tok, AtUse(tok, keys), r), b, prev);
-    } else {
-        each_group(&Dec::<V, _>(tok, V::keys(tok, keys), r), b, prev);
-    }
-    *iv = next_iv;
-}
-
 /// The token, the round keys and the round count.
 struct Dec<V: AesVec, K>(V::Token, K, usize);
 
@@ -206,7 +303,7 @@ impl<V: AesVec, K: Keys<V> + Copy> Group<V> for Dec<V, K> {
         for x in s.iter_mut() {
             *x = x.xor(k0);
         }
-        middle_rounds::<V, true, NV>(&mut s, &rk, rounds);
+        V::rounds::<true, NV, 1>(&mut s, &rk, rounds);
         // Each lane's previous ciphertext block, all read before the first store.
         let mut pv = c;
         for j in 0..NV {

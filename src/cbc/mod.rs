@@ -25,59 +25,18 @@ use core::fmt;
 
 use crate::Backend;
 use crate::Error;
-use crate::aes::{Aes, Block, Kernel};
+use crate::aes::{Aes, Block};
 use crate::dispatch;
 
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
 
-#[cfg(any(simdcrypt_x86_64, simdcrypt_neon_check))]
 mod kernel;
 mod soft;
 use soft::Lane;
 
-/// The CBC kernels ([`kernel`]) on each width. Encryption of one stream is a chain of one
-/// block, R AES instructions at the `aesenc` latency whatever the register width, so it
-/// runs on xmm everywhere; many streams interleave in the lanes (`encrypt_lanes`, on ymm
-/// at most: 16 streams are already more than most callers pass).
-#[cfg(simdcrypt_x86_64)]
-#[allow(dead_code)] // (each width runs only some of the entries)
-mod width {
-    use super::{Lane, kernel};
-    use crate::aes::{Block, KeySchedule};
-
-    crate::arch::x86_64::simd::aes::width_entries! {
-        widths: [
-            /// 128-bit registers with AES-NI: 8 blocks in flight when decrypting, 8
-            /// streams interleaved.
-            aesni: Xmm, AesNiToken, "aes";
-            /// 256-bit registers with VAES: 16 blocks in flight when decrypting, 16 streams
-            /// interleaved (stream 2k in the low lane of register k, 2k + 1 in the high).
-            vaes_avx2: Ymm, VaesAvx2Token, "avx2,vaes,aes";
-            /// 512-bit registers with VAES: 32 blocks in flight when decrypting. First only
-            /// where `vaesenc zmm` moves more bytes per cycle than ymm (`crate::tuning`).
-            vaes_avx512: Zmm, VaesAvx512Token, "avx512f,avx512bw,avx512vl,avx2,vaes,aes";
-        ]
-        {
-            /// CBC-encrypts one stream in place, chaining from `iv` (updated to the last
-            /// ciphertext).
-            fn encrypt(t: Token, ks: &KeySchedule, iv: &mut Block, b: &mut [Block])
-                => kernel::encrypt<V>;
-            /// CBC-decrypts one stream in place, chaining from `iv` (updated to the last
-            /// ciphertext); `SHORT`: fewer than 8 registers of blocks.
-            fn decrypt<const SHORT: bool>(t: Token, ks: &KeySchedule, iv: &mut Block, b: &mut [Block])
-                => kernel::decrypt<V, SHORT>;
-            /// Encrypts `steps` blocks of every lane, 8 registers of lanes at a time.
-            fn encrypt_lanes(t: Token, ks: &KeySchedule, l: &mut [Lane<'_>], steps: usize)
-                => kernel::encrypt_lanes<V>;
-        }
-    }
-}
-#[cfg(simdcrypt_x86_64)]
-use width::{aesni, vaes_avx2, vaes_avx512};
-
-/// CBC's kernels on the AArch64 check vector (`crate::neon`): one stream each way, and
-/// the interleaved streams.
+/// CBC's kernels on the AArch64 check vector (`crate::arch::aarch64`): one stream each
+/// way, and the interleaved streams.
 #[cfg(simdcrypt_neon_check)]
 pub(crate) fn neon_check(
     t: crate::arch::aarch64::NeonAesToken,
@@ -85,96 +44,15 @@ pub(crate) fn neon_check(
     blocks: &mut [Block],
 ) {
     use crate::arch::aarch64::Neon;
+    use crate::vector::Job;
     let mut iv = [0u8; 16];
-    kernel::encrypt::<Neon>(t, ks, &mut iv, blocks);
-    kernel::decrypt::<Neon, false>(t, ks, &mut iv, blocks);
-    kernel::decrypt::<Neon, true>(t, ks, &mut iv, blocks);
-    let steps = blocks.len();
-    kernel::encrypt_lanes::<Neon>(t, ks, &mut [Lane { iv, data: blocks }], steps);
+    kernel::Encrypt(ks, &mut iv, blocks).run::<Neon, false>(t);
+    kernel::Decrypt(ks, &mut iv, blocks).run::<Neon, false>(t);
+    kernel::Decrypt(ks, &mut iv, blocks).run::<Neon, true>(t);
+    let mut buf = [0u8; 32];
+    kernel::Many(ks, &mut [iv], &mut [&mut buf[..]]).run::<Neon, false>(t);
 }
 
-/// The kernel calls [`burn_stack`] follows.
-const ENCRYPT: u8 = 0;
-const DECRYPT: u8 = 1;
-const MANY: u8 = 2;
-/// Decryption of fewer than 8 registers of blocks (the kernels' short entries).
-const DECRYPT_SHORT: u8 = 3;
-
-/// Whether decrypting `n` blocks runs a short entry: fewer than 8 registers of blocks
-/// (8 on AES-NI, 16 on VAES-AVX2, 32 on VAES-AVX-512), with no group loop and the round
-/// keys read where used (as `crate::aes::Kernel::short` for ECB). `Cbc::dec_blocks` hands
-/// VAES-AVX-512 calls under the CPU's `crate::tuning::Tuning::zmm_from` (at least 16 blocks) to
-/// VAES-AVX2 first.
-#[inline(always)]
-#[cfg_attr(not(simdcrypt_x86_64), allow(unused_variables))]
-fn short(k: Kernel, n: usize) -> bool {
-    match k {
-        #[cfg(simdcrypt_x86_64)]
-        Kernel::AesNi(_) => n < 8,
-        #[cfg(simdcrypt_x86_64)]
-        Kernel::VaesAvx2(_) => n < 16,
-        #[cfg(simdcrypt_x86_64)]
-        Kernel::VaesAvx512(_) => n < 32,
-        Kernel::Portable => false,
-    }
-}
-
-/// Zeroes the stack the last kernel call (`OP`: [`ENCRYPT`], [`DECRYPT`] or [`MANY`])
-/// used, where its compiled code left round keys (spilled vectors, key arrays): in
-/// bytes, the deepest each kernel wrote below its caller over the builds optimised for
-/// speed (docs/design.md, "Stack and register wipes").
-#[inline(always)]
-fn burn_stack<const OP: u8>(k: Kernel) {
-    use crate::wipe::{depth, stack};
-    match (k, OP) {
-        (Kernel::Portable, ENCRYPT) => stack::<{ depth([1568, 1712, 1744, 1648, 1904, 3440]) }>(),
-        (Kernel::Portable, DECRYPT | DECRYPT_SHORT) => {
-            stack::<{ depth([2112, 2256, 2304, 2160, 2608, 4368]) }>()
-        }
-        (Kernel::Portable, _) => stack::<{ depth([1712, 2848, 2912, 2816, 3200, 6336]) }>(),
-        #[cfg(simdcrypt_x86_64)]
-        (Kernel::AesNi(_), ENCRYPT) => stack::<{ depth([416, 400, 400, 416, 592, 9152]) }>(),
-        #[cfg(simdcrypt_x86_64)]
-        (Kernel::AesNi(_), DECRYPT) => stack::<{ depth([272, 256, 256, 544, 704, 3744]) }>(),
-        #[cfg(simdcrypt_x86_64)]
-        (Kernel::AesNi(_), DECRYPT_SHORT) => stack::<{ depth([400, 400, 400, 416, 480, 2960]) }>(),
-        #[cfg(simdcrypt_x86_64)]
-        (Kernel::AesNi(_), _) => stack::<{ depth([400, 1728, 2384, 2176, 2768, 8992]) }>(),
-        #[cfg(simdcrypt_x86_64)]
-        (Kernel::VaesAvx2(t), ENCRYPT) => {
-            crate::wipe::stack_avx::<{ depth([416, 400, 400, 416, 592, 9152]) }>(t)
-        }
-        #[cfg(simdcrypt_x86_64)]
-        (Kernel::VaesAvx2(t), DECRYPT) => {
-            crate::wipe::stack_avx::<{ depth([272, 368, 432, 1040, 1264, 5680]) }>(t)
-        }
-        #[cfg(simdcrypt_x86_64)]
-        (Kernel::VaesAvx2(t), DECRYPT_SHORT) => {
-            crate::wipe::stack_avx::<{ depth([400, 400, 400, 656, 784, 4256]) }>(t)
-        }
-        #[cfg(simdcrypt_x86_64)]
-        (Kernel::VaesAvx2(t), _) => {
-            crate::wipe::stack_avx::<{ depth([800, 3200, 3872, 3792, 4272, 13296]) }>(t)
-        }
-        #[cfg(simdcrypt_x86_64)]
-        (Kernel::VaesAvx512(t), ENCRYPT) => {
-            crate::wipe::stack_avx512::<{ depth([272, 256, 256, 272, 272, 3904]) }>(t)
-        }
-        #[cfg(simdcrypt_x86_64)]
-        (Kernel::VaesAvx512(t), DECRYPT) => {
-            crate::wipe::stack_avx512::<{ depth([272, 416, 1424, 2928, 4112, 12608]) }>(t)
-        }
-        #[cfg(simdcrypt_x86_64)]
-        (Kernel::VaesAvx512(t), DECRYPT_SHORT) => {
-            // (The zmm short entry's, which runs from `zmm_from` to 31 blocks.)
-            crate::wipe::stack_avx512::<{ depth([256, 320, 1504, 1184, 1488, 7360]) }>(t)
-        }
-        #[cfg(simdcrypt_x86_64)]
-        (Kernel::VaesAvx512(t), _) => {
-            crate::wipe::stack_avx512::<{ depth([800, 3200, 3872, 3792, 4272, 13296]) }>(t)
-        }
-    }
-}
 /// AES-CBC under one key, on one backend.
 ///
 /// Round keys are zeroized on drop; `Debug` prints no key material.
@@ -327,60 +205,18 @@ impl Cbc {
     }
 
     pub(crate) fn enc_blocks(&self, iv: &mut Block, blocks: &mut [Block]) {
-        if blocks.is_empty() {
-            return;
+        if !blocks.is_empty() {
+            self.aes
+                .kernel()
+                .run(kernel::Encrypt(&self.aes.ks, iv, blocks));
         }
-        match self.aes.kernel() {
-            Kernel::Portable => soft::encrypt(&self.aes.ks, iv, blocks),
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::AesNi(t) => aesni::encrypt(t, &self.aes.ks, iv, blocks),
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::VaesAvx2(t) => aesni::encrypt(t.aesni(), &self.aes.ks, iv, blocks),
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::VaesAvx512(t) => {
-                aesni::encrypt(t.vaes_avx2().aesni(), &self.aes.ks, iv, blocks)
-            }
-        }
-        burn_stack::<ENCRYPT>(self.aes.kernel());
     }
 
     pub(crate) fn dec_blocks(&self, iv: &mut Block, blocks: &mut [Block]) {
-        if blocks.is_empty() {
-            return;
-        }
-        // VAES-AVX-512 hands calls under the CPU's `zmm_from` (read once, at keying; at
-        // least 16 blocks) to VAES-AVX2, as `Aes` does for ECB: its short entry below 16
-        // blocks, its group loop from there.
-        let imp = match self.aes.kernel() {
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::VaesAvx512(t) if blocks.len() < self.aes.zmm_from => {
-                Kernel::VaesAvx2(t.vaes_avx2())
-            }
-            imp => imp,
-        };
-        let short = short(imp, blocks.len());
-        match imp {
-            Kernel::Portable => soft::decrypt(&self.aes.ks, iv, blocks),
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::AesNi(t) if short => aesni::decrypt::<true>(t, &self.aes.ks, iv, blocks),
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::AesNi(t) => aesni::decrypt::<false>(t, &self.aes.ks, iv, blocks),
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::VaesAvx2(t) if short => vaes_avx2::decrypt::<true>(t, &self.aes.ks, iv, blocks),
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::VaesAvx2(t) => vaes_avx2::decrypt::<false>(t, &self.aes.ks, iv, blocks),
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::VaesAvx512(t) if short => {
-                vaes_avx512::decrypt::<true>(t, &self.aes.ks, iv, blocks)
-            }
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::VaesAvx512(t) => vaes_avx512::decrypt::<false>(t, &self.aes.ks, iv, blocks),
-        }
-        // The short entries have frames of their own, shallower: their wipe is too.
-        if short {
-            burn_stack::<DECRYPT_SHORT>(imp);
-        } else {
-            burn_stack::<DECRYPT>(imp);
+        if !blocks.is_empty() {
+            self.aes
+                .kernel()
+                .run(kernel::Decrypt(&self.aes.ks, iv, blocks));
         }
     }
 
@@ -424,7 +260,12 @@ impl Cbc {
     /// ```
     pub fn decrypt(&self, iv: &mut [u8; 16], buf: &mut [u8]) -> Result<(), Error> {
         let blocks = as_blocks(buf)?;
-        self.dec_blocks(iv, blocks);
+        // (`dec_blocks`, written out: one call fewer between here and the kernel.)
+        if !blocks.is_empty() {
+            self.aes
+                .kernel()
+                .run(kernel::Decrypt(&self.aes.ks, iv, blocks));
+        }
         Ok(())
     }
 
@@ -653,24 +494,14 @@ impl Cbc {
         if let Some(b) = bufs.iter().find(|b| !b.len().is_multiple_of(16)) {
             return Err(Error::NotBlockMultiple { len: b.len() });
         }
-        let ks = &self.aes.ks;
-        match self.aes.kernel() {
-            Kernel::Portable => many::<8>(ivs, bufs, |l, s| soft::encrypt_lanes(ks, l, s)),
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::AesNi(t) => many::<8>(ivs, bufs, |l, s| aesni::encrypt_lanes(t, ks, l, s)),
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::VaesAvx2(t) => {
-                many::<16>(ivs, bufs, |l, s| vaes_avx2::encrypt_lanes(t, ks, l, s))
-            }
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::VaesAvx512(t) => {
-                let t = t.vaes_avx2();
-                many::<16>(ivs, bufs, |l, s| vaes_avx2::encrypt_lanes(t, ks, l, s))
-            }
-        }
-        burn_stack::<MANY>(self.aes.kernel());
+        self.aes.kernel().run(kernel::Many(&self.aes.ks, ivs, bufs));
         Ok(())
     }
+}
+
+/// A kernel over lanes of streams, which [`many`] drives: `steps` blocks of each lane.
+pub(crate) trait LaneKernel {
+    fn lanes(&self, lanes: &mut [Lane<'_>], steps: usize);
 }
 
 /// How many streams [`many`] juggles at once (it refills lanes from these).
@@ -680,11 +511,8 @@ const WINDOW: usize = 64;
 ///
 /// Up to `L` unfinished streams run together for as many steps (blocks) as the shortest of
 /// them has left; then finished streams drop out and waiting ones take their lanes.
-fn many<const L: usize>(
-    ivs: &mut [Block],
-    bufs: &mut [&mut [u8]],
-    mut kernel: impl FnMut(&mut [Lane<'_>], usize),
-) {
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+fn many<const L: usize>(ivs: &mut [Block], bufs: &mut [&mut [u8]], kernel: &impl LaneKernel) {
     for (ivw, bufw) in ivs.chunks_mut(WINDOW).zip(bufs.chunks_mut(WINDOW)) {
         let mut pos = [0usize; WINDOW];
         loop {
@@ -711,7 +539,7 @@ fn many<const L: usize>(
             if n == 0 {
                 break;
             }
-            kernel(&mut lanes[..n], steps);
+            kernel.lanes(&mut lanes[..n], steps);
             for (lane, &i) in lanes[..n].iter().zip(&which) {
                 ivw[i] = lane.iv;
                 pos[i] += steps;
@@ -734,14 +562,14 @@ impl fmt::Debug for Cbc {
 /// decryption gains nothing where `vaesenc zmm` runs at half the ymm rate (Emerald Rapids,
 /// Zen 4: docs/design.md, "Dispatch and per-CPU tuning"), so it comes after ymm here and first only
 /// where `crate::tuning` says so (Zen 5, whose zmm AES moves twice ymm's bytes).
-pub(crate) static TABLE: crate::dispatch::Table<Kernel> = crate::dispatch::table!(
-    Kernel, "CBC", portable: Kernel::Portable, [
+pub(crate) static TABLE: crate::dispatch::Table<crate::aes::Kernel> = crate::dispatch::table!(
+    crate::aes::Kernel, "CBC", portable: crate::aes::Kernel::Portable, [
     #[cfg(simdcrypt_x86_64)]
-    VaesAvx2 => Kernel::VaesAvx2,
+    VaesAvx2 => crate::aes::Kernel::Ymm,
     #[cfg(simdcrypt_x86_64)]
-    VaesAvx512 => Kernel::VaesAvx512,
+    VaesAvx512 => crate::aes::Kernel::zmm,
     #[cfg(simdcrypt_x86_64)]
-    AesNi => Kernel::AesNi,
+    AesNi => crate::aes::Kernel::Xmm,
 ]);
 
 #[cfg(test)]

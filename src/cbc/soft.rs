@@ -60,6 +60,15 @@ pub(crate) fn decrypt(ks: &KeySchedule, iv: &mut Block, blocks: &mut [Block]) {
     *iv = prev;
 }
 
+/// [`encrypt_lanes`] under a key schedule, for `super::many`.
+pub(crate) struct Lanes<'a>(pub(crate) &'a KeySchedule);
+
+impl super::LaneKernel for Lanes<'_> {
+    fn lanes(&self, l: &mut [Lane<'_>], steps: usize) {
+        encrypt_lanes(self.0, l, steps);
+    }
+}
+
 /// Encrypts `steps` blocks of every lane (at most 8 lanes), one batched call per step.
 #[inline(never)]
 pub(crate) fn encrypt_lanes(ks: &KeySchedule, lanes: &mut [Lane<'_>], steps: usize) {

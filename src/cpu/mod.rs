@@ -91,7 +91,18 @@ fn read_signature() -> Option<Signature> {
 }
 
 macro_rules! tokens {
-    ($($(#[$doc:meta])* $name:ident = [$($feat:ident),*];)*) => {
+    ($d:tt $($(#[$doc:meta])* $name:ident = [$($feat:ident),*] $tf:literal;)*) => {
+        /// `#[target_feature]` with the features of the token named, on the item after it:
+        /// `target_features!(AesNiToken, unsafe fn entry(...) {...})`. The strings are the
+        /// tokens' own (written beside each token below), so an entry that takes a token is
+        /// compiled for exactly what the token proves.
+        #[allow(unused_macros)]
+        macro_rules! target_features {
+            $(($name, $d($d item:tt)*) => { #[target_feature(enable = $tf)] $d($d item)* };)*
+        }
+        #[allow(unused_imports)]
+        pub(crate) use target_features;
+
         $(
             $(#[$doc])*
             ///
@@ -128,6 +139,11 @@ macro_rules! tokens {
                 /// ```
                 pub const FEATURES: Features = Features(0 $(| Features::$feat.0)*);
 
+                /// The features as `#[target_feature]` spells them (what the kernels that
+                /// take this token are compiled with).
+                #[cfg_attr(not(test), allow(dead_code))]
+                pub(crate) const TARGET_FEATURES: &'static str = $tf;
+
                 /// The token, if this CPU has every feature it stands for.
                 ///
                 /// ```
@@ -151,22 +167,25 @@ macro_rules! tokens {
     };
 }
 
-tokens! {
+tokens! { $
     /// AES-NI with PCLMULQDQ and SSE up to 4.1 (128-bit `aesenc`, `pclmulqdq`, `pshufb`).
-    AesNiToken = [AES, PCLMULQDQ, SSSE3, SSE41];
+    AesNiToken = [AES, PCLMULQDQ, SSSE3, SSE41] "aes,pclmulqdq,ssse3,sse4.1";
     /// 256-bit VAES and VPCLMULQDQ on AVX2 (plus everything in [`AesNiToken`]).
-    VaesAvx2Token = [AES, PCLMULQDQ, SSSE3, SSE41, AVX, AVX2, VAES, VPCLMULQDQ];
+    VaesAvx2Token = [AES, PCLMULQDQ, SSSE3, SSE41, AVX, AVX2, VAES, VPCLMULQDQ]
+        "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq";
     /// 512-bit VAES and VPCLMULQDQ on AVX-512 F/BW/VL (plus everything in [`VaesAvx2Token`]).
-    VaesAvx512Token = [AES, PCLMULQDQ, SSSE3, SSE41, AVX, AVX2, VAES, VPCLMULQDQ, AVX512F, AVX512BW, AVX512VL];
+    VaesAvx512Token = [AES, PCLMULQDQ, SSSE3, SSE41, AVX, AVX2, VAES, VPCLMULQDQ, AVX512F, AVX512BW, AVX512VL]
+        "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl";
     /// SSSE3 (for SIMD message schedules).
-    Ssse3Token = [SSSE3];
+    Ssse3Token = [SSSE3] "ssse3";
     /// AVX2 with BMI1 and BMI2 (`rorx`, `andn`).
-    Avx2Token = [SSSE3, AVX, AVX2, BMI1, BMI2];
+    Avx2Token = [SSSE3, AVX, AVX2, BMI1, BMI2] "ssse3,avx,avx2,bmi1,bmi2";
     /// AVX-512 F/BW/VL on top of everything in [`Avx2Token`] (`vprold`, `vpternlogd` on
     /// 256- and 512-bit registers, for SIMD message schedules and multi-lane hashing).
-    Avx512Token = [SSSE3, AVX, AVX2, BMI1, BMI2, AVX512F, AVX512BW, AVX512VL];
+    Avx512Token = [SSSE3, AVX, AVX2, BMI1, BMI2, AVX512F, AVX512BW, AVX512VL]
+        "ssse3,avx,avx2,bmi1,bmi2,avx512f,avx512bw,avx512vl";
     /// The SHA extensions (`sha1rnds4`, `sha1msg1`, ...) with SSE up to 4.1.
-    ShaNiToken = [SHA, SSSE3, SSE41];
+    ShaNiToken = [SHA, SSSE3, SSE41] "sha,ssse3,sse4.1";
 }
 
 impl VaesAvx512Token {

@@ -1,4 +1,4 @@
-//! Unit tests of `cpu/mod.rs` (a file of their own, left out of the package).
+//! Unit tests of `src/cpu/mod.rs` (left out of the package).
 
 use super::*;
 
@@ -86,4 +86,35 @@ fn agrees_with_std_detection() {
         f.contains(Features::AVX512VL),
         std::is_x86_feature_detected!("avx512vl")
     );
+}
+
+/// Each token's `#[target_feature]` string (what its kernels are compiled with) names
+/// exactly the features it proves (`/proc/cpuinfo` spells two of them otherwise).
+#[test]
+fn target_features_are_the_tokens_features() {
+    fn spelled(f: Features) -> std::vec::Vec<&'static str> {
+        let mut v: std::vec::Vec<_> = f
+            .names()
+            .map(|n| match n {
+                "sse4_1" => "sse4.1",
+                "sha_ni" => "sha",
+                n => n,
+            })
+            .collect();
+        v.sort_unstable();
+        v
+    }
+    for (tf, f) in [
+        (AesNiToken::TARGET_FEATURES, AesNiToken::FEATURES),
+        (VaesAvx2Token::TARGET_FEATURES, VaesAvx2Token::FEATURES),
+        (VaesAvx512Token::TARGET_FEATURES, VaesAvx512Token::FEATURES),
+        (Ssse3Token::TARGET_FEATURES, Ssse3Token::FEATURES),
+        (Avx2Token::TARGET_FEATURES, Avx2Token::FEATURES),
+        (Avx512Token::TARGET_FEATURES, Avx512Token::FEATURES),
+        (ShaNiToken::TARGET_FEATURES, ShaNiToken::FEATURES),
+    ] {
+        let mut names: std::vec::Vec<&str> = tf.split(',').collect();
+        names.sort_unstable();
+        assert_eq!(names, spelled(f), "{tf}");
+    }
 }

@@ -1,5 +1,6 @@
-//! The XTS unit kernel, written once over [`AesVec`] (`L` blocks per register); the
-//! backend files (`aesni`, `vaes_avx2`, `vaes_avx512`) are its `#[target_feature]` entries.
+//! The XTS unit kernel, written once over [`AesVec`] (`L` blocks per register): the jobs
+//! [`One`], [`OneBlock`], [`Units`] and [`EncryptTweaks`], which the width handle
+//! (`crate::aes::Kernel::run`) runs.
 //!
 //! ```text
 //! The tweaks are kept XORed with the last round key, w = T ⊕ rk[R] (the output XOR is
@@ -35,14 +36,15 @@
 //! ```
 //! Decryption is the same with `aesdec` and the equivalent-inverse-cipher keys.
 
+use core::marker::PhantomData;
+
+use super::soft;
 use crate::aes::{Block, KeySchedule};
 use crate::block::InOut;
-use crate::vector::{
-    AesOne, AesVec, AtUse, Keys, middle_rounds, middle_rounds_looped, round_all, rounds_from,
-};
-
-use super::unit::{MANY, ONE, SHORT, UnitKeys};
 use crate::tuning::FreshTweaks;
+use crate::vector::{
+    AesOne, AesVec, AtUse, Job, Keys, Site, cipher, middle_rounds, middle_rounds_looped, round_all,
+};
 
 /// Registers per group: 8 independent chains cover `aesenc`'s latency (4) times its
 /// throughput (2 per cycle).
@@ -223,55 +225,294 @@ impl<V: AesVec> Consts<V> {
     }
 }
 
-/// Consecutive data units of `len` bytes, the `i`-th under `tweaks[i]` (already
-/// encrypted with Key2, or, given `k2`, one raw tweak this encrypts), with the round keys
-/// loaded once.
-///
-/// # Safety
-/// `src` readable and `dst` writable for `tweaks.len() * len` bytes; `src == dst` or the
-/// ranges do not overlap; `16 <= len <= 1 << 24`; one unit unless `PATH` is [`MANY`], and
-/// at most a group (`len <= 128 L`) if it is [`SHORT`]; `k2` (if any) comes with one
-/// unit. `fresh`: how a multi-unit call makes each
-/// next unit's first tweaks.
-#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-pub(super) unsafe fn units<V: AesVec, const DEC: bool, const PATH: u8>(
-    tok: V::Token,
-    unit_keys: UnitKeys<'_>,
-    tweaks: &[Block],
+/// A call's source and destination: `src` (equal to `dst` in place) readable and `dst`
+/// writable for the call's bytes, equal or disjoint; the lengths validated by `Xts`.
+#[derive(Clone, Copy)]
+struct Io<'a> {
     io: InOut,
     len: usize,
-    fresh: FreshTweaks,
-) {
-    let (UnitKeys { k1, k2 }, InOut { src, dst }) = (unit_keys, io);
-    let rk = RoundKeys::new::<DEC>(tok, k1, PATH != SHORT);
-    let c = Consts::new(rk);
-    if PATH != MANY {
-        debug_assert!(tweaks.len() == 1 && (PATH == ONE || len <= 16 * G * V::LANES));
-        if let Some(t0) = tweaks.first() {
-            // The tweak: encrypted here when `k2` is given (a chain of AES-NI rounds that
-            // the key set-up above and the first loads overlap), broadcast to every lane.
-            let t = match k2 {
-                // SAFETY: the token implies AES-NI.
-                Some(k2) => V::splat_reg(tok, V::one(tok).encrypt_tweak(k2, t0)),
-                None => V::splat(tok, t0),
-            };
-            // SAFETY: the caller's contract, for its one unit.
-            unsafe { unit::<V, DEC, PATH>(tok, rk, &c, t, src, dst, len) };
+    _dst: PhantomData<&'a mut [u8]>,
+}
+
+impl<'a> Io<'a> {
+    /// # Safety
+    /// `src` (if any) has `dst`'s length and `MIN_UNIT <= unit <= MAX_UNIT` divides it.
+    unsafe fn new(src: Option<&'a [u8]>, dst: &'a mut [u8]) -> Io<'a> {
+        let d = dst.as_mut_ptr();
+        let s = src.map_or(d.cast_const(), <[u8]>::as_ptr);
+        Io {
+            io: InOut { src: s, dst: d },
+            len: dst.len(),
+            _dst: PhantomData,
         }
-        return;
     }
-    if len.is_multiple_of(16 * G * V::LANES) {
-        // SAFETY: the caller's contract, and whole groups.
-        unsafe { units_fused::<V, DEC>(tok, rk, &c, tweaks, io, len, fresh) };
-        return;
-    }
-    for (i, t0) in tweaks.iter().enumerate() {
-        // SAFETY: unit `i` lies within the caller's ranges (`i < tweaks.len()`), with the
-        // same aliasing (equal or disjoint) and a valid length.
+
+    /// The call's bytes on the portable path: copied from `src` to `dst` (when distinct),
+    /// then worked in place.
+    fn portable(self) -> &'a mut [u8] {
+        // SAFETY: `Io::new`'s contract: `src` readable and `dst` writable for `len` bytes,
+        // equal or disjoint (`copy` allows both); `dst` is the call's exclusive borrow,
+        // used through this slice alone until the call returns.
         unsafe {
-            let (s, d) = (src.add(i * len), dst.add(i * len));
-            unit::<V, DEC, MANY>(tok, rk, &c, V::splat(tok, t0), s, d, len)
+            core::ptr::copy(self.io.src, self.io.dst, self.len);
+            core::slice::from_raw_parts_mut(self.io.dst, self.len)
+        }
+    }
+}
+
+/// One data unit (`MIN_UNIT` to `MAX_UNIT` bytes) under the raw tweak `t`, which the
+/// kernel encrypts with `k2` (a chain of AES-NI rounds that the key set-up and the first
+/// loads overlap): `Xts`'s single-sector call. At most a group of blocks runs the short
+/// form (the unit is all tail: a 512-byte unit on zmm).
+pub(crate) struct One<'a, const DEC: bool> {
+    k1: &'a KeySchedule,
+    k2: &'a KeySchedule,
+    t: &'a Block,
+    io: Io<'a>,
+}
+
+impl<'a, const DEC: bool> One<'a, DEC> {
+    /// # Safety
+    /// `src` (if any) has `dst`'s length, from `MIN_UNIT` to `MAX_UNIT` bytes; both keys
+    /// have the same round count.
+    pub(crate) unsafe fn new(
+        k1: &'a KeySchedule,
+        k2: &'a KeySchedule,
+        t: &'a Block,
+        src: Option<&'a [u8]>,
+        dst: &'a mut [u8],
+    ) -> Self {
+        // SAFETY: the caller's contract, for one unit of `dst.len()` bytes.
+        let io = unsafe { Io::new(src, dst) };
+        One { k1, k2, t, io }
+    }
+}
+
+impl<const DEC: bool> Job for One<'_, DEC> {
+    type Out = ();
+    const SITE: Site = Site::XtsOne;
+
+    /// A unit of at most a group of blocks runs short: `(len - 1) / 16 < GROUP`.
+    #[inline(always)]
+    fn blocks(&self) -> usize {
+        (self.io.len - 1) / 16
+    }
+
+    fn portable(self) {
+        let mut t0 = [*self.t];
+        crate::aes::soft::encrypt_blocks(self.k2, &mut t0);
+        let unit = self.io.portable();
+        if DEC {
+            soft::decrypt_unit(self.k1, &t0[0], unit);
+        } else {
+            soft::encrypt_unit(self.k1, &t0[0], unit);
+        }
+        crate::wipe::blocks(&mut t0);
+    }
+
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn run<V: AesVec, const SHORT: bool>(self, tok: V::Token) {
+        let rk = RoundKeys::new::<DEC>(tok, self.k1, !SHORT);
+        let c = Consts::new(rk);
+        let t = V::splat_reg(tok, V::one(tok).encrypt_tweak(self.k2, self.t));
+        let InOut { src, dst } = self.io.io;
+        // SAFETY: one unit of `len` bytes, a valid length (`One::new`); at most a group
+        // when `SHORT`.
+        unsafe { unit::<V, DEC, SHORT>(tok, rk, &c, t, src, dst, self.io.len) };
+    }
+}
+
+/// A unit of exactly one block (16 bytes, no stealing): `C = E_k1(P ⊕ T) ⊕ T` with
+/// `T = E_k2(t)`, two serial blocks on the single-block registers, the round keys read
+/// where used: no vector set-up (the wide kernels' short form spent about 60 ns on a
+/// 16-byte unit on Zen 3, RustCrypto 48).
+pub(crate) struct OneBlock<'a, const DEC: bool>(One<'a, DEC>);
+
+impl<'a, const DEC: bool> OneBlock<'a, DEC> {
+    /// # Safety
+    /// As [`One::new`], for 16 bytes.
+    pub(crate) unsafe fn new(
+        k1: &'a KeySchedule,
+        k2: &'a KeySchedule,
+        t: &'a Block,
+        src: Option<&'a [u8]>,
+        dst: &'a mut [u8],
+    ) -> Self {
+        debug_assert_eq!(dst.len(), 16);
+        // SAFETY: the caller's contract.
+        OneBlock(unsafe { One::new(k1, k2, t, src, dst) })
+    }
+}
+
+impl<const DEC: bool> Job for OneBlock<'_, DEC> {
+    type Out = ();
+    const SITE: Site = Site::XtsBlock;
+    const MAX_LANES: usize = 1;
+    const HAS_SHORT: bool = false;
+
+    #[inline(always)]
+    fn blocks(&self) -> usize {
+        1
+    }
+
+    fn portable(self) {
+        self.0.portable();
+    }
+
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn run<V: AesVec, const SHORT: bool>(self, tok: V::Token) {
+        let One { k1, k2, t, io } = self.0;
+        let tw = V::splat_reg(tok, V::one(tok).encrypt_tweak(k2, t));
+        // SAFETY: 16 bytes each way, equal or disjoint (`One::new`); `V` holds one block
+        // (`MAX_LANES` 1).
+        unsafe {
+            let p = V::load(tok, io.io.src);
+            cipher::<V, DEC>(tok, k1, p.xor(tw))
+                .xor(tw)
+                .store(io.io.dst);
+        }
+    }
+}
+
+/// Consecutive data units of `len` bytes, the `i`-th under the encrypted tweak
+/// `tweaks[i]`, with the round keys loaded once; units of a whole number of groups run as
+/// one stream of groups, the tweaks of the group after the current one (the next group of
+/// this unit, or the first of the next unit) computed between its first rounds. `fresh`:
+/// how a next unit's first tweaks are made.
+pub(crate) struct Units<'a, const DEC: bool> {
+    k1: &'a KeySchedule,
+    tweaks: &'a [Block],
+    io: Io<'a>,
+    unit: usize,
+    fresh: FreshTweaks,
+}
+
+impl<'a, const DEC: bool> Units<'a, DEC> {
+    /// # Safety
+    /// `src` (if any) has `dst`'s length, `tweaks.len()` units of `unit` bytes, from
+    /// `MIN_UNIT` to `MAX_UNIT`.
+    pub(crate) unsafe fn new(
+        k1: &'a KeySchedule,
+        tweaks: &'a [Block],
+        src: Option<&'a [u8]>,
+        dst: &'a mut [u8],
+        unit: usize,
+        fresh: FreshTweaks,
+    ) -> Self {
+        debug_assert_eq!(dst.len(), tweaks.len() * unit);
+        Units {
+            k1,
+            tweaks,
+            // SAFETY: the caller's contract.
+            io: unsafe { Io::new(src, dst) },
+            unit,
+            fresh,
+        }
+    }
+}
+
+impl<const DEC: bool> Job for Units<'_, DEC> {
+    type Out = ();
+    const SITE: Site = Site::XtsMany;
+    const HAS_SHORT: bool = false;
+
+    #[inline(always)]
+    fn blocks(&self) -> usize {
+        self.io.len / 16
+    }
+
+    fn portable(self) {
+        let buf = self.io.portable();
+        for (t, unit) in self.tweaks.iter().zip(buf.chunks_exact_mut(self.unit)) {
+            if DEC {
+                soft::decrypt_unit(self.k1, t, unit);
+            } else {
+                soft::encrypt_unit(self.k1, t, unit);
+            }
+        }
+    }
+
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn run<V: AesVec, const SHORT: bool>(self, tok: V::Token) {
+        let Units {
+            k1,
+            tweaks,
+            io,
+            unit: len,
+            fresh,
+        } = self;
+        let InOut { src, dst } = io.io;
+        let rk = RoundKeys::new::<DEC>(tok, k1, true);
+        let c = Consts::new(rk);
+        let bytes = 16 * G * V::LANES;
+        if !len.is_multiple_of(bytes) {
+            for (i, t0) in tweaks.iter().enumerate() {
+                // SAFETY: unit `i` lies within the call's ranges (`i < tweaks.len()`),
+                // with the same aliasing (equal or disjoint) and a valid length.
+                unsafe {
+                    let (s, d) = (src.add(i * len), dst.add(i * len));
+                    unit::<V, DEC, false>(tok, rk, &c, V::splat(tok, t0), s, d, len)
+                };
+            }
+            return;
+        }
+        let per_unit = len / bytes;
+        let total = tweaks.len() * per_unit;
+        let Some(t0) = tweaks.first() else {
+            return;
         };
+        let first = V::splat(tok, t0);
+        let mut w = [first; G];
+        c.first(first, &mut w, G);
+        // A countdown to the unit's last group, rather than a division per group.
+        let mut left_in_unit = per_unit;
+        let mut next_unit = 0;
+        for g in 0..total {
+            left_in_unit -= 1;
+            let next = if left_in_unit == 0 && g + 1 < total {
+                // The next group starts a new unit: its tweaks come from that unit's T_0.
+                left_in_unit = per_unit;
+                next_unit += 1;
+                Next::Fresh(V::splat(tok, &tweaks[next_unit]), fresh)
+            } else {
+                Next::Step
+            };
+            let off = g * bytes;
+            // SAFETY: off + bytes <= total * bytes = tweaks.len() * len, within the
+            // call's ranges.
+            unsafe { group::<V, DEC>(tok, rk, &c, &mut w, src.add(off), dst.add(off), next) };
+        }
+    }
+}
+
+/// A multi-unit call's raw tweaks encrypted in place with `k2`: `tw[i]` becomes unit
+/// `i`'s `T_0`. The AES block kernel's walk over groups of registers, keys read where
+/// used, with each raw tweak read as two 8-byte loads ([`AesOne::load_halves`]):
+/// `Tweaks::fill` has just stored each as two 8-byte halves, from which a 16-, 32- or
+/// 64-byte load cannot be forwarded (it waits for the stores to reach the cache), as the
+/// AES block kernel's plain loads did: eight 512-byte sectors in one call 1.03x faster
+/// (time over one 4 KiB unit's, 0.844 -> 0.868, medians of 5 alternating runs, Intel
+/// family 6 model 167); level from 16 KiB, where a batch of 64 tweaks leaves the stores
+/// time to drain. The units' wipe after it covers its frame.
+pub(crate) struct EncryptTweaks<'a>(pub(crate) &'a KeySchedule, pub(crate) &'a mut [Block]);
+
+impl Job for EncryptTweaks<'_> {
+    type Out = ();
+    const SITE: Site = Site::Later;
+    const HAS_SHORT: bool = false;
+
+    #[inline(always)]
+    fn blocks(&self) -> usize {
+        self.1.len()
+    }
+
+    fn portable(self) {
+        crate::aes::soft::encrypt_blocks(self.0, self.1);
+    }
+
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn run<V: AesVec, const SHORT: bool>(self, tok: V::Token) {
+        crate::aes::kernel::encrypt_halves::<V>(tok, self.0, self.1);
     }
 }
 
@@ -311,7 +552,7 @@ unsafe fn group<V: AesVec, const DEC: bool>(
         next_tweaks(&mut nw, 0, next, c, &bases);
         round_all::<V, DEC, G>(&mut s, rk.at(2));
         next_tweaks(&mut nw, G / 2, next, c, &bases);
-        rounds_from::<V, DEC, G, 3>(&mut s, &rk, rk.rounds());
+        V::rounds::<DEC, G, 3>(&mut s, &rk, rk.rounds());
     } else {
         middle_rounds::<V, DEC, G>(&mut s, &rk, rk.rounds());
     }
@@ -347,13 +588,13 @@ fn next_tweaks<V: AesVec>(
     }
 }
 
-/// One data unit of `len` bytes under the tweak `t` (`T_0` in every lane). `PATH`
-/// [`SHORT`]: `len` is at most a group (all of it runs as the tail).
+/// One data unit of `len` bytes under the tweak `t` (`T_0` in every lane). `SHORT`: `len`
+/// is at most a group (all of it runs as the tail).
 ///
 /// # Safety
 /// As [`units`] for one unit.
 #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-unsafe fn unit<V: AesVec, const DEC: bool, const PATH: u8>(
+unsafe fn unit<V: AesVec, const DEC: bool, const SHORT: bool>(
     tok: V::Token,
     rk: RoundKeys<'_, V>,
     c: &Consts<V>,
@@ -373,7 +614,7 @@ unsafe fn unit<V: AesVec, const DEC: bool, const PATH: u8>(
     // to [`steal`], whose first block depends only on T_0 and the plaintext and so runs
     // under the bulk, which measured faster with groups before it, on xmm, with one full
     // block, and level on ymm (docs/design.md, "XTS kernel shape").
-    let one_serial = PATH == SHORT && V::LANES == 4 && rem != 0 && len >= 32;
+    let one_serial = SHORT && V::LANES == 4 && rem != 0 && len >= 32;
     let bulk = if rem == 0 || one_serial {
         len / 16
     } else {
@@ -390,20 +631,16 @@ unsafe fn unit<V: AesVec, const DEC: bool, const PATH: u8>(
     c.first(t, &mut w, need);
     let bytes = 16 * G * lanes;
     let mut off = 0;
-    // ([`SHORT`]: the unit is at most one group, which runs as the tail below, and this
+    // (`SHORT`: the unit is at most one group, which runs as the tail below, and this
     // function has none of the group code.)
-    for _ in 0..if PATH == SHORT { 0 } else { bulk / (G * lanes) } {
+    for _ in 0..if SHORT { 0 } else { bulk / (G * lanes) } {
         // SAFETY: off + bytes <= bulk * 16 <= len: within the caller's ranges.
         unsafe { group::<V, DEC>(tok, rk, c, &mut w, src.add(off), dst.add(off), Next::Step) };
         off += bytes;
     }
     // The full blocks after the last group (fewer than 8 L): one group of as many
     // registers as they need. Their tweaks are the first lanes of `w`.
-    let left = if PATH == SHORT {
-        bulk
-    } else {
-        bulk % (G * lanes)
-    };
+    let left = if SHORT { bulk } else { bulk % (G * lanes) };
     // Decrypting with `one_serial`: block m - 1 (block `left - 1` of the tail) takes the
     // tweak of block m (`left`) into its lane (OpenSSL's lane swap), so that the tail gives
     // PP = D(C_{m-1} ⊕ T_m) ⊕ T_m directly.
@@ -481,20 +718,6 @@ unsafe fn unit<V: AesVec, const DEC: bool, const PATH: u8>(
     }
 }
 
-/// The raw tweaks of a multi-unit call encrypted in place with `k2`: `tw[i]`
-/// becomes unit `i`'s `T_0`. The AES block kernel's walk over groups of registers, keys
-/// read where used, with each raw tweak read as two 8-byte loads ([`crate::arch::x86_64::simd::aes::load_halves`]):
-/// `Tweaks::fill` has just stored each as two 8-byte halves, from which a 16-, 32- or
-/// 64-byte load cannot be forwarded (it waits for the stores to reach the cache), as the
-/// AES block kernel's plain loads did: eight 512-byte sectors in one call 1.03x faster
-/// (time over one 4 KiB unit's, 0.844 -> 0.868, medians of 5 alternating runs, Intel
-/// family 6 model 167); level from 16 KiB, where a batch of 64 tweaks leaves the stores
-/// time to drain.
-#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-pub(super) fn tweaks<V: AesVec>(tok: V::Token, k2: &KeySchedule, tw: &mut [Block]) {
-    crate::aes::kernel::encrypt_halves::<V>(tok, k2, tw);
-}
-
 /// `w[i]` (`i < 8`, public) by a branch per value: indexed with a run-time `i`, the whole
 /// array would be kept in memory (a 512-byte spill on zmm, in every frame to wipe).
 #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
@@ -563,50 +786,4 @@ unsafe fn tail<V: AesVec, const DEC: bool, const NV: usize>(
     }
     // The last register's output: blocks `L (NV - 1) .. n`.
     out
-}
-
-/// Units whose length is a whole number of groups, as one stream of groups: the tweaks
-/// of the group after the current one (the next group of this unit, or the first group of
-/// the next unit) are computed between its first rounds.
-///
-/// # Safety
-/// As [`units`]; `len % (128 L) == 0`.
-#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-unsafe fn units_fused<V: AesVec, const DEC: bool>(
-    tok: V::Token,
-    rk: RoundKeys<'_, V>,
-    c: &Consts<V>,
-    tweaks: &[Block],
-    io: InOut,
-    len: usize,
-    fresh: FreshTweaks,
-) {
-    let InOut { src, dst } = io;
-    let bytes = 16 * G * V::LANES;
-    let per_unit = len / bytes;
-    let total = tweaks.len() * per_unit;
-    let Some(t0) = tweaks.first() else {
-        return;
-    };
-    let first = V::splat(tok, t0);
-    let mut w = [first; G];
-    c.first(first, &mut w, G);
-    // A countdown to the unit's last group, rather than a division per group.
-    let mut left_in_unit = per_unit;
-    let mut next_unit = 0;
-    for g in 0..total {
-        left_in_unit -= 1;
-        let next = if left_in_unit == 0 && g + 1 < total {
-            // The next group starts a new unit: its tweaks come from that unit's T_0.
-            left_in_unit = per_unit;
-            next_unit += 1;
-            Next::Fresh(V::splat(tok, &tweaks[next_unit]), fresh)
-        } else {
-            Next::Step
-        };
-        let off = g * bytes;
-        // SAFETY: off + bytes <= total * bytes = tweaks.len() * len, within the caller's
-        // ranges.
-        unsafe { group::<V, DEC>(tok, rk, c, &mut w, src.add(off), dst.add(off), next) };
-    }
 }

@@ -17,16 +17,15 @@
 //! default, or a disk format's convention (dm-crypt `plain`/`plain64`/`plain64be` and
 //! 4096-byte sectors counted in 512-byte units, GELI byte offsets, VeraCrypt data units).
 //!
-//! Layout: this module validates every argument before it writes anything, encrypts the
-//! tweaks with Key2 in batches (one AES block-kernel call per batch of sectors), then runs
-//! the unit kernels. Every SIMD backend file (`aesni`, `vaes_avx2`, `vaes_avx512`) has
-//! the same entries: `encrypt_unit` / `decrypt_unit` (one data unit, taking the
-//! already-encrypted initial tweak) and `encrypt_units` / `decrypt_units` (consecutive
-//! units, round keys loaded once, and for units of whole kernel groups one continuous
-//! stream in which the next unit's tweaks are computed between the current rounds). So
-//! backends are interchangeable: adding one is a variant of `Kernel` and its match arms
-//! (a kernel with only the single-unit entries gets one call per unit). The portable
-//! backend (`soft`) has the single-unit shape on safe slices.
+//! Layout: this module validates every argument before it writes anything, then hands
+//! the work to the AES width handle (`crate::aes::Kernel::run`) as jobs written once over
+//! the vector type (`kernel.rs`): [`kernel::One`] for a single data unit (the raw tweak
+//! encrypted inside, where its latency overlaps the kernel's set-up), [`kernel::OneBlock`]
+//! for a unit of one block, and for several units their tweaks encrypted in batches
+//! ([`kernel::EncryptTweaks`]) then [`kernel::Units`] (the round keys loaded once, and
+//! units of whole kernel groups as one continuous stream in which the next unit's tweaks
+//! are computed between the current rounds). The portable backend (`soft.rs`) has the
+//! same jobs on safe slices; the assembly twin (`asm/`) takes single units.
 //!
 //! ```
 //! use simdcrypt::xts::{MIN_UNIT, Xts};
@@ -44,66 +43,13 @@ use crate::Backend;
 use crate::Error;
 use crate::aes::Kernel as AesKernel;
 use crate::aes::{Block, KeySchedule};
-use crate::block::InOut;
 use crate::cpu::AesNiToken;
-#[cfg(simdcrypt_asm)]
-use crate::cpu::VaesAvx2Token;
 use crate::dispatch;
 use crate::tuning::FreshTweaks;
 
-#[cfg(simdcrypt_x86_64)]
-use crate::arch::x86_64::xts_block as block;
-#[cfg(any(simdcrypt_x86_64, simdcrypt_neon_check))]
-mod kernel;
+pub(crate) mod kernel;
 pub(crate) mod soft;
 mod tweaks;
-mod unit;
-#[cfg(simdcrypt_x86_64)]
-use unit::BLOCK;
-use unit::{MANY, ONE, SHORT, UnitKeys};
-
-/// The unit kernels on each width: `units` ([`kernel::units`], one function and frame per
-/// `PATH`) and `tweaks` ([`kernel::tweaks`], a multi-unit call's raw tweaks encrypted in
-/// place).
-#[cfg(simdcrypt_x86_64)]
-mod width {
-    use super::{UnitKeys, kernel};
-    use crate::aes::{Block, KeySchedule};
-    use crate::block::InOut;
-    use crate::tuning::FreshTweaks;
-
-    crate::arch::x86_64::simd::aes::width_entries! {
-        widths: [
-            /// 128-bit registers with AES-NI: 8 blocks in flight, tweak step x^8.
-            aesni: Xmm, AesNiToken, "aes,pclmulqdq,ssse3,sse4.1";
-            /// 256-bit registers with VAES and VPCLMULQDQ: 8 ymm of 2 blocks, 16 blocks in
-            /// flight, tweak step x^16.
-            vaes_avx2: Ymm, VaesAvx2Token, "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1";
-            /// 512-bit registers with VAES and VPCLMULQDQ: 8 zmm of 4 blocks, 32 blocks in
-            /// flight, tweak step x^32, three-way XORs in one `vpternlogq`.
-            vaes_avx512: Zmm, VaesAvx512Token,
-                "avx512f,avx512bw,avx512vl,avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1";
-        ]
-        {
-            /// [`kernel::units`] on this width.
-            ///
-            /// # Safety
-            /// As [`kernel::units`].
-            unsafe fn units<const DEC: bool, const PATH: u8>(
-                t: Token,
-                keys: UnitKeys<'_>,
-                tweaks: &[Block],
-                io: InOut,
-                len: usize,
-                fresh: FreshTweaks,
-            ) => kernel::units<V, DEC, PATH>;
-            /// [`kernel::tweaks`] on this width.
-            fn tweaks(t: Token, k2: &KeySchedule, tw: &mut [Block]) => kernel::tweaks<V>;
-        }
-    }
-}
-#[cfg(simdcrypt_x86_64)]
-use width::{aesni, vaes_avx2, vaes_avx512};
 
 pub use tweaks::Tweaks;
 
@@ -138,226 +84,24 @@ const TWEAK_BATCH: usize = 64;
 /// The tweak batch of calls with at most this many sectors.
 const SMALL_BATCH: usize = 8;
 
-/// A unit kernel family with the token that proves the CPU runs it: a row of the dispatch
-/// table (`crate::xts::TABLE`) makes one. The intrinsics kernels are the AES kernel
-/// handle ([`AesKernel`], as ECB, CBC and the stitched kernel hold it), whose width
-/// this module's unit entries ([`width`]) are generated for; the assembly twin is the
-/// one XTS-only kernel. A new AES width is a variant of [`AesKernel`] and its arms in
-/// [`Kernel::encrypt_tweaks`], [`Kernel::group_bytes`] and [`Kernel::units_raw`].
+/// An XTS kernel with the token that proves the CPU runs it: a row of the dispatch table
+/// (`crate::xts::TABLE`) makes one. The intrinsics kernels are the AES width handle
+/// ([`AesKernel`], as ECB, CBC and the stitched kernel hold it), which runs this module's
+/// jobs ([`kernel`]) on its width; the assembly twin is the one XTS-only kernel.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Kernel {
     Aes(AesKernel),
-    #[cfg(simdcrypt_asm)]
-    VaesAvx2Asm(VaesAvx2Token),
+    #[cfg(all(simdcrypt_asm, feature = "xts"))]
+    Asm(crate::arch::XtsAsm),
 }
 
 impl Kernel {
-    /// Encrypts a single tweak in place for a kernel whose unit entries do not (the
-    /// assembly twin; the portable kernel): one AES-NI block (lower latency than a wide
-    /// kernel's entry), else the portable AES. It names those two block kernels only, so
-    /// that a program using XTS links no other. (A multi-unit call's tweaks:
-    /// [`Kernel::encrypt_tweaks`].)
-    fn encrypt_tweak(self, k2: &KeySchedule, t: &mut Block) {
-        let one = core::slice::from_mut(t);
-        #[cfg(simdcrypt_x86_64)]
-        if let Some(tok) = self.aesni() {
-            // (For the assembly twin, which wipes its own frame: its `burn_stack` covers
-            // this call.)
-            crate::aes::width::aesni::blocks::<false, true>(tok, k2, one);
-            return;
-        }
-        crate::aes::soft::encrypt_blocks(k2, one);
-    }
-
-    /// Zeroes the stack that the last tweak encryption and unit kernel calls used, where
-    /// their compiled code left round keys and tweaks (spilled vectors, key arrays): in
-    /// bytes, the deepest each backend's kernels wrote below `Xts::run_unchecked` over the
-    /// builds optimised for speed (docs/design.md, "Stack and register wipes").
-    /// `path`: the kernel entry that ran ([`MANY`], [`ONE`] or [`SHORT`], each with a
-    /// frame of its own).
-    #[inline(always)]
-    fn burn_stack(self, path: u8) {
-        use crate::wipe::{depth, stack};
-        match (self, path) {
-            (Kernel::Aes(AesKernel::Portable), _) => {
-                stack::<{ depth([3808, 3936, 3936, 3920, 4208, 6800]) }>()
-            }
-            // (Registers only, but the calls to it write return addresses and saved registers.)
-            #[cfg(simdcrypt_x86_64)]
-            (_, BLOCK) => stack::<{ depth([272, 256, 256, 272, 320, 2512]) }>(),
-            #[cfg(simdcrypt_x86_64)]
-            (Kernel::Aes(AesKernel::AesNi(_)), SHORT) => {
-                stack::<{ depth([272, 624, 624, 848, 1040, 10448]) }>()
-            }
-            #[cfg(simdcrypt_x86_64)]
-            (Kernel::Aes(AesKernel::AesNi(_)), ONE) => {
-                stack::<{ depth([512, 912, 1360, 1456, 1696, 10496]) }>()
-            }
-            #[cfg(simdcrypt_x86_64)]
-            (Kernel::Aes(AesKernel::AesNi(_)), _) => {
-                stack::<{ depth([848, 1104, 1456, 1584, 1600, 9360]) }>()
-            }
-            #[cfg(simdcrypt_x86_64)]
-            (Kernel::Aes(AesKernel::VaesAvx2(t)), SHORT) => {
-                crate::wipe::stack_avx::<{ depth([400, 752, 1136, 1360, 1600, 15984]) }>(t)
-            }
-            #[cfg(simdcrypt_x86_64)]
-            (Kernel::Aes(AesKernel::VaesAvx2(t)), ONE) => {
-                crate::wipe::stack_avx::<{ depth([976, 1520, 2672, 2672, 2784, 17776]) }>(t)
-            }
-            #[cfg(simdcrypt_x86_64)]
-            (Kernel::Aes(AesKernel::VaesAvx2(t)), _) => {
-                crate::wipe::stack_avx::<{ depth([1408, 1824, 3056, 2784, 3040, 16096]) }>(t)
-            }
-            #[cfg(simdcrypt_asm)]
-            (Kernel::VaesAvx2Asm(t), _) => {
-                crate::wipe::stack_avx::<{ depth([672, 672, 672, 672, 736, 3712]) }>(t)
-            }
-            #[cfg(simdcrypt_x86_64)]
-            (Kernel::Aes(AesKernel::VaesAvx512(t)), SHORT) => {
-                crate::wipe::stack_avx512::<{ depth([320, 784, 2256, 2256, 2656, 28848]) }>(t)
-            }
-            #[cfg(simdcrypt_x86_64)]
-            (Kernel::Aes(AesKernel::VaesAvx512(t)), ONE) => {
-                crate::wipe::stack_avx512::<{ depth([352, 2496, 3456, 3536, 2736, 32496]) }>(t)
-            }
-            #[cfg(simdcrypt_x86_64)]
-            (Kernel::Aes(AesKernel::VaesAvx512(t)), _) => {
-                crate::wipe::stack_avx512::<{ depth([1024, 3184, 3888, 3872, 3648, 28992]) }>(t)
-            }
-        }
-    }
-
     /// AES-NI, where the kernel's token implies it (every SIMD kernel): what keys it.
     fn aesni(self) -> Option<AesNiToken> {
         match self {
             Kernel::Aes(k) => k.aesni(),
-            #[cfg(simdcrypt_asm)]
-            Kernel::VaesAvx2Asm(t) => Some(t.aesni()),
-        }
-    }
-
-    /// Whether the kernel's single-unit entries take the raw tweak and `k2` and encrypt
-    /// the tweak themselves (the intrinsics kernels; not the assembly twin, nor the
-    /// portable code, which never comes this way).
-    fn encrypts_tweak(self) -> bool {
-        match self {
-            Kernel::Aes(k) => !matches!(k, AesKernel::Portable),
-            #[cfg(simdcrypt_asm)]
-            Kernel::VaesAvx2Asm(_) => false,
-        }
-    }
-
-    /// A multi-unit call's raw tweaks encrypted in place with `k2`: on the kernel's own
-    /// register width, each read as two 8-byte halves (`kernel::tweaks`); the portable
-    /// AES for the portable backend.
-    #[inline]
-    fn encrypt_tweaks(self, k2: &KeySchedule, tw: &mut [Block]) {
-        #[cfg(simdcrypt_x86_64)]
-        macro_rules! r {
-            ($m:ident, $t:expr) => {
-                $m::tweaks($t, k2, tw)
-            };
-        }
-        match self {
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::Aes(AesKernel::AesNi(t)) => r!(aesni, t),
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::Aes(AesKernel::VaesAvx2(t)) => r!(vaes_avx2, t),
-            #[cfg(simdcrypt_asm)]
-            Kernel::VaesAvx2Asm(t) => r!(vaes_avx2, t),
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::Aes(AesKernel::VaesAvx512(t)) => r!(vaes_avx512, t),
-            Kernel::Aes(AesKernel::Portable) => crate::aes::soft::encrypt_blocks(k2, tw),
-        }
-    }
-
-    /// The bytes of one group of the kernel (8 registers): a single unit of at most this
-    /// runs in the kernel's short entry.
-    fn group_bytes(self) -> usize {
-        match self {
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::Aes(AesKernel::AesNi(_)) => 128,
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::Aes(AesKernel::VaesAvx2(_)) => 256,
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::Aes(AesKernel::VaesAvx512(_)) => 512,
-            // (No short entry.)
-            _ => 0,
-        }
-    }
-
-    /// Consecutive data units of `len` bytes, unit `i` under the encrypted tweak
-    /// `tweaks[i]`, in the direction `DEC` (decryption when true). With `k2`, `tweaks` is
-    /// one raw tweak, which the kernel encrypts with it. A kernel with only single-unit
-    /// entries (the assembly twin) gets one call per unit.
-    ///
-    /// # Safety
-    /// `src` readable and `dst` writable for `tweaks.len() * len` bytes; `src == dst` or
-    /// the two ranges do not overlap; `MIN_UNIT <= len <= MAX_UNIT`; `k2` only with one
-    /// unit (`PATH` not [`MANY`]) and
-    /// [`Kernel::encrypts_tweak`].
-    #[inline]
-    unsafe fn units_raw<const DEC: bool, const PATH: u8>(
-        self,
-        keys: UnitKeys<'_>,
-        tweaks: &[Block],
-        io: InOut,
-        len: usize,
-        fresh: FreshTweaks,
-    ) {
-        let (UnitKeys { k1, k2 }, InOut { src, dst }) = (keys, io);
-        // SAFETY (every arm): the caller upholds the pointer and length contract, which is
-        // the kernels' contract (unit `i` of the assembly's loop is the `i`-th `len` bytes
-        // of the ranges); each token proves its kernel's CPU features. Portable: `copy`
-        // allows equal or disjoint ranges, after which `dst` alone is the exclusive slice.
-        unsafe {
-            match self {
-                #[cfg(simdcrypt_x86_64)]
-                Kernel::Aes(AesKernel::AesNi(t)) => {
-                    aesni::units::<DEC, PATH>(t, keys, tweaks, io, len, fresh)
-                }
-                #[cfg(simdcrypt_x86_64)]
-                Kernel::Aes(AesKernel::VaesAvx2(t)) => {
-                    vaes_avx2::units::<DEC, PATH>(t, keys, tweaks, io, len, fresh)
-                }
-                #[cfg(simdcrypt_asm)]
-                Kernel::VaesAvx2Asm(t) => {
-                    debug_assert!(k2.is_none(), "the assembly takes encrypted tweaks");
-                    for (i, t0) in tweaks.iter().enumerate() {
-                        let (s, d) = (src.add(i * len), dst.add(i * len));
-                        if DEC {
-                            crate::arch::x86_64::xts_vaes_avx2_asm::decrypt_unit(
-                                t, k1, t0, s, d, len,
-                            )
-                        } else {
-                            crate::arch::x86_64::xts_vaes_avx2_asm::encrypt_unit(
-                                t, k1, t0, s, d, len,
-                            )
-                        }
-                    }
-                }
-                #[cfg(simdcrypt_x86_64)]
-                Kernel::Aes(AesKernel::VaesAvx512(t)) => {
-                    vaes_avx512::units::<DEC, PATH>(t, keys, tweaks, io, len, fresh)
-                }
-                Kernel::Aes(AesKernel::Portable) => {
-                    let _ = fresh;
-                    // (`run_unchecked` takes the portable backend down its safe path; this
-                    // arm keeps the match total and correct.)
-                    debug_assert!(k2.is_none(), "the portable arm takes encrypted tweaks");
-                    let n = tweaks.len() * len;
-                    core::ptr::copy(src, dst, n);
-                    let buf = core::slice::from_raw_parts_mut(dst, n);
-                    for (t0, unit) in tweaks.iter().zip(buf.chunks_exact_mut(len)) {
-                        if DEC {
-                            soft::decrypt_unit(k1, t0, unit);
-                        } else {
-                            soft::encrypt_unit(k1, t0, unit);
-                        }
-                    }
-                }
-            }
+            #[cfg(all(simdcrypt_asm, feature = "xts"))]
+            Kernel::Asm(a) => Some(a.aesni()),
         }
     }
 }
@@ -382,9 +126,25 @@ enum Tweak<'a> {
 }
 
 /// The public methods come in pairs that differ only in the direction: each pair is
-/// written once, its docs first, then its arguments and the call that both make, with
-/// `false` (encrypt) or `true` (decrypt) as the call's `DEC`.
+/// written once, its docs first, then its arguments and either the call's source,
+/// destination, unit and tweak (`run(..)`: checked, then [`Xts::run`] with the tweak batch
+/// that fits the sector count, so that a call of a few sectors zeroes and wipes a small
+/// tweak array, not the full batch's kilobyte) or the method both make, with `false`
+/// (encrypt) or `true` (decrypt) as the call's `DEC`.
 macro_rules! directions {
+    (@call $s:ident, $dec:literal, run($src:expr, $dst:expr, $unit:expr, $tweak:expr)) => {{
+        let (src, dst, tweak): (Option<&[u8]>, &mut [u8], Tweak<'_>) = ($src, $dst, $tweak);
+        let unit = Self::check::<$dec>($s.decrypt_only, src, dst, $unit, &tweak)?;
+        if dst.len() / unit <= SMALL_BATCH {
+            $s.run::<$dec, SMALL_BATCH>(src, dst, unit, tweak);
+        } else {
+            $s.run::<$dec, TWEAK_BATCH>(src, dst, unit, tweak);
+        }
+        Ok(())
+    }};
+    (@call $s:ident, $dec:literal, $f:ident($($call:tt)*)) => {
+        $s.$f::<$dec>($($call)*)
+    };
     ($(
         $(#[$e:meta])* $enc:ident,
         $(#[$d:meta])* $dec:ident,
@@ -392,12 +152,12 @@ macro_rules! directions {
     )*) => {$(
         $(#[$e])*
         pub fn $enc(&self, $($arg: $ty),*) -> Result<(), Error> {
-            self.$f::<false>($($call)*)
+            directions!(@call self, false, $f($($call)*))
         }
 
         $(#[$d])*
         pub fn $dec(&self, $($arg: $ty),*) -> Result<(), Error> {
-            self.$f::<true>($($call)*)
+            directions!(@call self, true, $f($($call)*))
         }
     )*};
 }
@@ -684,7 +444,7 @@ impl Xts {
         /// ```
         #[inline]
         decrypt_sector_to,
-        (src: &[u8], dst: &mut [u8], sector: u128) run_split(Some(src), dst, Unit::Whole, sector as u64, (sector >> 64) as u64);
+        (src: &[u8], dst: &mut [u8], sector: u128) run(Some(src), dst, Unit::Whole, Tweak::Seq(Tweaks::new(sector)));
 
         /// Encrypts one data unit in place under a raw 16-byte tweak.
         ///
@@ -749,7 +509,7 @@ impl Xts {
         /// ```
         #[inline]
         decrypt_sectors,
-        (buf: &mut [u8], sector_size: usize, first_sector: u128) run_split(None, buf, Unit::Sectors(sector_size), first_sector as u64, (first_sector >> 64) as u64);
+        (buf: &mut [u8], sector_size: usize, first_sector: u128) run(None, buf, Unit::Sectors(sector_size), Tweak::Seq(Tweaks::new(first_sector)));
 
         /// Encrypts consecutive data units from `src` into `dst` (equal lengths).
         ///
@@ -778,7 +538,7 @@ impl Xts {
         /// ```
         #[inline]
         decrypt_sectors_to,
-        (src: &[u8], dst: &mut [u8], sector_size: usize, first_sector: u128) run_split(Some(src), dst, Unit::Sectors(sector_size), first_sector as u64, (first_sector >> 64) as u64);
+        (src: &[u8], dst: &mut [u8], sector_size: usize, first_sector: u128) run(Some(src), dst, Unit::Sectors(sector_size), Tweak::Seq(Tweaks::new(first_sector)));
 
         /// Encrypts `buf.len() / sector_size` consecutive data units in place, unit `i` under
         /// the tweak `tweaks` gives it: the disk formats' conventions (dm-crypt `plain`,
@@ -931,49 +691,23 @@ impl Xts {
     }
 
     /// `Err` for an encryption on a decrypt-only `Xts` ([`Xts::new_allow_equal_halves`])
-    /// or a tweak width that is not 32, 64 or 128; checked before the lengths.
-    fn check_call<const DEC: bool>(&self, tweak: Tweak<'_>) -> Result<(), Error> {
-        if !DEC && self.decrypt_only {
+    /// or a tweak counter that [`Tweaks`] refuses, then for the lengths
+    /// ([`Xts::validate`]); nothing is written. Returns the unit length.
+    #[inline(never)]
+    fn check<const DEC: bool>(
+        decrypt_only: bool,
+        src: Option<&[u8]>,
+        dst: &[u8],
+        unit: Unit,
+        tweak: &Tweak<'_>,
+    ) -> Result<usize, Error> {
+        if !DEC && decrypt_only {
             return Err(Error::XtsDuplicateKeyHalves);
         }
         if let Tweak::Seq(t) = tweak {
             t.check()?;
         }
-        Ok(())
-    }
-
-    fn run<const DEC: bool>(
-        &self,
-        src: Option<&[u8]>,
-        dst: &mut [u8],
-        unit: Unit,
-        tweak: Tweak<'_>,
-    ) -> Result<(), Error> {
-        self.check_call::<DEC>(tweak)?;
-        let unit = Self::validate(src, dst, unit)?;
-        self.run_unchecked::<DEC>(src, dst, unit, tweak);
-        Ok(())
-    }
-
-    /// [`Xts::run`] under sequential sector numbers from `lo + 2^64 hi`.
-    /// The public methods whose `u128` sector number comes after four other arguments get
-    /// it on the stack, written by the caller as two 8-byte stores; read there as one
-    /// 16-byte value, the load cannot be forwarded from those stores and waits until they
-    /// reach the cache, behind everything before them (84% of `encrypt_sectors`' own
-    /// samples, about 5% of a 4 KiB call of 512-byte sectors, Intel family 6 model 167).
-    /// Those methods are inlined into the caller and pass the two halves here, as 8-byte
-    /// values, which forward.
-    #[inline(never)]
-    fn run_split<const DEC: bool>(
-        &self,
-        src: Option<&[u8]>,
-        dst: &mut [u8],
-        unit: Unit,
-        lo: u64,
-        hi: u64,
-    ) -> Result<(), Error> {
-        let first = u128::from(hi) << 64 | u128::from(lo);
-        self.run::<DEC>(src, dst, unit, Tweak::Seq(Tweaks::new(first)))
+        Self::validate(src, dst, unit)
     }
 
     /// `encrypt_area` / `decrypt_area`: whole units, then a shorter last one.
@@ -984,13 +718,13 @@ impl Xts {
         tweaks: Tweaks,
     ) -> Result<(), Error> {
         let tweak = Tweak::Seq(tweaks);
-        self.check_call::<DEC>(tweak)?;
         let whole = if sector_size == 0 {
             0
         } else {
             buf.len() - buf.len() % sector_size
         };
-        Self::validate(None, &buf[..whole], Unit::Sectors(sector_size))?;
+        let unit = Unit::Sectors(sector_size);
+        Self::check::<DEC>(self.decrypt_only, None, &buf[..whole], unit, &tweak)?;
         let rest = buf.len() - whole;
         if rest != 0 && rest < MIN_UNIT {
             return Err(Error::DataTooShort {
@@ -999,18 +733,36 @@ impl Xts {
             });
         }
         let (head, tail) = buf.split_at_mut(whole);
-        self.run_unchecked::<DEC>(None, head, sector_size, tweak);
+        self.run_any::<DEC>(None, head, sector_size, tweak);
         if rest != 0 {
             // `rest < sector_size <= MAX_UNIT` and `rest >= MIN_UNIT`: a valid unit.
             let t = tweaks.nth((whole / sector_size) as u128);
-            self.run_unchecked::<DEC>(None, tail, rest, Tweak::Raw(&t));
+            self.run::<DEC, SMALL_BATCH>(None, tail, rest, Tweak::Raw(&t));
         }
         Ok(())
     }
 
-    /// The work, after validation: `dst.len()` is a whole number of `unit`s, `unit` is in
-    /// range, `src` (if any) has `dst`'s length.
-    fn run_unchecked<const DEC: bool>(
+    /// [`Xts::run`] with the tweak batch that fits the sector count.
+    fn run_any<const DEC: bool>(
+        &self,
+        src: Option<&[u8]>,
+        dst: &mut [u8],
+        unit: usize,
+        tweak: Tweak<'_>,
+    ) {
+        if dst.len() / unit <= SMALL_BATCH {
+            self.run::<DEC, SMALL_BATCH>(src, dst, unit, tweak);
+        } else {
+            self.run::<DEC, TWEAK_BATCH>(src, dst, unit, tweak);
+        }
+    }
+
+    /// The work, after [`Xts::check`]: `dst.len()` is a whole number of `unit`s, `unit` is
+    /// in range, `src` (if any) has `dst`'s length. One unit (the common single-sector
+    /// call) runs with no batch array, its tweak encrypted in the kernel, where its latency
+    /// overlaps the kernel's set-up. More run in batches of `B` units: their tweaks
+    /// encrypted with Key2 in one call into a local array, then the units.
+    fn run<const DEC: bool, const B: usize>(
         &self,
         src: Option<&[u8]>,
         dst: &mut [u8],
@@ -1018,139 +770,58 @@ impl Xts {
         tweak: Tweak<'_>,
     ) {
         let sectors = dst.len() / unit;
-        if sectors == 1 && !matches!(self.kernel, Kernel::Aes(AesKernel::Portable)) {
-            // One unit (the common single-sector call): no batch array; the tweak is
-            // encrypted in the kernel (its latency is on the critical path, and there it
-            // overlaps the kernel's set-up), or, for the assembly, through the lightest
-            // block kernel before it.
+        let (k1, k2) = (&self.k1, &self.k2);
+        if sectors == 1 {
             let mut t = match tweak {
                 Tweak::Seq(t) => t.nth(0),
                 Tweak::Raw(t) => *t,
             };
-            let k2 = if self.kernel.encrypts_tweak() {
-                Some(&self.k2)
-            } else {
-                // Stored again whole (from two 8-byte loads, which forward from the two
-                // 8-byte stores `nth` made), so that the block kernel's 16-byte load
-                // forwards too ([`kernel::load_tweak`]).
-                #[cfg(simdcrypt_x86_64)]
-                {
-                    let whole = block::load_tweak(&t);
-                    crate::arch::x86_64::aes_ni::store(&mut t, whole);
+            // SAFETY (each arm): one unit of `unit == dst.len()` bytes, in range (checked);
+            // `src` (if any) has its length; both keys have one round count.
+            match self.kernel {
+                Kernel::Aes(k) if unit == MIN_UNIT => {
+                    k.run(unsafe { kernel::OneBlock::<DEC>::new(k1, k2, &t, src, dst) })
                 }
-                self.kernel.encrypt_tweak(&self.k2, &mut t);
-                None
-            };
-            let dp = dst.as_mut_ptr();
-            let sp = src.map_or(dp.cast_const(), <[u8]>::as_ptr);
-            // SAFETY: one unit of `unit == dst.len()` bytes (checked by `validate`); the
-            // source is `dst` itself (in place) or a shared borrow of the same length
-            // distinct from the exclusive `dst` (no overlap).
-            #[cfg(simdcrypt_x86_64)]
-            if let (16, Some(tok)) = (unit, self.kernel.aesni()) {
-                // One block: two serial AES-NI blocks, no vector set-up.
-                let (k1, t0) = (&self.k1, &t);
-                // SAFETY: as said above, for the unit's 16 bytes; both keys have
-                // `k1.rounds` rounds.
-                unsafe { block::one_block::<DEC>(tok, k1, k2, t0, sp, dp) }
-                wipe(core::slice::from_mut(&mut t));
-                self.kernel.burn_stack(BLOCK);
-                return;
-            }
-            let one = core::slice::from_ref(&t);
-            let short = unit <= self.kernel.group_bytes();
-            let (keys, io) = (UnitKeys { k1: &self.k1, k2 }, InOut { src: sp, dst: dp });
-            // SAFETY: as said above; `short` says the unit is at most a group.
-            unsafe {
-                if short {
-                    self.kernel
-                        .units_raw::<DEC, SHORT>(keys, one, io, unit, self.fresh);
-                } else {
-                    self.kernel
-                        .units_raw::<DEC, ONE>(keys, one, io, unit, self.fresh);
+                Kernel::Aes(k) => k.run(unsafe { kernel::One::<DEC>::new(k1, k2, &t, src, dst) }),
+                #[cfg(all(simdcrypt_asm, feature = "xts"))]
+                Kernel::Asm(a) => {
+                    unsafe { a.unit::<DEC>(k1, k2, &t, src, dst) };
+                    a.burn();
                 }
             }
             wipe(core::slice::from_mut(&mut t));
-            self.kernel.burn_stack(if short { SHORT } else { ONE });
             return;
         }
-        // A call of a few sectors zeroes (and later wipes) a small tweak array, not the
-        // full batch's kilobyte.
-        if sectors <= SMALL_BATCH {
-            self.run_batches::<DEC, SMALL_BATCH>(src, dst, unit, tweak, sectors);
-        } else {
-            self.run_batches::<DEC, TWEAK_BATCH>(src, dst, unit, tweak, sectors);
-        }
-    }
-
-    /// [`Xts::run_unchecked`]'s multi-unit work: the tweaks encrypted `B` at a time into a
-    /// local array, then the kernel over those sectors.
-    #[inline(always)]
-    fn run_batches<const DEC: bool, const B: usize>(
-        &self,
-        src: Option<&[u8]>,
-        dst: &mut [u8],
-        unit: usize,
-        tweak: Tweak<'_>,
-        sectors: usize,
-    ) {
         let mut tw = [[0u8; 16]; B];
-        let mut done = 0usize;
-        let mut used = 0usize;
+        let (mut done, mut used) = (0, 0);
         while done < sectors {
             let n = (sectors - done).min(B);
             match tweak {
                 Tweak::Seq(t) => t.fill(done, &mut tw[..n]),
                 Tweak::Raw(t) => tw[0] = *t,
             }
-            self.kernel.encrypt_tweaks(&self.k2, &mut tw[..n]);
             let range = done * unit..(done + n) * unit;
+            let (s, d) = (src.map(|s| &s[range.clone()]), &mut dst[range]);
+            let tweaks = &mut tw[..n];
+            // SAFETY (each arm): `n` units of `unit` bytes, in range; `s` (if any) has `d`'s
+            // length.
             match self.kernel {
-                Kernel::Aes(AesKernel::Portable) => {
-                    let d = &mut dst[range.clone()];
-                    if let Some(s) = src {
-                        d.copy_from_slice(&s[range]);
-                    }
-                    for (t, chunk) in tw[..n].iter().zip(d.chunks_exact_mut(unit)) {
-                        if DEC {
-                            soft::decrypt_unit(&self.k1, t, chunk);
-                        } else {
-                            soft::encrypt_unit(&self.k1, t, chunk);
-                        }
-                    }
+                Kernel::Aes(k) => {
+                    k.run(kernel::EncryptTweaks(k2, tweaks));
+                    let fresh = self.fresh;
+                    k.run(unsafe { kernel::Units::<DEC>::new(k1, tweaks, s, d, unit, fresh) });
                 }
-                #[cfg(simdcrypt_x86_64)]
-                kernel => {
-                    let d = &mut dst[range.clone()];
-                    let dp = d.as_mut_ptr();
-                    let sp = match src {
-                        Some(s) => s[range].as_ptr(),
-                        None => dp.cast_const(),
-                    };
-                    // SAFETY: this batch is `n` sectors of `unit` bytes: `d` (n * unit
-                    // bytes) and the source range of the same length (checked by
-                    // `validate`); the source is either `d` itself (in place: equal
-                    // pointers) or a shared borrow distinct from the exclusive `d` (no
-                    // overlap); `unit` is in range.
-                    unsafe {
-                        kernel.units_raw::<DEC, MANY>(
-                            UnitKeys {
-                                k1: &self.k1,
-                                k2: None,
-                            },
-                            &tw[..n],
-                            InOut { src: sp, dst: dp },
-                            unit,
-                            self.fresh,
-                        )
-                    };
+                #[cfg(all(simdcrypt_asm, feature = "xts"))]
+                Kernel::Asm(a) => {
+                    a.tweaks().run(kernel::EncryptTweaks(k2, tweaks));
+                    unsafe { a.units::<DEC>(k1, tweaks, s, d, unit) };
+                    a.burn();
                 }
             }
             done += n;
             used = used.max(n);
         }
         wipe(&mut tw[..used]);
-        self.kernel.burn_stack(MANY);
     }
 }
 
@@ -1245,11 +916,11 @@ impl Xts {
     ) -> Result<(), Error> {
         use rayon::prelude::*;
 
-        self.check_call::<DEC>(Tweak::Seq(tweaks))?;
-        Self::validate(None, buf, Unit::Sectors(sector_size))?;
+        let unit = Unit::Sectors(sector_size);
+        Self::check::<DEC>(self.decrypt_only, None, buf, unit, &Tweak::Seq(tweaks))?;
         let threads = rayon::current_num_threads().max(1);
         if buf.len() < Self::PAR_THRESHOLD || threads == 1 {
-            self.run_unchecked::<DEC>(None, buf, sector_size, Tweak::Seq(tweaks));
+            self.run_any::<DEC>(None, buf, sector_size, Tweak::Seq(tweaks));
             return Ok(());
         }
         let sectors = buf.len() / sector_size;
@@ -1260,7 +931,7 @@ impl Xts {
             .enumerate()
             .for_each(|(i, chunk)| {
                 let t = tweaks.advance((i * per) as u128);
-                self.run_unchecked::<DEC>(None, chunk, sector_size, Tweak::Seq(t));
+                self.run_any::<DEC>(None, chunk, sector_size, Tweak::Seq(t));
             });
         Ok(())
     }
@@ -1279,39 +950,32 @@ impl fmt::Debug for Xts {
 
 use crate::wipe::blocks as wipe;
 
-/// XTS's unit kernel and tweak encryption on the AArch64 check vector (`crate::neon`):
-/// one unit of `data` in place, each path, under `ks` as both keys.
+/// XTS's jobs on the AArch64 check vector (`crate::arch::aarch64`): one unit of `data`
+/// in place, each form, under `ks` as both keys.
 #[cfg(simdcrypt_neon_check)]
 pub(crate) fn neon_check(t: crate::arch::aarch64::NeonAesToken, ks: &KeySchedule, data: &mut [u8]) {
     use crate::arch::aarch64::Neon;
+    use crate::vector::Job;
     let len = data.len();
     if !(MIN_UNIT..=MAX_UNIT).contains(&len) || ks.rounds != 14 {
         return;
     }
     let tweak = [[7u8; 16]];
-    let io = InOut {
-        src: data.as_ptr(),
-        dst: data.as_mut_ptr(),
-    };
-    let (raw, encrypted) = (
-        UnitKeys {
-            k1: ks,
-            k2: Some(ks),
-        },
-        UnitKeys { k1: ks, k2: None },
-    );
-    let fresh = FreshTweaks::Shifts;
-    // SAFETY: one unit of `len` bytes in place (a valid length), both keys `ks`, the
-    // raw tweak with `k2` on the single-unit paths only, a short unit on `SHORT` only.
+    // SAFETY: one unit of `len` bytes in place (a valid length), both keys `ks`.
     unsafe {
-        kernel::units::<Neon, false, ONE>(t, raw, &tweak, io, len, fresh);
-        kernel::units::<Neon, true, MANY>(t, encrypted, &tweak, io, len, fresh);
+        kernel::One::<false>::new(ks, ks, &tweak[0], None, data).run::<Neon, false>(t);
         if len <= 128 {
-            kernel::units::<Neon, false, SHORT>(t, raw, &tweak, io, len, fresh);
+            kernel::One::<true>::new(ks, ks, &tweak[0], None, data).run::<Neon, true>(t);
+        }
+        kernel::Units::<true>::new(ks, &tweak, None, data, len, FreshTweaks::Shifts)
+            .run::<Neon, false>(t);
+        if len >= 16 {
+            kernel::OneBlock::<false>::new(ks, ks, &tweak[0], None, &mut data[..16])
+                .run::<Neon, false>(t);
         }
     }
     let mut tw = [[0u8; 16]; 4];
-    kernel::tweaks::<Neon>(t, ks, &mut tw);
+    kernel::EncryptTweaks(ks, &mut tw).run::<Neon, false>(t);
 }
 
 /// XTS data units, widest first (docs/design.md, "Dispatch and per-CPU tuning"). The assembly has no
@@ -1321,13 +985,13 @@ pub(crate) fn neon_check(t: crate::arch::aarch64::NeonAesToken, ks: &KeySchedule
 pub(crate) static TABLE: crate::dispatch::Table<Kernel> = crate::dispatch::table!(
     Kernel, "XTS", portable: Kernel::Aes(AesKernel::Portable), [
     #[cfg(simdcrypt_x86_64)]
-    VaesAvx512 => |t| Kernel::Aes(AesKernel::VaesAvx512(t)),
+    VaesAvx512 => |t| Kernel::Aes(AesKernel::zmm(t)),
     #[cfg(simdcrypt_x86_64)]
-    VaesAvx2 => |t| Kernel::Aes(AesKernel::VaesAvx2(t)),
-    #[cfg(simdcrypt_asm)]
-    VaesAvx2Asm(explicit) => Kernel::VaesAvx2Asm,
+    VaesAvx2 => |t| Kernel::Aes(AesKernel::Ymm(t)),
+    #[cfg(all(simdcrypt_asm, feature = "xts"))]
+    VaesAvx2Asm(explicit) => |t| Kernel::Asm(crate::arch::XtsAsm(t)),
     #[cfg(simdcrypt_x86_64)]
-    AesNi => |t| Kernel::Aes(AesKernel::AesNi(t)),
+    AesNi => |t| Kernel::Aes(AesKernel::Xmm(t)),
 ]);
 
 #[cfg(test)]

@@ -12,36 +12,6 @@ use crate::block::InOut;
 use crate::cpu::AesNiToken;
 use crate::vector::{AesOne, AesVec, cipher};
 
-/// A unit of exactly one block (16 bytes, no stealing): `C = E_k1(P ⊕ T) ⊕ T` with
-/// `T = E_k2(t)` (`k2` given) or `T = t` (already encrypted), two serial AES-NI blocks
-/// with the round keys read where used: no frame, no vector set-up (the wide kernels'
-/// short entry spent about 60 ns on a 16-byte unit on Zen 3, RustCrypto 48).
-///
-/// # Safety
-/// `src` readable and `dst` writable for 16 bytes, equal or disjoint.
-#[inline(never)]
-#[target_feature(enable = "aes")]
-pub(crate) unsafe fn one_block<const DEC: bool>(
-    tok: AesNiToken,
-    k1: &KeySchedule,
-    k2: Option<&KeySchedule>,
-    t: &Block,
-    src: *const u8,
-    dst: *mut u8,
-) {
-    // SAFETY: the token (AES-NI).
-    let tw = match k2 {
-        Some(k2) => unsafe { aes_block::<false>(tok, k2, load_tweak(t)) },
-        None => load(t),
-    };
-    // SAFETY: the caller's contract (16 bytes each way, equal or disjoint); the token.
-    unsafe {
-        let p = _mm_loadu_si128(src.cast());
-        let c = _mm_xor_si128(aes_block::<DEC>(tok, k1, _mm_xor_si128(p, tw)), tw);
-        _mm_storeu_si128(dst.cast(), c);
-    }
-}
-
 /// The raw tweak `t` encrypted with `k2`: `T_0`.
 ///
 /// # Safety

@@ -20,8 +20,96 @@
 //! branches on or indexes by key or data; the assembly wipes its stack frame (tweak
 //! material) and all vector registers before returning.
 
-use crate::aes::KeySchedule;
-use crate::cpu::VaesAvx2Token;
+use crate::aes::{Block, Kernel, KeySchedule};
+use crate::arch::x86_64::aes_ni;
+use crate::cpu::{AesNiToken, VaesAvx2Token};
+use crate::vector::AesOne;
+
+/// The assembly twin as `crate::xts` holds it (`crate::arch::XtsAsm`): single units only,
+/// each call of the assembly one unit. It wipes its own frame; [`Twin::burn`] covers the
+/// calls around it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Twin(pub(crate) VaesAvx2Token);
+
+impl Twin {
+    /// What keys it (and encrypts single tweaks).
+    #[inline(always)]
+    pub(crate) fn aesni(self) -> AesNiToken {
+        self.0.aesni()
+    }
+
+    /// The width handle that encrypts a multi-unit call's tweaks: VAES on ymm.
+    #[inline(always)]
+    pub(crate) fn tweaks(self) -> Kernel {
+        Kernel::Ymm(self.0)
+    }
+
+    /// One unit under the raw tweak `t`, encrypted first on one AES-NI block (the
+    /// lightest block kernel; the assembly takes an encrypted tweak).
+    ///
+    /// # Safety
+    /// `src` (if any) has `dst`'s length, from 16 bytes to 2^24.
+    pub(crate) unsafe fn unit<const DEC: bool>(
+        self,
+        k1: &KeySchedule,
+        k2: &KeySchedule,
+        t: &Block,
+        src: Option<&[u8]>,
+        dst: &mut [u8],
+    ) {
+        let mut t0 = [0u8; 16];
+        aes_ni::store(&mut t0, self.aesni().encrypt_tweak(k2, t));
+        let (len, d) = (dst.len(), dst.as_mut_ptr());
+        let s = src.map_or(d.cast_const(), <[u8]>::as_ptr);
+        // SAFETY: the caller's contract: `len` bytes each way, equal or disjoint.
+        unsafe {
+            if DEC {
+                decrypt_unit(self.0, k1, &t0, s, d, len);
+            } else {
+                encrypt_unit(self.0, k1, &t0, s, d, len);
+            }
+        }
+        crate::wipe::blocks(core::slice::from_mut(&mut t0));
+    }
+
+    /// Units of `unit` bytes, the `i`-th under the encrypted tweak `tweaks[i]`.
+    ///
+    /// # Safety
+    /// `src` (if any) has `dst`'s length, `tweaks.len()` units of `unit` bytes, from 16
+    /// to 2^24.
+    pub(crate) unsafe fn units<const DEC: bool>(
+        self,
+        k1: &KeySchedule,
+        tweaks: &[Block],
+        src: Option<&[u8]>,
+        dst: &mut [u8],
+        unit: usize,
+    ) {
+        debug_assert_eq!(dst.len(), tweaks.len() * unit);
+        let d = dst.as_mut_ptr();
+        let s = src.map_or(d.cast_const(), <[u8]>::as_ptr);
+        for (i, t0) in tweaks.iter().enumerate() {
+            // SAFETY: unit `i` is the `i`-th `unit` bytes of the ranges (the caller's
+            // contract), equal or disjoint.
+            unsafe {
+                let (s, d) = (s.add(i * unit), d.add(i * unit));
+                if DEC {
+                    decrypt_unit(self.0, k1, t0, s, d, unit);
+                } else {
+                    encrypt_unit(self.0, k1, t0, s, d, unit);
+                }
+            }
+        }
+    }
+
+    /// Zeroes the stack its calls used (the tweak encryption, the bindings; the assembly
+    /// wipes its own frame) and the vector registers.
+    #[inline(always)]
+    pub(crate) fn burn(self) {
+        use crate::wipe::{depth, stack_avx};
+        stack_avx::<{ depth([672, 672, 672, 672, 736, 3712]) }>(self.0);
+    }
+}
 
 /// One direction's data-unit function over its assembly kernel, which takes the keys of
 /// that direction (`enc` or `dec` of Key1's schedule). The kernel's symbol is `$symbol`

@@ -14,7 +14,8 @@
 use core::arch::x86_64::*;
 
 use crate::cpu::{AesNiToken, VaesAvx2Token, VaesAvx512Token};
-use crate::vector::AesVec;
+use crate::vector::{AesVec, Job, Keys, Site};
+use crate::wipe::{depth, stack, stack_avx, stack_avx512};
 
 /// The block at `p`, as two 8-byte loads. A block made with `u128` arithmetic in
 /// general-purpose registers (an XTS sector's tweak) is stored as two 8-byte halves; one
@@ -43,72 +44,74 @@ pub(crate) unsafe fn load_halves(p: *const u8) -> __m128i {
     }
 }
 
-/// The per-width entries of an algorithm's generic kernel bodies, written once for every
-/// width: for each width a module (`$m`) with its vector type `V` and token type `Token`,
-/// and in it, for each `[unsafe] fn name<consts>(t: Token, args) => body::<generics>;`, a
-/// function `name` that calls `body` inside a `#[target_feature]` function compiled with
-/// the width's features (the token proves them; `unsafe` passes the body's own contract
-/// on, stated in the entry's docs).
-macro_rules! width_entries {
-    (
-        widths: [$($(#[$wd:meta])* $m:ident: $v:ident, $tok:ident, $feat:literal;)*]
-        $fns:tt
-    ) => {$(
-        $(#[$wd])*
-        pub(crate) mod $m {
-            #[allow(unused_imports)]
-            use super::*;
-            /// This width's vector type.
-            #[allow(dead_code)]
-            pub(crate) type V = $crate::arch::x86_64::simd::aes::$v;
-            /// This width's token.
-            pub(crate) type Token = $crate::cpu::$tok;
-            $crate::arch::x86_64::simd::aes::width_entries!(@fns $feat; $fns);
-        }
-    )*};
-    (@fns $feat:literal; {}) => {};
-    (@fns $feat:literal; {
-        $(#[$mt:meta])* fn $name:ident $(<$(const $g:ident: $gt:ty),*>)?
-            ($t:ident: Token $(, $a:ident: $ty:ty)* $(,)?)
-            => $($k:ident)::+ <$($ga:tt),*>;
-        $($rest:tt)*
-    }) => {
-        $(#[$mt])*
-        #[inline]
-        pub(crate) fn $name $(<$(const $g: $gt),*>)? ($t: Token $(, $a: $ty)*) {
+/// A width's [`AesVec::enter`] (compiled with its token's features, so the job's body
+/// and its intrinsics inline there), its [`AesVec::rounds`] (the round instruction in the
+/// loop itself, no call between), and the [`AesVec::burn`] after it: `(site, short) =>`
+/// the wipe with each site's depth (docs/design.md "Stack and register wipes";
+/// `.ci/wipe-depths update` writes them from measurements), `$t` naming the token there.
+macro_rules! width {
+    ($w:ident: $tok:ident, $enc:ident, $dec:ident; burn($t:ident) { $($site:pat => $wipe:expr,)* }) => {
+        crate::cpu::target_features! { $tok,
             #[inline(never)]
-            #[target_feature(enable = $feat)]
-            fn inner $(<$(const $g: $gt),*>)? ($t: Token $(, $a: $ty)*) {
-                $($k)::+::<$($ga),*>($t $(, $a)*)
+            unsafe fn enter<J: Job, const SHORT: bool>(t: $tok, job: J) -> J::Out {
+                job.run::<$w, SHORT>(t)
             }
-            // SAFETY: the token proves the CPU has the features `inner` is compiled with.
-            unsafe { inner $(::<$($g),*>)? ($t $(, $a)*) }
         }
-        $crate::arch::x86_64::simd::aes::width_entries!(@fns $feat; { $($rest)* });
-    };
-    (@fns $feat:literal; {
-        $(#[$mt:meta])* unsafe fn $name:ident $(<$(const $g:ident: $gt:ty),*>)?
-            ($t:ident: Token $(, $a:ident: $ty:ty)* $(,)?)
-            => $($k:ident)::+ <$($ga:tt),*>;
-        $($rest:tt)*
-    }) => {
-        $(#[$mt])*
-        #[inline]
-        pub(crate) unsafe fn $name $(<$(const $g: $gt),*>)? ($t: Token $(, $a: $ty)*) {
-            #[inline(never)]
-            #[target_feature(enable = $feat)]
-            unsafe fn inner $(<$(const $g: $gt),*>)? ($t: Token $(, $a: $ty)*) {
-                // SAFETY: the entry's contract, which its caller keeps.
-                unsafe { $($k)::+::<$($ga),*>($t $(, $a)*) }
+
+        #[inline(always)]
+        fn burn($t: $tok, site: Site, short: bool) {
+            let _ = $t;
+            match (site, short) {
+                (Site::Later, _) => {}
+                $($site => $wipe,)*
             }
-            // SAFETY: the token proves the CPU has the features `inner` is compiled with;
-            // the rest of the contract is the caller's.
-            unsafe { inner $(::<$($g),*>)? ($t $(, $a)*) }
         }
-        $crate::arch::x86_64::simd::aes::width_entries!(@fns $feat; { $($rest)* });
+
+        #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+        fn rounds<const DEC: bool, const N: usize, const FROM: usize>(
+            s: &mut [Self; N],
+            rk: &impl Keys<Self>,
+            rounds: usize,
+        ) {
+            // (Three loops of constant bounds, unrolled: a run-time index into held keys
+            // would put them in memory.)
+            for i in FROM..10 {
+                let k = rk.at(i).0;
+                for x in s.iter_mut() {
+                    // SAFETY: see the top of the impl.
+                    x.0 = unsafe { if DEC { $dec(x.0, k) } else { $enc(x.0, k) } };
+                }
+                if let Ok(s8) = <&mut [Self; 8]>::try_from(&mut s[..]) {
+                    Self::barrier(s8);
+                }
+            }
+            if rounds > 10 {
+                for i in 10..12 {
+                    let k = rk.at(i).0;
+                    for x in s.iter_mut() {
+                        // SAFETY: see the top of the impl.
+                        x.0 = unsafe { if DEC { $dec(x.0, k) } else { $enc(x.0, k) } };
+                    }
+                    if let Ok(s8) = <&mut [Self; 8]>::try_from(&mut s[..]) {
+                        Self::barrier(s8);
+                    }
+                }
+                if rounds > 12 {
+                    for i in 12..14 {
+                        let k = rk.at(i).0;
+                        for x in s.iter_mut() {
+                            // SAFETY: see the top of the impl.
+                            x.0 = unsafe { if DEC { $dec(x.0, k) } else { $enc(x.0, k) } };
+                        }
+                        if let Ok(s8) = <&mut [Self; 8]>::try_from(&mut s[..]) {
+                            Self::barrier(s8);
+                        }
+                    }
+                }
+            }
+        }
     };
 }
-pub(crate) use width_entries;
 
 /// Methods `fn f(self, o: Self) -> Self` that are one intrinsic on the registers.
 macro_rules! ops {
@@ -181,6 +184,19 @@ impl AesVec for Xmm {
     const LANES: usize = 1;
     const REGISTERS: usize = 16;
     type Token = AesNiToken;
+
+    width!(Xmm: AesNiToken, _mm_aesenc_si128, _mm_aesdec_si128; burn(t) {
+        (Site::Ecb, true) => stack::<{ depth([272, 256, 256, 272, 272, 2592]) }>(),
+        (Site::Ecb, false) => stack::<{ depth([272, 256, 256, 272, 320, 3360]) }>(),
+        (Site::CbcEncrypt, _) => stack::<{ depth([416, 400, 400, 416, 592, 9152]) }>(),
+        (Site::CbcDecrypt, true) => stack::<{ depth([400, 400, 400, 416, 480, 2960]) }>(),
+        (Site::CbcDecrypt, false) => stack::<{ depth([272, 256, 256, 544, 704, 3744]) }>(),
+        (Site::CbcMany, _) => stack::<{ depth([400, 1728, 2384, 2176, 2768, 8992]) }>(),
+        (Site::XtsOne, true) => stack::<{ depth([272, 624, 624, 848, 1040, 10448]) }>(),
+        (Site::XtsOne, false) => stack::<{ depth([512, 912, 1360, 1456, 1696, 10496]) }>(),
+        (Site::XtsMany, _) => stack::<{ depth([848, 1104, 1456, 1584, 1600, 9360]) }>(),
+        (Site::XtsBlock, _) => stack::<{ depth([272, 256, 256, 272, 320, 2512]) }>(),
+    });
 
     // SAFETY (every `unsafe` intrinsic call in this impl without its own comment): an
     // `AesNiToken` or an `Xmm` exists, so the CPU has AES-NI and PCLMULQDQ (SSE2 is
@@ -289,6 +305,18 @@ impl AesVec for Ymm {
     const LANES: usize = 2;
     const REGISTERS: usize = 16;
     type Token = VaesAvx2Token;
+
+    width!(Ymm: VaesAvx2Token, _mm256_aesenc_epi128, _mm256_aesdec_epi128; burn(t) {
+        (Site::Ecb, true) => stack_avx::<{ depth([272, 256, 256, 304, 496, 3600]) }>(t),
+        (Site::Ecb, false) => stack_avx::<{ depth([272, 272, 272, 480, 656, 4960]) }>(t),
+        (Site::CbcDecrypt, true) => stack_avx::<{ depth([400, 400, 400, 656, 784, 4256]) }>(t),
+        (Site::CbcDecrypt, false) => stack_avx::<{ depth([272, 368, 432, 1040, 1264, 5680]) }>(t),
+        (Site::XtsOne, true) => stack_avx::<{ depth([400, 752, 1136, 1360, 1600, 15984]) }>(t),
+        (Site::XtsOne, false) => stack_avx::<{ depth([976, 1520, 2672, 2672, 2784, 17776]) }>(t),
+        (Site::XtsMany, _) => stack_avx::<{ depth([1408, 1824, 3056, 2784, 3040, 16096]) }>(t),
+        // (CBC's many streams; its one-stream encryption never runs on ymm.)
+        _ => stack_avx::<{ depth([800, 3200, 3872, 3792, 4272, 13296]) }>(t),
+    });
 
     // SAFETY (every `unsafe` intrinsic call in this impl without its own comment): a
     // `VaesAvx2Token` or a `Ymm` exists, so the CPU has AVX2, VAES and VPCLMULQDQ.
@@ -423,6 +451,18 @@ impl AesVec for Zmm {
     const LANES: usize = 4;
     const REGISTERS: usize = 32;
     type Token = VaesAvx512Token;
+
+    width!(Zmm: VaesAvx512Token, _mm512_aesenc_epi128, _mm512_aesdec_epi128; burn(t) {
+        (Site::Ecb, _) => stack_avx512::<{ depth([272, 304, 1264, 1776, 3152, 11664]) }>(t),
+        (Site::CbcDecrypt, true) => stack_avx512::<{ depth([256, 320, 1504, 1184, 1488, 7360]) }>(t),
+        (Site::CbcDecrypt, false) => {
+            stack_avx512::<{ depth([272, 416, 1424, 2928, 4112, 12608]) }>(t)
+        },
+        (Site::XtsOne, true) => stack_avx512::<{ depth([320, 784, 2256, 2256, 2656, 28848]) }>(t),
+        (Site::XtsOne, false) => stack_avx512::<{ depth([352, 2496, 3456, 3536, 2736, 32496]) }>(t),
+        // (XTS's many units; CBC's encryption never runs on zmm.)
+        _ => stack_avx512::<{ depth([1024, 3184, 3888, 3872, 3648, 28992]) }>(t),
+    });
 
     // SAFETY (every `unsafe` intrinsic call in this impl without its own comment): a
     // `VaesAvx512Token` or a `Zmm` exists, so the CPU has AVX-512 F/BW/VL, VAES and
