@@ -94,7 +94,7 @@ impl Sha1Core {
 
 impl Default for Sha1Core {
     fn default() -> Self {
-        let (imp, backend) = crate::sha1::TABLE.auto_kernel();
+        let (imp, backend) = crate::dispatch::SHA1.auto_kernel();
         Sha1Core {
             state: IV,
             blocks: 0,

@@ -43,6 +43,9 @@ use crate::backend::{Token, row};
 use crate::cpu::Features;
 use crate::{Backend, Error};
 
+mod tables;
+pub(crate) use tables::*;
+
 /// The backend-list methods of a type that runs on one backend of a dispatch table, each
 /// with its own docs: `available` (`available_backends`, what this CPU runs, best first),
 /// `implemented` (`implemented_backends`, hidden: all the table has), `backend = field`
@@ -242,22 +245,30 @@ impl<K: Copy> Table<K> {
 }
 
 /// An algorithm's table: its name, the kernel of the portable backend (always the last
-/// row), then the other rows best first, `Backend => kernel variant`. A row behind
-/// `#[cfg(..)]` names a variant that exists only there; elsewhere its backend stays
-/// implemented but has no kernel (`BackendUnavailable`). `Backend(explicit)` marks a row
-/// that the automatic choice skips.
+/// row), then the other rows best first, `Backend => kernel`. Rows behind `#[cfg(..)]`
+/// come in groups, `#[cfg(..)] { rows }`, and name kernels that exist only there;
+/// elsewhere their backends stay implemented but have no kernel (`BackendUnavailable`).
+/// `Backend(explicit)` marks a row that the automatic choice skips.
 macro_rules! table {
     (@explicit explicit) => { true };
     (@explicit) => { false };
-    ($kernel:ty, $algorithm:literal, portable: $portable:expr,
-     [$($(#[cfg($c:meta)])? $b:ident $(($flag:ident))? => $k:expr,)*]) => {{
+    // Each row of a group under the group's cfg, an ungrouped row under `all()`.
+    (@rows $head:tt [$($done:tt)*]
+     #[cfg($c:meta)] { $($b:ident $(($flag:ident))? => $k:expr,)* } $($rest:tt)*) => {
+        $crate::dispatch::table!(@rows $head [$($done)* $([($c) $b ($($flag)?) $k])*] $($rest)*)
+    };
+    (@rows $head:tt [$($done:tt)*] $b:ident $(($flag:ident))? => $k:expr, $($rest:tt)*) => {
+        $crate::dispatch::table!(@rows $head [$($done)* [(all()) $b ($($flag)?) $k]] $($rest)*)
+    };
+    (@rows ($kernel:ty, $algorithm:literal, $portable:expr)
+     [$([($c:meta) $b:ident ($($flag:ident)?) $k:expr])*]) => {{
         const ROWS: &[$crate::dispatch::Candidate<$kernel>] = &[
             $($crate::dispatch::Candidate {
                 backend: $crate::Backend::$b,
-                $(#[cfg($c)])? features: $crate::dispatch::features_of($k),
-                $(#[cfg(not($c))] features: $crate::backend::row($crate::Backend::$b).features,)?
-                $(#[cfg($c)])? kernel: || $crate::dispatch::grant($k),
-                $(#[cfg(not($c))] kernel: || None,)?
+                #[cfg($c)] features: $crate::dispatch::features_of($k),
+                #[cfg(not($c))] features: $crate::backend::row($crate::Backend::$b).features,
+                #[cfg($c)] kernel: || $crate::dispatch::grant($k),
+                #[cfg(not($c))] kernel: || None,
                 explicit: $crate::dispatch::table!(@explicit $($flag)?),
             },)*
             $crate::dispatch::Candidate {
@@ -269,6 +280,9 @@ macro_rules! table {
         ];
         $crate::dispatch::Table::new($algorithm, ROWS, &[$($crate::Backend::$b,)* $crate::Backend::Portable], $portable)
     }};
+    ($kernel:ty, $algorithm:literal, portable: $portable:expr, [$($rows:tt)*]) => {
+        $crate::dispatch::table!(@rows ($kernel, $algorithm, $portable) [] $($rows)*)
+    };
 }
 pub(crate) use table;
 

@@ -54,7 +54,12 @@ impl KeySchedule {
         let mut ks = core::mem::MaybeUninit::uninit();
         // SAFETY: `init` writes all of `ks`, which is valid for writes.
         unsafe {
-            KeySchedule::init(ks.as_mut_ptr(), key, KeySchedule::rounds_for(key)?, aesni);
+            let kernel = match aesni {
+                #[cfg(simdcrypt_x86_64)]
+                Some(t) => Kernel::Xmm(t),
+                _ => Kernel::Portable,
+            };
+            KeySchedule::init(ks.as_mut_ptr(), key, KeySchedule::rounds_for(key)?, kernel);
             Ok(ks.assume_init())
         }
     }
@@ -73,23 +78,17 @@ impl KeySchedule {
     }
 
     /// Expands `key` of `rounds` ([`KeySchedule::rounds_for`]) into `*ks`, writing all of
-    /// it: with AES-NI given its token (the kernel writes every slot, so nothing is zeroed
-    /// first), else portably ([`soft::expand`], into a zeroed schedule). Both are constant
+    /// it: with AES-NI where the kernel's token implies it (the expansion writes every
+    /// slot, so nothing is zeroed first), else portably ([`soft::expand`], into a zeroed schedule). Both are constant
     /// time (no table lookups). The caller zeroes the stack after it ([`burn_keying`]).
     ///
     /// # Safety
     /// `ks` is valid for writes of a `KeySchedule` (it need not be initialised; a schedule
     /// there is overwritten, not dropped).
     #[inline]
-    #[cfg_attr(not(simdcrypt_x86_64), allow(clippy::needless_pass_by_value))]
-    pub(crate) unsafe fn init(
-        ks: *mut KeySchedule,
-        key: &[u8],
-        rounds: usize,
-        aesni: Option<AesNiToken>,
-    ) {
+    pub(crate) unsafe fn init(ks: *mut KeySchedule, key: &[u8], rounds: usize, kernel: Kernel) {
         debug_assert_eq!(KeySchedule::rounds_for(key), Ok(rounds));
-        match aesni {
+        match kernel.aesni() {
             #[cfg(simdcrypt_x86_64)]
             // SAFETY: the caller's contract.
             Some(t) => unsafe { aes_ni::expand(t, key, rounds, ks) },
@@ -112,11 +111,12 @@ impl KeySchedule {
 /// value): the frames of the keying function and of the expansion below it (the AES-NI
 /// kernel's shallow, the portable one's deeper), in bytes by build
 /// (`crate::wipe::depth`; the "key set-up" calls of the leak tests measure them).
-/// `aesni`: the schedules were expanded with AES-NI; `two`: two were (XTS).
+/// `kernel`: what expanded them (AES-NI where its token implies it); `two`: two were
+/// (XTS).
 #[inline(always)]
-pub(crate) fn burn_keying(aesni: bool, two: bool) {
+pub(crate) fn burn_keying(kernel: Kernel, two: bool) {
     use crate::wipe::{depth, stack};
-    match (aesni, two) {
+    match (kernel.aesni().is_some(), two) {
         (true, false) => stack::<{ depth([272, 256, 256, 272, 272, 6000]) }>(),
         (true, true) => stack::<{ depth([272, 304, 304, 304, 432, 5856]) }>(),
         (false, false) => stack::<{ depth([592, 592, 544, 592, 736, 3648]) }>(),
@@ -309,7 +309,7 @@ impl Aes {
     #[inline(always)]
     pub fn new(key: &[u8]) -> Result<Aes, Error> {
         // SAFETY: `T` is `Aes`.
-        unsafe { Aes::keyed_as(key, crate::aes::TABLE.auto_kernel()) }
+        unsafe { Aes::keyed_as(key, crate::dispatch::AES.auto_kernel()) }
     }
 
     /// Keys AES on the backend given; `Err` if this CPU cannot run it.
@@ -328,7 +328,7 @@ impl Aes {
     #[inline(always)]
     pub fn with_backend(key: &[u8], backend: Backend) -> Result<Aes, Error> {
         // SAFETY: `T` is `Aes`.
-        unsafe { Aes::keyed_as(key, crate::aes::TABLE.select(backend)?) }
+        unsafe { Aes::keyed_as(key, crate::dispatch::AES.select(backend)?) }
     }
 
     /// Keys AES on a kernel the dispatch table gave (`new`: the cached automatic choice,
@@ -347,7 +347,7 @@ impl Aes {
         // SAFETY: `T` has `Aes`'s layout (the caller's contract), so the pointer is valid
         // for writes of an `Aes`.
         unsafe { Aes::key_into(out.as_mut_ptr().cast(), key, rounds, kernel, backend) };
-        burn_keying(kernel.aesni().is_some(), false);
+        burn_keying(kernel, false);
         // SAFETY: `key_into` wrote every field of the `Aes` that `T` is.
         Ok(unsafe { out.assume_init() })
     }
@@ -364,17 +364,12 @@ impl Aes {
         // once (the schedule whole, by `init`), so all of `*out` is initialised after.
         unsafe {
             core::ptr::addr_of_mut!((*out).on).write(NoNiche::new((kernel, backend)));
-            KeySchedule::init(
-                core::ptr::addr_of_mut!((*out).ks),
-                key,
-                rounds,
-                kernel.aesni(),
-            );
+            KeySchedule::init(core::ptr::addr_of_mut!((*out).ks), key, rounds, kernel);
         }
     }
 
     dispatch::backend_methods! {
-        crate::aes::TABLE;
+        crate::dispatch::AES;
         /// The backends this CPU runs for AES, best first.
         ///
         /// ```
@@ -501,19 +496,6 @@ impl fmt::Debug for Aes {
             .finish_non_exhaustive()
     }
 }
-
-/// AES blocks (ECB). VAES on zmm moves no more bytes per cycle than on ymm (measured on
-/// Emerald Rapids; docs/design.md, "Dispatch and per-CPU tuning"), so the 256-bit kernel goes first
-/// (zmm first where `crate::tuning` says so: Zen 5, whose zmm AES moves twice the bytes).
-pub(crate) static TABLE: crate::dispatch::Table<Kernel> = crate::dispatch::table!(
-    Kernel, "AES", portable: Kernel::Portable, [
-    #[cfg(simdcrypt_x86_64)]
-    VaesAvx2 => Kernel::Ymm,
-    #[cfg(simdcrypt_x86_64)]
-    VaesAvx512 => Kernel::zmm,
-    #[cfg(simdcrypt_x86_64)]
-    AesNi => Kernel::Xmm,
-]);
 
 #[cfg(test)]
 mod tests;

@@ -1,4 +1,4 @@
-//! Unit tests of `aes/mod.rs` (a file of their own, left out of the package).
+//! Unit tests of `src/aes/mod.rs` (left out of the package).
 
 use super::*;
 use hex_literal::hex;

@@ -10,3 +10,7 @@ pub(crate) mod x86_64;
 /// XTS's assembly twin.
 #[cfg(all(simdcrypt_asm, feature = "xts"))]
 pub(crate) use x86_64::xts_vaes_avx2_asm::Twin as XtsAsm;
+
+/// The stitched CBC + HMAC-SHA1 kernel.
+#[cfg(all(simdcrypt_x86_64, feature = "cbc", feature = "sha1"))]
+pub(crate) use x86_64::aesni_sha_ni::Stitched;

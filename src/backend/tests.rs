@@ -1,4 +1,4 @@
-//! Unit tests of `backend.rs` (a file of their own, left out of the package).
+//! Unit tests of `src/backend.rs` (left out of the package).
 
 use super::*;
 #[cfg(feature = "std")]

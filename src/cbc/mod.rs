@@ -154,7 +154,7 @@ impl Cbc {
     #[inline(always)]
     pub fn new(key: &[u8]) -> Result<Cbc, Error> {
         // SAFETY: `Cbc` is `#[repr(transparent)]` over `Aes`.
-        unsafe { Aes::keyed_as(key, crate::cbc::TABLE.auto_kernel()) }
+        unsafe { Aes::keyed_as(key, crate::dispatch::CBC.auto_kernel()) }
     }
 
     /// Keys CBC on the backend given; `Err` if CBC lacks it or this CPU cannot run it.
@@ -176,11 +176,11 @@ impl Cbc {
     #[inline(always)]
     pub fn with_backend(key: &[u8], backend: Backend) -> Result<Cbc, Error> {
         // SAFETY: `Cbc` is `#[repr(transparent)]` over `Aes`.
-        unsafe { Aes::keyed_as(key, crate::cbc::TABLE.select(backend)?) }
+        unsafe { Aes::keyed_as(key, crate::dispatch::CBC.select(backend)?) }
     }
 
     dispatch::backend_methods! {
-        crate::cbc::TABLE;
+        crate::dispatch::CBC;
         /// The backends this CPU runs for CBC, best first.
         ///
         /// ```
@@ -556,21 +556,6 @@ impl fmt::Debug for Cbc {
             .finish_non_exhaustive()
     }
 }
-
-/// CBC. VAES decrypts twice the blocks per instruction of AES-NI and interleaves twice as
-/// many streams; single-stream encryption is the same AES-NI chain on both. A zmm
-/// decryption gains nothing where `vaesenc zmm` runs at half the ymm rate (Emerald Rapids,
-/// Zen 4: docs/design.md, "Dispatch and per-CPU tuning"), so it comes after ymm here and first only
-/// where `crate::tuning` says so (Zen 5, whose zmm AES moves twice ymm's bytes).
-pub(crate) static TABLE: crate::dispatch::Table<crate::aes::Kernel> = crate::dispatch::table!(
-    crate::aes::Kernel, "CBC", portable: crate::aes::Kernel::Portable, [
-    #[cfg(simdcrypt_x86_64)]
-    VaesAvx2 => crate::aes::Kernel::Ymm,
-    #[cfg(simdcrypt_x86_64)]
-    VaesAvx512 => crate::aes::Kernel::zmm,
-    #[cfg(simdcrypt_x86_64)]
-    AesNi => crate::aes::Kernel::Xmm,
-]);
 
 #[cfg(test)]
 mod tests {

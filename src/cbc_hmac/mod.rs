@@ -8,7 +8,7 @@
 //! ```
 //!
 //! CBC encryption is one serial chain of `aesenc` and SHA-1 on the SHA extensions is
-//! another; the `aesni-sha-ni` backend interleaves them in one loop (one 64-byte SHA-1
+//! another; the stitched backend (`crate::arch::Stitched`) interleaves them in one loop (one 64-byte SHA-1
 //! block per four CBC blocks, the AES rounds spread between the `sha1rnds4` steps), so
 //! the MAC hides in the gaps of the AES chain. Opening decrypts four blocks in parallel
 //! while the previous four are hashed. The CS3 tail (the last 16 to 32 bytes) and the
@@ -30,24 +30,22 @@ use core::fmt;
 use crate::Backend;
 use crate::aes::Block;
 #[cfg(simdcrypt_x86_64)]
-use crate::arch::x86_64::aesni_sha_ni;
+use crate::arch::Stitched;
 use crate::cbc::{Cbc, cts_split};
-#[cfg(simdcrypt_x86_64)]
-use crate::cpu::{AesNiToken, ShaNiToken};
 use crate::dispatch;
 use crate::sha1::hmac::{TAG_LEN, check_tag_len, ct_verify, finish_tag, key_states};
 use crate::sha1::{self, Sha1};
 use crate::{Error, wipe};
 
 /// How the whole 64-byte groups at the start of a message are processed: a row of the
-/// dispatch table (`crate::cbc_hmac::TABLE`) makes one.
+/// dispatch table (`crate::dispatch::CBC_HMAC`) makes one.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Kernel {
     /// CBC, then SHA-1 (or the reverse when opening).
     Sequential,
     /// The stitched AES-NI + SHA-NI kernels.
     #[cfg(simdcrypt_x86_64)]
-    Stitched(AesNiToken, crate::arch::x86_64::sha_ni::Form),
+    Stitched(Stitched),
 }
 
 /// AES-CBC and HMAC-SHA1 under two keys, computed in one pass over the data.
@@ -108,7 +106,7 @@ impl CbcHmacSha1 {
     /// ```
     #[inline(always)]
     pub fn new(aes_key: &[u8], mac_key: &[u8]) -> Result<CbcHmacSha1, Error> {
-        let keyed = CbcHmacSha1::keyed(aes_key, mac_key, crate::cbc_hmac::TABLE.auto_kernel());
+        let keyed = CbcHmacSha1::keyed(aes_key, mac_key, crate::dispatch::CBC_HMAC.auto_kernel());
         CbcHmacSha1::burn_keying();
         keyed
     }
@@ -136,7 +134,8 @@ impl CbcHmacSha1 {
         mac_key: &[u8],
         backend: Backend,
     ) -> Result<CbcHmacSha1, Error> {
-        let keyed = CbcHmacSha1::keyed(aes_key, mac_key, crate::cbc_hmac::TABLE.select(backend)?);
+        let keyed =
+            CbcHmacSha1::keyed(aes_key, mac_key, crate::dispatch::CBC_HMAC.select(backend)?);
         CbcHmacSha1::burn_keying();
         keyed
     }
@@ -163,18 +162,18 @@ impl CbcHmacSha1 {
         // run CBC on their own backend and SHA-1 on its automatic one.
         let (cbc_backend, (sha, sha_backend)) = match imp {
             #[cfg(simdcrypt_x86_64)]
-            Kernel::Stitched(_, s) => (Backend::AesNi, (sha1::Kernel::ShaNi(s), Backend::ShaNi)),
+            Kernel::Stitched(s) => s.parts(),
             Kernel::Sequential if backend == Backend::Portable => {
                 (backend, (sha1::Kernel::Portable, Backend::Portable))
             }
-            Kernel::Sequential => (backend, crate::sha1::TABLE.auto_kernel()),
+            Kernel::Sequential => (backend, crate::dispatch::SHA1.auto_kernel()),
         };
         let cbc = Cbc::with_backend(aes_key, cbc_backend)?;
         // The stitch has no AES-192 copy: such a key runs the stitched row's AES-NI and
         // SHA-NI kernels one after the other.
         #[cfg(simdcrypt_x86_64)]
         let imp = match imp {
-            Kernel::Stitched(..) if !aesni_sha_ni::stitches(&cbc.aes.ks) => Kernel::Sequential,
+            Kernel::Stitched(_) if !Stitched::stitches(&cbc.aes.ks) => Kernel::Sequential,
             imp => imp,
         };
         let (inner_start, outer_start) = key_states(mac_key, sha, sha_backend);
@@ -193,7 +192,7 @@ impl CbcHmacSha1 {
     }
 
     dispatch::backend_methods! {
-        crate::cbc_hmac::TABLE;
+        crate::dispatch::CBC_HMAC;
         /// The backend this instance runs on.
         ///
         /// ```
@@ -215,15 +214,6 @@ impl CbcHmacSha1 {
         available;
         /// Every backend that CBC-HMAC-SHA1 has, available here or not, best first.
         implemented;
-    }
-
-    /// Zeroes the stack the stitched kernel used, where its compiled code left round keys
-    /// and chaining values (spilled): in bytes, the deepest it wrote below this
-    /// frame over the builds optimised for speed (docs/design.md, "Stack and register wipes").
-    #[cfg(simdcrypt_x86_64)]
-    #[inline(always)]
-    fn burn_stack() {
-        crate::wipe::stack::<{ crate::wipe::depth([336, 560, 816, 704, 1088, 23696]) }>();
     }
 
     /// Encrypts (`seal`) or decrypts the whole 64-byte groups at the start of `buf[..split]`
@@ -260,9 +250,9 @@ impl CbcHmacSha1 {
                 self.sha.burn_stack();
             }
             #[cfg(simdcrypt_x86_64)]
-            Kernel::Stitched(a, s) => {
-                aesni_sha_ni::run(a, s, seal, &self.cbc.aes.ks, &mut chain, &mut state, groups);
-                Self::burn_stack();
+            Kernel::Stitched(k) => {
+                k.run(seal, &self.cbc.aes.ks, &mut chain, &mut state, groups);
+                Stitched::burn();
             }
         }
         h.resume(&state, 64 + bulk as u64);
@@ -519,15 +509,3 @@ impl fmt::Debug for CbcHmacSha1 {
             .finish_non_exhaustive()
     }
 }
-
-/// CBC with HMAC-SHA1: the stitched kernel, then CBC and SHA-1 one after the other on the
-/// CBC backends (SHA-1 on its own automatic backend; all-portable for `portable`).
-pub(crate) static TABLE: crate::dispatch::Table<Kernel> = crate::dispatch::table!(
-    Kernel, "CBC-HMAC-SHA1", portable: Kernel::Sequential, [
-    #[cfg(simdcrypt_x86_64)]
-    AesNiShaNi => |(a, s): (AesNiToken, ShaNiToken)| {
-        Kernel::Stitched(a, crate::arch::x86_64::sha_ni::Form::new(s))
-    },
-    VaesAvx2 => |_: crate::cpu::VaesAvx2Token| Kernel::Sequential,
-    AesNi => |_: crate::cpu::AesNiToken| Kernel::Sequential,
-]);

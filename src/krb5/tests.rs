@@ -1,4 +1,4 @@
-//! Unit tests of `krb5.rs` (a file of their own, left out of the package).
+//! Unit tests of `src/krb5.rs` (left out of the package).
 
 use super::*;
 

@@ -29,7 +29,7 @@ use crate::{Backend, Error};
 /// ```
 #[must_use]
 pub fn hmac_sha1(key: &[u8], msg: &[u8]) -> [u8; 20] {
-    let (imp, backend) = crate::sha1::TABLE.auto_kernel();
+    let (imp, backend) = crate::dispatch::SHA1.auto_kernel();
     one_shot(imp, backend, key, msg)
 }
 
@@ -98,7 +98,7 @@ impl HmacSha1 {
     #[must_use]
     #[inline(always)]
     pub fn new(key: &[u8]) -> HmacSha1 {
-        let (imp, backend) = crate::sha1::TABLE.auto_kernel();
+        let (imp, backend) = crate::dispatch::SHA1.auto_kernel();
         HmacSha1::keyed(key, imp, backend)
     }
 
@@ -151,7 +151,7 @@ impl HmacSha1 {
     }
 
     crate::dispatch::backend_methods! {
-        crate::sha1::TABLE;
+        crate::dispatch::SHA1;
         /// The backends this CPU runs for HMAC-SHA1 (SHA-1's), best first: what
         /// [`HmacSha1::with_backend`] accepts.
         ///
@@ -297,7 +297,7 @@ impl HmacSha1 {
 #[cfg(feature = "alloc")]
 pub(crate) fn pbkdf2(password: &[u8], salt: &[u8], iterations: u32, out: &mut [u8]) {
     debug_assert!(out.len() <= 40 && iterations > 0);
-    let (imp, backend) = crate::sha1::TABLE.auto_kernel();
+    let (imp, backend) = crate::dispatch::SHA1.auto_kernel();
     let (mut inner, mut outer) = key_states(password, imp, backend);
     let blocks = out.len().div_ceil(20);
     // U_1 = HMAC(P, S ‖ INT(i)); T starts as U_1.
@@ -555,7 +555,7 @@ impl HmacSha1Key {
     #[must_use]
     #[inline(always)]
     pub fn new(key: &[u8]) -> HmacSha1Key {
-        let (imp, backend) = crate::sha1::TABLE.auto_kernel();
+        let (imp, backend) = crate::dispatch::SHA1.auto_kernel();
         HmacSha1Key::from_impl(key, imp, backend)
     }
 
@@ -597,7 +597,7 @@ impl HmacSha1Key {
     }
 
     crate::dispatch::backend_methods! {
-        crate::sha1::TABLE;
+        crate::dispatch::SHA1;
         /// The backends this CPU runs for HMAC-SHA1, best first.
         available;
         /// The backend this key runs on.

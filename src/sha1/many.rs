@@ -27,7 +27,6 @@
 #![forbid(unsafe_code)]
 
 use super::{IV, Kernel, digest_from, impl_for};
-use super::{MANY_TABLE as SHA1_MANY, TABLE as SHA1};
 #[cfg(simdcrypt_x86_64)]
 use super::{avx2, avx512};
 #[cfg(simdcrypt_x86_64)]
@@ -38,6 +37,7 @@ use crate::arch::x86_64::sha_ni;
 use crate::arch::x86_64::sha1_shani_asm;
 #[cfg(simdcrypt_asm)]
 use crate::cpu::ShaNiToken;
+use crate::dispatch::{SHA1, SHA1_MANY};
 use crate::tuning::Sha1Many;
 use crate::{Backend, Error};
 

@@ -31,7 +31,7 @@ use crate::arch::x86_64::sha_ni;
 #[cfg(simdcrypt_asm)]
 use crate::arch::x86_64::{sha1_avx2_asm, sha1_shani_asm};
 #[cfg(simdcrypt_x86_64)]
-use crate::cpu::{Avx2Token, Avx512Token, ShaNiToken, Ssse3Token};
+use crate::cpu::{Avx2Token, Avx512Token, Ssse3Token};
 
 #[cfg(simdcrypt_x86_64)]
 pub(crate) mod avx2;
@@ -53,7 +53,7 @@ pub use many::{sha1_many_backend, sha1_many_with};
 pub(crate) use soft::IV;
 
 /// A SHA-1 compression kernel with the token that proves the CPU runs it: a row of the
-/// dispatch table (`crate::sha1::TABLE`, `SHA1_MANY`) makes one.
+/// dispatch table (`crate::dispatch::SHA1`, `SHA1_MANY`) makes one.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Kernel {
     Portable,
@@ -197,7 +197,7 @@ impl Kernel {
 /// An assembly one-stream kernel: `(state, blocks, number of blocks)`.
 /// The kernel for an explicitly chosen backend, checked.
 fn impl_for(backend: Backend) -> Result<Kernel, Error> {
-    crate::sha1::TABLE.select(backend).map(|(imp, _)| imp)
+    crate::dispatch::SHA1.select(backend).map(|(imp, _)| imp)
 }
 
 /// Runs the compression function of `backend` over whole blocks: a hook for differential
@@ -397,7 +397,7 @@ impl Sha1 {
     /// ```
     #[must_use]
     pub fn new() -> Sha1 {
-        let (imp, backend) = crate::sha1::TABLE.auto_kernel();
+        let (imp, backend) = crate::dispatch::SHA1.auto_kernel();
         Sha1::from_parts(imp, backend, IV, 0)
     }
 
@@ -453,7 +453,7 @@ impl Sha1 {
     }
 
     crate::dispatch::backend_methods! {
-        crate::sha1::TABLE;
+        crate::dispatch::SHA1;
         /// The backends this CPU runs for SHA-1, best first.
         ///
         /// ```
@@ -594,7 +594,7 @@ crate::debug_shows!(Sha1, backend);
 /// ```
 #[must_use]
 pub fn sha1(data: &[u8]) -> [u8; 20] {
-    let (imp, _) = crate::sha1::TABLE.auto_kernel();
+    let (imp, _) = crate::dispatch::SHA1.auto_kernel();
     digest_from(imp, IV, 0, data)
 }
 
@@ -604,43 +604,6 @@ pub fn sha1(data: &[u8]) -> [u8; 20] {
 pub fn digest_with(backend: Backend, data: &[u8]) -> Result<[u8; 20], Error> {
     Ok(digest_from(impl_for(backend)?, IV, 0, data))
 }
-
-/// One SHA-1 stream, fastest first as measured (docs/design.md, "Dispatch and per-CPU tuning"). The
-/// AVX-512 one-stream kernel is the AVX2 intrinsics kernel compiled with AVX-512 VL: only
-/// its schedule changes and the scalar rounds bound it, so it sits below AVX2 assembly.
-pub(crate) static TABLE: crate::dispatch::Table<Kernel> = crate::dispatch::table!(
-    Kernel, "SHA-1", portable: Kernel::Portable, [
-    #[cfg(simdcrypt_asm)]
-    ShaNiAsm => |t: ShaNiToken| Kernel::ShaNiAsm(sha_ni::Form::new(t)),
-    #[cfg(simdcrypt_x86_64)]
-    ShaNi => |t: ShaNiToken| Kernel::ShaNi(sha_ni::Form::new(t)),
-    #[cfg(simdcrypt_asm)]
-    Avx2Asm => Kernel::Avx2Asm,
-    #[cfg(simdcrypt_x86_64)]
-    Avx512 => Kernel::Avx512,
-    #[cfg(simdcrypt_x86_64)]
-    Avx2 => Kernel::Avx2,
-    #[cfg(simdcrypt_x86_64)]
-    Ssse3 => Kernel::Ssse3,
-]);
-
-/// The multi-lane kernels of `sha1_many` (stragglers go to [`SHA1`]'s choice), fastest
-/// first as measured (docs/design.md, "Dispatch and per-CPU tuning"): vector lanes hash eight or
-/// sixteen messages per instruction, while SHA-NI gains little from a second interleaved
-/// stream (`sha1rnds4` latency is close to its reciprocal throughput).
-pub(crate) static MANY_TABLE: crate::dispatch::Table<Kernel> = crate::dispatch::table!(
-    Kernel, "SHA-1", portable: Kernel::Portable, [
-    #[cfg(simdcrypt_x86_64)]
-    Avx512 => Kernel::Avx512,
-    #[cfg(simdcrypt_x86_64)]
-    Avx2 => Kernel::Avx2,
-    #[cfg(simdcrypt_asm)]
-    ShaNiAsm => |t: ShaNiToken| Kernel::ShaNiAsm(sha_ni::Form::new(t)),
-    #[cfg(simdcrypt_x86_64)]
-    ShaNi => |t: ShaNiToken| Kernel::ShaNi(sha_ni::Form::new(t)),
-    #[cfg(simdcrypt_x86_64)]
-    Ssse3 => Kernel::Ssse3,
-]);
 
 #[cfg(test)]
 #[cfg_attr(not(simdcrypt_asm), allow(dead_code))]

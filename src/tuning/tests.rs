@@ -1,4 +1,4 @@
-//! Unit tests of `tuning.rs` (a file of their own, left out of the package).
+//! Unit tests of `src/tuning.rs` (left out of the package).
 
 use super::*;
 

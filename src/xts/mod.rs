@@ -43,7 +43,6 @@ use crate::Backend;
 use crate::Error;
 use crate::aes::Kernel as AesKernel;
 use crate::aes::{Block, KeySchedule};
-use crate::cpu::AesNiToken;
 use crate::dispatch;
 use crate::tuning::FreshTweaks;
 
@@ -85,7 +84,7 @@ const TWEAK_BATCH: usize = 64;
 const SMALL_BATCH: usize = 8;
 
 /// An XTS kernel with the token that proves the CPU runs it: a row of the dispatch table
-/// (`crate::xts::TABLE`) makes one. The intrinsics kernels are the AES width handle
+/// (`crate::dispatch::XTS`) makes one. The intrinsics kernels are the AES width handle
 /// ([`AesKernel`], as ECB, CBC and the stitched kernel hold it), which runs this module's
 /// jobs ([`kernel`]) on its width; the assembly twin is the one XTS-only kernel.
 #[derive(Clone, Copy, Debug)]
@@ -96,12 +95,13 @@ pub(crate) enum Kernel {
 }
 
 impl Kernel {
-    /// AES-NI, where the kernel's token implies it (every SIMD kernel): what keys it.
-    fn aesni(self) -> Option<AesNiToken> {
+    /// The AES width handle of its AES work besides the units: the key expansion, and a
+    /// multi-unit call's tweaks.
+    fn aes(self) -> AesKernel {
         match self {
-            Kernel::Aes(k) => k.aesni(),
+            Kernel::Aes(k) => k,
             #[cfg(all(simdcrypt_asm, feature = "xts"))]
-            Kernel::Asm(a) => Some(a.aesni()),
+            Kernel::Asm(a) => a.aes(),
         }
     }
 }
@@ -203,7 +203,7 @@ impl Xts {
     /// ```
     #[inline(always)]
     pub fn new(key: &[u8]) -> Result<Xts, Error> {
-        Xts::build(key, crate::xts::TABLE.auto_kernel(), false)
+        Xts::build(key, crate::dispatch::XTS.auto_kernel(), false)
     }
 
     /// As [`Xts::new`], on the backend given; `Err` if this CPU cannot run it.
@@ -224,7 +224,7 @@ impl Xts {
     /// ```
     #[inline(always)]
     pub fn with_backend(key: &[u8], backend: Backend) -> Result<Xts, Error> {
-        Xts::build(key, crate::xts::TABLE.select(backend)?, false)
+        Xts::build(key, crate::dispatch::XTS.select(backend)?, false)
     }
 
     /// As [`Xts::new`], but a key whose two halves are equal is accepted, for reading data
@@ -257,7 +257,7 @@ impl Xts {
     /// ```
     #[inline(always)]
     pub fn new_allow_equal_halves(key: &[u8]) -> Result<Xts, Error> {
-        Xts::build(key, crate::xts::TABLE.auto_kernel(), true)
+        Xts::build(key, crate::dispatch::XTS.auto_kernel(), true)
     }
 
     /// As [`Xts::new_allow_equal_halves`], on the backend given; `Err` if this CPU cannot
@@ -273,7 +273,7 @@ impl Xts {
     /// ```
     #[inline(always)]
     pub fn with_backend_allow_equal_halves(key: &[u8], backend: Backend) -> Result<Xts, Error> {
-        Xts::build(key, crate::xts::TABLE.select(backend)?, true)
+        Xts::build(key, crate::dispatch::XTS.select(backend)?, true)
     }
 
     /// Whether this `Xts` refuses to encrypt: keyed by [`Xts::new_allow_equal_halves`] with
@@ -314,7 +314,7 @@ impl Xts {
         let rounds = KeySchedule::rounds_for(a)?;
         let mut xts = core::mem::MaybeUninit::uninit();
         Xts::key_into(&mut xts, a, b, rounds, kernel, backend, equal);
-        crate::aes::burn_keying(kernel.aesni().is_some(), true);
+        crate::aes::burn_keying(kernel.aes(), true);
         // SAFETY: `key_into` wrote every field.
         Ok(unsafe { xts.assume_init() })
     }
@@ -332,7 +332,7 @@ impl Xts {
         backend: Backend,
         decrypt_only: bool,
     ) {
-        let aesni = kernel.aesni();
+        let aes = kernel.aes();
         let p = out.as_mut_ptr();
         // SAFETY: `p` is `out`'s, valid for writes; each field is written once (the
         // schedules whole, by `init`), so all of `out` is initialised after.
@@ -341,13 +341,13 @@ impl Xts {
             core::ptr::addr_of_mut!((*p).fresh).write(crate::tuning::tuning().fresh_tweaks);
             core::ptr::addr_of_mut!((*p).backend).write(backend);
             core::ptr::addr_of_mut!((*p).decrypt_only).write(decrypt_only);
-            KeySchedule::init(core::ptr::addr_of_mut!((*p).k1), a, rounds, aesni);
-            KeySchedule::init(core::ptr::addr_of_mut!((*p).k2), b, rounds, aesni);
+            KeySchedule::init(core::ptr::addr_of_mut!((*p).k1), a, rounds, aes);
+            KeySchedule::init(core::ptr::addr_of_mut!((*p).k2), b, rounds, aes);
         }
     }
 
     dispatch::backend_methods! {
-        crate::xts::TABLE;
+        crate::dispatch::XTS;
         /// The backends this CPU runs for XTS, best first.
         ///
         /// ```
@@ -813,7 +813,7 @@ impl Xts {
                 }
                 #[cfg(all(simdcrypt_asm, feature = "xts"))]
                 Kernel::Asm(a) => {
-                    a.tweaks().run(kernel::EncryptTweaks(k2, tweaks));
+                    a.aes().run(kernel::EncryptTweaks(k2, tweaks));
                     unsafe { a.units::<DEC>(k1, tweaks, s, d, unit) };
                     a.burn();
                 }
@@ -977,22 +977,6 @@ pub(crate) fn neon_check(t: crate::arch::aarch64::NeonAesToken, ks: &KeySchedule
     let mut tw = [[0u8; 16]; 4];
     kernel::EncryptTweaks(ks, &mut tw).run::<Neon, false>(t);
 }
-
-/// XTS data units, widest first (docs/design.md, "Dispatch and per-CPU tuning"). The assembly has no
-/// multi-unit entry, so it loses on small sectors: the intrinsics kernel goes first where
-/// AVX-512 is missing, and the assembly twin (slower on sectors on AMD Zen 3 too,
-/// `crate::tuning`) is selected explicitly only.
-pub(crate) static TABLE: crate::dispatch::Table<Kernel> = crate::dispatch::table!(
-    Kernel, "XTS", portable: Kernel::Aes(AesKernel::Portable), [
-    #[cfg(simdcrypt_x86_64)]
-    VaesAvx512 => |t| Kernel::Aes(AesKernel::zmm(t)),
-    #[cfg(simdcrypt_x86_64)]
-    VaesAvx2 => |t| Kernel::Aes(AesKernel::Ymm(t)),
-    #[cfg(all(simdcrypt_asm, feature = "xts"))]
-    VaesAvx2Asm(explicit) => |t| Kernel::Asm(crate::arch::XtsAsm(t)),
-    #[cfg(simdcrypt_x86_64)]
-    AesNi => |t| Kernel::Aes(AesKernel::Xmm(t)),
-]);
 
 #[cfg(test)]
 mod tests;

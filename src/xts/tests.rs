@@ -1,4 +1,4 @@
-//! Unit tests of `xts/mod.rs` (a file of their own, left out of the package).
+//! Unit tests of `src/xts/mod.rs` (left out of the package).
 
 use super::*;
 use crate::block::mul_x;
@@ -10,37 +10,37 @@ fn mul_x_carries_out_of_bit_127() {
     assert_eq!(mul_x((1 << 127) | (1 << 63)), 0x87 | (1 << 64));
 }
 
-/// Both forms of a new unit's first tweaks in the multi-unit loop ([`FreshTweaks`]:
-/// the CPU's table row picks one, so the other is not run by the integration tests on
-/// this CPU) against the portable backend, on the zmm kernel, the one that has two
-/// forms: units of one, two and three zmm groups, one to nine and 65 of them.
+/// Both forms of a new unit's first tweaks in the multi-unit loop ([`FreshTweaks`]: the
+/// CPU's table row picks one, so the other is not run by the integration tests on this
+/// CPU) against the portable backend, on every backend this CPU runs (the 512-bit
+/// registers' kernel is the one whose two forms differ): units of one, two and three
+/// zmm groups, one to nine and 65 of them.
 #[test]
-#[cfg(simdcrypt_x86_64)]
 fn both_fresh_tweak_forms_agree_with_portable() {
-    use crate::cpu::VaesAvx512Token;
-    use crate::test_util::{Rng, token_or_skip};
-    let tok = VaesAvx512Token::get();
-    if token_or_skip(tok, &["vaes-avx512"], "VAES with AVX-512").is_none() {
-        return;
-    }
+    use crate::test_util::Rng;
     let mut rng = Rng(15);
     for key_len in [32, 64] {
         let key = rng.bytes(key_len);
         let portable = Xts::with_backend(&key, Backend::Portable).unwrap();
-        for form in [FreshTweaks::Shifts, FreshTweaks::Clmul] {
-            let mut xts = Xts::with_backend(&key, Backend::VaesAvx512).unwrap();
-            xts.fresh = form;
-            for unit in [512, 1024, 1536] {
-                for count in (1..=9).chain([65]) {
-                    let pt = rng.bytes(unit * count);
-                    let first = u128::MAX - 3;
-                    let mut want = pt.clone();
-                    portable.encrypt_sectors(&mut want, unit, first).unwrap();
-                    let mut got = pt.clone();
-                    xts.encrypt_sectors(&mut got, unit, first).unwrap();
-                    assert!(got == want, "{form:?} key {key_len} {count} x {unit}");
-                    xts.decrypt_sectors(&mut got, unit, first).unwrap();
-                    assert!(got == pt, "{form:?} key {key_len} {count} x {unit} back");
+        for unit in [512, 1024, 1536] {
+            for count in (1..=9).chain([65]) {
+                let pt = rng.bytes(unit * count);
+                let first = u128::MAX - 3;
+                let mut want = pt.clone();
+                portable.encrypt_sectors(&mut want, unit, first).unwrap();
+                for b in Xts::available_backends() {
+                    for form in [FreshTweaks::Shifts, FreshTweaks::Clmul] {
+                        let mut xts = Xts::with_backend(&key, b).unwrap();
+                        xts.fresh = form;
+                        let mut got = pt.clone();
+                        xts.encrypt_sectors(&mut got, unit, first).unwrap();
+                        assert!(got == want, "{b} {form:?} key {key_len} {count} x {unit}");
+                        xts.decrypt_sectors(&mut got, unit, first).unwrap();
+                        assert!(
+                            got == pt,
+                            "{b} {form:?} key {key_len} {count} x {unit} back"
+                        );
+                    }
                 }
             }
         }

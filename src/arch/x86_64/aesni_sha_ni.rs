@@ -22,10 +22,62 @@
 
 use core::arch::x86_64::*;
 
+use crate::Backend;
 use crate::aes::{Block, KeySchedule};
 use crate::arch::x86_64::aes_ni::{load, load_keys, store};
 use crate::arch::x86_64::sha_ni::{Form, bswap128, forms, load_state, quad, store_state, twenty};
-use crate::cpu::AesNiToken;
+use crate::cpu::{AesNiToken, ShaNiToken};
+
+/// The stitched kernel as `crate::cbc_hmac` holds it (`crate::arch::Stitched`): the
+/// AES-NI token and the SHA-NI form.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Stitched(AesNiToken, Form);
+
+impl Stitched {
+    /// From the row's tokens.
+    #[inline]
+    pub(crate) fn new((a, s): (AesNiToken, ShaNiToken)) -> Stitched {
+        Stitched(a, Form::new(s))
+    }
+
+    /// The CBC backend and the SHA-1 kernel (with its backend) of the keyed value: what
+    /// the parts of a message outside whole 64-byte groups run on, and all of it where the
+    /// key has no stitched form ([`Stitched::stitches`]).
+    #[inline]
+    pub(crate) fn parts(self) -> (Backend, (crate::sha1::Kernel, Backend)) {
+        (
+            Backend::AesNi,
+            (crate::sha1::Kernel::ShaNi(self.1), Backend::ShaNi),
+        )
+    }
+
+    /// Whether the stitch runs this key ([`stitches`]).
+    #[inline]
+    pub(crate) fn stitches(ks: &KeySchedule) -> bool {
+        stitches(ks)
+    }
+
+    /// [`run`] on these tokens.
+    #[inline]
+    pub(crate) fn run(
+        self,
+        seal: bool,
+        ks: &KeySchedule,
+        chain: &mut Block,
+        state: &mut [u32; 5],
+        groups: &mut [[u8; 64]],
+    ) {
+        run(self.0, self.1, seal, ks, chain, state, groups);
+    }
+
+    /// Zeroes the stack the stitched kernel used, where its compiled code left round keys
+    /// and chaining values (spilled): in bytes, the deepest it wrote below the caller over
+    /// the builds optimised for speed (docs/design.md, "Stack and register wipes").
+    #[inline(always)]
+    pub(crate) fn burn() {
+        crate::wipe::stack::<{ crate::wipe::depth([336, 560, 816, 704, 1088, 23696]) }>();
+    }
+}
 
 /// Loads block `i` of a 64-byte group.
 #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]

@@ -22,7 +22,7 @@
 
 use crate::aes::{Block, Kernel, KeySchedule};
 use crate::arch::x86_64::aes_ni;
-use crate::cpu::{AesNiToken, VaesAvx2Token};
+use crate::cpu::VaesAvx2Token;
 use crate::vector::AesOne;
 
 /// The assembly twin as `crate::xts` holds it (`crate::arch::XtsAsm`): single units only,
@@ -32,15 +32,10 @@ use crate::vector::AesOne;
 pub(crate) struct Twin(pub(crate) VaesAvx2Token);
 
 impl Twin {
-    /// What keys it (and encrypts single tweaks).
+    /// The width handle of its AES work besides the units (the key expansion, a
+    /// multi-unit call's tweaks): VAES on ymm.
     #[inline(always)]
-    pub(crate) fn aesni(self) -> AesNiToken {
-        self.0.aesni()
-    }
-
-    /// The width handle that encrypts a multi-unit call's tweaks: VAES on ymm.
-    #[inline(always)]
-    pub(crate) fn tweaks(self) -> Kernel {
+    pub(crate) fn aes(self) -> Kernel {
         Kernel::Ymm(self.0)
     }
 
@@ -58,7 +53,7 @@ impl Twin {
         dst: &mut [u8],
     ) {
         let mut t0 = [0u8; 16];
-        aes_ni::store(&mut t0, self.aesni().encrypt_tweak(k2, t));
+        aes_ni::store(&mut t0, self.0.aesni().encrypt_tweak(k2, t));
         let (len, d) = (dst.len(), dst.as_mut_ptr());
         let s = src.map_or(d.cast_const(), <[u8]>::as_ptr);
         // SAFETY: the caller's contract: `len` bytes each way, equal or disjoint.

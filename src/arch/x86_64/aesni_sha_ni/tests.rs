@@ -1,4 +1,4 @@
-//! Unit tests of `arch/x86_64/aesni_sha_ni.rs` (a file of their own, left out of the package).
+//! Unit tests of `src/arch/x86_64/aesni_sha_ni.rs` (left out of the package).
 
 use super::*;
 use crate::sha1::testing::{avx512_token, reference, state};

@@ -1,4 +1,4 @@
-//! Unit tests of `arch/x86_64/sha1_shani_asm.rs` (a file of their own, left out of the package).
+//! Unit tests of `src/arch/x86_64/sha1_shani_asm.rs` (left out of the package).
 
 use super::*;
 use std::vec::Vec;

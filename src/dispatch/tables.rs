@@ -1,0 +1,118 @@
+//! Every algorithm's backends, best first, each with the kernel its row makes: the one
+//! place that says which backend each algorithm tries first. A CPU's row of the tuning
+//! table (`crate::tuning`) reorders them where it measured another order; the README's
+//! backends table mirrors these rows (`readme_table_mirrors_this_one`).
+
+use crate::aes::Kernel as Aes;
+#[cfg(simdcrypt_x86_64)]
+use crate::arch::x86_64::sha_ni::Form;
+use crate::dispatch::{Table, table};
+
+/// AES blocks (ECB). VAES on zmm moves no more bytes per cycle than on ymm (measured on
+/// Emerald Rapids; docs/design.md, "Dispatch and per-CPU tuning"), so the 256-bit kernel
+/// goes first (zmm first where `crate::tuning` says so: Zen 5, whose zmm AES moves twice
+/// the bytes).
+pub(crate) static AES: Table<Aes> = table!(Aes, "AES", portable: Aes::Portable, [
+    #[cfg(simdcrypt_x86_64)] {
+        VaesAvx2 => Aes::Ymm,
+        VaesAvx512 => Aes::zmm,
+        AesNi => Aes::Xmm,
+    }
+]);
+
+/// CBC. VAES decrypts twice the blocks per instruction of AES-NI and interleaves twice as
+/// many streams; single-stream encryption is the same AES-NI chain on both. A zmm
+/// decryption gains nothing where `vaesenc zmm` runs at half the ymm rate (Emerald Rapids,
+/// Zen 4: docs/design.md, "Dispatch and per-CPU tuning"), so it comes after ymm here and
+/// first only where `crate::tuning` says so (Zen 5, whose zmm AES moves twice ymm's
+/// bytes).
+#[cfg(feature = "cbc")]
+pub(crate) static CBC: Table<Aes> = table!(Aes, "CBC", portable: Aes::Portable, [
+    #[cfg(simdcrypt_x86_64)] {
+        VaesAvx2 => Aes::Ymm,
+        VaesAvx512 => Aes::zmm,
+        AesNi => Aes::Xmm,
+    }
+]);
+
+/// XTS data units, widest first (docs/design.md, "Dispatch and per-CPU tuning"). The
+/// assembly has no multi-unit entry, so it loses on small sectors: the intrinsics kernel
+/// goes first where AVX-512 is missing, and the assembly twin (slower on sectors on AMD
+/// Zen 3 too, `crate::tuning`) is selected explicitly only.
+#[cfg(feature = "xts")]
+pub(crate) static XTS: Table<crate::xts::Kernel> = {
+    use crate::xts::Kernel::{self, Aes as On};
+    table!(Kernel, "XTS", portable: On(Aes::Portable), [
+        #[cfg(simdcrypt_x86_64)] {
+            VaesAvx512 => |t| On(Aes::zmm(t)),
+            VaesAvx2 => |t| On(Aes::Ymm(t)),
+        }
+        #[cfg(simdcrypt_asm)] {
+            VaesAvx2Asm(explicit) => |t| Kernel::Asm(crate::arch::XtsAsm(t)),
+        }
+        #[cfg(simdcrypt_x86_64)] {
+            AesNi => |t| On(Aes::Xmm(t)),
+        }
+    ])
+};
+
+/// One SHA-1 stream, fastest first as measured (docs/design.md, "Dispatch and per-CPU
+/// tuning"). The AVX-512 one-stream kernel is the AVX2 intrinsics kernel compiled with
+/// AVX-512 VL: only its schedule changes and the scalar rounds bound it, so it sits below
+/// AVX2 assembly.
+#[cfg(feature = "sha1")]
+pub(crate) static SHA1: Table<crate::sha1::Kernel> = {
+    use crate::sha1::Kernel;
+    table!(Kernel, "SHA-1", portable: Kernel::Portable, [
+        #[cfg(simdcrypt_asm)] {
+            ShaNiAsm => |t| Kernel::ShaNiAsm(Form::new(t)),
+        }
+        #[cfg(simdcrypt_x86_64)] {
+            ShaNi => |t| Kernel::ShaNi(Form::new(t)),
+        }
+        #[cfg(simdcrypt_asm)] {
+            Avx2Asm => Kernel::Avx2Asm,
+        }
+        #[cfg(simdcrypt_x86_64)] {
+            Avx512 => Kernel::Avx512,
+            Avx2 => Kernel::Avx2,
+            Ssse3 => Kernel::Ssse3,
+        }
+    ])
+};
+
+/// The multi-lane kernels of `sha1_many` (stragglers go to [`SHA1`]'s choice), fastest
+/// first as measured (docs/design.md, "Dispatch and per-CPU tuning"): vector lanes hash
+/// eight or sixteen messages per instruction, while SHA-NI gains little from a second
+/// interleaved stream (`sha1rnds4` latency is close to its reciprocal throughput).
+#[cfg(feature = "sha1")]
+pub(crate) static SHA1_MANY: Table<crate::sha1::Kernel> = {
+    use crate::sha1::Kernel;
+    table!(Kernel, "SHA-1", portable: Kernel::Portable, [
+        #[cfg(simdcrypt_x86_64)] {
+            Avx512 => Kernel::Avx512,
+            Avx2 => Kernel::Avx2,
+        }
+        #[cfg(simdcrypt_asm)] {
+            ShaNiAsm => |t| Kernel::ShaNiAsm(Form::new(t)),
+        }
+        #[cfg(simdcrypt_x86_64)] {
+            ShaNi => |t| Kernel::ShaNi(Form::new(t)),
+            Ssse3 => Kernel::Ssse3,
+        }
+    ])
+};
+
+/// CBC with HMAC-SHA1: the stitched kernel, then CBC and SHA-1 one after the other on the
+/// CBC backends (SHA-1 on its own automatic backend; all-portable for `portable`).
+#[cfg(all(feature = "cbc", feature = "sha1"))]
+pub(crate) static CBC_HMAC: Table<crate::cbc_hmac::Kernel> = {
+    use crate::cbc_hmac::Kernel;
+    table!(Kernel, "CBC-HMAC-SHA1", portable: Kernel::Sequential, [
+        #[cfg(simdcrypt_x86_64)] {
+            AesNiShaNi => |t| Kernel::Stitched(crate::arch::Stitched::new(t)),
+        }
+        VaesAvx2 => |_: crate::cpu::VaesAvx2Token| Kernel::Sequential,
+        AesNi => |_: crate::cpu::AesNiToken| Kernel::Sequential,
+    ])
+};
