@@ -1,14 +1,19 @@
 //! AES-CBC on every available backend: NIST CAVP known answers (KAT and MMT), RFC 3962
 //! ciphertext stealing, and property tests against the portable backend, RustCrypto `cbc`
-//! and `cts` (OpenSSL: oracle/tests).
+//! and `cts` (OpenSSL: oracle/tests). The padded forms need `alloc`.
+#![cfg(feature = "cbc")]
 
-mod common;
+simdcrypt_testkit::backend_helpers!();
+simdcrypt_testkit::cbc_helpers!();
 
-use aes::cipher::block_padding::{NoPadding, Pkcs7};
+use aes::cipher::block_padding::NoPadding;
+#[cfg(feature = "alloc")]
+use aes::cipher::block_padding::Pkcs7;
 use aes::cipher::{BlockModeDecrypt, BlockModeEncrypt, KeyIvInit};
-use common::{RFC3962_CTS, RFC3962_KEY, aes_key, backends, cbc_case, pattern_blocks};
 use proptest::prelude::*;
 use simdcrypt::{Backend, Cbc, Error};
+use simdcrypt_testkit::cbc::{RFC3962_CTS, RFC3962_KEY, pattern_blocks};
+use simdcrypt_testkit::strategies::{aes_key, cbc_case};
 use simdcrypt_testkit::{hex, records};
 
 fn iv16(v: &[u8]) -> [u8; 16] {
@@ -77,7 +82,7 @@ fn rfc3962_ciphertext_stealing() {
 
 #[test]
 fn unavailable_or_foreign_backend_is_an_error() {
-    common::unavailable_or_foreign_backend_is_an_error::<Cbc>(|b| {
+    assert_unavailable_or_foreign_backend_errors::<Cbc>(|b| {
         Cbc::with_backend(&[0u8; 16], b).map(|x| x.backend())
     });
     assert!(matches!(
@@ -103,11 +108,13 @@ fn errors_leave_everything_untouched() {
                 Err(Error::NotBlockMultiple { len })
             );
             assert_eq!((buf.as_slice(), iv), (orig.as_slice(), [9u8; 16]));
+            #[cfg(feature = "alloc")]
             assert_eq!(
                 cbc.decrypt_padded(&iv, &buf),
                 Err(Error::NotBlockMultiple { len })
             );
         }
+        #[cfg(feature = "alloc")]
         assert_eq!(
             cbc.decrypt_padded(&[0; 16], &[]),
             Err(Error::DataTooShort { len: 0, min: 16 })
@@ -154,6 +161,7 @@ fn errors_leave_everything_untouched() {
 }
 
 /// Every padding that is not PKCS#7 is the one `BadPadding`; good ones come back.
+#[cfg(feature = "alloc")]
 #[test]
 fn every_corrupted_padding_is_rejected() {
     let iv = [0x42u8; 16];
@@ -238,6 +246,7 @@ fn rc_cbc(key: &[u8], iv: &[u8; 16], data: &[u8], enc: bool) -> Vec<u8> {
     )
 }
 
+#[cfg(feature = "alloc")]
 fn rc_cbc_pkcs7(key: &[u8], iv: &[u8; 16], data: &[u8]) -> Vec<u8> {
     rustcrypto!(
         key,
@@ -381,6 +390,7 @@ proptest! {
         }
     }
 
+    #[cfg(feature = "alloc")]
     #[test]
     fn padding_round_trips(
         key in aes_key(),

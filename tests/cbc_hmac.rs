@@ -3,13 +3,15 @@
 //! NIST and RFC vectors in tests/cbc.rs and tests/sha1.rs) and RustCrypto `cts` + `hmac`,
 //! for every length up to 300 and across the 64-byte group boundaries, every key size;
 //! tag truncation, mismatches (the buffer wiped) and rejections (the buffer untouched).
+#![cfg(all(feature = "cbc", feature = "sha1"))]
 
-mod common;
+simdcrypt_testkit::backend_helpers!();
+simdcrypt_testkit::cbc_hmac_helpers!();
 
-use common::{RFC3962_CTS, RFC3962_KEY, backends};
 use hmac::{KeyInit, Mac};
 use proptest::prelude::*;
 use simdcrypt::{Backend, Cbc, CbcHmacSha1, Error, HmacSha1};
+use simdcrypt_testkit::cbc::{RFC3962_CTS, RFC3962_KEY};
 use simdcrypt_testkit::hex;
 
 fn data(len: usize, seed: u8) -> Vec<u8> {
@@ -290,7 +292,7 @@ fn backend_selection() {
             algorithm: "CBC-HMAC-SHA1"
         }
     );
-    common::unavailable_or_foreign_backend_is_an_error::<CbcHmacSha1>(|b| {
+    assert_unavailable_or_foreign_backend_errors::<CbcHmacSha1>(|b| {
         CbcHmacSha1::with_backend(&[0u8; 16], b"k", b).map(|x| x.backend())
     });
     if !Backend::AesNiShaNi.is_available() {

@@ -2,9 +2,7 @@
 //! the same modes over RustCrypto's own `aes`.
 #![cfg(feature = "cipher")]
 
-mod common;
-
-use common::backends;
+simdcrypt_testkit::backend_helpers!();
 
 use cbc::cipher::{BlockModeDecrypt, BlockModeEncrypt, KeyInit, KeyIvInit, StreamCipher};
 use cipher::InnerIvInit;

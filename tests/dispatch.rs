@@ -1,7 +1,7 @@
-//! Dispatch: the automatic choice, `SIMDCRYPT_BACKEND`, `SIMDCRYPT_REQUIRE`.
+//! Dispatch: the automatic choice, `SIMDCRYPT_BACKEND`, `SIMDCRYPT_REQUIRE`. Each algorithm
+//! is checked where the build has it; `SIMDCRYPT_BACKEND` is read where it has `std`.
 
-mod common;
-
+#[cfg(feature = "std")]
 use std::process::Command;
 
 use simdcrypt::{Aes, Backend, Error};
@@ -26,7 +26,7 @@ fn has(flags: &[String], want: &[&str]) -> bool {
 /// backends fail.
 #[test]
 fn required_backends_are_available() {
-    for b in common::required() {
+    for b in simdcrypt_testkit::required::<Backend>() {
         assert!(
             b.is_available(),
             "SIMDCRYPT_REQUIRE names {b}, which this CPU or build lacks"
@@ -92,9 +92,13 @@ fn portable_build_detects_nothing_and_picks_portable() {
     assert_eq!(simdcrypt::cpu::detected(), simdcrypt::cpu::Features::NONE);
     let only_portable = |v: Vec<Backend>| assert_eq!(v, [Backend::Portable]);
     only_portable(Aes::available_backends().collect());
+    #[cfg(feature = "cbc")]
     only_portable(simdcrypt::Cbc::available_backends().collect());
+    #[cfg(feature = "xts")]
     only_portable(simdcrypt::Xts::available_backends().collect());
+    #[cfg(feature = "sha1")]
     only_portable(simdcrypt::Sha1::available_backends().collect());
+    #[cfg(all(feature = "cbc", feature = "sha1"))]
     only_portable(simdcrypt::CbcHmacSha1::available_backends().collect());
     assert_eq!(Aes::new(&[0u8; 16]).unwrap().backend(), Backend::Portable);
     for b in simdcrypt::all_backends() {
@@ -127,6 +131,7 @@ fn automatic_choice_is_the_best_available() {
 }
 
 /// Runs this test binary again with `SIMDCRYPT_BACKEND` set and reads what it picks.
+#[cfg(feature = "std")]
 fn child_choice(cap: &str) -> String {
     let out = Command::new(std::env::current_exe().unwrap())
         .args([
@@ -161,6 +166,7 @@ fn print_choice_for_parent() {
     }
 }
 
+#[cfg(feature = "std")]
 #[test]
 fn simdcrypt_backend_caps_the_automatic_choice() {
     if Backend::AesNi.is_available() {
@@ -194,7 +200,7 @@ fn explicit_backends_ignore_nothing() {
 /// What a child process with `SIMDCRYPT_BACKEND` set to `value` (raw bytes) and its
 /// standard error as `stderr_mode` (`"keep"`, `"closed"`: fd 2 closed, `"broken"`: a pipe
 /// whose reader is gone) reports: its exit status, stdout and stderr.
-#[cfg(unix)]
+#[cfg(all(unix, feature = "std"))]
 fn env_child(value: &[u8], stderr_mode: &str) -> (std::process::ExitStatus, String, String) {
     use std::os::unix::ffi::OsStrExt;
     let out = Command::new(std::env::current_exe().unwrap())
@@ -215,9 +221,29 @@ fn env_child(value: &[u8], stderr_mode: &str) -> (std::process::ExitStatus, Stri
     )
 }
 
+/// `Some($backend)` where the build has `$feature` (an algorithm), `None` where not.
+#[cfg(all(unix, feature = "std"))]
+macro_rules! if_built {
+    ($feature:literal, $backend:expr) => {{
+        #[cfg(feature = $feature)]
+        let b = Some($backend);
+        #[cfg(not(feature = $feature))]
+        let b = None;
+        b
+    }};
+}
+
+/// The line `env_problem_child` prints: `CHOICE` and the backends of AES, SHA-1 and XTS,
+/// `-` for an algorithm the build leaves out.
+#[cfg(all(unix, feature = "std"))]
+fn choice_line(aes: Backend, sha1: Option<Backend>, xts: Option<Backend>) -> String {
+    let name = |b: Option<Backend>| b.map_or_else(|| "-".to_owned(), |b| b.to_string());
+    format!("CHOICE {aes} {} {}", name(sha1), name(xts))
+}
+
 /// In a child process (see `env_child`): points stderr where the parent asked, then builds
 /// every algorithm on its automatic backend and prints the choice and the problem.
-#[cfg(unix)]
+#[cfg(all(unix, feature = "std"))]
 #[test]
 fn env_problem_child() {
     let Ok(mode) = std::env::var("SIMDCRYPT_ENV_CHILD") else {
@@ -239,48 +265,43 @@ fn env_problem_child() {
         }
     }
     let aes = Aes::new(&[1u8; 16]).unwrap().backend();
-    let sha = simdcrypt::Sha1::new().backend();
-    let xts = simdcrypt::Xts::new(&[[2u8; 16], [3u8; 16]].concat())
-        .unwrap()
-        .backend();
-    println!("CHOICE {aes} {sha} {xts}");
+    let sha = if_built!("sha1", simdcrypt::Sha1::new().backend());
+    let xts = if_built!(
+        "xts",
+        simdcrypt::Xts::new(&[[2u8; 16], [3u8; 16]].concat())
+            .unwrap()
+            .backend()
+    );
+    println!("{}", choice_line(aes, sha, xts));
     println!("PROBLEM {:?}", simdcrypt::backend_env_problem());
 }
 
 /// Values that name no backend, and values that are not UTF-8, are problems that
 /// `backend_env_problem` returns and stderr reports once; a closed or broken stderr is
 /// no panic.
-#[cfg(unix)]
+#[cfg(all(unix, feature = "std"))]
 #[test]
 fn simdcrypt_backend_bad_values_are_reported_not_fatal() {
-    let uncapped = format!(
-        "CHOICE {} {} {}",
+    let uncapped = choice_line(
         Aes::available_backends().next().unwrap(),
-        simdcrypt::Sha1::available_backends().next().unwrap(),
-        simdcrypt::Xts::available_backends().next().unwrap()
+        if_built!(
+            "sha1",
+            simdcrypt::Sha1::available_backends().next().unwrap()
+        ),
+        if_built!("xts", simdcrypt::Xts::available_backends().next().unwrap()),
+    );
+    let portable = choice_line(
+        Backend::Portable,
+        if_built!("sha1", Backend::Portable),
+        if_built!("xts", Backend::Portable),
     );
     let cases: [(&[u8], &str, &str, &str); 6] = [
         (b"", "keep", "names no backend", &uncapped),
         (b",", "keep", "names no backend", &uncapped),
         (b" , ", "broken", "names no backend", &uncapped),
-        (
-            b"aes\xffni",
-            "keep",
-            "not valid UTF-8",
-            "CHOICE portable portable portable",
-        ),
-        (
-            b"\xff",
-            "closed",
-            "not valid UTF-8",
-            "CHOICE portable portable portable",
-        ),
-        (
-            b"nope",
-            "broken",
-            "unknown backend \\\"nope\\\"",
-            "CHOICE portable portable portable",
-        ),
+        (b"aes\xffni", "keep", "not valid UTF-8", &portable),
+        (b"\xff", "closed", "not valid UTF-8", &portable),
+        (b"nope", "broken", "unknown backend \\\"nope\\\"", &portable),
     ];
     for (value, mode, problem, choice) in cases {
         let (status, stdout, stderr) = env_child(value, mode);
@@ -333,26 +354,41 @@ macro_rules! keyed {
     };
 }
 
+/// The keyed types this build has.
 fn keyed_types() -> Vec<(&'static str, &'static [Backend], Vec<Backend>, Build)> {
-    use simdcrypt::{Cbc, CbcHmacSha1, HmacSha1, HmacSha1Key, Sha1, Xts};
+    #[cfg(feature = "cbc")]
+    use simdcrypt::Cbc;
+    #[cfg(all(feature = "cbc", feature = "sha1"))]
+    use simdcrypt::CbcHmacSha1;
+    #[cfg(feature = "xts")]
+    use simdcrypt::Xts;
+    #[cfg(feature = "sha1")]
+    use simdcrypt::{HmacSha1, HmacSha1Key, Sha1};
     vec![
         keyed!("Aes", Aes, Aes, with_backend(&[0u8; 16])),
+        #[cfg(feature = "xts")]
         keyed!(
             "Xts",
             Xts,
             Xts,
             with_backend(&[[1u8; 32], [2u8; 32]].concat())
         ),
+        #[cfg(feature = "xts")]
         keyed!(
             "Xts (equal halves)",
             Xts,
             Xts,
             with_backend_allow_equal_halves(&[7u8; 64])
         ),
+        #[cfg(feature = "cbc")]
         keyed!("Cbc", Cbc, Cbc, with_backend(&[0u8; 16])),
+        #[cfg(feature = "sha1")]
         keyed!("Sha1", Sha1, Sha1, with_backend()),
+        #[cfg(feature = "sha1")]
         keyed!("HmacSha1", HmacSha1, Sha1, with_backend(b"k")),
+        #[cfg(feature = "sha1")]
         keyed!("HmacSha1Key", HmacSha1Key, Sha1, with_backend(b"k")),
+        #[cfg(all(feature = "cbc", feature = "sha1"))]
         keyed!(
             "CbcHmacSha1",
             CbcHmacSha1,
@@ -365,7 +401,8 @@ fn keyed_types() -> Vec<(&'static str, &'static [Backend], Vec<Backend>, Build)>
 /// The table is complete, seen from the public API: every implemented backend of every
 /// keyed type builds exactly where it is available (and reports itself), every other
 /// backend is `BackendNotForAlgorithm`; `available_backends` is the implemented ones
-/// this CPU runs, portable last; every backend some type implements.
+/// this CPU runs, portable last; every backend some type implements (in a build with
+/// every algorithm).
 #[test]
 fn every_implemented_backend_builds_where_available() {
     let types = keyed_types();
@@ -399,6 +436,7 @@ fn every_implemented_backend_builds_where_available() {
             }
         }
     }
+    #[cfg(all(feature = "xts", feature = "cbc", feature = "sha1"))]
     for &b in simdcrypt::all_backends() {
         assert!(
             types.iter().any(|(_, imp, _, _)| imp.contains(&b)),
@@ -427,29 +465,35 @@ fn every_implemented_backend_builds_where_available() {
 /// The XTS assembly twin is selected explicitly only: capped at its own features, XTS
 /// picks the intrinsics kernel. And on a CPU whose tuning row puts the SHA-NI intrinsics
 /// first (AMD Zen 3 and Zen 4), SHA-1 picks them.
-#[cfg(unix)]
+#[cfg(all(unix, feature = "std"))]
 #[test]
 fn explicit_backends_and_tuning_rows_are_honoured() {
+    #[cfg(feature = "xts")]
     if Backend::VaesAvx2Asm.is_available() {
         let (status, stdout, stderr) = env_child(b"vaes-avx2-asm", "keep");
         assert!(status.success(), "{stdout}\n{stderr}");
-        assert!(
-            stdout.contains("CHOICE vaes-avx2 ssse3 vaes-avx2\n"),
-            "{stdout}"
+        let want = choice_line(
+            Backend::VaesAvx2,
+            if_built!("sha1", Backend::Ssse3),
+            Some(Backend::VaesAvx2),
         );
+        assert!(stdout.contains(&format!("{want}\n")), "{stdout}");
         assert!(stdout.contains("PROBLEM None"), "{stdout}");
         assert!(simdcrypt::Xts::available_backends().any(|b| b == Backend::VaesAvx2Asm));
     }
-    let uncapped = std::env::var_os("SIMDCRYPT_BACKEND").is_none();
-    if uncapped
-        && Backend::ShaNi.is_available()
-        && matches!(simdcrypt::tuning_row(), Some("AMD Zen 3" | "AMD Zen 4"))
+    #[cfg(feature = "sha1")]
     {
-        assert_eq!(simdcrypt::Sha1::new().backend(), Backend::ShaNi);
-        let sha: Vec<Backend> = simdcrypt::Sha1::available_backends().collect();
-        let pos = |x| sha.iter().position(|&b| b == x);
-        if Backend::ShaNiAsm.is_available() {
-            assert!(pos(Backend::ShaNi) < pos(Backend::ShaNiAsm), "{sha:?}");
+        let uncapped = std::env::var_os("SIMDCRYPT_BACKEND").is_none();
+        if uncapped
+            && Backend::ShaNi.is_available()
+            && matches!(simdcrypt::tuning_row(), Some("AMD Zen 3" | "AMD Zen 4"))
+        {
+            assert_eq!(simdcrypt::Sha1::new().backend(), Backend::ShaNi);
+            let sha: Vec<Backend> = simdcrypt::Sha1::available_backends().collect();
+            let pos = |x| sha.iter().position(|&b| b == x);
+            if Backend::ShaNiAsm.is_available() {
+                assert!(pos(Backend::ShaNi) < pos(Backend::ShaNiAsm), "{sha:?}");
+            }
         }
     }
 }

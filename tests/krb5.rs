@@ -3,11 +3,11 @@
 //! backend: round trips for every message length to 300, equal output across backends,
 //! and rejection of short, truncated and altered ciphertexts. The comparison with the MIT
 //! library itself (both directions) is in `oracle/tests/krb5.rs`.
-#![cfg(feature = "alloc")]
+#![cfg(all(feature = "cbc", feature = "sha1", feature = "alloc"))]
 
-mod common;
+simdcrypt_testkit::backend_helpers!();
+simdcrypt_testkit::cbc_hmac_helpers!();
 
-use common::backends;
 use simdcrypt::krb5::{Aes128CtsHmacSha196, Aes256CtsHmacSha196};
 use simdcrypt::{Backend, CbcHmacSha1, Error};
 use simdcrypt_testkit::hex;

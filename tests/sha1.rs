@@ -1,15 +1,17 @@
 //! SHA-1 and HMAC-SHA1 on every available backend: NIST SHAVS (short, long, Monte), RFC
 //! 2202, the length counter past 2^32 and 2^61 bytes, and property tests against the
 //! portable backend, RustCrypto `sha1`/`hmac` and OpenSSL.
+#![cfg(feature = "sha1")]
 
-mod common;
+simdcrypt_testkit::backend_helpers!();
+simdcrypt_testkit::sha1_helpers!();
 
 use ::sha1::Digest;
-use common::{backends, hmac_key};
 use hmac::{KeyInit, Mac};
 use proptest::prelude::*;
 use simdcrypt::sha1::{compress_with, digest_with, hmac_with, sha1_many_backend, sha1_many_with};
 use simdcrypt::{Backend, Error, HmacSha1, HmacSha1Key, Sha1, hmac_sha1, sha1, sha1_many};
+use simdcrypt_testkit::strategies::hmac_key;
 use simdcrypt_testkit::{hex, records};
 
 const IV: [u32; 5] = [
@@ -167,7 +169,7 @@ fn known_answers_and_api() {
         }
     );
     assert!(HmacSha1::with_backend(b"k", Backend::VaesAvx512).is_err());
-    common::unavailable_or_foreign_backend_is_an_error::<Sha1>(|b| {
+    assert_unavailable_or_foreign_backend_errors::<Sha1>(|b| {
         Sha1::with_backend(b).map(|x| x.backend())
     });
     // The automatic choice is the best available one (unless SIMDCRYPT_BACKEND caps it).

@@ -1,15 +1,15 @@
 //! XTS-AES on every available backend: NIST XTSGenAES and IEEE 1619 vectors, every
 //! data-unit length against the portable backend and RustCrypto `xts-mode` (OpenSSL: oracle/tests),
 //! controlled tweaks that carry out of bit 127, error cases, and property tests.
+#![cfg(feature = "xts")]
 
-mod common;
+simdcrypt_testkit::backend_helpers!();
+simdcrypt_testkit::xts_helpers!();
 
 use aes::cipher::{BlockCipherDecrypt, KeyInit};
-use common::{
-    Numbering, assert_sector_forms, assert_units_alone, backends, each_xts, xts_key_and_seed,
-};
 use proptest::prelude::*;
 use simdcrypt::{Backend, Error, Xts};
+use simdcrypt_testkit::strategies::xts_key_and_seed;
 use simdcrypt_testkit::{bytes, hex, records};
 
 fn key(seed: u64, len: usize) -> Vec<u8> {
@@ -297,7 +297,7 @@ fn key_errors() {
 #[test]
 fn unavailable_or_foreign_backend_is_an_error() {
     let k = key(3, 32);
-    common::unavailable_or_foreign_backend_is_an_error::<Xts>(|b| {
+    assert_unavailable_or_foreign_backend_errors::<Xts>(|b| {
         Xts::with_backend(&k, b).map(|x| x.backend())
     });
 }

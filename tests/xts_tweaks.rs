@@ -1,22 +1,20 @@
 //! XTS tweak conventions (`Tweaks`), areas with a short last unit, and decrypt-only keys
 //! with equal halves, on every available backend: multi-unit calls against a loop of
-//! single-unit calls on tweaks written from the formats' definitions (`tweak_conv`),
-//! `encrypt_area` against RustCrypto `xts-mode`, and error cases. The comparisons with
-//! OpenSSL per unit are in `oracle/tests/xts_tweaks.rs`.
+//! single-unit calls on tweaks written from the formats' definitions
+//! (`simdcrypt_testkit::xts`), `encrypt_area` against RustCrypto `xts-mode`, and error
+//! cases. The comparisons with OpenSSL per unit are in `oracle/tests/xts_tweaks.rs`.
+#![cfg(feature = "xts")]
 
-mod common;
-mod tweak_conv;
+simdcrypt_testkit::backend_helpers!();
+simdcrypt_testkit::xts_helpers!();
 
-use common::TweaksForm::Area;
-use common::{
-    Numbering, assert_round_trips, assert_sector_forms, assert_units_alone, backends, each_xts,
-    xts_key_and_seed,
-};
+use TweaksForm::Area;
 use proptest::prelude::*;
 use simdcrypt::xts::Tweaks;
 use simdcrypt::{Error, Xts};
+use simdcrypt_testkit::strategies::xts_key_and_seed;
+use simdcrypt_testkit::xts::{Conv, SHAPES, conventions};
 use simdcrypt_testkit::{bytes, records};
-use tweak_conv::{Conv, SHAPES, conventions};
 
 /// The formats' tweaks, written as their reference code lays them out.
 #[test]

@@ -9,10 +9,9 @@
 //! build.rs); elsewhere the build says once that these comparisons are left out.
 #![cfg(oracle_krb5)]
 
-#[path = "../../tests/common/mod.rs"]
-mod common;
+simdcrypt_testkit::backend_helpers!();
+simdcrypt_testkit::cbc_hmac_helpers!();
 
-use common::backends;
 use simdcrypt::krb5::{Aes128CtsHmacSha196, Aes256CtsHmacSha196, UsageKeys};
 use simdcrypt::{Backend, CbcHmacSha1};
 use simdcrypt_oracle::krb5 as mit;

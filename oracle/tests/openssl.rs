@@ -6,15 +6,15 @@
 //! here is counted.
 #![cfg(oracle_openssl)]
 
-#[path = "../../tests/common/mod.rs"]
-mod common;
+simdcrypt_testkit::backend_helpers!();
+simdcrypt_testkit::xts_helpers!();
 
-use common::{backends, cbc_case, hmac_key};
 use hex_literal::hex;
 use proptest::prelude::*;
 use simdcrypt::{Aes, Cbc, HmacSha1, Sha1, Xts};
 use simdcrypt_oracle::openssl::{self, Cipher, Kind};
 use simdcrypt_testkit::bytes;
+use simdcrypt_testkit::strategies::{cbc_case, hmac_key};
 
 #[test]
 fn openssl_is_linked_and_names_its_version() {

@@ -5,18 +5,15 @@
 //! Compiled only where the oracle crate found OpenSSL (`cfg(oracle_openssl)`).
 #![cfg(oracle_openssl)]
 
-#[path = "../../tests/common/mod.rs"]
-mod common;
-#[path = "../../tests/tweak_conv/mod.rs"]
-mod tweak_conv;
+simdcrypt_testkit::backend_helpers!();
+simdcrypt_testkit::xts_helpers!();
 
-use common::TweaksForm::Sectors;
-use common::{assert_round_trips, backends};
+use TweaksForm::Sectors;
 use simdcrypt::Xts;
 use simdcrypt::xts::Tweaks;
 use simdcrypt_oracle::openssl::{Cipher, Kind};
 use simdcrypt_testkit::bytes;
-use tweak_conv::{SHAPES, conventions};
+use simdcrypt_testkit::xts::{SHAPES, conventions};
 
 #[test]
 fn multi_unit_calls_agree_with_openssl_per_unit() {

@@ -4,14 +4,48 @@
 //! - [`vectors`]: the reader of the repository's known-answer vector files (`vectors/`),
 //!   and hex;
 //! - [`Rng`]: the one deterministic generator of test data;
-//! - [`require`]: what `SIMDCRYPT_REQUIRE` demands, and the per-backend loop built on it.
+//! - [`require`]: what `SIMDCRYPT_REQUIRE` demands, and the per-backend loop built on it;
+//! - [`cbc`], [`xts`]: test data and the XTS tweak conventions, spelled out independently
+//!   of the library;
+//! - `strategies` (with the feature `proptest`): proptest strategies for keys and messages;
+//! - the helpers that name simdcrypt's types, as macros: [`backend_helpers!`] (the
+//!   per-backend loop), [`xts_helpers!`], [`cbc_helpers!`], [`sha1_helpers!`],
+//!   [`cbc_hmac_helpers!`]; and [`with_xts_mode!`], the RustCrypto XTS reference.
 //!
-//! It does not depend on simdcrypt (so that the library's unit tests can use it without
-//! a second copy of the library): what needs simdcrypt's types is generic here, and
-//! `tests/common` instantiates it with `simdcrypt::Backend`.
+//! # Why macros for what names simdcrypt's types
+//!
+//! This crate does not depend on simdcrypt: the library's unit tests use it as a
+//! dev-dependency, and a dependency back on simdcrypt would build a second copy of the
+//! library for them. And each test build has its own set of algorithms (`cargo test
+//! --no-default-features --features std,xts` has no `Cbc`), which a compiled helper could
+//! not follow. So what is generic over the backend type is generic here ([`require`]),
+//! and what names simdcrypt's types is a `macro_rules!` macro that expands in the calling
+//! test file, where `::simdcrypt` is that build's, with its features; one per algorithm,
+//! so that a test file invokes those its build has:
+//!
+//! ```text
+//! #![cfg(feature = "xts")]
+//!
+//! // backends::<Aes>(), and the `Dispatched` trait the algorithm macros implement
+//! simdcrypt_testkit::backend_helpers!();
+//! // backends::<Xts>(), each_xts(key), assert_sector_forms(..) and the other XTS checks
+//! simdcrypt_testkit::xts_helpers!();
+//! ```
+//!
+//! A file that mixes algorithms gates each algorithm macro as it gates its tests
+//! (`#[cfg(feature = "cbc")] simdcrypt_testkit::cbc_helpers!();`). The items the macros
+//! define are private to the test crate, and allowed to go unused there. The helpers
+//! then read as plain functions in the tests (`for b in backends::<Xts>()`), and the code
+//! that needs no simdcrypt type stays ordinary code here.
 
+mod helpers;
+
+pub mod cbc;
 pub mod require;
+#[cfg(feature = "proptest")]
+pub mod strategies;
 pub mod vectors;
+pub mod xts;
 
 pub use require::{backends_under_test, required};
 pub use vectors::{Record, hex, records, try_hex, try_records, vector_path};

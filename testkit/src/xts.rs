@@ -1,9 +1,10 @@
-//! XTS tweak conventions spelled out independently of the library's `Tweaks`, shared by
+//! XTS tweak conventions spelled out independently of the library's `Tweaks`, for
 //! `tests/xts_tweaks.rs` and `oracle/tests/xts_tweaks.rs`.
 
-use simdcrypt::xts::Tweaks;
-
-/// A tweak convention, spelled out independently of the library's `Tweaks`.
+/// A tweak convention, spelled out independently of the library's `Tweaks`: the counter
+/// of unit `i` is `first + i * step`, reduced modulo 2^`bits`, laid out little-endian or,
+/// with `be`, big-endian. (The library's `Tweaks` of it is `c.tweaks()`, from
+/// [`xts_helpers!`](crate::xts_helpers).)
 #[derive(Clone, Copy, Debug)]
 pub struct Conv {
     pub first: u128,
@@ -13,11 +14,6 @@ pub struct Conv {
 }
 
 impl Conv {
-    pub fn tweaks(&self) -> Tweaks {
-        let t = Tweaks::new(self.first).step(self.step).wrap_bits(self.bits);
-        if self.be { t.big_endian() } else { t }
-    }
-
     /// The raw tweak of unit `i`: the counter reduced modulo 2^bits by a remainder on a
     /// wide product (no shift-and-mask), then laid out byte by byte.
     pub fn tweak(&self, i: u128) -> [u8; 16] {
