@@ -1,0 +1,390 @@
+//! The lanes of the SIMD backends of `sha1_many` (see `super`): a pool of messages per
+//! register of lanes, the hand-over to fewer lanes, and to one stream at the end.
+#![forbid(unsafe_code)]
+
+use super::{IV, Kernel, Sha1Many, sequential};
+use crate::arch::x86_64::sha_ni;
+#[cfg(simdcrypt_asm)]
+use crate::arch::x86_64::sha1_shani_asm;
+#[cfg(simdcrypt_asm)]
+use crate::cpu::ShaNiToken;
+use crate::cpu::{Avx2Token, Avx512Token};
+use crate::sha1::{avx2, avx512, digest_bytes, pad_into};
+
+/// From this many messages on, the AVX-512 backend starts on sixteen lanes (zmm); it moves
+/// to eight (ymm) once no message is left to start and fewer than this many are busy:
+/// eight messages run faster on eight ymm lanes than on sixteen half-empty zmm lanes,
+/// sixteen faster on sixteen zmm lanes than on eight ymm lanes twice (measured).
+const SIXTEEN_FROM: usize = 9;
+
+/// One lane's message: whole blocks still to do, then its padding blocks.
+#[derive(Clone, Copy)]
+struct Lane<'a> {
+    /// The output slot, or `None` when idle.
+    slot: Option<usize>,
+    main: &'a [[u8; 64]],
+    tail: [[u8; 64]; 2],
+    tail_pos: usize,
+    tail_end: usize,
+}
+
+impl<'a> Lane<'a> {
+    const IDLE: Lane<'static> = Lane {
+        slot: None,
+        main: &[],
+        tail: [[0; 64]; 2],
+        tail_pos: 0,
+        tail_end: 0,
+    };
+
+    /// Starts `msg` in this (idle) lane, in place: its padding blocks are written where
+    /// they stay (a `Lane` returned by value was copied, 176 bytes a message).
+    fn start(&mut self, slot: usize, msg: &'a [u8]) {
+        let (main, rest) = msg.as_chunks::<64>();
+        self.tail = [[0; 64]; 2];
+        self.tail_end = pad_into(&mut self.tail, rest, msg.len() as u64);
+        self.tail_pos = 0;
+        self.main = main;
+        self.slot = Some(slot);
+    }
+
+    /// The blocks of the current segment.
+    fn current(&self) -> &[[u8; 64]] {
+        if self.main.is_empty() {
+            &self.tail[self.tail_pos..self.tail_end]
+        } else {
+            self.main
+        }
+    }
+
+    fn advance(&mut self, n: usize) {
+        if self.main.is_empty() {
+            self.tail_pos += n;
+        } else {
+            self.main = &self.main[n..];
+        }
+    }
+
+    fn done(&self) -> bool {
+        self.main.is_empty() && self.tail_pos == self.tail_end
+    }
+}
+
+/// `N` lanes: each one's message (or idle) and chaining state.
+struct Pool<'a, const N: usize> {
+    lanes: [Lane<'a>; N],
+    states: [[u32; 5]; N],
+    /// Bit `i`: lane `i` has held a message (its padding blocks and state are the ones to
+    /// wipe; a few short messages leave most of sixteen lanes unused).
+    used: u32,
+}
+
+impl<const N: usize> Drop for Pool<'_, N> {
+    /// The padding blocks (message bytes) and the chaining states: wiped as `Sha1`'s are.
+    fn drop(&mut self) {
+        for (i, (lane, state)) in self.lanes.iter_mut().zip(&mut self.states).enumerate() {
+            if self.used & (1 << i) != 0 {
+                crate::wipe::bytes(lane.tail.as_flattened_mut());
+                crate::wipe::words(state);
+            }
+        }
+    }
+}
+
+impl<'a, const N: usize> Pool<'a, N> {
+    fn new() -> Self {
+        Pool {
+            lanes: [Lane::IDLE; N],
+            states: [IV; N],
+            used: 0,
+        }
+    }
+
+    fn busy(&self) -> usize {
+        self.lanes.iter().filter(|l| l.slot.is_some()).count()
+    }
+
+    /// A pool with up to `N` of `other`'s busy lanes, mid-message (they go idle there).
+    fn take_from<const M: usize>(other: &mut Pool<'a, M>) -> Self {
+        let mut pool = Pool::new();
+        let busy = other.lanes.iter_mut().zip(&other.states);
+        let busy = busy.filter(|(l, _)| l.slot.is_some());
+        for (i, ((to, to_state), (from, from_state))) in pool
+            .lanes
+            .iter_mut()
+            .zip(pool.states.iter_mut())
+            .zip(busy)
+            .enumerate()
+        {
+            *to = *from;
+            *to_state = *from_state;
+            // (Idle; its padding blocks are wiped with `other`.)
+            from.slot = None;
+            pool.used |= 1 << i;
+        }
+        pool
+    }
+
+    /// Finishes every busy lane on its own with the one-stream kernel `single`.
+    fn finish_each(&mut self, single: Kernel, out: &mut [[u8; 20]]) {
+        for (lane, state) in self.lanes.iter_mut().zip(self.states.iter_mut()) {
+            if let Some(slot) = lane.slot {
+                single.compress(state, lane.main);
+                single.compress(state, &lane.tail[lane.tail_pos..lane.tail_end]);
+                out[slot] = digest_bytes(state);
+                lane.slot = None;
+            }
+        }
+    }
+}
+
+/// Runs `inputs[*next..]` through the pool's `N` lanes; `kernel(states, blocks, busy)`
+/// compresses `blocks[i]` (all of one length) into `states[i]` for every lane (idle lanes'
+/// results are ignored). Returns when every message is done, or once no message is left
+/// to start and fewer than `stop_below` lanes are busy (a wide kernel with most lanes idle
+/// is slower than a narrower one: the caller finishes them on one).
+fn drive<'a, const N: usize>(
+    pool: &mut Pool<'a, N>,
+    inputs: &[&'a [u8]],
+    next: &mut usize,
+    out: &mut [[u8; 20]],
+    stop_below: usize,
+    mut kernel: impl FnMut(&mut [[u32; 5]; N], [&[[u8; 64]]; N], [bool; N]),
+) {
+    let Pool {
+        lanes,
+        states,
+        used,
+    } = pool;
+    loop {
+        for (i, (lane, state)) in lanes.iter_mut().zip(states.iter_mut()).enumerate() {
+            if lane.slot.is_none() && *next < inputs.len() {
+                lane.start(*next, inputs[*next]);
+                *state = IV;
+                *next += 1;
+                *used |= 1 << i;
+            }
+        }
+        let busy: [bool; N] = core::array::from_fn(|i| lanes[i].slot.is_some());
+        let Some(first) = busy.iter().position(|&b| b) else {
+            return;
+        };
+        if *next == inputs.len() && busy.iter().filter(|&&b| b).count() < stop_below {
+            return;
+        }
+        let n = lanes
+            .iter()
+            .filter(|l| l.slot.is_some())
+            .map(|l| l.current().len())
+            .min()
+            .unwrap_or(0);
+        {
+            let blocks: [&[[u8; 64]]; N] = core::array::from_fn(|i| {
+                let l = if busy[i] { &lanes[i] } else { &lanes[first] };
+                &l.current()[..n]
+            });
+            kernel(states, blocks, busy);
+        }
+        for (lane, state) in lanes.iter_mut().zip(states.iter()) {
+            if let Some(slot) = lane.slot {
+                lane.advance(n);
+                if lane.done() {
+                    out[slot] = digest_bytes(state);
+                    lane.slot = None;
+                }
+            }
+        }
+    }
+}
+
+/// The two-stream kernel of a SHA-NI backend (two interleaved `sha1rnds4` chains).
+#[derive(Clone, Copy)]
+enum ShaNiPair {
+    Intrinsics(crate::arch::x86_64::sha_ni::Form),
+    #[cfg(simdcrypt_asm)]
+    Asm(ShaNiToken),
+}
+
+impl ShaNiPair {
+    /// The two-stream kernel of `imp`'s backend, if it has one. Every kernel is named (no
+    /// wildcard arm): a new one does not compile until it says here whether it has one.
+    fn of(imp: Kernel) -> Option<ShaNiPair> {
+        match imp {
+            Kernel::ShaNi(t) => Some(ShaNiPair::Intrinsics(t)),
+            #[cfg(simdcrypt_asm)]
+            Kernel::ShaNiAsm(t) => Some(ShaNiPair::Asm(t.token())),
+            Kernel::Portable | Kernel::Ssse3(_) | Kernel::Avx2(_) | Kernel::Avx512(_) => None,
+            #[cfg(simdcrypt_asm)]
+            Kernel::Avx2Asm(_) => None,
+        }
+    }
+
+    /// Compresses `blocks[i]` into `states[i]` for the busy lanes.
+    fn compress(self, states: &mut [[u32; 5]; 2], blocks: [&[[u8; 64]]; 2], busy: [bool; 2]) {
+        let [sa, sb] = states;
+        match self {
+            ShaNiPair::Intrinsics(t) => match busy {
+                [true, true] => sha_ni::compress2(t, sa, blocks[0], sb, blocks[1]),
+                [true, false] => sha_ni::compress(t, sa, blocks[0]),
+                _ => sha_ni::compress(t, sb, blocks[1]),
+            },
+            #[cfg(simdcrypt_asm)]
+            ShaNiPair::Asm(t) => match busy {
+                [true, true] => sha1_shani_asm::compress2(t, sa, blocks[0], sb, blocks[1]),
+                [true, false] => sha1_shani_asm::compress(t, sa, blocks[0]),
+                _ => sha1_shani_asm::compress(t, sb, blocks[1]),
+            },
+        }
+    }
+}
+
+/// [`drive`] on two interleaved SHA-NI streams.
+fn drive_pair<'a>(
+    pool: &mut Pool<'a, 2>,
+    inputs: &[&'a [u8]],
+    next: &mut usize,
+    out: &mut [[u8; 20]],
+    pair: ShaNiPair,
+) {
+    drive(pool, inputs, next, out, 0, |s, b, busy| {
+        pair.compress(s, b, busy)
+    });
+}
+
+/// Finishes every busy lane of `pool` on the one-stream kernel `single`; where that is
+/// SHA-NI and the CPU's row says pairs beat one stream, two at a time as two interleaved
+/// streams.
+fn finish<const N: usize>(
+    pool: &mut Pool<'_, N>,
+    single: Kernel,
+    tune: Sha1Many,
+    out: &mut [[u8; 20]],
+) {
+    if let Some(pair) = ShaNiPair::of(single).filter(|_| tune.pairs) {
+        while pool.busy() >= 2 {
+            drive_pair(&mut Pool::take_from(pool), &[], &mut 0, out, pair);
+        }
+    }
+    pool.finish_each(single, out);
+}
+
+/// [`drive`] from the first message, the last few stragglers finished on `single`.
+fn drive_all<const N: usize>(
+    inputs: &[&[u8]],
+    out: &mut [[u8; 20]],
+    finish_below: usize,
+    (single, tune): (Kernel, Sha1Many),
+    kernel: impl FnMut(&mut [[u32; 5]; N], [&[[u8; 64]]; N], [bool; N]),
+) {
+    let mut pool = Pool::<N>::new();
+    drive(&mut pool, inputs, &mut 0, out, finish_below, kernel);
+    finish(&mut pool, single, tune, out);
+}
+
+/// Whether `inputs` hash faster without the vector lanes: fewer messages than the lanes'
+/// `finish_below` (they would start and stop at once), or, where `single` is SHA-NI, few
+/// short ones by this CPU's row of `crate::tuning` (the lanes' per-call set-up, shared by
+/// few messages, costs more than SHA-NI's longer chains).
+fn one_stream_instead(
+    single: Kernel,
+    inputs: &[&[u8]],
+    finish_below: usize,
+    tune: Sha1Many,
+) -> bool {
+    let below = if ShaNiPair::of(single).is_some() {
+        one_stream_below(inputs.len(), tune.one_stream_below)
+    } else {
+        0
+    };
+    inputs.len() < finish_below || (below > 0 && inputs.iter().all(|m| m.len() < below))
+}
+
+/// The length under which `count` messages skip the lanes, by the row's
+/// [`Sha1Many::one_stream_below`]; 0: never.
+fn one_stream_below(count: usize, [four, eight, sixteen]: [usize; 3]) -> usize {
+    match count {
+        0 => 0,
+        1..=4 => four,
+        5..=8 => eight,
+        9..=16 => sixteen,
+        _ => 0,
+    }
+}
+
+/// Every message on SHA-NI alone (or `single`, if that is not SHA-NI): as two interleaved
+/// streams where the row says pairs, else one after another on the one-shot path.
+pub(super) fn one_stream(single: Kernel, tune: Sha1Many, inputs: &[&[u8]], out: &mut [[u8; 20]]) {
+    match ShaNiPair::of(single).filter(|_| tune.pairs) {
+        Some(pair) => drive_pair(&mut Pool::new(), inputs, &mut 0, out, pair),
+        None => sequential(single, inputs, out),
+    }
+}
+
+/// Many messages on eight AVX2 lanes.
+pub(super) fn avx2(
+    t: Avx2Token,
+    single: Kernel,
+    tune: Sha1Many,
+    inputs: &[&[u8]],
+    out: &mut [[u8; 20]],
+) {
+    // Below this many busy lanes one stream is faster than eight AVX2 lanes
+    // (measured; SHA-NI is the faster one stream, so it takes over sooner).
+    let finish_below = if ShaNiPair::of(single).is_some() {
+        5
+    } else {
+        3
+    };
+    if one_stream_instead(single, inputs, finish_below, tune) {
+        return one_stream(single, tune, inputs, out);
+    }
+    drive_all::<8>(inputs, out, finish_below, (single, tune), |s, b, _| {
+        avx2::compress8(t, s, b)
+    })
+}
+
+/// Many messages on sixteen AVX-512 lanes while more than eight are in flight, then on
+/// eight.
+pub(super) fn avx512(
+    t: Avx512Token,
+    single: Kernel,
+    tune: Sha1Many,
+    inputs: &[&[u8]],
+    out: &mut [[u8; 20]],
+) {
+    // Below four busy ymm lanes SHA-NI is faster; a single busy lane runs as fast
+    // as one AVX-512 stream (measured).
+    let finish_below = if ShaNiPair::of(single).is_some() {
+        4
+    } else {
+        2
+    };
+    if one_stream_instead(single, inputs, finish_below, tune) {
+        return one_stream(single, tune, inputs, out);
+    }
+    let mut next = 0;
+    // (Sixteen lanes' pool only where they run: a pool is about 3 KiB to set up.)
+    let mut pool = if inputs.len() >= SIXTEEN_FROM {
+        let mut wide = Pool::<16>::new();
+        drive(
+            &mut wide,
+            inputs,
+            &mut next,
+            out,
+            SIXTEEN_FROM,
+            |s, b, _| avx512::compress16(t, s, b),
+        );
+        Pool::<8>::take_from(&mut wide)
+    } else {
+        Pool::<8>::new()
+    };
+    drive(
+        &mut pool,
+        inputs,
+        &mut next,
+        out,
+        finish_below,
+        |s, b, _| avx512::compress8(t, s, b),
+    );
+    finish(&mut pool, single, tune, out);
+}
