@@ -20,16 +20,17 @@ use core::fmt;
 
 use crate::Backend;
 use crate::Error;
-#[cfg(simdcrypt_x86_64)]
-use crate::arch::x86_64::{
-    aes_ni,
-    simd::aes::{Xmm, Ymm, Zmm},
-};
 use crate::cpu::AesNiToken;
-#[cfg(simdcrypt_x86_64)]
-use crate::cpu::{VaesAvx2Token, VaesAvx512Token};
 use crate::dispatch;
 use crate::vector::{AesVec, Job, Site};
+#[cfg(simdcrypt_x86_64)]
+use crate::{
+    arch::x86_64::{
+        aes_ni,
+        simd::aes::{Xmm, Ymm, Zmm},
+    },
+    cpu::{VaesAvx2Token, VaesAvx512Token},
+};
 
 pub(crate) mod kernel;
 pub(crate) mod soft;
@@ -179,34 +180,16 @@ impl Kernel {
         }
     }
 
-    /// The width a call of `n` blocks of `J` runs on: at most [`Job::MAX_LANES`] blocks
-    /// per register, and VAES-AVX-512 hands a call under its `zmm_from` to VAES-AVX2
-    /// where the job says so ([`Job::HANDS_OVER`]).
-    #[inline(always)]
-    #[cfg_attr(not(simdcrypt_x86_64), allow(unused_variables))]
-    fn width_for<J: Job>(self, n: usize) -> Kernel {
-        match self {
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::Ymm(t) if J::MAX_LANES < 2 => Kernel::Xmm(t.aesni()),
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::Zmm(t, _) if J::MAX_LANES < 2 => Kernel::Xmm(t.vaes_avx2().aesni()),
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::Zmm(t, from) if J::MAX_LANES < 4 || (J::HANDS_OVER && n < from as usize) => {
-                Kernel::Ymm(t.vaes_avx2())
-            }
-            k => k,
-        }
-    }
-
     /// Runs `job` on this kernel's width, its short form under a group of blocks
-    /// ([`AesVec::GROUP`]), then the wipe of its site ([`AesVec::burn`]).
+    /// ([`AesVec::GROUP`]), then the wipe of its site ([`AesVec::burn`]). A job takes at
+    /// most [`Job::MAX_LANES`] blocks per register, and VAES-AVX-512 hands a call under
+    /// its `zmm_from` to VAES-AVX2 where the job says so ([`Job::HANDS_OVER`]).
     #[inline(always)]
     pub(crate) fn run<J: Job>(self, job: J) -> J::Out {
-        let n = job.blocks();
         #[cfg(simdcrypt_x86_64)]
         macro_rules! on {
             ($v:ty, $t:expr) => {{
-                let short = J::HAS_SHORT && n < <$v>::GROUP;
+                let short = J::HAS_SHORT && job.blocks() < <$v>::GROUP;
                 // SAFETY: the token proves the CPU has the entry's features.
                 let out = unsafe {
                     if short {
@@ -219,7 +202,7 @@ impl Kernel {
                 out
             }};
         }
-        match self.width_for::<J>(n) {
+        match self {
             Kernel::Portable => {
                 let out = job.portable();
                 soft::burn(J::SITE);
@@ -228,9 +211,23 @@ impl Kernel {
             #[cfg(simdcrypt_x86_64)]
             Kernel::Xmm(t) => on!(Xmm, t),
             #[cfg(simdcrypt_x86_64)]
-            Kernel::Ymm(t) => on!(Ymm, t),
+            Kernel::Ymm(t) => {
+                if J::MAX_LANES < 2 {
+                    on!(Xmm, t.aesni())
+                } else {
+                    on!(Ymm, t)
+                }
+            }
             #[cfg(simdcrypt_x86_64)]
-            Kernel::Zmm(t, _) => on!(Zmm, t),
+            Kernel::Zmm(t, from) => {
+                if J::MAX_LANES < 2 {
+                    on!(Xmm, t.vaes_avx2().aesni())
+                } else if J::MAX_LANES < 4 || (J::HANDS_OVER && job.blocks() < from as usize) {
+                    on!(Ymm, t.vaes_avx2())
+                } else {
+                    on!(Zmm, t)
+                }
+            }
         }
     }
 }

@@ -14,3 +14,7 @@ pub(crate) use x86_64::xts_vaes_avx2_asm::Twin as XtsAsm;
 /// The stitched CBC + HMAC-SHA1 kernel.
 #[cfg(all(simdcrypt_x86_64, feature = "cbc", feature = "sha1"))]
 pub(crate) use x86_64::aesni_sha_ni::Stitched;
+
+/// SHA-1's SIMD kernels.
+#[cfg(all(simdcrypt_x86_64, feature = "sha1"))]
+pub(crate) use x86_64::sha1::Sha1;

@@ -37,7 +37,7 @@ mod lanes;
 
 /// One message after another on a single-stream kernel, each on the one-shot path of
 /// [`crate::sha1()`].
-fn sequential(imp: Kernel, inputs: &[&[u8]], out: &mut [[u8; 20]]) {
+pub(crate) fn sequential(imp: Kernel, inputs: &[&[u8]], out: &mut [[u8; 20]]) {
     for (m, o) in inputs.iter().zip(out.iter_mut()) {
         *o = digest_from(imp, IV, 0, m);
     }
@@ -49,20 +49,9 @@ fn sequential(imp: Kernel, inputs: &[&[u8]], out: &mut [[u8; 20]]) {
 fn run(lanes: Kernel, single: Kernel, tune: Sha1Many, inputs: &[&[u8]], out: &mut [[u8; 20]]) {
     let _ = tune; // (read on x86-64 only)
     match lanes {
-        #[cfg(simdcrypt_x86_64)]
-        Kernel::Avx2(t) => lanes::avx2(t, single, tune, inputs, out),
-        #[cfg(simdcrypt_x86_64)]
-        Kernel::Avx512(t) => lanes::avx512(t, single, tune, inputs, out),
-        // SHA-NI without AVX2 (or asked for by name): no lanes.
-        #[cfg(simdcrypt_x86_64)]
-        Kernel::ShaNi(_) => lanes::one_stream(single, tune, inputs, out),
-        #[cfg(simdcrypt_asm)]
-        Kernel::ShaNiAsm(_) => lanes::one_stream(single, tune, inputs, out),
         Kernel::Portable => sequential(single, inputs, out),
         #[cfg(simdcrypt_x86_64)]
-        Kernel::Ssse3(_) => sequential(single, inputs, out),
-        #[cfg(simdcrypt_asm)]
-        Kernel::Avx2Asm(_) => sequential(single, inputs, out),
+        Kernel::Simd(k) => lanes::run(k, single, tune, inputs, out),
     }
 }
 
@@ -134,23 +123,9 @@ fn check(inputs: &[&[u8]], out: &[[u8; 20]]) -> Result<(), Error> {
     }
 }
 
-#[cfg(all(test, simdcrypt_x86_64))]
+#[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn hand_over_by_count() {
-        let rows = [384, 256, 128];
-        assert_eq!(one_stream_below(0, rows), 0);
-        assert_eq!(one_stream_below(1, rows), 384);
-        assert_eq!(one_stream_below(4, rows), 384);
-        assert_eq!(one_stream_below(5, rows), 256);
-        assert_eq!(one_stream_below(8, rows), 256);
-        assert_eq!(one_stream_below(9, rows), 128);
-        assert_eq!(one_stream_below(16, rows), 128);
-        assert_eq!(one_stream_below(17, rows), 0);
-        assert_eq!(one_stream_below(4, [0; 3]), 0);
-    }
 
     /// Every way `run` shares the messages (lanes, SHA-NI pairs or one at a time, each
     /// hand-over length), whatever this CPU's row says: the pair kernels run here even where
@@ -161,14 +136,24 @@ mod tests {
         let lens = [
             0, 3, 55, 56, 63, 64, 100, 127, 128, 255, 256, 383, 1000, 4100,
         ];
-        let singles: std::vec::Vec<Kernel> = [Backend::ShaNi, Backend::ShaNiAsm, Backend::Avx512]
-            .into_iter()
-            .filter_map(|b| impl_for(b).ok())
-            .collect();
-        let lanes: std::vec::Vec<Kernel> = [Backend::Avx512, Backend::Avx2, Backend::ShaNi]
-            .into_iter()
-            .filter_map(|b| impl_for(b).ok())
-            .collect();
+        let singles: std::vec::Vec<Kernel> = [
+            Backend::ShaNi,
+            Backend::ShaNiAsm,
+            Backend::Avx512,
+            Backend::Portable,
+        ]
+        .into_iter()
+        .filter_map(|b| impl_for(b).ok())
+        .collect();
+        let lanes: std::vec::Vec<Kernel> = [
+            Backend::Avx512,
+            Backend::Avx2,
+            Backend::ShaNi,
+            Backend::Portable,
+        ]
+        .into_iter()
+        .filter_map(|b| impl_for(b).ok())
+        .collect();
         let mut seed = 7usize;
         for count in [1, 2, 3, 4, 5, 8, 9, 12, 16, 17, 24] {
             let inputs: std::vec::Vec<&[u8]> = (0..count)

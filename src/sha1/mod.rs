@@ -26,22 +26,10 @@
 
 use crate::Backend;
 use crate::Error;
-#[cfg(simdcrypt_x86_64)]
-use crate::arch::x86_64::sha_ni;
-#[cfg(simdcrypt_asm)]
-use crate::arch::x86_64::{sha1_avx2_asm, sha1_shani_asm};
-#[cfg(simdcrypt_x86_64)]
-use crate::cpu::{Avx2Token, Avx512Token, Ssse3Token};
 
-#[cfg(simdcrypt_x86_64)]
-pub(crate) mod avx2;
-#[cfg(simdcrypt_x86_64)]
-pub(crate) mod avx512;
 pub(crate) mod hmac;
 mod many;
 pub(crate) mod soft;
-#[cfg(simdcrypt_x86_64)]
-pub(crate) mod ssse3;
 
 pub use hmac::{HmacSha1, HmacSha1Key, hmac_sha1, hmac_with};
 pub use many::sha1_many;
@@ -53,22 +41,14 @@ pub use many::{sha1_many_backend, sha1_many_with};
 pub(crate) use soft::IV;
 
 /// A SHA-1 compression kernel with the token that proves the CPU runs it: a row of the
-/// dispatch table (`crate::dispatch::SHA1`, `SHA1_MANY`) makes one.
+/// dispatch table (`crate::dispatch::SHA1`, `SHA1_MANY`) makes one. The SIMD kernels are
+/// the architecture's (`crate::arch::Sha1`), which say how each compresses, hashes a whole
+/// message and wipes after itself.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Kernel {
     Portable,
     #[cfg(simdcrypt_x86_64)]
-    Ssse3(Ssse3Token),
-    #[cfg(simdcrypt_x86_64)]
-    Avx2(Avx2Token),
-    #[cfg(simdcrypt_x86_64)]
-    ShaNi(sha_ni::Form),
-    #[cfg(simdcrypt_x86_64)]
-    Avx512(Avx512Token),
-    #[cfg(simdcrypt_asm)]
-    Avx2Asm(Avx2Token),
-    #[cfg(simdcrypt_asm)]
-    ShaNiAsm(sha_ni::Form),
+    Simd(crate::arch::Sha1),
 }
 
 impl Kernel {
@@ -83,23 +63,7 @@ impl Kernel {
         match self {
             Kernel::Portable => stack::<{ depth([1040, 1008, 1360, 1376, 1376, 4320]) }>(),
             #[cfg(simdcrypt_x86_64)]
-            Kernel::Ssse3(_) => stack::<{ depth([1696, 1728, 1824, 1808, 1872, 7920]) }>(),
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::Avx2(t) => {
-                crate::wipe::stack_avx::<{ depth([2784, 2928, 2944, 2944, 3088, 11200]) }>(t)
-            }
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::Avx512(t) => {
-                crate::wipe::stack_avx512::<{ depth([2784, 2960, 2992, 2992, 3088, 11232]) }>(t)
-            }
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::ShaNi(_) => stack::<{ depth([768, 736, 672, 688, 1088, 39472]) }>(),
-            #[cfg(simdcrypt_asm)]
-            Kernel::Avx2Asm(t) => {
-                crate::wipe::stack_avx::<{ depth([2000, 1984, 2000, 2016, 2032, 3552]) }>(t)
-            }
-            #[cfg(simdcrypt_asm)]
-            Kernel::ShaNiAsm(_) => stack::<{ depth([816, 816, 816, 832, 1024, 39344]) }>(),
+            Kernel::Simd(k) => k.burn_stack(),
         }
     }
 
@@ -113,39 +77,22 @@ impl Kernel {
         match self {
             Kernel::Portable => stack::<{ depth([1504, 1472, 1824, 1840, 1808, 5744]) }>(),
             #[cfg(simdcrypt_x86_64)]
-            Kernel::Ssse3(_) => stack::<{ depth([2144, 2208, 2288, 2288, 2304, 9648]) }>(),
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::Avx2(t) => {
-                crate::wipe::stack_avx::<{ depth([3232, 3376, 3408, 3424, 3520, 13072]) }>(t)
-            }
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::Avx512(t) => {
-                crate::wipe::stack_avx512::<{ depth([3232, 3408, 3456, 3472, 3520, 13104]) }>(t)
-            }
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::ShaNi(_) => stack::<{ depth([800, 896, 896, 944, 1440, 41200]) }>(),
-            #[cfg(simdcrypt_asm)]
-            Kernel::Avx2Asm(t) => {
-                crate::wipe::stack_avx::<{ depth([2464, 2464, 2464, 2480, 2464, 4976]) }>(t)
-            }
-            #[cfg(simdcrypt_asm)]
-            Kernel::ShaNiAsm(_) => stack::<{ depth([1216, 1264, 1280, 1296, 1440, 41200]) }>(),
+            Kernel::Simd(k) => k.burn_one_shot(),
         }
     }
 
     /// The kernel for a run of `blocks` blocks (and so the one whose frames
-    /// [`Kernel::burn_stack`] must reach): `sha-ni-asm` hands runs shorter than
-    /// [`ASM_MIN_BLOCKS`] to the intrinsics (the same instructions; the assembly's schedule
-    /// set-up pays only on long runs). [`Kernel::compress`] itself stays the backend's own
-    /// kernel, for the differential tests of each.
+    /// [`Kernel::burn_stack`] must reach): `sha-ni-asm` hands short runs to the
+    /// intrinsics (`crate::arch::Sha1::for_run`). [`Kernel::compress`] itself stays the
+    /// backend's own kernel, for the differential tests of each.
     #[inline(always)]
     pub(crate) fn for_run(self, blocks: usize) -> Kernel {
         match self {
-            #[cfg(simdcrypt_asm)]
-            Kernel::ShaNiAsm(t) if blocks < ASM_MIN_BLOCKS => Kernel::ShaNi(t),
-            _ => {
+            #[cfg(simdcrypt_x86_64)]
+            Kernel::Simd(k) => Kernel::Simd(k.for_run(blocks)),
+            k => {
                 let _ = blocks;
-                self
+                k
             }
         }
     }
@@ -161,16 +108,14 @@ impl Kernel {
         blocks_b: &[[u8; 64]],
     ) {
         debug_assert_eq!(blocks_a.len(), blocks_b.len());
-        match self.for_run(blocks_a.len()) {
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::ShaNi(t) => sha_ni::compress2(t, a, blocks_a, b, blocks_b),
-            #[cfg(simdcrypt_asm)]
-            Kernel::ShaNiAsm(t) => sha1_shani_asm::compress2(t.token(), a, blocks_a, b, blocks_b),
-            _ => {
-                self.compress(a, blocks_a);
-                self.compress(b, blocks_b);
-            }
+        #[cfg(simdcrypt_x86_64)]
+        if let Kernel::Simd(k) = self.for_run(blocks_a.len())
+            && k.compress_pair(a, blocks_a, b, blocks_b)
+        {
+            return;
         }
+        self.compress(a, blocks_a);
+        self.compress(b, blocks_b);
     }
 
     /// Compresses whole blocks into the state.
@@ -179,17 +124,7 @@ impl Kernel {
         match self {
             Kernel::Portable => soft::compress(state, blocks),
             #[cfg(simdcrypt_x86_64)]
-            Kernel::Ssse3(t) => ssse3::compress(t, state, blocks),
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::Avx2(t) => avx2::compress(t, state, blocks),
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::ShaNi(t) => sha_ni::compress(t, state, blocks),
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::Avx512(t) => avx2::compress_avx512(t, state, blocks),
-            #[cfg(simdcrypt_asm)]
-            Kernel::Avx2Asm(t) => sha1_avx2_asm::compress(t, state, blocks),
-            #[cfg(simdcrypt_asm)]
-            Kernel::ShaNiAsm(t) => sha1_shani_asm::compress(t.token(), state, blocks),
+            Kernel::Simd(k) => k.compress(state, blocks),
         }
     }
 }
@@ -224,10 +159,6 @@ pub(crate) fn pad_into(out: &mut [[u8; 64]], tail: &[u8], total_len: u64) -> usi
     n
 }
 
-/// The fewest whole blocks a one-shot digest on `sha-ni-asm` hands to the assembly.
-#[cfg(simdcrypt_asm)]
-const ASM_MIN_BLOCKS: usize = 16;
-
 /// The digest of a message that follows `prefix_len` bytes already compressed into
 /// `state` (0 for a plain hash, 64 after an HMAC key block): whole blocks straight from
 /// `data`, then its padded tail. The one-shot path: no buffer, no copy of whole blocks but
@@ -243,8 +174,9 @@ pub(crate) fn digest_from(
 ) -> [u8; 20] {
     // SHA-NI: the whole message in one call, the padded tail built in registers.
     #[cfg(simdcrypt_x86_64)]
-    if let Some((t, done)) = shani_start(imp, &mut state, data) {
-        let out = sha_ni::digest(t, &state, prefix_len, data, done);
+    if let Kernel::Simd(k) = imp
+        && let Some(out) = k.digest(&mut state, prefix_len, data)
+    {
         crate::wipe::words(&mut state);
         return out;
     }
@@ -273,35 +205,6 @@ pub(crate) fn digest_from(
     out
 }
 
-/// On the SHA-NI backends, the token for the one-call kernels and how many of `data`'s
-/// whole blocks are already compressed into `state`: `sha-ni-asm` runs long runs of whole
-/// blocks in assembly first (the same instructions). The assembly computes a block's
-/// whole schedule before its rounds start: it pays on long runs of blocks (its SSE
-/// schedule leaves the SHA unit to the rounds), not on a few, so short messages go
-/// through the intrinsics alone.
-/// `None` on the other backends.
-#[cfg(simdcrypt_x86_64)]
-#[inline(always)]
-fn shani_start(imp: Kernel, state: &mut [u32; 5], data: &[u8]) -> Option<(sha_ni::Form, usize)> {
-    match imp {
-        Kernel::ShaNi(t) => Some((t, 0)),
-        #[cfg(simdcrypt_asm)]
-        Kernel::ShaNiAsm(t) => {
-            let (blocks, _) = data.as_chunks::<64>();
-            if blocks.len() >= ASM_MIN_BLOCKS {
-                sha1_shani_asm::compress(t.token(), state, blocks);
-                Some((t, blocks.len()))
-            } else {
-                Some((t, 0))
-            }
-        }
-        _ => {
-            let _ = (state, data);
-            None
-        }
-    }
-}
-
 /// HMAC's tag: the inner digest of `data` following `prefix_len` bytes already in `inner`
 /// (as [`digest_from`]), then the outer digest of it from `outer`. On SHA-NI one call
 /// (the inner digest stays in registers); elsewhere the two digests.
@@ -318,11 +221,11 @@ pub(crate) fn hmac_from(
     data: &[u8],
 ) -> [u8; 20] {
     let mut inner = *inner;
-    #[cfg(simdcrypt_x86_64)]
-    let fused = shani_start(imp, &mut inner, data)
-        .map(|(t, done)| sha_ni::hmac(t, &inner, outer, prefix_len, data, done));
-    #[cfg(not(simdcrypt_x86_64))]
-    let fused = None;
+    let fused = match imp {
+        #[cfg(simdcrypt_x86_64)]
+        Kernel::Simd(k) => k.hmac(&mut inner, outer, prefix_len, data),
+        _ => None,
+    };
     let tag = match fused {
         Some(tag) => tag,
         None => hmac_two_digests(imp, &inner, outer, prefix_len, data),

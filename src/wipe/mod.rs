@@ -132,44 +132,6 @@ fn after_wipe() {
     core::hint::black_box(&mut done);
 }
 
-/// [`stack`] for callers whose CPU has AVX (the token proves it): one 32-byte store per
-/// 32 bytes (`N` counts them), half the stores of [`stack`] for the deep frames of the
-/// VAES kernels, and VEX zero idioms for the vector registers (ymm0-15 whole); the
-/// general-purpose registers as in [`stack`].
-#[cfg(simdcrypt_x86_64)]
-#[inline(always)]
-#[cfg_attr(test, track_caller)]
-pub(crate) fn stack_avx<const BYTES: usize>(_avx: impl Avx) {
-    crate::arch::x86_64::wipe::stack_ymm::<BYTES, false>();
-}
-
-/// [`stack_avx`] after AVX-512 code (the token proves the CPU has it, so no feature check):
-/// zmm16-31 zeroed too ([`stack_avx`] checks the CPU for them).
-#[cfg(simdcrypt_x86_64)]
-#[inline(always)]
-#[cfg_attr(test, track_caller)]
-pub(crate) fn stack_avx512<const BYTES: usize>(_avx512: impl Avx512) {
-    crate::arch::x86_64::wipe::stack_ymm::<BYTES, true>();
-}
-
-/// Marker traits of the tokens that prove a register file.
-macro_rules! proven_by {
-    ($($(#[$doc:meta])* $tr:ident: $($t:ident),+;)*) => {$(
-        $(#[$doc])*
-        #[cfg(simdcrypt_x86_64)]
-        pub(crate) trait $tr: Copy {}
-        $(#[cfg(simdcrypt_x86_64)]
-        impl $tr for crate::cpu::$t {})+
-    )*};
-}
-
-proven_by! {
-    /// Tokens that prove AVX (and so VEX zero idioms and 32-byte stores).
-    Avx: VaesAvx2Token, Avx2Token;
-    /// Tokens that prove AVX-512 F (zmm16-31 exist).
-    Avx512: VaesAvx512Token, Avx512Token;
-}
-
 /// `BYTES` bytes of stack, 16-aligned.
 #[cfg(not(simdcrypt_x86_64))]
 #[repr(C, align(16))]

@@ -6,10 +6,18 @@ pub(crate) mod aes_ni;
 #[cfg(all(feature = "cbc", feature = "sha1"))]
 pub(crate) mod aesni_sha_ni;
 pub(crate) mod cpuid;
+#[cfg(feature = "sha1")]
+pub(crate) mod sha1;
+#[cfg(feature = "sha1")]
+pub(crate) mod sha1_avx2;
 #[cfg(all(simdcrypt_asm, feature = "sha1"))]
 pub(crate) mod sha1_avx2_asm;
+#[cfg(feature = "sha1")]
+pub(crate) mod sha1_avx512;
 #[cfg(all(simdcrypt_asm, feature = "sha1"))]
 pub(crate) mod sha1_shani_asm;
+#[cfg(feature = "sha1")]
+pub(crate) mod sha1_ssse3;
 #[cfg(feature = "sha1")]
 pub(crate) mod sha_ni;
 pub(crate) mod simd;

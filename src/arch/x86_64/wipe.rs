@@ -261,3 +261,37 @@ fn vex_registers() {
     // where the target's ABI has some of them callee-saved).
     unsafe { core::arch::asm!(zero_vex!(), zero_gpr!(), clobber_abi("sysv64")) };
 }
+
+/// [`crate::wipe::stack`] for callers whose CPU has AVX (the token proves it): one 32-byte store per
+/// 32 bytes (`N` counts them), half the stores of [`crate::wipe::stack`] for the deep frames of the
+/// VAES kernels, and VEX zero idioms for the vector registers (ymm0-15 whole); the
+/// general-purpose registers as in [`crate::wipe::stack`].
+#[inline(always)]
+#[cfg_attr(test, track_caller)]
+pub(crate) fn stack_avx<const BYTES: usize>(_avx: impl Avx) {
+    stack_ymm::<BYTES, false>();
+}
+
+/// [`stack_avx`] after AVX-512 code (the token proves the CPU has it, so no feature check):
+/// zmm16-31 zeroed too ([`stack_avx`] checks the CPU for them).
+#[inline(always)]
+#[cfg_attr(test, track_caller)]
+pub(crate) fn stack_avx512<const BYTES: usize>(_avx512: impl Avx512) {
+    stack_ymm::<BYTES, true>();
+}
+
+/// Marker traits of the tokens that prove a register file.
+macro_rules! proven_by {
+    ($($(#[$doc:meta])* $tr:ident: $($t:ident),+;)*) => {$(
+        $(#[$doc])*
+        pub(crate) trait $tr: Copy {}
+        $(impl $tr for crate::cpu::$t {})+
+    )*};
+}
+
+proven_by! {
+    /// Tokens that prove AVX (and so VEX zero idioms and 32-byte stores).
+    Avx: VaesAvx2Token, Avx2Token;
+    /// Tokens that prove AVX-512 F (zmm16-31 exist).
+    Avx512: VaesAvx512Token, Avx512Token;
+}

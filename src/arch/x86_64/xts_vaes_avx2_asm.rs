@@ -101,7 +101,8 @@ impl Twin {
     /// wipes its own frame) and the vector registers.
     #[inline(always)]
     pub(crate) fn burn(self) {
-        use crate::wipe::{depth, stack_avx};
+        use crate::arch::x86_64::wipe::stack_avx;
+        use crate::wipe::depth;
         stack_avx::<{ depth([672, 672, 672, 672, 736, 3712]) }>(self.0);
     }
 }

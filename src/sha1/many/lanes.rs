@@ -3,13 +3,15 @@
 #![forbid(unsafe_code)]
 
 use super::{IV, Kernel, Sha1Many, sequential};
+use crate::arch::Sha1;
 use crate::arch::x86_64::sha_ni;
 #[cfg(simdcrypt_asm)]
 use crate::arch::x86_64::sha1_shani_asm;
+use crate::arch::x86_64::{sha1_avx2 as avx2, sha1_avx512 as avx512};
 #[cfg(simdcrypt_asm)]
 use crate::cpu::ShaNiToken;
 use crate::cpu::{Avx2Token, Avx512Token};
-use crate::sha1::{avx2, avx512, digest_bytes, pad_into};
+use crate::sha1::{digest_bytes, pad_into};
 
 /// From this many messages on, the AVX-512 backend starts on sixteen lanes (zmm); it moves
 /// to eight (ymm) once no message is left to start and fewer than this many are busy:
@@ -209,13 +211,16 @@ impl ShaNiPair {
     /// The two-stream kernel of `imp`'s backend, if it has one. Every kernel is named (no
     /// wildcard arm): a new one does not compile until it says here whether it has one.
     fn of(imp: Kernel) -> Option<ShaNiPair> {
-        match imp {
-            Kernel::ShaNi(t) => Some(ShaNiPair::Intrinsics(t)),
+        let Kernel::Simd(k) = imp else {
+            return None;
+        };
+        match k {
+            Sha1::ShaNi(t) => Some(ShaNiPair::Intrinsics(t)),
             #[cfg(simdcrypt_asm)]
-            Kernel::ShaNiAsm(t) => Some(ShaNiPair::Asm(t.token())),
-            Kernel::Portable | Kernel::Ssse3(_) | Kernel::Avx2(_) | Kernel::Avx512(_) => None,
+            Sha1::ShaNiAsm(t) => Some(ShaNiPair::Asm(t.token())),
+            Sha1::Ssse3(_) | Sha1::Avx2(_) | Sha1::Avx512(_) => None,
             #[cfg(simdcrypt_asm)]
-            Kernel::Avx2Asm(_) => None,
+            Sha1::Avx2Asm(_) => None,
         }
     }
 
@@ -313,15 +318,38 @@ fn one_stream_below(count: usize, [four, eight, sixteen]: [usize; 3]) -> usize {
 
 /// Every message on SHA-NI alone (or `single`, if that is not SHA-NI): as two interleaved
 /// streams where the row says pairs, else one after another on the one-shot path.
-pub(super) fn one_stream(single: Kernel, tune: Sha1Many, inputs: &[&[u8]], out: &mut [[u8; 20]]) {
+fn one_stream(single: Kernel, tune: Sha1Many, inputs: &[&[u8]], out: &mut [[u8; 20]]) {
     match ShaNiPair::of(single).filter(|_| tune.pairs) {
         Some(pair) => drive_pair(&mut Pool::new(), inputs, &mut 0, out, pair),
         None => sequential(single, inputs, out),
     }
 }
 
+/// Hashes on `lanes`' multi-lane kernel (if it has one), finishing stragglers on `single`.
+/// Every kernel is named (no wildcard arm): a new one does not compile until it says here
+/// how it hashes many messages.
+pub(super) fn run(
+    lanes: Sha1,
+    single: Kernel,
+    tune: Sha1Many,
+    inputs: &[&[u8]],
+    out: &mut [[u8; 20]],
+) {
+    match lanes {
+        Sha1::Avx2(t) => avx2_lanes(t, single, tune, inputs, out),
+        Sha1::Avx512(t) => avx512_lanes(t, single, tune, inputs, out),
+        // SHA-NI without AVX2 (or asked for by name): no lanes.
+        Sha1::ShaNi(_) => one_stream(single, tune, inputs, out),
+        #[cfg(simdcrypt_asm)]
+        Sha1::ShaNiAsm(_) => one_stream(single, tune, inputs, out),
+        Sha1::Ssse3(_) => sequential(single, inputs, out),
+        #[cfg(simdcrypt_asm)]
+        Sha1::Avx2Asm(_) => sequential(single, inputs, out),
+    }
+}
+
 /// Many messages on eight AVX2 lanes.
-pub(super) fn avx2(
+fn avx2_lanes(
     t: Avx2Token,
     single: Kernel,
     tune: Sha1Many,
@@ -345,7 +373,7 @@ pub(super) fn avx2(
 
 /// Many messages on sixteen AVX-512 lanes while more than eight are in flight, then on
 /// eight.
-pub(super) fn avx512(
+fn avx512_lanes(
     t: Avx512Token,
     single: Kernel,
     tune: Sha1Many,
@@ -387,4 +415,23 @@ pub(super) fn avx512(
         |s, b, _| avx512::compress8(t, s, b),
     );
     finish(&mut pool, single, tune, out);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hand_over_by_count() {
+        let rows = [384, 256, 128];
+        assert_eq!(one_stream_below(0, rows), 0);
+        assert_eq!(one_stream_below(1, rows), 384);
+        assert_eq!(one_stream_below(4, rows), 384);
+        assert_eq!(one_stream_below(5, rows), 256);
+        assert_eq!(one_stream_below(8, rows), 256);
+        assert_eq!(one_stream_below(9, rows), 128);
+        assert_eq!(one_stream_below(16, rows), 128);
+        assert_eq!(one_stream_below(17, rows), 0);
+        assert_eq!(one_stream_below(4, [0; 3]), 0);
+    }
 }

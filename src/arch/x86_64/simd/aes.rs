@@ -13,9 +13,10 @@
 
 use core::arch::x86_64::*;
 
+use crate::arch::x86_64::wipe::{stack_avx, stack_avx512};
 use crate::cpu::{AesNiToken, VaesAvx2Token, VaesAvx512Token};
 use crate::vector::{AesVec, Job, Keys, Site};
-use crate::wipe::{depth, stack, stack_avx, stack_avx512};
+use crate::wipe::{depth, stack};
 
 /// The block at `p`, as two 8-byte loads. A block made with `u128` arithmetic in
 /// general-purpose registers (an XTS sector's tweak) is stored as two 8-byte halves; one

@@ -15,7 +15,7 @@
 //! then eight. The `avx512` backend's one-stream kernel is avx2.rs's schedule kernel
 //! compiled with AVX-512 VL (`avx2::compress_avx512`).
 
-use super::avx2;
+use crate::arch::x86_64::sha1_avx2 as avx2;
 use crate::arch::x86_64::simd::u32x::{U32x8Vl, U32x16};
 use crate::cpu::Avx512Token;
 

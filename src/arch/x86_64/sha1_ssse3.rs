@@ -20,9 +20,9 @@
 // The schedule reads as its index recurrence.
 #![allow(clippy::needless_range_loop)]
 
-use super::soft::{self, K};
 use crate::arch::x86_64::simd::u32x::{Blocks4, U32x4};
 use crate::cpu::Ssse3Token;
+use crate::sha1::soft::{self, K};
 
 /// Step `j` (0..20) of a group's schedule: `V[j]` and `WK[4j..4j+4] = V[j] + K[j / 5]`.
 #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]

@@ -24,10 +24,10 @@
 // The lanes read as their index recurrences.
 #![allow(clippy::needless_range_loop)]
 
-use super::soft::K;
-use super::ssse3;
+use crate::arch::x86_64::sha1_ssse3 as ssse3;
 use crate::arch::x86_64::simd::u32x::{Lanes, U32x, U32x8};
 use crate::cpu::{Avx2Token, Avx512Token};
+use crate::sha1::soft::K;
 
 #[inline(never)]
 #[target_feature(enable = "avx2,bmi1,bmi2")]
