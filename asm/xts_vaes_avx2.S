@@ -1,5 +1,5 @@
 // AES-XTS (IEEE 1619) data-unit kernel on VAES + VPCLMULQDQ with 256-bit registers.
-// Hand-written twin of the intrinsics kernel in src/xts/vaes_avx2.rs.
+// Hand-written twin of the intrinsics kernel in src/xts/kernel.rs on 256-bit registers.
 //
 //   void <prefix>xts_vaes_avx2_encrypt(const u8 *keys, size_t rounds, const u8 t0[16],
 //                                      const u8 *src, u8 *dst, size_t len);

@@ -13,18 +13,19 @@
 //!                      where this CPU or build has no token for it
 //! ```
 //!
-//! A row names a kernel variant, and the variant's field is the token (`aes::Kernel::AesNi` takes
-//! an `AesNiToken`), so a backend's token is written once, in the variant; a row whose
-//! variant takes a token other than its backend's is a compile error (`Table::new`
-//! compares their features). Every keyed type's `with_backend`, `available_backends` and
+//! The tables are in `src/dispatch/tables.rs`, one per algorithm. A row names a kernel
+//! constructor, whose argument is the token (`aes::Kernel::Xmm` takes an `AesNiToken`),
+//! so a backend's token is written once, in the kernel; a row whose kernel takes a token
+//! other than its backend's is a compile error (`Table::new` compares their features). Every keyed type's `with_backend`, `available_backends` and
 //! `implemented_backends` are one call into its [`Table`] (`select`, `available`,
 //! `implemented`), `new` is `with_backend(auto())`, and the kernel it keeps carries its
 //! token down to the `#[target_feature]` entry.
 //!
 //! A new backend needs:
-//! 1. its kernels: for the AES modes its vector impl, which the generic bodies take, for
-//!    SHA-1 its kernel file; `#[target_feature]` entries that take its token; the variant
-//!    in each algorithm's kernel enum and its arm where that enum calls the kernels;
+//! 1. its kernels: for the AES modes its vector type (`crate::vector::AesVec`, with its
+//!    `#[target_feature]` entry and its wipe) and a variant of the width handle
+//!    (`crate::aes::Kernel`) with its arm in `Kernel::run`; for SHA-1 its kernel file and a
+//!    variant of the architecture's SHA-1 kernels (`crate::arch::Sha1`);
 //! 2. its token in `crate::cpu` (an existing one when it uses the same instructions, as
 //!    the assembly twins do);
 //! 3. its `Backend` variant with its row in [`BACKENDS`], and one row in the table of each

@@ -39,7 +39,7 @@ pub(crate) struct Row {
 pub(crate) struct Tuning {
     /// How `sha1_many` shares its messages between vector lanes and SHA-NI.
     pub(crate) sha1_many: Sha1Many,
-    /// Where the SHA-NI intrinsics compute the message schedule (`sha1::shani::Form`).
+    /// Where the SHA-NI intrinsics compute the message schedule (`crate::arch::x86_64::sha_ni::Form`).
     pub(crate) sha_ni_schedule: ShaNiSchedule,
     /// How the zmm XTS kernel's multi-unit loop makes each unit's first tweaks.
     pub(crate) fresh_tweaks: FreshTweaks,

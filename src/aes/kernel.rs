@@ -1,6 +1,6 @@
-//! The AES block kernel (ECB), written once over [`AesVec`] (`L` blocks per register);
-//! the backend files (`aesni`, `vaes_avx2`, `vaes_avx512`) are its `#[target_feature]`
-//! entries.
+//! The AES block kernel (ECB), written once over [`AesVec`] (`L` blocks per register):
+//! the width handle (`crate::aes::Kernel::run`) runs it in each width's
+//! `#[target_feature]` entry ([`AesVec::enter`]).
 //!
 //! ```text
 //! for each group of 8 registers (8 L blocks), then a group of 4, then one of 1 to 4

@@ -6,10 +6,10 @@
 //! encrypt: C[i] = E(P[i] ^ C[i-1]), C[-1] = IV      (a chain: latency-bound)
 //! decrypt: P[i] = D(C[i]) ^ C[i-1]                  (independent: throughput-bound)
 //! ```
-//! Three kernels, each written once over the AES vector trait in `kernel.rs` (the
-//! backend files are their `#[target_feature]` entries): the chained encryption of one
-//! stream, the parallel decryption, and the interleaved encryption of several streams
-//! (lanes).
+//! Three jobs, each written once over the AES vector trait in `kernel.rs`, which the
+//! width handle (`crate::aes::Kernel::run`) runs in the width's `#[target_feature]`
+//! entry: the chained encryption of one stream, the parallel decryption, and the
+//! interleaved encryption of several streams (lanes).
 //!
 //! ```
 //! let cbc = simdcrypt::cbc::Cbc::new(&[7u8; 16])?;

@@ -130,7 +130,7 @@ pub(crate) fn stitches(ks: &KeySchedule) -> bool {
 /// The round-count dispatch, the one `match` on a key's round count in the crate: the
 /// stitch places each of the `4R` AES rounds of a group between SHA-1 steps at compile
 /// time, so it is a copy per round count, where the mode kernels take the count at run
-/// time (`crate::vector::rounds_from`). Copies for 10 and 14 rounds only (AES-128 and
+/// time (`crate::vector::AesVec::rounds`). Copies for 10 and 14 rounds only (AES-128 and
 /// AES-256, the keys of the TLS and IPsec suites, as OpenSSL's stitched ciphers): an
 /// AES-192 key runs CBC and SHA-1 one after the other ([`stitches`]), which keeps a
 /// third of the crate's largest kernels out of every build. Calls `f` with the round
