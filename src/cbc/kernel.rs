@@ -24,8 +24,8 @@
 
 use core::ptr::null_mut;
 
-use super::soft::{self, Lane};
-use super::{LaneKernel, many};
+use super::lanes::{Lane, LaneKernel, many};
+use super::soft;
 use crate::block::{Block, KeySchedule};
 use crate::vector::{
     AesVec, AtUse, Group, Job, Keys, Regs, Site, each_group, each_group_rest, middle_rounds,

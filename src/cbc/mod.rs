@@ -32,8 +32,8 @@ use crate::dispatch;
 use alloc::vec::Vec;
 
 mod kernel;
+mod lanes;
 mod soft;
-use soft::Lane;
 
 /// CBC's kernels on the AArch64 check vector (`crate::arch::aarch64`): one stream each
 /// way, and the interleaved streams.
@@ -496,55 +496,6 @@ impl Cbc {
         }
         self.aes.kernel().run(kernel::Many(&self.aes.ks, ivs, bufs));
         Ok(())
-    }
-}
-
-/// A kernel over lanes of streams, which [`many`] drives: `steps` blocks of each lane.
-pub(crate) trait LaneKernel {
-    fn lanes(&self, lanes: &mut [Lane<'_>], steps: usize);
-}
-
-/// How many streams [`many`] juggles at once (it refills lanes from these).
-const WINDOW: usize = 64;
-
-/// Drives a lane kernel over many streams (validated: block multiples, equal counts).
-///
-/// Up to `L` unfinished streams run together for as many steps (blocks) as the shortest of
-/// them has left; then finished streams drop out and waiting ones take their lanes.
-#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-fn many<const L: usize>(ivs: &mut [Block], bufs: &mut [&mut [u8]], kernel: &impl LaneKernel) {
-    for (ivw, bufw) in ivs.chunks_mut(WINDOW).zip(bufs.chunks_mut(WINDOW)) {
-        let mut pos = [0usize; WINDOW];
-        loop {
-            let mut lanes: [Lane<'_>; L] = core::array::from_fn(|_| Lane::default());
-            let mut which = [0usize; L];
-            let mut n = 0;
-            let mut steps = usize::MAX;
-            for (i, (b, &p)) in bufw.iter_mut().zip(pos.iter()).enumerate() {
-                if n == L {
-                    break;
-                }
-                let rest = &mut b.as_chunks_mut::<16>().0[p..];
-                if rest.is_empty() {
-                    continue;
-                }
-                steps = steps.min(rest.len());
-                lanes[n] = Lane {
-                    iv: ivw[i],
-                    data: rest,
-                };
-                which[n] = i;
-                n += 1;
-            }
-            if n == 0 {
-                break;
-            }
-            kernel.lanes(&mut lanes[..n], steps);
-            for (lane, &i) in lanes[..n].iter().zip(&which) {
-                ivw[i] = lane.iv;
-                pos[i] += steps;
-            }
-        }
     }
 }
 

@@ -12,16 +12,8 @@
 
 use zeroize::Zeroize;
 
+use super::lanes::{Lane, LaneKernel};
 use crate::aes::{Block, KeySchedule, soft};
-
-/// One stream of `Cbc::encrypt_many` while a kernel runs (this one or a SIMD one): its
-/// chaining value and the blocks still to encrypt (at least as many as the kernel's step
-/// count).
-#[derive(Default)]
-pub(crate) struct Lane<'a> {
-    pub(crate) iv: Block,
-    pub(crate) data: &'a mut [Block],
-}
 
 fn xor(a: &Block, b: &Block) -> Block {
     core::array::from_fn(|i| a[i] ^ b[i])
@@ -63,7 +55,7 @@ pub(crate) fn decrypt(ks: &KeySchedule, iv: &mut Block, blocks: &mut [Block]) {
 /// [`encrypt_lanes`] under a key schedule, for `super::many`.
 pub(crate) struct Lanes<'a>(pub(crate) &'a KeySchedule);
 
-impl super::LaneKernel for Lanes<'_> {
+impl LaneKernel for Lanes<'_> {
     fn lanes(&self, l: &mut [Lane<'_>], steps: usize) {
         encrypt_lanes(self.0, l, steps);
     }

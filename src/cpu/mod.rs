@@ -25,7 +25,7 @@ use core::sync::atomic::{AtomicU32, Ordering};
 
 /// The feature set and the CPU's signature: plain data, a leaf that the architecture's
 /// detection fills in.
-mod features;
+pub(crate) mod features;
 pub use features::{Features, Signature, Vendor};
 
 /// Marks the cached word as filled in.

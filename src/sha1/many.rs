@@ -35,21 +35,17 @@ use crate::{Backend, Error};
 #[cfg(simdcrypt_x86_64)]
 mod lanes;
 
-/// One message after another on a single-stream kernel, each on the one-shot path of
-/// [`crate::sha1()`].
-pub(crate) fn sequential(imp: Kernel, inputs: &[&[u8]], out: &mut [[u8; 20]]) {
-    for (m, o) in inputs.iter().zip(out.iter_mut()) {
-        *o = digest_from(imp, IV, 0, m);
-    }
-}
-
 /// Hashes on `lanes`' multi-lane kernel (if it has one), finishing stragglers on `single`.
 /// Every kernel is named (no wildcard arm): a new one does not compile until it says here
 /// how it hashes many messages.
 fn run(lanes: Kernel, single: Kernel, tune: Sha1Many, inputs: &[&[u8]], out: &mut [[u8; 20]]) {
     let _ = tune; // (read on x86-64 only)
     match lanes {
-        Kernel::Portable => sequential(single, inputs, out),
+        Kernel::Portable => {
+            for (m, o) in inputs.iter().zip(out.iter_mut()) {
+                *o = digest_from(single, IV, 0, m);
+            }
+        }
         #[cfg(simdcrypt_x86_64)]
         Kernel::Simd(k) => lanes::run(k, single, tune, inputs, out),
     }

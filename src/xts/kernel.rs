@@ -326,23 +326,8 @@ impl<const DEC: bool> Job for One<'_, DEC> {
 /// `T = E_k2(t)`, two serial blocks on the single-block registers, the round keys read
 /// where used: no vector set-up (the wide kernels' short form spent about 60 ns on a
 /// 16-byte unit on Zen 3, RustCrypto 48).
-pub(crate) struct OneBlock<'a, const DEC: bool>(One<'a, DEC>);
-
-impl<'a, const DEC: bool> OneBlock<'a, DEC> {
-    /// # Safety
-    /// As [`One::new`], for 16 bytes.
-    pub(crate) unsafe fn new(
-        k1: &'a KeySchedule,
-        k2: &'a KeySchedule,
-        t: &'a Block,
-        src: Option<&'a [u8]>,
-        dst: &'a mut [u8],
-    ) -> Self {
-        debug_assert_eq!(dst.len(), 16);
-        // SAFETY: the caller's contract.
-        OneBlock(unsafe { One::new(k1, k2, t, src, dst) })
-    }
-}
+/// Made from a [`One`] of 16 bytes.
+pub(crate) struct OneBlock<'a, const DEC: bool>(pub(crate) One<'a, DEC>);
 
 impl<const DEC: bool> Job for OneBlock<'_, DEC> {
     type Out = ();
@@ -362,6 +347,7 @@ impl<const DEC: bool> Job for OneBlock<'_, DEC> {
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn run<V: AesVec, const SHORT: bool>(self, tok: V::Token) {
         let One { k1, k2, t, io } = self.0;
+        debug_assert_eq!(io.len, 16);
         let tw = V::splat_reg(tok, V::one(tok).encrypt_tweak(k2, t));
         // SAFETY: 16 bytes each way, equal or disjoint (`One::new`); `V` holds one block
         // (`MAX_LANES` 1).

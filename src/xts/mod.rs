@@ -779,10 +779,14 @@ impl Xts {
             // SAFETY (each arm): one unit of `unit == dst.len()` bytes, in range (checked);
             // `src` (if any) has its length; both keys have one round count.
             match self.kernel {
-                Kernel::Aes(k) if unit == MIN_UNIT => {
-                    k.run(unsafe { kernel::OneBlock::<DEC>::new(k1, k2, &t, src, dst) })
+                Kernel::Aes(k) => {
+                    let one = unsafe { kernel::One::<DEC>::new(k1, k2, &t, src, dst) };
+                    if unit == MIN_UNIT {
+                        k.run(kernel::OneBlock(one));
+                    } else {
+                        k.run(one);
+                    }
                 }
-                Kernel::Aes(k) => k.run(unsafe { kernel::One::<DEC>::new(k1, k2, &t, src, dst) }),
                 #[cfg(all(simdcrypt_asm, feature = "xts"))]
                 Kernel::Asm(a) => {
                     unsafe { a.unit::<DEC>(k1, k2, &t, src, dst) };
@@ -970,8 +974,14 @@ pub(crate) fn neon_check(t: crate::arch::aarch64::NeonAesToken, ks: &KeySchedule
         kernel::Units::<true>::new(ks, &tweak, None, data, len, FreshTweaks::Shifts)
             .run::<Neon, false>(t);
         if len >= 16 {
-            kernel::OneBlock::<false>::new(ks, ks, &tweak[0], None, &mut data[..16])
-                .run::<Neon, false>(t);
+            kernel::OneBlock(kernel::One::<false>::new(
+                ks,
+                ks,
+                &tweak[0],
+                None,
+                &mut data[..16],
+            ))
+            .run::<Neon, false>(t);
         }
     }
     let mut tw = [[0u8; 16]; 4];

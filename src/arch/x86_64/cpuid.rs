@@ -2,7 +2,7 @@
 //! caches them) and the CPU's signature (`crate::cpu::signature`): the one place that
 //! reads CPUID.
 
-use crate::cpu::{Features, Signature, Vendor};
+use crate::cpu::features::{Features, Signature, Vendor};
 
 #[allow(unused_unsafe)] // `__cpuid` is an `unsafe fn` before Rust 1.94 (MSRV 1.89)
 pub(crate) fn probe() -> Features {

@@ -2,16 +2,17 @@
 //! register of lanes, the hand-over to fewer lanes, and to one stream at the end.
 #![forbid(unsafe_code)]
 
-use super::{IV, Kernel, Sha1Many, sequential};
 use crate::arch::Sha1;
 use crate::arch::x86_64::sha_ni;
 #[cfg(simdcrypt_asm)]
 use crate::arch::x86_64::sha1_shani_asm;
 use crate::arch::x86_64::{sha1_avx2 as avx2, sha1_avx512 as avx512};
+use crate::cpu::Avx512Token;
 #[cfg(simdcrypt_asm)]
 use crate::cpu::ShaNiToken;
-use crate::cpu::{Avx2Token, Avx512Token};
+use crate::sha1::{IV, Kernel, digest_from};
 use crate::sha1::{digest_bytes, pad_into};
+use crate::tuning::Sha1Many;
 
 /// From this many messages on, the AVX-512 backend starts on sixteen lanes (zmm); it moves
 /// to eight (ymm) once no message is left to start and fewer than this many are busy:
@@ -335,9 +336,29 @@ pub(super) fn run(
     inputs: &[&[u8]],
     out: &mut [[u8; 20]],
 ) {
+    // Below this many busy lanes one stream is faster (measured), where that stream is
+    // SHA-NI or another kernel: than eight AVX2 lanes (SHA-NI takes over sooner, being
+    // the faster one stream); than AVX-512's lanes, below four busy ymm lanes for SHA-NI,
+    // while a single busy lane runs as fast as one AVX-512 stream.
+    let [sha_ni, other] = match lanes {
+        Sha1::Avx2(_) => [5, 3],
+        _ => [4, 2],
+    };
+    let finish_below = if ShaNiPair::of(single).is_some() {
+        sha_ni
+    } else {
+        other
+    };
     match lanes {
-        Sha1::Avx2(t) => avx2_lanes(t, single, tune, inputs, out),
-        Sha1::Avx512(t) => avx512_lanes(t, single, tune, inputs, out),
+        Sha1::Avx2(_) | Sha1::Avx512(_)
+            if one_stream_instead(single, inputs, finish_below, tune) =>
+        {
+            one_stream(single, tune, inputs, out)
+        }
+        Sha1::Avx2(t) => drive_all::<8>(inputs, out, finish_below, (single, tune), |s, b, _| {
+            avx2::compress8(t, s, b)
+        }),
+        Sha1::Avx512(t) => avx512_lanes(t, single, tune, inputs, out, finish_below),
         // SHA-NI without AVX2 (or asked for by name): no lanes.
         Sha1::ShaNi(_) => one_stream(single, tune, inputs, out),
         #[cfg(simdcrypt_asm)]
@@ -348,48 +369,16 @@ pub(super) fn run(
     }
 }
 
-/// Many messages on eight AVX2 lanes.
-fn avx2_lanes(
-    t: Avx2Token,
-    single: Kernel,
-    tune: Sha1Many,
-    inputs: &[&[u8]],
-    out: &mut [[u8; 20]],
-) {
-    // Below this many busy lanes one stream is faster than eight AVX2 lanes
-    // (measured; SHA-NI is the faster one stream, so it takes over sooner).
-    let finish_below = if ShaNiPair::of(single).is_some() {
-        5
-    } else {
-        3
-    };
-    if one_stream_instead(single, inputs, finish_below, tune) {
-        return one_stream(single, tune, inputs, out);
-    }
-    drive_all::<8>(inputs, out, finish_below, (single, tune), |s, b, _| {
-        avx2::compress8(t, s, b)
-    })
-}
-
 /// Many messages on sixteen AVX-512 lanes while more than eight are in flight, then on
-/// eight.
+/// eight, the last `finish_below` on `single`.
 fn avx512_lanes(
     t: Avx512Token,
     single: Kernel,
     tune: Sha1Many,
     inputs: &[&[u8]],
     out: &mut [[u8; 20]],
+    finish_below: usize,
 ) {
-    // Below four busy ymm lanes SHA-NI is faster; a single busy lane runs as fast
-    // as one AVX-512 stream (measured).
-    let finish_below = if ShaNiPair::of(single).is_some() {
-        4
-    } else {
-        2
-    };
-    if one_stream_instead(single, inputs, finish_below, tune) {
-        return one_stream(single, tune, inputs, out);
-    }
     let mut next = 0;
     // (Sixteen lanes' pool only where they run: a pool is about 3 KiB to set up.)
     let mut pool = if inputs.len() >= SIXTEEN_FROM {
@@ -415,6 +404,14 @@ fn avx512_lanes(
         |s, b, _| avx512::compress8(t, s, b),
     );
     finish(&mut pool, single, tune, out);
+}
+
+/// One message after another on a single-stream kernel, each on the one-shot path of
+/// [`crate::sha1()`].
+fn sequential(imp: Kernel, inputs: &[&[u8]], out: &mut [[u8; 20]]) {
+    for (m, o) in inputs.iter().zip(out.iter_mut()) {
+        *o = digest_from(imp, IV, 0, m);
+    }
 }
 
 #[cfg(test)]

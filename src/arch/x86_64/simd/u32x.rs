@@ -137,34 +137,44 @@ impl U32x4 {
     }
 }
 
+/// `splat` and the lane-wise `add`, `xor`, `and`, `or`, each one intrinsic. (The impl's
+/// SAFETY comment says why its intrinsics run: a value, or the token, proves the CPU has
+/// them.)
+macro_rules! lanewise {
+    ($tok:ty: $set1:ident, $add:ident, $xor:ident, $and:ident, $or:ident) => {
+        #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+        fn splat(_: $tok, x: u32) -> Self {
+            // SAFETY: see the impl.
+            Self(unsafe { $set1(x as i32) })
+        }
+        #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+        fn add(self, o: Self) -> Self {
+            // SAFETY: see the impl.
+            Self(unsafe { $add(self.0, o.0) })
+        }
+        #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+        fn xor(self, o: Self) -> Self {
+            // SAFETY: see the impl.
+            Self(unsafe { $xor(self.0, o.0) })
+        }
+        #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+        fn and(self, o: Self) -> Self {
+            // SAFETY: see the impl.
+            Self(unsafe { $and(self.0, o.0) })
+        }
+        #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+        fn or(self, o: Self) -> Self {
+            // SAFETY: see the impl.
+            Self(unsafe { $or(self.0, o.0) })
+        }
+    };
+}
+
 impl U32x for U32x4 {
     type Token = Ssse3Token;
 
-    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    fn splat(_: Ssse3Token, x: u32) -> Self {
-        // SAFETY: SSE2 is part of x86-64.
-        Self(unsafe { _mm_set1_epi32(x as i32) })
-    }
-    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    fn add(self, o: Self) -> Self {
-        // SAFETY: SSE2 is part of x86-64.
-        Self(unsafe { _mm_add_epi32(self.0, o.0) })
-    }
-    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    fn xor(self, o: Self) -> Self {
-        // SAFETY: SSE2 is part of x86-64.
-        Self(unsafe { _mm_xor_si128(self.0, o.0) })
-    }
-    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    fn and(self, o: Self) -> Self {
-        // SAFETY: SSE2 is part of x86-64.
-        Self(unsafe { _mm_and_si128(self.0, o.0) })
-    }
-    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    fn or(self, o: Self) -> Self {
-        // SAFETY: SSE2 is part of x86-64.
-        Self(unsafe { _mm_or_si128(self.0, o.0) })
-    }
+    // SAFETY (`lanewise!`): SSE2 is part of x86-64.
+    lanewise!(Ssse3Token: _mm_set1_epi32, _mm_add_epi32, _mm_xor_si128, _mm_and_si128, _mm_or_si128);
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn rol<const L: i32, const R: i32>(self) -> Self {
         const { assert!(L + R == 32) };
@@ -253,31 +263,8 @@ impl U32x for U32x8 {
 
     // SAFETY (every block in this impl): a `U32x8` is made only with an `Avx2Token`: the
     // CPU has AVX2.
-    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    fn splat(_: Avx2Token, x: u32) -> Self {
-        // SAFETY: the token proves AVX.
-        Self(unsafe { _mm256_set1_epi32(x as i32) })
-    }
-    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    fn add(self, o: Self) -> Self {
-        // SAFETY: see the impl.
-        Self(unsafe { _mm256_add_epi32(self.0, o.0) })
-    }
-    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    fn xor(self, o: Self) -> Self {
-        // SAFETY: see the impl.
-        Self(unsafe { _mm256_xor_si256(self.0, o.0) })
-    }
-    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    fn and(self, o: Self) -> Self {
-        // SAFETY: see the impl.
-        Self(unsafe { _mm256_and_si256(self.0, o.0) })
-    }
-    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    fn or(self, o: Self) -> Self {
-        // SAFETY: see the impl.
-        Self(unsafe { _mm256_or_si256(self.0, o.0) })
-    }
+    lanewise!(Avx2Token: _mm256_set1_epi32, _mm256_add_epi32, _mm256_xor_si256, _mm256_and_si256,
+        _mm256_or_si256);
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn rol<const L: i32, const R: i32>(self) -> Self {
         const { assert!(L + R == 32) };
@@ -497,31 +484,8 @@ impl U32x for U32x16 {
 
     // SAFETY (every block in this impl): a `U32x16` is made only with an `Avx512Token`:
     // the CPU has AVX-512 F.
-    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    fn splat(_: Avx512Token, x: u32) -> Self {
-        // SAFETY: the token proves AVX-512 F.
-        Self(unsafe { _mm512_set1_epi32(x as i32) })
-    }
-    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    fn add(self, o: Self) -> Self {
-        // SAFETY: see the impl.
-        Self(unsafe { _mm512_add_epi32(self.0, o.0) })
-    }
-    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    fn xor(self, o: Self) -> Self {
-        // SAFETY: see the impl.
-        Self(unsafe { _mm512_xor_si512(self.0, o.0) })
-    }
-    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    fn and(self, o: Self) -> Self {
-        // SAFETY: see the impl.
-        Self(unsafe { _mm512_and_si512(self.0, o.0) })
-    }
-    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    fn or(self, o: Self) -> Self {
-        // SAFETY: see the impl.
-        Self(unsafe { _mm512_or_si512(self.0, o.0) })
-    }
+    lanewise!(Avx512Token: _mm512_set1_epi32, _mm512_add_epi32, _mm512_xor_si512, _mm512_and_si512,
+        _mm512_or_si512);
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn rol<const L: i32, const R: i32>(self) -> Self {
         const { assert!(L + R == 32) };
