@@ -226,7 +226,7 @@ impl BaseKey {
         // `derive`'s frame: the derived keys' `CbcHmacSha1` and `HmacSha1Key` are made there
         // and moved into the value (the leak tests found Ke's round keys and Ki's and Kc's
         // HMAC states there); the kernels' frames below it are wiped inside.
-        wipe::stack::<{ wipe::depth([2048, 2064, 2064, 2512, 1952, 6752]) }>();
+        wipe::stack::<{ wipe::depth([2048, 2064, 2064, 2512, 1952, 6784]) }>();
         keys
     }
 

@@ -682,7 +682,7 @@ pub(crate) fn burn(site: Site) {
         Site::CbcDecrypt => stack::<{ depth([2112, 2256, 2304, 2160, 2608, 4368]) }>(),
         Site::CbcMany => stack::<{ depth([1712, 2848, 2912, 2816, 3200, 6336]) }>(),
         Site::XtsOne | Site::XtsBlock | Site::XtsMany => {
-            stack::<{ depth([3808, 3936, 3936, 3920, 4208, 6800]) }>()
+            stack::<{ depth([3808, 3984, 4016, 4000, 4304, 7216]) }>()
         }
     }
 }

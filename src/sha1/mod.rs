@@ -61,7 +61,7 @@ impl Kernel {
     pub(crate) fn burn_stack(self) {
         use crate::wipe::{depth, stack};
         match self {
-            Kernel::Portable => stack::<{ depth([1040, 1008, 1360, 1376, 1376, 4320]) }>(),
+            Kernel::Portable => stack::<{ depth([1056, 1008, 1376, 1376, 1376, 4336]) }>(),
             #[cfg(simdcrypt_x86_64)]
             Kernel::Simd(k) => k.burn_stack(),
         }
@@ -75,7 +75,7 @@ impl Kernel {
     pub(crate) fn burn_one_shot(self) {
         use crate::wipe::{depth, stack};
         match self {
-            Kernel::Portable => stack::<{ depth([1504, 1472, 1824, 1840, 1808, 5744]) }>(),
+            Kernel::Portable => stack::<{ depth([1504, 1472, 1824, 1856, 1808, 5904]) }>(),
             #[cfg(simdcrypt_x86_64)]
             Kernel::Simd(k) => k.burn_one_shot(),
         }

@@ -38,12 +38,12 @@ impl Sha1 {
     #[inline(always)]
     pub(crate) fn burn_stack(self) {
         match self {
-            Sha1::Ssse3(_) => stack::<{ depth([1696, 1728, 1824, 1808, 1872, 7920]) }>(),
-            Sha1::Avx2(t) => stack_avx::<{ depth([2784, 2928, 2944, 2944, 3088, 11200]) }>(t),
-            Sha1::Avx512(t) => stack_avx512::<{ depth([2784, 2960, 2992, 2992, 3088, 11232]) }>(t),
+            Sha1::Ssse3(_) => stack::<{ depth([1712, 1728, 1824, 1824, 1872, 8160]) }>(),
+            Sha1::Avx2(t) => stack_avx::<{ depth([2784, 2928, 2944, 2960, 3120, 11440]) }>(t),
+            Sha1::Avx512(t) => stack_avx512::<{ depth([2800, 2960, 2992, 2992, 3088, 11472]) }>(t),
             Sha1::ShaNi(_) => stack::<{ depth([768, 736, 672, 688, 1088, 39472]) }>(),
             #[cfg(simdcrypt_asm)]
-            Sha1::Avx2Asm(t) => stack_avx::<{ depth([2000, 1984, 2000, 2016, 2032, 3552]) }>(t),
+            Sha1::Avx2Asm(t) => stack_avx::<{ depth([2016, 1984, 2016, 2016, 2032, 3648]) }>(t),
             #[cfg(simdcrypt_asm)]
             Sha1::ShaNiAsm(_) => stack::<{ depth([816, 816, 816, 832, 1024, 39344]) }>(),
         }
@@ -53,14 +53,14 @@ impl Sha1 {
     #[inline(always)]
     pub(crate) fn burn_one_shot(self) {
         match self {
-            Sha1::Ssse3(_) => stack::<{ depth([2144, 2208, 2288, 2288, 2304, 9648]) }>(),
-            Sha1::Avx2(t) => stack_avx::<{ depth([3232, 3376, 3408, 3424, 3520, 13072]) }>(t),
-            Sha1::Avx512(t) => stack_avx512::<{ depth([3232, 3408, 3456, 3472, 3520, 13104]) }>(t),
+            Sha1::Ssse3(_) => stack::<{ depth([2144, 2208, 2288, 2304, 2304, 9888]) }>(),
+            Sha1::Avx2(t) => stack_avx::<{ depth([3232, 3376, 3408, 3440, 3536, 13312]) }>(t),
+            Sha1::Avx512(t) => stack_avx512::<{ depth([3232, 3408, 3456, 3472, 3520, 13344]) }>(t),
             Sha1::ShaNi(_) => stack::<{ depth([800, 896, 896, 944, 1440, 41200]) }>(),
             #[cfg(simdcrypt_asm)]
-            Sha1::Avx2Asm(t) => stack_avx::<{ depth([2464, 2464, 2464, 2480, 2464, 4976]) }>(t),
+            Sha1::Avx2Asm(t) => stack_avx::<{ depth([2464, 2464, 2464, 2496, 2464, 5200]) }>(t),
             #[cfg(simdcrypt_asm)]
-            Sha1::ShaNiAsm(_) => stack::<{ depth([1216, 1264, 1280, 1296, 1440, 41200]) }>(),
+            Sha1::ShaNiAsm(_) => stack::<{ depth([1216, 1264, 1280, 1312, 1440, 41200]) }>(),
         }
     }
 

@@ -103,7 +103,7 @@ impl Twin {
     pub(crate) fn burn(self) {
         use crate::arch::x86_64::wipe::stack_avx;
         use crate::wipe::depth;
-        stack_avx::<{ depth([672, 672, 672, 672, 736, 3712]) }>(self.0);
+        stack_avx::<{ depth([672, 672, 688, 672, 736, 4160]) }>(self.0);
     }
 }
 
