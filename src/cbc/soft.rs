@@ -52,7 +52,7 @@ pub(crate) fn decrypt(ks: &KeySchedule, iv: &mut Block, blocks: &mut [Block]) {
     *iv = prev;
 }
 
-/// [`encrypt_lanes`] under a key schedule, for `super::many`.
+/// [`encrypt_lanes`] under a key schedule, for `super::lanes::many`.
 pub(crate) struct Lanes<'a>(pub(crate) &'a KeySchedule);
 
 impl LaneKernel for Lanes<'_> {

@@ -78,7 +78,7 @@ pub const MAX_UNIT: usize = 1 << 24;
 /// ```
 pub const MIN_UNIT: usize = 16;
 
-/// How many sectors' tweaks are encrypted per tweak-kernel call (`Kernel::encrypt_tweaks`).
+/// How many sectors' tweaks are encrypted per tweak-kernel call (`kernel::EncryptTweaks`).
 const TWEAK_BATCH: usize = 64;
 /// The tweak batch of calls with at most this many sectors.
 const SMALL_BATCH: usize = 8;

@@ -1,7 +1,8 @@
 //! SHA-1 on AVX-512: sixteen independent messages at once (one per 32-bit lane of a zmm
 //! register, [`compress16`]), and eight at once in ymm registers with the AVX-512 VL
 //! instructions ([`compress8`]). Both are `avx2::lanes`, the multi-lane body (its
-//! pseudo-code is in avx2.rs), over another vector type or compiled with other features:
+//! pseudo-code is in sha1_avx2.rs), over another vector type or compiled with other
+//! features:
 //!
 //! ```text
 //! compress16 = lanes over U32x16 (zmm): W[t] for t < 16 by a 16x16 transpose of the
@@ -12,7 +13,7 @@
 //! ```
 //!
 //! `sha1_many` (many.rs) runs sixteen lanes while more than eight messages are in flight,
-//! then eight. The `avx512` backend's one-stream kernel is avx2.rs's schedule kernel
+//! then eight. The `avx512` backend's one-stream kernel is sha1_avx2.rs's schedule kernel
 //! compiled with AVX-512 VL (`avx2::compress_avx512`).
 
 use crate::arch::x86_64::sha1_avx2 as avx2;

@@ -12,7 +12,7 @@ const fn unrolled(n16: usize) -> usize {
     if n16 <= 32 { n16 } else { n16 % 8 }
 }
 
-/// [`super::stack`]'s stores below the caller's stack pointer, then [`registers`].
+/// [`crate::wipe::stack`]'s stores below the caller's stack pointer, then [`registers`].
 #[inline(always)]
 pub(crate) fn stack_xmm<const BYTES: usize>() {
     // (Up to 512 bytes the stores written out; deeper, the odd ones and then a loop of
@@ -192,7 +192,7 @@ fn high_registers(vl: bool) {
     }
 }
 
-/// [`super::stack_avx`]'s and [`super::stack_avx512`]'s work, for a caller that has proved
+/// [`stack_avx`]'s and [`stack_avx512`]'s work, for a caller that has proved
 /// AVX (and, with `ZMM`, AVX-512 F).
 #[inline(always)]
 #[cfg_attr(test, track_caller)]

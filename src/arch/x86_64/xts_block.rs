@@ -1,6 +1,6 @@
 //! XTS on single blocks with AES-NI: a one-block data unit, the tweak's encryption, and
 //! ciphertext stealing, on xmm registers (the shortest latency) whatever the width of the
-//! unit kernel ([`super::kernel`]) around them.
+//! unit kernel ([`crate::xts::kernel`]) around them.
 
 use core::arch::x86_64::*;
 

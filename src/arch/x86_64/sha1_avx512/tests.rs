@@ -1,4 +1,4 @@
-//! Unit tests of `src/sha1/avx512.rs` (left out of the package).
+//! Unit tests of `src/arch/x86_64/sha1_avx512.rs` (left out of the package).
 
 use super::*;
 use std::vec::Vec;
