@@ -4,7 +4,8 @@
 //! - [`vectors`]: the reader of the repository's known-answer vector files (`vectors/`),
 //!   and hex;
 //! - [`Rng`]: the one deterministic generator of test data;
-//! - [`require`]: what `SIMDCRYPT_REQUIRE` demands, and the per-backend loop built on it;
+//! - [`require`]: what `SIMDCRYPT_REQUIRE` demands, the per-backend loop built on it, and
+//!   [`token_or_skip`], which skips (or fails) a unit test on a CPU without its kernel;
 //! - [`cbc`], [`xts`]: test data and the XTS tweak conventions, spelled out independently
 //!   of the library;
 //! - `strategies` (with the feature `proptest`): proptest strategies for keys and messages;
@@ -47,7 +48,7 @@ pub mod strategies;
 pub mod vectors;
 pub mod xts;
 
-pub use require::{backends_under_test, required};
+pub use require::{backends_under_test, required, token_or_skip};
 pub use vectors::{Record, hex, records, try_hex, try_records, vector_path};
 
 /// splitmix64: deterministic test data without a dependency. The state is public so that a
