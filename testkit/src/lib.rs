@@ -9,6 +9,8 @@
 //! - [`cbc`], [`xts`]: test data and the XTS tweak conventions, spelled out independently
 //!   of the library;
 //! - `strategies` (with the feature `proptest`): proptest strategies for keys and messages;
+//! - `sha1` (with the feature `sha1`): SHA-1 test data, padding and the checks every
+//!   one-stream compression kernel passes, against RustCrypto `sha1`;
 //! - the helpers that name simdcrypt's types, as macros: [`backend_helpers!`] (the
 //!   per-backend loop), [`xts_helpers!`], [`cbc_helpers!`], [`sha1_helpers!`],
 //!   [`cbc_hmac_helpers!`]; and [`with_xts_mode!`], the RustCrypto XTS reference.
@@ -43,6 +45,8 @@ mod helpers;
 
 pub mod cbc;
 pub mod require;
+#[cfg(feature = "sha1")]
+pub mod sha1;
 #[cfg(feature = "proptest")]
 pub mod strategies;
 pub mod vectors;
