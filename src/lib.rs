@@ -126,9 +126,6 @@ mod error;
 pub mod krb5;
 #[cfg(feature = "sha1")]
 pub mod sha1;
-#[cfg(test)]
-#[cfg_attr(not(simdcrypt_asm), allow(dead_code))] // used by the assembly twins' tests
-mod test_util;
 mod tuning;
 mod vector;
 mod wipe;

@@ -754,7 +754,7 @@ pub(crate) mod tests {
 
     #[test]
     fn inv_mix_columns_matches_the_matrix() {
-        let mut rng = crate::test_util::Rng(41);
+        let mut rng = simdcrypt_testkit::Rng(41);
         for _ in 0..2000 {
             let b: Block = rng.bytes(16).try_into().unwrap();
             assert_eq!(inv_mix_columns(&b), inv_mix_columns_ref(&b), "{b:02x?}");

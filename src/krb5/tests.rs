@@ -38,7 +38,7 @@ fn nfold_rfc3961_appendix_a1() {
 /// The rotation of short inputs adds what picking bits one at a time adds.
 #[test]
 fn nfold_rotations_match_bits() {
-    let mut rng = crate::test_util::Rng(3961);
+    let mut rng = simdcrypt_testkit::Rng(3961);
     for k in 1..=16 {
         for n in [1, 5, 8, 16, 21, 32] {
             let input = rng.bytes(k);
@@ -58,7 +58,7 @@ fn nfold_rotations_match_bits() {
 /// blocks, short and long (hashed) passwords, few and several iterations.
 #[test]
 fn pbkdf2_matches_rustcrypto() {
-    let mut rng = crate::test_util::Rng(8018);
+    let mut rng = simdcrypt_testkit::Rng(8018);
     for (pw_len, salt_len, iters, out_len) in [
         (8, 20, 1, 16),
         (65, 3, 2, 32),

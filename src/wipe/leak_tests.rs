@@ -279,7 +279,7 @@ fn run<F: FnOnce()>(call: F) -> (Vec<u8>, [u64; 9]) {
 }
 
 fn bytes(seed: u64, len: usize) -> Vec<u8> {
-    crate::test_util::Rng(seed).bytes(len)
+    simdcrypt_testkit::Rng(seed).bytes(len)
 }
 
 /// [`bytes`], never freed, for the checked calls: a buffer freed at the end of a call

@@ -17,7 +17,7 @@ fn mul_x_carries_out_of_bit_127() {
 /// zmm groups, one to nine and 65 of them.
 #[test]
 fn both_fresh_tweak_forms_agree_with_portable() {
-    use crate::test_util::Rng;
+    use simdcrypt_testkit::Rng;
     let mut rng = Rng(15);
     for key_len in [32, 64] {
         let key = rng.bytes(key_len);

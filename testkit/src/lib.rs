@@ -4,10 +4,13 @@
 //! - [`vectors`]: the reader of the repository's known-answer vector files (`vectors/`),
 //!   and hex;
 //! - [`Rng`]: the one deterministic generator of test data;
-//! - [`require`]: what `SIMDCRYPT_REQUIRE` demands, and the per-backend loop built on it;
+//! - [`require`]: what `SIMDCRYPT_REQUIRE` demands, the per-backend loop built on it, and
+//!   [`token_or_skip`], which skips (or fails) a unit test on a CPU without its kernel;
 //! - [`cbc`], [`xts`]: test data and the XTS tweak conventions, spelled out independently
 //!   of the library;
 //! - `strategies` (with the feature `proptest`): proptest strategies for keys and messages;
+//! - `sha1` (with the feature `sha1`): SHA-1 test data, padding and the checks every
+//!   one-stream compression kernel passes, against RustCrypto `sha1`;
 //! - the helpers that name simdcrypt's types, as macros: [`backend_helpers!`] (the
 //!   per-backend loop), [`xts_helpers!`], [`cbc_helpers!`], [`sha1_helpers!`],
 //!   [`cbc_hmac_helpers!`]; and [`with_xts_mode!`], the RustCrypto XTS reference.
@@ -42,12 +45,14 @@ mod helpers;
 
 pub mod cbc;
 pub mod require;
+#[cfg(feature = "sha1")]
+pub mod sha1;
 #[cfg(feature = "proptest")]
 pub mod strategies;
 pub mod vectors;
 pub mod xts;
 
-pub use require::{backends_under_test, required};
+pub use require::{backends_under_test, required, token_or_skip};
 pub use vectors::{Record, hex, records, try_hex, try_records, vector_path};
 
 /// splitmix64: deterministic test data without a dependency. The state is public so that a

@@ -1,8 +1,8 @@
 //! Unit tests of `src/arch/x86_64/aesni_sha_ni.rs` (left out of the package).
 
 use super::*;
-use crate::sha1::testing::{avx512_token, reference, state};
-use crate::test_util::{Rng, token_or_skip};
+use simdcrypt_testkit::sha1::{reference, state};
+use simdcrypt_testkit::{Rng, token_or_skip};
 
 /// Both forms of the SHA-1 schedule, whichever this CPU's row picks (the public API's
 /// tests run only that one), sealing and opening with each key size the stitch takes
@@ -17,7 +17,11 @@ fn every_schedule_seals_and_opens() {
     let Some(_sha) = token_or_skip(crate::cpu::ShaNiToken::get(), &both, "SHA-NI") else {
         return;
     };
-    let avx512 = avx512_token();
+    let avx512 = token_or_skip(
+        crate::cpu::Avx512Token::get(),
+        &["avx512"],
+        "AVX-512 F/BW/VL",
+    );
     let mut rng = Rng(5);
     let k192 = KeySchedule::new(&[7; 24]).expect("a valid key length");
     assert!(!stitches(&k192), "no 12-round copy of the stitch");

@@ -3,9 +3,15 @@
 use super::*;
 use std::vec::Vec;
 
-use crate::sha1::testing::{avx512_token as token, blocks, reference, state};
 use crate::sha1::{IV as H0, soft};
-use crate::test_util::Rng;
+use simdcrypt_testkit::Rng;
+use simdcrypt_testkit::sha1::{blocks, reference, state};
+
+/// The AVX-512 F/BW/VL token (the `avx512` backend), or `None` where the CPU lacks it
+/// (`token_or_skip`).
+fn token() -> Option<Avx512Token> {
+    simdcrypt_testkit::token_or_skip(Avx512Token::get(), &["avx512"], "AVX-512 F/BW/VL")
+}
 
 /// Every lane of a `L`-lane kernel against the portable compression function (and
 /// RustCrypto's), for block counts 0..=12, unequal per lane (the kernel does the

@@ -4,13 +4,18 @@ use super::*;
 use std::vec::Vec;
 
 use crate::sha1::IV as H0;
-use crate::sha1::testing::{MILLION_A, blocks, digest, pad, reference, sha_ni_token, state};
-use crate::test_util::Rng;
+use simdcrypt_testkit::Rng;
+use simdcrypt_testkit::sha1::{MILLION_A, blocks, check_compress, digest, pad, reference, state};
+
+/// The SHA-NI token, or `None` where the CPU lacks it (`token_or_skip`).
+fn sha_ni_token() -> Option<ShaNiToken> {
+    simdcrypt_testkit::token_or_skip(ShaNiToken::get(), &["sha-ni", "sha-ni-asm"], "SHA-NI")
+}
 
 #[test]
 fn compress_matches_reference() {
     let Some(t) = sha_ni_token() else { return };
-    crate::sha1::testing::check_compress(|s, b| compress(t, s, b));
+    check_compress(|s, b| compress(t, s, b));
 }
 
 #[test]

@@ -2,9 +2,15 @@
 
 use super::*;
 
-use crate::sha1::testing::{avx512_token, blocks, reference, sha_ni_token, state};
 use crate::sha1::{Kernel, digest_from};
-use crate::test_util::Rng;
+use simdcrypt_testkit::sha1::{blocks, reference, state};
+use simdcrypt_testkit::{Rng, token_or_skip};
+
+/// The SHA-NI token (the kernels of `sha-ni` and `sha-ni-asm`), or `None` where the CPU
+/// lacks it (`token_or_skip`).
+fn sha_ni_token() -> Option<ShaNiToken> {
+    token_or_skip(ShaNiToken::get(), &["sha-ni", "sha-ni-asm"], "SHA-NI")
+}
 
 #[test]
 fn the_form_follows_the_row_and_the_cap() {
@@ -36,7 +42,7 @@ fn the_form_follows_the_row_and_the_cap() {
 #[test]
 fn every_schedule_matches_the_reference() {
     let Some(_sha) = sha_ni_token() else { return };
-    let avx512 = avx512_token();
+    let avx512 = token_or_skip(Avx512Token::get(), &["avx512"], "AVX-512 F/BW/VL");
     let mut rng = Rng(11);
     for form in [forms::SHA_UNIT, forms::ROL2, forms::VECTOR] {
         if form == forms::VECTOR && avx512.is_none() {

@@ -3,8 +3,7 @@
 use super::*;
 use crate::aes::{Kernel as AesKernel, KeySchedule};
 use crate::cpu::AesNiToken;
-use crate::test_util::token_or_skip;
-use simdcrypt_testkit::{Rng, records};
+use simdcrypt_testkit::{Rng, records, token_or_skip};
 use std::vec::Vec;
 
 /// The token, or `None` (with a note) where the CPU lacks VAES-AVX2; a hard failure if
