@@ -12,13 +12,13 @@ use crate::cpu::{
 /// A kernel family. Each algorithm implements some of them; see its `available_backends()`.
 ///
 /// ```
-/// use simdcrypt::{Backend, Sha1};
+/// use simdcrypt::{Aes, Backend};
 /// let b: Backend = "sha-ni".parse()?;
 /// assert_eq!(b, Backend::ShaNi);
 /// assert_eq!(b.to_string(), "sha-ni");
 /// assert!(Backend::Portable.is_available());
 /// // Every algorithm lists what runs here; portable always does.
-/// assert!(Sha1::available_backends().any(|b| b == Backend::Portable));
+/// assert!(Aes::available_backends().any(|b| b == Backend::Portable));
 /// # Ok::<(), simdcrypt::Error>(())
 /// ```
 #[non_exhaustive]
@@ -281,11 +281,10 @@ impl FromStr for Backend {
 /// Read once per process; [`backend_env_problem`] returns the report.
 ///
 /// ```
-/// use simdcrypt::{Aes, Sha1, automatic_features, cpu};
+/// use simdcrypt::{Aes, automatic_features, cpu};
 /// let cap = automatic_features();
 /// assert!(cpu::detected().contains(cap));
 /// // The automatic choices stay within the cap.
-/// assert!(cap.contains(Sha1::new().backend().required_features()));
 /// assert!(cap.contains(Aes::new(&[0u8; 16])?.backend().required_features()));
 /// # Ok::<(), simdcrypt::Error>(())
 /// ```

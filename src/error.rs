@@ -12,18 +12,15 @@ use crate::Backend;
 /// no unauthenticated plaintext is left behind.
 ///
 /// ```
-/// use simdcrypt::{Error, Xts};
-/// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
-/// let mut buf = [7u8; 10];
-/// match xts.encrypt_sector(&mut buf, 0) {
-///     Err(Error::DataUnitTooShort { len, min }) => assert_eq!((len, min), (10, 16)),
+/// use simdcrypt::{Aes, Error};
+/// match Aes::new(&[7u8; 20]) {
+///     Err(Error::InvalidKeyLength { len, .. }) => assert_eq!(len, 20),
 ///     other => panic!("unexpected {other:?}"),
 /// }
-/// assert_eq!(buf, [7u8; 10]); // untouched
 /// assert_eq!(Error::BadPadding.to_string(), "bad padding");
 /// assert_eq!(
-///     xts.encrypt_sector(&mut buf, 0).unwrap_err().to_string(),
-///     "data unit of 10 bytes is too short (at least 16 needed)"
+///     Aes::new(&[7u8; 20]).unwrap_err().to_string(),
+///     "key of 20 bytes has an invalid length (expected 16, 24 or 32 bytes)"
 /// );
 /// # Ok::<(), simdcrypt::Error>(())
 /// ```
