@@ -150,8 +150,8 @@ pub use sha1::{HmacSha1, HmacSha1Key, Sha1, hmac_sha1, sha1, sha1_many};
 #[cfg(feature = "xts")]
 pub use xts::Xts;
 
-/// The README's example runs as a doc test (in the build with every algorithm, which it
-/// uses).
+/// The README's and the guide's examples run as doc tests (in the build with every
+/// algorithm, which they use).
 #[cfg(all(
     doctest,
     feature = "std",
@@ -160,18 +160,8 @@ pub use xts::Xts;
     feature = "sha1"
 ))]
 #[doc = include_str!("../README.md")]
-pub struct ReadmeDoctests;
-
-/// The guide's examples run as doc tests (in the build with every algorithm).
-#[cfg(all(
-    doctest,
-    feature = "std",
-    feature = "xts",
-    feature = "cbc",
-    feature = "sha1"
-))]
 #[doc = include_str!("../docs/guide.md")]
-pub struct GuideDoctests;
+pub struct Doctests;
 
 /// The name of this CPU's row in the per-microarchitecture tuning table (e.g.
 /// `"AMD Zen 4"`), or `None` where the defaults apply: for tools and reports.

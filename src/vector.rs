@@ -86,10 +86,11 @@ pub(crate) enum Site {
 
 /// A mode's kernel call, written once over the vector type: what the width handle
 /// (`crate::aes::Kernel::run`) runs. A job holds its validated arguments (slices, or
-/// pointers whose contract its constructor took), so running it is safe.
+/// pointers whose contract its constructor took), so running it is safe. The entry takes
+/// it by reference: moved into the entry, a job was copied with 16-byte loads of fields
+/// just written as 8-byte stores, which wait for the stores to reach the cache (13 ns of
+/// a 40 ns XTS call on Zen 4).
 pub(crate) trait Job: Sized {
-    /// What the call returns.
-    type Out;
     /// The wipe after the call.
     const SITE: Site;
     /// The most blocks per register the body gains from (1: CBC's chained encryption, a
@@ -107,9 +108,9 @@ pub(crate) trait Job: Sized {
     /// of its own with no group loop and a shallower frame (so a shallower wipe).
     fn blocks(&self) -> usize;
     /// The call on the portable backend.
-    fn portable(self) -> Self::Out;
+    fn portable(&mut self);
     /// The call on `V`; `SHORT`: fewer than [`AesVec::GROUP`] blocks.
-    fn run<V: AesVec, const SHORT: bool>(self, t: V::Token) -> Self::Out;
+    fn run<V: AesVec, const SHORT: bool>(&mut self, t: V::Token);
 }
 
 /// `LANES` AES blocks in one register; lane `l` is bytes `16 l .. 16 l + 16` in memory.
@@ -135,7 +136,7 @@ pub(crate) trait AesVec: Copy {
     /// # Safety
     /// None beyond the token's: a `#[target_feature]` function, which the token makes
     /// sound to call.
-    unsafe fn enter<J: Job, const SHORT: bool>(t: Self::Token, job: J) -> J::Out;
+    unsafe fn enter<J: Job, const SHORT: bool>(t: Self::Token, job: &mut J);
     /// Zeroes the stack that a call of `site` left (in bytes, the deepest its kernels
     /// wrote below the caller: docs/design.md, "Stack and register wipes"), and the
     /// registers the width uses. `short`: the short form ran, whose frames are shallower.
@@ -304,30 +305,23 @@ pub(crate) trait AesVec: Copy {
         out
     }
     /// Middle rounds `FROM..rounds` over `s` (`1 <= FROM <= 10`; `rounds` 10, 12 or 14,
-    /// the schedule's), each followed by [`AesVec::barrier`] when there are 8 registers:
-    /// rounds up to 9 always, 10-11 and 12-13 each behind a branch that the round count
-    /// decides the same way on every call with one key. One copy of the code serves every
-    /// key size, where a constant round count made one per size (build time and binary
-    /// size, docs/design.md "Build time and binary size"); the branches are predicted and
-    /// off the chains. The ISAs write it over their instructions (no call between a
-    /// kernel and its round instruction); this default is the same over
-    /// [`AesVec::round`].
+    /// the schedule's), each followed by [`AesVec::barrier`] when there are 8 registers.
+    /// The ISAs write it over their instructions, with no call between a kernel and its
+    /// round instruction: rounds up to 9 always, 10-11 and 12-13 each behind a branch that
+    /// the round count decides the same way on every call with one key (constant indexes,
+    /// so held keys stay in registers). One copy of the code serves every key size, where
+    /// a constant round count made one per size (build time and binary size,
+    /// docs/design.md "Build time and binary size"); the branches are predicted and off
+    /// the chains. This default, for a vector with no such loop, runs [`round_all`] to
+    /// the schedule's last middle round.
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn rounds<const DEC: bool, const N: usize, const FROM: usize>(
         s: &mut [Self; N],
         rk: &impl Keys<Self>,
         rounds: usize,
     ) {
-        for i in FROM..10 {
+        for i in FROM..rounds.min(14) {
             round_all::<Self, DEC, N>(s, rk.at(i));
-        }
-        if rounds > 10 {
-            round_all::<Self, DEC, N>(s, rk.at(10));
-            round_all::<Self, DEC, N>(s, rk.at(11));
-            if rounds > 12 {
-                round_all::<Self, DEC, N>(s, rk.at(12));
-                round_all::<Self, DEC, N>(s, rk.at(13));
-            }
         }
     }
     /// Keeps the compiler from reordering rounds block by block: all eight values exist

@@ -185,28 +185,26 @@ impl Kernel {
     /// most [`Job::MAX_LANES`] blocks per register, and VAES-AVX-512 hands a call under
     /// its `zmm_from` to VAES-AVX2 where the job says so ([`Job::HANDS_OVER`]).
     #[inline(always)]
-    pub(crate) fn run<J: Job>(self, job: J) -> J::Out {
+    pub(crate) fn run<J: Job>(self, mut job: J) {
         #[cfg(simdcrypt_x86_64)]
         macro_rules! on {
             ($v:ty, $t:expr) => {{
                 let short = J::HAS_SHORT && job.blocks() < <$v>::GROUP;
                 // SAFETY: the token proves the CPU has the entry's features.
-                let out = unsafe {
+                unsafe {
                     if short {
-                        <$v>::enter::<J, true>($t, job)
+                        <$v>::enter::<J, true>($t, &mut job)
                     } else {
-                        <$v>::enter::<J, false>($t, job)
+                        <$v>::enter::<J, false>($t, &mut job)
                     }
-                };
+                }
                 <$v>::burn($t, J::SITE, short);
-                out
             }};
         }
         match self {
             Kernel::Portable => {
-                let out = job.portable();
+                job.portable();
                 soft::burn(J::SITE);
-                out
             }
             #[cfg(simdcrypt_x86_64)]
             Kernel::Xmm(t) => on!(Xmm, t),
@@ -246,17 +244,14 @@ impl Kernel {
 struct Ecb<'a, const DEC: bool>(&'a KeySchedule, &'a mut [Block]);
 
 impl<const DEC: bool> Job for Ecb<'_, DEC> {
-    type Out = ();
     const SITE: Site = Site::Ecb;
     const HANDS_OVER: bool = true;
 
-    #[inline(always)]
     fn blocks(&self) -> usize {
         self.1.len()
     }
 
-    #[inline(always)]
-    fn portable(self) {
+    fn portable(&mut self) {
         if DEC {
             soft::decrypt_blocks(self.0, self.1);
         } else {
@@ -265,7 +260,7 @@ impl<const DEC: bool> Job for Ecb<'_, DEC> {
     }
 
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    fn run<V: AesVec, const SHORT: bool>(self, t: V::Token) {
+    fn run<V: AesVec, const SHORT: bool>(&mut self, t: V::Token) {
         kernel::blocks::<V, DEC, SHORT>(t, self.0, self.1);
     }
 }

@@ -1,5 +1,5 @@
-//! CBC, written once over [`AesVec`] (`L` blocks per register): the jobs [`Encrypt`],
-//! [`Decrypt`] and [`Many`], which the width handle (`crate::aes::Kernel::run`) runs.
+//! CBC, written once over [`AesVec`] (`L` blocks per register): the jobs [`Stream`]
+//! (one stream each way) and [`Lanes`] (a step of many streams), which the width handle (`crate::aes::Kernel::run`) runs.
 //!
 //! ```text
 //! encrypt (G registers of L streams each, one block of each stream per step; a chain per
@@ -24,71 +24,54 @@
 
 use core::ptr::null_mut;
 
-use super::lanes::{Lane, LaneKernel, many};
+use super::lanes::Lane;
 use super::soft;
 use crate::block::{Block, KeySchedule};
 use crate::vector::{
     AesVec, AtUse, Group, Job, Keys, Regs, Site, each_group, each_group_rest, middle_rounds,
 };
 
-/// CBC encryption of one stream in place from `iv` (left at the last ciphertext block): a
-/// chain of single blocks, R AES instructions at the `aesenc` latency whatever the
-/// register width, so it runs on the 128-bit registers everywhere.
-pub(crate) struct Encrypt<'a>(
+/// One CBC stream in place from `iv` (left at the last ciphertext block). Encryption
+/// (`DEC` false) is a chain of single blocks, R AES instructions at the `aesenc` latency
+/// whatever the register width, so it runs on the 128-bit registers everywhere.
+/// Decryption has independent blocks, 8 registers in flight; a call under a group of
+/// blocks runs the short form (no group loop, the keys read where used: [`AtUse`], no
+/// frame of key copies).
+pub(crate) struct Stream<'a, const DEC: bool>(
     pub(crate) &'a KeySchedule,
     pub(crate) &'a mut Block,
     pub(crate) &'a mut [Block],
 );
 
-impl Job for Encrypt<'_> {
-    type Out = ();
-    const SITE: Site = Site::CbcEncrypt;
-    const MAX_LANES: usize = 1;
-    const HAS_SHORT: bool = false;
+impl<const DEC: bool> Job for Stream<'_, DEC> {
+    const SITE: Site = if DEC {
+        Site::CbcDecrypt
+    } else {
+        Site::CbcEncrypt
+    };
+    const MAX_LANES: usize = if DEC { 4 } else { 1 };
+    const HANDS_OVER: bool = DEC;
+    const HAS_SHORT: bool = DEC;
 
-    #[inline(always)]
     fn blocks(&self) -> usize {
         self.2.len()
     }
 
-    #[inline(always)]
-    fn portable(self) {
-        soft::encrypt(self.0, self.1, self.2);
+    fn portable(&mut self) {
+        if DEC {
+            soft::decrypt(self.0, self.1, self.2);
+        } else {
+            soft::encrypt(self.0, self.1, self.2);
+        }
     }
 
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    fn run<V: AesVec, const SHORT: bool>(self, t: V::Token) {
-        encrypt::<V>(t, self.0, self.1, self.2);
-    }
-}
-
-/// CBC decryption in place from `iv` (left at the last ciphertext block): independent
-/// blocks, 8 registers in flight; a call under a group of blocks runs the short form
-/// (no group loop, the keys read where used: [`AtUse`], no frame of key copies).
-pub(crate) struct Decrypt<'a>(
-    pub(crate) &'a KeySchedule,
-    pub(crate) &'a mut Block,
-    pub(crate) &'a mut [Block],
-);
-
-impl Job for Decrypt<'_> {
-    type Out = ();
-    const SITE: Site = Site::CbcDecrypt;
-    const HANDS_OVER: bool = true;
-
-    #[inline(always)]
-    fn blocks(&self) -> usize {
-        self.2.len()
-    }
-
-    #[inline(always)]
-    fn portable(self) {
-        soft::decrypt(self.0, self.1, self.2);
-    }
-
-    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    fn run<V: AesVec, const SHORT: bool>(self, tok: V::Token) {
-        let Decrypt(ks, iv, b) = self;
+    fn run<V: AesVec, const SHORT: bool>(&mut self, tok: V::Token) {
+        if !DEC {
+            encrypt::<V>(tok, self.0, self.1, self.2);
+            return;
+        }
+        let (ks, iv, b) = (self.0, &mut *self.1, &mut *self.2);
         let Some(&next_iv) = b.last() else {
             return;
         };
@@ -106,49 +89,32 @@ impl Job for Decrypt<'_> {
     }
 }
 
-/// CBC encryption of many streams (`Cbc::encrypt_many`, validated): up to 8 registers of
-/// streams interleaved, one block of each per step, on at most the 256-bit registers (16
+/// One step of CBC encryption of many streams (`Cbc::encrypt_many`'s driver,
+/// `super::lanes::many`, runs it): `steps` blocks of each lane (each holds at least that
+/// many), up to 8 registers of lanes interleaved, on at most the 256-bit registers (16
 /// streams are already more than most callers pass).
-pub(crate) struct Many<'a, 'b>(
+pub(crate) struct Lanes<'a, 'b>(
     pub(crate) &'a KeySchedule,
-    pub(crate) &'a mut [Block],
-    pub(crate) &'a mut [&'b mut [u8]],
+    pub(crate) &'a mut [Lane<'b>],
+    pub(crate) usize,
 );
 
-impl Job for Many<'_, '_> {
-    type Out = ();
+impl Job for Lanes<'_, '_> {
     const SITE: Site = Site::CbcMany;
     const MAX_LANES: usize = 2;
     const HAS_SHORT: bool = false;
 
-    #[inline(always)]
     fn blocks(&self) -> usize {
-        0
+        self.1.len() * self.2
     }
 
-    #[inline(always)]
-    fn portable(self) {
-        many::<8>(self.1, self.2, &soft::Lanes(self.0));
+    fn portable(&mut self) {
+        soft::encrypt_lanes(self.0, self.1, self.2);
     }
 
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    fn run<V: AesVec, const SHORT: bool>(self, t: V::Token) {
-        let k = OnWidth::<V>(t, self.0);
-        if V::LANES == 1 {
-            many::<8>(self.1, self.2, &k);
-        } else {
-            many::<16>(self.1, self.2, &k);
-        }
-    }
-}
-
-/// [`encrypt_lanes`] on `V`, for [`many`].
-struct OnWidth<'a, V: AesVec>(V::Token, &'a KeySchedule);
-
-impl<V: AesVec> LaneKernel for OnWidth<'_, V> {
-    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    fn lanes(&self, l: &mut [Lane<'_>], steps: usize) {
-        encrypt_lanes::<V>(self.0, self.1, l, steps);
+    fn run<V: AesVec, const SHORT: bool>(&mut self, t: V::Token) {
+        encrypt_lanes::<V>(t, self.0, self.1, self.2);
     }
 }
 

@@ -1,5 +1,6 @@
-//! `Cbc::encrypt_many`'s streams and the driver that runs a lane kernel (the portable
-//! one, or a vector width's) over them: up to `L` streams at a time, refilled as they end.
+//! `Cbc::encrypt_many`'s streams and the driver that runs a lane kernel over them (each
+//! step a `kernel::Lanes` job on the width handle): up to `L` streams at a time, refilled
+//! as they end.
 
 use crate::aes::Block;
 
@@ -12,11 +13,6 @@ pub(crate) struct Lane<'a> {
     pub(crate) data: &'a mut [Block],
 }
 
-/// A kernel over lanes of streams, which [`many`] drives: `steps` blocks of each lane.
-pub(crate) trait LaneKernel {
-    fn lanes(&self, lanes: &mut [Lane<'_>], steps: usize);
-}
-
 /// How many streams [`many`] juggles at once (it refills lanes from these).
 const WINDOW: usize = 64;
 
@@ -24,11 +20,10 @@ const WINDOW: usize = 64;
 ///
 /// Up to `L` unfinished streams run together for as many steps (blocks) as the shortest of
 /// them has left; then finished streams drop out and waiting ones take their lanes.
-#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 pub(crate) fn many<const L: usize>(
     ivs: &mut [Block],
     bufs: &mut [&mut [u8]],
-    kernel: &impl LaneKernel,
+    mut kernel: impl FnMut(&mut [Lane<'_>], usize),
 ) {
     for (ivw, bufw) in ivs.chunks_mut(WINDOW).zip(bufs.chunks_mut(WINDOW)) {
         let mut pos = [0usize; WINDOW];
@@ -56,7 +51,7 @@ pub(crate) fn many<const L: usize>(
             if n == 0 {
                 break;
             }
-            kernel.lanes(&mut lanes[..n], steps);
+            kernel(&mut lanes[..n], steps);
             for (lane, &i) in lanes[..n].iter().zip(&which) {
                 ivw[i] = lane.iv;
                 pos[i] += steps;

@@ -46,11 +46,12 @@ pub(crate) fn neon_check(
     use crate::arch::aarch64::Neon;
     use crate::vector::Job;
     let mut iv = [0u8; 16];
-    kernel::Encrypt(ks, &mut iv, blocks).run::<Neon, false>(t);
-    kernel::Decrypt(ks, &mut iv, blocks).run::<Neon, false>(t);
-    kernel::Decrypt(ks, &mut iv, blocks).run::<Neon, true>(t);
-    let mut buf = [0u8; 32];
-    kernel::Many(ks, &mut [iv], &mut [&mut buf[..]]).run::<Neon, false>(t);
+    kernel::Stream::<false>(ks, &mut iv, blocks).run::<Neon, false>(t);
+    kernel::Stream::<true>(ks, &mut iv, blocks).run::<Neon, false>(t);
+    kernel::Stream::<true>(ks, &mut iv, blocks).run::<Neon, true>(t);
+    let steps = blocks.len();
+    let mut one = [lanes::Lane { iv, data: blocks }];
+    kernel::Lanes(ks, &mut one, steps).run::<Neon, false>(t);
 }
 
 /// AES-CBC under one key, on one backend.
@@ -208,7 +209,7 @@ impl Cbc {
         if !blocks.is_empty() {
             self.aes
                 .kernel()
-                .run(kernel::Encrypt(&self.aes.ks, iv, blocks));
+                .run(kernel::Stream::<false>(&self.aes.ks, iv, blocks));
         }
     }
 
@@ -216,7 +217,7 @@ impl Cbc {
         if !blocks.is_empty() {
             self.aes
                 .kernel()
-                .run(kernel::Decrypt(&self.aes.ks, iv, blocks));
+                .run(kernel::Stream::<true>(&self.aes.ks, iv, blocks));
         }
     }
 
@@ -264,7 +265,7 @@ impl Cbc {
         if !blocks.is_empty() {
             self.aes
                 .kernel()
-                .run(kernel::Decrypt(&self.aes.ks, iv, blocks));
+                .run(kernel::Stream::<true>(&self.aes.ks, iv, blocks));
         }
         Ok(())
     }
@@ -494,7 +495,11 @@ impl Cbc {
         if let Some(b) = bufs.iter().find(|b| !b.len().is_multiple_of(16)) {
             return Err(Error::NotBlockMultiple { len: b.len() });
         }
-        self.aes.kernel().run(kernel::Many(&self.aes.ks, ivs, bufs));
+        // Each step on the width handle, with its wipe (one step where the streams have
+        // equal lengths): the driver's frame, above the wipe, holds chaining values and
+        // pointers alone.
+        let (k, ks) = (self.aes.kernel(), &self.aes.ks);
+        lanes::many::<16>(ivs, bufs, |l, steps| k.run(kernel::Lanes(ks, l, steps)));
         Ok(())
     }
 }

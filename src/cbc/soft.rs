@@ -12,7 +12,7 @@
 
 use zeroize::Zeroize;
 
-use super::lanes::{Lane, LaneKernel};
+use super::lanes::Lane;
 use crate::aes::{Block, KeySchedule, soft};
 
 fn xor(a: &Block, b: &Block) -> Block {
@@ -50,15 +50,6 @@ pub(crate) fn decrypt(ks: &KeySchedule, iv: &mut Block, blocks: &mut [Block]) {
     }
     tmp.zeroize();
     *iv = prev;
-}
-
-/// [`encrypt_lanes`] under a key schedule, for `super::lanes::many`.
-pub(crate) struct Lanes<'a>(pub(crate) &'a KeySchedule);
-
-impl LaneKernel for Lanes<'_> {
-    fn lanes(&self, l: &mut [Lane<'_>], steps: usize) {
-        encrypt_lanes(self.0, l, steps);
-    }
 }
 
 /// Encrypts `steps` blocks of every lane (at most 8 lanes), one batched call per step.

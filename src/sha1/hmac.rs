@@ -40,17 +40,17 @@ pub fn hmac_with(backend: Backend, key: &[u8], msg: &[u8]) -> Result<[u8; 20], E
     Ok(one_shot(impl_for(backend)?, backend, key, msg))
 }
 
-/// [`one_shot_work`], then the stack below it zeroed ([`Kernel::burn_one_shot`]). Inlined,
+/// [`one_shot_work`], then the stack below it zeroed ([`Kernel::burn`]). Inlined,
 /// so that the wipe starts in the caller's frame, above the work's.
 #[inline(always)]
 fn one_shot(imp: Kernel, backend: Backend, key: &[u8], msg: &[u8]) -> [u8; 20] {
     let tag = one_shot_work(imp, backend, key, msg);
-    imp.for_run(msg.len() / 64).burn_one_shot();
+    imp.for_run(msg.len() / 64).burn(true);
     tag
 }
 
 /// The key's two blocks, then the message and the outer block (two kernel calls). A
-/// frame of its own, below the caller's stack wipe ([`Kernel::burn_one_shot`]): the starting
+/// frame of its own, below the caller's stack wipe ([`Kernel::burn`]): the starting
 /// states it gets back from [`key_states`] and passes on are wiped, but the compiler may
 /// keep copies of them in this frame (inlined into the caller, the outer state's was
 /// found in the caller's frame, above the wipe, on `sha-ni-asm`).

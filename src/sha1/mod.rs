@@ -56,29 +56,27 @@ impl Kernel {
     /// and every HMAC compression after it), where the message schedule and chaining
     /// values are left: in bytes, the deepest each site's kernels wrote below it over the
     /// builds optimised for speed (docs/design.md, "Stack and register wipes"). Plain
-    /// hashing of public data pays nothing.
+    /// hashing of public data pays nothing. `one_shot`: below the caller of the one-shot
+    /// HMAC's work function (`hmac::one_shot_work`): its frame (384 bytes on SHA-NI, with
+    /// the key blocks and a long key's hashing state), then the frames of the kernels it
+    /// called. Measured as the others are.
     #[inline(always)]
-    pub(crate) fn burn_stack(self) {
+    pub(crate) fn burn(self, one_shot: bool) {
         use crate::wipe::{depth, stack};
         match self {
+            Kernel::Portable if one_shot => {
+                stack::<{ depth([1504, 1472, 1824, 1856, 1808, 5904]) }>()
+            }
             Kernel::Portable => stack::<{ depth([1056, 1008, 1376, 1376, 1376, 4336]) }>(),
             #[cfg(simdcrypt_x86_64)]
-            Kernel::Simd(k) => k.burn_stack(),
+            Kernel::Simd(k) => k.burn(one_shot),
         }
     }
 
-    /// Zeroes the stack below the caller of the one-shot HMAC's work function
-    /// (`hmac::one_shot_work`): its frame (384 bytes on SHA-NI, with the key blocks and a long
-    /// key's hashing state), then the frames of the kernels it called, which
-    /// [`Kernel::burn_stack`] alone covers for the keyed calls. Measured as those are.
+    /// [`Kernel::burn`] after a keyed compression.
     #[inline(always)]
-    pub(crate) fn burn_one_shot(self) {
-        use crate::wipe::{depth, stack};
-        match self {
-            Kernel::Portable => stack::<{ depth([1504, 1472, 1824, 1856, 1808, 5904]) }>(),
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::Simd(k) => k.burn_one_shot(),
-        }
+    pub(crate) fn burn_stack(self) {
+        self.burn(false);
     }
 
     /// The kernel for a run of `blocks` blocks (and so the one whose frames
@@ -87,14 +85,12 @@ impl Kernel {
     /// backend's own kernel, for the differential tests of each.
     #[inline(always)]
     pub(crate) fn for_run(self, blocks: usize) -> Kernel {
-        match self {
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::Simd(k) => Kernel::Simd(k.for_run(blocks)),
-            k => {
-                let _ = blocks;
-                k
-            }
+        #[cfg(simdcrypt_x86_64)]
+        if let Kernel::Simd(k) = self {
+            return Kernel::Simd(k.for_run(blocks));
         }
+        let _ = blocks;
+        self
     }
 
     /// Compresses two independent streams of equally many blocks: at once (two interleaved
@@ -110,7 +106,7 @@ impl Kernel {
         debug_assert_eq!(blocks_a.len(), blocks_b.len());
         #[cfg(simdcrypt_x86_64)]
         if let Kernel::Simd(k) = self.for_run(blocks_a.len())
-            && k.compress_pair(a, blocks_a, b, blocks_b)
+            && k.compress_pair((a, blocks_a), (b, blocks_b))
         {
             return;
         }
@@ -175,7 +171,7 @@ pub(crate) fn digest_from(
     // SHA-NI: the whole message in one call, the padded tail built in registers.
     #[cfg(simdcrypt_x86_64)]
     if let Kernel::Simd(k) = imp
-        && let Some(out) = k.digest(&mut state, prefix_len, data)
+        && let Some(out) = k.one_call::<false>(&mut state, &IV, prefix_len, data)
     {
         crate::wipe::words(&mut state);
         return out;
@@ -223,12 +219,12 @@ pub(crate) fn hmac_from(
     let mut inner = *inner;
     let fused = match imp {
         #[cfg(simdcrypt_x86_64)]
-        Kernel::Simd(k) => k.hmac(&mut inner, outer, prefix_len, data),
+        Kernel::Simd(k) => k.one_call::<true>(&mut inner, outer, prefix_len, data),
         _ => None,
     };
     let tag = match fused {
         Some(tag) => tag,
-        None => hmac_two_digests(imp, &inner, outer, prefix_len, data),
+        None => hmac_two_digests(imp, [&inner, outer], prefix_len, data),
     };
     crate::wipe::words(&mut inner);
     tag
@@ -240,8 +236,7 @@ pub(crate) fn hmac_from(
 #[inline(never)]
 fn hmac_two_digests(
     imp: Kernel,
-    inner: &[u32; 5],
-    outer: &[u32; 5],
+    [inner, outer]: [&[u32; 5]; 2],
     prefix_len: u64,
     data: &[u8],
 ) -> [u8; 20] {

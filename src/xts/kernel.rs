@@ -289,16 +289,14 @@ impl<'a, const DEC: bool> One<'a, DEC> {
 }
 
 impl<const DEC: bool> Job for One<'_, DEC> {
-    type Out = ();
     const SITE: Site = Site::XtsOne;
 
     /// A unit of at most a group of blocks runs short: `(len - 1) / 16 < GROUP`.
-    #[inline(always)]
     fn blocks(&self) -> usize {
         (self.io.len - 1) / 16
     }
 
-    fn portable(self) {
+    fn portable(&mut self) {
         let mut t0 = [*self.t];
         crate::aes::soft::encrypt_blocks(self.k2, &mut t0);
         let unit = self.io.portable();
@@ -311,14 +309,19 @@ impl<const DEC: bool> Job for One<'_, DEC> {
     }
 
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    fn run<V: AesVec, const SHORT: bool>(self, tok: V::Token) {
-        let rk = RoundKeys::new::<DEC>(tok, self.k1, !SHORT);
+    fn run<V: AesVec, const SHORT: bool>(&mut self, tok: V::Token) {
+        let (k1, k2, t, io) = (self.k1, self.k2, self.t, self.io);
+        let Io {
+            io: InOut { src, dst },
+            len,
+            ..
+        } = io;
+        let rk = RoundKeys::new::<DEC>(tok, k1, !SHORT);
         let c = Consts::new(rk);
-        let t = V::splat_reg(tok, V::one(tok).encrypt_tweak(self.k2, self.t));
-        let InOut { src, dst } = self.io.io;
+        let t = V::splat_reg(tok, V::one(tok).encrypt_tweak(k2, t));
         // SAFETY: one unit of `len` bytes, a valid length (`One::new`); at most a group
         // when `SHORT`.
-        unsafe { unit::<V, DEC, SHORT>(tok, rk, &c, t, src, dst, self.io.len) };
+        unsafe { unit::<V, DEC, SHORT>(tok, rk, &c, t, src, dst, len) };
     }
 }
 
@@ -330,23 +333,21 @@ impl<const DEC: bool> Job for One<'_, DEC> {
 pub(crate) struct OneBlock<'a, const DEC: bool>(pub(crate) One<'a, DEC>);
 
 impl<const DEC: bool> Job for OneBlock<'_, DEC> {
-    type Out = ();
     const SITE: Site = Site::XtsBlock;
     const MAX_LANES: usize = 1;
     const HAS_SHORT: bool = false;
 
-    #[inline(always)]
     fn blocks(&self) -> usize {
         1
     }
 
-    fn portable(self) {
+    fn portable(&mut self) {
         self.0.portable();
     }
 
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    fn run<V: AesVec, const SHORT: bool>(self, tok: V::Token) {
-        let One { k1, k2, t, io } = self.0;
+    fn run<V: AesVec, const SHORT: bool>(&mut self, tok: V::Token) {
+        let (k1, k2, t, io) = (self.0.k1, self.0.k2, self.0.t, self.0.io);
         debug_assert_eq!(io.len, 16);
         let tw = V::splat_reg(tok, V::one(tok).encrypt_tweak(k2, t));
         // SAFETY: 16 bytes each way, equal or disjoint (`One::new`); `V` holds one block
@@ -398,16 +399,14 @@ impl<'a, const DEC: bool> Units<'a, DEC> {
 }
 
 impl<const DEC: bool> Job for Units<'_, DEC> {
-    type Out = ();
     const SITE: Site = Site::XtsMany;
     const HAS_SHORT: bool = false;
 
-    #[inline(always)]
     fn blocks(&self) -> usize {
         self.io.len / 16
     }
 
-    fn portable(self) {
+    fn portable(&mut self) {
         let buf = self.io.portable();
         for (t, unit) in self.tweaks.iter().zip(buf.chunks_exact_mut(self.unit)) {
             if DEC {
@@ -419,14 +418,8 @@ impl<const DEC: bool> Job for Units<'_, DEC> {
     }
 
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    fn run<V: AesVec, const SHORT: bool>(self, tok: V::Token) {
-        let Units {
-            k1,
-            tweaks,
-            io,
-            unit: len,
-            fresh,
-        } = self;
+    fn run<V: AesVec, const SHORT: bool>(&mut self, tok: V::Token) {
+        let (k1, tweaks, io, len, fresh) = (self.k1, self.tweaks, self.io, self.unit, self.fresh);
         let InOut { src, dst } = io.io;
         let rk = RoundKeys::new::<DEC>(tok, k1, true);
         let c = Consts::new(rk);
@@ -483,21 +476,19 @@ impl<const DEC: bool> Job for Units<'_, DEC> {
 pub(crate) struct EncryptTweaks<'a>(pub(crate) &'a KeySchedule, pub(crate) &'a mut [Block]);
 
 impl Job for EncryptTweaks<'_> {
-    type Out = ();
     const SITE: Site = Site::Later;
     const HAS_SHORT: bool = false;
 
-    #[inline(always)]
     fn blocks(&self) -> usize {
         self.1.len()
     }
 
-    fn portable(self) {
+    fn portable(&mut self) {
         crate::aes::soft::encrypt_blocks(self.0, self.1);
     }
 
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    fn run<V: AesVec, const SHORT: bool>(self, tok: V::Token) {
+    fn run<V: AesVec, const SHORT: bool>(&mut self, tok: V::Token) {
         crate::aes::kernel::encrypt_halves::<V>(tok, self.0, self.1);
     }
 }

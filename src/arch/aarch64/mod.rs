@@ -146,7 +146,7 @@ impl AesVec for Neon {
     type One = NeonAesToken;
 
     /// (The check build targets the `aes` feature: the body runs as compiled.)
-    unsafe fn enter<J: Job, const SHORT: bool>(t: NeonAesToken, job: J) -> J::Out {
+    unsafe fn enter<J: Job, const SHORT: bool>(t: NeonAesToken, job: &mut J) {
         job.run::<Neon, SHORT>(t)
     }
     /// (No wipe: nothing ships on this vector.)

@@ -34,33 +34,41 @@ pub(crate) enum Sha1 {
 const ASM_MIN_BLOCKS: usize = 16;
 
 impl Sha1 {
-    /// `crate::sha1::Kernel::burn_stack` for these kernels.
+    /// `crate::sha1::Kernel::burn` for these kernels: after a keyed compression, or
+    /// (`one_shot`) below the one-shot HMAC's work function.
     #[inline(always)]
-    pub(crate) fn burn_stack(self) {
-        match self {
-            Sha1::Ssse3(_) => stack::<{ depth([1712, 1728, 1824, 1824, 1872, 8160]) }>(),
-            Sha1::Avx2(t) => stack_avx::<{ depth([2784, 2928, 2944, 2960, 3120, 11440]) }>(t),
-            Sha1::Avx512(t) => stack_avx512::<{ depth([2800, 2960, 2992, 2992, 3088, 11472]) }>(t),
-            Sha1::ShaNi(_) => stack::<{ depth([768, 736, 672, 688, 1088, 39472]) }>(),
+    pub(crate) fn burn(self, one_shot: bool) {
+        match (self, one_shot) {
+            (Sha1::Ssse3(_), false) => stack::<{ depth([1712, 1728, 1824, 1824, 1872, 8160]) }>(),
+            (Sha1::Ssse3(_), true) => stack::<{ depth([2144, 2208, 2288, 2304, 2304, 9888]) }>(),
+            (Sha1::Avx2(t), false) => {
+                stack_avx::<{ depth([2784, 2928, 2944, 2960, 3120, 11440]) }>(t)
+            }
+            (Sha1::Avx2(t), true) => {
+                stack_avx::<{ depth([3232, 3376, 3408, 3440, 3536, 13312]) }>(t)
+            }
+            (Sha1::Avx512(t), false) => {
+                stack_avx512::<{ depth([2800, 2960, 2992, 2992, 3088, 11472]) }>(t)
+            }
+            (Sha1::Avx512(t), true) => {
+                stack_avx512::<{ depth([3232, 3408, 3456, 3472, 3520, 13344]) }>(t)
+            }
+            (Sha1::ShaNi(_), false) => stack::<{ depth([768, 736, 672, 688, 1088, 39472]) }>(),
+            (Sha1::ShaNi(_), true) => stack::<{ depth([800, 896, 896, 944, 1440, 41200]) }>(),
             #[cfg(simdcrypt_asm)]
-            Sha1::Avx2Asm(t) => stack_avx::<{ depth([2016, 1984, 2016, 2016, 2032, 3648]) }>(t),
+            (Sha1::Avx2Asm(t), false) => {
+                stack_avx::<{ depth([2016, 1984, 2016, 2016, 2032, 3648]) }>(t)
+            }
             #[cfg(simdcrypt_asm)]
-            Sha1::ShaNiAsm(_) => stack::<{ depth([816, 816, 816, 832, 1024, 39344]) }>(),
-        }
-    }
-
-    /// `crate::sha1::Kernel::burn_one_shot` for these kernels.
-    #[inline(always)]
-    pub(crate) fn burn_one_shot(self) {
-        match self {
-            Sha1::Ssse3(_) => stack::<{ depth([2144, 2208, 2288, 2304, 2304, 9888]) }>(),
-            Sha1::Avx2(t) => stack_avx::<{ depth([3232, 3376, 3408, 3440, 3536, 13312]) }>(t),
-            Sha1::Avx512(t) => stack_avx512::<{ depth([3232, 3408, 3456, 3472, 3520, 13344]) }>(t),
-            Sha1::ShaNi(_) => stack::<{ depth([800, 896, 896, 944, 1440, 41200]) }>(),
+            (Sha1::Avx2Asm(t), true) => {
+                stack_avx::<{ depth([2464, 2464, 2464, 2496, 2464, 5200]) }>(t)
+            }
             #[cfg(simdcrypt_asm)]
-            Sha1::Avx2Asm(t) => stack_avx::<{ depth([2464, 2464, 2464, 2496, 2464, 5200]) }>(t),
+            (Sha1::ShaNiAsm(_), false) => stack::<{ depth([816, 816, 816, 832, 1024, 39344]) }>(),
             #[cfg(simdcrypt_asm)]
-            Sha1::ShaNiAsm(_) => stack::<{ depth([1216, 1264, 1280, 1312, 1440, 41200]) }>(),
+            (Sha1::ShaNiAsm(_), true) => {
+                stack::<{ depth([1216, 1264, 1280, 1312, 1440, 41200]) }>()
+            }
         }
     }
 
@@ -84,10 +92,8 @@ impl Sha1 {
     #[inline]
     pub(crate) fn compress_pair(
         self,
-        a: &mut [u32; 5],
-        blocks_a: &[[u8; 64]],
-        b: &mut [u32; 5],
-        blocks_b: &[[u8; 64]],
+        (a, blocks_a): (&mut [u32; 5], &[[u8; 64]]),
+        (b, blocks_b): (&mut [u32; 5], &[[u8; 64]]),
     ) -> bool {
         match self {
             Sha1::ShaNi(t) => sha_ni::compress2(t, a, blocks_a, b, blocks_b),
@@ -140,23 +146,12 @@ impl Sha1 {
         }
     }
 
-    /// The digest of `data` after `prefix_len` bytes already in `state`, in one call on
-    /// the SHA-NI kernels (`crate::sha1::digest_from`); `None` on the others.
+    /// On the SHA-NI kernels, in one call (`crate::sha1::digest_from`,
+    /// `crate::sha1::hmac_from`): the digest of `data` after `prefix_len` bytes already in
+    /// `inner`, or (`HMAC`) HMAC's tag, the inner digest kept in registers and hashed from
+    /// `outer`; `None` on the other kernels.
     #[inline(always)]
-    pub(crate) fn digest(
-        self,
-        state: &mut [u32; 5],
-        prefix_len: u64,
-        data: &[u8],
-    ) -> Option<[u8; 20]> {
-        let (t, done) = self.sha_ni_start(state, data)?;
-        Some(sha_ni::digest(t, state, prefix_len, data, done))
-    }
-
-    /// HMAC's tag in one call on the SHA-NI kernels, the inner digest kept in registers
-    /// (`crate::sha1::hmac_from`); `None` on the others.
-    #[inline(always)]
-    pub(crate) fn hmac(
+    pub(crate) fn one_call<const HMAC: bool>(
         self,
         inner: &mut [u32; 5],
         outer: &[u32; 5],
@@ -164,6 +159,8 @@ impl Sha1 {
         data: &[u8],
     ) -> Option<[u8; 20]> {
         let (t, done) = self.sha_ni_start(inner, data)?;
-        Some(sha_ni::hmac(t, inner, outer, prefix_len, data, done))
+        Some(sha_ni::one_call::<HMAC>(
+            t, inner, outer, prefix_len, data, done,
+        ))
     }
 }

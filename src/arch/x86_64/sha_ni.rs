@@ -455,7 +455,7 @@ form_entries!(
 
 /// Runs `$f($args)` from the entries of the form `$form`.
 macro_rules! in_form {
-    ($form:expr, $f:ident $(::<$g:literal>)? ($($arg:expr),*)) => {
+    ($form:expr, $f:ident $(::<$g:tt>)? ($($arg:expr),*)) => {
         match $form {
             // SAFETY: the `ShaNiToken` proves the CPU has SHA, SSSE3 and SSE4.1, and the
             // `Avx512Token` AVX, AVX2 and AVX-512 F/VL.
@@ -600,24 +600,11 @@ fn finish_impl<const FORM: u8, const HMAC: bool>(
 }
 
 /// The digest of a message that follows `prefix_len` bytes already compressed into
-/// `state`: `data`'s whole blocks from block `done` on (the first `done` are already in
-/// `state`), then its padded tail built in registers (no buffer, no stores and reloads of
-/// the tail; the chaining value never leaves registers), all in one call.
-pub(crate) fn digest(
-    form: Form,
-    state: &[u32; 5],
-    prefix_len: u64,
-    data: &[u8],
-    done: usize,
-) -> [u8; 20] {
-    debug_assert!(done <= data.len() / 64);
-    in_form!(form, finish::<false>(state, state, prefix_len, data, done))
-}
-
-/// HMAC's tag of a message that follows `prefix_len` bytes already compressed into the
-/// inner state `inner` (64 after the key block): `data`'s whole blocks from block `done`
-/// on, its padded tail, and the outer block from `outer`, in one call.
-pub(crate) fn hmac(
+/// `inner`: `data`'s whole blocks from block `done` on (the first `done` are already in
+/// `inner`), then its padded tail built in registers (no buffer, no stores and reloads of
+/// the tail; the chaining value never leaves registers), all in one call; with `HMAC`,
+/// then the outer block from `outer` (HMAC's tag, `prefix_len` 64 after the key block).
+pub(crate) fn one_call<const HMAC: bool>(
     form: Form,
     inner: &[u32; 5],
     outer: &[u32; 5],
@@ -626,7 +613,7 @@ pub(crate) fn hmac(
     done: usize,
 ) -> [u8; 20] {
     debug_assert!(done <= data.len() / 64);
-    in_form!(form, finish::<true>(inner, outer, prefix_len, data, done))
+    in_form!(form, finish::<HMAC>(inner, outer, prefix_len, data, done))
 }
 
 /// Compresses two independent streams of equally many blocks at once (two interleaved

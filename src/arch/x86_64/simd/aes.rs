@@ -54,7 +54,7 @@ macro_rules! width {
     ($w:ident: $tok:ident, $enc:ident, $dec:ident; burn($t:ident) { $($site:pat => $wipe:expr,)* }) => {
         crate::cpu::target_features! { $tok,
             #[inline(never)]
-            unsafe fn enter<J: Job, const SHORT: bool>(t: $tok, job: J) -> J::Out {
+            unsafe fn enter<J: Job, const SHORT: bool>(t: $tok, job: &mut J) {
                 job.run::<$w, SHORT>(t)
             }
         }

@@ -137,6 +137,28 @@ impl U32x4 {
     }
 }
 
+/// `down1`, `up3` and `middle` of the SIMD schedule types: byte shifts within each
+/// 128-bit lane, each one intrinsic. (The impl's SAFETY comment says why they run.)
+macro_rules! lane_shifts {
+    ($srli:ident, $slli:ident, $alignr:ident) => {
+        #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+        fn down1(self) -> Self {
+            // SAFETY: see the impl.
+            Self(unsafe { $srli::<4>(self.0) })
+        }
+        #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+        fn up3(self) -> Self {
+            // SAFETY: see the impl.
+            Self(unsafe { $slli::<12>(self.0) })
+        }
+        #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+        fn middle(hi: Self, lo: Self) -> Self {
+            // SAFETY: see the impl.
+            Self(unsafe { $alignr::<8>(hi.0, lo.0) })
+        }
+    };
+}
+
 /// `splat` and the lane-wise `add`, `xor`, `and`, `or`, each one intrinsic. (The impl's
 /// SAFETY comment says why its intrinsics run: a value, or the token, proves the CPU has
 /// them.)
@@ -194,21 +216,9 @@ impl Blocks4 for U32x4 {
         // SAFETY: a `U32x4` is made only with an `Ssse3Token`: the CPU has SSSE3.
         Self(unsafe { _mm_shuffle_epi8(x, bswap32()) })
     }
-    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    fn down1(self) -> Self {
-        // SAFETY: SSE2 is part of x86-64.
-        Self(unsafe { _mm_srli_si128::<4>(self.0) })
-    }
-    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    fn up3(self) -> Self {
-        // SAFETY: SSE2 is part of x86-64.
-        Self(unsafe { _mm_slli_si128::<12>(self.0) })
-    }
-    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    fn middle(hi: Self, lo: Self) -> Self {
-        // SAFETY: a `U32x4` is made only with an `Ssse3Token`: the CPU has SSSE3.
-        Self(unsafe { _mm_alignr_epi8::<8>(hi.0, lo.0) })
-    }
+    // SAFETY (`lane_shifts!`): SSE2 is part of x86-64, and a `U32x4` is made only with an
+    // `Ssse3Token`: the CPU has SSSE3 (`palignr`).
+    lane_shifts!(_mm_srli_si128, _mm_slli_si128, _mm_alignr_epi8);
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn store_wk(self, wk: &mut Self::Wk, j: usize) {
         // SAFETY: `wk[0][j]` is 16 writable bytes; `storeu` has no alignment requirement.
@@ -293,21 +303,8 @@ impl Blocks4 for U32x8 {
             _mm256_shuffle_epi8(x, bswap)
         })
     }
-    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    fn down1(self) -> Self {
-        // SAFETY: see `impl U32x for U32x8`.
-        Self(unsafe { _mm256_srli_si256::<4>(self.0) })
-    }
-    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    fn up3(self) -> Self {
-        // SAFETY: see `impl U32x for U32x8`.
-        Self(unsafe { _mm256_slli_si256::<12>(self.0) })
-    }
-    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    fn middle(hi: Self, lo: Self) -> Self {
-        // SAFETY: see `impl U32x for U32x8`.
-        Self(unsafe { _mm256_alignr_epi8::<8>(hi.0, lo.0) })
-    }
+    // SAFETY (`lane_shifts!`): see `impl U32x for U32x8`.
+    lane_shifts!(_mm256_srli_si256, _mm256_slli_si256, _mm256_alignr_epi8);
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn store_wk(self, wk: &mut Self::Wk, j: usize) {
         // SAFETY: see `impl U32x for U32x8`; `wk[i][j]` is 16 writable bytes; `storeu` has
