@@ -147,7 +147,7 @@ impl CbcHmacSha1 {
     /// kernels' frames below it are wiped inside (`Cbc`'s keying, `Kernel::burn_stack`).
     #[inline(always)]
     fn burn_keying() {
-        crate::wipe::stack::<{ crate::wipe::depth([2128, 1744, 2112, 2128, 1760, 8400]) }>();
+        crate::wipe::stack::<{ crate::wipe::depth([2128, 1744, 2112, 2128, 1776, 8720]) }>();
     }
 
     /// Keys on a kernel the dispatch table gave (`new`: the cached automatic choice). A

@@ -65,9 +65,9 @@ impl Kernel {
         use crate::wipe::{depth, stack};
         match self {
             Kernel::Portable if one_shot => {
-                stack::<{ depth([1504, 1472, 1824, 1856, 1808, 5904]) }>()
+                stack::<{ depth([1504, 1472, 1824, 1856, 1808, 5936]) }>()
             }
-            Kernel::Portable => stack::<{ depth([1056, 1008, 1376, 1376, 1376, 4336]) }>(),
+            Kernel::Portable => stack::<{ depth([1056, 1008, 1376, 1376, 1376, 4384]) }>(),
             #[cfg(simdcrypt_x86_64)]
             Kernel::Simd(k) => k.burn(one_shot),
         }

@@ -39,29 +39,29 @@ impl Sha1 {
     #[inline(always)]
     pub(crate) fn burn(self, one_shot: bool) {
         match (self, one_shot) {
-            (Sha1::Ssse3(_), false) => stack::<{ depth([1712, 1728, 1824, 1824, 1872, 8160]) }>(),
-            (Sha1::Ssse3(_), true) => stack::<{ depth([2144, 2208, 2288, 2304, 2304, 9888]) }>(),
+            (Sha1::Ssse3(_), false) => stack::<{ depth([1712, 1728, 1824, 1824, 1872, 8192]) }>(),
+            (Sha1::Ssse3(_), true) => stack::<{ depth([2144, 2208, 2288, 2304, 2304, 9920]) }>(),
             (Sha1::Avx2(t), false) => {
-                stack_avx::<{ depth([2784, 2928, 2944, 2960, 3120, 11440]) }>(t)
+                stack_avx::<{ depth([2784, 2928, 2944, 2960, 3120, 11472]) }>(t)
             }
             (Sha1::Avx2(t), true) => {
-                stack_avx::<{ depth([3232, 3376, 3408, 3440, 3536, 13312]) }>(t)
+                stack_avx::<{ depth([3232, 3376, 3408, 3440, 3536, 13328]) }>(t)
             }
             (Sha1::Avx512(t), false) => {
-                stack_avx512::<{ depth([2800, 2960, 2992, 2992, 3088, 11472]) }>(t)
+                stack_avx512::<{ depth([2800, 2960, 2992, 2992, 3088, 11504]) }>(t)
             }
             (Sha1::Avx512(t), true) => {
-                stack_avx512::<{ depth([3232, 3408, 3456, 3472, 3520, 13344]) }>(t)
+                stack_avx512::<{ depth([3232, 3408, 3456, 3472, 3520, 13360]) }>(t)
             }
             (Sha1::ShaNi(_), false) => stack::<{ depth([768, 736, 672, 688, 1088, 39472]) }>(),
             (Sha1::ShaNi(_), true) => stack::<{ depth([800, 896, 896, 944, 1440, 41200]) }>(),
             #[cfg(simdcrypt_asm)]
             (Sha1::Avx2Asm(t), false) => {
-                stack_avx::<{ depth([2016, 1984, 2016, 2016, 2032, 3648]) }>(t)
+                stack_avx::<{ depth([2016, 1984, 2016, 2016, 2032, 3696]) }>(t)
             }
             #[cfg(simdcrypt_asm)]
             (Sha1::Avx2Asm(t), true) => {
-                stack_avx::<{ depth([2464, 2464, 2464, 2496, 2464, 5200]) }>(t)
+                stack_avx::<{ depth([2464, 2464, 2464, 2496, 2464, 5248]) }>(t)
             }
             #[cfg(simdcrypt_asm)]
             (Sha1::ShaNiAsm(_), false) => stack::<{ depth([816, 816, 816, 832, 1024, 39344]) }>(),
