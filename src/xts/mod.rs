@@ -19,10 +19,10 @@
 //!
 //! Layout: this module validates every argument before it writes anything, then hands
 //! the work to the AES width handle (`crate::aes::Kernel::run`) as jobs written once over
-//! the vector type (`kernel.rs`): [`kernel::One`] for a single data unit (the raw tweak
-//! encrypted inside, where its latency overlaps the kernel's set-up), [`kernel::OneBlock`]
+//! the vector type (`kernel.rs`): `kernel::One` for a single data unit (the raw tweak
+//! encrypted inside, where its latency overlaps the kernel's set-up), `kernel::OneBlock`
 //! for a unit of one block, and for several units their tweaks encrypted in batches
-//! ([`kernel::EncryptTweaks`]) then [`kernel::Units`] (the round keys loaded once, and
+//! (`kernel::EncryptTweaks`) then `kernel::Units` (the round keys loaded once, and
 //! units of whole kernel groups as one continuous stream in which the next unit's tweaks
 //! are computed between the current rounds). The portable backend (`soft.rs`) has the
 //! same jobs on safe slices; the assembly twin (`asm/`) takes single units.
