@@ -76,39 +76,29 @@ macro_rules! width {
         ) {
             // (Three loops of constant bounds, unrolled: a run-time index into held keys
             // would put them in memory.)
-            for i in FROM..10 {
-                let k = rk.at(i).0;
-                for x in s.iter_mut() {
-                    // SAFETY: see the top of the impl.
-                    x.0 = unsafe { if DEC { $dec(x.0, k) } else { $enc(x.0, k) } };
-                }
-                if let Ok(s8) = <&mut [Self; 8]>::try_from(&mut s[..]) {
-                    Self::barrier(s8);
+            round_range!(s, rk, FROM..10, $enc, $dec);
+            if rounds > 10 {
+                round_range!(s, rk, 10..12, $enc, $dec);
+                if rounds > 12 {
+                    round_range!(s, rk, 12..14, $enc, $dec);
                 }
             }
-            if rounds > 10 {
-                for i in 10..12 {
-                    let k = rk.at(i).0;
-                    for x in s.iter_mut() {
-                        // SAFETY: see the top of the impl.
-                        x.0 = unsafe { if DEC { $dec(x.0, k) } else { $enc(x.0, k) } };
-                    }
-                    if let Ok(s8) = <&mut [Self; 8]>::try_from(&mut s[..]) {
-                        Self::barrier(s8);
-                    }
-                }
-                if rounds > 12 {
-                    for i in 12..14 {
-                        let k = rk.at(i).0;
-                        for x in s.iter_mut() {
-                            // SAFETY: see the top of the impl.
-                            x.0 = unsafe { if DEC { $dec(x.0, k) } else { $enc(x.0, k) } };
-                        }
-                        if let Ok(s8) = <&mut [Self; 8]>::try_from(&mut s[..]) {
-                            Self::barrier(s8);
-                        }
-                    }
-                }
+        }
+    };
+}
+
+/// The middle rounds `$range` (constant bounds) of [`AesVec::rounds`] over `$s`, the round
+/// intrinsic in the loop, and the [`AesVec::barrier`] after each round of 8 registers.
+macro_rules! round_range {
+    ($s:ident, $rk:ident, $range:expr, $enc:ident, $dec:ident) => {
+        for i in $range {
+            let k = $rk.at(i).0;
+            for x in $s.iter_mut() {
+                // SAFETY: see the top of the impl.
+                x.0 = unsafe { if DEC { $dec(x.0, k) } else { $enc(x.0, k) } };
+            }
+            if let Ok(s8) = <&mut [Self; 8]>::try_from(&mut $s[..]) {
+                Self::barrier(s8);
             }
         }
     };
