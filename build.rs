@@ -6,6 +6,8 @@
 //!   exists on x86-64 is gated on this cfg and on nothing else, so `--features pure` on
 //!   x86-64 compiles exactly what an aarch64, riscv64 or 32-bit x86 target compiles: the
 //!   portable backends.
+//! - `simdcrypt_aarch64`: the target is little-endian AArch64 and `pure` is off: the
+//!   ARMv8 Cryptography Extension backends (`src/arch/aarch64`), detected at run time.
 //! - `simdcrypt_asm`: `simdcrypt_x86_64`, a SysV ELF target, the `asm` feature on, `no-asm`
 //!   off and `SIMDCRYPT_NO_ASM` unset: the assembly in `asm/` is built (with `cc`, a build
 //!   dependency of the `asm` feature alone) and linked. x32 (x86-64 with
@@ -33,7 +35,7 @@ use std::env;
 fn main() {
     println!("cargo::rustc-check-cfg=cfg(simdcrypt_x86_64)");
     println!("cargo::rustc-check-cfg=cfg(simdcrypt_asm)");
-    println!("cargo::rustc-check-cfg=cfg(simdcrypt_neon_check)");
+    println!("cargo::rustc-check-cfg=cfg(simdcrypt_aarch64)");
     println!("cargo::rustc-check-cfg=cfg(docsrs)");
     println!(
         "cargo::rustc-check-cfg=cfg(simdcrypt_opt_level, values(\"0\", \"1\", \"2\", \"3\", \"s\", \"z\"))"
@@ -62,9 +64,13 @@ fn main() {
 
     wipe_class(&var);
 
-    let x86_64 = var("CARGO_CFG_TARGET_ARCH") == "x86_64"
-        && var("CARGO_CFG_TARGET_POINTER_WIDTH") == "64"
-        && !feature("PURE");
+    let arch = var("CARGO_CFG_TARGET_ARCH");
+    let pure = feature("PURE");
+    if arch == "aarch64" && var("CARGO_CFG_TARGET_ENDIAN") == "little" && !pure {
+        println!("cargo::rustc-cfg=simdcrypt_aarch64");
+        return;
+    }
+    let x86_64 = arch == "x86_64" && var("CARGO_CFG_TARGET_POINTER_WIDTH") == "64" && !pure;
     if !x86_64 {
         return;
     }

@@ -5,8 +5,8 @@ use core::str::FromStr;
 
 use crate::Error;
 use crate::cpu::{
-    AesNiToken, Avx2Token, Avx512Token, Features, ShaNiToken, Ssse3Token, VaesAvx2Token,
-    VaesAvx512Token,
+    AesNiToken, Armv8AesToken, Armv8Sha1Token, Avx2Token, Avx512Token, Features, ShaNiToken,
+    Ssse3Token, VaesAvx2Token, VaesAvx512Token,
 };
 
 /// A kernel family. Each algorithm implements some of them; see its `available_backends()`.
@@ -51,6 +51,11 @@ pub enum Backend {
     /// AES-NI and the SHA extensions stitched into one loop (CBC with HMAC-SHA1, Rust
     /// intrinsics): two independent dependency chains interleaved.
     AesNiShaNi,
+    /// The ARMv8 Cryptography Extension's AES and `PMULL` instructions on the NEON
+    /// registers (AArch64), Rust intrinsics.
+    Armv8Aes,
+    /// The ARMv8 Cryptography Extension's SHA-1 instructions (AArch64), Rust intrinsics.
+    Armv8Sha1,
 }
 
 /// A capability token as the table uses it: the features it stands for and the only way
@@ -84,7 +89,9 @@ tokens!(
     Ssse3Token,
     Avx2Token,
     Avx512Token,
-    ShaNiToken
+    ShaNiToken,
+    Armv8AesToken,
+    Armv8Sha1Token
 );
 
 impl Token for () {
@@ -141,6 +148,8 @@ pub(crate) const BACKENDS: &[BackendRow] = backends! {
     ShaNi "sha-ni" ShaNiToken;
     ShaNiAsm "sha-ni-asm" ShaNiToken, asm;
     AesNiShaNi "aesni-sha-ni" (AesNiToken, ShaNiToken);
+    Armv8Aes "armv8-aes" Armv8AesToken;
+    Armv8Sha1 "armv8-sha1" Armv8Sha1Token;
 };
 
 const N_BACKENDS: usize = BACKENDS.len();
@@ -243,7 +252,7 @@ impl Backend {
     #[must_use]
     pub fn is_available(self) -> bool {
         (!self.is_asm() || cfg!(simdcrypt_asm))
-            && (self == Backend::Portable || cfg!(simdcrypt_x86_64))
+            && (self == Backend::Portable || cfg!(any(simdcrypt_x86_64, simdcrypt_aarch64)))
             && crate::cpu::detected().contains(self.required_features())
     }
 }

@@ -106,7 +106,7 @@ macro_rules! debug_shows {
 pub(crate) use debug_shows;
 
 pub mod aes;
-#[cfg(any(simdcrypt_x86_64, simdcrypt_neon_check))]
+#[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
 mod arch;
 mod backend;
 mod block;
@@ -168,21 +168,6 @@ pub struct Doctests;
 #[doc(hidden)]
 pub fn tuning_row() -> Option<&'static str> {
     tuning::current().map(|r| r.name)
-}
-
-/// Runs the generic kernels on the AArch64 check vector (`cfg(simdcrypt_neon_check)`,
-/// for `cargo check --target aarch64-unknown-linux-gnu` only; nothing ships on it).
-#[cfg(simdcrypt_neon_check)]
-#[doc(hidden)]
-pub fn neon_check(key: &[u8], data: &mut [u8]) {
-    let Some((t, aes)) = arch::aarch64::check_aes(key, data) else {
-        return;
-    };
-    #[cfg(feature = "cbc")]
-    cbc::neon_check(t, &aes.ks, data.as_chunks_mut::<16>().0);
-    #[cfg(feature = "xts")]
-    xts::neon_check(t, &aes.ks, data);
-    let _ = (t, aes);
 }
 
 /// Backend names accepted in `SIMDCRYPT_REQUIRE`-style lists, for tests and tools.

@@ -15,7 +15,10 @@
 
 // Without a backend's vector types (`pure`, or a target without one; the AArch64 check
 // vector dispatches nothing) only the job and site types are used.
-#![cfg_attr(not(simdcrypt_x86_64), allow(dead_code, unused_imports))]
+#![cfg_attr(
+    not(any(simdcrypt_x86_64, simdcrypt_aarch64)),
+    allow(dead_code, unused_imports)
+)]
 
 use crate::block::KeySchedule;
 use crate::block::{Block, InOut};
@@ -96,11 +99,13 @@ pub(crate) trait Job: Sized {
     /// The most blocks per register the body gains from (1: CBC's chained encryption, a
     /// chain of single blocks; 2: many CBC streams, where 16 lanes are already more than
     /// callers pass; 4: no limit).
+    #[cfg_attr(not(simdcrypt_x86_64), allow(dead_code))]
     const MAX_LANES: usize = 4;
     /// Whether the 512-bit registers take a call only from the CPU's `zmm_from` blocks
     /// (`crate::tuning::Tuning::zmm_from`), handing shorter ones to the 256-bit kernel: on
     /// short calls its 8 registers of 2 blocks keep more chains in flight than zmm's 4 of
     /// 4 (docs/design.md, "Dispatch and per-CPU tuning").
+    #[cfg_attr(not(simdcrypt_x86_64), allow(dead_code))]
     const HANDS_OVER: bool = false;
     /// Whether the body has a short form ([`AesVec::GROUP`]).
     const HAS_SHORT: bool = true;

@@ -4,8 +4,9 @@
 //! The key schedule is backend-neutral: the encryption round keys and
 //! the round keys of the *equivalent inverse cipher* (FIPS-197 §5.3.5, the form `aesdec`
 //! uses), as bytes. Every backend reads it as it is; it is computed once, in constant time,
-//! with AES-NI (SubWord by `aesenclast`, `aesimc`) on the x86-64 backends and by portable
-//! bitsliced code otherwise, and zeroized on drop.
+//! with AES-NI (SubWord by `aesenclast`, `aesimc`) on the x86-64 backends, with the ARMv8
+//! AES instructions (SubWord by `AESE`, `AESIMC`) on AArch64's, and by portable bitsliced
+//! code otherwise, and zeroized on drop.
 //!
 //! ```
 //! use simdcrypt::aes::{Aes, Block};
@@ -20,7 +21,11 @@ use core::fmt;
 
 use crate::Backend;
 use crate::Error;
+#[cfg(simdcrypt_aarch64)]
+use crate::arch::aarch64::{self, aes::Neon};
 use crate::cpu::AesNiToken;
+#[cfg(simdcrypt_aarch64)]
+use crate::cpu::Armv8AesToken;
 use crate::dispatch;
 use crate::vector::{AesVec, Job, Site};
 #[cfg(simdcrypt_x86_64)]
@@ -43,23 +48,18 @@ use crate::ct::NoNiche;
 pub(crate) use crate::block::KeySchedule;
 
 impl KeySchedule {
-    /// Expands a 16-, 24- or 32-byte key, with AES-NI where the CPU has it.
+    /// Expands a 16-, 24- or 32-byte key, with the automatic backend's instructions.
     #[cfg(test)]
     pub(crate) fn new(key: &[u8]) -> Result<KeySchedule, Error> {
-        KeySchedule::with(key, AesNiToken::get())
+        KeySchedule::with(key, dispatch::AES.auto_kernel().0)
     }
 
-    /// Expands a 16-, 24- or 32-byte key: with AES-NI given its token, else portably.
+    /// Expands a 16-, 24- or 32-byte key as `kernel` does (its instructions, or portably).
     #[cfg(test)]
-    pub(crate) fn with(key: &[u8], aesni: Option<AesNiToken>) -> Result<KeySchedule, Error> {
+    pub(crate) fn with(key: &[u8], kernel: Kernel) -> Result<KeySchedule, Error> {
         let mut ks = core::mem::MaybeUninit::uninit();
         // SAFETY: `init` writes all of `ks`, which is valid for writes.
         unsafe {
-            let kernel = match aesni {
-                #[cfg(simdcrypt_x86_64)]
-                Some(t) => Kernel::Xmm(t),
-                _ => Kernel::Portable,
-            };
             KeySchedule::init(ks.as_mut_ptr(), key, KeySchedule::rounds_for(key)?, kernel);
             Ok(ks.assume_init())
         }
@@ -89,10 +89,13 @@ impl KeySchedule {
     #[inline]
     pub(crate) unsafe fn init(ks: *mut KeySchedule, key: &[u8], rounds: usize, kernel: Kernel) {
         debug_assert_eq!(KeySchedule::rounds_for(key), Ok(rounds));
-        match kernel.aesni() {
+        match (kernel, kernel.aesni()) {
             #[cfg(simdcrypt_x86_64)]
             // SAFETY: the caller's contract.
-            Some(t) => unsafe { aes_ni::expand(t, key, rounds, ks) },
+            (_, Some(t)) => unsafe { aes_ni::expand(t, key, rounds, ks) },
+            #[cfg(simdcrypt_aarch64)]
+            // SAFETY: the caller's contract.
+            (Kernel::Neon(t), _) => unsafe { aarch64::aes::expand(t, key, rounds, ks) },
             _ => {
                 // SAFETY: the caller's contract: `ks` is valid for writes, and once written
                 // it is a valid schedule to borrow.
@@ -117,7 +120,7 @@ impl KeySchedule {
 #[inline(always)]
 pub(crate) fn burn_keying(kernel: Kernel, two: bool) {
     use crate::wipe::{depth, stack};
-    match (kernel.aesni().is_some(), two) {
+    match (kernel.hardware_keying(), two) {
         (true, false) => stack::<{ depth([272, 256, 256, 272, 272, 6000]) }>(),
         (true, true) => stack::<{ depth([272, 304, 304, 304, 432, 5904]) }>(),
         (false, false) => stack::<{ depth([592, 592, 544, 592, 736, 3648]) }>(),
@@ -155,6 +158,9 @@ pub(crate) enum Kernel {
     /// (read once, at keying), under which calls that hand over run on `Ymm`.
     #[cfg(simdcrypt_x86_64)]
     Zmm(VaesAvx512Token, u32),
+    /// The ARMv8 Cryptography Extension on the 128-bit NEON registers (`Neon`).
+    #[cfg(simdcrypt_aarch64)]
+    Neon(Armv8AesToken),
 }
 
 impl Kernel {
@@ -171,6 +177,8 @@ impl Kernel {
     pub(crate) fn aesni(self) -> Option<AesNiToken> {
         match self {
             Kernel::Portable => None,
+            #[cfg(simdcrypt_aarch64)]
+            Kernel::Neon(_) => None,
             #[cfg(simdcrypt_x86_64)]
             Kernel::Xmm(t) => Some(t),
             #[cfg(simdcrypt_x86_64)]
@@ -180,13 +188,24 @@ impl Kernel {
         }
     }
 
+    /// Whether this kernel's instructions expand its keys ([`KeySchedule::init`]): AES-NI,
+    /// or the ARMv8 AES instructions; the portable kernel's are expanded portably.
+    #[inline(always)]
+    pub(crate) fn hardware_keying(self) -> bool {
+        match self {
+            Kernel::Portable => false,
+            #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
+            _ => true,
+        }
+    }
+
     /// Runs `job` on this kernel's width, its short form under a group of blocks
     /// ([`AesVec::GROUP`]), then the wipe of its site ([`AesVec::burn`]). A job takes at
     /// most [`Job::MAX_LANES`] blocks per register, and VAES-AVX-512 hands a call under
     /// its `zmm_from` to VAES-AVX2 where the job says so ([`Job::HANDS_OVER`]).
     #[inline(always)]
     pub(crate) fn run<J: Job>(self, mut job: J) {
-        #[cfg(simdcrypt_x86_64)]
+        #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
         macro_rules! on {
             ($v:ty, $t:expr) => {{
                 let short = J::HAS_SHORT && job.blocks() < <$v>::GROUP;
@@ -206,6 +225,8 @@ impl Kernel {
                 job.portable();
                 soft::burn(J::SITE);
             }
+            #[cfg(simdcrypt_aarch64)]
+            Kernel::Neon(t) => on!(Neon, t),
             #[cfg(simdcrypt_x86_64)]
             Kernel::Xmm(t) => on!(Xmm, t),
             #[cfg(simdcrypt_x86_64)]

@@ -79,11 +79,17 @@ const FIPS197_A1_DEC: [Block; 11] = [
     hex!("2b7e151628aed2a6abf7158809cf4f3c"),
 ];
 
-/// Every expansion this build has: portable, and AES-NI where the CPU has it.
-fn expansions() -> std::vec::Vec<(&'static str, Option<AesNiToken>)> {
-    let mut v = std::vec![("portable", None)];
+/// Every expansion this build has: portable, and the AES instructions' where the CPU has
+/// them (AES-NI, ARMv8 AES).
+fn expansions() -> std::vec::Vec<(&'static str, Kernel)> {
+    let mut v = std::vec![("portable", Kernel::Portable)];
+    #[cfg(simdcrypt_x86_64)]
     if let Some(t) = AesNiToken::get() {
-        v.push(("aes-ni", Some(t)));
+        v.push(("aes-ni", Kernel::Xmm(t)));
+    }
+    #[cfg(simdcrypt_aarch64)]
+    if let Some(t) = crate::cpu::Armv8AesToken::get() {
+        v.push(("armv8-aes", Kernel::Neon(t)));
     }
     v
 }
@@ -117,13 +123,13 @@ proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
     /// The hardware expansion and the portable one agree on every key length.
     #[test]
-    fn aesni_expansion_matches_portable(
+    fn hardware_expansion_matches_portable(
         key in proptest::collection::vec(proptest::prelude::any::<u8>(), 32),
         len in proptest::sample::select(&[16usize, 24, 32][..]),
     ) {
-        let soft = KeySchedule::with(&key[..len], None).unwrap();
-        if let Some(t) = AesNiToken::get() {
-            let hw = KeySchedule::with(&key[..len], Some(t)).unwrap();
+        let soft = KeySchedule::with(&key[..len], Kernel::Portable).unwrap();
+        for (_, hw) in expansions().into_iter().skip(1) {
+            let hw = KeySchedule::with(&key[..len], hw).unwrap();
             proptest::prop_assert_eq!(hw.rounds, soft.rounds);
             proptest::prop_assert_eq!(hw.enc, soft.enc);
             proptest::prop_assert_eq!(hw.dec, soft.dec);
@@ -139,7 +145,7 @@ fn every_impl_keys_with_its_token() {
     for b in Aes::available_backends() {
         let aes = Aes::with_backend(&[3u8; 32], b).unwrap();
         assert_eq!(
-            aes.kernel().aesni().is_some(),
+            aes.kernel().hardware_keying(),
             b != Backend::Portable,
             "{b}"
         );

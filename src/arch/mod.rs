@@ -1,8 +1,9 @@
 //! The ISA code: each architecture's vector types, kernels and detection, behind the one
-//! cfg `build.rs` sets for it (`simdcrypt_x86_64`; none with the `pure` feature). The
+//! cfg `build.rs` sets for it (`simdcrypt_x86_64`, `simdcrypt_aarch64`; none with the `pure`
+//! feature). The
 //! algorithm folders hold the generic bodies these instantiate.
 
-#[cfg(simdcrypt_neon_check)]
+#[cfg(simdcrypt_aarch64)]
 pub(crate) mod aarch64;
 #[cfg(simdcrypt_x86_64)]
 pub(crate) mod x86_64;
@@ -15,6 +16,8 @@ pub(crate) use x86_64::xts_vaes_avx2_asm::Twin as XtsAsm;
 #[cfg(all(simdcrypt_x86_64, feature = "cbc", feature = "sha1"))]
 pub(crate) use x86_64::aesni_sha_ni::Stitched;
 
+#[cfg(all(simdcrypt_aarch64, feature = "sha1"))]
+pub(crate) use aarch64::sha1::Sha1;
 /// SHA-1's SIMD kernels.
 #[cfg(all(simdcrypt_x86_64, feature = "sha1"))]
 pub(crate) use x86_64::sha1::Sha1;

@@ -35,25 +35,6 @@ mod kernel;
 mod lanes;
 mod soft;
 
-/// CBC's kernels on the AArch64 check vector (`crate::arch::aarch64`): one stream each
-/// way, and the interleaved streams.
-#[cfg(simdcrypt_neon_check)]
-pub(crate) fn neon_check(
-    t: crate::arch::aarch64::NeonAesToken,
-    ks: &crate::aes::KeySchedule,
-    blocks: &mut [Block],
-) {
-    use crate::arch::aarch64::Neon;
-    use crate::vector::Job;
-    let mut iv = [0u8; 16];
-    kernel::Stream::<false>(ks, &mut iv, blocks).run::<Neon, false>(t);
-    kernel::Stream::<true>(ks, &mut iv, blocks).run::<Neon, false>(t);
-    kernel::Stream::<true>(ks, &mut iv, blocks).run::<Neon, true>(t);
-    let steps = blocks.len();
-    let mut one = [lanes::Lane { iv, data: blocks }];
-    kernel::Lanes(ks, &mut one, steps).run::<Neon, false>(t);
-}
-
 /// AES-CBC under one key, on one backend.
 ///
 /// Round keys are zeroized on drop; `Debug` prints no key material.

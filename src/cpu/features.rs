@@ -56,6 +56,8 @@ features! {
     AVX512F = 11, "avx512f";
     AVX512BW = 12, "avx512bw";
     AVX512VL = 13, "avx512vl";
+    PMULL = 14, "pmull";
+    SHA1 = 15, "sha1";
 }
 
 impl Features {

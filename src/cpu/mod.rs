@@ -1,6 +1,8 @@
 //! CPU feature detection and capability tokens.
 //!
-//! This is the only module that executes `cpuid` or `xgetbv`. Detection runs once; the
+//! This is the only module that executes `cpuid` or `xgetbv` (x86-64) or reads the
+//! kernel's hardware capabilities (AArch64: `HWCAP` on Linux, `sysctl` on macOS, through
+//! `std`'s detection; without `std`, the features the build targets). Detection runs once; the
 //! result is cached in an atomic, so a later query is one relaxed load.
 //!
 //! A *capability token* is a zero-sized type that only this module can construct, and only
@@ -62,10 +64,12 @@ fn detect_and_cache() -> Features {
     f
 }
 
+#[cfg(simdcrypt_aarch64)]
+use crate::arch::aarch64::detect::probe;
 #[cfg(simdcrypt_x86_64)]
 use crate::arch::x86_64::cpuid::{probe, read_signature};
 
-#[cfg(not(simdcrypt_x86_64))]
+#[cfg(not(any(simdcrypt_x86_64, simdcrypt_aarch64)))]
 fn probe() -> Features {
     Features::NONE
 }
@@ -91,7 +95,7 @@ fn read_signature() -> Option<Signature> {
 }
 
 macro_rules! tokens {
-    ($d:tt $($(#[$doc:meta])* $name:ident = [$($feat:ident),*] $tf:literal;)*) => {
+    ($d:tt $($(#[$doc:meta])* $arch:ident $name:ident = [$($feat:ident),*] $tf:literal;)*) => {
         /// `#[target_feature]` with the features of the token named, on the item after it:
         /// `target_features!(AesNiToken, unsafe fn entry(...) {...})`. The strings are the
         /// tokens' own (written beside each token below), so an entry that takes a token is
@@ -156,7 +160,7 @@ macro_rules! tokens {
                 /// ```
                 #[inline]
                 pub fn get() -> Option<Self> {
-                    if cfg!(simdcrypt_x86_64) && detected().contains(Self::FEATURES) {
+                    if tokens!(@arch $arch) && detected().contains(Self::FEATURES) {
                         Some($name(()))
                     } else {
                         None
@@ -165,27 +169,35 @@ macro_rules! tokens {
             }
         )*
     };
+    (@arch x86_64) => { cfg!(simdcrypt_x86_64) };
+    (@arch aarch64) => { cfg!(simdcrypt_aarch64) };
 }
 
 tokens! { $
     /// AES-NI with PCLMULQDQ and SSE up to 4.1 (128-bit `aesenc`, `pclmulqdq`, `pshufb`).
-    AesNiToken = [AES, PCLMULQDQ, SSSE3, SSE41] "aes,pclmulqdq,ssse3,sse4.1";
+    x86_64 AesNiToken = [AES, PCLMULQDQ, SSSE3, SSE41] "aes,pclmulqdq,ssse3,sse4.1";
     /// 256-bit VAES and VPCLMULQDQ on AVX2 (plus everything in [`AesNiToken`]).
-    VaesAvx2Token = [AES, PCLMULQDQ, SSSE3, SSE41, AVX, AVX2, VAES, VPCLMULQDQ]
+    x86_64 VaesAvx2Token = [AES, PCLMULQDQ, SSSE3, SSE41, AVX, AVX2, VAES, VPCLMULQDQ]
         "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq";
     /// 512-bit VAES and VPCLMULQDQ on AVX-512 F/BW/VL (plus everything in [`VaesAvx2Token`]).
-    VaesAvx512Token = [AES, PCLMULQDQ, SSSE3, SSE41, AVX, AVX2, VAES, VPCLMULQDQ, AVX512F, AVX512BW, AVX512VL]
+    x86_64 VaesAvx512Token = [AES, PCLMULQDQ, SSSE3, SSE41, AVX, AVX2, VAES, VPCLMULQDQ, AVX512F, AVX512BW, AVX512VL]
         "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl";
     /// SSSE3 (for SIMD message schedules).
-    Ssse3Token = [SSSE3] "ssse3";
+    x86_64 Ssse3Token = [SSSE3] "ssse3";
     /// AVX2 with BMI1 and BMI2 (`rorx`, `andn`).
-    Avx2Token = [SSSE3, AVX, AVX2, BMI1, BMI2] "ssse3,avx,avx2,bmi1,bmi2";
+    x86_64 Avx2Token = [SSSE3, AVX, AVX2, BMI1, BMI2] "ssse3,avx,avx2,bmi1,bmi2";
     /// AVX-512 F/BW/VL on top of everything in [`Avx2Token`] (`vprold`, `vpternlogd` on
     /// 256- and 512-bit registers, for SIMD message schedules and multi-lane hashing).
-    Avx512Token = [SSSE3, AVX, AVX2, BMI1, BMI2, AVX512F, AVX512BW, AVX512VL]
+    x86_64 Avx512Token = [SSSE3, AVX, AVX2, BMI1, BMI2, AVX512F, AVX512BW, AVX512VL]
         "ssse3,avx,avx2,bmi1,bmi2,avx512f,avx512bw,avx512vl";
     /// The SHA extensions (`sha1rnds4`, `sha1msg1`, ...) with SSE up to 4.1.
-    ShaNiToken = [SHA, SSSE3, SSE41] "sha,ssse3,sse4.1";
+    x86_64 ShaNiToken = [SHA, SSSE3, SSE41] "sha,ssse3,sse4.1";
+    /// The ARMv8 Cryptography Extension's AES instructions (`AESE`, `AESMC`, `AESD`,
+    /// `AESIMC`) and 64-bit polynomial multiplication (`PMULL`), on the NEON registers.
+    aarch64 Armv8AesToken = [AES, PMULL] "aes";
+    /// The ARMv8 Cryptography Extension's SHA-1 instructions (`SHA1C`, `SHA1P`, `SHA1M`,
+    /// `SHA1H`, `SHA1SU0`, `SHA1SU1`; Rust's `sha2` target feature holds them).
+    aarch64 Armv8Sha1Token = [SHA1] "sha2";
 }
 
 impl VaesAvx512Token {

@@ -88,6 +88,22 @@ fn agrees_with_std_detection() {
     );
 }
 
+/// `std`'s detection reads the same capabilities (`aes` holds `pmull`).
+#[cfg(all(feature = "std", simdcrypt_aarch64))]
+#[test]
+fn agrees_with_std_detection() {
+    let f = detected();
+    let aes = std::arch::is_aarch64_feature_detected!("aes");
+    assert_eq!(f.contains(Features::AES), aes);
+    assert_eq!(f.contains(Features::PMULL), aes);
+    assert_eq!(
+        f.contains(Features::SHA1),
+        std::arch::is_aarch64_feature_detected!("sha2")
+    );
+    assert_eq!(Armv8AesToken::get().is_some(), aes);
+    assert!(AesNiToken::get().is_none() && ShaNiToken::get().is_none());
+}
+
 /// Each token's `#[target_feature]` string (what its kernels are compiled with) names
 /// exactly the features it proves (`/proc/cpuinfo` spells two of them otherwise).
 #[test]
@@ -98,10 +114,14 @@ fn target_features_are_the_tokens_features() {
             .map(|n| match n {
                 "sse4_1" => "sse4.1",
                 "sha_ni" => "sha",
+                // Rust's AArch64 `aes` holds `pmull`, its `sha2` holds `sha1`.
+                "pmull" => "aes",
+                "sha1" => "sha2",
                 n => n,
             })
             .collect();
         v.sort_unstable();
+        v.dedup();
         v
     }
     for (tf, f) in [
@@ -112,6 +132,8 @@ fn target_features_are_the_tokens_features() {
         (Avx2Token::TARGET_FEATURES, Avx2Token::FEATURES),
         (Avx512Token::TARGET_FEATURES, Avx512Token::FEATURES),
         (ShaNiToken::TARGET_FEATURES, ShaNiToken::FEATURES),
+        (Armv8AesToken::TARGET_FEATURES, Armv8AesToken::FEATURES),
+        (Armv8Sha1Token::TARGET_FEATURES, Armv8Sha1Token::FEATURES),
     ] {
         let mut names: std::vec::Vec<&str> = tf.split(',').collect();
         names.sort_unstable();

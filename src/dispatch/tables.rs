@@ -4,8 +4,10 @@
 //! backends table mirrors these rows (`readme_table_mirrors_this_one`).
 
 use crate::aes::Kernel as Aes;
+#[cfg(all(any(simdcrypt_x86_64, simdcrypt_aarch64), feature = "sha1"))]
+use crate::arch::Sha1;
 #[cfg(all(simdcrypt_x86_64, feature = "sha1"))]
-use crate::arch::{Sha1, x86_64::sha_ni::Form};
+use crate::arch::x86_64::sha_ni::Form;
 use crate::dispatch::{Table, table};
 
 /// AES blocks (ECB). VAES on zmm moves no more bytes per cycle than on ymm (measured on
@@ -17,6 +19,9 @@ pub(crate) static AES: Table<Aes> = table!(Aes, "AES", portable: Aes::Portable, 
         VaesAvx2 => Aes::Ymm,
         VaesAvx512 => Aes::zmm,
         AesNi => Aes::Xmm,
+    }
+    #[cfg(simdcrypt_aarch64)] {
+        Armv8Aes => Aes::Neon,
     }
 ]);
 
@@ -32,6 +37,9 @@ pub(crate) static CBC: Table<Aes> = table!(Aes, "CBC", portable: Aes::Portable, 
         VaesAvx2 => Aes::Ymm,
         VaesAvx512 => Aes::zmm,
         AesNi => Aes::Xmm,
+    }
+    #[cfg(simdcrypt_aarch64)] {
+        Armv8Aes => Aes::Neon,
     }
 ]);
 
@@ -52,6 +60,9 @@ pub(crate) static XTS: Table<crate::xts::Kernel> = {
         }
         #[cfg(simdcrypt_x86_64)] {
             AesNi => |t| On(Aes::Xmm(t)),
+        }
+        #[cfg(simdcrypt_aarch64)] {
+            Armv8Aes => |t| On(Aes::Neon(t)),
         }
     ])
 };
@@ -78,6 +89,9 @@ pub(crate) static SHA1: Table<crate::sha1::Kernel> = {
             Avx2 => |t| Kernel::Simd(Sha1::Avx2(t)),
             Ssse3 => |t| Kernel::Simd(Sha1::Ssse3(t)),
         }
+        #[cfg(simdcrypt_aarch64)] {
+            Armv8Sha1 => |t| Kernel::Simd(Sha1::Ce(t)),
+        }
     ])
 };
 
@@ -100,6 +114,9 @@ pub(crate) static SHA1_MANY: Table<crate::sha1::Kernel> = {
             ShaNi => |t| Kernel::Simd(Sha1::ShaNi(Form::new(t))),
             Ssse3 => |t| Kernel::Simd(Sha1::Ssse3(t)),
         }
+        #[cfg(simdcrypt_aarch64)] {
+            Armv8Sha1 => |t| Kernel::Simd(Sha1::Ce(t)),
+        }
     ])
 };
 
@@ -111,8 +128,11 @@ pub(crate) static CBC_HMAC: Table<crate::cbc_hmac::Kernel> = {
     table!(Kernel, "CBC-HMAC-SHA1", portable: Kernel::Sequential, [
         #[cfg(simdcrypt_x86_64)] {
             AesNiShaNi => |t| Kernel::Stitched(crate::arch::Stitched::new(t)),
+            VaesAvx2 => |_: crate::cpu::VaesAvx2Token| Kernel::Sequential,
+            AesNi => |_: crate::cpu::AesNiToken| Kernel::Sequential,
         }
-        VaesAvx2 => |_: crate::cpu::VaesAvx2Token| Kernel::Sequential,
-        AesNi => |_: crate::cpu::AesNiToken| Kernel::Sequential,
+        #[cfg(simdcrypt_aarch64)] {
+            Armv8Aes => |_: crate::cpu::Armv8AesToken| Kernel::Sequential,
+        }
     ])
 };

@@ -48,6 +48,13 @@ fn run(lanes: Kernel, single: Kernel, tune: Sha1Many, inputs: &[&[u8]], out: &mu
         }
         #[cfg(simdcrypt_x86_64)]
         Kernel::Simd(k) => lanes::run(k, single, tune, inputs, out),
+        // One stream at a time: the SHA-1 instructions' chains (`crate::arch::Sha1`).
+        #[cfg(simdcrypt_aarch64)]
+        Kernel::Simd(_) => {
+            for (m, o) in inputs.iter().zip(out.iter_mut()) {
+                *o = digest_from(single, IV, 0, m);
+            }
+        }
     }
 }
 

@@ -47,7 +47,7 @@ pub(crate) use soft::IV;
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Kernel {
     Portable,
-    #[cfg(simdcrypt_x86_64)]
+    #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
     Simd(crate::arch::Sha1),
 }
 
@@ -68,7 +68,7 @@ impl Kernel {
                 stack::<{ depth([1504, 1472, 1824, 1856, 1808, 5936]) }>()
             }
             Kernel::Portable => stack::<{ depth([1056, 1008, 1376, 1376, 1376, 4384]) }>(),
-            #[cfg(simdcrypt_x86_64)]
+            #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
             Kernel::Simd(k) => k.burn(one_shot),
         }
     }
@@ -85,7 +85,7 @@ impl Kernel {
     /// backend's own kernel, for the differential tests of each.
     #[inline(always)]
     pub(crate) fn for_run(self, blocks: usize) -> Kernel {
-        #[cfg(simdcrypt_x86_64)]
+        #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
         if let Kernel::Simd(k) = self {
             return Kernel::Simd(k.for_run(blocks));
         }
@@ -104,7 +104,7 @@ impl Kernel {
         blocks_b: &[[u8; 64]],
     ) {
         debug_assert_eq!(blocks_a.len(), blocks_b.len());
-        #[cfg(simdcrypt_x86_64)]
+        #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
         if let Kernel::Simd(k) = self.for_run(blocks_a.len())
             && k.compress_pair((a, blocks_a), (b, blocks_b))
         {
@@ -119,7 +119,7 @@ impl Kernel {
     pub(crate) fn compress(self, state: &mut [u32; 5], blocks: &[[u8; 64]]) {
         match self {
             Kernel::Portable => soft::compress(state, blocks),
-            #[cfg(simdcrypt_x86_64)]
+            #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
             Kernel::Simd(k) => k.compress(state, blocks),
         }
     }
@@ -169,7 +169,7 @@ pub(crate) fn digest_from(
     data: &[u8],
 ) -> [u8; 20] {
     // SHA-NI: the whole message in one call, the padded tail built in registers.
-    #[cfg(simdcrypt_x86_64)]
+    #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
     if let Kernel::Simd(k) = imp
         && let Some(out) = k.one_call::<false>(&mut state, &IV, prefix_len, data)
     {
@@ -218,7 +218,7 @@ pub(crate) fn hmac_from(
 ) -> [u8; 20] {
     let mut inner = *inner;
     let fused = match imp {
-        #[cfg(simdcrypt_x86_64)]
+        #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
         Kernel::Simd(k) => k.one_call::<true>(&mut inner, outer, prefix_len, data),
         _ => None,
     };

@@ -54,7 +54,16 @@ pub(crate) fn stack_pointer() -> usize {
         };
         sp
     }
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(target_arch = "aarch64")]
+    {
+        let sp: usize;
+        // SAFETY: reads the stack pointer into a register; no memory is touched.
+        unsafe {
+            core::arch::asm!("mov {}, sp", out(reg) sp, options(nomem, nostack, preserves_flags))
+        };
+        sp
+    }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
     {
         let marker = 0u8;
         core::hint::black_box(&marker) as *const u8 as usize
@@ -89,10 +98,11 @@ pub(crate) fn dry_run(bytes: usize, at: usize) -> bool {
 #[inline(always)]
 fn measure(at: usize, site: Option<(usize, &'static core::panic::Location<'static>)>) {
     let (bottom, top) = PAINTED.with(core::cell::Cell::get);
-    // This frame's stack pointer, less the red zone: nothing above it may be painted.
-    #[cfg(target_arch = "x86_64")]
+    // This frame's stack pointer, less the red zone (x86-64's; AArch64 Linux has none, its
+    // macOS one is as large): nothing above it may be painted.
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     let limit = (stack_pointer() - 128) & !7;
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
     let limit = (at - 4096) & !7;
     let top = top.min(limit);
     if bottom < top {

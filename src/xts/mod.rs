@@ -972,39 +972,5 @@ impl fmt::Debug for Xts {
 
 use crate::wipe::blocks as wipe;
 
-/// XTS's jobs on the AArch64 check vector (`crate::arch::aarch64`): one unit of `data`
-/// in place, each form, under `ks` as both keys.
-#[cfg(simdcrypt_neon_check)]
-pub(crate) fn neon_check(t: crate::arch::aarch64::NeonAesToken, ks: &KeySchedule, data: &mut [u8]) {
-    use crate::arch::aarch64::Neon;
-    use crate::vector::Job;
-    let len = data.len();
-    if !(MIN_UNIT..=MAX_UNIT).contains(&len) || ks.rounds != 14 {
-        return;
-    }
-    let tweak = [[7u8; 16]];
-    // SAFETY: one unit of `len` bytes in place (a valid length), both keys `ks`.
-    unsafe {
-        kernel::One::<false>::new(ks, ks, &tweak[0], None, data).run::<Neon, false>(t);
-        if len <= 128 {
-            kernel::One::<true>::new(ks, ks, &tweak[0], None, data).run::<Neon, true>(t);
-        }
-        kernel::Units::<true>::new(ks, &tweak, None, data, len, FreshTweaks::Shifts)
-            .run::<Neon, false>(t);
-        if len >= 16 {
-            kernel::OneBlock(kernel::One::<false>::new(
-                ks,
-                ks,
-                &tweak[0],
-                None,
-                &mut data[..16],
-            ))
-            .run::<Neon, false>(t);
-        }
-    }
-    let mut tw = [[0u8; 16]; 4];
-    kernel::EncryptTweaks(ks, &mut tw).run::<Neon, false>(t);
-}
-
 #[cfg(test)]
 mod tests;

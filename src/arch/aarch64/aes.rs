@@ -1,0 +1,409 @@
+//! AES on the ARMv8 Cryptography Extension: the vector type [`Neon`] (one block per NEON
+//! register, 32 registers) that the generic ECB, CBC and XTS kernels run on
+//! ([`crate::vector`]), its single-block work, and the key expansion.
+//!
+//! ```text
+//! x86's rounds, which the generic kernels are written in:
+//!   x ^= k0; x = aesenc(x, k1) .. aesenc(x, k[R-1]); x = aesenclast(x, k[R])
+//! as ARM instructions (AESE adds its key before SubBytes and ShiftRows):
+//!   aesenc(x, k)     = AESMC(AESE(x, 0)) ^ k
+//!   aesenclast(x, k) = AESE(x, 0) ^ k
+//! so a block's chain is  AESE x,k0; AESMC; AESE x,k1; AESMC; ..; AESE x,k[R-1]; EOR x,k[R]
+//! (the compiler folds each `AESE(y ^ k, 0)` into `AESE y, k`: 2R - 1 AES instructions and
+//! one EOR a block, AESE and AESMC adjacent for the cores that fuse them). Decryption is
+//! the same with AESD/AESIMC and the equivalent inverse cipher's keys (`ks.dec`).
+//!
+//! XTS's tweak step of a group (8 registers: each tweak times x^8):
+//!   (t << 8) ^ pmull(t >> 120, 0x87)   EXT, USHR, PMULL2, EOR (and the key's EOR)
+//! ```
+
+use core::arch::aarch64::*;
+
+use crate::aes::KeySchedule;
+use crate::block::{Block, InOut};
+use crate::cpu::Armv8AesToken;
+use crate::vector::{AesOne, AesVec, Job, Site, cipher};
+use crate::wipe::depth;
+
+use super::wipe::stack_and_registers;
+
+/// The rounds without their key, in functions compiled with `aes` (the intrinsics inline
+/// into them, and they into the kernel entries, which have it too): x86's `aesenc`,
+/// `aesenclast`, `aesdec` and `aesdeclast` are these, then the round key XORed.
+///
+/// # Safety
+/// The CPU has the AES instructions (an [`Armv8AesToken`] exists).
+#[inline]
+#[target_feature(enable = "aes")]
+unsafe fn round_of<const DEC: bool, const LAST: bool>(x: uint8x16_t) -> uint8x16_t {
+    let z = vdupq_n_u8(0);
+    match (DEC, LAST) {
+        (false, false) => vaesmcq_u8(vaeseq_u8(x, z)),
+        (false, true) => vaeseq_u8(x, z),
+        (true, false) => vaesimcq_u8(vaesdq_u8(x, z)),
+        (true, true) => vaesdq_u8(x, z),
+    }
+}
+
+/// One block in a NEON register (`Armv8AesToken`: the CPU has the AES instructions).
+#[derive(Clone, Copy)]
+pub(crate) struct Neon(uint8x16_t);
+
+/// All zero.
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+fn zero() -> uint8x16_t {
+    // SAFETY: NEON is part of the AArch64 base.
+    unsafe { vdupq_n_u8(0) }
+}
+
+/// `a ⊕ b`.
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+fn xor(a: uint8x16_t, b: uint8x16_t) -> uint8x16_t {
+    // SAFETY: NEON is part of the AArch64 base.
+    unsafe { veorq_u8(a, b) }
+}
+
+/// `0x87` in the high 64-bit lane (`PMULL2`'s operand: the reduction of XTS's field).
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+fn poly_hi() -> poly64x2_t {
+    // SAFETY: NEON is part of the AArch64 base.
+    unsafe { vreinterpretq_p64_u64(vcombine_u64(vcreate_u64(0), vcreate_u64(0x87))) }
+}
+
+/// `x` times `x^(8 N)` in GF(2^128) (XTS bit order, bytes little-endian), `1 <= N <= 3`:
+/// the bytes shifted out of the top (`x >> (128 - 8 N)`, under 2^24) folded back by one
+/// carry-less multiplication with 0x87 (a product under 2^32, so no second fold).
+///
+/// # Safety
+/// The CPU has `PMULL` (an [`Armv8AesToken`] exists).
+#[inline]
+#[target_feature(enable = "aes")]
+unsafe fn mul_x_bytes<const SHIFT: i32, const TOP: i32>(x: uint8x16_t) -> uint8x16_t {
+    let shifted = vextq_u8::<SHIFT>(zero(), x);
+    let top = vreinterpretq_p64_u64(vshrq_n_u64::<TOP>(vreinterpretq_u64_u8(x)));
+    let fold = vreinterpretq_u8_p128(vmull_high_p64(top, poly_hi()));
+    xor(shifted, fold)
+}
+
+/// `x` times `x^k` in GF(2^128), `k < 64`: both 64-bit halves shifted left by `k`, the
+/// bits carried from the low half into the high one, the top `k` bits folded back by
+/// carry-less multiplication with 0x87.
+///
+/// # Safety
+/// The CPU has `PMULL` (an [`Armv8AesToken`] exists).
+#[inline]
+#[target_feature(enable = "aes")]
+unsafe fn mul_x_k(x: uint8x16_t, k: usize) -> uint8x16_t {
+    debug_assert!(k < 64);
+    let v = vreinterpretq_u64_u8(x);
+    let k = k as i64;
+    let shifted = vshlq_u64(v, vdupq_n_s64(k));
+    // Each half's top `k` bits (a shift by `k - 64`, to the right; by -64: zero).
+    let out = vshlq_u64(v, vdupq_n_s64(k - 64));
+    let carry = vextq_u64::<1>(vdupq_n_u64(0), out);
+    let fold = vreinterpretq_u64_p128(vmull_high_p64(vreinterpretq_p64_u64(out), poly_hi()));
+    vreinterpretq_u8_u64(veorq_u64(veorq_u64(shifted, carry), fold))
+}
+
+/// One block through `ks` (`DEC`: the equivalent inverse cipher).
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+fn block<const DEC: bool>(t: Armv8AesToken, ks: &KeySchedule, x: uint8x16_t) -> uint8x16_t {
+    cipher::<Neon, DEC>(t, ks, Neon(x)).0
+}
+
+fn to_bytes(x: uint8x16_t) -> Block {
+    let mut b = [0u8; 16];
+    // SAFETY: `b` is 16 writable bytes.
+    unsafe { vst1q_u8(b.as_mut_ptr(), x) };
+    b
+}
+
+impl AesOne for Armv8AesToken {
+    type Reg = uint8x16_t;
+
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn zero(self) -> uint8x16_t {
+        zero()
+    }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn load(self, b: &Block) -> uint8x16_t {
+        // SAFETY: `b` is 16 readable bytes.
+        unsafe { vld1q_u8(b.as_ptr()) }
+    }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    unsafe fn load_halves(self, p: *const u8) -> uint8x16_t {
+        // SAFETY: the caller's contract (16 readable bytes, any alignment).
+        unsafe { vcombine_u8(vld1_u8(p), vld1_u8(p.add(8))) }
+    }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn encrypt_tweak(self, k2: &KeySchedule, t: &Block) -> uint8x16_t {
+        block::<false>(self, k2, self.load(t))
+    }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    unsafe fn steal<const DEC: bool>(self, k: &KeySchedule, t: &Block, io: InOut, rem: usize) {
+        let ta = self.load(t);
+        // SAFETY: the token proves PMULL.
+        let tb = unsafe { mul_x_k(ta, 1) };
+        let (first, second) = if DEC { (tb, ta) } else { (ta, tb) };
+        // SAFETY: the full block is within the `16 + rem` readable bytes.
+        let full = unsafe { vld1q_u8(io.src) };
+        let cc = xor(block::<DEC>(self, k, xor(full, first)), first);
+        // SAFETY: the caller's contract, which is `steal_one`'s.
+        unsafe { self.steal_one::<DEC>(k, second, cc, io, rem) }
+    }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    unsafe fn steal_one<const DEC: bool>(
+        self,
+        k: &KeySchedule,
+        t: uint8x16_t,
+        cc: uint8x16_t,
+        io: InOut,
+        rem: usize,
+    ) {
+        debug_assert!((1..16).contains(&rem));
+        // The partial block, then the full block's output bytes after it (all read before
+        // any write: the two may be the same bytes).
+        let mut part = to_bytes(cc);
+        let stolen = part;
+        // SAFETY: the partial block is the `rem` bytes after the first 16, readable.
+        unsafe { core::ptr::copy(io.src.add(16), part.as_mut_ptr(), rem) };
+        let last = xor(block::<DEC>(self, k, xor(self.load(&part), t)), t);
+        // SAFETY: `16 + rem` writable bytes: the output's `rem` bytes after the first 16,
+        // then the merged block over the first 16.
+        unsafe {
+            core::ptr::copy_nonoverlapping(stolen.as_ptr(), io.dst.add(16), rem);
+            vst1q_u8(io.dst, last);
+        }
+        crate::wipe::blocks(&mut [part, stolen]);
+    }
+}
+
+// SAFETY (every `unsafe` block of AES or PMULL instructions in this impl): a value of
+// `Neon` exists only inside a kernel entered with `Armv8AesToken` (its `enter`), compiled
+// with the `aes` feature, where these helpers inline; the token proves the CPU has it.
+impl AesVec for Neon {
+    const LANES: usize = 1;
+    const REGISTERS: usize = 32;
+    type Token = Armv8AesToken;
+    type One = Armv8AesToken;
+
+    unsafe fn enter<J: Job, const SHORT: bool>(t: Armv8AesToken, job: &mut J) {
+        crate::cpu::target_features! { Armv8AesToken,
+            #[inline(never)]
+            unsafe fn entry<J: Job, const SHORT: bool>(t: Armv8AesToken, job: &mut J) {
+                job.run::<Neon, SHORT>(t)
+            }
+        }
+        // SAFETY: the token proves the CPU has the entry's features.
+        unsafe { entry::<J, SHORT>(t, job) }
+    }
+
+    #[inline(always)]
+    fn burn(_: Armv8AesToken, site: Site, short: bool) {
+        match (site, short) {
+            (Site::Later, _) => {}
+            (Site::Ecb, _) => stack_and_registers::<{ depth([512, 512, 512, 512, 512, 4096]) }>(),
+            (Site::CbcEncrypt, _) => {
+                stack_and_registers::<{ depth([512, 512, 512, 512, 512, 4096]) }>()
+            }
+            (Site::CbcDecrypt, _) => {
+                stack_and_registers::<{ depth([512, 512, 512, 512, 512, 4096]) }>()
+            }
+            (Site::CbcMany, _) => {
+                stack_and_registers::<{ depth([512, 512, 512, 512, 512, 4096]) }>()
+            }
+            (Site::XtsOne, _) => {
+                stack_and_registers::<{ depth([512, 512, 512, 512, 512, 4096]) }>()
+            }
+            (Site::XtsBlock, _) => {
+                stack_and_registers::<{ depth([512, 512, 512, 512, 512, 4096]) }>()
+            }
+            (Site::XtsMany, _) => {
+                stack_and_registers::<{ depth([512, 512, 512, 512, 512, 4096]) }>()
+            }
+        }
+    }
+
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn one(t: Armv8AesToken) -> Armv8AesToken {
+        t
+    }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn zero(_: Armv8AesToken) -> Self {
+        Neon(zero())
+    }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn splat_reg(_: Armv8AesToken, x: uint8x16_t) -> Self {
+        Neon(x)
+    }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn from_blocks(_: Armv8AesToken, b: [uint8x16_t; 4]) -> Self {
+        Neon(b[0])
+    }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    unsafe fn load(_: Armv8AesToken, p: *const u8) -> Self {
+        // SAFETY: the caller's contract (16 readable bytes).
+        Neon(unsafe { vld1q_u8(p) })
+    }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    unsafe fn store(self, p: *mut u8) {
+        // SAFETY: the caller's contract (16 writable bytes).
+        unsafe { vst1q_u8(p, self.0) }
+    }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    unsafe fn load_part(t: Armv8AesToken, p: *const u8, n: usize) -> Self {
+        debug_assert_eq!(n, 1);
+        // SAFETY: one lane: `n` is 1, the whole register.
+        unsafe { Self::load(t, p) }
+    }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    unsafe fn store_part(self, p: *mut u8, n: usize) {
+        debug_assert_eq!(n, 1);
+        // SAFETY: as `load_part`.
+        unsafe { self.store(p) }
+    }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    unsafe fn gather(t: Armv8AesToken, p: &[*mut u8; 4], off: usize) -> Self {
+        // SAFETY: the caller's contract, for the one lane.
+        unsafe { Self::load(t, p[0].add(off)) }
+    }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    unsafe fn scatter(self, p: &[*mut u8; 4], off: usize) {
+        // SAFETY: the caller's contract, for the one lane.
+        unsafe { self.store(p[0].add(off)) }
+    }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn xor(self, o: Self) -> Self {
+        Neon(xor(self.0, o.0))
+    }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn aesenc(self, k: Self) -> Self {
+        // SAFETY: see the top of the impl.
+        Neon(xor(unsafe { round_of::<false, false>(self.0) }, k.0))
+    }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn aesenclast(self, k: Self) -> Self {
+        // SAFETY: see the top of the impl.
+        Neon(xor(unsafe { round_of::<false, true>(self.0) }, k.0))
+    }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn aesdec(self, k: Self) -> Self {
+        // SAFETY: see the top of the impl.
+        Neon(xor(unsafe { round_of::<true, false>(self.0) }, k.0))
+    }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn aesdeclast(self, k: Self) -> Self {
+        // SAFETY: see the top of the impl.
+        Neon(xor(unsafe { round_of::<true, true>(self.0) }, k.0))
+    }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn mul_x_lanes(self, k: usize) -> Self {
+        // SAFETY: see the top of the impl (PMULL).
+        Neon(unsafe { mul_x_k(self.0, k) })
+    }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn mul_x_group_xor(self, k: Self) -> Self {
+        // SAFETY: see the top of the impl (PMULL).
+        Neon(xor(unsafe { mul_x_bytes::<15, 56>(self.0) }, k.0))
+    }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn mul_x_bytes_xor(self, n: usize, k: Self) -> Self {
+        // SAFETY: see the top of the impl (PMULL).
+        let x = unsafe {
+            match n {
+                1 => mul_x_bytes::<15, 56>(self.0),
+                2 => mul_x_bytes::<14, 48>(self.0),
+                _ => mul_x_bytes::<13, 40>(self.0),
+            }
+        };
+        Neon(xor(x, k.0))
+    }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn shift_in(a: Self, _: Self) -> Self {
+        a
+    }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn with_lane_of(self, _: Armv8AesToken, lane: usize, from: Self, from_lane: usize) -> Self {
+        debug_assert!(lane == 0 && from_lane == 0);
+        from
+    }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn barrier(s: &mut [Self; 8]) {
+        // SAFETY: an empty template: it reads and writes only the eight registers named,
+        // and touches no memory, stack or flags.
+        unsafe {
+            core::arch::asm!(
+                "/* {0:v} {1:v} {2:v} {3:v} {4:v} {5:v} {6:v} {7:v} */",
+                inout(vreg) s[0].0, inout(vreg) s[1].0, inout(vreg) s[2].0, inout(vreg) s[3].0,
+                inout(vreg) s[4].0, inout(vreg) s[5].0, inout(vreg) s[6].0, inout(vreg) s[7].0,
+                options(pure, nomem, nostack, preserves_flags),
+            );
+        }
+    }
+}
+
+/// SubWord of FIPS-197 §5.2 on one word: `AESE` with a zero key on the word in every
+/// column (ShiftRows moves equal columns onto each other, so only SubBytes shows).
+#[inline]
+#[target_feature(enable = "aes")]
+fn sub_word(w: u32) -> u32 {
+    let x = vreinterpretq_u8_u32(vdupq_n_u32(w));
+    vgetq_lane_u32::<0>(vreinterpretq_u32_u8(vaeseq_u8(x, vdupq_n_u8(0))))
+}
+
+/// Expands `key` (16, 24 or 32 bytes, of `rounds` 10, 12 or 14) into `*ks`, writing all
+/// of it: `rounds`, the encryption keys (FIPS-197 §5.2, SubWord by `AESE`: no tables,
+/// constant time), the decryption keys from them by `AESIMC`, and zeros in the slots past
+/// `rounds` (so the caller need not zero it first).
+///
+/// # Safety
+/// `ks` is valid for writes of a `KeySchedule` (it need not be initialised).
+pub(crate) unsafe fn expand(t: Armv8AesToken, key: &[u8], rounds: usize, ks: *mut KeySchedule) {
+    // SAFETY: the token proves the CPU has the AES instructions; `ks` is the caller's.
+    unsafe { expand_ce(t, key, rounds, ks) }
+}
+
+/// The kernel entry of [`expand`]: a frame of its own, which the caller's stack wipe
+/// covers.
+///
+/// # Safety
+/// As [`expand`].
+#[inline(never)]
+#[target_feature(enable = "aes")]
+unsafe fn expand_ce(_t: Armv8AesToken, key: &[u8], rounds: usize, ks: *mut KeySchedule) {
+    // SAFETY: the caller's contract: `ks` is valid for writes, and once written it is a
+    // valid schedule to borrow (the words are expanded in place, no copy on the stack).
+    let ks = unsafe {
+        ks.write(KeySchedule::EMPTY);
+        &mut *ks
+    };
+    ks.rounds = rounds;
+    let nk = key.len() / 4;
+    let words = ks.enc.as_flattened_mut().as_chunks_mut::<4>().0;
+    for (w, c) in words.iter_mut().zip(key.as_chunks::<4>().0) {
+        *w = *c;
+    }
+    let mut rcon = 1u32;
+    for i in nk..4 * (rounds + 1) {
+        let mut temp = u32::from_le_bytes(words[i - 1]);
+        if i % nk == 0 {
+            temp = sub_word(temp.rotate_right(8)) ^ rcon;
+            // xtime on the round constant (public): 0x1b after 0x80.
+            rcon = (rcon << 1) ^ (0x11b & 0u32.wrapping_sub(rcon >> 7));
+        } else if nk == 8 && i % nk == 4 {
+            temp = sub_word(temp);
+        }
+        words[i] = (u32::from_le_bytes(words[i - nk]) ^ temp).to_le_bytes();
+    }
+    ks.dec[0] = ks.enc[rounds];
+    ks.dec[rounds] = ks.enc[0];
+    for i in 1..rounds {
+        // SAFETY: 16 readable and 16 writable bytes (two blocks of the schedule).
+        unsafe {
+            vst1q_u8(
+                ks.dec[i].as_mut_ptr(),
+                vaesimcq_u8(vld1q_u8(ks.enc[rounds - i].as_ptr())),
+            )
+        };
+    }
+}
