@@ -23,9 +23,7 @@ use crate::aes::KeySchedule;
 use crate::block::{Block, InOut};
 use crate::cpu::Armv8AesToken;
 use crate::vector::{AesOne, AesVec, Job, Site, cipher};
-use crate::wipe::depth;
-
-use super::wipe::stack_and_registers;
+use crate::wipe::{depth, stack};
 
 /// The rounds without their key, in functions compiled with `aes` (the intrinsics inline
 /// into them, and they into the kernel entries, which have it too): x86's `aesenc`,
@@ -202,25 +200,13 @@ impl AesVec for Neon {
     fn burn(_: Armv8AesToken, site: Site, short: bool) {
         match (site, short) {
             (Site::Later, _) => {}
-            (Site::Ecb, _) => stack_and_registers::<{ depth([512, 512, 512, 512, 512, 4096]) }>(),
-            (Site::CbcEncrypt, _) => {
-                stack_and_registers::<{ depth([512, 512, 512, 512, 512, 4096]) }>()
-            }
-            (Site::CbcDecrypt, _) => {
-                stack_and_registers::<{ depth([512, 512, 512, 512, 512, 4096]) }>()
-            }
-            (Site::CbcMany, _) => {
-                stack_and_registers::<{ depth([512, 512, 512, 512, 512, 4096]) }>()
-            }
-            (Site::XtsOne, _) => {
-                stack_and_registers::<{ depth([512, 512, 512, 512, 512, 4096]) }>()
-            }
-            (Site::XtsBlock, _) => {
-                stack_and_registers::<{ depth([512, 512, 512, 512, 512, 4096]) }>()
-            }
-            (Site::XtsMany, _) => {
-                stack_and_registers::<{ depth([512, 512, 512, 512, 512, 4096]) }>()
-            }
+            (Site::Ecb, _) => stack::<{ depth([0, 0, 0, 0, 0, 0]) }>(),
+            (Site::CbcEncrypt, _) => stack::<{ depth([0, 0, 0, 0, 0, 0]) }>(),
+            (Site::CbcDecrypt, _) => stack::<{ depth([0, 0, 0, 0, 0, 0]) }>(),
+            (Site::CbcMany, _) => stack::<{ depth([0, 0, 0, 0, 0, 0]) }>(),
+            (Site::XtsOne, _) => stack::<{ depth([0, 0, 0, 0, 0, 0]) }>(),
+            (Site::XtsBlock, _) => stack::<{ depth([0, 0, 0, 0, 0, 0]) }>(),
+            (Site::XtsMany, _) => stack::<{ depth([0, 0, 0, 0, 0, 0]) }>(),
         }
     }
 

@@ -3,9 +3,8 @@
 
 use core::arch::aarch64::*;
 
-use super::wipe::stack_and_registers;
 use crate::cpu::Armv8Sha1Token;
-use crate::wipe::depth;
+use crate::wipe::{depth, stack};
 
 /// A SIMD SHA-1 kernel with its token.
 #[derive(Clone, Copy, Debug)]
@@ -20,8 +19,8 @@ impl Sha1 {
     #[inline(always)]
     pub(crate) fn burn(self, one_shot: bool) {
         match one_shot {
-            false => stack_and_registers::<{ depth([512, 512, 512, 512, 512, 4096]) }>(),
-            true => stack_and_registers::<{ depth([512, 512, 512, 512, 512, 4096]) }>(),
+            false => stack::<{ depth([512, 512, 512, 512, 512, 4096]) }>(),
+            true => stack::<{ depth([512, 512, 512, 512, 512, 4096]) }>(),
         }
     }
 

@@ -44,11 +44,3 @@ pub(crate) fn registers() {
         );
     }
 }
-
-/// The stack wipe of `BYTES` below the caller, then the registers: a keyed call's wipe.
-#[inline(always)]
-#[cfg_attr(test, track_caller)]
-pub(crate) fn stack_and_registers<const BYTES: usize>() {
-    crate::wipe::stack::<BYTES>();
-    registers();
-}
