@@ -128,6 +128,12 @@ pub(crate) trait AesVec: Copy {
     /// Vector registers the ISA of the type has (16 for SSE/AVX2, 32 with AVX-512): how
     /// many values a kernel may keep live without spills.
     const REGISTERS: usize;
+    /// Whether XTS makes a group's next tweaks between its first rounds, into registers of
+    /// their own (24 values live: docs/design.md, "XTS kernel shape"), rather than after
+    /// its stores: where the registers hold them (32) and the AES instructions fill the
+    /// scheduler (zmm). Not on AArch64, whose one-block registers make the step cheap
+    /// and whose pending round keys (`Neon`) need registers of their own.
+    const EARLY_TWEAKS: bool = Self::REGISTERS >= 32;
     /// Blocks per group of 8 registers (8 independent chains cover `aesenc`'s latency
     /// times its throughput): a call of fewer runs a kernel's short form, with no group
     /// loop; one XTS unit of at most `16 GROUP` bytes likewise.

@@ -84,9 +84,50 @@ fn signature_agrees_with_proc_cpuinfo() {
     eprintln!("{sig:?}: tuning row {:?}", simdcrypt::tuning_row());
 }
 
-/// Without the architecture code (a non-x86-64 target or the `pure` feature) nothing is
-/// detected and every algorithm has the portable backend alone.
-#[cfg(not(simdcrypt_x86_64))]
+/// On AArch64 detection agrees with the kernel's hardware capabilities (`getauxval`,
+/// read here directly, not through `std`'s detection, which the crate uses): AES with
+/// PMULL, and SHA-1 with SHA-2 (Rust's `sha2` feature, which the SHA-1 kernels take).
+#[cfg(all(simdcrypt_aarch64, target_os = "linux"))]
+#[test]
+fn detection_agrees_with_hwcap() {
+    use simdcrypt::cpu::{Armv8AesToken, Armv8Sha1Token, Features};
+    // Linux's arch/arm64/include/uapi/asm/hwcap.h.
+    const AES: u64 = 1 << 3;
+    const PMULL: u64 = 1 << 4;
+    const SHA1: u64 = 1 << 5;
+    const SHA2: u64 = 1 << 6;
+    // SAFETY: `getauxval` reads the process's auxiliary vector; no memory is passed.
+    let hwcap = unsafe { libc::getauxval(libc::AT_HWCAP) };
+    let aes = hwcap & (AES | PMULL) == AES | PMULL;
+    let sha = hwcap & (SHA1 | SHA2) == SHA1 | SHA2;
+    let f = simdcrypt::cpu::detected();
+    assert_eq!(f.contains(Features::AES.union(Features::PMULL)), aes, "{f}");
+    assert_eq!(f.contains(Features::SHA1), sha, "{f}");
+    assert_eq!(Armv8AesToken::get().is_some(), aes);
+    assert_eq!(Armv8Sha1Token::get().is_some(), sha);
+    // The automatic choice takes them where they exist (and no cap is set).
+    if std::env::var_os("SIMDCRYPT_BACKEND").is_none() {
+        let want = if aes {
+            Backend::Armv8Aes
+        } else {
+            Backend::Portable
+        };
+        assert_eq!(Aes::new(&[0u8; 16]).unwrap().backend(), want);
+        #[cfg(feature = "sha1")]
+        assert_eq!(
+            simdcrypt::Sha1::new().backend(),
+            if sha {
+                Backend::Armv8Sha1
+            } else {
+                Backend::Portable
+            }
+        );
+    }
+}
+
+/// Without the architecture code (a target without SIMD backends or the `pure` feature)
+/// nothing is detected and every algorithm has the portable backend alone.
+#[cfg(not(any(simdcrypt_x86_64, simdcrypt_aarch64)))]
 #[test]
 fn portable_build_detects_nothing_and_picks_portable() {
     assert_eq!(simdcrypt::cpu::detected(), simdcrypt::cpu::Features::NONE);
@@ -456,6 +497,8 @@ fn every_implemented_backend_builds_where_available() {
             Backend::Avx512 => Avx512Token::FEATURES,
             Backend::ShaNi | Backend::ShaNiAsm => ShaNiToken::FEATURES,
             Backend::AesNiShaNi => AesNiToken::FEATURES.union(ShaNiToken::FEATURES),
+            Backend::Armv8Aes => Armv8AesToken::FEATURES,
+            Backend::Armv8Sha1 => Armv8Sha1Token::FEATURES,
             _ => panic!("{b}: a backend this test does not know"),
         };
         assert_eq!(b.required_features(), want, "{b}");

@@ -521,7 +521,7 @@ unsafe fn group<V: AesVec, const DEC: bool>(
     // per group fill the scheduler, so work placed after them waits for the group to
     // drain). With 16 registers, 24 live values would spill; made after the stores they
     // keep 16 live (docs/design.md, "XTS kernel shape").
-    let early = V::REGISTERS >= 32;
+    let early = V::EARLY_TWEAKS;
     let mut nw = *w;
     if early {
         round_all::<V, DEC, G>(&mut s, rk.at(1));

@@ -5,13 +5,17 @@
 //! ```text
 //! x86's rounds, which the generic kernels are written in:
 //!   x ^= k0; x = aesenc(x, k1) .. aesenc(x, k[R-1]); x = aesenclast(x, k[R])
-//! as ARM instructions (AESE adds its key before SubBytes and ShiftRows):
-//!   aesenc(x, k)     = AESMC(AESE(x, 0)) ^ k
-//!   aesenclast(x, k) = AESE(x, 0) ^ k
-//! so a block's chain is  AESE x,k0; AESMC; AESE x,k1; AESMC; ..; AESE x,k[R-1]; EOR x,k[R]
-//! (the compiler folds each `AESE(y ^ k, 0)` into `AESE y, k`: 2R - 1 AES instructions and
-//! one EOR a block, AESE and AESMC adjacent for the cores that fuse them). Decryption is
-//! the same with AESD/AESIMC and the equivalent inverse cipher's keys (`ks.dec`).
+//! as ARM instructions (AESE adds its key before SubBytes and ShiftRows), with the key
+//! XORed after a round kept pending in the value (`Neon { v, k }` is the block `v ^ k`)
+//! until the next round's AESE adds it:
+//!   x ^ k0                 -> { v: x, k: k0 }                  (no instruction)
+//!   aesenc({v, k}, k')     -> { v: AESMC(AESE(v, k)), k: k' }
+//!   aesenclast({v, k}, k') -> { v: AESE(v, k), k: k' }
+//!   store                  -> v ^ k                            (one EOR)
+//! so a block's chain is  AESE x,k0; AESMC; AESE x,k1; AESMC; ..; AESE x,k[R-1]; EOR x,k[R]:
+//! 2R - 1 AES instructions and one EOR a block, AESE and AESMC adjacent for the cores that
+//! fuse them. Decryption is the same with AESD/AESIMC and the equivalent inverse cipher's
+//! keys (`ks.dec`).
 //!
 //! XTS's tweak step of a group (8 registers: each tweak times x^8):
 //!   (t << 8) ^ pmull(t >> 120, 0x87)   EXT, USHR, PMULL2, EOR (and the key's EOR)
@@ -22,30 +26,58 @@ use core::arch::aarch64::*;
 use crate::aes::KeySchedule;
 use crate::block::{Block, InOut};
 use crate::cpu::Armv8AesToken;
-use crate::vector::{AesOne, AesVec, Job, Site, cipher};
+use crate::vector::{AesOne, AesVec, Job, Keys, Site, cipher};
 use crate::wipe::{depth, stack};
 
-/// The rounds without their key, in functions compiled with `aes` (the intrinsics inline
-/// into them, and they into the kernel entries, which have it too): x86's `aesenc`,
-/// `aesenclast`, `aesdec` and `aesdeclast` are these, then the round key XORed.
+/// One round on `x ^ k` (`AESE` and `AESD` add their key before SubBytes), in a function
+/// compiled with `aes` (the intrinsics inline into it, and it into the kernel entries,
+/// which have it too): a middle round (`AESMC`/`AESIMC` after) or the last.
 ///
 /// # Safety
 /// The CPU has the AES instructions (an [`Armv8AesToken`] exists).
 #[inline]
 #[target_feature(enable = "aes")]
-unsafe fn round_of<const DEC: bool, const LAST: bool>(x: uint8x16_t) -> uint8x16_t {
-    let z = vdupq_n_u8(0);
+unsafe fn round_of<const DEC: bool, const LAST: bool>(x: uint8x16_t, k: uint8x16_t) -> uint8x16_t {
     match (DEC, LAST) {
-        (false, false) => vaesmcq_u8(vaeseq_u8(x, z)),
-        (false, true) => vaeseq_u8(x, z),
-        (true, false) => vaesimcq_u8(vaesdq_u8(x, z)),
-        (true, true) => vaesdq_u8(x, z),
+        (false, false) => vaesmcq_u8(vaeseq_u8(x, k)),
+        (false, true) => vaeseq_u8(x, k),
+        (true, false) => vaesimcq_u8(vaesdq_u8(x, k)),
+        (true, true) => vaesdq_u8(x, k),
     }
 }
 
-/// One block in a NEON register (`Armv8AesToken`: the CPU has the AES instructions).
+/// One block in a NEON register (`Armv8AesToken`: the CPU has the AES instructions), as
+/// `v ^ k`: `k` is a round key not yet added, which the next round's `AESE`/`AESD` adds
+/// (its key operand) where x86's `aesenc` adds it after MixColumns. So a middle round is
+/// `AESE v, k; AESMC v` (2 instructions, the pair the cores fuse) and not `AESE v, 0;
+/// AESMC v; EOR v, k` (3). The compiler does not fold `AESE(x ^ k, 0)` into `AESE x, k`
+/// itself. Anything else reads the block whole ([`Neon::get`]: one `EOR`, none where `k`
+/// is zero, as for loaded blocks).
 #[derive(Clone, Copy)]
-pub(crate) struct Neon(uint8x16_t);
+pub(crate) struct Neon {
+    v: uint8x16_t,
+    k: uint8x16_t,
+}
+
+impl Neon {
+    /// The block `x`, nothing pending.
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn of(x: uint8x16_t) -> Neon {
+        Neon { v: x, k: zero() }
+    }
+    /// The block: `v ^ k`.
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn get(self) -> uint8x16_t {
+        xor(self.v, self.k)
+    }
+    /// A round of the direction with the key pending in `self`, then `next` pending.
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn step<const DEC: bool, const LAST: bool>(self, next: Neon) -> Neon {
+        // SAFETY: see the top of `impl AesVec for Neon`.
+        let v = unsafe { round_of::<DEC, LAST>(self.v, self.k) };
+        Neon { v, k: next.get() }
+    }
+}
 
 /// All zero.
 #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
@@ -83,6 +115,23 @@ unsafe fn mul_x_bytes<const SHIFT: i32, const TOP: i32>(x: uint8x16_t) -> uint8x
     xor(shifted, fold)
 }
 
+/// `x` times `x^8` in GF(2^128) (XTS bit order): the block shifted up a byte, and the
+/// byte shifted out times 0x87 (under 2^15) by the 8-bit polynomial multiply, all in
+/// vector registers (`EXT`, `EXT`, `PMULL.8H`, `EOR`). The 64-bit multiply of a shifted
+/// lane ([`mul_x_bytes`]) was compiled as a trip through a general-purpose register
+/// (`UMOV`, `LSR`, `FMOV`): three more instructions a step.
+///
+/// # Safety
+/// The CPU has `PMULL` (an [`Armv8AesToken`] exists).
+#[inline]
+#[target_feature(enable = "aes")]
+unsafe fn mul_x8(x: uint8x16_t) -> uint8x16_t {
+    let shifted = vextq_u8::<15>(zero(), x);
+    let top = vreinterpret_p8_u8(vget_low_u8(vextq_u8::<15>(x, zero())));
+    let fold = vreinterpretq_u8_p16(vmull_p8(top, vdup_n_p8(0x87)));
+    xor(shifted, fold)
+}
+
 /// `x` times `x^k` in GF(2^128), `k < 64`: both 64-bit halves shifted left by `k`, the
 /// bits carried from the low half into the high one, the top `k` bits folded back by
 /// carry-less multiplication with 0x87.
@@ -106,7 +155,7 @@ unsafe fn mul_x_k(x: uint8x16_t, k: usize) -> uint8x16_t {
 /// One block through `ks` (`DEC`: the equivalent inverse cipher).
 #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 fn block<const DEC: bool>(t: Armv8AesToken, ks: &KeySchedule, x: uint8x16_t) -> uint8x16_t {
-    cipher::<Neon, DEC>(t, ks, Neon(x)).0
+    cipher::<Neon, DEC>(t, ks, Neon::of(x)).get()
 }
 
 fn to_bytes(x: uint8x16_t) -> Block {
@@ -130,8 +179,12 @@ impl AesOne for Armv8AesToken {
     }
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     unsafe fn load_halves(self, p: *const u8) -> uint8x16_t {
+        // One 16-byte load: two 8-byte loads and their `INS` cost an instruction a block
+        // in every ECB and CBC loop, for a store-forwarding case (a block just written
+        // as two 8-byte stores) that the ARM kernels in Linux and OpenSSL do not
+        // provide for either.
         // SAFETY: the caller's contract (16 readable bytes, any alignment).
-        unsafe { vcombine_u8(vld1_u8(p), vld1_u8(p.add(8))) }
+        unsafe { vld1q_u8(p) }
     }
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn encrypt_tweak(self, k2: &KeySchedule, t: &Block) -> uint8x16_t {
@@ -182,6 +235,7 @@ impl AesOne for Armv8AesToken {
 impl AesVec for Neon {
     const LANES: usize = 1;
     const REGISTERS: usize = 32;
+    const EARLY_TWEAKS: bool = false;
     type Token = Armv8AesToken;
     type One = Armv8AesToken;
 
@@ -216,25 +270,25 @@ impl AesVec for Neon {
     }
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn zero(_: Armv8AesToken) -> Self {
-        Neon(zero())
+        Neon::of(zero())
     }
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn splat_reg(_: Armv8AesToken, x: uint8x16_t) -> Self {
-        Neon(x)
+        Neon::of(x)
     }
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn from_blocks(_: Armv8AesToken, b: [uint8x16_t; 4]) -> Self {
-        Neon(b[0])
+        Neon::of(b[0])
     }
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     unsafe fn load(_: Armv8AesToken, p: *const u8) -> Self {
         // SAFETY: the caller's contract (16 readable bytes).
-        Neon(unsafe { vld1q_u8(p) })
+        Neon::of(unsafe { vld1q_u8(p) })
     }
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     unsafe fn store(self, p: *mut u8) {
         // SAFETY: the caller's contract (16 writable bytes).
-        unsafe { vst1q_u8(p, self.0) }
+        unsafe { vst1q_u8(p, self.get()) }
     }
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     unsafe fn load_part(t: Armv8AesToken, p: *const u8, n: usize) -> Self {
@@ -260,49 +314,80 @@ impl AesVec for Neon {
     }
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn xor(self, o: Self) -> Self {
-        Neon(xor(self.0, o.0))
+        // `o`'s block pending: a round key XORed into a block waits for the next round
+        // (the whitening key `k0`: `AESE d, k0`), and so does a tweak.
+        Neon {
+            v: xor(self.get(), o.k),
+            k: o.v,
+        }
     }
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn aesenc(self, k: Self) -> Self {
-        // SAFETY: see the top of the impl.
-        Neon(xor(unsafe { round_of::<false, false>(self.0) }, k.0))
+        self.step::<false, false>(k)
     }
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn aesenclast(self, k: Self) -> Self {
-        // SAFETY: see the top of the impl.
-        Neon(xor(unsafe { round_of::<false, true>(self.0) }, k.0))
+        self.step::<false, true>(k)
     }
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn aesdec(self, k: Self) -> Self {
-        // SAFETY: see the top of the impl.
-        Neon(xor(unsafe { round_of::<true, false>(self.0) }, k.0))
+        self.step::<true, false>(k)
     }
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn aesdeclast(self, k: Self) -> Self {
-        // SAFETY: see the top of the impl.
-        Neon(xor(unsafe { round_of::<true, true>(self.0) }, k.0))
+        self.step::<true, true>(k)
+    }
+    /// The middle rounds unrolled (a round's key read once for the registers, and no
+    /// loop counter: 2 instructions a block-round), as on x86-64: rounds up to 9 always,
+    /// 10-11 and 12-13 each behind a branch on the key's round count.
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn rounds<const DEC: bool, const N: usize, const FROM: usize>(
+        s: &mut [Self; N],
+        rk: &impl Keys<Self>,
+        rounds: usize,
+    ) {
+        macro_rules! range {
+            ($range:expr) => {
+                for i in $range {
+                    let k = rk.at(i);
+                    for x in s.iter_mut() {
+                        *x = x.step::<DEC, false>(k);
+                    }
+                    if let Ok(s8) = <&mut [Self; 8]>::try_from(&mut s[..]) {
+                        Self::barrier(s8);
+                    }
+                }
+            };
+        }
+        range!(FROM..10);
+        if rounds > 10 {
+            range!(10..12);
+            if rounds > 12 {
+                range!(12..14);
+            }
+        }
     }
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn mul_x_lanes(self, k: usize) -> Self {
         // SAFETY: see the top of the impl (PMULL).
-        Neon(unsafe { mul_x_k(self.0, k) })
+        Neon::of(unsafe { mul_x_k(self.get(), k) })
     }
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn mul_x_group_xor(self, k: Self) -> Self {
         // SAFETY: see the top of the impl (PMULL).
-        Neon(xor(unsafe { mul_x_bytes::<15, 56>(self.0) }, k.0))
+        Neon::of(unsafe { mul_x8(self.get()) }).xor(k)
     }
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn mul_x_bytes_xor(self, n: usize, k: Self) -> Self {
         // SAFETY: see the top of the impl (PMULL).
         let x = unsafe {
             match n {
-                1 => mul_x_bytes::<15, 56>(self.0),
-                2 => mul_x_bytes::<14, 48>(self.0),
-                _ => mul_x_bytes::<13, 40>(self.0),
+                1 => mul_x8(self.get()),
+                2 => mul_x_bytes::<14, 48>(self.get()),
+                _ => mul_x_bytes::<13, 40>(self.get()),
             }
         };
-        Neon(xor(x, k.0))
+        Neon::of(x).xor(k)
     }
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn shift_in(a: Self, _: Self) -> Self {
@@ -320,8 +405,8 @@ impl AesVec for Neon {
         unsafe {
             core::arch::asm!(
                 "/* {0:v} {1:v} {2:v} {3:v} {4:v} {5:v} {6:v} {7:v} */",
-                inout(vreg) s[0].0, inout(vreg) s[1].0, inout(vreg) s[2].0, inout(vreg) s[3].0,
-                inout(vreg) s[4].0, inout(vreg) s[5].0, inout(vreg) s[6].0, inout(vreg) s[7].0,
+                inout(vreg) s[0].v, inout(vreg) s[1].v, inout(vreg) s[2].v, inout(vreg) s[3].v,
+                inout(vreg) s[4].v, inout(vreg) s[5].v, inout(vreg) s[6].v, inout(vreg) s[7].v,
                 options(pure, nomem, nostack, preserves_flags),
             );
         }
