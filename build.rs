@@ -122,12 +122,12 @@ fn wipe_class(var: &dyn Fn(&str) -> String) {
     if level == "0" {
         println!("cargo::rustc-cfg=simdcrypt_unoptimised");
     }
-    let measured = var("CARGO_CFG_TARGET_ARCH") == "x86_64"
+    let measured = matches!(var("CARGO_CFG_TARGET_ARCH").as_str(), "x86_64" | "aarch64")
         && var("CARGO_CFG_TARGET_OS") == "linux"
         && var("CARGO_CFG_TARGET_POINTER_WIDTH") == "64";
     if !measured {
         println!(
-            "cargo::warning=simdcrypt: the stack wipe's depths are measured on x86-64 Linux; \
+            "cargo::warning=simdcrypt: the stack wipe's depths are measured on x86-64 and AArch64 Linux; \
              on this target ({}-{}) they are not, and key material may outlive a call on \
              the stack (README.md, Security)",
             var("CARGO_CFG_TARGET_ARCH"),

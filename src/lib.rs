@@ -1,5 +1,5 @@
-//! Hand-written SIMD AES-XTS, AES-CBC and SHA-1 for x86-64, chosen at run time, with
-//! constant-time portable fallbacks.
+//! Hand-written SIMD AES-XTS, AES-CBC and SHA-1 for x86-64 and AArch64, chosen at run
+//! time, with constant-time portable fallbacks.
 //!
 //! ```
 //! let aes = simdcrypt::Aes::new(&[0u8; 32])?;
@@ -24,6 +24,8 @@
 //! | `vaes-avx2` | VAES, VPCLMULQDQ on 256-bit AVX2 registers |
 //! | `vaes-avx512` | VAES, VPCLMULQDQ on 512-bit AVX-512 registers |
 //! | `aesni-sha-ni` | AES-NI and the SHA extensions stitched in one loop ([`CbcHmacSha1`]) |
+//! | `armv8-aes` | AArch64: the ARMv8 AES and PMULL instructions |
+//! | `armv8-sha1` | AArch64: the ARMv8 SHA-1 instructions |
 //!
 //! The environment variable `SIMDCRYPT_BACKEND` (with `std`) caps the automatic choice for
 //! the whole process, as `OPENSSL_ia32cap` does for OpenSSL: `SIMDCRYPT_BACKEND=aesni`

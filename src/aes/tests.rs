@@ -82,6 +82,7 @@ const FIPS197_A1_DEC: [Block; 11] = [
 /// Every expansion this build has: portable, and the AES instructions' where the CPU has
 /// them (AES-NI, ARMv8 AES).
 fn expansions() -> std::vec::Vec<(&'static str, Kernel)> {
+    #[cfg_attr(not(any(simdcrypt_x86_64, simdcrypt_aarch64)), allow(unused_mut))]
     let mut v = std::vec![("portable", Kernel::Portable)];
     #[cfg(simdcrypt_x86_64)]
     if let Some(t) = AesNiToken::get() {
