@@ -110,7 +110,7 @@ fn readme_cells<K: Copy>(t: &Table<K>) -> Vec<(Backend, String)> {
 
 /// The backends of the architectures this build does not compile.
 #[cfg(simdcrypt_x86_64)]
-const ELSEWHERE: &[Backend] = &[Backend::Armv8Aes, Backend::Armv8Sha1];
+const ELSEWHERE: &[Backend] = &[Backend::Armv8Aes, Backend::Armv8Sha1, Backend::Armv8AesSha1];
 #[cfg(simdcrypt_aarch64)]
 const ELSEWHERE: &[Backend] = &[
     Backend::AesNi,
@@ -140,6 +140,7 @@ const ELSEWHERE: &[Backend] = &[
     Backend::AesNiShaNi,
     Backend::Armv8Aes,
     Backend::Armv8Sha1,
+    Backend::Armv8AesSha1,
 ];
 
 /// The README's backends table has a row per backend, and its algorithm columns give

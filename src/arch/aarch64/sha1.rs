@@ -97,7 +97,7 @@ impl Sha1 {
 }
 
 /// The round constants, one per 20 rounds.
-const K: [u32; 4] = [0x5a82_7999, 0x6ed9_eba1, 0x8f1b_bcdc, 0xca62_c1d6];
+pub(crate) const K: [u32; 4] = [0x5a82_7999, 0x6ed9_eba1, 0x8f1b_bcdc, 0xca62_c1d6];
 
 /// The round constants in every lane.
 #[inline]
@@ -146,6 +146,25 @@ pub(crate) fn store_state(s: &mut [u32; 5], abcd: uint32x4_t, e: uint32x2_t) {
     tail[0] = vget_lane_u32::<0>(e);
 }
 
+/// A compiler-only ordering point for two NEON registers (places: a vector and a scalar,
+/// say): they pass through an empty `asm!`, so everything that uses them afterwards is
+/// ordered after everything that produced them before. It emits no instruction.
+macro_rules! order {
+    ($a:expr, $b:expr) => {
+        // SAFETY: a template of comments only: no instructions, no memory, no stack, no
+        // flags.
+        unsafe {
+            core::arch::asm!(
+                "/* {0:v} {1:v} */",
+                inout(vreg) $a,
+                inout(vreg) $b,
+                options(pure, nomem, nostack, preserves_flags)
+            )
+        }
+    };
+}
+pub(crate) use order;
+
 /// Four rounds, group `$g` (a literal, 0..20) of a block with the round function `$op`
 /// (`vsha1cq_u32`, `vsha1pq_u32`, `vsha1mq_u32`), on one stream's registers: `$abcd`, the
 /// two E registers `$e` (`$e[g % 2]` is this group's, `$e[(g + 1) % 2]` gets the next
@@ -163,6 +182,9 @@ macro_rules! group {
             $wk = vaddq_u32($w[(G + 1) % 4], $k[((G + 1) / 5) % 4]);
         }
         $e[(G + 1) % 2] = vsha1h_u32(vgetq_lane_u32::<0>($abcd));
+        // SHA1H reads ABCD before the round function overwrites it: ordered so for the
+        // compiler (`order!`), which otherwise may place it after, on a copy of ABCD.
+        $crate::arch::aarch64::sha1::order!($abcd, $e[(G + 1) % 2]);
         $abcd = $op($abcd, $e[G % 2], wk);
         if G < 16 {
             $w[G % 4] = vsha1su1q_u32($w[G % 4], $w[(G + 3) % 4]);
@@ -197,6 +219,7 @@ macro_rules! twenty {
         $step!(19, vsha1pq_u32);
     };
 }
+pub(crate) use twenty;
 
 /// One stream's registers through a block: `start!` before the 20 groups (from the
 /// block's message vectors), `step!` in each, `end!` after (the feed-forward).
@@ -221,6 +244,7 @@ macro_rules! stream {
         $e = $crate::arch::aarch64::sha1::add_e($s.e0, $s.e[0]);
     };
 }
+pub(crate) use stream;
 
 /// E's feed-forward, `a + b` in lane 0 (wrapping), on the vector unit: e lives in the low
 /// lane of a NEON register (`SHA1H` makes it there, `SHA1C`/`SHA1P`/`SHA1M` read it there),
@@ -267,6 +291,7 @@ macro_rules! block {
         stream!(end $abcd, $e, s);
     }};
 }
+pub(crate) use block;
 
 /// Compresses `blocks` into `state`.
 pub(crate) fn compress(t: Armv8Sha1Token, state: &mut [u32; 5], blocks: &[[u8; 64]]) {
