@@ -170,27 +170,27 @@ macro_rules! fresh_k {
 macro_rules! next_k {
     ($kc:ident, $g:literal) => {
         if $g % 5 == 4 && $g < 19 {
-            $kc[($g + 1) / 5 % 4] = fresh_k!(($g + 1) / 5 % 4);
+            $kc[($g / 5 + 1) % 4] = fresh_k!(($g / 5 + 1) % 4);
         }
     };
 }
 
-/// Block `i` of the 64-byte group at `g`, loaded again: the pointer passes through an
+/// Block `i` of the 64-byte group at `g`, loaded again: the offset passes through an
 /// empty `asm!`, so the compiler neither reuses an earlier load of the same bytes (which
 /// would keep it in a register all along) nor moves this one above the stores before it.
 ///
 /// # Safety
-/// `g` points to 64 readable bytes.
+/// `g` points to 64 readable bytes, and `i < 4`.
 #[inline]
 #[target_feature(enable = "aes,sha2")]
 unsafe fn reload(g: *const u8, i: usize) -> uint8x16_t {
-    let mut p = g;
+    let mut off = 16 * i;
     // SAFETY: a template of comments only: no instructions, no memory, no stack, no flags.
     unsafe {
-        core::arch::asm!("/* {0} */", inout(reg) p, options(pure, nomem, nostack, preserves_flags))
+        core::arch::asm!("/* {0} */", inout(reg) off, options(pure, nomem, nostack, preserves_flags))
     };
-    // SAFETY: the caller's contract: 16 readable bytes at `16 i`, `i < 4`.
-    unsafe { vld1q_u8(p.add(16 * i)) }
+    // SAFETY: the caller's contract: 16 readable bytes at `16 i` (which `off` is).
+    unsafe { vld1q_u8(g.add(off)) }
 }
 
 /// The SHA-1 state: ABCD and E (e in lane 0).
