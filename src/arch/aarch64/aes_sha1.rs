@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! K[0..=R] the round keys (loaded once); y the CBC chain's register, C[-1] ^ K[R] on entry
-//! seal, per 64-byte group (P0..P3 loaded once, used by both):
+//! seal, per 64-byte group:
 //!     W = rev32(P0..P3)                                   the SHA-1 message words
 //!     for g in 0..20:
 //!         SHA-1 group g (four rounds, the schedule, W+K, SHA1H)   -- chain 1
@@ -23,6 +23,14 @@
 //! group, the SHA-1 chain 20 dependent `SHA1C`/`SHA1P`/`SHA1M`; the other's work goes in
 //! their gaps. Opening's four decryptions are independent, so there the two units'
 //! throughput binds.
+//!
+//! Registers: the round keys stay in NEON registers for the whole call. To leave them
+//! room, SHA-1's round constant is made where its five groups start (`fresh_k!`, one
+//! `DUP`), not held, and the plaintext (ciphertext) blocks that the AES rounds need later
+//! in a group are loaded again when needed (`reload`) rather than held from the group's
+//! start. Empty `asm!` ordering points (`pin!`) keep the compiler from gathering either
+//! chain's instructions in one place: each group's AES rounds sit between its SHA-1
+//! instructions, for cores that issue in order.
 
 use core::arch::aarch64::*;
 

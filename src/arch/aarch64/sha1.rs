@@ -221,8 +221,9 @@ macro_rules! twenty {
 }
 pub(crate) use twenty;
 
-/// One stream's registers through a block: `start!` before the 20 groups (from the
-/// block's message vectors), `step!` in each, `end!` after (the feed-forward).
+/// One stream's registers through a block: `stream!(start ..)` before the 20 groups (from
+/// the block's message vectors), `stream!(step ..)` in each, `stream!(end ..)` after (the
+/// feed-forward).
 macro_rules! stream {
     (start $k:ident, $abcd:ident, $e:ident, $words:expr => $s:ident) => {
         let mut $s = {
