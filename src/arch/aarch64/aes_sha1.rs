@@ -281,8 +281,8 @@ unsafe fn open_step<const R: usize, const HASH: bool>(
     g: *const u8,
     hp: [uint8x16_t; 4],
 ) -> ([uint8x16_t; 4], uint8x16_t) {
-    // SAFETY (every `reload`): the caller's contract: 64 readable bytes at `g`, not yet
-    // overwritten.
+    // SAFETY: the caller's contract: 64 readable bytes at `g` (the group's ciphertext,
+    // which the caller overwrites only after this returns); `b < 4`.
     let [mut s0, mut s1, mut s2, mut s3] = core::array::from_fn(|b| unsafe { reload(g, b) });
     macro_rules! aes_ops {
         ($g:literal) => {
@@ -298,6 +298,7 @@ unsafe fn open_step<const R: usize, const HASH: bool>(
                     let before = if b == 0 {
                         prev
                     } else {
+                        // SAFETY: as for the first loads; `b - 1 < 4`.
                         unsafe { reload(g, b - 1) }
                     };
                     st[b] = veorq_u8(vaesdq_u8(st[b], k[R - 1]), veorq_u8(k[R], before));
@@ -330,7 +331,9 @@ unsafe fn open_step<const R: usize, const HASH: bool>(
         }
         twenty!(step);
     }
-    ([s0, s1, s2, s3], unsafe { reload(g, 3) })
+    // SAFETY: as for the first loads.
+    let last = unsafe { reload(g, 3) };
+    ([s0, s1, s2, s3], last)
 }
 
 /// The open's loop: decrypts `groups` in place from the chaining block `prev` (updated

@@ -282,14 +282,14 @@ pub(crate) struct Stream {
 /// Compresses one block (its message vectors `$words`) into `$abcd`, `$e`.
 macro_rules! block {
     ($k:ident, $abcd:ident, $e:ident, $words:expr) => {{
-        stream!(start $k, $abcd, $e, $words => s);
+        $crate::arch::aarch64::sha1::stream!(start $k, $abcd, $e, $words => s);
         macro_rules! step {
             ($g:literal, $op:ident) => {
-                stream!(step $g, $op, $k, $abcd, s)
+                $crate::arch::aarch64::sha1::stream!(step $g, $op, $k, $abcd, s)
             };
         }
-        twenty!(step);
-        stream!(end $abcd, $e, s);
+        $crate::arch::aarch64::sha1::twenty!(step);
+        $crate::arch::aarch64::sha1::stream!(end $abcd, $e, s);
     }};
 }
 pub(crate) use block;
