@@ -56,6 +56,9 @@ pub enum Backend {
     Armv8Aes,
     /// The ARMv8 Cryptography Extension's SHA-1 instructions (AArch64), Rust intrinsics.
     Armv8Sha1,
+    /// The ARMv8 AES and SHA-1 instructions stitched into one loop (CBC with HMAC-SHA1,
+    /// AArch64, Rust intrinsics): two independent dependency chains interleaved.
+    Armv8AesSha1,
 }
 
 /// A capability token as the table uses it: the features it stands for and the only way
@@ -152,6 +155,7 @@ pub(crate) const BACKENDS: &[BackendRow] = backends! {
     AesNiShaNi "aesni-sha-ni" (AesNiToken, ShaNiToken);
     Armv8Aes "armv8-aes" Armv8AesToken;
     Armv8Sha1 "armv8-sha1" Armv8Sha1Token;
+    Armv8AesSha1 "armv8-aes-sha1" (Armv8AesToken, Armv8Sha1Token);
 };
 
 const N_BACKENDS: usize = BACKENDS.len();

@@ -26,6 +26,7 @@
 //! | `aesni-sha-ni` | AES-NI and the SHA extensions stitched in one loop ([`CbcHmacSha1`]) |
 //! | `armv8-aes` | AArch64: the ARMv8 AES and PMULL instructions |
 //! | `armv8-sha1` | AArch64: the ARMv8 SHA-1 instructions |
+//! | `armv8-aes-sha1` | AArch64: the ARMv8 AES and SHA-1 instructions stitched ([`CbcHmacSha1`]) |
 //!
 //! The environment variable `SIMDCRYPT_BACKEND` (with `std`) caps the automatic choice for
 //! the whole process, as `OPENSSL_ia32cap` does for OpenSSL: `SIMDCRYPT_BACKEND=aesni`

@@ -499,6 +499,7 @@ fn every_implemented_backend_builds_where_available() {
             Backend::AesNiShaNi => AesNiToken::FEATURES.union(ShaNiToken::FEATURES),
             Backend::Armv8Aes => Armv8AesToken::FEATURES,
             Backend::Armv8Sha1 => Armv8Sha1Token::FEATURES,
+            Backend::Armv8AesSha1 => Armv8AesToken::FEATURES.union(Armv8Sha1Token::FEATURES),
             _ => panic!("{b}: a backend this test does not know"),
         };
         assert_eq!(b.required_features(), want, "{b}");

@@ -7,10 +7,11 @@
 //! open: P = CBC-CS3^-1(Ke, iv, C)     check HMAC-SHA1(Ki, P) against the tag
 //! ```
 //!
-//! CBC encryption is one serial chain of `aesenc` and SHA-1 on the SHA extensions is
-//! another; the stitched backend (`crate::arch::Stitched`) interleaves them in one loop (one 64-byte SHA-1
-//! block per four CBC blocks, the AES rounds spread between the `sha1rnds4` steps), so
-//! the MAC hides in the gaps of the AES chain. Opening decrypts four blocks in parallel
+//! CBC encryption is one serial chain of `aesenc` (`AESE`/`AESMC` on AArch64) and SHA-1 on
+//! the SHA extensions (the ARMv8 SHA-1 instructions) is another; the stitched backend
+//! (`crate::arch::Stitched`) interleaves them in one loop (one 64-byte SHA-1 block per four
+//! CBC blocks, the AES rounds spread between the four-round SHA-1 steps), so the MAC hides
+//! in the gaps of the AES chain. Opening decrypts four blocks in parallel
 //! while the previous four are hashed. The CS3 tail (the last 16 to 32 bytes) and the
 //! bytes before it that do not fill a 64-byte group run after the stitched bulk. The other
 //! backends run CBC and SHA-1 one after the other.
@@ -29,7 +30,7 @@ use core::fmt;
 
 use crate::Backend;
 use crate::aes::Block;
-#[cfg(simdcrypt_x86_64)]
+#[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
 use crate::arch::Stitched;
 use crate::cbc::{Cbc, cts_split};
 use crate::dispatch;
@@ -43,8 +44,8 @@ use crate::{Error, wipe};
 pub(crate) enum Kernel {
     /// CBC, then SHA-1 (or the reverse when opening).
     Sequential,
-    /// The stitched AES-NI + SHA-NI kernels.
-    #[cfg(simdcrypt_x86_64)]
+    /// The stitched kernels: AES-NI + SHA-NI, or the ARMv8 AES + SHA-1 instructions.
+    #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
     Stitched(Stitched),
 }
 
@@ -161,7 +162,7 @@ impl CbcHmacSha1 {
         // The stitched kernel's tokens give its CBC and SHA-1 kernels; the sequential rows
         // run CBC on their own backend and SHA-1 on its automatic one.
         let (cbc_backend, (sha, sha_backend)) = match imp {
-            #[cfg(simdcrypt_x86_64)]
+            #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
             Kernel::Stitched(s) => s.parts(),
             Kernel::Sequential if backend == Backend::Portable => {
                 (backend, (sha1::Kernel::Portable, Backend::Portable))
@@ -169,9 +170,9 @@ impl CbcHmacSha1 {
             Kernel::Sequential => (backend, crate::dispatch::SHA1.auto_kernel()),
         };
         let cbc = Cbc::with_backend(aes_key, cbc_backend)?;
-        // The stitch has no AES-192 copy: such a key runs the stitched row's AES-NI and
-        // SHA-NI kernels one after the other.
-        #[cfg(simdcrypt_x86_64)]
+        // The x86-64 stitch has no AES-192 copy: such a key runs the stitched row's AES-NI
+        // and SHA-NI kernels one after the other (AArch64's stitches every key size).
+        #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
         let imp = match imp {
             Kernel::Stitched(_) if !Stitched::stitches(&cbc.aes.ks) => Kernel::Sequential,
             imp => imp,
@@ -249,7 +250,7 @@ impl CbcHmacSha1 {
                 self.sha.compress(&mut state, groups);
                 self.sha.burn_stack();
             }
-            #[cfg(simdcrypt_x86_64)]
+            #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
             Kernel::Stitched(k) => {
                 k.run(seal, &self.cbc.aes.ks, &mut chain, &mut state, groups);
                 Stitched::burn();

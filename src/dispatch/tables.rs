@@ -132,6 +132,7 @@ pub(crate) static CBC_HMAC: Table<crate::cbc_hmac::Kernel> = {
             AesNi => |_: crate::cpu::AesNiToken| Kernel::Sequential,
         }
         #[cfg(simdcrypt_aarch64)] {
+            Armv8AesSha1 => |t| Kernel::Stitched(crate::arch::Stitched::new(t)),
             Armv8Aes => |_: crate::cpu::Armv8AesToken| Kernel::Sequential,
         }
     ])

@@ -22,6 +22,8 @@
 //! shorter than the CPU's hand-over length in `crate::tuning`, where SHA-NI is the
 //! one-stream kernel): no lanes; SHA-NI pairs, or one message after another on the
 //! one-shot path of `sha1()` (Intel's SHA unit, which two streams do not speed up)
+//! AArch64 (the SHA-1 instructions): two messages at a time as two interleaved chains
+//! while both have whole blocks left, then each one's rest alone on the one-call path
 //! ```
 //! The lane count and its per-lane cost are public (message lengths), never the data.
 #![forbid(unsafe_code)]
@@ -48,13 +50,34 @@ fn run(lanes: Kernel, single: Kernel, tune: Sha1Many, inputs: &[&[u8]], out: &mu
         }
         #[cfg(simdcrypt_x86_64)]
         Kernel::Simd(k) => lanes::run(k, single, tune, inputs, out),
-        // One stream at a time: the SHA-1 instructions' chains (`crate::arch::Sha1`).
+        // Two at a time: the SHA-1 instructions' chains, two interleaved
+        // (`crate::arch::Sha1::compress_pair`).
         #[cfg(simdcrypt_aarch64)]
-        Kernel::Simd(_) => {
-            for (m, o) in inputs.iter().zip(out.iter_mut()) {
-                *o = digest_from(single, IV, 0, m);
-            }
+        Kernel::Simd(_) => pairs(lanes, single, inputs, out),
+    }
+}
+
+/// Two messages at a time on `pair`'s two-stream kernel, as long as both have whole
+/// blocks left, then each one's rest (its last whole blocks and its padded tail) on
+/// `single`'s one-call path; an odd message out on that path alone.
+#[cfg(simdcrypt_aarch64)]
+fn pairs(pair: Kernel, single: Kernel, inputs: &[&[u8]], out: &mut [[u8; 20]]) {
+    let mut ins = inputs.chunks_exact(2);
+    let mut outs = out.chunks_exact_mut(2);
+    for (m, o) in (&mut ins).zip(&mut outs) {
+        let (a, _) = m[0].as_chunks::<64>();
+        let (b, _) = m[1].as_chunks::<64>();
+        let n = a.len().min(b.len());
+        let (mut sa, mut sb) = (IV, IV);
+        if n > 0 {
+            pair.compress_pair(&mut sa, &a[..n], &mut sb, &b[..n]);
         }
+        let done = 64 * n;
+        o[0] = digest_from(single, sa, done as u64, &m[0][done..]);
+        o[1] = digest_from(single, sb, done as u64, &m[1][done..]);
+    }
+    for (m, o) in ins.remainder().iter().zip(outs.into_remainder()) {
+        *o = digest_from(single, IV, 0, m);
     }
 }
 
@@ -143,6 +166,7 @@ mod tests {
             Backend::ShaNi,
             Backend::ShaNiAsm,
             Backend::Avx512,
+            Backend::Armv8Sha1,
             Backend::Portable,
         ]
         .into_iter()
@@ -152,6 +176,7 @@ mod tests {
             Backend::Avx512,
             Backend::Avx2,
             Backend::ShaNi,
+            Backend::Armv8Sha1,
             Backend::Portable,
         ]
         .into_iter()

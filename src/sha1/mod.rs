@@ -94,7 +94,8 @@ impl Kernel {
     }
 
     /// Compresses two independent streams of equally many blocks: at once (two interleaved
-    /// dependency chains, about the time of one) on SHA-NI, one after the other elsewhere.
+    /// dependency chains, about the time of one) on SHA-NI and the ARMv8 SHA-1
+    /// instructions, one after the other elsewhere.
     #[inline]
     pub(crate) fn compress_pair(
         self,
@@ -168,7 +169,8 @@ pub(crate) fn digest_from(
     prefix_len: u64,
     data: &[u8],
 ) -> [u8; 20] {
-    // SHA-NI: the whole message in one call, the padded tail built in registers.
+    // SHA-NI and the ARMv8 SHA-1 instructions: the whole message in one call, the padded
+    // tail built in registers.
     #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
     if let Kernel::Simd(k) = imp
         && let Some(out) = k.one_call::<false>(&mut state, &IV, prefix_len, data)
@@ -202,8 +204,9 @@ pub(crate) fn digest_from(
 }
 
 /// HMAC's tag: the inner digest of `data` following `prefix_len` bytes already in `inner`
-/// (as [`digest_from`]), then the outer digest of it from `outer`. On SHA-NI one call
-/// (the inner digest stays in registers); elsewhere the two digests.
+/// (as [`digest_from`]), then the outer digest of it from `outer`. On SHA-NI and the ARMv8
+/// SHA-1 instructions one call (the inner digest stays in registers); elsewhere the two
+/// digests.
 ///
 /// The states are borrowed, not copied: a copy in the caller's frame would lie above the
 /// stack wipe that follows (`Kernel::burn_stack` zeroes below the caller's stack pointer).
