@@ -254,13 +254,18 @@ impl AesVec for Neon {
     fn burn(_: Armv8AesToken, site: Site, short: bool) {
         match (site, short) {
             (Site::Later, _) => {}
-            (Site::Ecb, _) => stack::<{ depth([0, 0, 0, 0, 0, 0]) }>(),
-            (Site::CbcEncrypt, _) => stack::<{ depth([0, 0, 0, 0, 0, 0]) }>(),
-            (Site::CbcDecrypt, _) => stack::<{ depth([0, 0, 0, 0, 0, 0]) }>(),
-            (Site::CbcMany, _) => stack::<{ depth([0, 0, 0, 0, 0, 0]) }>(),
-            (Site::XtsOne, _) => stack::<{ depth([0, 0, 0, 0, 0, 0]) }>(),
+            // The short forms' frames (under a group of 8 blocks) are their own.
+            (Site::Ecb, true) => stack::<{ depth([0, 0, 0, 0, 0, 0]) }>(),
+            (Site::Ecb, false) => stack::<{ depth([0, 0, 0, 0, 0, 0]) }>(),
+            (Site::CbcEncrypt, true) => stack::<{ depth([0, 0, 0, 0, 0, 0]) }>(),
+            (Site::CbcEncrypt, false) => stack::<{ depth([0, 0, 0, 0, 0, 0]) }>(),
+            (Site::CbcDecrypt, true) => stack::<{ depth([0, 0, 0, 0, 0, 0]) }>(),
+            (Site::CbcDecrypt, false) => stack::<{ depth([0, 0, 0, 0, 0, 0]) }>(),
+            (Site::XtsOne, true) => stack::<{ depth([0, 0, 0, 0, 0, 0]) }>(),
+            (Site::XtsOne, false) => stack::<{ depth([0, 0, 0, 0, 0, 0]) }>(),
             (Site::XtsBlock, _) => stack::<{ depth([0, 0, 0, 0, 0, 0]) }>(),
-            (Site::XtsMany, _) => stack::<{ depth([0, 0, 0, 0, 0, 0]) }>(),
+            // (Many units, and CBC's many streams: no short forms.)
+            (Site::XtsMany | Site::CbcMany, _) => stack::<{ depth([0, 0, 0, 0, 0, 0]) }>(),
         }
     }
 

@@ -35,11 +35,10 @@
 use core::arch::aarch64::*;
 
 use super::sha1::{block, k_vectors, load_state, rev32, store_state, stream, twenty};
-use super::wipe::stack_and_registers;
 use crate::Backend;
 use crate::aes::{Block, KeySchedule};
 use crate::cpu::{Armv8AesToken, Armv8Sha1Token};
-use crate::wipe::depth;
+use crate::wipe::{depth, stack};
 
 /// The stitched kernel as `crate::cbc_hmac` holds it (`crate::arch::Stitched`): the AES and
 /// SHA-1 tokens.
@@ -90,7 +89,7 @@ impl Stitched {
     /// builds optimised for speed (docs/design.md, "Stack and register wipes").
     #[inline(always)]
     pub(crate) fn burn() {
-        stack_and_registers::<{ depth([512, 512, 512, 512, 512, 4096]) }>();
+        stack::<{ depth([0, 0, 0, 0, 0, 0]) }>();
     }
 }
 

@@ -4,7 +4,7 @@
 //! build targets counts (`-C target-feature=+aes`, or a target with it on, such as
 //! `aarch64-apple-darwin`).
 
-use crate::cpu::Features;
+use crate::cpu::features::Features;
 
 /// The features this CPU has, as [`crate::cpu::detected`] caches them.
 pub(crate) fn probe() -> Features {

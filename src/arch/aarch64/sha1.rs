@@ -44,8 +44,8 @@ impl Sha1 {
     #[inline(always)]
     pub(crate) fn burn(self, one_shot: bool) {
         match one_shot {
-            false => stack::<{ depth([512, 512, 512, 512, 512, 4096]) }>(),
-            true => stack::<{ depth([512, 512, 512, 512, 512, 4096]) }>(),
+            false => stack::<{ depth([0, 0, 0, 0, 0, 0]) }>(),
+            true => stack::<{ depth([0, 0, 0, 0, 0, 0]) }>(),
         }
     }
 
