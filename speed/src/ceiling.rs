@@ -12,7 +12,18 @@
 //!             chained CBC enc  = 16 B / (rounds * aesenc latency)
 //!             SHA-1, 1 stream  = 64 B / (20 * sha1rnds4 latency)
 //!             SHA-1, n streams = 64 B / (20 * sha1rnds4 reciprocal throughput)
+//! AArch64:    parallel AES     = 16 B * (aese+aesmc)/s / rounds
+//!             chained CBC enc  = 16 B / (rounds * aese+aesmc latency)
+//!             SHA-1, 1 stream  = 64 B / (20 * sha1c recurrence: sha1c, sha1h feeding E)
+//!             SHA-1, n streams = 64 B / (20 * sha1c reciprocal throughput)
 //! ```
+//! An AArch64 AES round is an `AESE` (AddRoundKey, SubBytes, ShiftRows) and an `AESMC`
+//! (MixColumns), which many cores fuse into one operation, so the probes time the pair
+//! (decryption's `AESD`+`AESIMC` is taken to run at the same rate). One `SHA1C` is four
+//! rounds, 20 of them a 64-byte block; in one stream each `SHA1C` waits for the previous
+//! one's ABCD and for `SHA1H` of the ABCD before it (the next four rounds' E), as in the
+//! kernels.
+//!
 //! Every probe is a safe `#[target_feature]` function reached only through a capability
 //! token from `simdcrypt::cpu`, so it runs only where detection found its instructions.
 
@@ -58,11 +69,20 @@ pub enum Instr {
     Sha1Rnds4Latency,
     /// `sha1rnds4`, 8 independent chains.
     Sha1Rnds4Throughput,
+    /// AArch64 `AESE`+`AESMC`, 12 independent chains (the parallel-AES ceiling there).
+    AeseThroughput,
+    /// AArch64 `AESE`+`AESMC`, one chain (the CBC-encrypt ceiling there).
+    AeseLatency,
+    /// AArch64 `SHA1C` as one SHA-1 stream runs it: each `SHA1C` takes the previous one's
+    /// ABCD, and as E the `SHA1H` of the ABCD before that (the one-stream ceiling there).
+    Sha1cLatency,
+    /// AArch64 `SHA1C`, 8 independent chains.
+    Sha1cThroughput,
 }
 
 impl Instr {
-    /// Every probe, in display order.
-    pub const ALL: [Instr; 8] = [
+    /// Every probe, in display order (a CPU runs those of its architecture).
+    pub const ALL: [Instr; 12] = [
         Instr::AesXmmThroughput,
         Instr::VaesYmmThroughput,
         Instr::VaesZmmThroughput,
@@ -71,6 +91,10 @@ impl Instr {
         Instr::AesRestartedChains,
         Instr::Sha1Rnds4Latency,
         Instr::Sha1Rnds4Throughput,
+        Instr::AeseThroughput,
+        Instr::AeseLatency,
+        Instr::Sha1cLatency,
+        Instr::Sha1cThroughput,
     ];
 
     /// A short name.
@@ -84,6 +108,10 @@ impl Instr {
             Instr::AesRestartedChains => "aesenc restarted chains",
             Instr::Sha1Rnds4Latency => "sha1rnds4 latency",
             Instr::Sha1Rnds4Throughput => "sha1rnds4 throughput",
+            Instr::AeseThroughput => "aese+aesmc throughput",
+            Instr::AeseLatency => "aese+aesmc latency",
+            Instr::Sha1cLatency => "sha1c recurrence",
+            Instr::Sha1cThroughput => "sha1c throughput",
         }
     }
 
@@ -95,6 +123,8 @@ impl Instr {
                 | Instr::AesBlockChain
                 | Instr::AesRestartedChains
                 | Instr::Sha1Rnds4Latency
+                | Instr::AeseLatency
+                | Instr::Sha1cLatency
         )
     }
 
@@ -107,13 +137,17 @@ impl Instr {
                 Instr::AesRestartedChains => RESTARTS * 256 / ITERS,
                 Instr::Sha1Rnds4Latency => LAT_ITERS / ITERS,
                 Instr::Sha1Rnds4Throughput => SHA_CHAINS as u64,
+                Instr::AeseLatency | Instr::Sha1cLatency => LAT_ITERS / ITERS,
+                Instr::Sha1cThroughput => SHA_CHAINS as u64,
                 _ => CHAINS as u64,
             }
     }
 
     /// The probe, if this CPU has the instruction.
     pub fn probe(self) -> Option<Box<dyn Runner>> {
-        use simdcrypt::cpu::{AesNiToken, ShaNiToken, VaesAvx2Token, VaesAvx512Token};
+        use simdcrypt::cpu::{
+            AesNiToken, Armv8AesToken, Armv8Sha1Token, ShaNiToken, VaesAvx2Token, VaesAvx512Token,
+        };
         Some(match self {
             Instr::AesXmmThroughput => Box::new(Probe::AesXmm(AesNiToken::get()?)),
             Instr::AesLatency => Box::new(Probe::AesLatency(AesNiToken::get()?, 0)),
@@ -123,6 +157,10 @@ impl Instr {
             Instr::VaesZmmThroughput => Box::new(Probe::VaesZmm(VaesAvx512Token::get()?)),
             Instr::Sha1Rnds4Latency => Box::new(Probe::ShaLatency(ShaNiToken::get()?, [0; 2])),
             Instr::Sha1Rnds4Throughput => Box::new(Probe::Sha(ShaNiToken::get()?)),
+            Instr::AeseThroughput => Box::new(Probe::Aese(Armv8AesToken::get()?)),
+            Instr::AeseLatency => Box::new(Probe::AeseLatency(Armv8AesToken::get()?, 0)),
+            Instr::Sha1cThroughput => Box::new(Probe::Sha1c(Armv8Sha1Token::get()?)),
+            Instr::Sha1cLatency => Box::new(Probe::Sha1cLatency(Armv8Sha1Token::get()?, [0; 5])),
         })
     }
 }
@@ -146,47 +184,122 @@ impl Ceiling {
     /// The instruction whose rate sets the ceiling here, and the bytes one such instruction
     /// is worth; `None` if this CPU lacks the instruction.
     pub fn resolve(self) -> Option<(Instr, f64)> {
-        use simdcrypt::cpu::{AesNiToken, ShaNiToken, VaesAvx2Token};
+        self.resolve_with(Have::here(matches!(self, Ceiling::Parallel(_))))
+    }
+
+    /// [`Ceiling::resolve`] on a CPU with the instructions `have`.
+    fn resolve_with(self, have: Have) -> Option<(Instr, f64)> {
+        let per_round = |bytes: f64, rounds: u32| bytes / f64::from(rounds);
         match self {
             Ceiling::Parallel(rounds) => {
-                if zmm_moves_more() {
-                    Some((Instr::VaesZmmThroughput, 64.0 / f64::from(rounds)))
-                } else if VaesAvx2Token::get().is_some() {
-                    Some((Instr::VaesYmmThroughput, 32.0 / f64::from(rounds)))
-                } else if AesNiToken::get().is_some() {
-                    Some((Instr::AesXmmThroughput, 16.0 / f64::from(rounds)))
+                if have.armv8_aes {
+                    Some((Instr::AeseThroughput, per_round(16.0, rounds)))
+                } else if have.zmm_wins {
+                    Some((Instr::VaesZmmThroughput, per_round(64.0, rounds)))
+                } else if have.vaes_avx2 {
+                    Some((Instr::VaesYmmThroughput, per_round(32.0, rounds)))
+                } else if have.aes_ni {
+                    Some((Instr::AesXmmThroughput, per_round(16.0, rounds)))
                 } else {
                     None
                 }
             }
-            Ceiling::Chained(rounds) => AesNiToken::get()
-                .is_some()
-                .then(|| (Instr::AesLatency, 16.0 / f64::from(rounds))),
-            Ceiling::Sha1Latency => ShaNiToken::get()
-                .is_some()
-                .then_some((Instr::Sha1Rnds4Latency, 64.0 / 20.0)),
-            Ceiling::Sha1Throughput => ShaNiToken::get()
-                .is_some()
-                .then_some((Instr::Sha1Rnds4Throughput, 64.0 / 20.0)),
+            Ceiling::Chained(rounds) => {
+                if have.armv8_aes {
+                    Some((Instr::AeseLatency, per_round(16.0, rounds)))
+                } else {
+                    have.aes_ni
+                        .then(|| (Instr::AesLatency, per_round(16.0, rounds)))
+                }
+            }
+            Ceiling::Sha1Latency => {
+                if have.armv8_sha1 {
+                    Some((Instr::Sha1cLatency, 64.0 / 20.0))
+                } else {
+                    have.sha_ni
+                        .then_some((Instr::Sha1Rnds4Latency, 64.0 / 20.0))
+                }
+            }
+            Ceiling::Sha1Throughput => {
+                if have.armv8_sha1 {
+                    Some((Instr::Sha1cThroughput, 64.0 / 20.0))
+                } else {
+                    have.sha_ni
+                        .then_some((Instr::Sha1Rnds4Throughput, 64.0 / 20.0))
+                }
+            }
             Ceiling::None => None,
         }
     }
 
     /// The formula, for the table and the JSON.
     pub fn describe(self) -> String {
-        match (self, self.resolve()) {
-            (Ceiling::Parallel(r), Some((Instr::VaesYmmThroughput, _))) => {
-                format!("32 B x vaesenc-ymm/s / {r}")
-            }
-            (Ceiling::Parallel(r), Some((Instr::VaesZmmThroughput, _))) => {
-                format!("64 B x vaesenc-zmm/s / {r}")
-            }
-            (Ceiling::Parallel(r), Some(_)) => format!("16 B x aesenc-xmm/s / {r}"),
-            (Ceiling::Chained(r), Some(_)) => format!("16 B / ({r} x aesenc latency)"),
-            (Ceiling::Sha1Latency, Some(_)) => "64 B / (20 x sha1rnds4 latency)".into(),
-            (Ceiling::Sha1Throughput, Some(_)) => "64 B x sha1rnds4/s / 20".into(),
+        self.describe_with(Have::here(matches!(self, Ceiling::Parallel(_))))
+    }
+
+    /// [`Ceiling::describe`] on a CPU with the instructions `have`.
+    fn describe_with(self, have: Have) -> String {
+        let instr = self.resolve_with(have).map(|(i, _)| i);
+        match (self, instr) {
             (Ceiling::None, _) => "none (several threads)".into(),
             (_, None) => "none (instruction absent)".into(),
+            (Ceiling::Parallel(r), Some(Instr::VaesYmmThroughput)) => {
+                format!("32 B x vaesenc-ymm/s / {r}")
+            }
+            (Ceiling::Parallel(r), Some(Instr::VaesZmmThroughput)) => {
+                format!("64 B x vaesenc-zmm/s / {r}")
+            }
+            (Ceiling::Parallel(r), Some(Instr::AeseThroughput)) => {
+                format!("16 B x aese+aesmc/s / {r}")
+            }
+            (Ceiling::Parallel(r), Some(_)) => format!("16 B x aesenc-xmm/s / {r}"),
+            (Ceiling::Chained(r), Some(Instr::AeseLatency)) => {
+                format!("16 B / ({r} x aese+aesmc latency)")
+            }
+            (Ceiling::Chained(r), Some(_)) => format!("16 B / ({r} x aesenc latency)"),
+            (Ceiling::Sha1Latency, Some(Instr::Sha1cLatency)) => {
+                "64 B / (20 x sha1c recurrence)".into()
+            }
+            (Ceiling::Sha1Latency, Some(_)) => "64 B / (20 x sha1rnds4 latency)".into(),
+            (Ceiling::Sha1Throughput, Some(Instr::Sha1cThroughput)) => "64 B x sha1c/s / 20".into(),
+            (Ceiling::Sha1Throughput, Some(_)) => "64 B x sha1rnds4/s / 20".into(),
+        }
+    }
+}
+
+/// The instructions that choose a ceiling, as detection found them (plain data, so that
+/// the choice and its formula are tested for every architecture on any host).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Have {
+    /// `aesenc xmm` (AES-NI).
+    aes_ni: bool,
+    /// `vaesenc ymm` (VAES on AVX2).
+    vaes_avx2: bool,
+    /// `vaesenc zmm`, and it moves clearly more bytes per second than ymm
+    /// ([`zmm_moves_more`]).
+    zmm_wins: bool,
+    /// `sha1rnds4` (the SHA extensions).
+    sha_ni: bool,
+    /// AArch64 `AESE`/`AESMC`.
+    armv8_aes: bool,
+    /// AArch64 `SHA1C`/`SHA1H`.
+    armv8_sha1: bool,
+}
+
+impl Have {
+    /// This CPU's, from the capability tokens; the zmm-against-ymm timing only with
+    /// `parallel` (the one ceiling it decides).
+    fn here(parallel: bool) -> Have {
+        use simdcrypt::cpu::{
+            AesNiToken, Armv8AesToken, Armv8Sha1Token, ShaNiToken, VaesAvx2Token,
+        };
+        Have {
+            aes_ni: AesNiToken::get().is_some(),
+            vaes_avx2: VaesAvx2Token::get().is_some(),
+            zmm_wins: parallel && zmm_moves_more(),
+            sha_ni: ShaNiToken::get().is_some(),
+            armv8_aes: Armv8AesToken::get().is_some(),
+            armv8_sha1: Armv8Sha1Token::get().is_some(),
         }
     }
 }
@@ -248,6 +361,12 @@ enum Probe {
     Sha(simdcrypt::cpu::ShaNiToken),
     /// The chain value (128 bits), carried from one run into the next.
     ShaLatency(simdcrypt::cpu::ShaNiToken, [u64; 2]),
+    Aese(simdcrypt::cpu::Armv8AesToken),
+    /// The chain value, carried from one run into the next.
+    AeseLatency(simdcrypt::cpu::Armv8AesToken, u128),
+    Sha1c(simdcrypt::cpu::Armv8Sha1Token),
+    /// The chain value (ABCD and E), carried from one run into the next.
+    Sha1cLatency(simdcrypt::cpu::Armv8Sha1Token, [u32; 5]),
 }
 
 impl Runner for Probe {
@@ -288,6 +407,24 @@ impl Runner for Probe {
             Probe::Sha(_) => {
                 // SAFETY: the token proves the SHA extensions and SSE4.1.
                 unsafe { x86::sha1rnds4_throughput(seed) }
+            }
+            Probe::Aese(_) => {
+                // SAFETY: the token proves the ARMv8 AES instructions.
+                unsafe { arm::aese_throughput(seed) }
+            }
+            Probe::AeseLatency(_, ref mut x) => {
+                // SAFETY: the token proves the ARMv8 AES instructions.
+                *x = unsafe { arm::aese_latency(*x) };
+                *x as u64
+            }
+            Probe::Sha1c(_) => {
+                // SAFETY: the token proves the ARMv8 SHA-1 instructions.
+                unsafe { arm::sha1c_throughput(seed) }
+            }
+            Probe::Sha1cLatency(_, ref mut x) => {
+                // SAFETY: the token proves the ARMv8 SHA-1 instructions.
+                *x = unsafe { arm::sha1c_latency(*x) };
+                u64::from(x[0])
             }
         };
         black_box(r);
@@ -430,6 +567,183 @@ mod x86 {
     }
 }
 
+#[cfg(target_arch = "aarch64")]
+mod arm {
+    use core::arch::aarch64::*;
+    use std::hint::black_box;
+
+    use super::{CHAINS, ITERS, LAT_ITERS, SHA_CHAINS};
+
+    #[inline]
+    #[target_feature(enable = "neon")]
+    fn to_vec(x: u128) -> uint8x16_t {
+        let v = vsetq_lane_u64::<1>((x >> 64) as u64, vdupq_n_u64(x as u64));
+        vreinterpretq_u8_u64(v)
+    }
+
+    #[inline]
+    #[target_feature(enable = "neon")]
+    fn from_vec(v: uint8x16_t) -> u128 {
+        let v = vreinterpretq_u64_u8(v);
+        u128::from(vgetq_lane_u64::<0>(v)) | (u128::from(vgetq_lane_u64::<1>(v)) << 64)
+    }
+
+    /// One AES round as AArch64 spells it: `AESE` (AddRoundKey, SubBytes, ShiftRows),
+    /// then `AESMC` (MixColumns).
+    #[inline]
+    #[target_feature(enable = "aes")]
+    fn round(x: uint8x16_t, k: uint8x16_t) -> uint8x16_t {
+        vaesmcq_u8(vaeseq_u8(x, k))
+    }
+
+    /// Continues the chain from `x` (the previous run's result): consecutive runs are one
+    /// dependent chain of `LAT_ITERS` `AESE`+`AESMC` pairs.
+    #[target_feature(enable = "aes")]
+    pub(super) fn aese_latency(x: u128) -> u128 {
+        let k = black_box(vreinterpretq_u8_u64(vdupq_n_u64(0x0123_4567_89ab_cdef)));
+        let mut s = to_vec(x);
+        for _ in 0..LAT_ITERS {
+            s = round(s, k);
+        }
+        from_vec(s)
+    }
+
+    /// `CHAINS` independent chains of `ITERS` `AESE`+`AESMC` pairs each.
+    #[target_feature(enable = "aes")]
+    pub(super) fn aese_throughput(seed: u64) -> u64 {
+        let k = black_box(vreinterpretq_u8_u64(vdupq_n_u64(seed)));
+        let mut s: [uint8x16_t; CHAINS] =
+            core::array::from_fn(|i| vreinterpretq_u8_u32(vdupq_n_u32(i as u32 ^ seed as u32)));
+        for _ in 0..ITERS {
+            for x in s.iter_mut() {
+                *x = round(*x, k);
+            }
+        }
+        let acc = s.iter().fold(vdupq_n_u8(0), |a, x| veorq_u8(a, *x));
+        vgetq_lane_u64::<0>(vreinterpretq_u64_u8(acc))
+    }
+
+    /// Continues the SHA-1 recurrence from `x` (ABCD, then E; the previous run's result):
+    /// per step E for the next four rounds is `SHA1H` of lane 0 of ABCD, taken before
+    /// `SHA1C` replaces ABCD, as a kernel's round loop runs it.
+    ///
+    /// In `asm!`, two steps at a time with E alternating between two registers: compiled
+    /// from the intrinsics, E (a `u32`) goes through a general register and back (two
+    /// `fmov`s on the recurrence), and the probe would time those moves, not the
+    /// instructions. `sha1c_recurrence` (built for the tests) is the same loop in intrinsics.
+    #[target_feature(enable = "sha2")]
+    pub(super) fn sha1c_latency(x: [u32; 5]) -> [u32; 5] {
+        const { assert!(LAT_ITERS.is_multiple_of(2)) };
+        let wk = black_box(vdupq_n_u32(0x5a82_7999));
+        let mut abcd = vdupq_n_u32(x[0]);
+        abcd = vsetq_lane_u32::<1>(x[1], abcd);
+        abcd = vsetq_lane_u32::<2>(x[2], abcd);
+        abcd = vsetq_lane_u32::<3>(x[3], abcd);
+        // E in lane 0.
+        let mut e = vdupq_n_u32(x[4]);
+        for _ in 0..LAT_ITERS / 2 {
+            // SAFETY: `SHA1H` and `SHA1C` (the `sha2` feature of this function) on
+            // registers alone.
+            unsafe {
+                core::arch::asm!(
+                    "sha1h {e1:s}, {abcd:s}",
+                    "sha1c {abcd:q}, {e:s}, {wk:v}.4s",
+                    "sha1h {e:s}, {abcd:s}",
+                    "sha1c {abcd:q}, {e1:s}, {wk:v}.4s",
+                    abcd = inout(vreg) abcd,
+                    e = inout(vreg) e,
+                    e1 = out(vreg) _,
+                    wk = in(vreg) wk,
+                    options(pure, nomem, nostack),
+                );
+            }
+        }
+        [
+            vgetq_lane_u32::<0>(abcd),
+            vgetq_lane_u32::<1>(abcd),
+            vgetq_lane_u32::<2>(abcd),
+            vgetq_lane_u32::<3>(abcd),
+            vgetq_lane_u32::<0>(e),
+        ]
+    }
+
+    /// [`sha1c_latency`] in intrinsics: the reference that the `asm!` must agree with.
+    #[cfg(test)]
+    #[target_feature(enable = "sha2")]
+    pub(super) fn sha1c_recurrence(x: [u32; 5]) -> [u32; 5] {
+        let wk = vdupq_n_u32(0x5a82_7999);
+        let mut abcd = vdupq_n_u32(x[0]);
+        abcd = vsetq_lane_u32::<1>(x[1], abcd);
+        abcd = vsetq_lane_u32::<2>(x[2], abcd);
+        abcd = vsetq_lane_u32::<3>(x[3], abcd);
+        let mut e = x[4];
+        for _ in 0..LAT_ITERS {
+            let e_next = vsha1h_u32(vgetq_lane_u32::<0>(abcd));
+            abcd = vsha1cq_u32(abcd, e, wk);
+            e = e_next;
+        }
+        [
+            vgetq_lane_u32::<0>(abcd),
+            vgetq_lane_u32::<1>(abcd),
+            vgetq_lane_u32::<2>(abcd),
+            vgetq_lane_u32::<3>(abcd),
+            e,
+        ]
+    }
+
+    /// `SHA_CHAINS` independent chains of `ITERS` `SHA1C` each (E fixed per chain).
+    #[target_feature(enable = "sha2")]
+    pub(super) fn sha1c_throughput(seed: u64) -> u64 {
+        let wk = black_box(vdupq_n_u32(seed as u32));
+        let e = black_box((seed >> 32) as u32);
+        let mut s: [uint32x4_t; SHA_CHAINS] =
+            core::array::from_fn(|i| vdupq_n_u32(i as u32 ^ seed as u32));
+        for _ in 0..ITERS {
+            for x in s.iter_mut() {
+                *x = vsha1cq_u32(*x, e, wk);
+            }
+        }
+        let acc = s.iter().fold(vdupq_n_u32(0), |a, x| veorq_u32(a, *x));
+        vgetq_lane_u64::<0>(vreinterpretq_u64_u32(acc))
+    }
+}
+
+#[cfg(not(target_arch = "aarch64"))]
+mod arm {
+    //! No probe runs here: no ARMv8 capability token can be made off AArch64.
+
+    /// # Safety
+    /// Never called: the probes need a capability token, which only AArch64 makes.
+    pub(super) unsafe fn aese_throughput(_: u64) -> u64 {
+        unreachable!("no ARMv8 instruction probe off AArch64")
+    }
+
+    /// # Safety
+    /// As above.
+    pub(super) unsafe fn sha1c_throughput(_: u64) -> u64 {
+        unreachable!("no ARMv8 instruction probe off AArch64")
+    }
+
+    /// # Safety
+    /// As above.
+    pub(super) unsafe fn aese_latency(_: u128) -> u128 {
+        unreachable!("no ARMv8 instruction probe off AArch64")
+    }
+
+    /// # Safety
+    /// As above.
+    pub(super) unsafe fn sha1c_latency(_: [u32; 5]) -> [u32; 5] {
+        unreachable!("no ARMv8 instruction probe off AArch64")
+    }
+
+    /// # Safety
+    /// As above.
+    #[cfg(test)]
+    pub(super) unsafe fn sha1c_recurrence(_: [u32; 5]) -> [u32; 5] {
+        unreachable!("no ARMv8 instruction probe off AArch64")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -522,5 +836,218 @@ mod tests {
             x86::sha1rnds4_latency,
             Instr::Sha1Rnds4Latency
         );
+    }
+
+    /// The ARMv8 probes continue their chains across runs, as the x86 ones do (AArch64
+    /// with the Cryptography Extension only; under qemu `-cpu max` too).
+    #[test]
+    fn armv8_latency_probes_continue_their_chains() {
+        let aes = token_or_return!(Armv8AesToken, "ARMv8 AES");
+        latency_chain_continues!(AeseLatency(aes, 0), arm::aese_latency, Instr::AeseLatency);
+        let sha = token_or_return!(Armv8Sha1Token, "ARMv8 SHA-1");
+        latency_chain_continues!(
+            Sha1cLatency(sha, [0; 5]),
+            arm::sha1c_latency,
+            Instr::Sha1cLatency
+        );
+    }
+
+    /// The `asm!` SHA-1 recurrence computes what the same loop in intrinsics does.
+    #[test]
+    fn sha1c_recurrence_asm_matches_the_intrinsics() {
+        let _sha = token_or_return!(Armv8Sha1Token, "ARMv8 SHA-1");
+        for x in [
+            [0; 5],
+            [1, 2, 3, 4, 5],
+            [u32::MAX, 0x6745_2301, 0, 0xefcd_ab89, 7],
+        ] {
+            // SAFETY: the token proves the ARMv8 SHA-1 instructions.
+            let (asm, reference) = unsafe { (arm::sha1c_latency(x), arm::sha1c_recurrence(x)) };
+            assert_eq!(asm, reference);
+        }
+    }
+
+    /// The throughput probes compute the same from the same seed (their chains are fixed
+    /// work, not carried over), and something else from another.
+    #[test]
+    fn armv8_throughput_probes_are_fixed_work() {
+        let _aes = token_or_return!(Armv8AesToken, "ARMv8 AES");
+        // SAFETY: the token proves the ARMv8 AES instructions.
+        let (a, b, c) = unsafe {
+            (
+                arm::aese_throughput(5),
+                arm::aese_throughput(5),
+                arm::aese_throughput(6),
+            )
+        };
+        assert_eq!(a, b);
+        assert_ne!(a, c);
+        let _sha = token_or_return!(Armv8Sha1Token, "ARMv8 SHA-1");
+        // SAFETY: the token proves the ARMv8 SHA-1 instructions.
+        let (a, b, c) = unsafe {
+            (
+                arm::sha1c_throughput(5),
+                arm::sha1c_throughput(5),
+                arm::sha1c_throughput(6),
+            )
+        };
+        assert_eq!(a, b);
+        assert_ne!(a, c);
+    }
+
+    /// Where the probes exist, every instruction of this CPU has one and the ceilings name
+    /// an instruction probed.
+    #[test]
+    fn the_ceilings_resolve_to_probes_here() {
+        for c in [
+            Ceiling::Parallel(10),
+            Ceiling::Chained(14),
+            Ceiling::Sha1Latency,
+            Ceiling::Sha1Throughput,
+        ] {
+            if let Some((instr, bytes)) = c.resolve() {
+                assert!(
+                    instr.probe().is_some(),
+                    "{c:?}: {instr:?} has no probe here"
+                );
+                assert!(bytes > 0.0);
+            }
+        }
+    }
+
+    const NONE: Have = Have {
+        aes_ni: false,
+        vaes_avx2: false,
+        zmm_wins: false,
+        sha_ni: false,
+        armv8_aes: false,
+        armv8_sha1: false,
+    };
+    /// An AArch64 core with the Cryptography Extension (Neoverse, Apple, Cortex-A7x).
+    const ARMV8: Have = Have {
+        armv8_aes: true,
+        armv8_sha1: true,
+        ..NONE
+    };
+
+    /// Per algorithm kind, the AArch64 probe and the bytes one of its instructions is
+    /// worth: 16 B per `AESE`+`AESMC` pair over the rounds, 64 B per 20 `SHA1C`.
+    #[test]
+    fn armv8_ceilings_and_their_bytes_per_instruction() {
+        let r = |c: Ceiling| c.resolve_with(ARMV8);
+        assert_eq!(r(Ceiling::Parallel(10)), Some((Instr::AeseThroughput, 1.6)));
+        assert_eq!(
+            r(Ceiling::Parallel(14)),
+            Some((Instr::AeseThroughput, 16.0 / 14.0))
+        );
+        assert_eq!(r(Ceiling::Chained(10)), Some((Instr::AeseLatency, 1.6)));
+        assert_eq!(
+            r(Ceiling::Chained(12)),
+            Some((Instr::AeseLatency, 16.0 / 12.0))
+        );
+        assert_eq!(r(Ceiling::Sha1Latency), Some((Instr::Sha1cLatency, 3.2)));
+        assert_eq!(
+            r(Ceiling::Sha1Throughput),
+            Some((Instr::Sha1cThroughput, 3.2))
+        );
+        assert_eq!(r(Ceiling::None), None);
+        // AES without SHA-1 (some Cortex-A cores ship one extension without the other).
+        let aes_only = Have {
+            armv8_sha1: false,
+            ..ARMV8
+        };
+        assert_eq!(Ceiling::Sha1Latency.resolve_with(aes_only), None);
+        assert_eq!(
+            Ceiling::Sha1Latency.describe_with(aes_only),
+            "none (instruction absent)"
+        );
+
+        let d = |c: Ceiling| c.describe_with(ARMV8);
+        assert_eq!(d(Ceiling::Parallel(10)), "16 B x aese+aesmc/s / 10");
+        assert_eq!(d(Ceiling::Chained(14)), "16 B / (14 x aese+aesmc latency)");
+        assert_eq!(d(Ceiling::Sha1Latency), "64 B / (20 x sha1c recurrence)");
+        assert_eq!(d(Ceiling::Sha1Throughput), "64 B x sha1c/s / 20");
+        assert_eq!(d(Ceiling::None), "none (several threads)");
+    }
+
+    /// A ceiling in bytes per second is the probe's rate times the bytes per instruction
+    /// (what `make_probe` times: `ops_per_run` instructions worth that many bytes each).
+    /// For an AArch64 core at 3 GHz with two fused `AESE`+`AESMC` per cycle and a 2-cycle
+    /// pair latency, and `SHA1C` of 4-cycle latency and one per cycle:
+    #[test]
+    fn armv8_ceiling_arithmetic() {
+        assert_eq!(Instr::AeseThroughput.ops_per_run(), CHAINS as u64 * ITERS);
+        assert_eq!(Instr::AeseLatency.ops_per_run(), LAT_ITERS);
+        assert_eq!(Instr::Sha1cLatency.ops_per_run(), LAT_ITERS);
+        assert_eq!(
+            Instr::Sha1cThroughput.ops_per_run(),
+            SHA_CHAINS as u64 * ITERS
+        );
+        assert!(Instr::AeseLatency.is_latency() && Instr::Sha1cLatency.is_latency());
+        assert!(!Instr::AeseThroughput.is_latency() && !Instr::Sha1cThroughput.is_latency());
+
+        let bps = |c: Ceiling, ops_per_s: f64| {
+            let (_, bytes) = c.resolve_with(ARMV8).unwrap();
+            ops_per_s * bytes
+        };
+        let close = |a: f64, b: f64| (a / b - 1.0).abs() < 1e-12;
+        // ECB/XTS/CBC-decrypt AES-128: 6 G pairs/s / 10 rounds x 16 B.
+        assert!(close(bps(Ceiling::Parallel(10), 6e9), 9.6e9));
+        // AES-256: 14 rounds.
+        assert!(close(bps(Ceiling::Parallel(14), 6e9), 6e9 * 16.0 / 14.0));
+        // CBC-128 encrypt: one pair per 2 cycles, 10 pairs a block.
+        assert!(close(bps(Ceiling::Chained(10), 1.5e9), 2.4e9));
+        // SHA-1, one stream: a `SHA1C` per 4 cycles, 20 per 64-byte block.
+        assert!(close(bps(Ceiling::Sha1Latency, 0.75e9), 2.4e9));
+        // SHA-1, many streams: one `SHA1C` per cycle.
+        assert!(close(bps(Ceiling::Sha1Throughput, 3e9), 9.6e9));
+    }
+
+    /// The x86-64 choice is as before: zmm where it moves more, else ymm, else xmm; and
+    /// an x86 CPU never picks an ARMv8 probe (nor the reverse).
+    #[test]
+    fn x86_ceilings_are_unchanged() {
+        let aesni = Have {
+            aes_ni: true,
+            sha_ni: true,
+            ..NONE
+        };
+        let vaes = Have {
+            vaes_avx2: true,
+            ..aesni
+        };
+        let zen5 = Have {
+            zmm_wins: true,
+            ..vaes
+        };
+        let p = Ceiling::Parallel(14);
+        assert_eq!(
+            p.resolve_with(aesni),
+            Some((Instr::AesXmmThroughput, 16.0 / 14.0))
+        );
+        assert_eq!(
+            p.resolve_with(vaes),
+            Some((Instr::VaesYmmThroughput, 32.0 / 14.0))
+        );
+        assert_eq!(
+            p.resolve_with(zen5),
+            Some((Instr::VaesZmmThroughput, 64.0 / 14.0))
+        );
+        assert_eq!(p.describe_with(vaes), "32 B x vaesenc-ymm/s / 14");
+        assert_eq!(p.describe_with(aesni), "16 B x aesenc-xmm/s / 14");
+        assert_eq!(
+            Ceiling::Chained(10).describe_with(vaes),
+            "16 B / (10 x aesenc latency)"
+        );
+        assert_eq!(
+            Ceiling::Sha1Latency.describe_with(vaes),
+            "64 B / (20 x sha1rnds4 latency)"
+        );
+        assert_eq!(
+            Ceiling::Sha1Throughput.describe_with(vaes),
+            "64 B x sha1rnds4/s / 20"
+        );
+        assert_eq!(p.resolve_with(NONE), None);
+        assert_eq!(p.describe_with(NONE), "none (instruction absent)");
     }
 }

@@ -260,7 +260,8 @@ pub fn write(records: &[Record]) -> String {
 }
 
 /// The records file of a CPU: `intel-family6-model167.jsonl`, `amd-family25-model17.jsonl`
-/// (`cpu-<name>.jsonl` where CPUID gave no signature).
+/// (`<vendor>-<name>.jsonl` where CPUID gave no signature, as on Arm: vendor `ARM` and
+/// name `ARM Neoverse-N1` make `arm-neoverse-n1`; `cpu-<name>.jsonl` without a vendor).
 pub fn file_name(run: &RunInfo) -> String {
     let vendor = match run.cpu_vendor.as_deref() {
         Some("GenuineIntel") => "intel".to_string(),
@@ -282,7 +283,19 @@ pub fn file_name(run: &RunInfo) -> String {
                     }
                 })
                 .collect();
-            format!("{vendor}-{}.jsonl", name.trim_matches('-'))
+            // One `-` between words; `ARM Neoverse-N1` of vendor `ARM`: `arm-neoverse-n1`,
+            // not `arm-arm-...`.
+            let name = name
+                .split('-')
+                .filter(|w| !w.is_empty())
+                .collect::<Vec<_>>()
+                .join("-");
+            let name = name.as_str();
+            let name = name
+                .strip_prefix(&vendor)
+                .and_then(|n| n.strip_prefix('-'))
+                .unwrap_or(name);
+            format!("{vendor}-{name}.jsonl")
         }
     }
 }
@@ -439,6 +452,23 @@ mod tests {
         // Written again, the records read back give the same text.
         assert_eq!(write(&back), text);
         assert_eq!(file_name(&a), "intel-family6-model167.jsonl");
+    }
+
+    /// Without a CPUID signature (Arm, macOS) the file is named by the vendor and the
+    /// model name, the vendor once.
+    #[test]
+    fn names_the_file_of_a_cpu_without_a_signature() {
+        let mut r = run("aaaa");
+        (r.cpu_family, r.cpu_model, r.cpu_stepping) = (None, None, None);
+        r.cpu_vendor = Some("ARM".into());
+        r.cpu_model_name = "ARM Neoverse-N1".into();
+        assert_eq!(file_name(&r), "arm-neoverse-n1.jsonl");
+        r.cpu_model_name = "ARM Cortex-X1 + ARM Cortex-A55".into();
+        assert_eq!(file_name(&r), "arm-cortex-x1-arm-cortex-a55.jsonl");
+        (r.cpu_vendor, r.cpu_model_name) = (Some("Apple".into()), "Apple M2 Pro".into());
+        assert_eq!(file_name(&r), "apple-m2-pro.jsonl");
+        (r.cpu_vendor, r.cpu_model_name) = (None, "Some CPU".into());
+        assert_eq!(file_name(&r), "cpu-some-cpu.jsonl");
     }
 
     #[test]

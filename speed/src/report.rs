@@ -87,16 +87,24 @@ pub fn load(dir: &Path) -> Result<Vec<Cpu>, String> {
         .collect()
 }
 
-/// `AMD Zen 4 (family 25 model 17)`, `Intel (family 6 model 167)`.
+/// `AMD Zen 4 (family 25 model 17)`, `Intel (family 6 model 167)`; without a CPUID
+/// signature the model name (`ARM Neoverse-N1`; `cpu` adds the core's identification).
 pub fn cpu_label(run: &RunInfo) -> String {
+    let unsigned = || {
+        if run.cpu_model_name.is_empty() {
+            run.cpu.clone()
+        } else {
+            run.cpu_model_name.clone()
+        }
+    };
     let vendor = match run.cpu_vendor.as_deref() {
         Some("AuthenticAMD") => "AMD",
         Some("GenuineIntel") => "Intel",
         Some(v) => v,
-        None => return run.cpu.clone(),
+        None => return unsigned(),
     };
     let (Some(f), Some(m)) = (run.cpu_family, run.cpu_model) else {
-        return run.cpu.clone();
+        return unsigned();
     };
     // The generations whose records are here (AMD's family and model name them).
     let generation = match (vendor, f, m) {
@@ -460,5 +468,37 @@ pub fn convert_main(files: &[PathBuf], dir: &Path) -> i32 {
             eprintln!("speed convert: error: {e}");
             2
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// CPUID's signature names the x86 generations; an Arm core (no signature) is named
+    /// by its model name, the identification staying in `cpu`.
+    #[test]
+    fn labels_cpus_with_and_without_a_signature() {
+        let zen4 = RunInfo {
+            cpu: "AMD EPYC 9R14 (family 25 model 17 stepping 1)".into(),
+            cpu_vendor: Some("AuthenticAMD".into()),
+            cpu_family: Some(25),
+            cpu_model: Some(17),
+            cpu_model_name: "AMD EPYC 9R14".into(),
+            ..RunInfo::default()
+        };
+        assert_eq!(cpu_label(&zen4), "AMD Zen 4 (family 25 model 17)");
+        let n1 = RunInfo {
+            cpu: "ARM Neoverse-N1 (implementer 0x41 part 0xd0c r3p1)".into(),
+            cpu_vendor: Some("ARM".into()),
+            cpu_model_name: "ARM Neoverse-N1".into(),
+            ..RunInfo::default()
+        };
+        assert_eq!(cpu_label(&n1), "ARM Neoverse-N1");
+        let bare = RunInfo {
+            cpu: "unknown CPU".into(),
+            ..RunInfo::default()
+        };
+        assert_eq!(cpu_label(&bare), "unknown CPU");
     }
 }
