@@ -237,7 +237,7 @@ impl BaseKey {
     #[inline(always)]
     fn with_keys<R>(&self, usage: u32, f: impl FnOnce(&UsageKeys) -> R) -> R {
         let r = self.with_keys_below(usage, f);
-        wipe::stack::<{ wipe::depth([2176, 2128, 2176, 2048, 2064, 5120]) }>();
+        wipe::stack::<{ wipe::depth([2176, 2160, 2176, 2192, 2208, 5120]) }>();
         r
     }
 

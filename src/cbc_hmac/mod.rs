@@ -148,7 +148,7 @@ impl CbcHmacSha1 {
     /// kernels' frames below it are wiped inside (`Cbc`'s keying, `Kernel::burn_stack`).
     #[inline(always)]
     fn burn_keying() {
-        crate::wipe::stack::<{ crate::wipe::depth([2128, 1744, 2112, 2128, 1776, 8720]) }>();
+        crate::wipe::stack::<{ crate::wipe::depth([2128, 1808, 2112, 2224, 1856, 8720]) }>();
     }
 
     /// Keys on a kernel the dispatch table gave (`new`: the cached automatic choice). A

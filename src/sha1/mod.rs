@@ -65,9 +65,9 @@ impl Kernel {
         use crate::wipe::{depth, stack};
         match self {
             Kernel::Portable if one_shot => {
-                stack::<{ depth([1504, 1472, 1824, 1856, 1808, 5936]) }>()
+                stack::<{ depth([1504, 1472, 1824, 1856, 1808, 5952]) }>()
             }
-            Kernel::Portable => stack::<{ depth([1056, 1008, 1376, 1376, 1376, 4384]) }>(),
+            Kernel::Portable => stack::<{ depth([1056, 1008, 1376, 1376, 1376, 4624]) }>(),
             #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
             Kernel::Simd(k) => k.burn(one_shot),
         }

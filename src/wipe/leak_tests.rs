@@ -808,7 +808,7 @@ const XTS_CALLS: [Named<Xts>; 10] = [
 
 /// Each kind of CBC call, by name.
 #[cfg(feature = "cbc")]
-const CBC_CALLS: [Named<Cbc>; 9] = [
+const CBC_CALLS: [Named<Cbc>; 10] = [
     ("key set-up, 16-byte key", |c| {
         keep(Cbc::with_backend(&SETUP_KEY[..16], c.backend()).unwrap());
     }),
@@ -820,6 +820,14 @@ const CBC_CALLS: [Named<Cbc>; 9] = [
         mark();
         c.encrypt(&mut [1; 16], b).unwrap();
     }),
+    (
+        "encrypt 3 blocks (short: under a group on every kernel)",
+        |c| {
+            let b = kept(10, 48);
+            mark();
+            c.encrypt(&mut [1; 16], b).unwrap();
+        },
+    ),
     ("decrypt 1 KiB", |c| {
         let b = kept(6, 1024);
         mark();

@@ -255,17 +255,18 @@ impl AesVec for Neon {
         match (site, short) {
             (Site::Later, _) => {}
             // The short forms' frames (under a group of 8 blocks) are their own.
-            (Site::Ecb, true) => stack::<{ depth([0, 0, 0, 0, 0, 0]) }>(),
-            (Site::Ecb, false) => stack::<{ depth([0, 0, 0, 0, 0, 0]) }>(),
-            (Site::CbcEncrypt, true) => stack::<{ depth([0, 0, 0, 0, 0, 0]) }>(),
-            (Site::CbcEncrypt, false) => stack::<{ depth([0, 0, 0, 0, 0, 0]) }>(),
-            (Site::CbcDecrypt, true) => stack::<{ depth([0, 0, 0, 0, 0, 0]) }>(),
-            (Site::CbcDecrypt, false) => stack::<{ depth([0, 0, 0, 0, 0, 0]) }>(),
-            (Site::XtsOne, true) => stack::<{ depth([0, 0, 0, 0, 0, 0]) }>(),
-            (Site::XtsOne, false) => stack::<{ depth([0, 0, 0, 0, 0, 0]) }>(),
-            (Site::XtsBlock, _) => stack::<{ depth([0, 0, 0, 0, 0, 0]) }>(),
+            (Site::Ecb, true) => stack::<{ depth([240, 240, 256, 256, 288, 3472]) }>(),
+            (Site::Ecb, false) => stack::<{ depth([240, 240, 816, 1168, 1440, 6112]) }>(),
+            (Site::CbcEncrypt, _) => stack::<{ depth([432, 432, 448, 448, 480, 7792]) }>(),
+            (Site::CbcDecrypt, true) => stack::<{ depth([320, 320, 336, 448, 688, 4032]) }>(),
+            (Site::CbcDecrypt, false) => stack::<{ depth([240, 240, 944, 1760, 2128, 6672]) }>(),
+            (Site::XtsOne, true) => stack::<{ depth([416, 368, 416, 1232, 1072, 13072]) }>(),
+            (Site::XtsOne, false) => stack::<{ depth([416, 432, 432, 1168, 1184, 14736]) }>(),
+            (Site::XtsBlock, _) => stack::<{ depth([240, 240, 256, 256, 288, 2736]) }>(),
             // (Many units, and CBC's many streams: no short forms.)
-            (Site::XtsMany | Site::CbcMany, _) => stack::<{ depth([0, 0, 0, 0, 0, 0]) }>(),
+            (Site::XtsMany | Site::CbcMany, _) => {
+                stack::<{ depth([672, 768, 2080, 1936, 2352, 13632]) }>()
+            }
         }
     }
 

@@ -89,7 +89,7 @@ impl Stitched {
     /// builds optimised for speed (docs/design.md, "Stack and register wipes").
     #[inline(always)]
     pub(crate) fn burn() {
-        stack::<{ depth([0, 0, 0, 0, 0, 0]) }>();
+        stack::<{ depth([240, 864, 864, 880, 2464, 26704]) }>();
     }
 }
 
