@@ -1,9 +1,6 @@
 //! Dispatch: the automatic choice, `SIMDCRYPT_BACKEND`, `SIMDCRYPT_REQUIRE`. Each algorithm
 //! is checked where the build has it; `SIMDCRYPT_BACKEND` is read where it has `std`.
 
-#[cfg(feature = "std")]
-use std::process::Command;
-
 use simdcrypt::{Aes, Backend, Error};
 
 /// The CPU flags as the kernel reports them: independent of this crate's own detection.
@@ -171,10 +168,11 @@ fn automatic_choice_is_the_best_available() {
     assert!(cap.contains(aes.backend().required_features()));
 }
 
-/// Runs this test binary again with `SIMDCRYPT_BACKEND` set and reads what it picks.
+/// Runs this test binary again (through the target's runner, if any) with
+/// `SIMDCRYPT_BACKEND` set and reads what it picks.
 #[cfg(feature = "std")]
 fn child_choice(cap: &str) -> String {
-    let out = Command::new(std::env::current_exe().unwrap())
+    let out = simdcrypt_testkit::rerun_self()
         .args([
             "--exact",
             "print_choice_for_parent",
@@ -244,7 +242,7 @@ fn explicit_backends_ignore_nothing() {
 #[cfg(all(unix, feature = "std"))]
 fn env_child(value: &[u8], stderr_mode: &str) -> (std::process::ExitStatus, String, String) {
     use std::os::unix::ffi::OsStrExt;
-    let out = Command::new(std::env::current_exe().unwrap())
+    let out = simdcrypt_testkit::rerun_self()
         .args([
             "--exact",
             "env_problem_child",

@@ -6,6 +6,8 @@
 //! - [`Rng`]: the one deterministic generator of test data;
 //! - [`require`]: what `SIMDCRYPT_REQUIRE` demands, the per-backend loop built on it, and
 //!   [`token_or_skip`], which skips (or fails) a unit test on a CPU without its kernel;
+//! - [`rerun`]: running the test binary again in a child process, through the target's
+//!   runner (`CARGO_TARGET_<TRIPLE>_RUNNER`, as under `qemu-aarch64`) where one is set;
 //! - [`cbc`], [`xts`]: test data and the XTS tweak conventions, spelled out independently
 //!   of the library;
 //! - `strategies` (with the feature `proptest`): proptest strategies for keys and messages;
@@ -45,6 +47,7 @@ mod helpers;
 
 pub mod cbc;
 pub mod require;
+pub mod rerun;
 #[cfg(feature = "sha1")]
 pub mod sha1;
 #[cfg(feature = "proptest")]
@@ -53,6 +56,7 @@ pub mod vectors;
 pub mod xts;
 
 pub use require::{backends_under_test, required, token_or_skip};
+pub use rerun::rerun_self;
 pub use vectors::{Record, hex, records, try_hex, try_records, vector_path};
 
 /// splitmix64: deterministic test data without a dependency. The state is public so that a
