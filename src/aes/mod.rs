@@ -122,9 +122,9 @@ pub(crate) fn burn_keying(kernel: Kernel, two: bool) {
     use crate::wipe::{depth, stack};
     match (kernel.hardware_keying(), two) {
         (true, false) => stack::<{ depth([272, 256, 256, 272, 288, 6000]) }>(),
-        (true, true) => stack::<{ depth([272, 304, 304, 304, 432, 5904]) }>(),
+        (true, true) => stack::<{ depth([272, 304, 304, 304, 432, 5920]) }>(),
         (false, false) => stack::<{ depth([592, 592, 560, 592, 736, 3648]) }>(),
-        (false, true) => stack::<{ depth([704, 784, 768, 800, 912, 3760]) }>(),
+        (false, true) => stack::<{ depth([704, 784, 768, 800, 912, 3776]) }>(),
     }
 }
 
