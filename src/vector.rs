@@ -3,18 +3,18 @@
 //! round keys a kernel holds or reads ([`Keys`]), the walk over groups of registers
 //! ([`each_group`]) and a mode's kernel call ([`Job`]), which the width handle
 //! (`crate::aes::Kernel::run`) runs on the vector type of its width. The ISAs implement
-//! them in `src/arch` (x86-64: `Xmm`, `Ymm`, `Zmm`).
+//! them in `src/arch` (x86-64: `Xmm`, `Ymm`, `Zmm`; AArch64: `Neon`).
 //!
 //! ```text
 //! mode (ECB, CBC, XTS)      builds a Job: its slices or pointers, keys, direction
-//! Kernel::run(job)          one match on the width: V = Xmm, Ymm or Zmm (or portable)
+//! Kernel::run(job)          one match on the width: V = Xmm, Ymm, Zmm or Neon (or portable)
 //!   V::enter::<J, SHORT>    #[target_feature] with V's token's features
 //!     job.run::<V, SHORT>   the mode's body, generic over V, inlined into the entry
 //!   V::burn(site, short)    the stack and register wipe of that call's frames
 //! ```
 
-// Without a backend's vector types (`pure`, or a target without one; the AArch64 check
-// vector dispatches nothing) only the job and site types are used.
+// Without a backend's vector types (`pure`, or a target without one) only the job and
+// site types are used.
 #![cfg_attr(
     not(any(simdcrypt_x86_64, simdcrypt_aarch64)),
     allow(dead_code, unused_imports)
