@@ -342,6 +342,39 @@ pub(crate) trait AesVec: Copy {
     fn barrier(s: &mut [Self; 8]);
 }
 
+/// The masked and per-stream memory methods of a one-lane vector (`load_part`,
+/// `store_part`, `gather`, `scatter`): with one lane, each is the plain `load` or `store`
+/// of that lane (x86-64's `Xmm`, AArch64's `Neon`).
+#[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
+macro_rules! one_lane_memory {
+    ($tok:ty) => {
+        #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+        unsafe fn load_part(t: $tok, p: *const u8, n: usize) -> Self {
+            debug_assert_eq!(n, 1);
+            // SAFETY: `n == 1`: the caller's contract is `load`'s.
+            unsafe { Self::load(t, p) }
+        }
+        #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+        unsafe fn store_part(self, p: *mut u8, n: usize) {
+            debug_assert_eq!(n, 1);
+            // SAFETY: `n == 1`: the caller's contract is `store`'s.
+            unsafe { self.store(p) }
+        }
+        #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+        unsafe fn gather(t: $tok, p: &[*mut u8; 4], off: usize) -> Self {
+            // SAFETY: the caller's contract for lane 0.
+            unsafe { Self::load(t, p[0].add(off)) }
+        }
+        #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+        unsafe fn scatter(self, p: &[*mut u8; 4], off: usize) {
+            // SAFETY: the caller's contract for lane 0.
+            unsafe { self.store(p[0].add(off)) }
+        }
+    };
+}
+#[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
+pub(crate) use one_lane_memory;
+
 /// A kernel's round keys, each in every lane: held in registers (`[V; 15]`, broadcast
 /// once; where they do not fit beside the states the compiler keeps them in the kernel's
 /// frame) or read from the key schedule where each is used ([`AtUse`]).

@@ -296,28 +296,7 @@ impl AesVec for Neon {
         // SAFETY: the caller's contract (16 writable bytes).
         unsafe { vst1q_u8(p, self.get()) }
     }
-    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    unsafe fn load_part(t: Armv8AesToken, p: *const u8, n: usize) -> Self {
-        debug_assert_eq!(n, 1);
-        // SAFETY: one lane: `n` is 1, the whole register.
-        unsafe { Self::load(t, p) }
-    }
-    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    unsafe fn store_part(self, p: *mut u8, n: usize) {
-        debug_assert_eq!(n, 1);
-        // SAFETY: as `load_part`.
-        unsafe { self.store(p) }
-    }
-    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    unsafe fn gather(t: Armv8AesToken, p: &[*mut u8; 4], off: usize) -> Self {
-        // SAFETY: the caller's contract, for the one lane.
-        unsafe { Self::load(t, p[0].add(off)) }
-    }
-    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    unsafe fn scatter(self, p: &[*mut u8; 4], off: usize) {
-        // SAFETY: the caller's contract, for the one lane.
-        unsafe { self.store(p[0].add(off)) }
-    }
+    crate::vector::one_lane_memory!(Armv8AesToken);
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn xor(self, o: Self) -> Self {
         // `o`'s block pending: a round key XORed into a block waits for the next round

@@ -208,28 +208,7 @@ impl AesVec for Xmm {
         Xmm(b[0])
     }
     mem!(Xmm: AesNiToken, _mm_setzero_si128, _mm_loadu_si128, _mm_storeu_si128);
-    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    unsafe fn load_part(t: AesNiToken, p: *const u8, n: usize) -> Self {
-        debug_assert_eq!(n, 1);
-        // SAFETY: `n == 1`: the caller's contract is `load`'s.
-        unsafe { Self::load(t, p) }
-    }
-    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    unsafe fn store_part(self, p: *mut u8, n: usize) {
-        debug_assert_eq!(n, 1);
-        // SAFETY: `n == 1`: the caller's contract is `store`'s.
-        unsafe { self.store(p) }
-    }
-    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    unsafe fn gather(t: AesNiToken, p: &[*mut u8; 4], off: usize) -> Self {
-        // SAFETY: the caller's contract for lane 0.
-        unsafe { Self::load(t, p[0].add(off)) }
-    }
-    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    unsafe fn scatter(self, p: &[*mut u8; 4], off: usize) {
-        // SAFETY: the caller's contract for lane 0.
-        unsafe { self.store(p[0].add(off)) }
-    }
+    crate::vector::one_lane_memory!(AesNiToken);
     ops!(Xmm:
         xor _mm_xor_si128,
         aesenc _mm_aesenc_si128,
