@@ -46,7 +46,9 @@ pub enum Backend {
     Avx512,
     /// The SHA extensions, Rust intrinsics.
     ShaNi,
-    /// The SHA extensions, hand-written assembly.
+    /// The SHA extensions, hand-written assembly, on runs of at least 16 blocks (1 KiB);
+    /// shorter runs and the padded tails go through the `ShaNi` intrinsics (the same
+    /// instructions).
     ShaNiAsm,
     /// AES-NI and the SHA extensions stitched into one loop (CBC with HMAC-SHA1, Rust
     /// intrinsics): two independent dependency chains interleaved.

@@ -164,7 +164,9 @@ impl HmacSha1 {
         /// # Ok::<(), simdcrypt::Error>(())
         /// ```
         available;
-        /// The backend this instance runs on.
+        /// The backend this instance runs on: the one that compresses long runs of
+        /// whole blocks (on `sha-ni-asm`, short runs, the key blocks and the padded tails
+        /// run on the `sha-ni` intrinsics: [`Sha1::backend`]).
         ///
         /// ```
         /// use simdcrypt::{Backend, HmacSha1, Sha1};
@@ -600,7 +602,9 @@ impl HmacSha1Key {
         crate::dispatch::SHA1;
         /// The backends this CPU runs for HMAC-SHA1, best first.
         available;
-        /// The backend this key runs on.
+        /// The backend this key runs on: the one that compresses long runs of whole
+        /// blocks (on `sha-ni-asm`, messages of under 16 blocks, the key blocks and the
+        /// padded tails run on the `sha-ni` intrinsics: [`Sha1::backend`]).
         backend = backend;
     }
 

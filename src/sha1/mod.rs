@@ -366,7 +366,12 @@ impl Sha1 {
         available;
         /// Every backend that SHA-1 has, available here or not, best first.
         implemented;
-        /// The backend this instance runs on.
+        /// The backend this instance runs on: the one that compresses the message's
+        /// long runs of whole blocks. One backend hands short work to another:
+        /// `sha-ni-asm` compresses runs of under 16 blocks (an `update` of under 1 KiB,
+        /// a one-shot digest under 1 KiB) and every padded tail with the `sha-ni`
+        /// intrinsics, the same instructions, since the assembly's set-up pays only on
+        /// long runs. Every other backend runs the whole message itself.
         ///
         /// ```
         /// use simdcrypt::{Backend, Sha1};

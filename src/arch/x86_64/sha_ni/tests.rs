@@ -90,3 +90,33 @@ fn every_schedule_matches_the_reference() {
         }
     }
 }
+
+/// What `Sha1::backend` documents for `sha-ni-asm`: runs of under 16 blocks (and so every
+/// padded tail) go to the `sha-ni` intrinsics, longer ones to the assembly; the other
+/// kernels keep every run.
+#[cfg(simdcrypt_asm)]
+#[test]
+fn sha_ni_asm_hands_runs_under_16_blocks_to_the_intrinsics() {
+    use crate::arch::x86_64::sha1::Sha1;
+    let Some(t) = sha_ni_token() else { return };
+    let asm = Sha1::ShaNiAsm(Form::new(t));
+    for blocks in [0, 1, 15] {
+        assert!(
+            matches!(asm.for_run(blocks), Sha1::ShaNi(_)),
+            "{blocks} blocks"
+        );
+    }
+    for blocks in [16, 17, 1000] {
+        assert!(
+            matches!(asm.for_run(blocks), Sha1::ShaNiAsm(_)),
+            "{blocks} blocks"
+        );
+    }
+    let intrinsics = Sha1::ShaNi(Form::new(t));
+    for blocks in [0, 1, 16, 1000] {
+        assert!(
+            matches!(intrinsics.for_run(blocks), Sha1::ShaNi(_)),
+            "{blocks} blocks"
+        );
+    }
+}
