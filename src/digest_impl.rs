@@ -80,7 +80,8 @@ pub struct Sha1Core {
 }
 
 impl Sha1Core {
-    /// The backend this core runs on (the automatic one).
+    /// The backend this core runs on: the automatic one (which kernel runs short work:
+    /// [`Sha1::backend`]).
     ///
     /// ```
     /// let core = simdcrypt::Sha1Core::default();
@@ -133,29 +134,35 @@ impl UpdateCore for Sha1Core {
     #[inline]
     fn update_blocks(&mut self, blocks: &[Block<Self>]) {
         self.blocks = self.blocks.wrapping_add(blocks.len() as u64);
-        self.imp
-            .compress(&mut self.state, Array::cast_slice_to_core(blocks));
+        // The kernel that runs this many blocks (`sha-ni-asm` hands short runs to the
+        // intrinsics, as `Sha1::update` does), and whose frames the wipe must reach.
+        let imp = self.imp.for_run(blocks.len());
+        imp.compress(&mut self.state, Array::cast_slice_to_core(blocks));
         // Inside HMAC (and so PBKDF2) the state is key-derived, and the core cannot tell
         // when: every compression's frames are wiped, as a keyed `Sha1`'s are.
-        self.imp.burn_stack();
+        imp.burn_stack();
     }
 }
 
 impl FixedOutputCore for Sha1Core {
     #[inline]
     fn finalize_fixed_core(&mut self, buffer: &mut Buffer<Self>, out: &mut Output<Self>) {
-        // Lengths are public: the bit count only depends on how much was hashed.
-        let bit_len = self
-            .blocks
-            .wrapping_mul(512)
-            .wrapping_add(8 * buffer.get_pos() as u64);
-        let imp = self.imp;
-        let state = &mut self.state;
-        buffer.len64_padding_be(bit_len, |b| {
-            imp.compress(state, core::slice::from_ref(&b.0))
-        });
+        // The buffered tail and its padding in one call, as `Sha1::finalize` does: on
+        // SHA-NI and the ARMv8 SHA-1 instructions the padded block is built in registers,
+        // where a padded copy in memory (the block buffer's own padding) would be loaded
+        // 16 bytes at a time from narrower stores that cannot be forwarded. Lengths are
+        // public: the count only depends on how much was hashed.
+        let imp = self.imp.for_run(0);
+        let mut digest = crate::sha1::digest_from(
+            imp,
+            self.state,
+            self.blocks.wrapping_mul(64),
+            buffer.get_data(),
+        );
+        out.copy_from_slice(&digest);
+        crate::wipe::bytes(&mut digest);
+        buffer.reset();
         imp.burn_stack();
-        out.copy_from_slice(&crate::sha1::digest_bytes(&self.state));
     }
 }
 
