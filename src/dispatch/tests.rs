@@ -117,6 +117,27 @@ fn readme_table_mirrors_this_one() {
         .split("\n## Backends\n")
         .nth(1)
         .expect("README has a Backends section");
+    table_mirrors_this_one("README", section);
+}
+
+/// The crate root's docs hold the same backend table as the README.
+#[test]
+fn crate_docs_table_mirrors_this_one() {
+    let docs: String = include_str!("../lib.rs")
+        .lines()
+        .filter_map(|l| l.strip_prefix("//!"))
+        .map(|l| std::format!("{}\n", l.strip_prefix(' ').unwrap_or(l)))
+        .collect();
+    let section = docs
+        .split("\n# Backends\n")
+        .nth(1)
+        .expect("the crate docs have a Backends section");
+    table_mirrors_this_one("crate docs", section);
+}
+
+/// Checks the first table in `section` against the dispatch tables: a row per backend in
+/// declaration order, each algorithm's column with the backend's place.
+fn table_mirrors_this_one(what: &str, section: &str) {
     let mut lines = section.lines().skip_while(|l| !l.starts_with('|'));
     let header: Vec<String> = cells(lines.next().unwrap());
     lines.next(); // |---|
@@ -136,7 +157,7 @@ fn readme_table_mirrors_this_one() {
             Some((i, cells))
         })
         .collect();
-    assert_eq!(columns.len(), 6, "{header:?}");
+    assert_eq!(columns.len(), 6, "{what}: {header:?}");
     let mut seen = Vec::new();
     for line in lines.take_while(|l| l.starts_with('|')) {
         let c = cells(line);
@@ -144,13 +165,10 @@ fn readme_table_mirrors_this_one() {
         seen.push(b);
         for (i, want) in &columns {
             let want = want.iter().find(|(x, _)| *x == b).map_or("", |(_, c)| c);
-            assert_eq!(c[*i], want, "README: {b} under {}", header[*i]);
+            assert_eq!(c[*i], want, "{what}: {b} under {}", header[*i]);
         }
     }
-    assert_eq!(
-        seen, ALL,
-        "README lists every backend, in declaration order"
-    );
+    assert_eq!(seen, ALL, "{what} lists every backend, in declaration order");
 }
 
 fn cells(line: &str) -> Vec<String> {
