@@ -13,6 +13,7 @@ const PEER_CRATES: &[&str] = &[
     "cbc",
     "sha1",
     "hmac",
+    "pbkdf2",
     "aws-lc-rs",
     "aws-lc-sys",
     "openssl-src",

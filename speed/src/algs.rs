@@ -22,8 +22,9 @@ use crate::measure::Runner;
 /// Who implements a contender.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Who {
-    /// simdcrypt on a backend (`None`: an API without a backend parameter, run as chosen
-    /// automatically).
+    /// simdcrypt on a backend (`None`: through RustCrypto's traits, `simdcrypt::Sha1` as
+    /// the digest of `hmac` and `pbkdf2`, which have no backend parameter and run on the
+    /// automatic choice; labelled `simdcrypt-trait`).
     Simdcrypt(Option<Backend>),
     /// OpenSSL's libcrypto through the C shim (the system's, or a vendored build).
     OpenSsl,
@@ -41,7 +42,7 @@ impl Who {
     pub fn backend_name(self) -> &'static str {
         match self {
             Who::Simdcrypt(Some(b)) => b.name(),
-            Who::Simdcrypt(None) => "auto",
+            Who::Simdcrypt(None) => "simdcrypt-trait",
             Who::OpenSsl => "openssl",
             Who::AwsLc => "aws-lc",
             Who::Par(n) => par_name(n),
@@ -140,6 +141,18 @@ pub enum Family {
     /// has one: `hmac_sha1`, OpenSSL's `HMAC()`, AWS-LC's `hmac::Key::new` then `sign`;
     /// RustCrypto's `new_from_slice`, `update`, `finalize`).
     HmacSha1,
+    /// HMAC-SHA1 of one message through RustCrypto's traits, keyed per message:
+    /// `hmac::Hmac::<D>::new_from_slice`, `update`, `finalize`, with `D` simdcrypt's `Sha1`
+    /// (its `digest` traits, on the automatic backend: the `simdcrypt-trait` contender) or
+    /// RustCrypto's `sha1::Sha1`. What a user of the `hmac` crate gets from simdcrypt.
+    HmacSha1Trait,
+    /// PBKDF2-HMAC-SHA1 of a 20-byte output (one block): `pbkdf2::pbkdf2_hmac::<D>`, `D` as
+    /// in [`Family::HmacSha1Trait`], and simdcrypt's own on each backend, keying an
+    /// `HmacSha1Key` with the password and chaining its `mac` (per call, as `pbkdf2_hmac`
+    /// keys per call). `size` is the iteration count, and a run counts
+    /// [`PBKDF2_BYTES_PER_ITERATION`] bytes an iteration (two one-block compressions), so
+    /// that the figures are SHA-1 throughput, comparable with the one-stream ceiling.
+    Pbkdf2HmacSha1,
     /// HMAC-SHA1 of one message under a key set up once (`HmacSha1Key::mac`; RustCrypto's
     /// keyed `Hmac` cloned per message; AWS-LC's `hmac::Key` reused; OpenSSL's shim has
     /// no kept key, so no OpenSSL row).
@@ -174,6 +187,12 @@ pub enum Family {
 }
 
 impl Family {
+    /// Whether simdcrypt's automatic contender is the route through RustCrypto's traits
+    /// (`Who::Simdcrypt(None)`), whatever other simdcrypt rows run beside it.
+    pub fn is_trait_route(self) -> bool {
+        matches!(self, Family::HmacSha1Trait | Family::Pbkdf2HmacSha1)
+    }
+
     /// Whether the family times key setup (one key per run, [`KEY_SETUP_SIZE`]).
     pub fn is_key_setup(self) -> bool {
         matches!(
@@ -182,6 +201,16 @@ impl Family {
         )
     }
 }
+
+/// The iteration counts `pbkdf2-hmac-sha1` is measured at by default (its `size`): one (the
+/// keying and the salt's blocks dominate) to 16384; 4096 is WPA2's.
+pub const PBKDF2_ITERATIONS: [usize; 5] = [1, 64, 1024, 4096, 16384];
+/// The most iterations `pbkdf2-hmac-sha1` takes (a `--sweep` stops there: past a few
+/// thousand the figure no longer moves, and a call takes milliseconds).
+pub const PBKDF2_MAX_ITERATIONS: usize = 1 << 16;
+/// The bytes an iteration of PBKDF2-HMAC-SHA1 counts: one 64-byte block through the inner
+/// hash and one through the outer.
+pub const PBKDF2_BYTES_PER_ITERATION: usize = 2 * 64;
 
 /// The one size of the key-setup algorithms: a run is one key, counted as one byte, so
 /// that bytes per second are keys per second.
@@ -293,6 +322,8 @@ pub fn catalog() -> &'static [Algorithm] {
         alg("sha1-many", Sha1Many, 0, true, MANY, Sha1Throughput),
         alg("hmac-sha1", HmacSha1, 20, true, 1, Sha1Latency),
         alg("hmac-sha1-keyed", HmacSha1Keyed, 20, true, 1, Sha1Latency),
+        alg("hmac-sha1-trait", HmacSha1Trait, 20, true, 1, Sha1Latency),
+        alg("pbkdf2-hmac-sha1", Pbkdf2HmacSha1, 20, true, 1, Sha1Latency),
         alg("aes-128-xts-enc-par", XtsPar, 32, true, 1, Ceiling::None),
         alg("aes-256-xts-enc-par", XtsPar, 64, true, 1, Ceiling::None),
         alg("aes-128-cbc-hmac-sha1-seal", CbcHmacSha1, 16, true, 1, Chained(10)),
@@ -384,6 +415,12 @@ pub fn mac_key() -> Vec<u8> {
 /// The Kerberos key usage of the `krb5-*` algorithms (GSS wrap, acceptor seal).
 pub const KRB5_USAGE: u32 = 22;
 
+/// The salt of `pbkdf2-hmac-sha1` (16 bytes, as a caller draws one; the password is
+/// [`key`]`(20)`).
+pub fn pbkdf2_salt() -> Vec<u8> {
+    message(16, 7)
+}
+
 /// The XTS data unit number every message uses (its tweak, little-endian).
 pub const SECTOR: u128 = 0x0123_4567_89ab_cdef_1122_3344_5566_7788;
 /// The CBC IV of stream `i`.
@@ -402,6 +439,9 @@ impl Algorithm {
         }
         if self.family.is_key_setup() {
             return vec![KEY_SETUP_SIZE];
+        }
+        if self.family == Family::Pbkdf2HmacSha1 {
+            return PBKDF2_ITERATIONS.to_vec();
         }
         let mut v: Vec<usize> = SIZES.into_iter().filter(|&s| self.size_ok(s)).collect();
         if matches!(self.family, Family::Xts | Family::XtsSectors) {
@@ -422,7 +462,9 @@ impl Algorithm {
             | Family::Sha1Many
             | Family::HmacSha1
             | Family::HmacSha1Keyed
+            | Family::HmacSha1Trait
             | Family::Krb5 => size > 0,
+            Family::Pbkdf2HmacSha1 => (1..=PBKDF2_MAX_ITERATIONS).contains(&size),
             Family::CbcHmacSha1 => size > 0 && size.is_multiple_of(16),
             Family::AesKey | Family::CbcKey | Family::XtsKey | Family::Krb5Keys => {
                 size == KEY_SETUP_SIZE
@@ -448,9 +490,13 @@ impl Algorithm {
         }
     }
 
-    /// Bytes one `run` processes.
+    /// Bytes one `run` processes (for PBKDF2, whose `size` is the iteration count, the
+    /// bytes its iterations compress).
     pub fn bytes(&self, size: usize) -> usize {
-        size * self.streams
+        match self.family {
+            Family::Pbkdf2HmacSha1 => size * PBKDF2_BYTES_PER_ITERATION,
+            _ => size * self.streams,
+        }
     }
 
     /// simdcrypt's contenders on this CPU, best first.
@@ -468,6 +514,12 @@ impl Algorithm {
             Family::Sha1 | Family::Sha1Many | Family::HmacSha1 | Family::HmacSha1Keyed => {
                 simdcrypt::Sha1::available_backends().map(Some).collect()
             }
+            // The trait route alone: `Hmac<simdcrypt::Sha1>` has no backend parameter.
+            Family::HmacSha1Trait => vec![None],
+            // The trait route, then simdcrypt's own PBKDF2 on each backend.
+            Family::Pbkdf2HmacSha1 => std::iter::once(None)
+                .chain(simdcrypt::Sha1::available_backends().map(Some))
+                .collect(),
             Family::CbcHmacSha1 | Family::Krb5 | Family::Krb5Keys => {
                 simdcrypt::CbcHmacSha1::available_backends()
                     .map(Some)
@@ -493,10 +545,12 @@ impl Algorithm {
             }
             // `sha1_many` has its own automatic choice of multi-lane kernel.
             Family::Sha1Many => Some(simdcrypt::sha1::sha1_many_backend()),
-            // `HmacSha1::new` uses SHA-1's automatic choice.
-            Family::Sha1 | Family::HmacSha1 | Family::HmacSha1Keyed => {
-                Some(simdcrypt::Sha1::new().backend())
-            }
+            // `HmacSha1::new` uses SHA-1's automatic choice, and so do the digest traits.
+            Family::Sha1
+            | Family::HmacSha1
+            | Family::HmacSha1Keyed
+            | Family::HmacSha1Trait
+            | Family::Pbkdf2HmacSha1 => Some(simdcrypt::Sha1::new().backend()),
             Family::CbcHmacSha1 | Family::Krb5 | Family::Krb5Keys => {
                 simdcrypt::CbcHmacSha1::new(&key(self.key_len), &mac_key())
                     .ok()
@@ -525,6 +579,8 @@ impl Algorithm {
                     | Family::Krb5
                     | Family::XtsPar
                     | Family::HmacSha1Keyed
+                    | Family::HmacSha1Trait
+                    | Family::Pbkdf2HmacSha1
                     | Family::Krb5Keys
             ),
             // aws-lc-rs has no XTS (and no stitched CBC-HMAC or Kerberos API).
@@ -538,6 +594,8 @@ impl Algorithm {
                     | Family::XtsKey
                     | Family::CbcKey
                     | Family::Krb5Keys
+                    | Family::HmacSha1Trait
+                    | Family::Pbkdf2HmacSha1
             ),
             Who::RustCrypto => !matches!(self.family, Family::Krb5 | Family::XtsPar),
             Who::Simdcrypt(_) | Who::Par(_) => false,
@@ -623,6 +681,23 @@ impl Algorithm {
                 msg: message(size, 0),
                 out: [0; 20],
             })),
+            Family::HmacSha1Trait => match b {
+                None => Some(HmacRow::boxed(k.to_vec(), size, |key, msg, out| {
+                    hmac_via_traits::<simdcrypt::Sha1>(key, msg, out);
+                })),
+                Some(_) => None,
+            },
+            Family::Pbkdf2HmacSha1 => match b {
+                None => Pbkdf2Row::boxed(k, size, |pw, salt, n, out| {
+                    pbkdf2::pbkdf2_hmac::<simdcrypt::Sha1>(pw, salt, n, out);
+                }),
+                Some(backend) => {
+                    simdcrypt::HmacSha1Key::with_backend(k, backend).ok()?;
+                    Pbkdf2Row::boxed(k, size, move |pw, salt, n, out| {
+                        *out = pbkdf2_hmac_sha1_key(backend, pw, salt, n);
+                    })
+                }
+            },
             Family::HmacSha1 => {
                 let backend = b?;
                 simdcrypt::sha1::hmac_with(backend, k, &[]).ok()?;
@@ -725,13 +800,14 @@ impl Algorithm {
                     o.copy_from_slice(&sha1::Sha1::digest(m));
                 }))
             }
-            (Family::HmacSha1, _) => Some(HmacRow::boxed(k.to_vec(), size, |key, msg, out| {
-                use hmac::{KeyInit, Mac};
-                let mut m = hmac::Hmac::<sha1::Sha1>::new_from_slice(key)
-                    .expect("HMAC takes any key length");
-                m.update(msg);
-                out.copy_from_slice(&m.finalize().into_bytes());
-            })),
+            (Family::HmacSha1 | Family::HmacSha1Trait, _) => {
+                Some(HmacRow::boxed(k.to_vec(), size, |key, msg, out| {
+                    hmac_via_traits::<sha1::Sha1>(key, msg, out);
+                }))
+            }
+            (Family::Pbkdf2HmacSha1, _) => Pbkdf2Row::boxed(k, size, |pw, salt, n, out| {
+                pbkdf2::pbkdf2_hmac::<sha1::Sha1>(pw, salt, n, out);
+            }),
             (Family::AesKey, 16) => Some(Box::new(keysetup::RcAes::<Aes128> {
                 key: k.to_vec(),
                 c: None,
@@ -839,7 +915,9 @@ impl Algorithm {
                 let mut h = ossl::Sha1::try_new()?;
                 Sha1Each::boxed(size, streams, move |m, o| o.copy_from_slice(&h.digest(m)))
             }
-            Family::HmacSha1Keyed => return None,
+            Family::HmacSha1Keyed | Family::HmacSha1Trait | Family::Pbkdf2HmacSha1 => {
+                return None;
+            }
             Family::HmacSha1 => HmacRow::boxed(k.to_vec(), size, |key, msg, out| {
                 *out = ossl::hmac_sha1(key, msg);
             }),
@@ -876,7 +954,9 @@ impl Algorithm {
             | Family::Krb5
             | Family::XtsKey
             | Family::CbcKey
-            | Family::Krb5Keys => {
+            | Family::Krb5Keys
+            | Family::HmacSha1Trait
+            | Family::Pbkdf2HmacSha1 => {
                 return None;
             }
             Family::AesKey => Box::new(crate::keysetup::AwsAes {
@@ -1648,6 +1728,74 @@ impl<K, F: FnMut(&K, &[u8], &mut [u8; 20])> Runner for HmacRow<K, F> {
     }
 }
 
+/// HMAC of `msg` under `key` through RustCrypto's `hmac` over the digest `D` (keyed in the
+/// call): RustCrypto's `sha1::Sha1`, or simdcrypt's `Sha1` through its `digest` traits.
+fn hmac_via_traits<D: hmac::digest::block_api::EagerHash>(
+    key: &[u8],
+    msg: &[u8],
+    out: &mut [u8; 20],
+) {
+    use hmac::{KeyInit, Mac};
+    let mut m = hmac::Hmac::<D>::new_from_slice(key).expect("HMAC takes any key length");
+    m.update(msg);
+    out.copy_from_slice(&m.finalize().into_bytes());
+}
+
+/// PBKDF2-HMAC-SHA1 of one 20-byte block through simdcrypt's own API on `backend`: the
+/// password keyed once into an `HmacSha1Key`, U_1 = HMAC(P, S || INT(1)) through its
+/// streaming `start`, then U_i = `mac(U_(i-1))`, the output their XOR (RFC 8018, 5.2).
+fn pbkdf2_hmac_sha1_key(backend: Backend, password: &[u8], salt: &[u8], n: u32) -> [u8; 20] {
+    let key = simdcrypt::HmacSha1Key::with_backend(password, backend).expect("checked when made");
+    let mut h = key.start();
+    h.update(salt);
+    h.update(&1u32.to_be_bytes());
+    let mut u = h.finalize();
+    let mut t = u;
+    for _ in 1..n {
+        u = key.mac(&u);
+        for (t, u) in t.iter_mut().zip(u) {
+            *t ^= u;
+        }
+    }
+    t
+}
+
+/// PBKDF2 of a 20-byte output per run: `derive(password, salt, iterations, out)`, the
+/// password [`key`]`(20)` and the salt [`pbkdf2_salt`].
+struct Pbkdf2Row<F> {
+    password: Vec<u8>,
+    salt: Vec<u8>,
+    iterations: u32,
+    derive: F,
+    out: [u8; 20],
+}
+
+impl<F: FnMut(&[u8], &[u8], u32, &mut [u8; 20]) + 'static> Pbkdf2Row<F> {
+    fn boxed(password: &[u8], iterations: usize, derive: F) -> Option<Box<dyn Runner>> {
+        Some(Box::new(Pbkdf2Row {
+            password: password.to_vec(),
+            salt: pbkdf2_salt(),
+            iterations: iterations.try_into().ok()?,
+            derive,
+            out: [0; 20],
+        }))
+    }
+}
+
+impl<F: FnMut(&[u8], &[u8], u32, &mut [u8; 20])> Runner for Pbkdf2Row<F> {
+    fn run(&mut self) {
+        (self.derive)(
+            black_box(&self.password),
+            black_box(&self.salt),
+            black_box(self.iterations),
+            &mut self.out,
+        );
+    }
+    fn output(&self) -> &[u8] {
+        &self.out
+    }
+}
+
 // ---------------------------------------------------------------- AWS-LC
 
 #[cfg(feature = "aws-lc")]
@@ -1900,6 +2048,59 @@ mod tests {
         assert!(!cbc.size_ok(100));
     }
 
+    /// simdcrypt's own PBKDF2 row on every backend, and both trait routes, give RFC 6070's
+    /// outputs.
+    #[test]
+    fn pbkdf2_rows_match_rfc_6070() {
+        let want = [
+            (1, "0c60c80f961f0e71f3a9b524af6012062fe037a6"),
+            (2, "ea6c014dc72d6f8ccd1ed92ace1d41f0d8de8957"),
+            (4096, "4b007901b765489abead49d926f721d065a429c1"),
+        ];
+        let hex = |b: &[u8]| b.iter().map(|x| format!("{x:02x}")).collect::<String>();
+        for (n, tag) in want {
+            for b in simdcrypt::Sha1::available_backends() {
+                let ours = pbkdf2_hmac_sha1_key(b, b"password", b"salt", n);
+                assert_eq!(hex(&ours), tag, "{b:?} at {n}");
+            }
+            let mut out = [0u8; 20];
+            pbkdf2::pbkdf2_hmac::<simdcrypt::Sha1>(b"password", b"salt", n, &mut out);
+            assert_eq!(hex(&out), tag, "trait route at {n}");
+            pbkdf2::pbkdf2_hmac::<sha1::Sha1>(b"password", b"salt", n, &mut out);
+            assert_eq!(hex(&out), tag, "RustCrypto at {n}");
+        }
+    }
+
+    /// The trait-route rows: simdcrypt through the traits (labelled `simdcrypt-trait`) and
+    /// RustCrypto, no OpenSSL or AWS-LC; PBKDF2 adds simdcrypt's own on each backend, and
+    /// counts 128 bytes an iteration.
+    #[test]
+    fn trait_route_rows() {
+        let by_name = |n: &str| catalog().iter().find(|a| a.name == n).unwrap();
+        let hmac = by_name("hmac-sha1-trait");
+        assert_eq!(hmac.contenders(), [Who::Simdcrypt(None), Who::RustCrypto]);
+        assert_eq!(Who::Simdcrypt(None).backend_name(), "simdcrypt-trait");
+        assert_eq!(Who::Simdcrypt(None).implementation(), "simdcrypt");
+        assert!(hmac.family.is_trait_route());
+        assert_eq!(hmac.bytes(4096), 4096);
+        assert_eq!(hmac.ceiling, Ceiling::Sha1Latency);
+        assert_eq!(hmac.auto(), Some(simdcrypt::Sha1::new().backend()));
+
+        let pbkdf2 = by_name("pbkdf2-hmac-sha1");
+        let who = pbkdf2.contenders();
+        assert_eq!(who[0], Who::Simdcrypt(None));
+        assert_eq!(who.last(), Some(&Who::RustCrypto));
+        assert_eq!(who.len(), 2 + simdcrypt::Sha1::available_backends().count());
+        assert_eq!(pbkdf2.bytes(1000), 128_000);
+        assert_eq!(pbkdf2.default_sizes(), PBKDF2_ITERATIONS);
+        assert!(pbkdf2.size_ok(1) && pbkdf2.size_ok(PBKDF2_MAX_ITERATIONS));
+        assert!(!pbkdf2.size_ok(0) && !pbkdf2.size_ok(PBKDF2_MAX_ITERATIONS + 1));
+        assert_eq!(pbkdf2.ceiling, Ceiling::Sha1Latency);
+        // The other SHA-1 families keep their contenders: no trait route there.
+        assert!(!by_name("hmac-sha1").backends().contains(&None));
+        assert!(!by_name("hmac-sha1").family.is_trait_route());
+    }
+
     /// Every contender of every algorithm agrees after one run, at two sizes.
     #[test]
     fn contenders_agree() {
@@ -1932,7 +2133,11 @@ mod tests {
                     outs[0].1.len(),
                     if matches!(
                         a.family,
-                        Family::Sha1 | Family::HmacSha1 | Family::HmacSha1Keyed
+                        Family::Sha1
+                            | Family::HmacSha1
+                            | Family::HmacSha1Keyed
+                            | Family::HmacSha1Trait
+                            | Family::Pbkdf2HmacSha1
                     ) {
                         20
                     } else if a.family == Family::Sha1Many {

@@ -10,7 +10,9 @@
 //!                                64 B * vaesenc-zmm/s / rounds where zmm moves the most bytes:
 //!                                see `zmm_moves_more`)
 //!             chained CBC enc  = 16 B / (rounds * aesenc latency)
-//!             SHA-1, 1 stream  = 64 B / (20 * sha1rnds4 latency)
+//!             SHA-1, 1 stream  = 64 B / (20 * max(sha1rnds4 latency, step recurrence)):
+//!                                a step is sha1nexte of the ABCD before the previous
+//!                                sha1rnds4 feeding this one's E (see `sha1_step_binds`)
 //!             SHA-1, n streams = 64 B / (20 * sha1rnds4 reciprocal throughput)
 //! AArch64:    parallel AES     = 16 B * (aese+aesmc)/s / rounds
 //!             chained CBC enc  = 16 B / (rounds * aese+aesmc latency)
@@ -34,8 +36,8 @@ use crate::measure::Runner;
 
 /// How many times each probe body repeats per `run`.
 const ITERS: u64 = 256;
-/// `aesenc` or `sha1rnds4` per `run` of their latency probes: long, so that moving the chain
-/// value between runs (a few cycles, on the chain) is under 0.1% of the time.
+/// `aesenc`, `sha1rnds4` or SHA-1 steps per `run` of their latency probes: long, so that
+/// moving the chain value between runs (a few cycles, on the chain) is under 0.1% of the time.
 const LAT_ITERS: u64 = 4096;
 /// AES blocks (10 rounds each) per `run` of the block-chain probe.
 const AES_BLOCKS: u64 = 512;
@@ -69,6 +71,11 @@ pub enum Instr {
     Sha1Rnds4Latency,
     /// `sha1rnds4`, 8 independent chains.
     Sha1Rnds4Throughput,
+    /// SHA-1's four-round step as one stream runs it on the SHA extensions: each
+    /// `sha1rnds4` takes the previous one's ABCD, and as E the `sha1nexte` of the ABCD
+    /// before that (per step; the one-stream ceiling where it is slower than
+    /// [`Instr::Sha1Rnds4Latency`]).
+    Sha1StepLatency,
     /// AArch64 `AESE`+`AESMC`, 12 independent chains (the parallel-AES ceiling there).
     AeseThroughput,
     /// AArch64 `AESE`+`AESMC`, one chain (the CBC-encrypt ceiling there).
@@ -82,7 +89,7 @@ pub enum Instr {
 
 impl Instr {
     /// Every probe, in display order (a CPU runs those of its architecture).
-    pub const ALL: [Instr; 12] = [
+    pub const ALL: [Instr; 13] = [
         Instr::AesXmmThroughput,
         Instr::VaesYmmThroughput,
         Instr::VaesZmmThroughput,
@@ -91,6 +98,7 @@ impl Instr {
         Instr::AesRestartedChains,
         Instr::Sha1Rnds4Latency,
         Instr::Sha1Rnds4Throughput,
+        Instr::Sha1StepLatency,
         Instr::AeseThroughput,
         Instr::AeseLatency,
         Instr::Sha1cLatency,
@@ -108,6 +116,7 @@ impl Instr {
             Instr::AesRestartedChains => "aesenc restarted chains",
             Instr::Sha1Rnds4Latency => "sha1rnds4 latency",
             Instr::Sha1Rnds4Throughput => "sha1rnds4 throughput",
+            Instr::Sha1StepLatency => "sha1nexte+sha1rnds4 step",
             Instr::AeseThroughput => "aese+aesmc throughput",
             Instr::AeseLatency => "aese+aesmc latency",
             Instr::Sha1cLatency => "sha1c recurrence",
@@ -123,6 +132,7 @@ impl Instr {
                 | Instr::AesBlockChain
                 | Instr::AesRestartedChains
                 | Instr::Sha1Rnds4Latency
+                | Instr::Sha1StepLatency
                 | Instr::AeseLatency
                 | Instr::Sha1cLatency
         )
@@ -135,7 +145,7 @@ impl Instr {
                 Instr::AesLatency => LAT_ITERS / ITERS,
                 Instr::AesBlockChain => AES_BLOCKS * 10 / ITERS,
                 Instr::AesRestartedChains => RESTARTS * 256 / ITERS,
-                Instr::Sha1Rnds4Latency => LAT_ITERS / ITERS,
+                Instr::Sha1Rnds4Latency | Instr::Sha1StepLatency => LAT_ITERS / ITERS,
                 Instr::Sha1Rnds4Throughput => SHA_CHAINS as u64,
                 Instr::AeseLatency | Instr::Sha1cLatency => LAT_ITERS / ITERS,
                 Instr::Sha1cThroughput => SHA_CHAINS as u64,
@@ -157,6 +167,7 @@ impl Instr {
             Instr::VaesZmmThroughput => Box::new(Probe::VaesZmm(VaesAvx512Token::get()?)),
             Instr::Sha1Rnds4Latency => Box::new(Probe::ShaLatency(ShaNiToken::get()?, [0; 2])),
             Instr::Sha1Rnds4Throughput => Box::new(Probe::Sha(ShaNiToken::get()?)),
+            Instr::Sha1StepLatency => Box::new(Probe::ShaStep(ShaNiToken::get()?, [0; 4])),
             Instr::AeseThroughput => Box::new(Probe::Aese(Armv8AesToken::get()?)),
             Instr::AeseLatency => Box::new(Probe::AeseLatency(Armv8AesToken::get()?, 0)),
             Instr::Sha1cThroughput => Box::new(Probe::Sha1c(Armv8Sha1Token::get()?)),
@@ -184,7 +195,7 @@ impl Ceiling {
     /// The instruction whose rate sets the ceiling here, and the bytes one such instruction
     /// is worth; `None` if this CPU lacks the instruction.
     pub fn resolve(self) -> Option<(Instr, f64)> {
-        self.resolve_with(Have::here(matches!(self, Ceiling::Parallel(_))))
+        self.resolve_with(Have::here(self))
     }
 
     /// [`Ceiling::resolve`] on a CPU with the instructions `have`.
@@ -216,8 +227,12 @@ impl Ceiling {
                 if have.armv8_sha1 {
                     Some((Instr::Sha1cLatency, 64.0 / 20.0))
                 } else {
-                    have.sha_ni
-                        .then_some((Instr::Sha1Rnds4Latency, 64.0 / 20.0))
+                    let per_step = if have.sha1_step_binds {
+                        Instr::Sha1StepLatency
+                    } else {
+                        Instr::Sha1Rnds4Latency
+                    };
+                    have.sha_ni.then_some((per_step, 64.0 / 20.0))
                 }
             }
             Ceiling::Sha1Throughput => {
@@ -234,7 +249,7 @@ impl Ceiling {
 
     /// The formula, for the table and the JSON.
     pub fn describe(self) -> String {
-        self.describe_with(Have::here(matches!(self, Ceiling::Parallel(_))))
+        self.describe_with(Have::here(self))
     }
 
     /// [`Ceiling::describe`] on a CPU with the instructions `have`.
@@ -260,6 +275,9 @@ impl Ceiling {
             (Ceiling::Sha1Latency, Some(Instr::Sha1cLatency)) => {
                 "64 B / (20 x sha1c recurrence)".into()
             }
+            (Ceiling::Sha1Latency, Some(Instr::Sha1StepLatency)) => {
+                "64 B / (20 x sha1nexte+sha1rnds4 step)".into()
+            }
             (Ceiling::Sha1Latency, Some(_)) => "64 B / (20 x sha1rnds4 latency)".into(),
             (Ceiling::Sha1Throughput, Some(Instr::Sha1cThroughput)) => "64 B x sha1c/s / 20".into(),
             (Ceiling::Sha1Throughput, Some(_)) => "64 B x sha1rnds4/s / 20".into(),
@@ -280,6 +298,9 @@ struct Have {
     zmm_wins: bool,
     /// `sha1rnds4` (the SHA extensions).
     sha_ni: bool,
+    /// With `sha_ni`: SHA-1's step recurrence (`sha1nexte` feeding the next `sha1rnds4`'s
+    /// E) is clearly slower than `sha1rnds4`'s latency ([`sha1_step_binds`]).
+    sha1_step_binds: bool,
     /// AArch64 `AESE`/`AESMC`.
     armv8_aes: bool,
     /// AArch64 `SHA1C`/`SHA1H`.
@@ -287,17 +308,19 @@ struct Have {
 }
 
 impl Have {
-    /// This CPU's, from the capability tokens; the zmm-against-ymm timing only with
-    /// `parallel` (the one ceiling it decides).
-    fn here(parallel: bool) -> Have {
+    /// This CPU's, from the capability tokens; the zmm-against-ymm timing only for a
+    /// parallel ceiling and the SHA-1 step timing only for the one-stream SHA-1 ceiling
+    /// (the one ceiling each decides).
+    fn here(ceiling: Ceiling) -> Have {
         use simdcrypt::cpu::{
             AesNiToken, Armv8AesToken, Armv8Sha1Token, ShaNiToken, VaesAvx2Token,
         };
         Have {
             aes_ni: AesNiToken::get().is_some(),
             vaes_avx2: VaesAvx2Token::get().is_some(),
-            zmm_wins: parallel && zmm_moves_more(),
+            zmm_wins: matches!(ceiling, Ceiling::Parallel(_)) && zmm_moves_more(),
             sha_ni: ShaNiToken::get().is_some(),
+            sha1_step_binds: ceiling == Ceiling::Sha1Latency && sha1_step_binds(),
             armv8_aes: Armv8AesToken::get().is_some(),
             armv8_sha1: Armv8Sha1Token::get().is_some(),
         }
@@ -319,27 +342,57 @@ fn zmm_moves_more() -> bool {
         let (Some(_), Some(_)) = (VaesAvx2Token::get(), VaesAvx512Token::get()) else {
             return false;
         };
-        let rate = |i: Instr| {
-            let mut p = i.probe().expect("the tokens above prove the instruction");
-            let ops = i.ops_per_run() as f64;
-            // Best of five short slices: a slice cut short by the scheduler only lowers a rate.
-            (0..5)
-                .map(|_| {
-                    crate::measure::time_slice_with(
-                        p.as_mut(),
-                        ops,
-                        Duration::from_millis(4),
-                        false,
-                    )
-                })
-                .fold(0.0, f64::max)
-        };
         let (ymm, zmm) = (
-            rate(Instr::VaesYmmThroughput),
-            rate(Instr::VaesZmmThroughput),
+            brief_rate(Instr::VaesYmmThroughput),
+            brief_rate(Instr::VaesZmmThroughput),
         );
         wider_wins(ymm, zmm)
     })
+}
+
+/// Whether this CPU's SHA-1 step recurrence is clearly slower than its `sha1rnds4`
+/// latency (decided once per process, by timing both probes briefly), so that the step,
+/// not `sha1rnds4` alone, bounds one SHA-1 stream.
+///
+/// A step is never faster than the latency (the recurrence contains the `sha1rnds4` chain),
+/// and where `sha1nexte` fits beside the previous `sha1rnds4` the two are equal: AMD Zen 4
+/// runs both at 1.64 ns, and the ceiling stays the `sha1rnds4` latency, as it always was.
+/// Intel Emerald Rapids takes 1.6 ns a step against 1.34 ns for `sha1rnds4`, so there the
+/// step is the ceiling.
+fn sha1_step_binds() -> bool {
+    use simdcrypt::cpu::ShaNiToken;
+    static STEP: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *STEP.get_or_init(|| {
+        if ShaNiToken::get().is_none() {
+            return false;
+        }
+        let (rnds4, step) = (
+            brief_rate(Instr::Sha1Rnds4Latency),
+            brief_rate(Instr::Sha1StepLatency),
+        );
+        slower_step_binds(rnds4, step)
+    })
+}
+
+/// The probe's rate (instructions per second) over five short slices, the best of them: a
+/// slice cut short by the scheduler only lowers a rate. The probe must exist here.
+fn brief_rate(i: Instr) -> f64 {
+    let mut p = i
+        .probe()
+        .expect("the caller's token proves the instruction");
+    let ops = i.ops_per_run() as f64;
+    (0..5)
+        .map(|_| crate::measure::time_slice_with(p.as_mut(), ops, Duration::from_millis(4), false))
+        .fold(0.0, f64::max)
+}
+
+/// Whether a SHA-1 step (`step_per_s` steps per second) takes at least 5% longer than a
+/// `sha1rnds4` in one chain (`rnds4_per_s`): the larger of the two per-step times is the
+/// ceiling, and the margin keeps noise from flipping the choice (and the formula the
+/// records name) from one run to the next where the two are equal (AMD Zen 4); Intel
+/// Emerald Rapids' step is 19% longer.
+fn slower_step_binds(rnds4_per_s: f64, step_per_s: f64) -> bool {
+    rnds4_per_s >= 1.05 * step_per_s
 }
 
 /// Whether zmm's bytes per second (64 B per `vaesenc`) beat ymm's (32 B) by at least half:
@@ -361,6 +414,8 @@ enum Probe {
     Sha(simdcrypt::cpu::ShaNiToken),
     /// The chain value (128 bits), carried from one run into the next.
     ShaLatency(simdcrypt::cpu::ShaNiToken, [u64; 2]),
+    /// The step recurrence's ABCD and previous ABCD, carried from one run into the next.
+    ShaStep(simdcrypt::cpu::ShaNiToken, [u64; 4]),
     Aese(simdcrypt::cpu::Armv8AesToken),
     /// The chain value, carried from one run into the next.
     AeseLatency(simdcrypt::cpu::Armv8AesToken, u128),
@@ -402,6 +457,11 @@ impl Runner for Probe {
             Probe::ShaLatency(_, ref mut x) => {
                 // SAFETY: the token proves the SHA extensions and SSE4.1.
                 *x = unsafe { x86::sha1rnds4_latency(*x) };
+                x[0]
+            }
+            Probe::ShaStep(_, ref mut x) => {
+                // SAFETY: the token proves the SHA extensions and SSE4.1.
+                *x = unsafe { x86::sha1_step_latency(*x) };
                 x[0]
             }
             Probe::Sha(_) => {
@@ -511,6 +571,88 @@ mod x86 {
         ]
     }
 
+    /// Continues the SHA-1 four-round step recurrence from `x` (ABCD, then the ABCD before
+    /// it; the previous run's result), as one SHA-1 stream runs it: per step
+    ///
+    /// ```text
+    /// e    = sha1nexte(prev, w)      (rol30 of the a before the previous step, plus W)
+    /// prev = abcd
+    /// abcd = sha1rnds4(abcd, e)
+    /// ```
+    ///
+    /// with the message words `w` off the chain (fixed here, as a kernel computes them
+    /// beside it). Each `sha1rnds4` waits for the previous one's ABCD and, through E, for
+    /// the `sha1nexte` of the ABCD one step older: where `sha1nexte`'s latency and
+    /// `sha1rnds4`'s from its E input exceed two `sha1rnds4` latencies, a step costs more
+    /// than [`sha1rnds4_latency`] measures.
+    ///
+    /// In `asm!`, two steps at a time with `prev` alternating between two registers: the
+    /// instructions are destructive, so `prev = abcd` is a register copy, and compiled from
+    /// the intrinsics the copy lands on the ABCD chain (`sha1rnds4` then works on the copy),
+    /// where it would be timed as part of the step wherever the core does not eliminate it.
+    /// Here `sha1rnds4` updates ABCD in place and the copy feeds `sha1nexte` (the E path,
+    /// which has a step to spare), as a kernel's schedule places it.
+    /// `sha1_step_recurrence` (built for the tests) is the same loop in intrinsics.
+    #[target_feature(enable = "sha,sse4.1")]
+    pub(super) fn sha1_step_latency(x: [u64; 4]) -> [u64; 4] {
+        const { assert!(LAT_ITERS.is_multiple_of(2)) };
+        let w = black_box(step_words());
+        let mut abcd = _mm_set_epi64x(x[1] as i64, x[0] as i64);
+        let mut prev = _mm_set_epi64x(x[3] as i64, x[2] as i64);
+        for _ in 0..LAT_ITERS / 2 {
+            // SAFETY: `sha1nexte`, `sha1rnds4` (the `sha` feature of this function) and
+            // `movdqa` on registers alone.
+            unsafe {
+                core::arch::asm!(
+                    "sha1nexte {prev}, {w}",
+                    "movdqa {prev1}, {abcd}",
+                    "sha1rnds4 {abcd}, {prev}, 0",
+                    "sha1nexte {prev1}, {w}",
+                    "movdqa {prev}, {abcd}",
+                    "sha1rnds4 {abcd}, {prev1}, 0",
+                    abcd = inout(xmm_reg) abcd,
+                    prev = inout(xmm_reg) prev,
+                    prev1 = out(xmm_reg) _,
+                    w = in(xmm_reg) w,
+                    options(pure, nomem, nostack),
+                );
+            }
+        }
+        step_state(abcd, prev)
+    }
+
+    /// [`sha1_step_latency`] in intrinsics: the reference that the `asm!` must agree with.
+    #[cfg(test)]
+    #[target_feature(enable = "sha,sse4.1")]
+    pub(super) fn sha1_step_recurrence(x: [u64; 4]) -> [u64; 4] {
+        let w = step_words();
+        let mut abcd = _mm_set_epi64x(x[1] as i64, x[0] as i64);
+        let mut prev = _mm_set_epi64x(x[3] as i64, x[2] as i64);
+        for _ in 0..LAT_ITERS {
+            let e = _mm_sha1nexte_epu32(prev, w);
+            prev = abcd;
+            abcd = _mm_sha1rnds4_epu32::<0>(abcd, e);
+        }
+        step_state(abcd, prev)
+    }
+
+    /// The four message words of every step of the recurrence probe.
+    #[target_feature(enable = "sse4.1")]
+    fn step_words() -> __m128i {
+        _mm_set_epi32(0x5a82_7999, 0x6ed9_eba1, 0x0123_4567, 0x7654_3210)
+    }
+
+    /// The recurrence's state as the probe carries it: ABCD, then the ABCD before it.
+    #[target_feature(enable = "sse4.1")]
+    fn step_state(abcd: __m128i, prev: __m128i) -> [u64; 4] {
+        [
+            _mm_cvtsi128_si64(abcd) as u64,
+            _mm_extract_epi64::<1>(abcd) as u64,
+            _mm_cvtsi128_si64(prev) as u64,
+            _mm_extract_epi64::<1>(prev) as u64,
+        ]
+    }
+
     /// The throughput probes: `$chains` independent chains, each of the vector type that
     /// `$set1_32` makes, `x = $op(x, k)` `ITERS` times each; `$low` maps a vector to the
     /// 128 bits folded into the result (which only keeps the work alive).
@@ -563,6 +705,19 @@ mod x86 {
     /// # Safety
     /// Never called: the probes need a capability token, which only x86-64 makes.
     pub(super) unsafe fn sha1rnds4_latency(_: [u64; 2]) -> [u64; 2] {
+        unreachable!("no instruction probe off x86-64")
+    }
+
+    /// # Safety
+    /// As above.
+    pub(super) unsafe fn sha1_step_latency(_: [u64; 4]) -> [u64; 4] {
+        unreachable!("no instruction probe off x86-64")
+    }
+
+    /// # Safety
+    /// As above.
+    #[cfg(test)]
+    pub(super) unsafe fn sha1_step_recurrence(_: [u64; 4]) -> [u64; 4] {
         unreachable!("no instruction probe off x86-64")
     }
 }
@@ -838,6 +993,33 @@ mod tests {
         );
     }
 
+    /// The same for the SHA-1 step recurrence (`sha1nexte` feeding `sha1rnds4`).
+    #[test]
+    fn sha1_step_probe_continues_its_chain() {
+        let tok = token_or_return!(ShaNiToken, "SHA-NI");
+        latency_chain_continues!(
+            ShaStep(tok, [0; 4]),
+            x86::sha1_step_latency,
+            Instr::Sha1StepLatency
+        );
+    }
+
+    /// The `asm!` SHA-1 step recurrence computes what the same loop in intrinsics does.
+    #[test]
+    fn sha1_step_asm_matches_the_intrinsics() {
+        let _sha = token_or_return!(ShaNiToken, "SHA-NI");
+        for x in [
+            [0; 4],
+            [1, 2, 3, 4],
+            [u64::MAX, 0x6745_2301_efcd_ab89, 0, 0x98ba_dcfe_1032_5476],
+        ] {
+            // SAFETY: the token proves the SHA extensions and SSE4.1.
+            let (asm, reference) =
+                unsafe { (x86::sha1_step_latency(x), x86::sha1_step_recurrence(x)) };
+            assert_eq!(asm, reference);
+        }
+    }
+
     /// The ARMv8 probes continue their chains across runs, as the x86 ones do (AArch64
     /// with the Cryptography Extension only; under qemu `-cpu max` too).
     #[test]
@@ -920,6 +1102,7 @@ mod tests {
         vaes_avx2: false,
         zmm_wins: false,
         sha_ni: false,
+        sha1_step_binds: false,
         armv8_aes: false,
         armv8_sha1: false,
     };
@@ -1003,6 +1186,62 @@ mod tests {
         assert!(close(bps(Ceiling::Sha1Throughput, 3e9), 9.6e9));
     }
 
+    /// One SHA-1 stream on x86-64: the step recurrence where it is clearly slower than
+    /// `sha1rnds4`'s latency, else that latency; the formula names the one used, and the
+    /// many-stream ceiling stays `sha1rnds4` throughput.
+    #[test]
+    fn x86_one_stream_sha1_ceiling_is_the_slower_step() {
+        // Per step: Emerald Rapids 1.34 ns (sha1rnds4) against 1.6 ns (the recurrence);
+        // Zen 4 1.64 ns for both; a step 3% longer is noise.
+        assert!(slower_step_binds(1.0 / 1.34e-9, 1.0 / 1.6e-9));
+        assert!(!slower_step_binds(1.0 / 1.64e-9, 1.0 / 1.64e-9));
+        assert!(!slower_step_binds(1.0 / 1.64e-9, 1.0 / 1.69e-9));
+        assert!(!slower_step_binds(1.0 / 1.6e-9, 1.0 / 1.34e-9));
+
+        let step = Have {
+            aes_ni: true,
+            vaes_avx2: true,
+            sha_ni: true,
+            sha1_step_binds: true,
+            ..NONE
+        };
+        assert_eq!(
+            Ceiling::Sha1Latency.resolve_with(step),
+            Some((Instr::Sha1StepLatency, 3.2))
+        );
+        assert_eq!(
+            Ceiling::Sha1Latency.describe_with(step),
+            "64 B / (20 x sha1nexte+sha1rnds4 step)"
+        );
+        assert_eq!(
+            Ceiling::Sha1Throughput.resolve_with(step),
+            Some((Instr::Sha1Rnds4Throughput, 3.2))
+        );
+        assert_eq!(
+            Ceiling::Sha1Throughput.describe_with(step),
+            "64 B x sha1rnds4/s / 20"
+        );
+        // Without the SHA extensions, no ceiling, whatever the flag says.
+        let no_sha = Have {
+            sha_ni: false,
+            ..step
+        };
+        assert_eq!(Ceiling::Sha1Latency.resolve_with(no_sha), None);
+        // AArch64 keeps its recurrence.
+        let arm = Have {
+            sha1_step_binds: true,
+            ..ARMV8
+        };
+        assert_eq!(
+            Ceiling::Sha1Latency.resolve_with(arm),
+            Some((Instr::Sha1cLatency, 3.2))
+        );
+        // The per-step probes count steps: LAT_ITERS a run, as the latency probes do.
+        assert_eq!(Instr::Sha1StepLatency.ops_per_run(), LAT_ITERS);
+        assert!(Instr::Sha1StepLatency.is_latency());
+        assert_eq!(Instr::Sha1StepLatency.name(), "sha1nexte+sha1rnds4 step");
+    }
+
     /// The x86-64 choice is as before: zmm where it moves more, else ymm, else xmm; and
     /// an x86 CPU never picks an ARMv8 probe (nor the reverse).
     #[test]
@@ -1042,6 +1281,10 @@ mod tests {
         assert_eq!(
             Ceiling::Sha1Latency.describe_with(vaes),
             "64 B / (20 x sha1rnds4 latency)"
+        );
+        assert_eq!(
+            Ceiling::Sha1Latency.resolve_with(vaes),
+            Some((Instr::Sha1Rnds4Latency, 3.2))
         );
         assert_eq!(
             Ceiling::Sha1Throughput.describe_with(vaes),

@@ -282,7 +282,9 @@ pub fn measure_group(
                 who: *who,
                 automatic: match who {
                     Who::Simdcrypt(None) => true,
-                    Who::Simdcrypt(b) => *b == auto,
+                    // Where the trait route is the automatic contender, the backend rows
+                    // beside it (simdcrypt's own API) are not.
+                    Who::Simdcrypt(b) => *b == auto && !alg.family.is_trait_route(),
                     _ => false,
                 },
                 size,
@@ -652,7 +654,7 @@ pub fn summary(results: &[Measured], algs: &[&'static Algorithm]) -> String {
     use std::fmt::Write as _;
     let mut out = String::from(
         "\nsummary (simdcrypt's automatic backend; GB/s = 10^9 bytes/s; spread = (fastest - slowest round) / median):\n\
-         algorithm                  size  backend          GB/s  spread  of ceiling  x openssl  x rustcrypto  openssl GB/s\n",
+         algorithm                  size  backend             GB/s  spread  of ceiling  x openssl  x rustcrypto  openssl GB/s\n",
     );
     let gbs = |v: f64| format!("{:.2}", v / 1e9);
     for alg in algs {
@@ -696,7 +698,7 @@ pub fn summary(results: &[Measured], algs: &[&'static Algorithm]) -> String {
             let _ = match ours {
                 Some(r) => writeln!(
                     out,
-                    "{:<24} {:>6}  {:<12} {:>8} {:>7} {:>11} {:>10} {:>13} {:>13}",
+                    "{:<24} {:>6}  {:<15} {:>8} {:>7} {:>11} {:>10} {:>13} {:>13}",
                     alg.name,
                     s,
                     r.who.backend_name(),
@@ -715,7 +717,7 @@ pub fn summary(results: &[Measured], algs: &[&'static Algorithm]) -> String {
                 ),
                 None => writeln!(
                     out,
-                    "{:<24} {:>6}  {:<12} {:>8} {:>7} {:>11} {:>10} {:>13} {:>13}",
+                    "{:<24} {:>6}  {:<15} {:>8} {:>7} {:>11} {:>10} {:>13} {:>13}",
                     alg.name, s, "(none)", "-", "-", "-", "-", "-", ossl
                 ),
             };
@@ -840,7 +842,7 @@ pub fn measure_and_print(opts: &Options, argv: &[String]) -> i32 {
             let backends: Vec<&str> = a
                 .backends()
                 .iter()
-                .map(|b| b.map_or("auto", |b| b.name()))
+                .map(|b| Who::Simdcrypt(*b).backend_name())
                 .collect();
             let peers: Vec<&str> = a
                 .contenders()
@@ -1173,6 +1175,34 @@ mod tests {
             "{text}"
         );
         assert!(worst_ratios(&res, "aes-128-xts-enc").is_empty());
+    }
+
+    /// The trait-route rows run in `--backend auto` runs, and there the trait route, not
+    /// simdcrypt's own PBKDF2 on the automatic backend beside it, is the automatic row.
+    #[test]
+    fn trait_route_rows_run_under_backend_auto() {
+        let opts = Options::resolve(
+            Cli::parse_from(["speed", "--backend", "auto", "--size", "64,4k"]).run,
+        )
+        .unwrap();
+        for name in ["hmac-sha1-trait", "pbkdf2-hmac-sha1"] {
+            let alg = *opts.algs.iter().find(|a| a.name == name).unwrap();
+            let who = selected_contenders(alg, &opts);
+            assert!(who.contains(&Who::Simdcrypt(None)), "{name}: {who:?}");
+            assert!(who.contains(&Who::RustCrypto), "{name}: {who:?}");
+            assert_eq!(selected_sizes(alg, &opts), [64, 4096]);
+        }
+        let alg = algs::catalog()
+            .iter()
+            .find(|a| a.name == "pbkdf2-hmac-sha1")
+            .unwrap();
+        let who = selected_contenders(alg, &opts);
+        assert!(who.contains(&Who::Simdcrypt(alg.auto())));
+        let res = measure_group(alg, &who, 8, 0.01, 2, 1);
+        assert_eq!(res.len(), who.len());
+        let autos: Vec<Who> = res.iter().filter(|r| r.automatic).map(|r| r.who).collect();
+        assert_eq!(autos, [Who::Simdcrypt(None)]);
+        assert!(res.iter().all(|r| r.verified == Some(true)));
     }
 
     /// SHA-1 at `size` bytes on `threads` threads, 2 rounds, every contender; asserts one

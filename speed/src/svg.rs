@@ -70,6 +70,8 @@ pub fn family_name(f: Option<Family>) -> (&'static str, String) {
         Sha1Many => "SHA-1, many messages (sha1_many)",
         HmacSha1 => "HMAC-SHA1, keyed per message",
         HmacSha1Keyed => "HMAC-SHA1, key set up once",
+        HmacSha1Trait => "HMAC-SHA1 through RustCrypto's hmac, keyed per message",
+        Pbkdf2HmacSha1 => "PBKDF2-HMAC-SHA1, 20 bytes (size: iterations; 128 B each)",
         CbcHmacSha1 => "AES-CBC + HMAC-SHA1 in one pass (CbcHmacSha1)",
         Krb5 => "Kerberos aes256-cts-hmac-sha1-96",
         AesKey => "AES key setup (keys per second)",
@@ -490,6 +492,8 @@ mod tests {
             (Family::HmacSha1Keyed, "hmac-sha1-keyed"),
             (Family::CbcHmacSha1, "cbc-hmac-sha1"),
             (Family::Krb5Keys, "krb5-keys"),
+            (Family::HmacSha1Trait, "hmac-sha1-trait"),
+            (Family::Pbkdf2HmacSha1, "pbkdf2-hmac-sha1"),
         ] {
             assert_eq!(family_name(Some(f)).1, id);
         }

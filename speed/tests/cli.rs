@@ -250,7 +250,7 @@ fn json_smoke_run() {
         assert_eq!(r["par_threads"], 1);
         // Every peer's version: RustCrypto's crates always, OpenSSL where built in.
         let peers = r["peers"].as_object().unwrap();
-        for c in ["aes", "xts-mode", "cbc", "sha1", "hmac"] {
+        for c in ["aes", "xts-mode", "cbc", "sha1", "hmac", "pbkdf2"] {
             assert!(peers[c].as_str().unwrap().starts_with("0."), "{c}: {r}");
         }
         assert_eq!(
