@@ -93,6 +93,24 @@ impl Sha1Core {
     }
 }
 
+impl Sha1Core {
+    /// A core on `backend`'s kernel resuming from `state` after `blocks` blocks: the leak
+    /// tests drive the core on every backend, from an HMAC key's starting states.
+    #[cfg(all(test, feature = "std"))]
+    pub(crate) fn resume_on(backend: Backend, state: [u32; 5], blocks: u64) -> Sha1Core {
+        let imp = crate::dispatch::SHA1
+            .select(backend)
+            .expect("a backend this CPU runs")
+            .0;
+        Sha1Core {
+            state,
+            blocks,
+            imp,
+            backend,
+        }
+    }
+}
+
 impl Default for Sha1Core {
     fn default() -> Self {
         let (imp, backend) = crate::dispatch::SHA1.auto_kernel();
@@ -140,7 +158,7 @@ impl UpdateCore for Sha1Core {
         imp.compress(&mut self.state, Array::cast_slice_to_core(blocks));
         // Inside HMAC (and so PBKDF2) the state is key-derived, and the core cannot tell
         // when: every compression's frames are wiped, as a keyed `Sha1`'s are.
-        imp.burn_stack();
+        imp.burn_core();
     }
 }
 
@@ -162,7 +180,7 @@ impl FixedOutputCore for Sha1Core {
         out.copy_from_slice(&digest);
         crate::wipe::bytes(&mut digest);
         buffer.reset();
-        imp.burn_stack();
+        imp.burn_core();
     }
 }
 

@@ -168,7 +168,10 @@ fn table_mirrors_this_one(what: &str, section: &str) {
             assert_eq!(c[*i], want, "{what}: {b} under {}", header[*i]);
         }
     }
-    assert_eq!(seen, ALL, "{what} lists every backend, in declaration order");
+    assert_eq!(
+        seen, ALL,
+        "{what} lists every backend, in declaration order"
+    );
 }
 
 fn cells(line: &str) -> Vec<String> {

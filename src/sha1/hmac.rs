@@ -598,6 +598,13 @@ impl HmacSha1Key {
         }
     }
 
+    /// The inner and outer starting states, for the leak tests' calls through the
+    /// `digest` traits' core.
+    #[cfg(all(test, feature = "std", feature = "digest"))]
+    pub(crate) fn starts(&self) -> (&[u32; 5], &[u32; 5]) {
+        (&self.inner_start, &self.outer_start)
+    }
+
     crate::dispatch::backend_methods! {
         crate::dispatch::SHA1;
         /// The backends this CPU runs for HMAC-SHA1, best first.

@@ -79,6 +79,20 @@ impl Kernel {
         self.burn(false);
     }
 
+    /// [`Kernel::burn_stack`] for the `digest` traits' block core (`Sha1Core`), whose
+    /// calls reach a kernel straight from one frame: a site of its own on the SHA-NI
+    /// kernels (their frames are a few dozen bytes, where the keyed site's depth is HMAC
+    /// keying's), the keyed site elsewhere. Inside `hmac::Hmac` every compression pays it.
+    #[cfg(feature = "digest")]
+    #[inline(always)]
+    pub(crate) fn burn_core(self) {
+        match self {
+            #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
+            Kernel::Simd(k) => k.burn_core(),
+            _ => self.burn(false),
+        }
+    }
+
     /// The kernel for a run of `blocks` blocks (and so the one whose frames
     /// [`Kernel::burn_stack`] must reach): `sha-ni-asm` hands short runs to the
     /// intrinsics (`crate::arch::Sha1::for_run`). [`Kernel::compress`] itself stays the

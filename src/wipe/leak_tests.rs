@@ -989,7 +989,7 @@ const CBC_HMAC_CALLS: [Named<CbcHmacSha1>; 2] = [
 /// Each kind of HMAC-SHA1 call under a set-up key, by name (the messages are prefixes of
 /// `bytes(20, 1024)`, whose inner chaining values the patterns hold).
 #[cfg(feature = "sha1")]
-const HMAC_CALLS: [Named<HmacSha1Key>; 12] = [
+const HMAC_CALLS: [Named<HmacSha1Key>; 14] = [
     // (Key set-up, which the padded-key test below checks for leaks, here for its depth.)
     ("key set-up, 20-byte key", |k| {
         let key = kept(21, 20);
@@ -1068,7 +1068,53 @@ const HMAC_CALLS: [Named<HmacSha1Key>; 12] = [
         let tag = crate::sha1::hmac_with(k.backend(), key, msg);
         keep(tag.unwrap());
     }),
+    // (Through the `digest` traits' block core, as `hmac::Hmac<Sha1>` drives it; without
+    // the `digest` feature, nothing.)
+    (
+        "digest core: 1000 bytes, inner and outer finalization",
+        |k| {
+            let msg = kept(20, 1000);
+            mark();
+            through_core(k, msg);
+        },
+    ),
+    ("digest core: 4096 bytes (long runs)", |k| {
+        let msg = kept(20, 4096);
+        mark();
+        through_core(k, msg);
+    }),
 ];
+
+/// An HMAC tag through `Sha1Core` on `k`'s backend, from `k`'s starting states: the
+/// message's whole blocks in one `update_blocks`, then each core's finalization (the
+/// buffered tail; the inner digest), as `hmac::Hmac` makes these calls. The cores are on
+/// the heap, where a caller of `hmac` would hold its state.
+#[cfg(feature = "sha1")]
+#[inline(always)]
+fn through_core(k: &HmacSha1Key, msg: &[u8]) {
+    #[cfg(feature = "digest")]
+    {
+        use crate::Sha1Core;
+        use digest::array::Array;
+        use digest::block_api::{Buffer, FixedOutputCore, UpdateCore};
+        let (inner, outer) = k.starts();
+        let mut cores = std::boxed::Box::new([
+            Sha1Core::resume_on(k.backend(), *inner, 1),
+            Sha1Core::resume_on(k.backend(), *outer, 1),
+        ]);
+        let (blocks, tail) = msg.as_chunks::<64>();
+        cores[0].update_blocks(Array::cast_slice_from_core(blocks));
+        let mut buffer = std::boxed::Box::new(Buffer::<Sha1Core>::new(tail));
+        let mut out = std::boxed::Box::new(Array::default());
+        cores[0].finalize_fixed_core(&mut buffer, &mut out);
+        buffer.reset();
+        buffer.digest_blocks(&out[..], |b| cores[1].update_blocks(b));
+        cores[1].finalize_fixed_core(&mut buffer, &mut out);
+        keep((cores, buffer, out));
+    }
+    #[cfg(not(feature = "digest"))]
+    let _ = (k, msg);
+}
 
 /// `hmac_sha1` keys in the call: nothing of the key (its padded blocks, K0) nor of what
 /// it derives (the starting states, the inner chaining values) may be left on the stack.

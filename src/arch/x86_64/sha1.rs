@@ -72,6 +72,19 @@ impl Sha1 {
         }
     }
 
+    /// `crate::sha1::Kernel::burn_core`: after a compression or a final block of the
+    /// `digest` traits' core, which calls the kernel from its own frame.
+    #[cfg(feature = "digest")]
+    #[inline(always)]
+    pub(crate) fn burn_core(self) {
+        match self {
+            Sha1::ShaNi(_) => stack::<{ depth([16, 16, 16, 16, 16, 16]) }>(),
+            #[cfg(simdcrypt_asm)]
+            Sha1::ShaNiAsm(_) => stack::<{ depth([16, 16, 16, 16, 16, 16]) }>(),
+            _ => self.burn(false),
+        }
+    }
+
     /// The kernel for a run of `blocks` blocks: `sha-ni-asm` hands runs shorter than
     /// [`ASM_MIN_BLOCKS`] to the intrinsics (the same instructions; the assembly's schedule
     /// set-up pays only on long runs).
