@@ -146,8 +146,29 @@ fn percent(v: Option<f64>) -> String {
     v.map_or("-".into(), |v| format!("{:.0}%", 100.0 * v))
 }
 
+/// The commit of the newest run in the records (by its start time): the code the table's
+/// current rows measured.
+fn newest_commit(cpus: &[Cpu]) -> Option<String> {
+    cpus.iter()
+        .flat_map(|c| &c.records)
+        .max_by(|a, b| a.run.timestamp.cmp(&b.run.timestamp))
+        .map(|r| short(&r.run.git_commit))
+}
+
+/// A row's commit cell: its commits, marked `(older code)` where any is not the newest
+/// run's, so that a row measured before the last change of the code says so.
+fn commit_cell(commits: &[String], newest: Option<&str>) -> String {
+    let list = commits.join(", ");
+    if commits.iter().any(|c| Some(c.as_str()) != newest) {
+        format!("{list} (older code)")
+    } else {
+        list
+    }
+}
+
 /// The table between the README's markers: a row per CPU, a column per headline workload.
 pub fn summary(cpus: &[Cpu]) -> String {
+    let newest = newest_commit(cpus);
     let mut out = String::from("| CPU | commit |");
     for (name, _, _) in HEADLINES {
         let _ = write!(out, " {name} |");
@@ -173,7 +194,7 @@ pub fn summary(cpus: &[Cpu]) -> String {
             out,
             "| {} | {} |{cells}",
             cpu_label(&cpu.records[0].run),
-            commits.join(", ")
+            commit_cell(&commits, newest.as_deref())
         );
     }
     out
@@ -500,5 +521,20 @@ mod tests {
             ..RunInfo::default()
         };
         assert_eq!(cpu_label(&bare), "unknown CPU");
+    }
+
+    /// A row from another commit than the newest run's is marked; the newest run's is not.
+    #[test]
+    fn rows_from_older_code_are_marked() {
+        let newest = Some("bbbbbbb");
+        assert_eq!(commit_cell(&["bbbbbbb".into()], newest), "bbbbbbb");
+        assert_eq!(
+            commit_cell(&["aaaaaaa".into()], newest),
+            "aaaaaaa (older code)"
+        );
+        assert_eq!(
+            commit_cell(&["aaaaaaa".into(), "bbbbbbb".into()], newest),
+            "aaaaaaa, bbbbbbb (older code)"
+        );
     }
 }
