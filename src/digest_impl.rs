@@ -25,7 +25,6 @@ use digest::{
     },
     typenum::{U20, U64},
 };
-use zeroize::Zeroize;
 
 use crate::backend::Backend;
 use crate::sha1::{IV, Kernel, Sha1};
@@ -192,10 +191,13 @@ impl Reset for Sha1Core {
 }
 
 impl Drop for Sha1Core {
-    /// Inside HMAC the state is derived from the key: wiped.
+    /// Inside HMAC the state is derived from the key: wiped (the block count is a length,
+    /// public). Inlined: `hmac` and `pbkdf2` clone and drop an HMAC state, two cores, per
+    /// message or iteration, and an out-of-line drop kept the compiler from inlining
+    /// their own calls around it.
+    #[inline(always)]
     fn drop(&mut self) {
         crate::wipe::words(&mut self.state);
-        self.blocks.zeroize();
     }
 }
 
