@@ -1068,8 +1068,8 @@ const HMAC_CALLS: [Named<HmacSha1Key>; 14] = [
         let tag = crate::sha1::hmac_with(k.backend(), key, msg);
         keep(tag.unwrap());
     }),
-    // (Through the `digest` traits' block core, as `hmac::Hmac<Sha1>` drives it; without
-    // the `digest` feature, nothing.)
+    // (Through the `digest` traits' block core, as `hmac::Hmac<Sha1>` drives it; a build
+    // without the `digest` feature has no core, and makes the call as `mac`.)
     (
         "digest core: 1000 bytes, inner and outer finalization",
         |k| {
@@ -1088,7 +1088,8 @@ const HMAC_CALLS: [Named<HmacSha1Key>; 14] = [
 /// An HMAC tag through `Sha1Core` on `k`'s backend, from `k`'s starting states: the
 /// message's whole blocks in one `update_blocks`, then each core's finalization (the
 /// buffered tail; the inner digest), as `hmac::Hmac` makes these calls. The cores are on
-/// the heap, where a caller of `hmac` would hold its state.
+/// the heap, where a caller of `hmac` would hold its state. Without the `digest` feature,
+/// `mac` (every call must wipe).
 #[cfg(feature = "sha1")]
 #[inline(always)]
 fn through_core(k: &HmacSha1Key, msg: &[u8]) {
@@ -1113,7 +1114,7 @@ fn through_core(k: &HmacSha1Key, msg: &[u8]) {
         keep((cores, buffer, out));
     }
     #[cfg(not(feature = "digest"))]
-    let _ = (k, msg);
+    keep(k.mac(msg));
 }
 
 /// `hmac_sha1` keys in the call: nothing of the key (its padded blocks, K0) nor of what
