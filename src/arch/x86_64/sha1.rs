@@ -78,9 +78,9 @@ impl Sha1 {
     #[inline(always)]
     pub(crate) fn burn_core(self) {
         match self {
-            Sha1::ShaNi(_) => stack::<{ depth([16, 16, 16, 16, 16, 16]) }>(),
+            Sha1::ShaNi(_) => stack::<{ depth([256, 256, 256, 288, 816, 32352]) }>(),
             #[cfg(simdcrypt_asm)]
-            Sha1::ShaNiAsm(_) => stack::<{ depth([16, 16, 16, 16, 16, 16]) }>(),
+            Sha1::ShaNiAsm(_) => stack::<{ depth([656, 656, 656, 656, 656, 944]) }>(),
             _ => self.burn(false),
         }
     }
