@@ -193,6 +193,23 @@ impl Family {
         matches!(self, Family::HmacSha1Trait | Family::Pbkdf2HmacSha1)
     }
 
+    /// Whether AWS-LC (through aws-lc-rs) runs the family: it has no XTS, no stitched
+    /// CBC-HMAC or Kerberos API, no CBC key row, and no route through RustCrypto's traits.
+    pub fn aws_lc_runs(self) -> bool {
+        !matches!(
+            self,
+            Family::Xts
+                | Family::XtsSectors
+                | Family::XtsPar
+                | Family::Krb5
+                | Family::XtsKey
+                | Family::CbcKey
+                | Family::Krb5Keys
+                | Family::HmacSha1Trait
+                | Family::Pbkdf2HmacSha1
+        )
+    }
+
     /// Whether the family times key setup (one key per run, [`KEY_SETUP_SIZE`]).
     pub fn is_key_setup(self) -> bool {
         matches!(
@@ -583,20 +600,8 @@ impl Algorithm {
                     | Family::Pbkdf2HmacSha1
                     | Family::Krb5Keys
             ),
-            // aws-lc-rs has no XTS (and no stitched CBC-HMAC or Kerberos API).
-            // (Its key rows: `aes-*-key`, ECB keys; no CBC key row.)
-            Who::AwsLc => !matches!(
-                self.family,
-                Family::Xts
-                    | Family::XtsSectors
-                    | Family::XtsPar
-                    | Family::Krb5
-                    | Family::XtsKey
-                    | Family::CbcKey
-                    | Family::Krb5Keys
-                    | Family::HmacSha1Trait
-                    | Family::Pbkdf2HmacSha1
-            ),
+            // (Its key rows: `aes-*-key`, ECB keys.)
+            Who::AwsLc => self.family.aws_lc_runs(),
             Who::RustCrypto => !matches!(self.family, Family::Krb5 | Family::XtsPar),
             Who::Simdcrypt(_) | Who::Par(_) => false,
         }
@@ -947,18 +952,10 @@ impl Algorithm {
             _ => &AES_128,
         };
         let key = || UnboundCipherKey::new(alg, k).ok();
+        if !self.family.aws_lc_runs() {
+            return None;
+        }
         let r: Box<dyn Runner> = match self.family {
-            Family::Xts
-            | Family::XtsSectors
-            | Family::XtsPar
-            | Family::Krb5
-            | Family::XtsKey
-            | Family::CbcKey
-            | Family::Krb5Keys
-            | Family::HmacSha1Trait
-            | Family::Pbkdf2HmacSha1 => {
-                return None;
-            }
             Family::AesKey => Box::new(crate::keysetup::AwsAes {
                 key: k.to_vec(),
                 alg,
@@ -1027,6 +1024,8 @@ impl Algorithm {
                     out.copy_from_slice(hmac::sign(key, msg).as_ref());
                 })
             }
+            // (Those `aws_lc_runs` leaves out, returned above.)
+            _ => return None,
         };
         Some(r)
     }
