@@ -90,17 +90,12 @@ impl Sha1Core {
     pub fn backend(&self) -> Backend {
         self.backend
     }
-}
 
-impl Sha1Core {
     /// A core on `backend`'s kernel resuming from `state` after `blocks` blocks: the leak
     /// tests drive the core on every backend, from an HMAC key's starting states.
     #[cfg(all(test, feature = "std"))]
     pub(crate) fn resume_on(backend: Backend, state: [u32; 5], blocks: u64) -> Sha1Core {
-        let imp = crate::dispatch::SHA1
-            .select(backend)
-            .expect("a backend this CPU runs")
-            .0;
+        let imp = crate::sha1::impl_for(backend).expect("a backend this CPU runs");
         Sha1Core {
             state,
             blocks,

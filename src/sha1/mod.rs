@@ -87,7 +87,7 @@ impl Kernel {
     #[inline(always)]
     pub(crate) fn burn_core(self) {
         match self {
-            #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
+            #[cfg(simdcrypt_x86_64)]
             Kernel::Simd(k) => k.burn_core(),
             _ => self.burn(false),
         }
@@ -142,7 +142,7 @@ impl Kernel {
 
 /// An assembly one-stream kernel: `(state, blocks, number of blocks)`.
 /// The kernel for an explicitly chosen backend, checked.
-fn impl_for(backend: Backend) -> Result<Kernel, Error> {
+pub(crate) fn impl_for(backend: Backend) -> Result<Kernel, Error> {
     crate::dispatch::SHA1.select(backend).map(|(imp, _)| imp)
 }
 

@@ -49,13 +49,6 @@ impl Sha1 {
         }
     }
 
-    /// `crate::sha1::Kernel::burn_core`: the keyed site's wipe.
-    #[cfg(feature = "digest")]
-    #[inline(always)]
-    pub(crate) fn burn_core(self) {
-        self.burn(false);
-    }
-
     /// The kernel for a run of `blocks` blocks: this one.
     #[inline(always)]
     pub(crate) fn for_run(self, blocks: usize) -> Sha1 {
