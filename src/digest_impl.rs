@@ -27,7 +27,7 @@ use digest::{
 };
 
 use crate::backend::Backend;
-use crate::sha1::{IV, Kernel, Sha1};
+use crate::sha1::{IV, Kernel, Sha1, Site};
 
 /// The block-level SHA-1 core behind [`Sha1`]'s `digest` traits: the chaining value and
 /// a count of whole 64-byte blocks, with no buffer (RustCrypto's wrappers own the buffer).
@@ -146,13 +146,12 @@ impl UpdateCore for Sha1Core {
     #[inline]
     fn update_blocks(&mut self, blocks: &[Block<Self>]) {
         self.blocks = self.blocks.wrapping_add(blocks.len() as u64);
-        // The kernel that runs this many blocks (`sha-ni-asm` hands short runs to the
-        // intrinsics, as `Sha1::update` does), and whose frames the wipe must reach.
-        let imp = self.imp.for_run(blocks.len());
-        imp.compress(&mut self.state, Array::cast_slice_to_core(blocks));
+        self.imp
+            .compress(&mut self.state, Array::cast_slice_to_core(blocks));
         // Inside HMAC (and so PBKDF2) the state is key-derived, and the core cannot tell
-        // when: every compression's frames are wiped, as a keyed `Sha1`'s are.
-        imp.burn_core();
+        // when: every compression's frames are wiped, as a keyed `Sha1`'s are (as deep as
+        // the kernel that ran this many blocks).
+        self.imp.wipe(Site::Core, blocks.len());
     }
 }
 
@@ -164,9 +163,8 @@ impl FixedOutputCore for Sha1Core {
         // where a padded copy in memory (the block buffer's own padding) would be loaded
         // 16 bytes at a time from narrower stores that cannot be forwarded. Lengths are
         // public: the count only depends on how much was hashed.
-        let imp = self.imp.for_run(0);
         let mut digest = crate::sha1::digest_from(
-            imp,
+            self.imp,
             self.state,
             self.blocks.wrapping_mul(64),
             buffer.get_data(),
@@ -174,7 +172,7 @@ impl FixedOutputCore for Sha1Core {
         out.copy_from_slice(&digest);
         crate::wipe::bytes(&mut digest);
         buffer.reset();
-        imp.burn_core();
+        self.imp.wipe(Site::Core, 0);
     }
 }
 

@@ -25,7 +25,7 @@
 //! 1. its kernels: for the AES modes its vector type (`crate::vector::AesVec`, with its
 //!    `#[target_feature]` entry and its wipe) and a variant of the width handle
 //!    (`crate::aes::Kernel`) with its arm in `Kernel::run`; for SHA-1 its kernel file and a
-//!    variant of the architecture's SHA-1 kernels (`crate::arch::Sha1`);
+//!    variant of the SHA-1 kernel value (`crate::sha1::Kernel`);
 //! 2. its token in `crate::cpu` (an existing one when it uses the same instructions, as
 //!    the assembly twins do);
 //! 3. its `Backend` variant with its row in [`BACKENDS`], and one row in the table of each
@@ -37,6 +37,8 @@
 //! automatic choice, `with_backend`'s errors, `available_backends`, `implemented_backends`,
 //! `SIMDCRYPT_BACKEND`, the tuning rows) follows from these rows.
 
+use core::cell::UnsafeCell;
+use core::mem::MaybeUninit;
 use core::sync::atomic::{AtomicU8, Ordering};
 
 use crate::backend::automatic_features;
@@ -119,9 +121,68 @@ pub(crate) struct Table<K: 'static> {
     portable: K,
     /// The index of the automatic choice in `rows`, or `UNSET`.
     cache: AtomicU8,
+    /// The automatic choice's kernel and backend, once resolved.
+    chosen: Chosen<K>,
 }
 
 const UNSET: u8 = u8::MAX;
+
+/// A kernel value resolved once: the automatic choice's kernel (its token granted, and
+/// what the kernel reads of the CPU's tuning row, such as the SHA-NI schedule form, read
+/// into it) with its backend, written by the first call that resolves it and read by
+/// every later one with one load of `state` and a copy.
+struct Chosen<K> {
+    /// `EMPTY`, `WRITING` (one thread is writing `value`) or `READY`.
+    state: AtomicU8,
+    value: UnsafeCell<MaybeUninit<(K, Backend)>>,
+}
+
+const EMPTY: u8 = 0;
+const WRITING: u8 = 1;
+const READY: u8 = 2;
+
+// SAFETY: `value` is written once, by the one thread whose compare-exchange moved `state`
+// from `EMPTY` to `WRITING`, and read only after a load of `state` (Acquire) saw `READY`,
+// which that thread stores (Release) after the write; the value is `Copy` (no drop) and
+// its parts are tokens and plain data, `Send`.
+unsafe impl<K: Copy + Send> Sync for Chosen<K> {}
+
+impl<K: Copy> Chosen<K> {
+    const fn new() -> Self {
+        Chosen {
+            state: AtomicU8::new(EMPTY),
+            value: UnsafeCell::new(MaybeUninit::uninit()),
+        }
+    }
+
+    /// The value, once written.
+    #[inline(always)]
+    fn get(&self) -> Option<(K, Backend)> {
+        if self.state.load(Ordering::Acquire) == READY {
+            // SAFETY: `READY` is stored after the one write of `value` (see the `Sync`
+            // impl), and `value` is never written again.
+            Some(unsafe { (*self.value.get()).assume_init() })
+        } else {
+            None
+        }
+    }
+
+    /// Writes the value, unless another thread is writing or has written it (the same
+    /// value: resolution is deterministic).
+    #[cold]
+    fn set(&self, v: (K, Backend)) {
+        if self
+            .state
+            .compare_exchange(EMPTY, WRITING, Ordering::Acquire, Ordering::Relaxed)
+            .is_ok()
+        {
+            // SAFETY: this thread alone moved `state` to `WRITING`, so no other thread
+            // writes `value`, and none reads it before `READY` is stored below.
+            unsafe { (*self.value.get()).write(v) };
+            self.state.store(READY, Ordering::Release);
+        }
+    }
+}
 
 const fn same(a: Features, b: Features) -> bool {
     a.contains(b) && b.contains(a)
@@ -160,6 +221,7 @@ impl<K: Copy> Table<K> {
             backends,
             portable,
             cache: AtomicU8::new(UNSET),
+            chosen: Chosen::new(),
         }
     }
 
@@ -189,9 +251,30 @@ impl<K: Copy> Table<K> {
         self.backends[self.auto_index()]
     }
 
-    /// The automatic choice's kernel and backend.
+    /// The automatic choice's kernel and backend, resolved once ([`Chosen`]).
     #[inline]
     pub(crate) fn auto_kernel(&self) -> (K, Backend) {
+        // (Test builds: knobs set for this thread stand in for the CPU's tuning row, which
+        // the kernel value reads: resolved afresh, not kept.)
+        #[cfg(all(test, feature = "std"))]
+        if crate::tuning::KNOBS.with(core::cell::Cell::get).is_some() {
+            return self.resolve();
+        }
+        match self.chosen.get() {
+            Some(v) => v,
+            None => self.resolve_and_keep(),
+        }
+    }
+
+    #[cold]
+    fn resolve_and_keep(&self) -> (K, Backend) {
+        let v = self.resolve();
+        self.chosen.set(v);
+        v
+    }
+
+    /// The automatic choice's kernel and backend, granted from its row.
+    fn resolve(&self) -> (K, Backend) {
         let i = self.auto_index();
         match (self.rows[i].kernel)() {
             Some(k) => (k, self.backends[i]),

@@ -18,10 +18,3 @@ pub(crate) use aarch64::aes_sha1::Stitched;
 /// The stitched CBC + HMAC-SHA1 kernel.
 #[cfg(all(simdcrypt_x86_64, feature = "cbc", feature = "sha1"))]
 pub(crate) use x86_64::aesni_sha_ni::Stitched;
-
-/// SHA-1's SIMD kernels.
-#[cfg(all(simdcrypt_aarch64, feature = "sha1"))]
-pub(crate) use aarch64::sha1::Sha1;
-/// SHA-1's SIMD kernels.
-#[cfg(all(simdcrypt_x86_64, feature = "sha1"))]
-pub(crate) use x86_64::sha1::Sha1;

@@ -145,7 +145,7 @@ impl CbcHmacSha1 {
     /// value (`new` and `with_backend` are inlined into it): `keyed`'s own frame, where the
     /// CBC state and the two HMAC starting states are made before they are moved into the
     /// value (found there by the leak tests, round keys and chaining values both). The
-    /// kernels' frames below it are wiped inside (`Cbc`'s keying, `Kernel::burn_stack`).
+    /// kernels' frames below it are wiped inside (`Cbc`'s keying, `sha1::Kernel::wipe`).
     #[inline(always)]
     fn burn_keying() {
         crate::wipe::stack::<{ crate::wipe::depth([2128, 1808, 2112, 2224, 1856, 8720]) }>();
@@ -180,7 +180,7 @@ impl CbcHmacSha1 {
         let (inner_start, outer_start) = key_states(mac_key, sha, sha_backend);
         // The key blocks' schedules and chaining values are left in the compression's
         // stack frame: zeroed once per key, as `HmacSha1` does.
-        sha.burn_stack();
+        sha.wipe(sha1::Site::Keyed, 1);
         Ok(CbcHmacSha1 {
             cbc,
             sha,
@@ -240,7 +240,7 @@ impl CbcHmacSha1 {
                 self.sha.compress(&mut state, groups);
                 // The compression ran from the keyed state: its frame holds key-derived
                 // chaining values.
-                self.sha.burn_stack();
+                self.sha.wipe(sha1::Site::Keyed, groups.len());
                 self.cbc
                     .enc_blocks(&mut chain, groups.as_flattened_mut().as_chunks_mut().0);
             }
@@ -248,7 +248,7 @@ impl CbcHmacSha1 {
                 self.cbc
                     .dec_blocks(&mut chain, groups.as_flattened_mut().as_chunks_mut().0);
                 self.sha.compress(&mut state, groups);
-                self.sha.burn_stack();
+                self.sha.wipe(sha1::Site::Keyed, groups.len());
             }
             #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
             Kernel::Stitched(k) => {

@@ -4,8 +4,6 @@
 //! backends table mirrors these rows (`readme_table_mirrors_this_one`).
 
 use crate::aes::Kernel as Aes;
-#[cfg(all(any(simdcrypt_x86_64, simdcrypt_aarch64), feature = "sha1"))]
-use crate::arch::Sha1;
 #[cfg(all(simdcrypt_x86_64, feature = "sha1"))]
 use crate::arch::x86_64::sha_ni::Form;
 use crate::dispatch::{Table, table};
@@ -76,21 +74,21 @@ pub(crate) static SHA1: Table<crate::sha1::Kernel> = {
     use crate::sha1::Kernel;
     table!(Kernel, "SHA-1", portable: Kernel::Portable, [
         #[cfg(simdcrypt_asm)] {
-            ShaNiAsm => |t| Kernel::Simd(Sha1::ShaNiAsm(Form::new(t))),
+            ShaNiAsm => |t| Kernel::ShaNiAsm(Form::new(t)),
         }
         #[cfg(simdcrypt_x86_64)] {
-            ShaNi => |t| Kernel::Simd(Sha1::ShaNi(Form::new(t))),
+            ShaNi => |t| Kernel::ShaNi(Form::new(t)),
         }
         #[cfg(simdcrypt_asm)] {
-            Avx2Asm => |t| Kernel::Simd(Sha1::Avx2Asm(t)),
+            Avx2Asm => Kernel::Avx2Asm,
         }
         #[cfg(simdcrypt_x86_64)] {
-            Avx512 => |t| Kernel::Simd(Sha1::Avx512(t)),
-            Avx2 => |t| Kernel::Simd(Sha1::Avx2(t)),
-            Ssse3 => |t| Kernel::Simd(Sha1::Ssse3(t)),
+            Avx512 => Kernel::Avx512,
+            Avx2 => Kernel::Avx2,
+            Ssse3 => Kernel::Ssse3,
         }
         #[cfg(simdcrypt_aarch64)] {
-            Armv8Sha1 => |t| Kernel::Simd(Sha1::Ce(t)),
+            Armv8Sha1 => Kernel::Armv8,
         }
     ])
 };
@@ -104,18 +102,18 @@ pub(crate) static SHA1_MANY: Table<crate::sha1::Kernel> = {
     use crate::sha1::Kernel;
     table!(Kernel, "SHA-1", portable: Kernel::Portable, [
         #[cfg(simdcrypt_x86_64)] {
-            Avx512 => |t| Kernel::Simd(Sha1::Avx512(t)),
-            Avx2 => |t| Kernel::Simd(Sha1::Avx2(t)),
+            Avx512 => Kernel::Avx512,
+            Avx2 => Kernel::Avx2,
         }
         #[cfg(simdcrypt_asm)] {
-            ShaNiAsm => |t| Kernel::Simd(Sha1::ShaNiAsm(Form::new(t))),
+            ShaNiAsm => |t| Kernel::ShaNiAsm(Form::new(t)),
         }
         #[cfg(simdcrypt_x86_64)] {
-            ShaNi => |t| Kernel::Simd(Sha1::ShaNi(Form::new(t))),
-            Ssse3 => |t| Kernel::Simd(Sha1::Ssse3(t)),
+            ShaNi => |t| Kernel::ShaNi(Form::new(t)),
+            Ssse3 => Kernel::Ssse3,
         }
         #[cfg(simdcrypt_aarch64)] {
-            Armv8Sha1 => |t| Kernel::Simd(Sha1::Ce(t)),
+            Armv8Sha1 => Kernel::Armv8,
         }
     ])
 };

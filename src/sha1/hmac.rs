@@ -8,7 +8,7 @@
 //! wiped on drop. `verify` compares in constant time, on all 20 bytes unless the caller
 //! states a truncated length (`verify_truncated`, at least 10 bytes).
 
-use super::{IV, Kernel, Sha1, hmac_from, impl_for};
+use super::{IV, Kernel, Sha1, Site, hmac_from, impl_for};
 use crate::{Backend, Error};
 
 /// The HMAC-SHA1 tag of `msg` under `key` (any length), one-shot, on the automatic
@@ -40,17 +40,17 @@ pub fn hmac_with(backend: Backend, key: &[u8], msg: &[u8]) -> Result<[u8; 20], E
     Ok(one_shot(impl_for(backend)?, backend, key, msg))
 }
 
-/// [`one_shot_work`], then the stack below it zeroed ([`Kernel::burn`]). Inlined,
+/// [`one_shot_work`], then the stack below it zeroed ([`Kernel::wipe`]). Inlined,
 /// so that the wipe starts in the caller's frame, above the work's.
 #[inline(always)]
 fn one_shot(imp: Kernel, backend: Backend, key: &[u8], msg: &[u8]) -> [u8; 20] {
     let tag = one_shot_work(imp, backend, key, msg);
-    imp.for_run(msg.len() / 64).burn(true);
+    imp.wipe(Site::OneShotHmac, msg.len() / 64);
     tag
 }
 
 /// The key's two blocks, then the message and the outer block (two kernel calls). A
-/// frame of its own, below the caller's stack wipe ([`Kernel::burn`]): the starting
+/// frame of its own, below the caller's stack wipe ([`Kernel::wipe`]): the starting
 /// states it gets back from [`key_states`] and passes on are wiped, but the compiler may
 /// keep copies of them in this frame (inlined into the caller, the outer state's was
 /// found in the caller's frame, above the wipe, on `sha-ni-asm`).
@@ -133,7 +133,7 @@ impl HmacSha1 {
         let (inner_start, outer_start) = key_states_below(key, imp, backend);
         let value = HmacSha1::from_states(imp, backend, inner_start, outer_start);
         // (As deep as the one-block kernel's frames: [`key_states`] wipes a long key's own.)
-        imp.for_run(1).burn_stack();
+        imp.wipe(Site::Keyed, 1);
         value
     }
 
@@ -192,10 +192,11 @@ impl HmacSha1 {
     pub fn update(&mut self, data: &[u8]) {
         // Compressions from the keyed state leave key-derived chaining values in the
         // kernel's frame: zeroed when a block was compressed (short pieces only buffer).
-        let compresses = self.inner.buf_len + data.len() >= 64;
+        // (The wipe's run: at least the longest run the update compresses.)
+        let blocks = (self.inner.buf_len + data.len()) / 64;
         self.inner.update(data);
-        if compresses {
-            self.inner.imp().burn_stack();
+        if blocks > 0 {
+            self.inner.imp().wipe(Site::Keyed, blocks);
         }
     }
 
@@ -319,7 +320,7 @@ pub(crate) fn pbkdf2(password: &[u8], salt: &[u8], iterations: u32, out: &mut [u
         p[56..].copy_from_slice(&((64 + 20) * 8u64).to_be_bytes());
     }
     let mut s = [[0u32; 5]; 2];
-    let one = imp.for_run(1);
+    let one = imp.on_run(1);
     for _ in 1..iterations {
         for half in [&inner, &outer] {
             for j in 0..2 {
@@ -365,12 +366,12 @@ pub(crate) fn pbkdf2(password: &[u8], salt: &[u8], iterations: u32, out: &mut [u
     }
     // The compressions from the keyed states left chaining values and schedules in the
     // kernels' frames (one-block runs, as HMAC keying's).
-    one.burn_stack();
+    one.wipe(Site::Keyed, 1);
 }
 
 /// The chaining values after the padded key blocks `K0 ^ ipad` and `K0 ^ opad`: HMAC's
 /// inner and outer starting states (the caller wipes them when done, and zeroes the stack
-/// the compressions used with `Kernel::burn_stack`: inlined, so that the measured depths
+/// the compressions used with `Kernel::wipe`: inlined, so that the measured depths
 /// hold).
 #[inline(always)]
 pub(crate) fn key_states(key: &[u8], imp: Kernel, backend: Backend) -> ([u32; 5], [u32; 5]) {
@@ -380,7 +381,7 @@ pub(crate) fn key_states(key: &[u8], imp: Kernel, backend: Backend) -> ([u32; 5]
         h.update(key);
         d = h.finish();
         // K0 = SHA-1(key) passed through the digest call's frames (the SHA-NI digest
-        // builds it about 850 bytes below this frame, deeper than `Kernel::burn_stack`
+        // builds it about 850 bytes below this frame, deeper than `Kernel::wipe`
         // reaches for the key blocks): zeroed here, for long keys only.
         crate::wipe::stack::<{ crate::wipe::depth([2528, 2688, 2720, 2720, 2880, 32480]) }>();
         &d
@@ -417,7 +418,7 @@ pub(crate) fn key_states(key: &[u8], imp: Kernel, backend: Backend) -> ([u32; 5]
 
 /// [`key_states`] in a frame of its own, below the caller's stack wipe: the padded key
 /// blocks and whatever copies of them the compiler makes (unoptimised builds keep
-/// temporaries of every 16-byte piece) lie where `Kernel::burn_stack` reaches.
+/// temporaries of every 16-byte piece) lie where `Kernel::wipe` reaches.
 #[inline(never)]
 fn key_states_below(key: &[u8], imp: Kernel, backend: Backend) -> ([u32; 5], [u32; 5]) {
     key_states(key, imp, backend)
@@ -465,7 +466,7 @@ pub(crate) fn finish_tag(inner: &mut Sha1, outer_start: &[u32; 5]) -> [u8; 20] {
     let tag = inner.finish_hmac(outer_start);
     // The buffered tail is under a block, so the one-block kernel ran (`update` wiped
     // after any longer runs).
-    inner.imp().for_run(0).burn_stack();
+    inner.imp().wipe(Site::Keyed, 0);
     tag
 }
 
@@ -589,7 +590,7 @@ impl HmacSha1Key {
         // message schedules (key bytes) and chaining values in the kernels' stack frames:
         // zeroed here, once per key, so `update`, `mac` and `finalize` pay nothing. (As
         // deep as the one-block kernel's frames: [`key_states`] wipes a long key's own.)
-        imp.for_run(1).burn_stack();
+        imp.wipe(Site::Keyed, 1);
         HmacSha1Key {
             inner_start,
             outer_start,
@@ -621,7 +622,7 @@ impl HmacSha1Key {
         let tag = hmac_from(self.imp, &self.inner_start, &self.outer_start, 64, msg);
         // Both digests start from key-derived states, which their kernels' frames hold
         // (as deep as the kernel that ran: `sha-ni-asm` runs only long messages).
-        self.imp.for_run(msg.len() / 64).burn_stack();
+        self.imp.wipe(Site::Keyed, msg.len() / 64);
         tag
     }
 

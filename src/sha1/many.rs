@@ -49,11 +49,15 @@ fn run(lanes: Kernel, single: Kernel, tune: Sha1Many, inputs: &[&[u8]], out: &mu
             }
         }
         #[cfg(simdcrypt_x86_64)]
-        Kernel::Simd(k) => lanes::run(k, single, tune, inputs, out),
+        Kernel::Ssse3(_) | Kernel::Avx2(_) | Kernel::Avx512(_) | Kernel::ShaNi(_) => {
+            lanes::run(lanes, single, tune, inputs, out)
+        }
+        #[cfg(simdcrypt_asm)]
+        Kernel::Avx2Asm(_) | Kernel::ShaNiAsm(_) => lanes::run(lanes, single, tune, inputs, out),
         // Two at a time: the SHA-1 instructions' chains, two interleaved
-        // (`crate::arch::Sha1::compress_pair`).
+        // (`Kernel::compress_pair`).
         #[cfg(simdcrypt_aarch64)]
-        Kernel::Simd(_) => pairs(lanes, single, inputs, out),
+        Kernel::Armv8(_) => pairs(lanes, single, inputs, out),
     }
 }
 

@@ -28,10 +28,12 @@ use crate::Backend;
 use crate::Error;
 
 pub(crate) mod hmac;
+mod kernel;
 mod many;
 pub(crate) mod soft;
 
 pub use hmac::{HmacSha1, HmacSha1Key, hmac_sha1, hmac_with};
+pub(crate) use kernel::{Kernel, Site};
 pub use many::sha1_many;
 #[doc(hidden)]
 pub use many::{sha1_many_backend, sha1_many_with};
@@ -40,107 +42,6 @@ pub use many::{sha1_many_backend, sha1_many_with};
 /// their constants from).
 pub(crate) use soft::IV;
 
-/// A SHA-1 compression kernel with the token that proves the CPU runs it: a row of the
-/// dispatch table (`crate::dispatch::SHA1`, `SHA1_MANY`) makes one. The SIMD kernels are
-/// the architecture's (`crate::arch::Sha1`), which say how each compresses, hashes a whole
-/// message and wipes after itself.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Kernel {
-    Portable,
-    #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
-    Simd(crate::arch::Sha1),
-}
-
-impl Kernel {
-    /// Zeroes the stack a compression from a key-derived state just used (HMAC keying,
-    /// and every HMAC compression after it), where the message schedule and chaining
-    /// values are left: in bytes, the deepest each site's kernels wrote below it over the
-    /// builds optimised for speed (docs/design.md, "Stack and register wipes"). Plain
-    /// hashing of public data pays nothing. `one_shot`: below the caller of the one-shot
-    /// HMAC's work function (`hmac::one_shot_work`): its frame (384 bytes on SHA-NI, with
-    /// the key blocks and a long key's hashing state), then the frames of the kernels it
-    /// called. Measured as the others are.
-    #[inline(always)]
-    pub(crate) fn burn(self, one_shot: bool) {
-        use crate::wipe::{depth, stack};
-        match self {
-            Kernel::Portable if one_shot => {
-                stack::<{ depth([1504, 1472, 1824, 1856, 1808, 5952]) }>()
-            }
-            Kernel::Portable => stack::<{ depth([1056, 1008, 1376, 1376, 1376, 4624]) }>(),
-            #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
-            Kernel::Simd(k) => k.burn(one_shot),
-        }
-    }
-
-    /// [`Kernel::burn`] after a keyed compression.
-    #[inline(always)]
-    pub(crate) fn burn_stack(self) {
-        self.burn(false);
-    }
-
-    /// [`Kernel::burn_stack`] for the `digest` traits' block core (`Sha1Core`), whose
-    /// calls reach a kernel straight from one frame: a site of its own on the SHA-NI
-    /// kernels (their frames are a few dozen bytes, where the keyed site's depth is HMAC
-    /// keying's), the keyed site elsewhere. Inside `hmac::Hmac` every compression pays it.
-    #[cfg(feature = "digest")]
-    #[inline(always)]
-    pub(crate) fn burn_core(self) {
-        match self {
-            #[cfg(simdcrypt_x86_64)]
-            Kernel::Simd(k) => k.burn_core(),
-            _ => self.burn(false),
-        }
-    }
-
-    /// The kernel for a run of `blocks` blocks (and so the one whose frames
-    /// [`Kernel::burn_stack`] must reach): `sha-ni-asm` hands short runs to the
-    /// intrinsics (`crate::arch::Sha1::for_run`). [`Kernel::compress`] itself stays the
-    /// backend's own kernel, for the differential tests of each.
-    #[inline(always)]
-    pub(crate) fn for_run(self, blocks: usize) -> Kernel {
-        #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
-        if let Kernel::Simd(k) = self {
-            return Kernel::Simd(k.for_run(blocks));
-        }
-        let _ = blocks;
-        self
-    }
-
-    /// Compresses two independent streams of equally many blocks: at once (two interleaved
-    /// dependency chains, about the time of one) on SHA-NI and the ARMv8 SHA-1
-    /// instructions, one after the other elsewhere.
-    #[inline]
-    pub(crate) fn compress_pair(
-        self,
-        a: &mut [u32; 5],
-        blocks_a: &[[u8; 64]],
-        b: &mut [u32; 5],
-        blocks_b: &[[u8; 64]],
-    ) {
-        debug_assert_eq!(blocks_a.len(), blocks_b.len());
-        #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
-        if let Kernel::Simd(k) = self.for_run(blocks_a.len())
-            && k.compress_pair((a, blocks_a), (b, blocks_b))
-        {
-            return;
-        }
-        self.compress(a, blocks_a);
-        self.compress(b, blocks_b);
-    }
-
-    /// Compresses whole blocks into the state.
-    #[inline]
-    pub(crate) fn compress(self, state: &mut [u32; 5], blocks: &[[u8; 64]]) {
-        match self {
-            Kernel::Portable => soft::compress(state, blocks),
-            #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
-            Kernel::Simd(k) => k.compress(state, blocks),
-        }
-    }
-}
-
-/// An assembly one-stream kernel: `(state, blocks, number of blocks)`.
 /// The kernel for an explicitly chosen backend, checked.
 pub(crate) fn impl_for(backend: Backend) -> Result<Kernel, Error> {
     crate::dispatch::SHA1.select(backend).map(|(imp, _)| imp)
@@ -185,10 +86,7 @@ pub(crate) fn digest_from(
 ) -> [u8; 20] {
     // SHA-NI and the ARMv8 SHA-1 instructions: the whole message in one call, the padded
     // tail built in registers.
-    #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
-    if let Kernel::Simd(k) = imp
-        && let Some(out) = k.one_call::<false>(&mut state, &IV, prefix_len, data)
-    {
+    if let Some(out) = imp.one_call::<false>(&mut state, &IV, prefix_len, data) {
         crate::wipe::words(&mut state);
         return out;
     }
@@ -223,7 +121,7 @@ pub(crate) fn digest_from(
 /// digests.
 ///
 /// The states are borrowed, not copied: a copy in the caller's frame would lie above the
-/// stack wipe that follows (`Kernel::burn_stack` zeroes below the caller's stack pointer).
+/// stack wipe that follows (`Kernel::wipe` zeroes below the caller's stack pointer).
 /// Not inlined, so that its copies and wipes are in its own frame, below the caller's.
 #[inline(never)]
 pub(crate) fn hmac_from(
@@ -234,12 +132,7 @@ pub(crate) fn hmac_from(
     data: &[u8],
 ) -> [u8; 20] {
     let mut inner = *inner;
-    let fused = match imp {
-        #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
-        Kernel::Simd(k) => k.one_call::<true>(&mut inner, outer, prefix_len, data),
-        _ => None,
-    };
-    let tag = match fused {
+    let tag = match imp.one_call::<true>(&mut inner, outer, prefix_len, data) {
         Some(tag) => tag,
         None => hmac_two_digests(imp, [&inner, outer], prefix_len, data),
     };
@@ -421,7 +314,6 @@ impl Sha1 {
                 return;
             }
             self.imp
-                .for_run(1)
                 .compress(&mut self.state, core::slice::from_ref(&self.buf));
             self.buf_len = 0;
         }
@@ -430,9 +322,7 @@ impl Sha1 {
         // kernel's wide loads could not be forwarded from the copy's stores).
         let (blocks, rest) = data.as_chunks::<64>();
         if !blocks.is_empty() {
-            self.imp
-                .for_run(blocks.len())
-                .compress(&mut self.state, blocks);
+            self.imp.compress(&mut self.state, blocks);
         }
         self.buf[..rest.len()].copy_from_slice(rest);
         self.buf_len = rest.len();

@@ -16,7 +16,7 @@
 //! `wipes_reach_as_deep_as_calls_write` makes the wipes dry, paints the region, makes each
 //! call and checks that the deepest byte it changed lies within the deepest wipe's reach;
 //! with `--nocapture` it prints how deep below the wipe's start each call writes, which
-//! is what the `burn_stack` depths are sized from.
+//! is what the `sha1::Kernel::wipe` depths are sized from.
 //!
 //! The depths are measured on x86-64; aarch64 (which CI runs under qemu) runs every check
 //! too, and its depth check fails until its own depths are measured. On other targets

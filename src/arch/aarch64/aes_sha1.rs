@@ -58,10 +58,7 @@ impl Stitched {
     pub(crate) fn parts(self) -> (Backend, (crate::sha1::Kernel, Backend)) {
         (
             Backend::Armv8Aes,
-            (
-                crate::sha1::Kernel::Simd(super::sha1::Sha1::Ce(self.1)),
-                Backend::Armv8Sha1,
-            ),
+            (crate::sha1::Kernel::Armv8(self.1), Backend::Armv8Sha1),
         )
     }
 

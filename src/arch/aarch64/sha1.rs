@@ -1,5 +1,5 @@
 //! SHA-1 on the ARMv8 Cryptography Extension (`SHA1C`, `SHA1P`, `SHA1M`, `SHA1H`,
-//! `SHA1SU0`, `SHA1SU1`), as `crate::sha1::Kernel::Simd` holds it: one stream, two
+//! `SHA1SU0`, `SHA1SU1`), as `crate::sha1::Kernel::Armv8` runs it: one stream, two
 //! interleaved streams, and a whole message (with HMAC's outer block) in one call.
 //!
 //! ```text
@@ -29,71 +29,6 @@
 use core::arch::aarch64::*;
 
 use crate::cpu::Armv8Sha1Token;
-use crate::wipe::{depth, stack};
-
-/// A SIMD SHA-1 kernel with its token.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Sha1 {
-    /// The SHA-1 instructions.
-    Ce(Armv8Sha1Token),
-}
-
-impl Sha1 {
-    /// `crate::sha1::Kernel::burn` for these kernels: after a keyed compression, or
-    /// (`one_shot`) below the one-shot HMAC's work function.
-    #[inline(always)]
-    pub(crate) fn burn(self, one_shot: bool) {
-        match one_shot {
-            false => stack::<{ depth([656, 704, 704, 704, 1120, 33216]) }>(),
-            true => stack::<{ depth([704, 752, 736, 784, 1408, 35280]) }>(),
-        }
-    }
-
-    /// The kernel for a run of `blocks` blocks: this one.
-    #[inline(always)]
-    pub(crate) fn for_run(self, blocks: usize) -> Sha1 {
-        let _ = blocks;
-        self
-    }
-
-    /// Two independent streams of equally many blocks as two interleaved chains
-    /// ([`compress2`]): always done (`true`).
-    #[inline]
-    pub(crate) fn compress_pair(
-        self,
-        (a, blocks_a): (&mut [u32; 5], &[[u8; 64]]),
-        (b, blocks_b): (&mut [u32; 5], &[[u8; 64]]),
-    ) -> bool {
-        match self {
-            Sha1::Ce(t) => compress2(t, a, blocks_a, b, blocks_b),
-        }
-        true
-    }
-
-    /// Compresses whole blocks into the state.
-    #[inline]
-    pub(crate) fn compress(self, state: &mut [u32; 5], blocks: &[[u8; 64]]) {
-        match self {
-            Sha1::Ce(t) => compress(t, state, blocks),
-        }
-    }
-
-    /// In one call (`crate::sha1::digest_from`, `crate::sha1::hmac_from`): the digest of
-    /// `data` after `prefix_len` bytes already in `inner`, or (`HMAC`) HMAC's tag, the
-    /// inner digest kept in registers and hashed from `outer` ([`one_call`]).
-    #[inline(always)]
-    pub(crate) fn one_call<const HMAC: bool>(
-        self,
-        inner: &mut [u32; 5],
-        outer: &[u32; 5],
-        prefix_len: u64,
-        data: &[u8],
-    ) -> Option<[u8; 20]> {
-        match self {
-            Sha1::Ce(t) => Some(one_call::<HMAC>(t, inner, outer, prefix_len, data)),
-        }
-    }
-}
 
 /// The round constants, one per 20 rounds.
 pub(crate) const K: [u32; 4] = [0x5a82_7999, 0x6ed9_eba1, 0x8f1b_bcdc, 0xca62_c1d6];

@@ -47,10 +47,7 @@ impl Stitched {
     pub(crate) fn parts(self) -> (Backend, (crate::sha1::Kernel, Backend)) {
         (
             Backend::AesNi,
-            (
-                crate::sha1::Kernel::Simd(super::sha1::Sha1::ShaNi(self.1)),
-                Backend::ShaNi,
-            ),
+            (crate::sha1::Kernel::ShaNi(self.1), Backend::ShaNi),
         )
     }
 

@@ -7,8 +7,6 @@ pub(crate) mod aes_ni;
 pub(crate) mod aesni_sha_ni;
 pub(crate) mod cpuid;
 #[cfg(feature = "sha1")]
-pub(crate) mod sha1;
-#[cfg(feature = "sha1")]
 pub(crate) mod sha1_avx2;
 #[cfg(all(simdcrypt_asm, feature = "sha1"))]
 pub(crate) mod sha1_avx2_asm;

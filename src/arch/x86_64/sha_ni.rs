@@ -320,8 +320,8 @@ fn compress2_impl<const FORM: u8>(
 }
 
 /// The SHA-NI kernels' token: proof of SHA-NI (and, for the vector form, of AVX-512 VL)
-/// with the schedule form this CPU's tuning row picks ([`form_for`]), decided when a kernel
-/// is granted, at keying (`Sha1::new`, `HmacSha1Key::new`, ...), and carried from there.
+/// with the schedule form this CPU's tuning row picks ([`form_for`]), decided when the
+/// dispatch table grants the kernel and carried in the kernel value from there.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Form {
     /// [`forms::SHA_UNIT`].
@@ -333,28 +333,13 @@ pub(crate) enum Form {
 }
 
 impl Form {
-    /// The form for this CPU's row and the automatic choice's feature cap.
+    /// The form for this CPU's row and the automatic choice's feature cap: made when a
+    /// dispatch table grants the kernel (the automatic choice's once, `crate::dispatch`).
     pub(crate) fn new(t: ShaNiToken) -> Form {
-        use core::sync::atomic::{AtomicU8, Ordering::Relaxed};
-        // The row and the cap are the process's: the form is found once, not at every
-        // keying (a one-shot `sha1` keys per call).
-        const UNSET: u8 = u8::MAX;
-        static FORM: AtomicU8 = AtomicU8::new(UNSET);
-        // (Test builds: knobs set for this thread stand in for the row, and are not cached.)
-        #[cfg(all(test, feature = "std"))]
-        let stand_in = crate::tuning::KNOBS.with(core::cell::Cell::get).is_some();
-        #[cfg(not(all(test, feature = "std")))]
-        let stand_in = false;
-        let mut form = FORM.load(Relaxed);
-        if form == UNSET || stand_in {
-            form = form_for(
-                crate::tuning::tuning().sha_ni_schedule,
-                crate::backend::automatic_features(),
-            );
-            if !stand_in {
-                FORM.store(form, Relaxed);
-            }
-        }
+        let form = form_for(
+            crate::tuning::tuning().sha_ni_schedule,
+            crate::backend::automatic_features(),
+        );
         match form {
             forms::SHA_UNIT => Form::ShaUnit(t),
             // (The cap lies within the detected features, so the token is there.)

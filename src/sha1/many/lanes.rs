@@ -2,14 +2,8 @@
 //! register of lanes, the hand-over to fewer lanes, and to one stream at the end.
 #![forbid(unsafe_code)]
 
-use crate::arch::Sha1;
-use crate::arch::x86_64::sha_ni;
-#[cfg(simdcrypt_asm)]
-use crate::arch::x86_64::sha1_shani_asm;
 use crate::arch::x86_64::{sha1_avx2 as avx2, sha1_avx512 as avx512};
 use crate::cpu::Avx512Token;
-#[cfg(simdcrypt_asm)]
-use crate::cpu::ShaNiToken;
 use crate::sha1::{IV, Kernel, digest_from};
 use crate::sha1::{digest_bytes, pad_into};
 use crate::tuning::Sha1Many;
@@ -200,47 +194,33 @@ fn drive<'a, const N: usize>(
     }
 }
 
-/// The two-stream kernel of a SHA-NI backend (two interleaved `sha1rnds4` chains).
-#[derive(Clone, Copy)]
-enum ShaNiPair {
-    Intrinsics(crate::arch::x86_64::sha_ni::Form),
-    #[cfg(simdcrypt_asm)]
-    Asm(ShaNiToken),
+/// A SHA-NI kernel (two interleaved `sha1rnds4` chains at about the time of one), or
+/// `None` for the others. Every kernel is named (no wildcard arm): a new one does not
+/// compile until it says here whether it has two streams.
+fn sha_ni_pair(k: Kernel) -> Option<Kernel> {
+    match k {
+        Kernel::ShaNi(_) => Some(k),
+        #[cfg(simdcrypt_asm)]
+        Kernel::ShaNiAsm(_) => Some(k),
+        Kernel::Portable | Kernel::Ssse3(_) | Kernel::Avx2(_) | Kernel::Avx512(_) => None,
+        #[cfg(simdcrypt_asm)]
+        Kernel::Avx2Asm(_) => None,
+    }
 }
 
-impl ShaNiPair {
-    /// The two-stream kernel of `imp`'s backend, if it has one. Every kernel is named (no
-    /// wildcard arm): a new one does not compile until it says here whether it has one.
-    fn of(imp: Kernel) -> Option<ShaNiPair> {
-        let Kernel::Simd(k) = imp else {
-            return None;
-        };
-        match k {
-            Sha1::ShaNi(t) => Some(ShaNiPair::Intrinsics(t)),
-            #[cfg(simdcrypt_asm)]
-            Sha1::ShaNiAsm(t) => Some(ShaNiPair::Asm(t.token())),
-            Sha1::Ssse3(_) | Sha1::Avx2(_) | Sha1::Avx512(_) => None,
-            #[cfg(simdcrypt_asm)]
-            Sha1::Avx2Asm(_) => None,
-        }
-    }
-
-    /// Compresses `blocks[i]` into `states[i]` for the busy lanes.
-    fn compress(self, states: &mut [[u32; 5]; 2], blocks: [&[[u8; 64]]; 2], busy: [bool; 2]) {
-        let [sa, sb] = states;
-        match self {
-            ShaNiPair::Intrinsics(t) => match busy {
-                [true, true] => sha_ni::compress2(t, sa, blocks[0], sb, blocks[1]),
-                [true, false] => sha_ni::compress(t, sa, blocks[0]),
-                _ => sha_ni::compress(t, sb, blocks[1]),
-            },
-            #[cfg(simdcrypt_asm)]
-            ShaNiPair::Asm(t) => match busy {
-                [true, true] => sha1_shani_asm::compress2(t, sa, blocks[0], sb, blocks[1]),
-                [true, false] => sha1_shani_asm::compress(t, sa, blocks[0]),
-                _ => sha1_shani_asm::compress(t, sb, blocks[1]),
-            },
-        }
+/// Compresses `blocks[i]` into `states[i]` for the busy lanes (equally many blocks each)
+/// on the SHA-NI kernel `pair`: two busy lanes as two interleaved streams.
+fn compress_busy(
+    pair: Kernel,
+    states: &mut [[u32; 5]; 2],
+    blocks: [&[[u8; 64]]; 2],
+    busy: [bool; 2],
+) {
+    let [sa, sb] = states;
+    match busy {
+        [true, true] => pair.compress_pair(sa, blocks[0], sb, blocks[1]),
+        [true, false] => pair.compress(sa, blocks[0]),
+        _ => pair.compress(sb, blocks[1]),
     }
 }
 
@@ -250,10 +230,10 @@ fn drive_pair<'a>(
     inputs: &[&'a [u8]],
     next: &mut usize,
     out: &mut [[u8; 20]],
-    pair: ShaNiPair,
+    pair: Kernel,
 ) {
     drive(pool, inputs, next, out, 0, |s, b, busy| {
-        pair.compress(s, b, busy)
+        compress_busy(pair, s, b, busy)
     });
 }
 
@@ -266,7 +246,7 @@ fn finish<const N: usize>(
     tune: Sha1Many,
     out: &mut [[u8; 20]],
 ) {
-    if let Some(pair) = ShaNiPair::of(single).filter(|_| tune.pairs) {
+    if let Some(pair) = sha_ni_pair(single).filter(|_| tune.pairs) {
         while pool.busy() >= 2 {
             drive_pair(&mut Pool::take_from(pool), &[], &mut 0, out, pair);
         }
@@ -297,7 +277,7 @@ fn one_stream_instead(
     finish_below: usize,
     tune: Sha1Many,
 ) -> bool {
-    let below = if ShaNiPair::of(single).is_some() {
+    let below = if sha_ni_pair(single).is_some() {
         one_stream_below(inputs.len(), tune.one_stream_below)
     } else {
         0
@@ -320,7 +300,7 @@ fn one_stream_below(count: usize, [four, eight, sixteen]: [usize; 3]) -> usize {
 /// Every message on SHA-NI alone (or `single`, if that is not SHA-NI): as two interleaved
 /// streams where the row says pairs, else one after another on the one-shot path.
 fn one_stream(single: Kernel, tune: Sha1Many, inputs: &[&[u8]], out: &mut [[u8; 20]]) {
-    match ShaNiPair::of(single).filter(|_| tune.pairs) {
+    match sha_ni_pair(single).filter(|_| tune.pairs) {
         Some(pair) => drive_pair(&mut Pool::new(), inputs, &mut 0, out, pair),
         None => sequential(single, inputs, out),
     }
@@ -330,7 +310,7 @@ fn one_stream(single: Kernel, tune: Sha1Many, inputs: &[&[u8]], out: &mut [[u8; 
 /// Every kernel is named (no wildcard arm): a new one does not compile until it says here
 /// how it hashes many messages.
 pub(super) fn run(
-    lanes: Sha1,
+    lanes: Kernel,
     single: Kernel,
     tune: Sha1Many,
     inputs: &[&[u8]],
@@ -341,31 +321,31 @@ pub(super) fn run(
     // the faster one stream); than AVX-512's lanes, below four busy ymm lanes for SHA-NI,
     // while a single busy lane runs as fast as one AVX-512 stream.
     let [sha_ni, other] = match lanes {
-        Sha1::Avx2(_) => [5, 3],
+        Kernel::Avx2(_) => [5, 3],
         _ => [4, 2],
     };
-    let finish_below = if ShaNiPair::of(single).is_some() {
+    let finish_below = if sha_ni_pair(single).is_some() {
         sha_ni
     } else {
         other
     };
     match lanes {
-        Sha1::Avx2(_) | Sha1::Avx512(_)
+        Kernel::Avx2(_) | Kernel::Avx512(_)
             if one_stream_instead(single, inputs, finish_below, tune) =>
         {
             one_stream(single, tune, inputs, out)
         }
-        Sha1::Avx2(t) => drive_all::<8>(inputs, out, finish_below, (single, tune), |s, b, _| {
+        Kernel::Avx2(t) => drive_all::<8>(inputs, out, finish_below, (single, tune), |s, b, _| {
             avx2::compress8(t, s, b)
         }),
-        Sha1::Avx512(t) => avx512_lanes(t, single, tune, inputs, out, finish_below),
+        Kernel::Avx512(t) => avx512_lanes(t, single, tune, inputs, out, finish_below),
         // SHA-NI without AVX2 (or asked for by name): no lanes.
-        Sha1::ShaNi(_) => one_stream(single, tune, inputs, out),
+        Kernel::ShaNi(_) => one_stream(single, tune, inputs, out),
         #[cfg(simdcrypt_asm)]
-        Sha1::ShaNiAsm(_) => one_stream(single, tune, inputs, out),
-        Sha1::Ssse3(_) => sequential(single, inputs, out),
+        Kernel::ShaNiAsm(_) => one_stream(single, tune, inputs, out),
+        Kernel::Portable | Kernel::Ssse3(_) => sequential(single, inputs, out),
         #[cfg(simdcrypt_asm)]
-        Sha1::Avx2Asm(_) => sequential(single, inputs, out),
+        Kernel::Avx2Asm(_) => sequential(single, inputs, out),
     }
 }
 

@@ -97,25 +97,25 @@ fn every_schedule_matches_the_reference() {
 #[cfg(simdcrypt_asm)]
 #[test]
 fn sha_ni_asm_hands_runs_under_16_blocks_to_the_intrinsics() {
-    use crate::arch::x86_64::sha1::Sha1;
+    use crate::sha1::Kernel;
     let Some(t) = sha_ni_token() else { return };
-    let asm = Sha1::ShaNiAsm(Form::new(t));
+    let asm = Kernel::ShaNiAsm(Form::new(t));
     for blocks in [0, 1, 15] {
         assert!(
-            matches!(asm.for_run(blocks), Sha1::ShaNi(_)),
+            matches!(asm.on_run(blocks), Kernel::ShaNi(_)),
             "{blocks} blocks"
         );
     }
     for blocks in [16, 17, 1000] {
         assert!(
-            matches!(asm.for_run(blocks), Sha1::ShaNiAsm(_)),
+            matches!(asm.on_run(blocks), Kernel::ShaNiAsm(_)),
             "{blocks} blocks"
         );
     }
-    let intrinsics = Sha1::ShaNi(Form::new(t));
+    let intrinsics = Kernel::ShaNi(Form::new(t));
     for blocks in [0, 1, 16, 1000] {
         assert!(
-            matches!(intrinsics.for_run(blocks), Sha1::ShaNi(_)),
+            matches!(intrinsics.on_run(blocks), Kernel::ShaNi(_)),
             "{blocks} blocks"
         );
     }
