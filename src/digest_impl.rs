@@ -74,7 +74,7 @@ pub struct Sha1Core {
     state: [u32; 5],
     /// Whole blocks compressed so far, modulo 2^64.
     blocks: u64,
-    imp: Kernel,
+    kernel: Kernel,
     backend: Backend,
 }
 
@@ -95,11 +95,11 @@ impl Sha1Core {
     /// tests drive the core on every backend, from an HMAC key's starting states.
     #[cfg(all(test, feature = "std"))]
     pub(crate) fn resume_on(backend: Backend, state: [u32; 5], blocks: u64) -> Sha1Core {
-        let imp = crate::sha1::impl_for(backend).expect("a backend this CPU runs");
+        let kernel = crate::sha1::impl_for(backend).expect("a backend this CPU runs");
         Sha1Core {
             state,
             blocks,
-            imp,
+            kernel,
             backend,
         }
     }
@@ -107,11 +107,11 @@ impl Sha1Core {
 
 impl Default for Sha1Core {
     fn default() -> Self {
-        let (imp, backend) = crate::dispatch::SHA1.auto_kernel();
+        let (kernel, backend) = crate::dispatch::SHA1.auto_kernel();
         Sha1Core {
             state: IV,
             blocks: 0,
-            imp,
+            kernel,
             backend,
         }
     }
@@ -146,12 +146,12 @@ impl UpdateCore for Sha1Core {
     #[inline]
     fn update_blocks(&mut self, blocks: &[Block<Self>]) {
         self.blocks = self.blocks.wrapping_add(blocks.len() as u64);
-        self.imp
+        self.kernel
             .compress(&mut self.state, Array::cast_slice_to_core(blocks));
         // Inside HMAC (and so PBKDF2) the state is key-derived, and the core cannot tell
         // when: every compression's frames are wiped, as a keyed `Sha1`'s are (as deep as
         // the kernel that ran this many blocks).
-        self.imp.wipe(Site::Core, blocks.len());
+        self.kernel.wipe(Site::Core, blocks.len());
     }
 }
 
@@ -164,7 +164,7 @@ impl FixedOutputCore for Sha1Core {
         // 16 bytes at a time from narrower stores that cannot be forwarded. Lengths are
         // public: the count only depends on how much was hashed.
         let mut digest = crate::sha1::digest_from(
-            self.imp,
+            self.kernel,
             self.state,
             self.blocks.wrapping_mul(64),
             buffer.get_data(),
@@ -172,7 +172,7 @@ impl FixedOutputCore for Sha1Core {
         out.copy_from_slice(&digest);
         crate::wipe::bytes(&mut digest);
         buffer.reset();
-        self.imp.wipe(Site::Core, 0);
+        self.kernel.wipe(Site::Core, 0);
     }
 }
 

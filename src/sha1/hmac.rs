@@ -29,8 +29,8 @@ use crate::{Backend, Error};
 /// ```
 #[must_use]
 pub fn hmac_sha1(key: &[u8], msg: &[u8]) -> [u8; 20] {
-    let (imp, backend) = crate::dispatch::SHA1.auto_kernel();
-    one_shot(imp, backend, key, msg)
+    let (kernel, backend) = crate::dispatch::SHA1.auto_kernel();
+    one_shot(kernel, backend, key, msg)
 }
 
 /// [`hmac_sha1`] on the backend given: a hook for the speed tool's per-backend rows and
@@ -43,9 +43,9 @@ pub fn hmac_with(backend: Backend, key: &[u8], msg: &[u8]) -> Result<[u8; 20], E
 /// [`one_shot_work`], then the stack below it zeroed ([`Kernel::wipe`]). Inlined,
 /// so that the wipe starts in the caller's frame, above the work's.
 #[inline(always)]
-fn one_shot(imp: Kernel, backend: Backend, key: &[u8], msg: &[u8]) -> [u8; 20] {
-    let tag = one_shot_work(imp, backend, key, msg);
-    imp.wipe(Site::OneShotHmac, msg.len() / 64);
+fn one_shot(kernel: Kernel, backend: Backend, key: &[u8], msg: &[u8]) -> [u8; 20] {
+    let tag = one_shot_work(kernel, backend, key, msg);
+    kernel.wipe(Site::OneShotHmac, msg.len() / 64);
     tag
 }
 
@@ -55,9 +55,9 @@ fn one_shot(imp: Kernel, backend: Backend, key: &[u8], msg: &[u8]) -> [u8; 20] {
 /// keep copies of them in this frame (inlined into the caller, the outer state's was
 /// found in the caller's frame, above the wipe, on `sha-ni-asm`).
 #[inline(never)]
-fn one_shot_work(imp: Kernel, backend: Backend, key: &[u8], msg: &[u8]) -> [u8; 20] {
-    let (mut inner, mut outer) = key_states(key, imp, backend);
-    let tag = hmac_from(imp, &inner, &outer, 64, msg);
+fn one_shot_work(kernel: Kernel, backend: Backend, key: &[u8], msg: &[u8]) -> [u8; 20] {
+    let (mut inner, mut outer) = key_states(key, kernel, backend);
+    let tag = hmac_from(kernel, &inner, &outer, 64, msg);
     crate::wipe::words(&mut inner);
     crate::wipe::words(&mut outer);
     tag
@@ -98,8 +98,8 @@ impl HmacSha1 {
     #[must_use]
     #[inline(always)]
     pub fn new(key: &[u8]) -> HmacSha1 {
-        let (imp, backend) = crate::dispatch::SHA1.auto_kernel();
-        HmacSha1::keyed(key, imp, backend)
+        let (kernel, backend) = crate::dispatch::SHA1.auto_kernel();
+        HmacSha1::keyed(key, kernel, backend)
     }
 
     /// Keys HMAC-SHA1 on the backend given; `Err` if this CPU cannot run it.
@@ -117,8 +117,8 @@ impl HmacSha1 {
     /// ```
     #[inline(always)]
     pub fn with_backend(key: &[u8], backend: Backend) -> Result<HmacSha1, Error> {
-        let imp = impl_for(backend)?;
-        Ok(HmacSha1::keyed(key, imp, backend))
+        let kernel = impl_for(backend)?;
+        Ok(HmacSha1::keyed(key, kernel, backend))
     }
 
     /// Keyed straight from the two key states, as [`HmacSha1Key`] keys (the same wipe),
@@ -129,22 +129,22 @@ impl HmacSha1 {
     /// after the value is made: an unoptimised build makes it in `from_states`' frame (and
     /// `Sha1::from_parts`'), below the caller, and copies it up.
     #[inline(always)]
-    fn keyed(key: &[u8], imp: Kernel, backend: Backend) -> HmacSha1 {
-        let (inner_start, outer_start) = key_states_below(key, imp, backend);
-        let value = HmacSha1::from_states(imp, backend, inner_start, outer_start);
+    fn keyed(key: &[u8], kernel: Kernel, backend: Backend) -> HmacSha1 {
+        let (inner_start, outer_start) = key_states_below(key, kernel, backend);
+        let value = HmacSha1::from_states(kernel, backend, inner_start, outer_start);
         // (As deep as the one-block kernel's frames: [`key_states`] wipes a long key's own.)
-        imp.wipe(Site::Keyed, 1);
+        kernel.wipe(Site::Keyed, 1);
         value
     }
 
     fn from_states(
-        imp: Kernel,
+        kernel: Kernel,
         backend: Backend,
         inner_start: [u32; 5],
         outer_start: [u32; 5],
     ) -> HmacSha1 {
         HmacSha1 {
-            inner: Sha1::from_parts(imp, backend, inner_start, 64),
+            inner: Sha1::from_parts(kernel, backend, inner_start, 64),
             inner_start,
             outer_start,
         }
@@ -196,7 +196,7 @@ impl HmacSha1 {
         let blocks = (self.inner.buf_len + data.len()) / 64;
         self.inner.update(data);
         if blocks > 0 {
-            self.inner.imp().wipe(Site::Keyed, blocks);
+            self.inner.kernel().wipe(Site::Keyed, blocks);
         }
     }
 
@@ -213,7 +213,12 @@ impl HmacSha1 {
     /// assert_eq!(mac.finalize(), fresh.finalize());
     /// ```
     pub fn reset(&mut self) {
-        self.inner = Sha1::from_parts(self.inner.imp(), self.inner.backend(), self.inner_start, 64);
+        self.inner = Sha1::from_parts(
+            self.inner.kernel(),
+            self.inner.backend(),
+            self.inner_start,
+            64,
+        );
     }
 
     /// The 20-byte tag of everything authenticated.
@@ -300,13 +305,13 @@ impl HmacSha1 {
 #[cfg(feature = "alloc")]
 pub(crate) fn pbkdf2(password: &[u8], salt: &[u8], iterations: u32, out: &mut [u8]) {
     debug_assert!(out.len() <= 40 && iterations > 0);
-    let (imp, backend) = crate::dispatch::SHA1.auto_kernel();
-    let (mut inner, mut outer) = key_states(password, imp, backend);
+    let (kernel, backend) = crate::dispatch::SHA1.auto_kernel();
+    let (mut inner, mut outer) = key_states(password, kernel, backend);
     let blocks = out.len().div_ceil(20);
     // U_1 = HMAC(P, S ‖ INT(i)); T starts as U_1.
     let mut u = [[0u8; 20]; 2];
     for (i, ui) in u.iter_mut().enumerate().take(blocks) {
-        let mut h = Sha1::from_parts(imp, backend, inner, 64);
+        let mut h = Sha1::from_parts(kernel, backend, inner, 64);
         h.update(salt);
         // `i` is 0 or 1.
         h.update(&(i as u32 + 1).to_be_bytes());
@@ -320,7 +325,7 @@ pub(crate) fn pbkdf2(password: &[u8], salt: &[u8], iterations: u32, out: &mut [u
         p[56..].copy_from_slice(&((64 + 20) * 8u64).to_be_bytes());
     }
     let mut s = [[0u32; 5]; 2];
-    let one = imp.on_run(1);
+    let one = kernel.on_run(1);
     for _ in 1..iterations {
         for half in [&inner, &outer] {
             for j in 0..2 {
@@ -374,10 +379,10 @@ pub(crate) fn pbkdf2(password: &[u8], salt: &[u8], iterations: u32, out: &mut [u
 /// the compressions used with `Kernel::wipe`: inlined, so that the measured depths
 /// hold).
 #[inline(always)]
-pub(crate) fn key_states(key: &[u8], imp: Kernel, backend: Backend) -> ([u32; 5], [u32; 5]) {
+pub(crate) fn key_states(key: &[u8], kernel: Kernel, backend: Backend) -> ([u32; 5], [u32; 5]) {
     let mut d = [0u8; 20];
     let k0: &[u8] = if key.len() > 64 {
-        let mut h = Sha1::from_parts(imp, backend, IV, 0);
+        let mut h = Sha1::from_parts(kernel, backend, IV, 0);
         h.update(key);
         d = h.finish();
         // K0 = SHA-1(key) passed through the digest call's frames (the SHA-NI digest
@@ -406,7 +411,7 @@ pub(crate) fn key_states(key: &[u8], imp: Kernel, backend: Backend) -> ([u32; 5]
     }
     let mut inner_start = IV;
     let mut outer_start = IV;
-    imp.compress_pair(&mut inner_start, &ipad, &mut outer_start, &opad);
+    kernel.compress_pair(&mut inner_start, &ipad, &mut outer_start, &opad);
     crate::wipe::bytes(ipad.as_flattened_mut());
     crate::wipe::bytes(opad.as_flattened_mut());
     // (`d` holds a key digest only for a key longer than a block.)
@@ -420,8 +425,8 @@ pub(crate) fn key_states(key: &[u8], imp: Kernel, backend: Backend) -> ([u32; 5]
 /// blocks and whatever copies of them the compiler makes (unoptimised builds keep
 /// temporaries of every 16-byte piece) lie where `Kernel::wipe` reaches.
 #[inline(never)]
-fn key_states_below(key: &[u8], imp: Kernel, backend: Backend) -> ([u32; 5], [u32; 5]) {
-    key_states(key, imp, backend)
+fn key_states_below(key: &[u8], kernel: Kernel, backend: Backend) -> ([u32; 5], [u32; 5]) {
+    key_states(key, kernel, backend)
 }
 
 /// Bytes `start..start + 16` of `k0` (at most 64 bytes) as a little-endian `u128`, zero
@@ -466,7 +471,7 @@ pub(crate) fn finish_tag(inner: &mut Sha1, outer_start: &[u32; 5]) -> [u8; 20] {
     let tag = inner.finish_hmac(outer_start);
     // The buffered tail is under a block, so the one-block kernel ran (`update` wiped
     // after any longer runs).
-    inner.imp().wipe(Site::Keyed, 0);
+    inner.kernel().wipe(Site::Keyed, 0);
     tag
 }
 
@@ -549,7 +554,7 @@ fn verify_with(tag: &[u8], tag_len: usize, mac: impl FnOnce() -> [u8; 20]) -> Re
 pub struct HmacSha1Key {
     inner_start: [u32; 5],
     outer_start: [u32; 5],
-    imp: Kernel,
+    kernel: Kernel,
     backend: Backend,
 }
 
@@ -558,8 +563,8 @@ impl HmacSha1Key {
     #[must_use]
     #[inline(always)]
     pub fn new(key: &[u8]) -> HmacSha1Key {
-        let (imp, backend) = crate::dispatch::SHA1.auto_kernel();
-        HmacSha1Key::from_impl(key, imp, backend)
+        let (kernel, backend) = crate::dispatch::SHA1.auto_kernel();
+        HmacSha1Key::from_impl(key, kernel, backend)
     }
 
     /// Sets up `key` on the backend given; `Err` if this CPU cannot run it or it is not a
@@ -576,25 +581,25 @@ impl HmacSha1Key {
     /// ```
     #[inline(always)]
     pub fn with_backend(key: &[u8], backend: Backend) -> Result<HmacSha1Key, Error> {
-        let imp = impl_for(backend)?;
-        Ok(HmacSha1Key::from_impl(key, imp, backend))
+        let kernel = impl_for(backend)?;
+        Ok(HmacSha1Key::from_impl(key, kernel, backend))
     }
 
     /// Inlined with its constructors into the frame that receives the value (an
     /// unoptimised build would otherwise make the value in a frame of its own, below the
     /// caller, and copy it up).
     #[inline(always)]
-    fn from_impl(key: &[u8], imp: Kernel, backend: Backend) -> HmacSha1Key {
-        let (inner_start, outer_start) = key_states_below(key, imp, backend);
+    fn from_impl(key: &[u8], kernel: Kernel, backend: Backend) -> HmacSha1Key {
+        let (inner_start, outer_start) = key_states_below(key, kernel, backend);
         // The compression of `K0 ^ ipad` and `K0 ^ opad` (and of a long key) leaves their
         // message schedules (key bytes) and chaining values in the kernels' stack frames:
         // zeroed here, once per key, so `update`, `mac` and `finalize` pay nothing. (As
         // deep as the one-block kernel's frames: [`key_states`] wipes a long key's own.)
-        imp.wipe(Site::Keyed, 1);
+        kernel.wipe(Site::Keyed, 1);
         HmacSha1Key {
             inner_start,
             outer_start,
-            imp,
+            kernel,
             backend,
         }
     }
@@ -619,10 +624,10 @@ impl HmacSha1Key {
     /// The 20-byte HMAC-SHA1 tag of `msg`.
     #[must_use]
     pub fn mac(&self, msg: &[u8]) -> [u8; 20] {
-        let tag = hmac_from(self.imp, &self.inner_start, &self.outer_start, 64, msg);
+        let tag = hmac_from(self.kernel, &self.inner_start, &self.outer_start, 64, msg);
         // Both digests start from key-derived states, which their kernels' frames hold
         // (as deep as the kernel that ran: `sha-ni-asm` runs only long messages).
-        self.imp.wipe(Site::Keyed, msg.len() / 64);
+        self.kernel.wipe(Site::Keyed, msg.len() / 64);
         tag
     }
 
@@ -641,7 +646,12 @@ impl HmacSha1Key {
     /// An incremental [`HmacSha1`] under this key, ready for `update`.
     #[must_use]
     pub fn start(&self) -> HmacSha1 {
-        HmacSha1::from_states(self.imp, self.backend, self.inner_start, self.outer_start)
+        HmacSha1::from_states(
+            self.kernel,
+            self.backend,
+            self.inner_start,
+            self.outer_start,
+        )
     }
 }
 

@@ -40,7 +40,13 @@ mod lanes;
 /// Hashes on `lanes`' multi-lane kernel (if it has one), finishing stragglers on `single`.
 /// Every kernel is named (no wildcard arm): a new one does not compile until it says here
 /// how it hashes many messages.
-fn run(lanes: Kernel, single: Kernel, tune: Sha1Many, inputs: &[&[u8]], out: &mut [[u8; 20]]) {
+fn hash_many(
+    lanes: Kernel,
+    single: Kernel,
+    tune: Sha1Many,
+    inputs: &[&[u8]],
+    out: &mut [[u8; 20]],
+) {
     let _ = tune; // (read on x86-64 only)
     match lanes {
         Kernel::Portable => {
@@ -50,10 +56,12 @@ fn run(lanes: Kernel, single: Kernel, tune: Sha1Many, inputs: &[&[u8]], out: &mu
         }
         #[cfg(simdcrypt_x86_64)]
         Kernel::Ssse3(_) | Kernel::Avx2(_) | Kernel::Avx512(_) | Kernel::ShaNi(_) => {
-            lanes::run(lanes, single, tune, inputs, out)
+            lanes::hash_on_lanes(lanes, single, tune, inputs, out)
         }
         #[cfg(simdcrypt_asm)]
-        Kernel::Avx2Asm(_) | Kernel::ShaNiAsm(_) => lanes::run(lanes, single, tune, inputs, out),
+        Kernel::Avx2Asm(_) | Kernel::ShaNiAsm(_) => {
+            lanes::hash_on_lanes(lanes, single, tune, inputs, out)
+        }
         // Two at a time: the SHA-1 instructions' chains, two interleaved
         // (`Kernel::compress_pair`).
         #[cfg(simdcrypt_aarch64)]
@@ -109,7 +117,7 @@ pub fn sha1_many(inputs: &[&[u8]], out: &mut [[u8; 20]]) -> Result<(), Error> {
     check(inputs, out)?;
     let (lanes, _) = SHA1_MANY.auto_kernel();
     let (single, _) = SHA1.auto_kernel();
-    run(
+    hash_many(
         lanes,
         single,
         crate::tuning::tuning().sha1_many,
@@ -136,8 +144,14 @@ pub fn sha1_many_with(
     out: &mut [[u8; 20]],
 ) -> Result<(), Error> {
     check(inputs, out)?;
-    let imp = impl_for(backend)?;
-    run(imp, imp, crate::tuning::tuning().sha1_many, inputs, out);
+    let kernel = impl_for(backend)?;
+    hash_many(
+        kernel,
+        kernel,
+        crate::tuning::tuning().sha1_many,
+        inputs,
+        out,
+    );
     Ok(())
 }
 

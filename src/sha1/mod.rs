@@ -44,7 +44,9 @@ pub(crate) use soft::IV;
 
 /// The kernel for an explicitly chosen backend, checked.
 pub(crate) fn impl_for(backend: Backend) -> Result<Kernel, Error> {
-    crate::dispatch::SHA1.select(backend).map(|(imp, _)| imp)
+    crate::dispatch::SHA1
+        .select(backend)
+        .map(|(kernel, _)| kernel)
 }
 
 /// Runs the compression function of `backend` over whole blocks: a hook for differential
@@ -79,14 +81,14 @@ pub(crate) fn pad_into(out: &mut [[u8; 64]], tail: &[u8], total_len: u64) -> usi
 /// critical path and ends the core's overlap of consecutive short messages).
 #[inline]
 pub(crate) fn digest_from(
-    imp: Kernel,
+    kernel: Kernel,
     mut state: [u32; 5],
     prefix_len: u64,
     data: &[u8],
 ) -> [u8; 20] {
     // SHA-NI and the ARMv8 SHA-1 instructions: the whole message in one call, the padded
     // tail built in registers.
-    if let Some(out) = imp.one_call::<false>(&mut state, &IV, prefix_len, data) {
+    if let Some(out) = kernel.one_call::<false>(&mut state, &IV, prefix_len, data) {
         crate::wipe::words(&mut state);
         return out;
     }
@@ -95,7 +97,7 @@ pub(crate) fn digest_from(
     let whole = match blocks.split_last() {
         Some((l, head)) => {
             if !head.is_empty() {
-                imp.compress(&mut state, head);
+                kernel.compress(&mut state, head);
             }
             last[0] = *l;
             1
@@ -108,7 +110,7 @@ pub(crate) fn digest_from(
             tail,
             prefix_len.wrapping_add(data.len() as u64),
         );
-    imp.compress(&mut state, &last[..n]);
+    kernel.compress(&mut state, &last[..n]);
     crate::wipe::bytes(last[..n].as_flattened_mut());
     let out = digest_bytes(&state);
     crate::wipe::words(&mut state);
@@ -125,16 +127,16 @@ pub(crate) fn digest_from(
 /// Not inlined, so that its copies and wipes are in its own frame, below the caller's.
 #[inline(never)]
 pub(crate) fn hmac_from(
-    imp: Kernel,
+    kernel: Kernel,
     inner: &[u32; 5],
     outer: &[u32; 5],
     prefix_len: u64,
     data: &[u8],
 ) -> [u8; 20] {
     let mut inner = *inner;
-    let tag = match imp.one_call::<true>(&mut inner, outer, prefix_len, data) {
+    let tag = match kernel.one_call::<true>(&mut inner, outer, prefix_len, data) {
         Some(tag) => tag,
-        None => hmac_two_digests(imp, [&inner, outer], prefix_len, data),
+        None => hmac_two_digests(kernel, [&inner, outer], prefix_len, data),
     };
     crate::wipe::words(&mut inner);
     tag
@@ -145,13 +147,13 @@ pub(crate) fn hmac_from(
 /// stack wipe after every SHA-NI HMAC call (527 bytes deep with it, on Zen 4).
 #[inline(never)]
 fn hmac_two_digests(
-    imp: Kernel,
+    kernel: Kernel,
     [inner, outer]: [&[u32; 5]; 2],
     prefix_len: u64,
     data: &[u8],
 ) -> [u8; 20] {
-    let mut digest = digest_apart(imp, *inner, prefix_len, data);
-    let tag = digest_apart(imp, *outer, 64, &digest);
+    let mut digest = digest_apart(kernel, *inner, prefix_len, data);
+    let tag = digest_apart(kernel, *outer, 64, &digest);
     crate::wipe::bytes(&mut digest);
     tag
 }
@@ -161,8 +163,8 @@ fn hmac_two_digests(
 /// the other call's) and the non-SHA-NI one-shot HMACs wrote 160-190 bytes deeper than
 /// their stack wipes reach.
 #[inline(never)]
-fn digest_apart(imp: Kernel, state: [u32; 5], prefix_len: u64, data: &[u8]) -> [u8; 20] {
-    digest_from(imp, state, prefix_len, data)
+fn digest_apart(kernel: Kernel, state: [u32; 5], prefix_len: u64, data: &[u8]) -> [u8; 20] {
+    digest_from(kernel, state, prefix_len, data)
 }
 
 /// The digest bytes of a state.
@@ -190,7 +192,7 @@ pub struct Sha1 {
     len: u64,
     buf: [u8; 64],
     buf_len: usize,
-    imp: Kernel,
+    kernel: Kernel,
     backend: Backend,
 }
 
@@ -205,8 +207,8 @@ impl Sha1 {
     /// ```
     #[must_use]
     pub fn new() -> Sha1 {
-        let (imp, backend) = crate::dispatch::SHA1.auto_kernel();
-        Sha1::from_parts(imp, backend, IV, 0)
+        let (kernel, backend) = crate::dispatch::SHA1.auto_kernel();
+        Sha1::from_parts(kernel, backend, IV, 0)
     }
 
     /// A new hash on the backend given; `Err` if this CPU (or build) cannot run it, or it
@@ -249,13 +251,13 @@ impl Sha1 {
         self.buf_len = 0;
     }
 
-    pub(crate) fn from_parts(imp: Kernel, backend: Backend, state: [u32; 5], len: u64) -> Sha1 {
+    pub(crate) fn from_parts(kernel: Kernel, backend: Backend, state: [u32; 5], len: u64) -> Sha1 {
         Sha1 {
             state,
             len,
             buf: [0; 64],
             buf_len: 0,
-            imp,
+            kernel,
             backend,
         }
     }
@@ -289,8 +291,8 @@ impl Sha1 {
         backend = backend;
     }
 
-    pub(crate) fn imp(&self) -> Kernel {
-        self.imp
+    pub(crate) fn kernel(&self) -> Kernel {
+        self.kernel
     }
 
     /// Hashes more data; any chunking gives the same digest.
@@ -313,7 +315,7 @@ impl Sha1 {
             if self.buf_len < 64 {
                 return;
             }
-            self.imp
+            self.kernel
                 .compress(&mut self.state, core::slice::from_ref(&self.buf));
             self.buf_len = 0;
         }
@@ -322,7 +324,7 @@ impl Sha1 {
         // kernel's wide loads could not be forwarded from the copy's stores).
         let (blocks, rest) = data.as_chunks::<64>();
         if !blocks.is_empty() {
-            self.imp.compress(&mut self.state, blocks);
+            self.kernel.compress(&mut self.state, blocks);
         }
         self.buf[..rest.len()].copy_from_slice(rest);
         self.buf_len = rest.len();
@@ -333,7 +335,7 @@ impl Sha1 {
     pub(crate) fn finish_hmac(&mut self, outer: &[u32; 5]) -> [u8; 20] {
         let buffered = self.buf_len;
         hmac_from(
-            self.imp,
+            self.kernel,
             &self.state,
             outer,
             self.len.wrapping_sub(buffered as u64),
@@ -345,7 +347,7 @@ impl Sha1 {
     pub(crate) fn finish(&mut self) -> [u8; 20] {
         let buffered = self.buf_len;
         digest_from(
-            self.imp,
+            self.kernel,
             self.state,
             self.len.wrapping_sub(buffered as u64),
             &self.buf[..buffered],
@@ -404,8 +406,8 @@ crate::debug_shows!(Sha1, backend);
 /// ```
 #[must_use]
 pub fn sha1(data: &[u8]) -> [u8; 20] {
-    let (imp, _) = crate::dispatch::SHA1.auto_kernel();
-    digest_from(imp, IV, 0, data)
+    let (kernel, _) = crate::dispatch::SHA1.auto_kernel();
+    digest_from(kernel, IV, 0, data)
 }
 
 /// The SHA-1 digest of `data` on the backend given, one-shot (as [`sha1`] on the automatic

@@ -309,7 +309,7 @@ fn one_stream(single: Kernel, tune: Sha1Many, inputs: &[&[u8]], out: &mut [[u8; 
 /// Hashes on `lanes`' multi-lane kernel (if it has one), finishing stragglers on `single`.
 /// Every kernel is named (no wildcard arm): a new one does not compile until it says here
 /// how it hashes many messages.
-pub(super) fn run(
+pub(super) fn hash_on_lanes(
     lanes: Kernel,
     single: Kernel,
     tune: Sha1Many,
@@ -388,9 +388,9 @@ fn avx512_lanes(
 
 /// One message after another on a single-stream kernel, each on the one-shot path of
 /// [`crate::sha1()`].
-fn sequential(imp: Kernel, inputs: &[&[u8]], out: &mut [[u8; 20]]) {
+fn sequential(kernel: Kernel, inputs: &[&[u8]], out: &mut [[u8; 20]]) {
     for (m, o) in inputs.iter().zip(out.iter_mut()) {
-        *o = digest_from(imp, IV, 0, m);
+        *o = digest_from(kernel, IV, 0, m);
     }
 }
 
