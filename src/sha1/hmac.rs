@@ -98,8 +98,7 @@ impl HmacSha1 {
     #[must_use]
     #[inline(always)]
     pub fn new(key: &[u8]) -> HmacSha1 {
-        let (kernel, backend) = crate::dispatch::SHA1.auto_kernel();
-        HmacSha1::keyed(key, kernel, backend)
+        HmacSha1::keyed(key, crate::dispatch::SHA1.auto_kernel())
     }
 
     /// Keys HMAC-SHA1 on the backend given; `Err` if this CPU cannot run it.
@@ -117,8 +116,7 @@ impl HmacSha1 {
     /// ```
     #[inline(always)]
     pub fn with_backend(key: &[u8], backend: Backend) -> Result<HmacSha1, Error> {
-        let kernel = impl_for(backend)?;
-        Ok(HmacSha1::keyed(key, kernel, backend))
+        Ok(HmacSha1::keyed(key, crate::dispatch::SHA1.select(backend)?))
     }
 
     /// Keyed straight from the two key states, as [`HmacSha1Key`] keys (the same wipe),
@@ -129,7 +127,7 @@ impl HmacSha1 {
     /// after the value is made: an unoptimised build makes it in `from_states`' frame (and
     /// `Sha1::from_parts`'), below the caller, and copies it up.
     #[inline(always)]
-    fn keyed(key: &[u8], kernel: Kernel, backend: Backend) -> HmacSha1 {
+    fn keyed(key: &[u8], (kernel, backend): (Kernel, Backend)) -> HmacSha1 {
         let (inner_start, outer_start) = key_states_below(key, kernel, backend);
         let value = HmacSha1::from_states(kernel, backend, inner_start, outer_start);
         // (As deep as the one-block kernel's frames: [`key_states`] wipes a long key's own.)
@@ -335,7 +333,10 @@ pub(crate) fn pbkdf2(password: &[u8], salt: &[u8], iterations: u32, out: &mut [u
             let [s0, s1] = &mut s;
             let [p0, p1] = &pad;
             if blocks == 2 {
-                one.compress_pair(s0, core::slice::from_ref(p0), s1, core::slice::from_ref(p1));
+                one.compress_pair(
+                    (s0, core::slice::from_ref(p0)),
+                    (s1, core::slice::from_ref(p1)),
+                );
             } else {
                 one.compress(s0, core::slice::from_ref(p0));
             }
@@ -411,7 +412,7 @@ pub(crate) fn key_states(key: &[u8], kernel: Kernel, backend: Backend) -> ([u32;
     }
     let mut inner_start = IV;
     let mut outer_start = IV;
-    kernel.compress_pair(&mut inner_start, &ipad, &mut outer_start, &opad);
+    kernel.compress_pair((&mut inner_start, &ipad), (&mut outer_start, &opad));
     crate::wipe::bytes(ipad.as_flattened_mut());
     crate::wipe::bytes(opad.as_flattened_mut());
     // (`d` holds a key digest only for a key longer than a block.)
@@ -449,18 +450,7 @@ fn key_piece(k0: &[u8], start: usize) -> u128 {
         return u128::from_le_bytes(*end) >> (8 * (16 - n));
     }
     // The whole key is this piece, 1 to 15 bytes.
-    if let (Some(lo), Some(hi)) = (piece.first_chunk::<8>(), piece.last_chunk::<8>()) {
-        return u128::from(u64::from_le_bytes(*lo))
-            | u128::from(u64::from_le_bytes(*hi)) << (8 * (n - 8));
-    }
-    if let (Some(lo), Some(hi)) = (piece.first_chunk::<4>(), piece.last_chunk::<4>()) {
-        return u128::from(u32::from_le_bytes(*lo))
-            | u128::from(u32::from_le_bytes(*hi)) << (8 * (n - 4));
-    }
-    piece
-        .iter()
-        .enumerate()
-        .fold(0u128, |v, (j, &b)| v | u128::from(b) << (8 * j))
+    super::short_le(piece)
 }
 
 /// The HMAC tag from the inner hash (the key block already in it) and the outer start;
@@ -563,8 +553,7 @@ impl HmacSha1Key {
     #[must_use]
     #[inline(always)]
     pub fn new(key: &[u8]) -> HmacSha1Key {
-        let (kernel, backend) = crate::dispatch::SHA1.auto_kernel();
-        HmacSha1Key::from_impl(key, kernel, backend)
+        HmacSha1Key::keyed(key, crate::dispatch::SHA1.auto_kernel())
     }
 
     /// Sets up `key` on the backend given; `Err` if this CPU cannot run it or it is not a
@@ -581,15 +570,17 @@ impl HmacSha1Key {
     /// ```
     #[inline(always)]
     pub fn with_backend(key: &[u8], backend: Backend) -> Result<HmacSha1Key, Error> {
-        let kernel = impl_for(backend)?;
-        Ok(HmacSha1Key::from_impl(key, kernel, backend))
+        Ok(HmacSha1Key::keyed(
+            key,
+            crate::dispatch::SHA1.select(backend)?,
+        ))
     }
 
     /// Inlined with its constructors into the frame that receives the value (an
     /// unoptimised build would otherwise make the value in a frame of its own, below the
     /// caller, and copy it up).
     #[inline(always)]
-    fn from_impl(key: &[u8], kernel: Kernel, backend: Backend) -> HmacSha1Key {
+    fn keyed(key: &[u8], (kernel, backend): (Kernel, Backend)) -> HmacSha1Key {
         let (inner_start, outer_start) = key_states_below(key, kernel, backend);
         // The compression of `K0 ^ ipad` and `K0 ^ opad` (and of a long key) leaves their
         // message schedules (key bytes) and chaining values in the kernels' stack frames:

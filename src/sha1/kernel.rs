@@ -63,6 +63,10 @@ pub(crate) enum Kernel {
     Armv8(Armv8Sha1Token),
 }
 
+/// One of two independent streams for the two-stream kernels: its chaining value and its
+/// blocks (the two streams equally many).
+pub(crate) type Stream<'a> = (&'a mut [u32; 5], &'a [[u8; 64]]);
+
 /// Where a wipe follows a kernel call: which frames lie below it.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Site {
@@ -125,24 +129,18 @@ impl Kernel {
     /// dependency chains, about the time of one) on SHA-NI and the ARMv8 SHA-1
     /// instructions, one after the other elsewhere.
     #[inline]
-    pub(crate) fn compress_pair(
-        self,
-        a: &mut [u32; 5],
-        blocks_a: &[[u8; 64]],
-        b: &mut [u32; 5],
-        blocks_b: &[[u8; 64]],
-    ) {
-        debug_assert_eq!(blocks_a.len(), blocks_b.len());
-        match self.on_run(blocks_a.len()) {
+    pub(crate) fn compress_pair(self, a: Stream, b: Stream) {
+        debug_assert_eq!(a.1.len(), b.1.len());
+        match self.on_run(a.1.len()) {
             #[cfg(simdcrypt_x86_64)]
-            Kernel::ShaNi(f) => sha_ni::compress2(f, a, blocks_a, b, blocks_b),
+            Kernel::ShaNi(f) => sha_ni::compress2(f, a, b),
             #[cfg(simdcrypt_asm)]
-            Kernel::ShaNiAsm(f) => sha1_shani_asm::compress2(f.token(), a, blocks_a, b, blocks_b),
+            Kernel::ShaNiAsm(f) => sha1_shani_asm::compress2(f.token(), a, b),
             #[cfg(simdcrypt_aarch64)]
-            Kernel::Armv8(t) => armv8::compress2(t, a, blocks_a, b, blocks_b),
+            Kernel::Armv8(t) => armv8::compress2(t, a, b),
             k => {
-                k.compress(a, blocks_a);
-                k.compress(b, blocks_b);
+                k.compress(a.0, a.1);
+                k.compress(b.0, b.1);
             }
         }
     }

@@ -40,13 +40,7 @@ mod lanes;
 /// Hashes on `lanes`' multi-lane kernel (if it has one), finishing stragglers on `single`.
 /// Every kernel is named (no wildcard arm): a new one does not compile until it says here
 /// how it hashes many messages.
-fn hash_many(
-    lanes: Kernel,
-    single: Kernel,
-    tune: Sha1Many,
-    inputs: &[&[u8]],
-    out: &mut [[u8; 20]],
-) {
+fn hash(lanes: Kernel, single: Kernel, tune: Sha1Many, inputs: &[&[u8]], out: &mut [[u8; 20]]) {
     let _ = tune; // (read on x86-64 only)
     match lanes {
         Kernel::Portable => {
@@ -82,7 +76,7 @@ fn pairs(pair: Kernel, single: Kernel, inputs: &[&[u8]], out: &mut [[u8; 20]]) {
         let n = a.len().min(b.len());
         let (mut sa, mut sb) = (IV, IV);
         if n > 0 {
-            pair.compress_pair(&mut sa, &a[..n], &mut sb, &b[..n]);
+            pair.compress_pair((&mut sa, &a[..n]), (&mut sb, &b[..n]));
         }
         let done = 64 * n;
         o[0] = digest_from(single, sa, done as u64, &m[0][done..]);
@@ -117,7 +111,7 @@ pub fn sha1_many(inputs: &[&[u8]], out: &mut [[u8; 20]]) -> Result<(), Error> {
     check(inputs, out)?;
     let (lanes, _) = SHA1_MANY.auto_kernel();
     let (single, _) = SHA1.auto_kernel();
-    hash_many(
+    hash(
         lanes,
         single,
         crate::tuning::tuning().sha1_many,
@@ -145,7 +139,7 @@ pub fn sha1_many_with(
 ) -> Result<(), Error> {
     check(inputs, out)?;
     let kernel = impl_for(backend)?;
-    hash_many(
+    hash(
         kernel,
         kernel,
         crate::tuning::tuning().sha1_many,

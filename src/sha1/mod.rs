@@ -33,7 +33,7 @@ mod many;
 pub(crate) mod soft;
 
 pub use hmac::{HmacSha1, HmacSha1Key, hmac_sha1, hmac_with};
-pub(crate) use kernel::{Kernel, Site};
+pub(crate) use kernel::{Kernel, Site, Stream};
 pub use many::sha1_many;
 #[doc(hidden)]
 pub use many::{sha1_many_backend, sha1_many_with};
@@ -165,6 +165,31 @@ fn hmac_two_digests(
 #[inline(never)]
 fn digest_apart(kernel: Kernel, state: [u32; 5], prefix_len: u64, data: &[u8]) -> [u8; 20] {
     digest_from(kernel, state, prefix_len, data)
+}
+
+/// Up to 15 bytes as the low bytes of a `u128` (little-endian), the rest zero, from two
+/// overlapping loads (of 8, 4 or 1 bytes, by the length, which is public): no byte outside
+/// `b`, no array indexed at run time (which the compiler would keep on the stack). Forced
+/// inline: as a call in the ARMv8 one-call kernel it kept the chaining value on the stack
+/// around it.
+#[inline(always)]
+pub(crate) fn short_le(b: &[u8]) -> u128 {
+    let n = b.len();
+    debug_assert!(n < 16);
+    if let (Some(lo), Some(hi)) = (b.first_chunk::<8>(), b.last_chunk::<8>()) {
+        return u128::from(u64::from_le_bytes(*lo))
+            | u128::from(u64::from_le_bytes(*hi)) << (8 * (n - 8));
+    }
+    if let (Some(lo), Some(hi)) = (b.first_chunk::<4>(), b.last_chunk::<4>()) {
+        return u128::from(u32::from_le_bytes(*lo))
+            | u128::from(u32::from_le_bytes(*hi)) << (8 * (n - 4));
+    }
+    match b {
+        [] => 0,
+        [x] => u128::from(*x),
+        [x, y] => u128::from(*x) | u128::from(*y) << 8,
+        [x, y, z, ..] => u128::from(*x) | u128::from(*y) << 8 | u128::from(*z) << 16,
+    }
 }
 
 /// The digest bytes of a state.

@@ -56,6 +56,22 @@ pub fn digest(state: &[u32; 5]) -> [u8; 20] {
     out
 }
 
+/// Checks a two-stream compression (`compress2((a, blocks_a), (b, blocks_b))`, equally many
+/// blocks in each stream) against the reference: random states, 0 to 40 blocks.
+pub fn check_compress2(
+    compress2: impl Fn((&mut [u32; 5], &[[u8; 64]]), (&mut [u32; 5], &[[u8; 64]])),
+) {
+    let mut rng = Rng(2);
+    for n in 0..=40 {
+        let (sa, sb) = (state(&mut rng), state(&mut rng));
+        let (ba, bb) = (blocks(&mut rng, n), blocks(&mut rng, n));
+        let (mut a, mut b) = (sa, sb);
+        compress2((&mut a, &ba), (&mut b, &bb));
+        assert_eq!(a, reference(&sa, &ba), "stream a, {n} blocks");
+        assert_eq!(b, reference(&sb, &bb), "stream b, {n} blocks");
+    }
+}
+
 /// The tests every one-stream compression kernel passes: RustCrypto's results on 0 to
 /// 40 random blocks, blocks at every byte offset (the kernels load unaligned) in odd and
 /// even counts, and the FIPS 180 digests of "abc" and a million 'a' from [`IV`].

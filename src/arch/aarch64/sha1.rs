@@ -29,6 +29,7 @@
 use core::arch::aarch64::*;
 
 use crate::cpu::Armv8Sha1Token;
+use crate::sha1::Stream as Blocks;
 
 /// The round constants, one per 20 rounds.
 pub(crate) const K: [u32; 4] = [0x5a82_7999, 0x6ed9_eba1, 0x8f1b_bcdc, 0xca62_c1d6];
@@ -249,28 +250,16 @@ fn compress_ce(_t: Armv8Sha1Token, state: &mut [u32; 5], blocks: &[[u8; 64]]) {
 /// Compresses two independent streams of equally many blocks at once (two interleaved
 /// dependency chains). Unequal lengths compress only the common prefix: callers pass
 /// equal lengths.
-pub(crate) fn compress2(
-    t: Armv8Sha1Token,
-    a: &mut [u32; 5],
-    blocks_a: &[[u8; 64]],
-    b: &mut [u32; 5],
-    blocks_b: &[[u8; 64]],
-) {
-    debug_assert_eq!(blocks_a.len(), blocks_b.len());
+pub(crate) fn compress2(t: Armv8Sha1Token, a: Blocks, b: Blocks) {
+    debug_assert_eq!(a.1.len(), b.1.len());
     // SAFETY: the token proves the CPU has the SHA-1 instructions.
-    unsafe { compress2_ce(t, a, blocks_a, b, blocks_b) }
+    unsafe { compress2_ce(t, a, b) }
 }
 
 /// The kernel entry of [`compress2`].
 #[inline(never)]
 #[target_feature(enable = "sha2")]
-fn compress2_ce(
-    _t: Armv8Sha1Token,
-    a: &mut [u32; 5],
-    blocks_a: &[[u8; 64]],
-    b: &mut [u32; 5],
-    blocks_b: &[[u8; 64]],
-) {
+fn compress2_ce(_t: Armv8Sha1Token, (a, blocks_a): Blocks, (b, blocks_b): Blocks) {
     let k = k_vectors();
     let (mut abcd_a, mut e_a) = load_state(a);
     let (mut abcd_b, mut e_b) = load_state(b);
@@ -293,30 +282,6 @@ fn compress2_ce(
 
 /// Lane `i` holds `i`.
 const IOTA: [u8; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
-
-/// Up to 15 bytes as the low bytes of a `u128`, the rest zero, from two overlapping loads
-/// (of 8, 4 or 1 bytes, by the length, which is public): no byte outside `b`, no array
-/// indexed at run time (which the compiler would keep on the stack). Scalar code, forced
-/// inline: as a call it kept the chaining value on the stack around it.
-#[inline(always)]
-fn load_short(b: &[u8]) -> u128 {
-    let n = b.len();
-    debug_assert!(n < 16);
-    if let (Some(lo), Some(hi)) = (b.first_chunk::<8>(), b.last_chunk::<8>()) {
-        return u128::from(u64::from_le_bytes(*lo))
-            | u128::from(u64::from_le_bytes(*hi)) << (8 * (n - 8));
-    }
-    if let (Some(lo), Some(hi)) = (b.first_chunk::<4>(), b.last_chunk::<4>()) {
-        return u128::from(u32::from_le_bytes(*lo))
-            | u128::from(u32::from_le_bytes(*hi)) << (8 * (n - 4));
-    }
-    match b {
-        [] => 0,
-        [x] => u128::from(*x),
-        [x, y] => u128::from(*x) | u128::from(*y) << 8,
-        [x, y, z, ..] => u128::from(*x) | u128::from(*y) << 8 | u128::from(*z) << 16,
-    }
-}
 
 /// The last `r` (1..=15) bytes of `b` (at least 16 long) as the low bytes of a register,
 /// the rest zero: one load of `b`'s last 16 bytes and a table lookup (`TBL` gives zero
@@ -388,7 +353,7 @@ fn finish<const HMAC: bool>(
             *v = if data.len() >= 16 {
                 load_end(data, n - start)
             } else {
-                let v = load_short(tail);
+                let v = crate::sha1::short_le(tail);
                 let (lo, hi) = (v as u64, (v >> 64) as u64);
                 vreinterpretq_u8_u64(vcombine_u64(vcreate_u64(lo), vcreate_u64(hi)))
             };

@@ -1,4 +1,5 @@
 use crate::cpu::ShaNiToken;
+use crate::sha1::Stream;
 
 // The symbols carry the crate version's prefix (build.rs, asm/simdcrypt_asm.h).
 unsafe extern "sysv64" {
@@ -17,17 +18,30 @@ unsafe extern "sysv64" {
 /// Compresses `blocks` into `state` (H0..H4) with the SHA-NI assembly kernel.
 #[inline]
 pub(crate) fn compress(_t: ShaNiToken, state: &mut [u32; 5], blocks: &[[u8; 64]]) {
-    // (The kernel takes at least one block: none is no call.)
+    // SAFETY: the token proves SHA-NI, SSSE3 and SSE4.1, all the kernel uses; it reads no
+    // block past the last one.
+    unsafe { one_stream(simdcrypt_sha1_shani_compress, state, blocks) }
+}
+
+/// Runs the assembly one-stream kernel `kernel(state, blocks, number of blocks)` over
+/// `blocks` (none: no call, as the kernels take at least one block).
+///
+/// # Safety
+/// The CPU has every feature `kernel` uses, and `kernel` reads no byte outside the blocks
+/// it is given, writes only the five words at `state` and its own aligned stack frame,
+/// and follows the SysV ABI (callee-saved registers restored).
+#[inline(always)]
+pub(crate) unsafe fn one_stream(
+    kernel: unsafe extern "sysv64" fn(*mut u32, *const u8, usize),
+    state: &mut [u32; 5],
+    blocks: &[[u8; 64]],
+) {
     if blocks.is_empty() {
         return;
     }
-    // SAFETY: the token proves SHA-NI, SSSE3 and SSE4.1, all the kernel uses. `state` is
-    // 5 writable u32 and `blocks` is `blocks.len() * 64` readable bytes; the kernel reads
-    // no block past the last one, writes only `state` and its own aligned stack frame,
-    // and follows the SysV ABI (rbp saved and restored).
-    unsafe {
-        simdcrypt_sha1_shani_compress(state.as_mut_ptr(), blocks.as_ptr().cast(), blocks.len())
-    }
+    // SAFETY: `state` is 5 writable words and `blocks` is `blocks.len() * 64` readable
+    // bytes, the kernel's whole reach (the caller's contract for the rest).
+    unsafe { kernel(state.as_mut_ptr(), blocks.as_ptr().cast(), blocks.len()) }
 }
 
 /// Compresses two independent messages at once: `blocks_a` into `a` and `blocks_b` into
@@ -35,13 +49,7 @@ pub(crate) fn compress(_t: ShaNiToken, state: &mut [u32; 5], blocks: &[[u8; 64]]
 /// differ, the common prefix runs interleaved and the rest of the longer one alone, so the
 /// result is always the same as two [`compress`] calls.
 #[inline]
-pub(crate) fn compress2(
-    t: ShaNiToken,
-    a: &mut [u32; 5],
-    blocks_a: &[[u8; 64]],
-    b: &mut [u32; 5],
-    blocks_b: &[[u8; 64]],
-) {
+pub(crate) fn compress2(t: ShaNiToken, (a, blocks_a): Stream, (b, blocks_b): Stream) {
     let n = blocks_a.len().min(blocks_b.len());
     if n > 0 {
         // SAFETY: the token proves SHA-NI, SSSE3 and SSE4.1, all the kernel uses. `a` and

@@ -218,7 +218,7 @@ fn compress_busy(
 ) {
     let [sa, sb] = states;
     match busy {
-        [true, true] => pair.compress_pair(sa, blocks[0], sb, blocks[1]),
+        [true, true] => pair.compress_pair((sa, blocks[0]), (sb, blocks[1])),
         [true, false] => pair.compress(sa, blocks[0]),
         _ => pair.compress(sb, blocks[1]),
     }

@@ -69,7 +69,7 @@ fn every_schedule_matches_the_reference() {
             call!(compress(&mut a, &ba));
             assert_eq!(a, reference(&sa, &ba), "{n} blocks, form {form}");
             let (mut a, mut b) = (sa, sb);
-            call!(compress2(&mut a, &ba, &mut b, &bb));
+            call!(compress2((&mut a, &ba), (&mut b, &bb)));
             assert_eq!(a, reference(&sa, &ba), "pair a, {n} blocks, form {form}");
             assert_eq!(b, reference(&sb, &bb), "pair b, {n} blocks, form {form}");
         }
