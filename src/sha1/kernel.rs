@@ -63,9 +63,9 @@ pub(crate) enum Kernel {
     Armv8(Armv8Sha1Token),
 }
 
-/// One of two independent streams for the two-stream kernels: its chaining value and its
-/// blocks (the two streams equally many).
-pub(crate) type Stream<'a> = (&'a mut [u32; 5], &'a [[u8; 64]]);
+/// A run of blocks and the chaining value it is compressed into: one of the two
+/// independent streams of the two-stream kernels (the two equally many blocks).
+pub(crate) type Run<'a> = (&'a mut [u32; 5], &'a [[u8; 64]]);
 
 /// Where a wipe follows a kernel call: which frames lie below it.
 #[derive(Clone, Copy, Debug)]
@@ -129,7 +129,7 @@ impl Kernel {
     /// dependency chains, about the time of one) on SHA-NI and the ARMv8 SHA-1
     /// instructions, one after the other elsewhere.
     #[inline]
-    pub(crate) fn compress_pair(self, a: Stream, b: Stream) {
+    pub(crate) fn compress_pair(self, a: Run, b: Run) {
         debug_assert_eq!(a.1.len(), b.1.len());
         match self.on_run(a.1.len()) {
             #[cfg(simdcrypt_x86_64)]

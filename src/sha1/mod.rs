@@ -33,7 +33,7 @@ mod many;
 pub(crate) mod soft;
 
 pub use hmac::{HmacSha1, HmacSha1Key, hmac_sha1, hmac_with};
-pub(crate) use kernel::{Kernel, Site, Stream};
+pub(crate) use kernel::{Kernel, Run, Site};
 pub use many::sha1_many;
 #[doc(hidden)]
 pub use many::{sha1_many_backend, sha1_many_with};

@@ -29,7 +29,7 @@
 use core::arch::aarch64::*;
 
 use crate::cpu::Armv8Sha1Token;
-use crate::sha1::Stream as Blocks;
+use crate::sha1::Run;
 
 /// The round constants, one per 20 rounds.
 pub(crate) const K: [u32; 4] = [0x5a82_7999, 0x6ed9_eba1, 0x8f1b_bcdc, 0xca62_c1d6];
@@ -250,7 +250,7 @@ fn compress_ce(_t: Armv8Sha1Token, state: &mut [u32; 5], blocks: &[[u8; 64]]) {
 /// Compresses two independent streams of equally many blocks at once (two interleaved
 /// dependency chains). Unequal lengths compress only the common prefix: callers pass
 /// equal lengths.
-pub(crate) fn compress2(t: Armv8Sha1Token, a: Blocks, b: Blocks) {
+pub(crate) fn compress2(t: Armv8Sha1Token, a: Run, b: Run) {
     debug_assert_eq!(a.1.len(), b.1.len());
     // SAFETY: the token proves the CPU has the SHA-1 instructions.
     unsafe { compress2_ce(t, a, b) }
@@ -259,7 +259,7 @@ pub(crate) fn compress2(t: Armv8Sha1Token, a: Blocks, b: Blocks) {
 /// The kernel entry of [`compress2`].
 #[inline(never)]
 #[target_feature(enable = "sha2")]
-fn compress2_ce(_t: Armv8Sha1Token, (a, blocks_a): Blocks, (b, blocks_b): Blocks) {
+fn compress2_ce(_t: Armv8Sha1Token, (a, blocks_a): Run, (b, blocks_b): Run) {
     let k = k_vectors();
     let (mut abcd_a, mut e_a) = load_state(a);
     let (mut abcd_b, mut e_b) = load_state(b);

@@ -1,5 +1,5 @@
 use crate::cpu::ShaNiToken;
-use crate::sha1::Stream;
+use crate::sha1::Run;
 
 // The symbols carry the crate version's prefix (build.rs, asm/simdcrypt_asm.h).
 unsafe extern "sysv64" {
@@ -49,7 +49,7 @@ pub(crate) unsafe fn one_stream(
 /// differ, the common prefix runs interleaved and the rest of the longer one alone, so the
 /// result is always the same as two [`compress`] calls.
 #[inline]
-pub(crate) fn compress2(t: ShaNiToken, (a, blocks_a): Stream, (b, blocks_b): Stream) {
+pub(crate) fn compress2(t: ShaNiToken, (a, blocks_a): Run, (b, blocks_b): Run) {
     let n = blocks_a.len().min(blocks_b.len());
     if n > 0 {
         // SAFETY: the token proves SHA-NI, SSSE3 and SSE4.1, all the kernel uses. `a` and

@@ -52,7 +52,7 @@
 use core::arch::x86_64::*;
 
 use crate::cpu::{Avx512Token, ShaNiToken};
-use crate::sha1::Stream;
+use crate::sha1::Run;
 
 /// Loads 16 bytes (unaligned).
 #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
@@ -305,7 +305,7 @@ fn block2<const FORM: u8>(
 
 #[inline]
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-fn compress2_impl<const FORM: u8>((a, blocks_a): Stream, (b, blocks_b): Stream) {
+fn compress2_impl<const FORM: u8>((a, blocks_a): Run, (b, blocks_b): Run) {
     let (mut abcd_a, mut e_a) = load_state(a);
     let (mut abcd_b, mut e_b) = load_state(b);
     for (ba, bb) in blocks_a.iter().zip(blocks_b) {
@@ -385,7 +385,7 @@ macro_rules! form_entries {
 
             #[inline(never)]
             #[target_feature(enable = $features)]
-            pub(super) fn compress2(a: Stream, b: Stream) {
+            pub(super) fn compress2(a: Run, b: Run) {
                 compress2_impl::<{ $form }>(a, b);
             }
 
@@ -595,7 +595,7 @@ pub(crate) fn one_call<const HMAC: bool>(
 /// Compresses two independent streams of equally many blocks at once (two interleaved
 /// dependency chains). Unequal lengths compress only the common prefix: callers must pass
 /// equal lengths.
-pub(crate) fn compress2(form: Form, a: Stream, b: Stream) {
+pub(crate) fn compress2(form: Form, a: Run, b: Run) {
     debug_assert_eq!(a.1.len(), b.1.len());
     in_form!(form, compress2(a, b))
 }
