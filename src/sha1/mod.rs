@@ -192,6 +192,39 @@ pub(crate) fn short_le(b: &[u8]) -> u128 {
     }
 }
 
+/// The message bytes of the padded tail of `data` (its last `data.len() % 64` bytes) as
+/// four 16-byte registers, zero past the end, for the one-call kernels that build the tail
+/// in registers: whole pieces by `load`, the partial one by `end(r)` (the last `r` bytes of
+/// `data`, from one load of its last 16, where `data` has at least 16) or `short` (all of a
+/// message under 16 bytes, [`short_le`]). No byte outside `data` is read, and nothing is
+/// staged through memory, whose narrow stores a wide load could not forward. Forced
+/// inline into each kernel entry, with its closures.
+#[inline(always)]
+pub(crate) fn tail_pieces<V: Copy>(
+    data: &[u8],
+    zero: V,
+    load: impl Fn(&[u8; 16]) -> V,
+    end: impl Fn(usize) -> V,
+    short: impl Fn(u128) -> V,
+) -> [V; 4] {
+    let (_, tail) = data.as_chunks::<64>();
+    let n = tail.len();
+    let mut m = [zero; 4];
+    for (j, v) in m.iter_mut().enumerate() {
+        let start = 16 * j;
+        if let Some(c) = tail.get(start..start + 16) {
+            *v = load(c.try_into().expect("16 bytes"));
+        } else if start < n {
+            *v = if data.len() >= 16 {
+                end(n - start)
+            } else {
+                short(short_le(tail))
+            };
+        }
+    }
+    m
+}
+
 /// The digest bytes of a state.
 pub(crate) fn digest_bytes(state: &[u32; 5]) -> [u8; 20] {
     let mut out = [0u8; 20];

@@ -340,25 +340,21 @@ fn finish<const HMAC: bool>(
         block!(k, abcd, e, words(b));
     }
     // The tail, the 0x80 marker and the length, built in registers: four 16-byte pieces
-    // of the tail (whole pieces loaded, the partial one by `load_end` / `load_short`).
+    // of the tail (whole pieces loaded, the partial one by `load_end` or from a `u128`).
     let n = tail.len();
-    let mut m = [vdupq_n_u8(0); 4];
-    for (j, v) in m.iter_mut().enumerate() {
-        let start = 16 * j;
-        if start + 16 <= n {
-            let c: &[u8; 16] = tail[start..start + 16].try_into().expect("16 bytes");
-            // SAFETY: `c` is 16 readable bytes.
-            *v = unsafe { vld1q_u8(c.as_ptr()) };
-        } else if start < n {
-            *v = if data.len() >= 16 {
-                load_end(data, n - start)
-            } else {
-                let v = crate::sha1::short_le(tail);
-                let (lo, hi) = (v as u64, (v >> 64) as u64);
-                vreinterpretq_u8_u64(vcombine_u64(vcreate_u64(lo), vcreate_u64(hi)))
-            };
-        }
-    }
+    let mut m = crate::sha1::tail_pieces(
+        data,
+        vdupq_n_u8(0),
+        // SAFETY: `c` is 16 readable bytes.
+        |c| unsafe { vld1q_u8(c.as_ptr()) },
+        |r| load_end(data, r),
+        |v| {
+            vreinterpretq_u8_u64(vcombine_u64(
+                vcreate_u64(v as u64),
+                vcreate_u64((v >> 64) as u64),
+            ))
+        },
+    );
     // SAFETY: `IOTA` is 16 readable bytes.
     let iota = unsafe { vld1q_u8(IOTA.as_ptr()) };
     let at = vdupq_n_u8(n as u8);

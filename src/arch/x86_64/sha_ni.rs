@@ -449,28 +449,6 @@ pub(crate) fn compress(form: Form, state: &mut [u32; 5], blocks: &[[u8; 64]]) {
     in_form!(form, compress(state, blocks))
 }
 
-/// Up to 15 bytes as the low bytes of a register, the rest zero, read piece by piece
-/// (8, 4, 2, 1 bytes by the bits of the length, which is public): no byte outside `b`,
-/// and no staging through memory, whose narrow stores a wide load could not forward.
-#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-fn load_short(b: &[u8]) -> __m128i {
-    debug_assert!(b.len() < 16);
-    let mut w = [0u64; 2];
-    let mut at = 0;
-    for size in [8usize, 4, 2, 1] {
-        if b.len() & size != 0 {
-            let mut v = 0u64;
-            for (i, &x) in b[at..at + size].iter().enumerate() {
-                v |= u64::from(x) << (8 * i);
-            }
-            w[at / 8] |= v << (8 * (at % 8));
-            at += size;
-        }
-    }
-    // SAFETY: SSE2 is part of x86-64.
-    unsafe { _mm_set_epi64x(w[1] as i64, w[0] as i64) }
-}
-
 /// The last `r` (1..=15) bytes of `b` (at least 16 long) as the low bytes of a register,
 /// the rest zero: one load of `b`'s last 16 bytes and a byte shuffle.
 #[inline]
@@ -525,23 +503,16 @@ fn finish_impl<const FORM: u8, const HMAC: bool>(
         block_regs!(FORM, abcd, e, pieces(b));
     }
     // The tail, the 0x80 marker and the length, built in registers: four 16-byte pieces
-    // of the tail (whole pieces loaded, the partial one by `load_end` / `load_short`).
+    // of the tail (whole pieces loaded, the partial one by `load_end` or from a `u128`).
     let t = tail.len();
-    let mut m = [_mm_setzero_si128(); 4];
-    for (k, v) in m.iter_mut().enumerate() {
-        let start = 16 * k;
-        if start + 16 <= t {
-            let c: &[u8; 16] = tail[start..start + 16].try_into().expect("16 bytes");
-            // SAFETY: `c` is 16 readable bytes.
-            *v = unsafe { _mm_loadu_si128(c.as_ptr().cast()) };
-        } else if start < t {
-            *v = if data.len() >= 16 {
-                load_end(data, t - start)
-            } else {
-                load_short(tail)
-            };
-        }
-    }
+    let mut m = crate::sha1::tail_pieces(
+        data,
+        _mm_setzero_si128(),
+        // SAFETY: `c` is 16 readable bytes; `loadu` has no alignment requirement.
+        |c| unsafe { _mm_loadu_si128(c.as_ptr().cast()) },
+        |r| load_end(data, r),
+        |v| _mm_set_epi64x((v >> 64) as i64, v as i64),
+    );
     let iota = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     let at = _mm_set1_epi8(t as i8);
     for (k, v) in m.iter_mut().enumerate() {
