@@ -18,8 +18,6 @@ pub mod compare;
 pub mod cpuinfo;
 pub mod keysetup;
 pub mod measure;
-#[cfg(target_arch = "x86_64")]
-pub mod mix;
 pub mod record;
 pub mod report;
 pub mod svg;
@@ -753,11 +751,9 @@ pub fn main_with_args(argv: &[String]) -> i32 {
         };
     match cli.command {
         Some(cli::Command::Compare(args)) => return compare_main(&args),
-        Some(cli::Command::Mix(args)) => return mix_main(&args),
         Some(cli::Command::Report(a)) => {
             return report::report_main(&a.results, &a.out, &a.readme, a.check);
         }
-        Some(cli::Command::Convert(a)) => return report::convert_main(&a.files, &a.into),
         None => {}
     }
     let opts = match Options::resolve(cli.run) {
@@ -769,22 +765,6 @@ pub fn main_with_args(argv: &[String]) -> i32 {
         }
     };
     measure_and_print(&opts, argv)
-}
-
-/// `speed mix` (x86-64 only: the probes are x86-64 assembly).
-pub fn mix_main(args: &cli::MixArgs) -> i32 {
-    #[cfg(target_arch = "x86_64")]
-    return mix::mix_main(
-        args.rounds,
-        std::time::Duration::from_secs_f64(args.seconds),
-        args.size,
-    );
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        let _ = args;
-        eprintln!("speed mix: the probes are x86-64 assembly; nothing to run here");
-        2
-    }
 }
 
 /// `speed compare`.

@@ -1,4 +1,4 @@
-//! `speed mix`: the instruction mixes of the XTS kernels, timed as hand-scheduled loops next
+//! The instruction mixes of the XTS kernels, timed as hand-scheduled loops next
 //! to the AES alone, so that a kernel's distance from the parallel-AES ceiling splits into
 //! what its instruction form allows on this core and what the kernel itself loses.
 //!
@@ -22,7 +22,7 @@
 
 use std::time::Duration;
 
-use crate::measure::{Runner, stats, time_slice};
+use simdcrypt_speed::measure::{Runner, stats, time_slice};
 
 /// One probe: its form, width and round count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -229,7 +229,7 @@ const KERNELS: [(simdcrypt::Backend, Form); 3] = [
     (simdcrypt::Backend::VaesAvx512, Form::ZmmAes),
 ];
 
-/// `speed mix`: every probe this CPU can run and the XTS backends of the same forms, over
+/// Every probe this CPU can run and the XTS backends of the same forms, over
 /// `size`-byte runs, AES-128 and AES-256, `rounds` interleaved rounds of `slice` each;
 /// prints GB/s and each row's fraction of its width's AES alone and of the faster width's.
 pub fn mix_main(rounds: u64, slice: Duration, size: usize) -> i32 {
@@ -237,7 +237,7 @@ pub fn mix_main(rounds: u64, slice: Duration, size: usize) -> i32 {
         "instruction mixes of the XTS kernels, groups of 8 registers, {} KiB a run, medians \
          of {rounds} interleaved rounds ({})",
         size >> 10,
-        crate::cpuinfo::cpu_model()
+        simdcrypt_speed::cpuinfo::cpu_model()
     );
     for aes_rounds in [10, 14] {
         let mut rows: Vec<(String, Form, Box<dyn Runner>, usize)> = Vec::new();
