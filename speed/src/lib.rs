@@ -118,6 +118,33 @@ pub fn run_info(threads: usize) -> RunInfo {
     }
 }
 
+/// `opts` without the algorithms that have nothing to run (no contender, as the `-par`
+/// rows without `--threads` 2 or more, or no valid size), each left out with a note on
+/// stderr; the header, the progress and the tables list the rest alone.
+pub fn runnable(opts: &Options) -> Options {
+    let mut out = opts.clone();
+    out.algs.retain(|a| {
+        let why = if selected_contenders(a, opts).is_empty() {
+            if a.family == Family::XtsPar {
+                if cfg!(feature = "rayon") {
+                    "it needs --threads 2 or more"
+                } else {
+                    "it needs the `rayon` feature and --threads 2 or more"
+                }
+            } else {
+                "no contender selected runs it here"
+            }
+        } else if selected_sizes(a, opts).is_empty() {
+            "no size selected is valid for it"
+        } else {
+            return true;
+        };
+        eprintln!("speed: note: {} left out: {why}", a.name);
+        false
+    });
+    out
+}
+
 /// The simdcrypt contenders `opts` selects for `alg`.
 pub fn selected_contenders(alg: &Algorithm, opts: &Options) -> Vec<Who> {
     if alg.family == Family::XtsPar {
@@ -845,6 +872,11 @@ pub fn measure_and_print(opts: &Options, argv: &[String]) -> i32 {
         }
         return 0;
     }
+    let opts = &runnable(opts);
+    if opts.algs.is_empty() {
+        eprintln!("speed: error: no algorithm selected has a contender and a valid size here");
+        return 2;
+    }
     let mut machine = run_info(opts.threads);
     machine.command = Some(
         std::iter::once("speed")
@@ -1001,14 +1033,6 @@ pub fn measure_and_print(opts: &Options, argv: &[String]) -> i32 {
     for (n, alg) in opts.algs.iter().enumerate() {
         let contenders = selected_contenders(alg, opts);
         let sizes = selected_sizes(alg, opts);
-        if contenders.is_empty() || sizes.is_empty() {
-            eprintln!(
-                "speed: [{}/{total}] {}: nothing to run (no contender or no valid size)",
-                n + 1,
-                alg.name
-            );
-            continue;
-        }
         let per_slice = if done_work == 0 {
             opts.seconds * 1.3
         } else {
