@@ -296,6 +296,10 @@ pub fn with_streams(alg: &'static Algorithm, streams: usize) -> &'static Algorit
     let a: &'static Algorithm = Box::leak(Box::new(Algorithm {
         name: Box::leak(name.into_boxed_str()),
         streams,
+        ceiling: match alg.ceiling {
+            Ceiling::Sha1Lanes(_) => Ceiling::Sha1Lanes(streams as u32),
+            c => c,
+        },
         ..*alg
     }));
     made.push(a);
@@ -336,7 +340,7 @@ pub fn catalog() -> &'static [Algorithm] {
         alg("aes-256-cbc-dec", Cbc, 32, false, 1, Parallel(14)),
         alg("aes-128-cbc-enc-many", CbcMany, 16, true, MANY, Parallel(10)),
         alg("sha1", Sha1, 0, true, 1, Sha1Latency),
-        alg("sha1-many", Sha1Many, 0, true, MANY, Sha1Throughput),
+        alg("sha1-many", Sha1Many, 0, true, MANY, Sha1Lanes(MANY as u32)),
         alg("hmac-sha1", HmacSha1, 20, true, 1, Sha1Latency),
         alg("hmac-sha1-keyed", HmacSha1Keyed, 20, true, 1, Sha1Latency),
         alg("hmac-sha1-trait", HmacSha1Trait, 20, true, 1, Sha1Latency),
