@@ -37,14 +37,14 @@ use std::time::Duration;
 
 use crate::measure::Runner;
 
-/// How many times each probe body repeats per `run`.
+/// How many times each probe body repeats per `process_one`.
 const ITERS: u64 = 256;
-/// `aesenc`, `sha1rnds4` or SHA-1 steps per `run` of their latency probes: long, so that
+/// `aesenc`, `sha1rnds4` or SHA-1 steps per `process_one` of their latency probes: long, so that
 /// moving the chain value between runs (a few cycles, on the chain) is under 0.1% of the time.
 const LAT_ITERS: u64 = 4096;
-/// AES blocks (10 rounds each) per `run` of the block-chain probe.
+/// AES blocks (10 rounds each) per `process_one` of the block-chain probe.
 const AES_BLOCKS: u64 = 512;
-/// 256-long restarted chains per `run` of that probe.
+/// 256-long restarted chains per `process_one` of that probe.
 const RESTARTS: u64 = 16;
 /// Independent chains in the throughput probes (8-12 saturate every core known).
 const CHAINS: usize = 12;
@@ -141,7 +141,7 @@ impl Instr {
         )
     }
 
-    /// Instructions executed per `run` of the probe.
+    /// Instructions executed per `process_one` of the probe.
     pub fn ops_per_run(self) -> u64 {
         ITERS
             * match self {
@@ -484,7 +484,7 @@ enum Probe {
 }
 
 impl Runner for Probe {
-    fn run(&mut self) {
+    fn process_one(&mut self) {
         let seed = black_box(0x0123_4567_89ab_cdef_u64);
         let r = match *self {
             Probe::AesLatency(_, ref mut x) => {
@@ -968,7 +968,7 @@ mod tests {
         ($variant:ident($token:expr, $start:expr)) => {{
             let mut p = Probe::$variant($token, $start);
             let mut after = || {
-                p.run();
+                p.process_one();
                 let Probe::$variant(_, x) = p else {
                     unreachable!()
                 };

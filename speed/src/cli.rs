@@ -205,7 +205,8 @@ pub const SWEEP: [usize; 19] = [
     1 << 20,
 ];
 
-fn parse_seconds(s: &str) -> Result<f64, String> {
+/// Seconds: a number in (0, 60].
+pub fn parse_seconds(s: &str) -> Result<f64, String> {
     let v: f64 = s
         .trim()
         .parse()

@@ -226,7 +226,7 @@ pub fn measure_group(
     let outputs: Vec<Vec<u8>> = entries
         .iter_mut()
         .map(|(_, r)| {
-            r.run();
+            r.process_one();
             r.output().to_vec()
         })
         .collect();
@@ -1264,7 +1264,7 @@ mod tests {
         assert_eq!(res.len(), 3);
         // What two threads encrypt is what encrypt_sectors does on one.
         let mut par = alg.make(Who::Par(2), 1 << 20).unwrap();
-        par.run();
+        par.process_one();
         let mut serial = algs::message(1 << 20, 0);
         simdcrypt::Xts::new(&algs::key(32))
             .unwrap()

@@ -391,7 +391,7 @@ mod tests {
         }
     }
 
-    fn run(commit: &str) -> RunInfo {
+    fn run_info_at(commit: &str) -> RunInfo {
         RunInfo {
             schema: SCHEMA,
             tool: "simdcrypt-speed".into(),
@@ -410,7 +410,7 @@ mod tests {
 
     #[test]
     fn blocks_round_trip() {
-        let (a, b) = (run("aaaa"), run("bbbb"));
+        let (a, b) = (run_info_at("aaaa"), run_info_at("bbbb"));
         let mut records = vec![
             rec(&a, "sha1", 64, 1.234567891e9),
             rec(&a, "sha1-many", 64, 9.87654321e9),
@@ -456,7 +456,7 @@ mod tests {
     /// model name, the vendor once.
     #[test]
     fn names_the_file_of_a_cpu_without_a_signature() {
-        let mut r = run("aaaa");
+        let mut r = run_info_at("aaaa");
         (r.cpu_family, r.cpu_model, r.cpu_stepping) = (None, None, None);
         r.cpu_vendor = Some("ARM".into());
         r.cpu_model_name = "ARM Neoverse-N1".into();
@@ -473,7 +473,7 @@ mod tests {
     /// any header are errors that name the line.
     #[test]
     fn reads_schema_3_alone() {
-        let header = Header::of(&[rec(&run("cccc"), "sha1", 16, 1e9)]).unwrap();
+        let header = Header::of(&[rec(&run_info_at("cccc"), "sha1", 16, 1e9)]).unwrap();
         let good = header.line();
         assert_eq!(read(&format!("\n{good}")).unwrap(), vec![]);
         let old = good.replace("\"schema\":3", "\"schema\":2");

@@ -395,7 +395,7 @@ pub fn splice(readme: &str, table: &str) -> Result<String, String> {
 
 /// `speed report`: writes (or with `check`, compares) `out` and the table in `readme`.
 pub fn report_main(results: &Path, out: &Path, readme: &Path, check: bool) -> i32 {
-    let run = || -> Result<Vec<String>, String> {
+    let regenerate = || -> Result<Vec<String>, String> {
         let cpus = load(results)?;
         if cpus.is_empty() {
             return Err(format!("{}: no records files", results.display()));
@@ -418,7 +418,7 @@ pub fn report_main(results: &Path, out: &Path, readme: &Path, check: bool) -> i3
         }
         Ok(stale)
     };
-    match run() {
+    match regenerate() {
         Ok(stale) if check && !stale.is_empty() => {
             eprintln!(
                 "speed report --check: {} differ from what the records give; run `cargo run --release -p simdcrypt-speed -- report`",

@@ -23,22 +23,11 @@ struct Args {
     #[arg(long, default_value_t = 11, value_parser = clap::value_parser!(u64).range(1..=1000))]
     rounds: u64,
     /// Seconds of CPU time per probe per round.
-    #[arg(long, value_name = "S", default_value_t = 0.05, value_parser = parse_seconds)]
+    #[arg(long, value_name = "S", default_value_t = 0.05, value_parser = simdcrypt_speed::cli::parse_seconds)]
     seconds: f64,
     /// Bytes a run walks through: a multiple of 512 from 1k to 16m (`k` = 1024).
     #[arg(long, default_value = "64k", value_parser = parse_probe_size)]
     size: usize,
-}
-
-fn parse_seconds(s: &str) -> Result<f64, String> {
-    let v: f64 = s
-        .trim()
-        .parse()
-        .map_err(|_| format!("{s:?} is not a number"))?;
-    if !(v.is_finite() && v > 0.0 && v <= 60.0) {
-        return Err(format!("{s} is not in (0, 60]"));
-    }
-    Ok(v)
 }
 
 /// Whole zmm groups (512 bytes), at least two, and one XTS unit at most (16 MiB).
