@@ -296,6 +296,10 @@ pub fn with_streams(alg: &'static Algorithm, streams: usize) -> &'static Algorit
     let a: &'static Algorithm = Box::leak(Box::new(Algorithm {
         name: Box::leak(name.into_boxed_str()),
         streams,
+        ceiling: match alg.ceiling {
+            Ceiling::Sha1Lanes(_) => Ceiling::Sha1Lanes(streams as u32),
+            c => c,
+        },
         ..*alg
     }));
     made.push(a);
@@ -336,7 +340,7 @@ pub fn catalog() -> &'static [Algorithm] {
         alg("aes-256-cbc-dec", Cbc, 32, false, 1, Parallel(14)),
         alg("aes-128-cbc-enc-many", CbcMany, 16, true, MANY, Parallel(10)),
         alg("sha1", Sha1, 0, true, 1, Sha1Latency),
-        alg("sha1-many", Sha1Many, 0, true, MANY, Sha1Throughput),
+        alg("sha1-many", Sha1Many, 0, true, MANY, Sha1Lanes(MANY as u32)),
         alg("hmac-sha1", HmacSha1, 20, true, 1, Sha1Latency),
         alg("hmac-sha1-keyed", HmacSha1Keyed, 20, true, 1, Sha1Latency),
         alg("hmac-sha1-trait", HmacSha1Trait, 20, true, 1, Sha1Latency),
@@ -507,7 +511,7 @@ impl Algorithm {
         }
     }
 
-    /// Bytes one `run` processes (for PBKDF2, whose `size` is the iteration count, the
+    /// Bytes one `process_one` processes (for PBKDF2, whose `size` is the iteration count, the
     /// bytes its iterations compress).
     pub fn bytes(&self, size: usize) -> usize {
         match self.family {
@@ -1082,7 +1086,7 @@ struct Ecb<C: EcbCipher> {
 }
 
 impl<C: EcbCipher> Runner for Ecb<C> {
-    fn run(&mut self) {
+    fn process_one(&mut self) {
         let blocks = black_box(&mut self.blocks);
         if self.encrypt {
             self.c.encrypt_all(blocks);
@@ -1103,7 +1107,7 @@ struct OursXts {
 }
 
 impl Runner for OursXts {
-    fn run(&mut self) {
+    fn process_one(&mut self) {
         let r = if self.encrypt {
             self.xts.encrypt_sector(black_box(&mut self.buf), SECTOR)
         } else {
@@ -1123,7 +1127,7 @@ struct OursXtsSectors {
 }
 
 impl Runner for OursXtsSectors {
-    fn run(&mut self) {
+    fn process_one(&mut self) {
         let r = self
             .xts
             .encrypt_sectors(black_box(&mut self.buf), SMALL_SECTOR, SECTOR);
@@ -1144,7 +1148,7 @@ struct OursXtsPar {
 
 #[cfg(feature = "rayon")]
 impl Runner for OursXtsPar {
-    fn run(&mut self) {
+    fn process_one(&mut self) {
         let (xts, buf) = (&self.xts, &mut self.buf);
         let r = self
             .pool
@@ -1168,7 +1172,7 @@ struct OursCbc {
 }
 
 impl Runner for OursCbc {
-    fn run(&mut self) {
+    fn process_one(&mut self) {
         let r = if self.encrypt {
             self.cbc.encrypt(&mut self.iv, black_box(&mut self.buf))
         } else {
@@ -1190,7 +1194,7 @@ struct OursCbcMany {
 }
 
 impl Runner for OursCbcMany {
-    fn run(&mut self) {
+    fn process_one(&mut self) {
         let mut bufs: Vec<&mut [u8]> = self.buf.chunks_exact_mut(self.size).collect();
         let r = self.cbc.encrypt_many(&mut self.ivs, black_box(&mut bufs));
         black_box(r.is_ok());
@@ -1208,7 +1212,7 @@ struct OursSha1 {
 }
 
 impl Runner for OursSha1 {
-    fn run(&mut self) {
+    fn process_one(&mut self) {
         // One-shot, as RustCrypto's row (`Sha1::digest`): `simdcrypt::sha1` on the backend.
         self.out = simdcrypt::sha1::digest_with(self.backend, black_box(&self.msg))
             .expect("checked when made");
@@ -1242,7 +1246,7 @@ impl OursSha1Many {
 }
 
 impl Runner for OursSha1Many {
-    fn run(&mut self) {
+    fn process_one(&mut self) {
         black_box(self.try_run().is_ok());
     }
     fn output(&self) -> &[u8] {
@@ -1261,7 +1265,7 @@ struct OursHmac {
 }
 
 impl Runner for OursHmac {
-    fn run(&mut self) {
+    fn process_one(&mut self) {
         // One-shot, keyed in the call (as OpenSSL's `HMAC()`; RustCrypto has no one-shot,
         // its row keys, updates and finalizes).
         let (key, msg) = (black_box(&self.key[..]), black_box(&self.msg[..]));
@@ -1284,7 +1288,7 @@ struct OursHmacKeyed {
 }
 
 impl Runner for OursHmacKeyed {
-    fn run(&mut self) {
+    fn process_one(&mut self) {
         self.out = black_box(&self.key).mac(black_box(&self.msg));
     }
     fn output(&self) -> &[u8] {
@@ -1338,7 +1342,7 @@ struct OursCbcHmac {
 }
 
 impl Runner for OursCbcHmac {
-    fn run(&mut self) {
+    fn process_one(&mut self) {
         if self.encrypt {
             let (data, tag) = self.buf.get_mut().split_at_mut(self.size);
             if let Ok(t) = self.c.seal(&iv(0), black_box(data)) {
@@ -1372,7 +1376,7 @@ struct OursKrb5 {
 }
 
 impl Runner for OursKrb5 {
-    fn run(&mut self) {
+    fn process_one(&mut self) {
         let input = black_box(&self.input);
         self.out = match (&self.base, self.encrypt) {
             (Some(base), true) => base.encrypt(KRB5_USAGE, &KRB5_CONFOUNDER, input),
@@ -1442,7 +1446,7 @@ impl<C> Runner for RcXts<C>
 where
     C: BlockCipherEncrypt + BlockCipherDecrypt + BlockSizeUser<BlockSize = U16>,
 {
-    fn run(&mut self) {
+    fn process_one(&mut self) {
         let tweak = Array::from(SECTOR.to_le_bytes());
         if self.encrypt {
             self.xts.encrypt_sector(black_box(&mut self.buf), tweak);
@@ -1478,7 +1482,7 @@ impl<C> Runner for RcXtsSectors<C>
 where
     C: BlockCipherEncrypt + BlockCipherDecrypt + BlockSizeUser<BlockSize = U16>,
 {
-    fn run(&mut self) {
+    fn process_one(&mut self) {
         self.xts.encrypt_area(
             black_box(&mut self.buf),
             SMALL_SECTOR,
@@ -1574,7 +1578,7 @@ impl<C> Runner for RcCbcHmac<C>
 where
     C: BlockCipherEncrypt + BlockCipherDecrypt + BlockSizeUser<BlockSize = U16> + Clone,
 {
-    fn run(&mut self) {
+    fn process_one(&mut self) {
         use hmac::Mac;
         let n = 16 * self.input.len();
         let input = black_box(&self.input[..]);
@@ -1622,7 +1626,7 @@ struct RcCbc<M> {
 }
 
 impl<M: RcCbcMode> Runner for RcCbc<M> {
-    fn run(&mut self) {
+    fn process_one(&mut self) {
         self.mode.run_blocks(black_box(&mut self.blocks));
     }
     fn output(&self) -> &[u8] {
@@ -1652,7 +1656,7 @@ where
 }
 
 impl<C: BlockCipherEncrypt + BlockSizeUser<BlockSize = U16>> Runner for RcCbcMany<C> {
-    fn run(&mut self) {
+    fn process_one(&mut self) {
         let n = self.blocks.len() / self.e.len();
         for (e, chunk) in self.e.iter_mut().zip(self.blocks.chunks_exact_mut(n)) {
             e.encrypt_blocks(black_box(chunk));
@@ -1682,7 +1686,7 @@ impl<F: FnMut(&[u8], &mut [u8]) + 'static> Sha1Each<F> {
 }
 
 impl<F: FnMut(&[u8], &mut [u8])> Runner for Sha1Each<F> {
-    fn run(&mut self) {
+    fn process_one(&mut self) {
         let n = self.out.len() / 20;
         let size = self.msgs.len() / n;
         for (m, o) in self
@@ -1719,7 +1723,7 @@ impl<K: 'static, F: FnMut(&K, &[u8], &mut [u8; 20]) + 'static> HmacRow<K, F> {
 }
 
 impl<K, F: FnMut(&K, &[u8], &mut [u8; 20])> Runner for HmacRow<K, F> {
-    fn run(&mut self) {
+    fn process_one(&mut self) {
         (self.mac)(black_box(&self.key), black_box(&self.msg), &mut self.out);
     }
     fn output(&self) -> &[u8] {
@@ -1782,7 +1786,7 @@ impl<F: FnMut(&[u8], &[u8], u32, &mut [u8; 20]) + 'static> Pbkdf2Row<F> {
 }
 
 impl<F: FnMut(&[u8], &[u8], u32, &mut [u8; 20])> Runner for Pbkdf2Row<F> {
-    fn run(&mut self) {
+    fn process_one(&mut self) {
         (self.derive)(
             black_box(&self.password),
             black_box(&self.salt),
@@ -1806,7 +1810,7 @@ struct AwsEcb {
 
 #[cfg(feature = "aws-lc")]
 impl Runner for AwsEcb {
-    fn run(&mut self) {
+    fn process_one(&mut self) {
         let buf = black_box(&mut self.buf);
         self.ok &= match &self.k {
             AwsDir::Enc(k) => k.encrypt(buf).is_ok(),
@@ -1840,7 +1844,7 @@ struct AwsCbc {
 
 #[cfg(feature = "aws-lc")]
 impl Runner for AwsCbc {
-    fn run(&mut self) {
+    fn process_one(&mut self) {
         use aws_lc_rs::cipher::{DecryptionContext, EncryptionContext};
         use aws_lc_rs::iv::FixedLength;
         for (iv, chunk) in self
@@ -1886,7 +1890,7 @@ struct AwsCbcHmac {
 
 #[cfg(feature = "aws-lc")]
 impl Runner for AwsCbcHmac {
-    fn run(&mut self) {
+    fn process_one(&mut self) {
         use aws_lc_rs::cipher::{DecryptionContext, EncryptionContext};
         use aws_lc_rs::hmac;
         use aws_lc_rs::iv::FixedLength;
@@ -1929,7 +1933,7 @@ struct OsslCipher {
 
 #[cfg(feature = "openssl")]
 impl Runner for OsslCipher {
-    fn run(&mut self) {
+    fn process_one(&mut self) {
         let size = self.size;
         for (i, iv) in self.ivs.iter_mut().enumerate() {
             let mut tweak = *iv;
@@ -1970,7 +1974,7 @@ struct OsslCbcHmac {
 
 #[cfg(feature = "openssl")]
 impl Runner for OsslCbcHmac {
-    fn run(&mut self) {
+    fn process_one(&mut self) {
         let n = self.input.len();
         let mut v = iv(0);
         let input = black_box(&self.input[..]);
@@ -1998,7 +2002,7 @@ struct OsslXtsSectors {
 
 #[cfg(feature = "openssl")]
 impl Runner for OsslXtsSectors {
-    fn run(&mut self) {
+    fn process_one(&mut self) {
         let units = self
             .input
             .chunks_exact(SMALL_SECTOR)
@@ -2117,7 +2121,7 @@ mod tests {
                         let mut r = a
                             .make(w, size)
                             .unwrap_or_else(|| panic!("{} {w:?}", a.name));
-                        r.run();
+                        r.process_one();
                         (w, r.output().to_vec())
                     })
                     .collect();

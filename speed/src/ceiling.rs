@@ -13,11 +13,14 @@
 //!             SHA-1, 1 stream  = 64 B / (20 * max(sha1rnds4 latency, step recurrence)):
 //!                                a step is sha1nexte of the ABCD before the previous
 //!                                sha1rnds4 feeding this one's E (see `sha1_step_binds`)
-//!             SHA-1, n streams = 64 B / (20 * sha1rnds4 reciprocal throughput)
+//!             SHA-1, n streams = min(n * the one-stream ceiling,
+//!                                    64 B / (20 * sha1rnds4 reciprocal throughput)):
+//!                                n chains until they fill the unit (see `sha1_lanes_fill`)
 //! AArch64:    parallel AES     = 16 B * (aese+aesmc)/s / rounds
 //!             chained CBC enc  = 16 B / (rounds * aese+aesmc latency)
 //!             SHA-1, 1 stream  = 64 B / (20 * sha1c recurrence: sha1c, sha1h feeding E)
-//!             SHA-1, n streams = 64 B / (20 * sha1c reciprocal throughput)
+//!             SHA-1, n streams = min(n * the one-stream ceiling,
+//!                                    64 B / (20 * sha1c reciprocal throughput))
 //! ```
 //! An AArch64 AES round is an `AESE` (AddRoundKey, SubBytes, ShiftRows) and an `AESMC`
 //! (MixColumns), which many cores fuse into one operation, so the probes time the pair
@@ -34,14 +37,14 @@ use std::time::Duration;
 
 use crate::measure::Runner;
 
-/// How many times each probe body repeats per `run`.
+/// How many times each probe body repeats per `process_one`.
 const ITERS: u64 = 256;
-/// `aesenc`, `sha1rnds4` or SHA-1 steps per `run` of their latency probes: long, so that
+/// `aesenc`, `sha1rnds4` or SHA-1 steps per `process_one` of their latency probes: long, so that
 /// moving the chain value between runs (a few cycles, on the chain) is under 0.1% of the time.
 const LAT_ITERS: u64 = 4096;
-/// AES blocks (10 rounds each) per `run` of the block-chain probe.
+/// AES blocks (10 rounds each) per `process_one` of the block-chain probe.
 const AES_BLOCKS: u64 = 512;
-/// 256-long restarted chains per `run` of that probe.
+/// 256-long restarted chains per `process_one` of that probe.
 const RESTARTS: u64 = 16;
 /// Independent chains in the throughput probes (8-12 saturate every core known).
 const CHAINS: usize = 12;
@@ -138,7 +141,7 @@ impl Instr {
         )
     }
 
-    /// Instructions executed per `run` of the probe.
+    /// Instructions executed per `process_one` of the probe.
     pub fn ops_per_run(self) -> u64 {
         ITERS
             * match self {
@@ -185,8 +188,9 @@ pub enum Ceiling {
     Chained(u32),
     /// One SHA-1 stream.
     Sha1Latency,
-    /// Many independent SHA-1 streams.
-    Sha1Throughput,
+    /// This many independent SHA-1 streams (lanes) at once: each a one-stream chain, the
+    /// chains together at most the SHA-1 instruction's throughput.
+    Sha1Lanes(u32),
     /// None measured (several threads: the one-core ceilings do not apply).
     None,
 }
@@ -235,12 +239,19 @@ impl Ceiling {
                     have.sha_ni.then_some((per_step, 64.0 / 20.0))
                 }
             }
-            Ceiling::Sha1Throughput => {
-                if have.armv8_sha1 {
-                    Some((Instr::Sha1cThroughput, 64.0 / 20.0))
+            Ceiling::Sha1Lanes(n) => {
+                let throughput = if have.armv8_sha1 {
+                    Instr::Sha1cThroughput
+                } else if have.sha_ni {
+                    Instr::Sha1Rnds4Throughput
                 } else {
-                    have.sha_ni
-                        .then_some((Instr::Sha1Rnds4Throughput, 64.0 / 20.0))
+                    return None;
+                };
+                if have.sha1_lanes_fill {
+                    Some((throughput, 64.0 / 20.0))
+                } else {
+                    let (chain, bytes) = Ceiling::Sha1Latency.resolve_with(have)?;
+                    Some((chain, f64::from(n) * bytes))
                 }
             }
             Ceiling::None => None,
@@ -279,8 +290,13 @@ impl Ceiling {
                 "64 B / (20 x sha1nexte+sha1rnds4 step)".into()
             }
             (Ceiling::Sha1Latency, Some(_)) => "64 B / (20 x sha1rnds4 latency)".into(),
-            (Ceiling::Sha1Throughput, Some(Instr::Sha1cThroughput)) => "64 B x sha1c/s / 20".into(),
-            (Ceiling::Sha1Throughput, Some(_)) => "64 B x sha1rnds4/s / 20".into(),
+            (Ceiling::Sha1Lanes(_), Some(Instr::Sha1cThroughput)) => "64 B x sha1c/s / 20".into(),
+            (Ceiling::Sha1Lanes(_), Some(Instr::Sha1Rnds4Throughput)) => {
+                "64 B x sha1rnds4/s / 20".into()
+            }
+            (Ceiling::Sha1Lanes(n), Some(_)) => {
+                format!("{n} x {}", Ceiling::Sha1Latency.describe_with(have))
+            }
         }
     }
 }
@@ -301,6 +317,9 @@ struct Have {
     /// With `sha_ni`: SHA-1's step recurrence (`sha1nexte` feeding the next `sha1rnds4`'s
     /// E) is clearly slower than `sha1rnds4`'s latency ([`sha1_step_binds`]).
     sha1_step_binds: bool,
+    /// For [`Ceiling::Sha1Lanes`]: its lanes, each a one-stream chain, issue at least the
+    /// SHA-1 instruction's throughput ([`sha1_lanes_fill`]).
+    sha1_lanes_fill: bool,
     /// AArch64 `AESE`/`AESMC`.
     armv8_aes: bool,
     /// AArch64 `SHA1C`/`SHA1H`.
@@ -320,7 +339,12 @@ impl Have {
             vaes_avx2: VaesAvx2Token::get().is_some(),
             zmm_wins: matches!(ceiling, Ceiling::Parallel(_)) && zmm_moves_more(),
             sha_ni: ShaNiToken::get().is_some(),
-            sha1_step_binds: ceiling == Ceiling::Sha1Latency && sha1_step_binds(),
+            sha1_step_binds: matches!(ceiling, Ceiling::Sha1Latency | Ceiling::Sha1Lanes(_))
+                && sha1_step_binds(),
+            sha1_lanes_fill: match ceiling {
+                Ceiling::Sha1Lanes(n) => sha1_lanes_fill(n),
+                _ => false,
+            },
             armv8_aes: Armv8AesToken::get().is_some(),
             armv8_sha1: Armv8Sha1Token::get().is_some(),
         }
@@ -374,6 +398,41 @@ fn sha1_step_binds() -> bool {
     })
 }
 
+/// Whether `lanes` independent SHA-1 streams, each issuing at the one-stream chain's rate
+/// (the slower of `sha1rnds4`'s latency and the step recurrence; `SHA1C`'s recurrence on
+/// AArch64), issue at least the instruction's throughput, so that the throughput, not
+/// `lanes` chains, bounds them (the chain and throughput rates timed briefly once per
+/// process). A SHA-NI or `SHA1C` chain issues at a third to a quarter of the throughput,
+/// so 8 lanes fill the unit and 1 or 2 do not.
+fn sha1_lanes_fill(lanes: u32) -> bool {
+    use simdcrypt::cpu::{Armv8Sha1Token, ShaNiToken};
+    static RATES: std::sync::OnceLock<Option<(f64, f64)>> = std::sync::OnceLock::new();
+    let rates = *RATES.get_or_init(|| {
+        if Armv8Sha1Token::get().is_some() {
+            Some((
+                brief_rate(Instr::Sha1cLatency),
+                brief_rate(Instr::Sha1cThroughput),
+            ))
+        } else if ShaNiToken::get().is_some() {
+            let chain = if sha1_step_binds() {
+                Instr::Sha1StepLatency
+            } else {
+                Instr::Sha1Rnds4Latency
+            };
+            Some((brief_rate(chain), brief_rate(Instr::Sha1Rnds4Throughput)))
+        } else {
+            None
+        }
+    });
+    rates.is_some_and(|(chain, throughput)| lanes_fill(lanes, chain, throughput))
+}
+
+/// Whether `lanes` chains of `chain_per_s` instructions per second each reach
+/// `throughput_per_s`.
+fn lanes_fill(lanes: u32, chain_per_s: f64, throughput_per_s: f64) -> bool {
+    f64::from(lanes) * chain_per_s >= throughput_per_s
+}
+
 /// The probe's rate (instructions per second) over five short slices, the best of them: a
 /// slice cut short by the scheduler only lowers a rate. The probe must exist here.
 fn brief_rate(i: Instr) -> f64 {
@@ -425,7 +484,7 @@ enum Probe {
 }
 
 impl Runner for Probe {
-    fn run(&mut self) {
+    fn process_one(&mut self) {
         let seed = black_box(0x0123_4567_89ab_cdef_u64);
         let r = match *self {
             Probe::AesLatency(_, ref mut x) => {
@@ -909,7 +968,7 @@ mod tests {
         ($variant:ident($token:expr, $start:expr)) => {{
             let mut p = Probe::$variant($token, $start);
             let mut after = || {
-                p.run();
+                p.process_one();
                 let Probe::$variant(_, x) = p else {
                     unreachable!()
                 };
@@ -1085,7 +1144,8 @@ mod tests {
             Ceiling::Parallel(10),
             Ceiling::Chained(14),
             Ceiling::Sha1Latency,
-            Ceiling::Sha1Throughput,
+            Ceiling::Sha1Lanes(1),
+            Ceiling::Sha1Lanes(8),
         ] {
             if let Some((instr, bytes)) = c.resolve() {
                 assert!(
@@ -1103,6 +1163,7 @@ mod tests {
         zmm_wins: false,
         sha_ni: false,
         sha1_step_binds: false,
+        sha1_lanes_fill: false,
         armv8_aes: false,
         armv8_sha1: false,
     };
@@ -1117,7 +1178,18 @@ mod tests {
     /// worth: 16 B per `AESE`+`AESMC` pair over the rounds, 64 B per 20 `SHA1C`.
     #[test]
     fn armv8_ceilings_and_their_bytes_per_instruction() {
-        let r = |c: Ceiling| c.resolve_with(ARMV8);
+        let full = Have {
+            sha1_lanes_fill: true,
+            ..ARMV8
+        };
+        let r = |c: Ceiling| {
+            let have = if matches!(c, Ceiling::Sha1Lanes(_)) {
+                full
+            } else {
+                ARMV8
+            };
+            c.resolve_with(have)
+        };
         assert_eq!(r(Ceiling::Parallel(10)), Some((Instr::AeseThroughput, 1.6)));
         assert_eq!(
             r(Ceiling::Parallel(14)),
@@ -1130,8 +1202,17 @@ mod tests {
         );
         assert_eq!(r(Ceiling::Sha1Latency), Some((Instr::Sha1cLatency, 3.2)));
         assert_eq!(
-            r(Ceiling::Sha1Throughput),
+            r(Ceiling::Sha1Lanes(8)),
             Some((Instr::Sha1cThroughput, 3.2))
+        );
+        // Two lanes that do not fill the unit: two chains.
+        assert_eq!(
+            Ceiling::Sha1Lanes(2).resolve_with(ARMV8),
+            Some((Instr::Sha1cLatency, 6.4))
+        );
+        assert_eq!(
+            Ceiling::Sha1Lanes(2).describe_with(ARMV8),
+            "2 x 64 B / (20 x sha1c recurrence)"
         );
         assert_eq!(r(Ceiling::None), None);
         // AES without SHA-1 (some Cortex-A cores ship one extension without the other).
@@ -1145,11 +1226,18 @@ mod tests {
             "none (instruction absent)"
         );
 
-        let d = |c: Ceiling| c.describe_with(ARMV8);
+        let d = |c: Ceiling| {
+            let have = if matches!(c, Ceiling::Sha1Lanes(_)) {
+                full
+            } else {
+                ARMV8
+            };
+            c.describe_with(have)
+        };
         assert_eq!(d(Ceiling::Parallel(10)), "16 B x aese+aesmc/s / 10");
         assert_eq!(d(Ceiling::Chained(14)), "16 B / (14 x aese+aesmc latency)");
         assert_eq!(d(Ceiling::Sha1Latency), "64 B / (20 x sha1c recurrence)");
-        assert_eq!(d(Ceiling::Sha1Throughput), "64 B x sha1c/s / 20");
+        assert_eq!(d(Ceiling::Sha1Lanes(8)), "64 B x sha1c/s / 20");
         assert_eq!(d(Ceiling::None), "none (several threads)");
     }
 
@@ -1169,8 +1257,12 @@ mod tests {
         assert!(Instr::AeseLatency.is_latency() && Instr::Sha1cLatency.is_latency());
         assert!(!Instr::AeseThroughput.is_latency() && !Instr::Sha1cThroughput.is_latency());
 
+        let full = Have {
+            sha1_lanes_fill: true,
+            ..ARMV8
+        };
         let bps = |c: Ceiling, ops_per_s: f64| {
-            let (_, bytes) = c.resolve_with(ARMV8).unwrap();
+            let (_, bytes) = c.resolve_with(full).unwrap();
             ops_per_s * bytes
         };
         let close = |a: f64, b: f64| (a / b - 1.0).abs() < 1e-12;
@@ -1183,7 +1275,7 @@ mod tests {
         // SHA-1, one stream: a `SHA1C` per 4 cycles, 20 per 64-byte block.
         assert!(close(bps(Ceiling::Sha1Latency, 0.75e9), 2.4e9));
         // SHA-1, many streams: one `SHA1C` per cycle.
-        assert!(close(bps(Ceiling::Sha1Throughput, 3e9), 9.6e9));
+        assert!(close(bps(Ceiling::Sha1Lanes(8), 3e9), 9.6e9));
     }
 
     /// One SHA-1 stream on x86-64: the step recurrence where it is clearly slower than
@@ -1203,6 +1295,7 @@ mod tests {
             vaes_avx2: true,
             sha_ni: true,
             sha1_step_binds: true,
+            sha1_lanes_fill: true,
             ..NONE
         };
         assert_eq!(
@@ -1214,11 +1307,11 @@ mod tests {
             "64 B / (20 x sha1nexte+sha1rnds4 step)"
         );
         assert_eq!(
-            Ceiling::Sha1Throughput.resolve_with(step),
+            Ceiling::Sha1Lanes(8).resolve_with(step),
             Some((Instr::Sha1Rnds4Throughput, 3.2))
         );
         assert_eq!(
-            Ceiling::Sha1Throughput.describe_with(step),
+            Ceiling::Sha1Lanes(8).describe_with(step),
             "64 B x sha1rnds4/s / 20"
         );
         // Without the SHA extensions, no ceiling, whatever the flag says.
@@ -1286,10 +1379,26 @@ mod tests {
             Ceiling::Sha1Latency.resolve_with(vaes),
             Some((Instr::Sha1Rnds4Latency, 3.2))
         );
+        // Two lanes: two one-stream chains; eight that fill the unit: its throughput.
         assert_eq!(
-            Ceiling::Sha1Throughput.describe_with(vaes),
+            Ceiling::Sha1Lanes(2).resolve_with(vaes),
+            Some((Instr::Sha1Rnds4Latency, 6.4))
+        );
+        assert_eq!(
+            Ceiling::Sha1Lanes(2).describe_with(vaes),
+            "2 x 64 B / (20 x sha1rnds4 latency)"
+        );
+        let full = Have {
+            sha1_lanes_fill: true,
+            ..vaes
+        };
+        assert_eq!(
+            Ceiling::Sha1Lanes(8).describe_with(full),
             "64 B x sha1rnds4/s / 20"
         );
+        // A chain at a quarter of the throughput: 4 lanes and more fill it, 3 do not.
+        assert!(lanes_fill(4, 0.5e9, 2e9) && lanes_fill(8, 0.5e9, 2e9));
+        assert!(!lanes_fill(3, 0.5e9, 2e9) && !lanes_fill(1, 0.5e9, 2e9));
         assert_eq!(p.resolve_with(NONE), None);
         assert_eq!(p.describe_with(NONE), "none (instruction absent)");
     }

@@ -37,16 +37,9 @@ pub enum Command {
     /// each run's GB/s, fraction of the ceiling and ratios to the peers, and each run's
     /// GB/s over the first run's.
     Compare(CompareArgs),
-    /// Times the XTS kernels' instruction mixes (VEX and EVEX forms on ymm, zmm) as
-    /// hand-scheduled loops next to the AES alone and ECB: what each form allows on this
-    /// core (x86-64 with VAES).
-    Mix(MixArgs),
     /// Writes speed/RESULTS.md (a section per CPU) and the README's performance table from
     /// the records in speed/results; run at the workspace root.
     Report(ReportArgs),
-    /// Rewrites records files (any schema) as one file per CPU, each run a header line and
-    /// its measurement lines.
-    Convert(ConvertArgs),
 }
 
 /// `speed report`'s options.
@@ -64,31 +57,6 @@ pub struct ReportArgs {
     /// Write nothing; exit 1 where either file differs from what the records give.
     #[arg(long)]
     pub check: bool,
-}
-
-/// `speed convert`'s options.
-#[derive(Args, Debug, Clone)]
-pub struct ConvertArgs {
-    /// Records files to read.
-    #[arg(required = true, num_args = 1..)]
-    pub files: Vec<PathBuf>,
-    /// Where the per-CPU files go (a file there of the same name is replaced).
-    #[arg(long, value_name = "DIR")]
-    pub into: PathBuf,
-}
-
-/// `speed mix`'s options.
-#[derive(Args, Debug, Clone)]
-pub struct MixArgs {
-    /// Interleaved rounds (the figures are their medians).
-    #[arg(long, default_value_t = 11, value_parser = clap::value_parser!(u64).range(1..=1000))]
-    pub rounds: u64,
-    /// Seconds of CPU time per probe per round.
-    #[arg(long, value_name = "S", default_value_t = 0.05, value_parser = parse_seconds)]
-    pub seconds: f64,
-    /// Bytes a run walks through: a multiple of 512 from 1k to 16m (`k` = 1024).
-    #[arg(long, default_value = "64k", value_parser = parse_mix_size)]
-    pub size: usize,
 }
 
 /// `speed compare`'s options.
@@ -211,16 +179,6 @@ pub fn parse_size(s: &str) -> Result<usize, String> {
     Ok(n)
 }
 
-/// `speed mix --size`: whole zmm groups (512 bytes), at least two, and one XTS unit at
-/// most (16 MiB).
-pub fn parse_mix_size(s: &str) -> Result<usize, String> {
-    let n = parse_size(s)?;
-    if !(1024..=16 << 20).contains(&n) || !n.is_multiple_of(512) {
-        return Err(format!("{n} is not a multiple of 512 from 1k to 16m"));
-    }
-    Ok(n)
-}
-
 /// The largest message size.
 pub const MAX_SIZE: usize = 64 << 20;
 
@@ -247,7 +205,8 @@ pub const SWEEP: [usize; 19] = [
     1 << 20,
 ];
 
-fn parse_seconds(s: &str) -> Result<f64, String> {
+/// Seconds: a number in (0, 60].
+pub fn parse_seconds(s: &str) -> Result<f64, String> {
     let v: f64 = s
         .trim()
         .parse()
@@ -539,23 +498,6 @@ mod tests {
         let e = Cli::try_parse_from(["speed", "--version"]).unwrap_err();
         assert_eq!(e.kind(), ErrorKind::DisplayVersion);
         assert!(Cli::try_parse_from(["speed", "compare"]).is_err());
-        let c = Cli::try_parse_from(["speed", "mix", "--rounds", "3", "--size", "16k"]).unwrap();
-        match c.command {
-            Some(Command::Mix(m)) => {
-                assert_eq!((m.rounds, m.size, m.seconds), (3, 16384, 0.05));
-            }
-            _ => panic!("mix parsed"),
-        }
-        assert!(Cli::try_parse_from(["speed", "mix", "--rounds", "0"]).is_err());
-        for bad in [["--seconds", "-1"], ["--seconds", "nan"]] {
-            assert!(Cli::try_parse_from(["speed", "mix", bad[0], bad[1]]).is_err());
-        }
-        for bad in ["512", "1000", "32m"] {
-            assert!(
-                Cli::try_parse_from(["speed", "mix", "--size", bad]).is_err(),
-                "{bad}"
-            );
-        }
         let c = Cli::try_parse_from(["speed", "compare", "a", "b", "--svg", "c.svg"]).unwrap();
         match c.command {
             Some(Command::Compare(a)) => {

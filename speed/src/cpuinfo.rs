@@ -379,18 +379,8 @@ mod tests {
         assert!(!m.is_empty() && !m.contains('\0'), "{m:?}");
     }
 
-    /// Two processors of an AWS Graviton2 (Neoverse N1), as arm64 Linux prints them.
-    const GRAVITON2: &str = "processor\t: 0
-BogoMIPS\t: 243.75
-Features\t: fp asimd evtstrm aes pmull sha1 sha2 crc32 atomics fphp asimdhp cpuid asimdrdm lrcpc dcpop asimddp ssbs
-CPU implementer\t: 0x41
-CPU architecture: 8
-CPU variant\t: 0x3
-CPU part\t: 0xd0c
-CPU revision\t: 1
-
-processor\t: 1
-BogoMIPS\t: 243.75
+    /// One Neoverse N1 processor's lines after its number, as arm64 Linux prints them.
+    const NEOVERSE_N1: &str = "BogoMIPS\t: 243.75
 Features\t: fp asimd evtstrm aes pmull sha1 sha2 crc32 atomics fphp asimdhp cpuid asimdrdm lrcpc dcpop asimddp ssbs
 CPU implementer\t: 0x41
 CPU architecture: 8
@@ -399,9 +389,14 @@ CPU part\t: 0xd0c
 CPU revision\t: 1
 ";
 
+    /// The two processors of an AWS Graviton2 (Neoverse N1), a blank line between them.
+    fn graviton2() -> String {
+        format!("processor\t: 0\n{NEOVERSE_N1}\nprocessor\t: 1\n{NEOVERSE_N1}")
+    }
+
     #[test]
     fn names_a_neoverse_n1() {
-        let cores = arm_cores(GRAVITON2);
+        let cores = arm_cores(&graviton2());
         let n1 = ArmCore {
             implementer: 0x41,
             part: 0xd0c,

@@ -86,7 +86,7 @@ impl<T> OursKeyed<T> {
 }
 
 impl<T: Keyed> Runner for OursKeyed<T> {
-    fn run(&mut self) {
+    fn process_one(&mut self) {
         let key = black_box(&self.key);
         self.keyed = if self.auto {
             T::new(key)
@@ -113,7 +113,7 @@ pub struct OursKrb5 {
 }
 
 impl Runner for OursKrb5 {
-    fn run(&mut self) {
+    fn process_one(&mut self) {
         self.keys = simdcrypt::krb5::Aes256CtsHmacSha196::new(black_box(&self.key))
             .and_then(|k| k.usage_keys_with_backend(KRB5_USAGE, self.backend))
             .ok();
@@ -138,7 +138,7 @@ pub struct RcAes<C> {
 }
 
 impl<C: KeyInit + BlockCipherEncrypt + BlockSizeUser<BlockSize = U16>> Runner for RcAes<C> {
-    fn run(&mut self) {
+    fn process_one(&mut self) {
         self.c = C::new_from_slice(black_box(&self.key)).ok();
         self.out = OnceCell::new();
     }
@@ -163,7 +163,7 @@ pub struct RcCbc {
 }
 
 impl Runner for RcCbc {
-    fn run(&mut self) {
+    fn process_one(&mut self) {
         use aes::cipher::KeyIvInit;
         *self.c.get_mut() = cbc::Encryptor::new_from_slices(black_box(&self.key), &[0u8; 16]).ok();
         self.out = OnceCell::new();
@@ -188,7 +188,7 @@ pub struct RcXts {
 }
 
 impl Runner for RcXts {
-    fn run(&mut self) {
+    fn process_one(&mut self) {
         let (k1, k2) = black_box(&self.key).split_at(32);
         self.xts = match (
             aes::Aes256::new_from_slice(k1),
@@ -228,7 +228,7 @@ pub struct RcUsageKeys {
 }
 
 impl Runner for RcKrb5 {
-    fn run(&mut self) {
+    fn process_one(&mut self) {
         use hmac::KeyInit as _;
         let Ok(base) = aes::Aes256::new_from_slice(black_box(&self.key)) else {
             return;
@@ -333,7 +333,7 @@ pub struct OsslKey {
 
 #[cfg(feature = "openssl")]
 impl Runner for OsslKey {
-    fn run(&mut self) {
+    fn process_one(&mut self) {
         self.ok &= self.c.get_mut().rekey(black_box(&self.key));
         self.out = OnceCell::new();
     }
@@ -364,7 +364,7 @@ pub struct AwsAes {
 
 #[cfg(feature = "aws-lc")]
 impl Runner for AwsAes {
-    fn run(&mut self) {
+    fn process_one(&mut self) {
         use aws_lc_rs::cipher::{EncryptingKey, UnboundCipherKey};
         self.k = UnboundCipherKey::new(self.alg, black_box(&self.key))
             .ok()

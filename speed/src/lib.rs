@@ -18,8 +18,6 @@ pub mod compare;
 pub mod cpuinfo;
 pub mod keysetup;
 pub mod measure;
-#[cfg(target_arch = "x86_64")]
-pub mod mix;
 pub mod record;
 pub mod report;
 pub mod svg;
@@ -120,6 +118,33 @@ pub fn run_info(threads: usize) -> RunInfo {
     }
 }
 
+/// `opts` without the algorithms that have nothing to run (no contender, as the `-par`
+/// rows without `--threads` 2 or more, or no valid size), each left out with a note on
+/// stderr; the header, the progress and the tables list the rest alone.
+pub fn runnable(opts: &Options) -> Options {
+    let mut out = opts.clone();
+    out.algs.retain(|a| {
+        let why = if selected_contenders(a, opts).is_empty() {
+            if a.family == Family::XtsPar {
+                if cfg!(feature = "rayon") {
+                    "it needs --threads 2 or more"
+                } else {
+                    "it needs the `rayon` feature and --threads 2 or more"
+                }
+            } else {
+                "no contender selected runs it here"
+            }
+        } else if selected_sizes(a, opts).is_empty() {
+            "no size selected is valid for it"
+        } else {
+            return true;
+        };
+        eprintln!("speed: note: {} left out: {why}", a.name);
+        false
+    });
+    out
+}
+
 /// The simdcrypt contenders `opts` selects for `alg`.
 pub fn selected_contenders(alg: &Algorithm, opts: &Options) -> Vec<Who> {
     if alg.family == Family::XtsPar {
@@ -201,7 +226,7 @@ pub fn measure_group(
     let outputs: Vec<Vec<u8>> = entries
         .iter_mut()
         .map(|(_, r)| {
-            r.run();
+            r.process_one();
             r.output().to_vec()
         })
         .collect();
@@ -753,11 +778,9 @@ pub fn main_with_args(argv: &[String]) -> i32 {
         };
     match cli.command {
         Some(cli::Command::Compare(args)) => return compare_main(&args),
-        Some(cli::Command::Mix(args)) => return mix_main(&args),
         Some(cli::Command::Report(a)) => {
             return report::report_main(&a.results, &a.out, &a.readme, a.check);
         }
-        Some(cli::Command::Convert(a)) => return report::convert_main(&a.files, &a.into),
         None => {}
     }
     let opts = match Options::resolve(cli.run) {
@@ -769,22 +792,6 @@ pub fn main_with_args(argv: &[String]) -> i32 {
         }
     };
     measure_and_print(&opts, argv)
-}
-
-/// `speed mix` (x86-64 only: the probes are x86-64 assembly).
-pub fn mix_main(args: &cli::MixArgs) -> i32 {
-    #[cfg(target_arch = "x86_64")]
-    return mix::mix_main(
-        args.rounds,
-        std::time::Duration::from_secs_f64(args.seconds),
-        args.size,
-    );
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        let _ = args;
-        eprintln!("speed mix: the probes are x86-64 assembly; nothing to run here");
-        2
-    }
 }
 
 /// `speed compare`.
@@ -864,6 +871,11 @@ pub fn measure_and_print(opts: &Options, argv: &[String]) -> i32 {
             );
         }
         return 0;
+    }
+    let opts = &runnable(opts);
+    if opts.algs.is_empty() {
+        eprintln!("speed: error: no algorithm selected has a contender and a valid size here");
+        return 2;
     }
     let mut machine = run_info(opts.threads);
     machine.command = Some(
@@ -1021,14 +1033,6 @@ pub fn measure_and_print(opts: &Options, argv: &[String]) -> i32 {
     for (n, alg) in opts.algs.iter().enumerate() {
         let contenders = selected_contenders(alg, opts);
         let sizes = selected_sizes(alg, opts);
-        if contenders.is_empty() || sizes.is_empty() {
-            eprintln!(
-                "speed: [{}/{total}] {}: nothing to run (no contender or no valid size)",
-                n + 1,
-                alg.name
-            );
-            continue;
-        }
         let per_slice = if done_work == 0 {
             opts.seconds * 1.3
         } else {
@@ -1260,7 +1264,7 @@ mod tests {
         assert_eq!(res.len(), 3);
         // What two threads encrypt is what encrypt_sectors does on one.
         let mut par = alg.make(Who::Par(2), 1 << 20).unwrap();
-        par.run();
+        par.process_one();
         let mut serial = algs::message(1 << 20, 0);
         simdcrypt::Xts::new(&algs::key(32))
             .unwrap()

@@ -3,19 +3,19 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-/// Something to time: one call of `run` processes a fixed number of bytes.
+/// Something to time: one call of `process_one` processes a fixed number of bytes.
 pub trait Runner {
     /// Processes one message (or one batch of messages) of the configured size.
-    fn run(&mut self);
+    fn process_one(&mut self);
 
-    /// `n` calls of [`Runner::run`] (monomorphised, so no dynamic call per message).
-    fn run_n(&mut self, n: u64) {
+    /// `n` calls of [`Runner::process_one`] (monomorphised, so no dynamic call per message).
+    fn process_n(&mut self, n: u64) {
         for _ in 0..n {
-            self.run();
+            self.process_one();
         }
     }
 
-    /// The output of the most recent `run` (ciphertext or digests). After exactly one `run`
+    /// The output of the most recent `process_one` (ciphertext or digests). After exactly one `process_one`
     /// from a fresh runner it is the same for every correct contender of an algorithm.
     fn output(&self) -> &[u8];
 
@@ -76,7 +76,7 @@ pub fn time_slice_with(r: &mut dyn Runner, bytes: f64, slice: Duration, wall: bo
     let mut batch: u64 = 1;
     loop {
         let t0 = Instant::now();
-        r.run_n(batch);
+        r.process_n(batch);
         runs += batch;
         let now = Instant::now();
         let wall = now - start;
@@ -122,7 +122,7 @@ mod tests {
 
     struct Count(u64, [u8; 1]);
     impl Runner for Count {
-        fn run(&mut self) {
+        fn process_one(&mut self) {
             self.0 += 1;
         }
         fn output(&self) -> &[u8] {

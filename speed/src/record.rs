@@ -1,8 +1,7 @@
 //! The JSON Lines records. A records file is one block per run: a header line (the run's
 //! provenance, [`Header`]) and then one line per algorithm x contender x size holding the
 //! measurement alone. The schema (and its version, [`SCHEMA`]) is documented in
-//! speed/README.md; [`read`] also reads the schema 1 and 2 files, whose every line carried
-//! the provenance.
+//! speed/README.md; [`read`] takes that schema alone.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -20,8 +19,7 @@ pub const DIGITS: usize = 4;
 /// Where and how a run was made: the same in every record of the run.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Default)]
 pub struct RunInfo {
-    /// [`SCHEMA`] (absent, read as 1, in records from before provenance was added).
-    #[serde(default = "one")]
+    /// [`SCHEMA`].
     pub schema: u32,
     /// `simdcrypt-speed`.
     pub tool: String,
@@ -76,14 +74,10 @@ pub struct RunInfo {
     /// Threads running at once (`--threads`).
     #[serde(default = "one_usize")]
     pub threads: usize,
-    /// The command line of the run (`speed --sweep --backend auto`); absent in records
-    /// converted from schema 2, which did not keep it.
+    /// The command line of the run (`speed --sweep --backend auto`), where the run
+    /// recorded it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub command: Option<String>,
-}
-
-fn one() -> u32 {
-    1
 }
 
 fn one_usize() -> usize {
@@ -319,8 +313,8 @@ pub fn append(dir: &Path, records: &[Record]) -> Result<std::path::PathBuf, Stri
     Ok(path)
 }
 
-/// Reads a records file (JSON Lines; blank lines skipped): blocks of a header and its
-/// measurement lines, or (schema 1 and 2) lines that each carry the provenance.
+/// Reads a records file (JSON Lines; blank lines skipped): blocks of a header of schema
+/// [`SCHEMA`] and its measurement lines.
 pub fn read(text: &str) -> Result<Vec<Record>, String> {
     let mut out = Vec::new();
     // The current block's header, as the fields its measurement lines leave out.
@@ -331,11 +325,15 @@ pub fn read(text: &str) -> Result<Vec<Record>, String> {
         }
         let at = |e: serde_json::Error| format!("line {}: {e}", i + 1);
         let obj: Map<String, Value> = serde_json::from_str(l).map_err(at)?;
-        let record = if obj.contains_key("tool") && obj.contains_key("algorithm") {
-            // Schema 1 or 2: the provenance on every line.
-            serde_json::from_value(Value::Object(obj)).map_err(at)?
-        } else if obj.contains_key("tool") {
+        let record = if obj.contains_key("tool") {
             let h: Header = serde_json::from_value(Value::Object(obj)).map_err(at)?;
+            if h.run.schema != SCHEMA {
+                return Err(format!(
+                    "line {}: a header of schema {}; this tool reads schema {SCHEMA}",
+                    i + 1,
+                    h.run.schema
+                ));
+            }
             let Value::Object(mut fields) = serde_json::to_value(&h.run).map_err(at)? else {
                 unreachable!("the provenance serialises to an object")
             };
@@ -393,7 +391,7 @@ mod tests {
         }
     }
 
-    fn run(commit: &str) -> RunInfo {
+    fn run_info_at(commit: &str) -> RunInfo {
         RunInfo {
             schema: SCHEMA,
             tool: "simdcrypt-speed".into(),
@@ -412,7 +410,7 @@ mod tests {
 
     #[test]
     fn blocks_round_trip() {
-        let (a, b) = (run("aaaa"), run("bbbb"));
+        let (a, b) = (run_info_at("aaaa"), run_info_at("bbbb"));
         let mut records = vec![
             rec(&a, "sha1", 64, 1.234567891e9),
             rec(&a, "sha1-many", 64, 9.87654321e9),
@@ -458,7 +456,7 @@ mod tests {
     /// model name, the vendor once.
     #[test]
     fn names_the_file_of_a_cpu_without_a_signature() {
-        let mut r = run("aaaa");
+        let mut r = run_info_at("aaaa");
         (r.cpu_family, r.cpu_model, r.cpu_stepping) = (None, None, None);
         r.cpu_vendor = Some("ARM".into());
         r.cpu_model_name = "ARM Neoverse-N1".into();
@@ -471,14 +469,21 @@ mod tests {
         assert_eq!(file_name(&r), "cpu-some-cpu.jsonl");
     }
 
+    /// A header of another schema, a header without one and a measurement line before
+    /// any header are errors that name the line.
     #[test]
-    fn reads_the_schema_2_lines() {
-        let mut r = rec(&run("cccc"), "sha1", 16, 1e9);
-        r.run.schema = 2;
-        let line = serde_json::to_string(&r).unwrap();
-        assert_eq!(
-            read(&format!("{line}\n\n{line}\n")).unwrap(),
-            vec![r.clone(), r]
+    fn reads_schema_3_alone() {
+        let header = Header::of(&[rec(&run_info_at("cccc"), "sha1", 16, 1e9)]).unwrap();
+        let good = header.line();
+        assert_eq!(read(&format!("\n{good}")).unwrap(), vec![]);
+        let old = good.replace("\"schema\":3", "\"schema\":2");
+        assert_ne!(old, good);
+        let e = read(&format!("{good}{old}")).unwrap_err();
+        assert!(e.starts_with("line 2: a header of schema 2;"), "{e}");
+        assert!(
+            read(&good.replace("\"schema\":3,", ""))
+                .unwrap_err()
+                .contains("schema")
         );
         assert!(
             read("{\"algorithm\":\"sha1\"}")

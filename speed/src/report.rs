@@ -1,6 +1,6 @@
 //! `speed report`: speed/RESULTS.md and the README's performance table, generated from the
 //! records in speed/results (one file per CPU); `--check` fails where either differs from
-//! what the records give. `speed convert`: records files of any schema into that layout.
+//! what the records give.
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -395,7 +395,7 @@ pub fn splice(readme: &str, table: &str) -> Result<String, String> {
 
 /// `speed report`: writes (or with `check`, compares) `out` and the table in `readme`.
 pub fn report_main(results: &Path, out: &Path, readme: &Path, check: bool) -> i32 {
-    let run = || -> Result<Vec<String>, String> {
+    let regenerate = || -> Result<Vec<String>, String> {
         let cpus = load(results)?;
         if cpus.is_empty() {
             return Err(format!("{}: no records files", results.display()));
@@ -418,7 +418,7 @@ pub fn report_main(results: &Path, out: &Path, readme: &Path, check: bool) -> i3
         }
         Ok(stale)
     };
-    match run() {
+    match regenerate() {
         Ok(stale) if check && !stale.is_empty() => {
             eprintln!(
                 "speed report --check: {} differ from what the records give; run `cargo run --release -p simdcrypt-speed -- report`",
@@ -441,52 +441,6 @@ pub fn report_main(results: &Path, out: &Path, readme: &Path, check: bool) -> i3
         }
         Err(e) => {
             eprintln!("speed report: error: {e}");
-            2
-        }
-    }
-}
-
-/// `speed convert FILES --into DIR`: the records of `files` (any schema), one file per CPU
-/// in `dir`, each run a block (header line, measurement lines), runs in timestamp order.
-pub fn convert_main(files: &[PathBuf], dir: &Path) -> i32 {
-    let run = || -> Result<(), String> {
-        let mut blocks: Vec<Vec<Record>> = Vec::new();
-        for f in files {
-            let text = std::fs::read_to_string(f)
-                .map_err(|e| format!("cannot read {}: {e}", f.display()))?;
-            for r in record::read(&text).map_err(|e| format!("{}: {e}", f.display()))? {
-                match blocks.last_mut() {
-                    Some(b) if b[0].run == r.run => b.push(r),
-                    _ => blocks.push(vec![r]),
-                }
-            }
-        }
-        blocks.sort_by(|a, b| a[0].run.timestamp.cmp(&b[0].run.timestamp));
-        let mut by_file: std::collections::BTreeMap<String, Vec<Record>> = Default::default();
-        for b in blocks {
-            let name = record::file_name(&b[0].run);
-            by_file.entry(name).or_default().extend(b);
-        }
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-        for (name, records) in by_file {
-            let path = dir.join(name);
-            let text = record::write(&records);
-            std::fs::write(&path, &text)
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-            eprintln!(
-                "speed convert: {}: {} records, {} bytes",
-                path.display(),
-                records.len(),
-                text.len()
-            );
-        }
-        Ok(())
-    };
-    match run() {
-        Ok(()) => 0,
-        Err(e) => {
-            eprintln!("speed convert: error: {e}");
             2
         }
     }

@@ -3,8 +3,10 @@
 //! A self-contained SVG (inline styles, no script, no external font or file), so any
 //! browser opens it. The x axis is the message size on a log scale, the y axis GB/s from
 //! zero; one line per simdcrypt backend and per peer, the ceiling as a grey dashed line.
-//! With several runs (`speed compare`), each run's lines get their own dash pattern and
-//! the legend prefixes the run's label. Every point has a `<title>` (hover shows it).
+//! With several runs (`speed compare`), each run's lines get their own dash pattern (eight
+//! patterns) and every other run the other shade of the contender's colour, and the legend
+//! prefixes the run's label. The x axis labels the sizes that fit without overlapping
+//! (powers of two first), by an estimate of each label's width. Every point has a `<title>` (hover shows it).
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -49,8 +51,89 @@ fn peer_color(name: &str) -> Option<&'static str> {
         _ => None,
     }
 }
-/// Dash patterns of the runs after the first.
-const RUN_DASH: &[&str] = &["", "8 4", "2 3", "10 3 2 3"];
+/// The runs' dash patterns and their names (one per run, up to eight runs).
+const RUN_DASH: [(&str, &str); 8] = [
+    ("", "solid"),
+    ("8 4", "dashed"),
+    ("2 3", "dotted"),
+    ("10 3 2 3", "dash-dot"),
+    ("16 4", "long-dashed"),
+    ("10 3 2 3 2 3", "dash-dot-dot"),
+    ("4 6", "sparse-dashed"),
+    ("16 3 5 3", "long-short"),
+];
+
+/// The ceiling's dash pattern in a single run (a grey line; with several runs, the run's).
+const CEILING_DASH: &str = "6 4";
+
+/// The other shade of `color` (`#rrggbb`): a dark colour mixed 40% with white, a light one
+/// 35% with black, so that the shade stays visible on the panel's near-white ground.
+fn shade(color: &str) -> String {
+    let hex = color.trim_start_matches('#');
+    let channel = |i: usize| {
+        f64::from(u8::from_str_radix(hex.get(i..i + 2).unwrap_or("00"), 16).unwrap_or(0))
+    };
+    let (r, g, b) = (channel(0), channel(1), channel(2));
+    let luma = (0.299 * r + 0.587 * g + 0.114 * b) / 255.0;
+    let mix = |c: f64| {
+        let v = if luma < 0.45 {
+            c + (255.0 - c) * 0.4
+        } else {
+            c * 0.65
+        };
+        v.round() as u8
+    };
+    format!("#{:02x}{:02x}{:02x}", mix(r), mix(g), mix(b))
+}
+
+/// Run `run`'s line of a contender drawn in `color`: its colour (every other run the
+/// colour's other shade) and dash pattern (one per run); no two of the first eight runs
+/// share both.
+pub fn run_style(run: usize, color: &str) -> (String, &'static str) {
+    let color = if run % 2 == 1 {
+        shade(color)
+    } else {
+        color.to_string()
+    };
+    (color, RUN_DASH[run % RUN_DASH.len()].0)
+}
+
+/// The width of `label` in the x axis's ticks (10 px DejaVu Sans), from its glyphs'
+/// advances (digits 0.64 em), rounded up.
+fn label_width(label: &str) -> f64 {
+    label
+        .chars()
+        .map(|c| match c {
+            '0'..='9' => 6.4,
+            'k' => 5.8,
+            'm' => 9.8,
+            _ => 6.4,
+        })
+        .sum()
+}
+
+/// The space kept between two x labels, in pixels.
+const LABEL_GAP: f64 = 4.0;
+
+/// The sizes whose x labels are drawn, with each label's centre: powers of two first,
+/// then the others, each smallest first where its box (its width and [`LABEL_GAP`]) meets
+/// no label already placed.
+fn x_labels(sizes: &[usize], px: impl Fn(usize) -> f64) -> Vec<(usize, f64)> {
+    let mut order: Vec<usize> = sizes.to_vec();
+    order.sort_by_key(|s| (!s.is_power_of_two(), *s));
+    let mut placed: Vec<(usize, f64, f64)> = Vec::new();
+    for s in order {
+        let (x, half) = (px(s), label_width(&size_label(s)) / 2.0);
+        let clear = placed
+            .iter()
+            .all(|&(_, px2, h2)| (x - px2).abs() >= half + h2 + LABEL_GAP);
+        if clear {
+            placed.push((s, x, half));
+        }
+    }
+    placed.sort_by_key(|p| p.0);
+    placed.into_iter().map(|(s, x, _)| (s, x)).collect()
+}
 
 /// The family's title and its id in the SVG (`family-<id>`): the variant's name in kebab
 /// case, `other` for none.
@@ -202,7 +285,6 @@ pub fn render(runs: &[(String, Vec<Record>)], all_backends: bool) -> String {
             let mut lines: Vec<Line> = Vec::new();
             for (run_i, (label, recs)) in runs.iter().enumerate() {
                 let mine: Vec<&Record> = recs.iter().filter(|r| &r.algorithm == alg).collect();
-                let dash = RUN_DASH[run_i % RUN_DASH.len()].to_string();
                 let prefix = if multi {
                     format!("{label} ")
                 } else {
@@ -239,10 +321,11 @@ pub fn render(runs: &[(String, Vec<Record>)], all_backends: bool) -> String {
                     let auto = mine
                         .iter()
                         .any(|r| &r.backend == key && r.automatic && imp == "simdcrypt");
+                    let (color, dash) = run_style(run_i, &color_of(key));
                     lines.push(Line {
                         label: format!("{prefix}{key}{}", if auto { " (auto)" } else { "" }),
-                        color: color_of(key),
-                        dash: dash.clone(),
+                        color,
+                        dash: dash.to_string(),
                         width: if imp == "simdcrypt" { 1.8 } else { 3.0 },
                         points,
                     });
@@ -255,14 +338,11 @@ pub fn render(runs: &[(String, Vec<Record>)], all_backends: bool) -> String {
                     }
                 }
                 if !ceil.is_empty() {
+                    let (color, dash) = run_style(run_i, "#888888");
                     lines.push(Line {
                         label: format!("{prefix}ceiling"),
-                        color: "#888888".into(),
-                        dash: if run_i == 0 {
-                            "6 4".into()
-                        } else {
-                            "2 2".into()
-                        },
+                        color,
+                        dash: if multi { dash } else { CEILING_DASH }.into(),
                         width: 1.5,
                         points: ceil
                             .into_iter()
@@ -315,10 +395,9 @@ text {{ fill: #222; font-size: 11px; }}
                 .map(|o| format!(", {o}"))
                 .unwrap_or_default();
             let dash = if multi {
-                format!(
-                    " [{}]",
-                    line_style_name(runs.iter().position(|x| &x.0 == label).unwrap_or(0))
-                )
+                let run = runs.iter().position(|x| &x.0 == label).unwrap_or(0);
+                let shade = if run % 2 == 1 { ", other shade" } else { "" };
+                format!(" [{} lines{shade}]", RUN_DASH[run % RUN_DASH.len()].1)
             } else {
                 String::new()
             };
@@ -337,15 +416,6 @@ text {{ fill: #222; font-size: 11px; }}
     out.push_str(&body);
     out.push_str("</svg>\n");
     out
-}
-
-fn line_style_name(run: usize) -> &'static str {
-    match RUN_DASH[run % RUN_DASH.len()] {
-        "" => "solid lines",
-        "8 4" => "dashed lines",
-        "2 3" => "dotted lines",
-        _ => "dash-dot lines",
-    }
 }
 
 /// One panel at (`x0`, `y0`): its SVG and height (the legend below it included).
@@ -396,7 +466,13 @@ fn panel(title: &str, x0: f64, y0: f64, lines: &[Line]) -> (String, f64) {
         let xx = px(size);
         let _ = writeln!(
             s,
-            r#"<line x1="{xx:.1}" y1="{ty:.1}" x2="{xx:.1}" y2="{by:.1}" class="grid"/><text x="{xx:.1}" y="{:.1}" text-anchor="middle" class="tick">{}</text>"#,
+            r#"<line x1="{xx:.1}" y1="{ty:.1}" x2="{xx:.1}" y2="{by:.1}" class="grid"/>"#
+        );
+    }
+    for (size, xx) in x_labels(&sizes, px) {
+        let _ = writeln!(
+            s,
+            r#"<text x="{xx:.1}" y="{:.1}" text-anchor="middle" class="tick x-label">{}</text>"#,
             by + 13.0,
             size_label(size)
         );
@@ -595,6 +671,103 @@ mod tests {
         );
         check(&svg, 2);
         assert!(svg.contains("stroke-dasharray=\"8 4\""), "run B dashed");
+    }
+
+    /// Eight runs draw a contender in eight (colour, dash) pairs, with eight dash patterns,
+    /// for simdcrypt's, the peers' and the ceiling's colours; the chart of eight runs
+    /// draws them so.
+    #[test]
+    fn eight_runs_have_eight_line_styles() {
+        for color in [PALETTE[0], "#000000", "#ff7f0e", "#17becf", "#888888"] {
+            let styles: Vec<(String, &str)> = (0..8).map(|r| run_style(r, color)).collect();
+            for (i, a) in styles.iter().enumerate() {
+                for b in &styles[i + 1..] {
+                    assert_ne!(a, b, "{color}");
+                    assert_ne!(a.1, b.1, "{color}: dash patterns");
+                }
+            }
+            assert_eq!(styles[0].0, color, "the first run keeps the colour");
+            assert_ne!(styles[1].0, color, "the second the other shade");
+        }
+        let runs: Vec<(String, Vec<Record>)> = (0..8)
+            .map(|i| {
+                (
+                    format!("{}", (b'A' + i) as char),
+                    records(1.0 + f64::from(i)),
+                )
+            })
+            .collect();
+        let svg = render(&runs, false);
+        let doc = roxmltree::Document::parse(&svg).unwrap();
+        let panel = doc
+            .descendants()
+            .find(|n| n.attribute("data-algorithm") == Some("sha1"))
+            .unwrap();
+        for who in ["simdcrypt auto", "rustcrypto", "ceiling"] {
+            let mut seen: Vec<(String, String)> = panel
+                .descendants()
+                .filter(|n| n.has_tag_name("polyline"))
+                .filter(|n| {
+                    let t = n.first_element_child().and_then(|t| t.text()).unwrap_or("");
+                    t.split_once(' ').is_some_and(|(_, w)| w.starts_with(who))
+                })
+                .map(|n| {
+                    let stroke = n.attribute("stroke").unwrap_or("").to_string();
+                    let dash = n.attribute("stroke-dasharray").unwrap_or("").to_string();
+                    (stroke, dash)
+                })
+                .collect();
+            assert_eq!(seen.len(), 8, "{who}");
+            seen.sort();
+            seen.dedup();
+            assert_eq!(seen.len(), 8, "{who}: eight styles");
+        }
+        assert!(
+            svg.contains("[long-short lines, other shade]"),
+            "run H named"
+        );
+    }
+
+    /// The x labels of a dense size list: their boxes (each glyph counted at least 0.7 em,
+    /// above DejaVu Sans' advances) do not overlap, the powers of two are all labelled.
+    #[test]
+    fn x_labels_do_not_overlap() {
+        let sizes = [16, 64, 100, 128, 1024, 1500, 2048, 4096, 16384, 65536];
+        let line = Line {
+            label: "l".into(),
+            color: "#000000".into(),
+            dash: String::new(),
+            width: 1.0,
+            points: sizes.iter().map(|&s| (s, s as f64)).collect(),
+        };
+        let (svg, _) = panel("t", 0.0, 0.0, &[line]);
+        let svg = format!(r#"<svg xmlns="http://www.w3.org/2000/svg">{svg}</svg>"#);
+        let doc = roxmltree::Document::parse(&svg).unwrap();
+        let boxes: Vec<(String, f64, f64)> = doc
+            .descendants()
+            .filter(|n| n.attribute("class") == Some("tick x-label"))
+            .map(|n| {
+                let text = n.text().unwrap().to_string();
+                let x: f64 = n.attribute("x").unwrap().parse().unwrap();
+                let w: f64 = text
+                    .chars()
+                    .map(|c| if c == 'm' { 10.0 } else { 7.0 })
+                    .sum();
+                (text, x - w / 2.0, x + w / 2.0)
+            })
+            .collect();
+        let names: Vec<&str> = boxes.iter().map(|b| b.0.as_str()).collect();
+        for want in ["16", "64", "128", "1k", "2k", "4k", "16k", "64k"] {
+            assert!(names.contains(&want), "{want} in {names:?}");
+        }
+        for (i, a) in boxes.iter().enumerate() {
+            for b in &boxes[i + 1..] {
+                assert!(a.2 <= b.1 || b.2 <= a.1, "{a:?} and {b:?} overlap");
+            }
+        }
+        // Sparse sizes keep every label.
+        let all = x_labels(&[16, 1024, 1 << 20], |s| (s as f64).log2() * 20.0);
+        assert_eq!(all.len(), 3);
     }
 
     #[test]

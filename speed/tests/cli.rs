@@ -451,33 +451,6 @@ fn report_matches_the_records() {
     assert_eq!(std::fs::read_to_string(dir.join("RESULTS.md")).unwrap(), md);
 }
 
-/// `speed convert` reads the per-CPU files back into the same files.
-#[test]
-fn convert_round_trips_the_results() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../speed/results");
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("convert");
-    let _ = std::fs::remove_dir_all(&dir);
-    let mut files: Vec<String> = std::fs::read_dir(&root)
-        .unwrap()
-        .map(|e| e.unwrap().path().to_str().unwrap().to_string())
-        .filter(|p| p.ends_with(".jsonl"))
-        .collect();
-    files.sort();
-    let mut args = vec!["convert".to_string()];
-    args.extend(files.iter().cloned());
-    args.extend(["--into".to_string(), dir.to_str().unwrap().to_string()]);
-    let o = speed_owned(&args);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    for f in &files {
-        let name = std::path::Path::new(f).file_name().unwrap();
-        assert_eq!(
-            std::fs::read_to_string(dir.join(name)).unwrap(),
-            std::fs::read_to_string(f).unwrap(),
-            "{f}"
-        );
-    }
-}
-
 fn speed_owned(args: &[String]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_speed"))
         .args(args)

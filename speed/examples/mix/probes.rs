@@ -1,4 +1,4 @@
-//! `speed mix`: the instruction mixes of the XTS kernels, timed as hand-scheduled loops next
+//! The instruction mixes of the XTS kernels, timed as hand-scheduled loops next
 //! to the AES alone, so that a kernel's distance from the parallel-AES ceiling splits into
 //! what its instruction form allows on this core and what the kernel itself loses.
 //!
@@ -22,7 +22,7 @@
 
 use std::time::Duration;
 
-use crate::measure::{Runner, stats, time_slice};
+use simdcrypt_speed::measure::{Runner, stats, time_slice};
 
 /// One probe: its form, width and round count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -122,7 +122,7 @@ impl Probe {
     /// down to an even number of groups, at least two), if this CPU has its instructions.
     pub fn new(form: Form, rounds: usize, size: usize) -> Option<Probe> {
         assert!(rounds == 10 || rounds == 14, "10 or 14 rounds");
-        // The instructions' proof: `run` executes the form only where this found them.
+        // The instructions' proof: `process_one` executes the form only where this found them.
         match form {
             Form::YmmAes | Form::YmmEcb | Form::YmmXtsVex => {
                 simdcrypt::cpu::VaesAvx2Token::get()?;
@@ -177,7 +177,7 @@ impl Probe {
 }
 
 impl Runner for Probe {
-    fn run(&mut self) {
+    fn process_one(&mut self) {
         let (c, w) = (&*self.consts, self.w.as_mut_ptr());
         let (s, d) = (self.src.as_ptr(), self.dst.as_mut_ptr());
         let r14 = self.rounds == 14;
@@ -210,7 +210,7 @@ struct Kernel {
 }
 
 impl Runner for Kernel {
-    fn run(&mut self) {
+    fn process_one(&mut self) {
         let n = self.buf.len();
         self.xts
             .encrypt_sectors(&mut self.buf, n, 7)
@@ -229,7 +229,7 @@ const KERNELS: [(simdcrypt::Backend, Form); 3] = [
     (simdcrypt::Backend::VaesAvx512, Form::ZmmAes),
 ];
 
-/// `speed mix`: every probe this CPU can run and the XTS backends of the same forms, over
+/// Every probe this CPU can run and the XTS backends of the same forms, over
 /// `size`-byte runs, AES-128 and AES-256, `rounds` interleaved rounds of `slice` each;
 /// prints GB/s and each row's fraction of its width's AES alone and of the faster width's.
 pub fn mix_main(rounds: u64, slice: Duration, size: usize) -> i32 {
@@ -237,7 +237,7 @@ pub fn mix_main(rounds: u64, slice: Duration, size: usize) -> i32 {
         "instruction mixes of the XTS kernels, groups of 8 registers, {} KiB a run, medians \
          of {rounds} interleaved rounds ({})",
         size >> 10,
-        crate::cpuinfo::cpu_model()
+        simdcrypt_speed::cpuinfo::cpu_model()
     );
     for aes_rounds in [10, 14] {
         let mut rows: Vec<(String, Form, Box<dyn Runner>, usize)> = Vec::new();
@@ -686,7 +686,7 @@ mod tests {
                 let lanes = (form.group_bytes() / 128) as u32;
                 let kr = u128::from_le_bytes(p.consts.rk[rounds]);
                 let before = p.tweaks().to_vec();
-                p.run();
+                p.process_one();
                 let after = p.tweaks().to_vec();
                 for (b, a) in before.chunks(16).zip(after.chunks(16)) {
                     let t = u128::from_le_bytes(b.try_into().unwrap()) ^ kr;
@@ -710,9 +710,9 @@ mod tests {
             ) else {
                 continue;
             };
-            vex.run();
-            evex.run();
-            zmm.run();
+            vex.process_one();
+            evex.process_one();
+            zmm.process_one();
             assert_ne!(vex.output(), &vec![0u8; vex.output().len()][..]);
             assert_eq!(vex.output(), evex.output(), "VEX and EVEX, {rounds} rounds");
             // zmm's blocks: the same source bytes; 32 blocks a group, tweaks T_0 x^i.
@@ -733,14 +733,14 @@ mod tests {
             let Some(mut p) = probe(form, 10) else {
                 continue;
             };
-            p.run();
+            p.process_one();
             assert!(p.output().iter().any(|&b| b != 0), "{form:?}");
         }
         let (Some(mut y), Some(mut z)) = (probe(Form::YmmEcb, 14), probe(Form::ZmmEcb, 14)) else {
             return;
         };
-        y.run();
-        z.run();
+        y.process_one();
+        z.process_one();
         assert_eq!(y.output(), &z.output()[..y.output().len()]);
     }
 }
