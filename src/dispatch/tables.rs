@@ -8,20 +8,29 @@ use crate::aes::Kernel as Aes;
 use crate::arch::x86_64::sha_ni::Form;
 use crate::dispatch::{Table, table};
 
+/// The rows of the algorithms that run on the AES width handle alone (ECB and CBC), each
+/// table with its own name and automatic choice: the 256-bit kernel first, then 512-bit,
+/// then AES-NI.
+macro_rules! width_rows {
+    ($algorithm:literal) => {
+        table!(Aes, $algorithm, portable: Aes::Portable, [
+            #[cfg(simdcrypt_x86_64)] {
+                VaesAvx2 => Aes::Ymm,
+                VaesAvx512 => Aes::zmm,
+                AesNi => Aes::Xmm,
+            }
+            #[cfg(simdcrypt_aarch64)] {
+                Armv8Aes => Aes::Neon,
+            }
+        ])
+    };
+}
+
 /// AES blocks (ECB). VAES on zmm moves no more bytes per cycle than on ymm (measured on
 /// Emerald Rapids; docs/design.md, "Dispatch and per-CPU tuning"), so the 256-bit kernel
 /// goes first (zmm first where `crate::tuning` says so: Zen 5, whose zmm AES moves twice
 /// the bytes).
-pub(crate) static AES: Table<Aes> = table!(Aes, "AES", portable: Aes::Portable, [
-    #[cfg(simdcrypt_x86_64)] {
-        VaesAvx2 => Aes::Ymm,
-        VaesAvx512 => Aes::zmm,
-        AesNi => Aes::Xmm,
-    }
-    #[cfg(simdcrypt_aarch64)] {
-        Armv8Aes => Aes::Neon,
-    }
-]);
+pub(crate) static AES: Table<Aes> = width_rows!("AES");
 
 /// CBC. VAES decrypts twice the blocks per instruction of AES-NI and interleaves twice as
 /// many streams; single-stream encryption is the same AES-NI chain on both. A zmm
@@ -30,16 +39,7 @@ pub(crate) static AES: Table<Aes> = table!(Aes, "AES", portable: Aes::Portable, 
 /// first only where `crate::tuning` says so (Zen 5, whose zmm AES moves twice ymm's
 /// bytes).
 #[cfg(feature = "cbc")]
-pub(crate) static CBC: Table<Aes> = table!(Aes, "CBC", portable: Aes::Portable, [
-    #[cfg(simdcrypt_x86_64)] {
-        VaesAvx2 => Aes::Ymm,
-        VaesAvx512 => Aes::zmm,
-        AesNi => Aes::Xmm,
-    }
-    #[cfg(simdcrypt_aarch64)] {
-        Armv8Aes => Aes::Neon,
-    }
-]);
+pub(crate) static CBC: Table<Aes> = width_rows!("CBC");
 
 /// XTS data units, widest first (docs/design.md, "Dispatch and per-CPU tuning"). The
 /// assembly has no multi-unit entry, so it loses on small sectors: the intrinsics kernel
