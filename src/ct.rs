@@ -37,6 +37,14 @@ pub(crate) fn declassify(mask: u32) -> bool {
     }
 }
 
+/// Turns a secret-derived value below 2^`BITS` into a public one, a bit at a time through
+/// [`declassify`]: for a value the result reveals anyway, such as the length of a checked
+/// padding (which the plaintext's length gives away).
+#[cfg_attr(not(feature = "alloc"), allow(dead_code))]
+pub(crate) fn declassify_bits<const BITS: u32>(v: u32) -> u32 {
+    (0..BITS).fold(0, |acc, i| acc | (u32::from(declassify(v & (1 << i))) << i))
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -44,6 +52,15 @@ mod tests {
         for m in [0u32, 1, 0x80, 0xff, u32::MAX, 1 << 31] {
             assert_eq!(super::declassify(m), m != 0);
         }
+    }
+
+    #[test]
+    fn declassify_bits_is_the_value() {
+        for v in 0..32u32 {
+            assert_eq!(super::declassify_bits::<5>(v), v);
+        }
+        assert_eq!(super::declassify_bits::<32>(0xdead_beef), 0xdead_beef);
+        assert_eq!(super::declassify_bits::<4>(0x1f), 0xf);
     }
 }
 

@@ -59,13 +59,12 @@ pub(crate) fn sub_word(w: u32) -> u32 {
     let w = u64::from(w);
     // Bits 0, 8, 16, 24 times 2^24, 2^17, 2^10, 2^3: bits 24..28, on distinct bits, no carries.
     let mut x: State =
-        core::array::from_fn(|b| ((((w >> b) & 0x0101_0101) * 0x0102_0408) >> 24) & 0xf);
+        core::array::from_fn(|b| (((w >> b) & 0x0101_0101).wrapping_mul(0x0102_0408) >> 24) & 0xf);
     sbox_fwd(&mut x);
     // Bits 0..4 times 1, 2^7, 2^14, 2^21: bit `i` lands on bit 8i, again without carries.
-    let out = x
-        .iter()
-        .enumerate()
-        .fold(0, |o, (b, p)| o | (((p * 0x0020_4081) & 0x0101_0101) << b));
+    let out = x.iter().enumerate().fold(0, |o, (b, p)| {
+        o | ((p.wrapping_mul(0x0020_4081) & 0x0101_0101) << b)
+    });
     x.zeroize();
     out as u32 ^ 0x6363_6363
 }
@@ -73,7 +72,7 @@ pub(crate) fn sub_word(w: u32) -> u32 {
 /// Four GF(2^8) multiplications by x, one per byte.
 #[inline]
 fn xtime_word(x: u32) -> u32 {
-    ((x & 0x7f7f_7f7f) << 1) ^ (((x >> 7) & 0x0101_0101) * 0x1b)
+    ((x & 0x7f7f_7f7f) << 1) ^ ((x >> 7) & 0x0101_0101).wrapping_mul(0x1b)
 }
 
 /// InvMixColumns of a round key (for the equivalent inverse cipher's schedule), a column
@@ -580,7 +579,7 @@ fn bitslice_keys(ks: &KeySchedule, decrypt: bool) -> [State; 15] {
                 break;
             }
             for (b, &j) in PLANE_WORD.iter().enumerate() {
-                rk[i][b] = ((w[j] >> lane) & 0x1111_1111_1111_1111) * 0xf;
+                rk[i][b] = ((w[j] >> lane) & 0x1111_1111_1111_1111).wrapping_mul(0xf);
             }
         }
         w.zeroize();

@@ -107,7 +107,7 @@ fn ct_lt(a: u32, b: u32) -> u32 {
 /// Checks PKCS#7 padding on the last block in constant time: `(mask, pad_len)` where
 /// `mask` is all ones if the padding is good and zero otherwise.
 #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
-fn pkcs7_check(last: &Block) -> (u32, usize) {
+fn pkcs7_check(last: &Block) -> (u32, u32) {
     let last = core::hint::black_box(*last);
     let p = u32::from(last[15]);
     let mut bad = ct_is_zero(p) | ct_lt(16, p);
@@ -117,7 +117,7 @@ fn pkcs7_check(last: &Block) -> (u32, usize) {
         bad |= in_pad & (1 ^ ct_is_zero(u32::from(b) ^ p));
     }
     let good_mask = core::hint::black_box(bad).wrapping_sub(1);
-    (good_mask, (p & good_mask) as usize)
+    (good_mask, p & good_mask)
 }
 
 impl Cbc {
@@ -320,6 +320,10 @@ impl Cbc {
             zeroize::Zeroize::zeroize(v.as_mut_slice());
             return Err(Error::BadPadding);
         }
+        // The padding length is public once the padding is valid (the plaintext's length
+        // gives it away); declassified, it is a public length to truncate by.
+        // `pkcs7_check` returns at most 16 there, so five bits hold it.
+        let pad = crate::ct::declassify_bits::<5>(pad) as usize;
         v.truncate(len - pad);
         Ok(v)
     }
@@ -503,7 +507,7 @@ mod tests {
         for p in 1..=16u8 {
             let mut b = [0xa5u8; 16];
             b[16 - usize::from(p)..].fill(p);
-            assert_eq!(pkcs7_check(&b), (u32::MAX, usize::from(p)));
+            assert_eq!(pkcs7_check(&b), (u32::MAX, u32::from(p)));
             if p > 1 {
                 b[16 - usize::from(p)] ^= 1;
                 assert_eq!(pkcs7_check(&b).0, 0);
