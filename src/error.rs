@@ -128,6 +128,19 @@ pub enum Error {
         /// The counter's width, in bits ([`Tweaks::wrap_bits`](crate::xts::Tweaks::wrap_bits)).
         bits: u32,
     },
+    /// An XTS tweak step ([`Tweaks::step`](crate::xts::Tweaks::step)) whose counter
+    /// repeats inside the call: a step with `z` trailing zero bits (modulo 2^bits) comes
+    /// back to the first tweak after 2^(bits - z) units, and the call has more units than
+    /// that, so two of its units would get one tweak. (The step itself is not held, as for
+    /// [`Error::ZeroTweakStep`]; its period is.)
+    TweakStepRepeats {
+        /// The counter's width, in bits ([`Tweaks::wrap_bits`](crate::xts::Tweaks::wrap_bits)).
+        bits: u32,
+        /// The step's period is 2^`period_bits` units (`bits` less its trailing zero bits).
+        period_bits: u32,
+        /// The data units in the call.
+        units: usize,
+    },
     /// A backend this CPU (or this build) cannot run.
     BackendUnavailable(Backend),
     /// A backend that does not implement the algorithm asked for (SHA-NI for AES, say).
@@ -303,6 +316,15 @@ impl fmt::Display for Error {
                 f,
                 "tweak step is 0 modulo 2^{bits} (the counter's width): every data unit would \
                  get the same tweak"
+            ),
+            Error::TweakStepRepeats {
+                bits,
+                period_bits,
+                units,
+            } => write!(
+                f,
+                "tweak step repeats after 2^{period_bits} data units of a {bits}-bit counter: a \
+                 call of {units} units would give two units the same tweak"
             ),
             Error::BackendUnavailable(b) => {
                 write!(
