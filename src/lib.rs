@@ -220,7 +220,7 @@ macro_rules! debug_shows {
 pub(crate) use debug_shows;
 
 pub mod aes;
-#[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
+#[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64, test))]
 mod arch;
 mod backend;
 mod block;

@@ -40,35 +40,9 @@ pub(crate) const fn margin(bytes: usize) -> usize {
     (bytes / 8).div_ceil(32) * 32 + 32
 }
 
-/// The stack pointer where this is inlined: in a wipe, where its area starts (in the
-/// leak tests, where a checked call's caller stands).
+/// The stack pointer where this is inlined (`crate::arch::stack`).
 #[cfg(test)]
-#[inline(always)]
-pub(crate) fn stack_pointer() -> usize {
-    #[cfg(target_arch = "x86_64")]
-    {
-        let sp: usize;
-        // SAFETY: reads the stack pointer into a register; no memory is touched.
-        unsafe {
-            core::arch::asm!("mov {}, rsp", out(reg) sp, options(nomem, nostack, preserves_flags))
-        };
-        sp
-    }
-    #[cfg(target_arch = "aarch64")]
-    {
-        let sp: usize;
-        // SAFETY: reads the stack pointer into a register; no memory is touched.
-        unsafe {
-            core::arch::asm!("mov {}, sp", out(reg) sp, options(nomem, nostack, preserves_flags))
-        };
-        sp
-    }
-    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-    {
-        let marker = 0u8;
-        core::hint::black_box(&marker) as *const u8 as usize
-    }
-}
+pub(crate) use crate::arch::stack::pointer as stack_pointer;
 
 /// Test builds: when [`DRY`] is set, records in [`LOWEST`] where a wipe of `bytes` would
 /// start (`at`, the caller's stack pointer, where the wipe's area starts) and in
@@ -100,9 +74,9 @@ fn measure(at: usize, site: Option<(usize, &'static core::panic::Location<'stati
     let (bottom, top) = PAINTED.with(core::cell::Cell::get);
     // This frame's stack pointer, less the red zone (x86-64's; AArch64 Linux has none, its
     // macOS one is as large): nothing above it may be painted.
-    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    #[cfg(simdcrypt_sp)]
     let limit = (stack_pointer() - 128) & !7;
-    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    #[cfg(not(simdcrypt_sp))]
     let limit = (at - 4096) & !7;
     let top = top.min(limit);
     if bottom < top {
