@@ -1,7 +1,7 @@
 //! No key material is left on the stack when a call returns.
 //!
 //! Each check runs on a thread of its own (a fully mapped stack), and:
-//! 1. zeroes the `DEPTH` bytes below the current frame (`scrub`),
+//! 1. zeroes the `DEPTH` bytes below the current frame (`zero_region`),
 //! 2. makes the call (through a function that is never inlined, so its frames lie in
 //!    that region),
 //! 3. reads the region again (`scan`) and looks for every known key-derived 16-byte
@@ -16,12 +16,12 @@
 //! `wipes_reach_as_deep_as_calls_write` makes the wipes dry, paints the region, makes each
 //! call and checks that the deepest byte it changed lies within the deepest wipe's reach;
 //! with `--nocapture` it prints how deep below the wipe's start each call writes, which
-//! is what the `burn_stack` depths are sized from.
+//! is what the wipe sites' depths (`crate::wipe::depth`) are sized from.
 //!
-//! The depths are measured on x86-64; aarch64 (which CI runs under qemu) runs every check
-//! too, and its depth check fails until its own depths are measured. On other targets
-//! (s390x in CI, under qemu) the wipes reach what x86-64's frames need, not what theirs
-//! need: there the depth check, and each leak check that finds key material in a build CI
+//! The depths are measured on x86-64 and on AArch64 (under qemu: `.ci/wipe-depths
+//! --target`; a site of the generic code holds the deepest of the two), and both run every
+//! check. On other targets (s390x in CI, under qemu) the wipes reach what those two
+//! targets' frames need, not what theirs need: there the depth check, and each leak check that finds key material in a build CI
 //! makes (the test profile or release), is ignored (run them with `--ignored` to see what
 //! is left); the others still run.
 //!
@@ -60,7 +60,7 @@ use crate::{Aes, Backend};
 #[cfg(feature = "sha1")]
 use crate::{HmacSha1, HmacSha1Key, Sha1};
 
-/// How deep below the caller's frame the scrub and the scan reach: past the deepest call
+/// How deep below the caller's frame the zeroing and the scan reach: past the deepest call
 /// of any build (an unoptimised one's, about 40 KiB), with room to spare.
 const DEPTH: usize = 128 * 1024;
 
@@ -77,7 +77,7 @@ fn frame_address() -> usize {
 
 /// Zeroes `DEPTH` bytes below this function's frame.
 #[inline(never)]
-fn scrub() {
+fn zero_region() {
     let top = frame_address() & !15;
     for a in (top - DEPTH..top - 256).step_by(8) {
         // SAFETY (test only, see the module doc): the thread's mapped stack, below every
@@ -93,7 +93,7 @@ fn scrub() {
 fn scan_below(top: usize, mem: &mut [u8], patterns: &[[u8; 16]]) -> Vec<(usize, usize)> {
     let bottom = top - DEPTH;
     for (i, m) in mem.iter_mut().enumerate() {
-        // SAFETY: as in `scrub`; reads only.
+        // SAFETY: as in `zero_region`; reads only.
         *m = unsafe {
             core::ptr::read_volatile(core::ptr::with_exposed_provenance::<u8>(bottom + i))
         };
@@ -112,7 +112,7 @@ fn scan_below(top: usize, mem: &mut [u8], patterns: &[[u8; 16]]) -> Vec<(usize, 
     found
 }
 
-/// Runs `call` between a scrub and a scan on a fresh thread; panics with `what` if any
+/// Runs `call` between a zeroing of the region and a scan on a fresh thread; panics with `what` if any
 /// pattern is found.
 fn check(what: &str, patterns: Vec<[u8; 16]>, call: impl FnOnce() + Send + 'static) {
     let what = std::string::String::from(what);
@@ -122,7 +122,7 @@ fn check(what: &str, patterns: Vec<[u8; 16]>, call: impl FnOnce() + Send + 'stat
             // (Allocated before the call: an allocation after it would run the allocator
             // over the frames to be read.)
             let mut mem = std::vec![0u8; DEPTH - 256];
-            scrub();
+            zero_region();
             CALLER_SP.with(|c| c.set(usize::MAX));
             let (regs, gprs) = run(call);
             // Below the caller only (see `mark`): a finding `d` bytes below `top` lies at
@@ -283,7 +283,7 @@ fn depth_of(
             crate::tuning::KNOBS.with(|k| k.set(Some(knobs)));
             let top = frame_address() & !15;
             for a in (top - DEPTH..top - 256).step_by(8) {
-                // SAFETY: as in `scrub`.
+                // SAFETY: as in `zero_region`.
                 unsafe {
                     core::ptr::write_volatile(
                         core::ptr::with_exposed_provenance_mut::<u64>(a),

@@ -237,7 +237,7 @@ impl Xts {
     ///
     /// IEEE 1619-2018 and NIST SP 800-38E require Key1 != Key2 (with equal halves the mask
     /// of each unit is the encryption of its tweak under the data key itself, so the two
-    /// AES uses are no longer independent). So an `Xts` keyed with equal halves **decrypts
+    /// AES uses are not independent). So an `Xts` keyed with equal halves **decrypts
     /// only**: every encryption call on it returns
     /// [`Error::XtsDuplicateKeyHalves`] and leaves the buffers untouched, as OpenSSL
     /// outside FIPS mode refuses such a key for encryption only. With distinct halves the
