@@ -21,6 +21,11 @@
 //!   given to one crate alone (`cargo rustc -- -C opt-level=N`) do not reach a build
 //!   script; such a build keeps the profile's level. Targets whose frames the leak tests do
 //!   not measure get a warning.
+//! - `simdcrypt_sp`, with `simdcrypt_sp_x86_64` or `simdcrypt_sp_aarch64`: the target is
+//!   x86-64 or AArch64 with 64-bit pointers, whatever `pure` says. The leak tests read the
+//!   stack pointer there with one instruction (`src/arch/stack.rs`), in `pure` builds too,
+//!   and measure the wipes' depths; elsewhere they take a local's address and skip the
+//!   depth checks. (Only test code reads these cfgs.)
 //!
 //! The assembly's symbols and static library carry the crate version, so that two
 //! semver-incompatible versions of the crate in one binary neither clash nor bind to each
@@ -41,6 +46,9 @@ fn main() {
         "cargo::rustc-check-cfg=cfg(simdcrypt_opt_level, values(\"0\", \"1\", \"2\", \"3\", \"s\", \"z\"))"
     );
     println!("cargo::rustc-check-cfg=cfg(simdcrypt_unoptimised)");
+    println!("cargo::rustc-check-cfg=cfg(simdcrypt_sp)");
+    println!("cargo::rustc-check-cfg=cfg(simdcrypt_sp_x86_64)");
+    println!("cargo::rustc-check-cfg=cfg(simdcrypt_sp_aarch64)");
     println!("cargo::rerun-if-changed=asm");
     println!("cargo::rerun-if-changed=build.rs");
     println!("cargo::rerun-if-env-changed=SIMDCRYPT_NO_ASM");
@@ -122,9 +130,15 @@ fn wipe_class(var: &dyn Fn(&str) -> String) {
     if level == "0" {
         println!("cargo::rustc-cfg=simdcrypt_unoptimised");
     }
-    let measured = matches!(var("CARGO_CFG_TARGET_ARCH").as_str(), "x86_64" | "aarch64")
+    let arch = var("CARGO_CFG_TARGET_ARCH");
+    let bits64 = var("CARGO_CFG_TARGET_POINTER_WIDTH") == "64";
+    if bits64 && matches!(arch.as_str(), "x86_64" | "aarch64") {
+        println!("cargo::rustc-cfg=simdcrypt_sp");
+        println!("cargo::rustc-cfg=simdcrypt_sp_{arch}");
+    }
+    let measured = matches!(arch.as_str(), "x86_64" | "aarch64")
         && var("CARGO_CFG_TARGET_OS") == "linux"
-        && var("CARGO_CFG_TARGET_POINTER_WIDTH") == "64";
+        && bits64;
     if !measured {
         println!(
             "cargo::warning=simdcrypt: the stack wipe's depths are measured on x86-64 and AArch64 Linux; \

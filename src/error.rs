@@ -128,6 +128,19 @@ pub enum Error {
         /// The counter's width, in bits ([`Tweaks::wrap_bits`](crate::xts::Tweaks::wrap_bits)).
         bits: u32,
     },
+    /// An XTS tweak step ([`Tweaks::step`](crate::xts::Tweaks::step)) whose counter
+    /// repeats inside the call: a step with `z` trailing zero bits (modulo 2^bits) comes
+    /// back to the first tweak after 2^(bits - z) units, and the call has more units than
+    /// that, so two of its units would get one tweak. (The step itself is not held, as for
+    /// [`Error::ZeroTweakStep`]; its period is.)
+    TweakStepRepeats {
+        /// The counter's width, in bits ([`Tweaks::wrap_bits`](crate::xts::Tweaks::wrap_bits)).
+        bits: u32,
+        /// The step's period is 2^`period_bits` units (`bits` less its trailing zero bits).
+        period_bits: u32,
+        /// The data units in the call.
+        units: usize,
+    },
     /// A backend this CPU (or this build) cannot run.
     BackendUnavailable(Backend),
     /// A backend that does not implement the algorithm asked for (SHA-NI for AES, say).
@@ -304,6 +317,15 @@ impl fmt::Display for Error {
                 "tweak step is 0 modulo 2^{bits} (the counter's width): every data unit would \
                  get the same tweak"
             ),
+            Error::TweakStepRepeats {
+                bits,
+                period_bits,
+                units,
+            } => write!(
+                f,
+                "tweak step repeats after 2^{period_bits} data units of a {bits}-bit counter: a \
+                 call of {units} units would give two units the same tweak"
+            ),
             Error::BackendUnavailable(b) => {
                 write!(
                     f,
@@ -326,28 +348,4 @@ impl fmt::Display for Error {
 impl core::error::Error for Error {}
 
 #[cfg(test)]
-mod tests {
-    use super::Error;
-
-    /// Every keyed constructor returns `Result<_, Error>`: an `Error` aligned past 8 bytes
-    /// (a `u128` field) made keying copy each keyed value once more (`Aes::new` about 1.2x
-    /// slower on AMD Zen 4).
-    #[test]
-    fn is_small_and_8_byte_aligned() {
-        assert_eq!(align_of::<Error>(), 8);
-        assert!(size_of::<Error>() <= 40, "{} bytes", size_of::<Error>());
-    }
-
-    /// Without `std` too (`cargo test --no-default-features --lib`): usable as a
-    /// `dyn core::error::Error` with its message.
-    #[test]
-    fn is_a_core_error() {
-        let e = Error::NotBlockMultiple { len: 17 };
-        let dyn_e: &dyn core::error::Error = &e;
-        assert!(dyn_e.source().is_none());
-        assert_eq!(
-            std::format!("{dyn_e}"),
-            "data of 17 bytes is not a whole number of 16-byte blocks"
-        );
-    }
-}
+mod tests;

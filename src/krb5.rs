@@ -20,7 +20,9 @@
 //! ```
 //! use simdcrypt::krb5::Aes256CtsHmacSha196;
 //! let key = Aes256CtsHmacSha196::string_to_key(b"password", b"EXAMPLE.COMuser", 4096)?;
-//! let ct = key.encrypt(3, &[7u8; 16], b"ticket contents");
+//! let mut confounder = [0u8; 16];
+//! getrandom::fill(&mut confounder).expect("OS random numbers"); // fresh per message
+//! let ct = key.encrypt(3, &confounder, b"ticket contents");
 //! assert_eq!(ct.len(), 16 + 15 + 12); // confounder, plaintext, HMAC-SHA1-96
 //! assert_eq!(key.decrypt(3, &ct)?, b"ticket contents");
 //! let cksum = key.checksum(17, b"header");
@@ -312,7 +314,9 @@ impl Drop for BaseKey {
 /// let key = Aes128CtsHmacSha196::new(&[0x42; 16])?;
 /// let wrap = key.usage_keys(24); // GSS wrap, say: derived once, used for every message
 /// for msg in [&b"one"[..], b"two", b"three"] {
-///     let ct = wrap.encrypt(&[1u8; 16], msg);
+///     let mut confounder = [0u8; 16];
+///     getrandom::fill(&mut confounder).expect("OS random numbers"); // fresh per message
+///     let ct = wrap.encrypt(&confounder, msg);
 ///     assert_eq!(wrap.decrypt(&ct)?, msg);
 ///     assert_eq!(key.decrypt(24, &ct)?, msg); // the same keys, derived again
 /// }
@@ -346,7 +350,9 @@ impl UsageKeys {
     /// ```
     /// use simdcrypt::krb5::Aes256CtsHmacSha196;
     /// let keys = Aes256CtsHmacSha196::new(&[1u8; 32])?.usage_keys(2);
-    /// let ct = keys.encrypt(&[9u8; 16], b"");
+    /// let mut confounder = [0u8; 16];
+    /// getrandom::fill(&mut confounder).expect("OS random numbers");
+    /// let ct = keys.encrypt(&confounder, b"");
     /// assert_eq!(ct.len(), 28); // an empty message is one block and the tag
     /// assert_eq!(keys.decrypt(&ct)?, b"");
     /// # Ok::<(), simdcrypt::Error>(())
@@ -374,7 +380,9 @@ impl UsageKeys {
     /// use simdcrypt::Error;
     /// use simdcrypt::krb5::Aes256CtsHmacSha196;
     /// let keys = Aes256CtsHmacSha196::new(&[1u8; 32])?.usage_keys(2);
-    /// let mut ct = keys.encrypt(&[9u8; 16], b"pay 100 to Bob");
+    /// let mut confounder = [0u8; 16];
+    /// getrandom::fill(&mut confounder).expect("OS random numbers");
+    /// let mut ct = keys.encrypt(&confounder, b"pay 100 to Bob");
     /// ct[20] ^= 1;
     /// assert_eq!(keys.decrypt(&ct), Err(Error::TagMismatch));
     /// assert_eq!(keys.decrypt(&ct[..27]), Err(Error::DataTooShort { len: 27, min: 28 }));

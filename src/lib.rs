@@ -38,10 +38,11 @@
 //! # #[cfg(feature = "cbc")] {
 //! let cbc = simdcrypt::Cbc::new(&[7u8; 16])?; // AES-128
 //! let mut buf = [0u8; 64];
-//! let mut iv = [9u8; 16]; // fresh and unpredictable per message
-//! cbc.encrypt(&mut iv, &mut buf)?;
-//! let mut iv = [9u8; 16];
-//! cbc.decrypt(&mut iv, &mut buf)?;
+//! let mut iv = [0u8; 16];
+//! getrandom::fill(&mut iv).expect("OS random numbers"); // fresh and unpredictable per message
+//! let sent = iv; // travels with the ciphertext
+//! cbc.encrypt(&mut iv, &mut buf)?; // `iv` now chains this stream on, never a next message's IV
+//! cbc.decrypt(&mut sent.clone(), &mut buf)?;
 //! assert_eq!(buf, [0u8; 64]);
 //! # }
 //! # Ok::<(), simdcrypt::Error>(())
@@ -67,13 +68,17 @@
 //! # #[cfg(all(feature = "cbc", feature = "sha1", feature = "alloc"))] {
 //! let c = simdcrypt::CbcHmacSha1::new(&[7u8; 16], b"mac key")?;
 //! let mut buf = [1u8; 1504];
-//! let tag = c.seal(&[0u8; 16], &mut buf)?; // encrypts in place, MACs the plaintext
-//! c.open(&[0u8; 16], &mut buf, &tag)?; // decrypts, checks the tag (wipes buf if wrong)
+//! let mut iv = [0u8; 16];
+//! getrandom::fill(&mut iv).expect("OS random numbers"); // fresh per message
+//! let tag = c.seal(&iv, &mut buf)?; // encrypts in place, MACs the plaintext
+//! c.open(&iv, &mut buf, &tag)?; // decrypts, checks the tag (wipes buf if wrong)
 //! assert_eq!(buf, [1u8; 1504]);
 //!
 //! let key = simdcrypt::krb5::Aes256CtsHmacSha196::new(&[3u8; 32])?;
 //! let wrap = key.usage_keys(24);
-//! let ct = wrap.encrypt(&[0x42u8; 16], b"NFS WRITE payload"); // a fresh confounder in real use
+//! let mut confounder = [0u8; 16];
+//! getrandom::fill(&mut confounder).expect("OS random numbers"); // fresh per message
+//! let ct = wrap.encrypt(&confounder, b"NFS WRITE payload");
 //! assert_eq!(wrap.decrypt(&ct)?, b"NFS WRITE payload");
 //! # }
 //! # Ok::<(), simdcrypt::Error>(())
@@ -215,7 +220,7 @@ macro_rules! debug_shows {
 pub(crate) use debug_shows;
 
 pub mod aes;
-#[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
+#[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64, test))]
 mod arch;
 mod backend;
 mod block;

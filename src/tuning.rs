@@ -11,8 +11,8 @@
 //!                    value is keyed and kept in it (a kernel's token, a field)
 //! ```
 //! A CPU in no row gets the defaults; `SIMDCRYPT_BACKEND` and `with_backend` override
-//! the order. Each row says why in a line; the figures behind it are in docs/design.md,
-//! "Dispatch and per-CPU tuning".
+//! the order. Each row says why in a line; the figures behind it, and the parts its model
+//! ranges cover, are in docs/design.md, "Dispatch and per-CPU tuning".
 
 use crate::Backend;
 use crate::cpu::{Signature, Vendor};
@@ -70,8 +70,7 @@ impl Tuning {
     };
 }
 
-/// Intel Emerald Rapids, the Intel Xeon reporting family 6 model 167 (Sapphire
-/// Rapids-class, behind a hypervisor's model number), AMD Zen 4, Zen 3, Zen 5.
+/// The rows, one per CPU generation measured.
 pub(crate) static TABLE: &[Row] = &[
     Row {
         name: "Intel Emerald Rapids",
@@ -86,7 +85,6 @@ pub(crate) static TABLE: &[Row] = &[
         name: "Intel Xeon reporting family 6 model 167",
         vendor: Vendor::Intel,
         family: 6,
-        // Real Rocket Lake parts report the same number (not measured).
         models: &[(0xa7, 0xa7)],
         prefer: &[
             (Backend::VaesAvx512, Backend::VaesAvx2),
@@ -102,7 +100,6 @@ pub(crate) static TABLE: &[Row] = &[
         name: "AMD Zen 4",
         vendor: Vendor::Amd,
         family: 0x19,
-        // Genoa/Genoa-X (10h-1Fh), Raphael (60h-6Fh), Phoenix (70h-7Fh), Bergamo/Siena (A0h-AFh).
         models: &[(0x10, 0x1f), (0x60, 0x7f), (0xa0, 0xaf)],
         prefer: &[(Backend::ShaNi, Backend::ShaNiAsm)],
         knobs: Tuning::AMD,
@@ -112,7 +109,6 @@ pub(crate) static TABLE: &[Row] = &[
         name: "AMD Zen 3",
         vendor: Vendor::Amd,
         family: 0x19,
-        // Milan (00h-0Fh), Vermeer (20h-2Fh), Rembrandt (40h-4Fh), Cezanne (50h-5Fh).
         models: &[(0x00, 0x0f), (0x20, 0x2f), (0x40, 0x5f)],
         prefer: &[(Backend::ShaNi, Backend::ShaNiAsm)],
         knobs: Tuning::AMD,
@@ -122,8 +118,6 @@ pub(crate) static TABLE: &[Row] = &[
         name: "AMD Zen 5",
         vendor: Vendor::Amd,
         family: 0x1a,
-        // Turin, Turin Dense (00h-1Fh), Granite Ridge (40h-4Fh): full-width 512-bit units.
-        // The mobile parts (20h-2Fh, 60h-7Fh), some split as Zen 4, keep the defaults.
         models: &[(0x00, 0x1f), (0x40, 0x4f)],
         prefer: &[
             (Backend::VaesAvx512, Backend::VaesAvx2),
@@ -212,18 +206,6 @@ std::thread_local! {
     /// Test builds: knobs that stand in for this CPU's row on this thread, so that the
     /// leak tests measure the frames of the kernels every row picks, on any CPU.
     pub(crate) static KNOBS: core::cell::Cell<Option<Tuning>> = const { core::cell::Cell::new(None) };
-}
-
-/// Test builds: every distinct set of knobs in the table, the defaults first.
-#[cfg(all(test, feature = "std"))]
-pub(crate) fn every_knobs() -> std::vec::Vec<Tuning> {
-    let mut v = std::vec![Tuning::DEFAULT];
-    for r in TABLE {
-        if !v.contains(&r.knobs) {
-            v.push(r.knobs);
-        }
-    }
-    v
 }
 
 /// The row for this CPU, if any; looked up once (CPUID traps to the hypervisor in a VM).

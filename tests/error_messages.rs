@@ -52,6 +52,12 @@ fn xts_errors_name_the_argument() {
         "tweak step is 0 modulo 2^64 (the counter's width): every data unit would get the \
          same tweak"
     );
+    let repeats = simdcrypt::xts::Tweaks::plain(0).step(1 << 31);
+    assert_eq!(
+        msg(xts.encrypt_sectors_with(&mut [0u8; 48], 16, repeats)),
+        "tweak step repeats after 2^1 data units of a 32-bit counter: a call of 3 units would \
+         give two units the same tweak"
+    );
     assert_eq!(
         msg(Xts::new(&[1u8; 48])),
         "key of 48 bytes has an invalid length (expected 32 or 64 bytes)"

@@ -306,6 +306,73 @@ fn errors_leave_buffers_untouched() {
     }
 }
 
+/// A step with `z` trailing zero bits (modulo 2^bits) repeats its tweaks after 2^(bits - z)
+/// units: a call of exactly that many units is accepted and gives each unit its own
+/// tweak; one unit more is refused, through every entry point, with the buffers untouched.
+#[test]
+fn step_period_bounds_a_call() {
+    // (tweaks, bits, period_bits): steps with 31, 30 and 28 trailing zeros at 32 bits
+    // (the last one above 2^32, which only its low 32 bits count for), 62 and 60 at 64,
+    // 125 at 128; starts that are not 0, both byte orders.
+    let cases = [
+        (Tweaks::plain(0).step(1 << 31), 32, 1),
+        (Tweaks::plain(u32::MAX).step(3 << 30), 32, 2),
+        (Tweaks::plain(9).step((1 << 33) | (1 << 28)), 32, 4),
+        (Tweaks::plain64(5).step(1 << 62), 64, 2),
+        (Tweaks::plain64be(u64::MAX).step(5 << 60), 64, 4),
+        (Tweaks::new(1).step(1 << 125), 128, 3),
+    ];
+    let size = 32;
+    for (b, xts) in each_xts(&bytes(20, 32)) {
+        for (t, bits, period_bits) in cases {
+            let period = 1usize << period_bits;
+            // Exactly the period: accepted, and no two units alike (equal plaintext units).
+            let mut ok = vec![0x5a; period * size];
+            xts.encrypt_sectors_with(&mut ok, size, t).unwrap();
+            for (i, x) in ok.chunks(size).enumerate() {
+                for y in ok.chunks(size).skip(i + 1) {
+                    assert_ne!(x, y, "{b} {t:?}: two units of one call alike");
+                }
+            }
+            xts.decrypt_sectors_with(&mut ok, size, t).unwrap();
+            assert!(ok.iter().all(|&x| x == 0x5a), "{b} {t:?}");
+            // An area of period - 1 whole units and a shorter last one: the period too.
+            let mut area = vec![0x5a; period * size - 7];
+            xts.encrypt_area(&mut area, size, t).unwrap();
+            xts.decrypt_area(&mut area, size, t).unwrap();
+            assert!(area.iter().all(|&x| x == 0x5a), "{b} {t:?}");
+            // One unit more: refused, nothing written.
+            let units = period + 1;
+            let e = Err(Error::TweakStepRepeats {
+                bits,
+                period_bits,
+                units,
+            });
+            let pt = bytes(21, units * size);
+            let mut buf = pt.clone();
+            let mut dst = vec![0u8; pt.len()];
+            assert_eq!(xts.encrypt_sectors_with(&mut buf, size, t), e, "{b} {t:?}");
+            assert_eq!(xts.decrypt_sectors_with(&mut buf, size, t), e, "{b} {t:?}");
+            assert_eq!(xts.encrypt_sectors_with_to(&pt, &mut dst, size, t), e);
+            assert_eq!(xts.decrypt_sectors_with_to(&pt, &mut dst, size, t), e);
+            assert_eq!(xts.encrypt_area(&mut buf, size, t), e, "{b} {t:?}");
+            assert_eq!(xts.decrypt_area(&mut buf, size, t), e, "{b} {t:?}");
+            #[cfg(feature = "rayon")]
+            {
+                assert_eq!(xts.par_encrypt_sectors_with(&mut buf, size, t), e);
+                assert_eq!(xts.par_decrypt_sectors_with(&mut buf, size, t), e);
+            }
+            // An area of `period` whole units and a shorter last one: one unit more too.
+            let mut ragged = pt[..period * size + 20].to_vec();
+            assert_eq!(xts.encrypt_area(&mut ragged, size, t), e, "{b} {t:?}");
+            assert_eq!(xts.decrypt_area(&mut ragged, size, t), e, "{b} {t:?}");
+            assert!(ragged == pt[..period * size + 20], "{b} {t:?} area touched");
+            assert!(buf == pt, "{b} {t:?} touched");
+            assert!(dst.iter().all(|&x| x == 0), "{b} {t:?} dst touched");
+        }
+    }
+}
+
 #[cfg(feature = "rayon")]
 #[test]
 fn parallel_with_tweaks_equals_serial() {

@@ -5,6 +5,8 @@
 
 #[cfg(simdcrypt_aarch64)]
 pub(crate) mod aarch64;
+#[cfg(test)]
+pub(crate) mod stack;
 #[cfg(simdcrypt_x86_64)]
 pub(crate) mod x86_64;
 

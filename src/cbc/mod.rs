@@ -51,11 +51,12 @@ mod soft;
 /// ```
 /// use simdcrypt::Cbc;
 /// let cbc = Cbc::new(&[7u8; 16])?;
-/// let mut iv = [1u8; 16];
+/// let mut iv = [0u8; 16];
+/// getrandom::fill(&mut iv).expect("OS random numbers"); // fresh for this message
+/// let mut iv2 = iv; // sent with the ciphertext
 /// let mut buf = [0u8; 64];
 /// cbc.encrypt(&mut iv, &mut buf[..32])?;
-/// cbc.encrypt(&mut iv, &mut buf[32..])?; // continues the chain
-/// let mut iv2 = [1u8; 16];
+/// cbc.encrypt(&mut iv, &mut buf[32..])?; // continues the chain: the same message
 /// cbc.decrypt(&mut iv2, &mut buf)?;
 /// assert_eq!(buf, [0u8; 64]);
 /// assert_eq!(iv, iv2);
@@ -107,7 +108,7 @@ fn ct_lt(a: u32, b: u32) -> u32 {
 /// Checks PKCS#7 padding on the last block in constant time: `(mask, pad_len)` where
 /// `mask` is all ones if the padding is good and zero otherwise.
 #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
-fn pkcs7_check(last: &Block) -> (u32, usize) {
+fn pkcs7_check(last: &Block) -> (u32, u32) {
     let last = core::hint::black_box(*last);
     let p = u32::from(last[15]);
     let mut bad = ct_is_zero(p) | ct_lt(16, p);
@@ -117,7 +118,7 @@ fn pkcs7_check(last: &Block) -> (u32, usize) {
         bad |= in_pad & (1 ^ ct_is_zero(u32::from(b) ^ p));
     }
     let good_mask = core::hint::black_box(bad).wrapping_sub(1);
-    (good_mask, (p & good_mask) as usize)
+    (good_mask, p & good_mask)
 }
 
 impl Cbc {
@@ -144,10 +145,12 @@ impl Cbc {
     /// ```
     /// use simdcrypt::{Backend, Cbc, Error};
     /// let reference = Cbc::with_backend(&[5u8; 16], Backend::Portable)?;
-    /// let (mut iv0, mut want) = ([1u8; 16], [3u8; 64]);
-    /// reference.encrypt(&mut iv0, &mut want)?;
+    /// let mut iv0 = [0u8; 16];
+    /// getrandom::fill(&mut iv0).expect("OS random numbers");
+    /// let mut want = [3u8; 64];
+    /// reference.encrypt(&mut iv0.clone(), &mut want)?;
     /// for b in Cbc::available_backends() {
-    ///     let (mut iv, mut buf) = ([1u8; 16], [3u8; 64]);
+    ///     let (mut iv, mut buf) = (iv0, [3u8; 64]);
     ///     Cbc::with_backend(&[5u8; 16], b)?.encrypt(&mut iv, &mut buf)?;
     ///     assert_eq!(buf, want);
     /// }
@@ -202,19 +205,25 @@ impl Cbc {
         }
     }
 
-    /// Encrypts `buf` in place; `iv` becomes the last ciphertext block, so a following call
-    /// continues the chain. `Err` (nothing written) unless `buf.len()` is a multiple of 16.
+    /// Encrypts `buf` in place; the updated `iv` chains one stream on, never the next message's IV.
+    ///
+    /// `iv` becomes the last ciphertext block, so that a following call continues the same
+    /// message; a new message needs a fresh, unpredictable IV (see [`Cbc`]'s "Security"),
+    /// and a chain's last ciphertext block is known to whoever saw the ciphertext. `Err`
+    /// (nothing written) unless `buf.len()` is a multiple of 16.
     ///
     /// ```
     /// use hex_literal::hex;
     /// use simdcrypt::{Cbc, Error};
-    /// // NIST SP 800-38A F.2.1, first block.
+    /// // NIST SP 800-38A F.2.1, first block (the test vector's IV; a message's own is fresh).
     /// let cbc = Cbc::new(&hex!("2b7e151628aed2a6abf7158809cf4f3c"))?;
     /// let mut iv = hex!("000102030405060708090a0b0c0d0e0f");
     /// let mut buf = hex!("6bc1bee22e409f96e93d7e117393172a");
     /// cbc.encrypt(&mut iv, &mut buf)?;
     /// assert_eq!(buf, hex!("7649abac8119b246cee98e9b12e9197d"));
-    /// assert_eq!(iv, buf); // ready for the next call
+    /// assert_eq!(iv, buf); // ready to continue this stream
+    /// let mut iv = [0u8; 16];
+    /// getrandom::fill(&mut iv).expect("OS random numbers"); // the next message's own IV
     /// let mut odd = [1u8; 17];
     /// assert_eq!(cbc.encrypt(&mut iv, &mut odd), Err(Error::NotBlockMultiple { len: 17 }));
     /// assert_eq!(odd, [1u8; 17]);
@@ -292,7 +301,8 @@ impl Cbc {
     /// ```
     /// use simdcrypt::{Cbc, Error};
     /// let cbc = Cbc::new(&[7u8; 16])?;
-    /// let iv = [0u8; 16];
+    /// let mut iv = [0u8; 16];
+    /// getrandom::fill(&mut iv).expect("OS random numbers");
     /// let ct = cbc.encrypt_padded(&iv, b"attack at dawn");
     /// assert_eq!(cbc.decrypt_padded(&iv, &ct)?, b"attack at dawn");
     /// // A block that decrypts to a last byte of 0 is not PKCS#7.
@@ -320,6 +330,10 @@ impl Cbc {
             zeroize::Zeroize::zeroize(v.as_mut_slice());
             return Err(Error::BadPadding);
         }
+        // The padding length is public once the padding is valid (the plaintext's length
+        // gives it away); declassified, it is a public length to truncate by.
+        // `pkcs7_check` returns at most 16 there, so five bits hold it.
+        let pad = crate::ct::declassify_bits::<5>(pad) as usize;
         v.truncate(len - pad);
         Ok(v)
     }
@@ -456,9 +470,10 @@ impl Cbc {
     /// use simdcrypt::{Cbc, Error};
     /// let cbc = Cbc::new(&[7u8; 16])?;
     /// let (mut a, mut b) = ([1u8; 48], [2u8; 160]);
-    /// let mut ivs = [[3u8; 16], [4u8; 16]];
+    /// let mut ivs = [[0u8; 16]; 2];
+    /// getrandom::fill(ivs.as_flattened_mut()).expect("OS random numbers");
+    /// let (mut iv, mut one) = (ivs[1], [2u8; 160]);
     /// cbc.encrypt_many(&mut ivs, &mut [&mut a[..], &mut b[..]])?;
-    /// let (mut iv, mut one) = ([4u8; 16], [2u8; 160]);
     /// cbc.encrypt(&mut iv, &mut one)?; // the same as one stream at a time
     /// assert_eq!((b, ivs[1]), (one, iv));
     /// let err = cbc.encrypt_many(&mut ivs, &mut [&mut a[..]]);
@@ -495,24 +510,4 @@ impl fmt::Debug for Cbc {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn pkcs7_check_cases() {
-        for p in 1..=16u8 {
-            let mut b = [0xa5u8; 16];
-            b[16 - usize::from(p)..].fill(p);
-            assert_eq!(pkcs7_check(&b), (u32::MAX, usize::from(p)));
-            if p > 1 {
-                b[16 - usize::from(p)] ^= 1;
-                assert_eq!(pkcs7_check(&b).0, 0);
-            }
-        }
-        for last in [0u8, 17, 100, 255] {
-            let mut b = [last; 16];
-            b[15] = last;
-            assert_eq!(pkcs7_check(&b).0, 0);
-        }
-    }
-}
+mod tests;

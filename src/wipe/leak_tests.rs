@@ -1,7 +1,7 @@
 //! No key material is left on the stack when a call returns.
 //!
 //! Each check runs on a thread of its own (a fully mapped stack), and:
-//! 1. zeroes the `DEPTH` bytes below the current frame (`scrub`),
+//! 1. zeroes the `DEPTH` bytes below the current frame (`zero_region`),
 //! 2. makes the call (through a function that is never inlined, so its frames lie in
 //!    that region),
 //! 3. reads the region again (`scan`) and looks for every known key-derived 16-byte
@@ -16,12 +16,12 @@
 //! `wipes_reach_as_deep_as_calls_write` makes the wipes dry, paints the region, makes each
 //! call and checks that the deepest byte it changed lies within the deepest wipe's reach;
 //! with `--nocapture` it prints how deep below the wipe's start each call writes, which
-//! is what the `sha1::Kernel::wipe` depths are sized from.
+//! is what the wipe sites' depths (`crate::wipe::depth`) are sized from.
 //!
-//! The depths are measured on x86-64; aarch64 (which CI runs under qemu) runs every check
-//! too, and its depth check fails until its own depths are measured. On other targets
-//! (s390x in CI, under qemu) the wipes reach what x86-64's frames need, not what theirs
-//! need: there the depth check, and each leak check that finds key material in a build CI
+//! The depths are measured on x86-64 and on AArch64 (under qemu: `.ci/wipe-depths
+//! --target`; a site of the generic code holds the deepest of the two), and both run every
+//! check. On other targets (s390x in CI, under qemu) the wipes reach what those two
+//! targets' frames need, not what theirs need: there the depth check, and each leak check that finds key material in a build CI
 //! makes (the test profile or release), is ignored (run them with `--ignored` to see what
 //! is left); the others still run.
 //!
@@ -34,6 +34,21 @@
 
 use std::vec::Vec;
 
+#[cfg(simdcrypt_aarch64)]
+use crate::arch::aarch64::wipe::leak_tests::{GPRS, call_and_dump};
+#[cfg(simdcrypt_x86_64)]
+use crate::arch::x86_64::wipe::leak_tests::{GPRS, call_and_dump};
+
+/// Without an architecture's code, no register to name.
+#[cfg(not(any(simdcrypt_x86_64, simdcrypt_aarch64)))]
+const GPRS: [&str; 0] = [];
+
+/// Without an architecture's code: the call alone, no register dumped.
+#[cfg(not(any(simdcrypt_x86_64, simdcrypt_aarch64)))]
+fn call_and_dump<F: FnOnce()>(call: F, _: &mut [u8; 32 * 64], _: &mut [u64; 18]) {
+    call();
+}
+
 #[cfg(feature = "cbc")]
 use crate::Cbc;
 #[cfg(all(feature = "cbc", feature = "sha1"))]
@@ -45,7 +60,7 @@ use crate::{Aes, Backend};
 #[cfg(feature = "sha1")]
 use crate::{HmacSha1, HmacSha1Key, Sha1};
 
-/// How deep below the caller's frame the scrub and the scan reach: past the deepest call
+/// How deep below the caller's frame the zeroing and the scan reach: past the deepest call
 /// of any build (an unoptimised one's, about 40 KiB), with room to spare.
 const DEPTH: usize = 128 * 1024;
 
@@ -62,7 +77,7 @@ fn frame_address() -> usize {
 
 /// Zeroes `DEPTH` bytes below this function's frame.
 #[inline(never)]
-fn scrub() {
+fn zero_region() {
     let top = frame_address() & !15;
     for a in (top - DEPTH..top - 256).step_by(8) {
         // SAFETY (test only, see the module doc): the thread's mapped stack, below every
@@ -78,7 +93,7 @@ fn scrub() {
 fn scan_below(top: usize, mem: &mut [u8], patterns: &[[u8; 16]]) -> Vec<(usize, usize)> {
     let bottom = top - DEPTH;
     for (i, m) in mem.iter_mut().enumerate() {
-        // SAFETY: as in `scrub`; reads only.
+        // SAFETY: as in `zero_region`; reads only.
         *m = unsafe {
             core::ptr::read_volatile(core::ptr::with_exposed_provenance::<u8>(bottom + i))
         };
@@ -97,7 +112,7 @@ fn scan_below(top: usize, mem: &mut [u8], patterns: &[[u8; 16]]) -> Vec<(usize, 
     found
 }
 
-/// Runs `call` between a scrub and a scan on a fresh thread; panics with `what` if any
+/// Runs `call` between a zeroing of the region and a scan on a fresh thread; panics with `what` if any
 /// pattern is found.
 fn check(what: &str, patterns: Vec<[u8; 16]>, call: impl FnOnce() + Send + 'static) {
     let what = std::string::String::from(what);
@@ -107,7 +122,7 @@ fn check(what: &str, patterns: Vec<[u8; 16]>, call: impl FnOnce() + Send + 'stat
             // (Allocated before the call: an allocation after it would run the allocator
             // over the frames to be read.)
             let mut mem = std::vec![0u8; DEPTH - 256];
-            scrub();
+            zero_region();
             CALLER_SP.with(|c| c.set(usize::MAX));
             let (regs, gprs) = run(call);
             // Below the caller only (see `mark`): a finding `d` bytes below `top` lies at
@@ -174,13 +189,6 @@ fn found_in_call(
 /// words), or 64-bit halves of a block whose two halves are such words. A false match is
 /// a 2^-32 chance per register half and word: the patterns are pseudo-random.
 fn gprs_holding(gprs: &[u64; 18], patterns: &[[u8; 16]]) -> Vec<(&'static str, usize)> {
-    #[cfg(not(target_arch = "aarch64"))]
-    const GPRS: [&str; 9] = ["rax", "rcx", "rdx", "rsi", "rdi", "r8", "r9", "r10", "r11"];
-    #[cfg(target_arch = "aarch64")]
-    const GPRS: [&str; 18] = [
-        "x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11", "x12", "x13",
-        "x14", "x15", "x16", "x17",
-    ];
     let mut found = Vec::new();
     for (&name, &r) in GPRS.iter().zip(gprs) {
         let halves = [r as u32, (r >> 32) as u32];
@@ -198,139 +206,28 @@ fn gprs_holding(gprs: &[u64; 18], patterns: &[[u8; 16]]) -> Vec<(&'static str, u
     found
 }
 
-/// Makes the call, then returns the vector registers as it left them: 64 bytes for each of
-/// zmm0-31 (with AVX-512 F), ymm0-15 (with AVX) or xmm0-15, zeros beyond what the CPU has
-/// (AArch64: v0-v31, 16 bytes of each 64); and the general-purpose registers a call may
-/// clobber, rax, rcx, rdx, rsi, rdi, r8-r11 in that order (AArch64: x0-x17; zeros where
-/// there is no asm).
-///
-/// On x86-64 one asm block makes the call (through `trampoline`, a SysV function) and
-/// stores the registers the instruction after it returns, through pointers held in
-/// callee-saved registers, so no compiled code runs in between to overwrite them. A
-/// panic in the call aborts the test binary (its message printed first): unwinding out of
-/// an asm block is not stable Rust, and catching it in `trampoline` would put code that
-/// writes registers (at opt-level 0, the catch's returned `Result`) after the call.
+/// Makes the call, then returns the vector registers as it left them (64 bytes a register,
+/// zeros beyond what the CPU has) and the general-purpose registers a call may clobber
+/// ([`GPRS`], in that order), stored by the architecture's `call_and_dump` the instruction
+/// after the call returns (`src/arch/x86_64/wipe/leak_tests.rs` and its AArch64 twin);
+/// zeros where there is none.
 #[inline(never)]
 fn run<F: FnOnce()>(call: F) -> (Vec<u8>, [u64; 18]) {
-    /// Takes the closure out of `*f` and calls it.
-    #[cfg(simdcrypt_x86_64)]
-    extern "sysv64" fn trampoline<F: FnOnce()>(f: *mut Option<F>) {
-        // SAFETY: `run` passes a pointer to its own `Option<F>`, live and not otherwise
-        // used while the asm block below runs.
-        let f = unsafe { (*f).take() };
-        f.expect("the call is made once")();
-    }
-    // (Written only by the asm.)
-    #[cfg_attr(not(any(simdcrypt_x86_64, simdcrypt_aarch64)), allow(unused_mut))]
     let (mut dump, mut gprs) = (std::vec![0u8; 32 * 64], [0u64; 18]);
-    let mut call = Some(call);
-    #[cfg(simdcrypt_x86_64)]
-    {
-        let (avx, avx512) = (
-            std::arch::is_x86_feature_detected!("avx"),
-            std::arch::is_x86_feature_detected!("avx512f"),
-        );
-        let (p, g, c) = (dump.as_mut_ptr(), gprs.as_mut_ptr(), &raw mut call);
-        let f = trampoline::<F> as extern "sysv64" fn(*mut Option<F>);
-        // The call, the stores of the general-purpose registers (`g`, r12) and then
-        // `$store`, those of the vector registers (`p`, r13).
-        macro_rules! call_and_dump {
-            ($($store:tt)*) => {
-                core::arch::asm!(
-                    "call {f}",
-                    "mov qword ptr [r12], rax",
-                    "mov qword ptr [r12 + 8], rcx",
-                    "mov qword ptr [r12 + 16], rdx",
-                    "mov qword ptr [r12 + 24], rsi",
-                    "mov qword ptr [r12 + 32], rdi",
-                    "mov qword ptr [r12 + 40], r8",
-                    "mov qword ptr [r12 + 48], r9",
-                    "mov qword ptr [r12 + 56], r10",
-                    "mov qword ptr [r12 + 64], r11",
-                    $($store)*,
-                    f = in(reg) f,
-                    in("rdi") c,
-                    in("r12") g,
-                    in("r13") p,
-                    clobber_abi("sysv64"),
-                )
-            };
-        }
-        // SAFETY: `f` is a SysV function of one pointer argument (rdi: `call`, live in this
-        // frame); without `nostack` the stack pointer is aligned for the call and the stack
-        // below it is the block's; every register the callee may change is declared
-        // clobbered (`clobber_abi("sysv64")`), and r12 and r13, callee-saved, keep `g` and
-        // `p` across the call; the callee does not unwind (a panic in an `extern "sysv64"`
-        // function aborts).
-        // `g` points to 9 writable u64 and `p` to 2048 writable bytes, 64 for each vector
-        // register stored; each form runs only where the CPU has its registers.
-        unsafe {
-            if avx512 {
-                call_and_dump!(concat!(
-                    ".irp r,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,",
-                    "24,25,26,27,28,29,30,31\n",
-                    "vmovdqu64 zmmword ptr [r13 + 64 * \\r], zmm\\r\n",
-                    ".endr",
-                ));
-            } else if avx {
-                call_and_dump!(concat!(
-                    ".irp r,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15\n",
-                    "vmovdqu ymmword ptr [r13 + 64 * \\r], ymm\\r\n",
-                    ".endr",
-                ));
-            } else {
-                call_and_dump!(concat!(
-                    ".irp r,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15\n",
-                    "movdqu xmmword ptr [r13 + 64 * \\r], xmm\\r\n",
-                    ".endr",
-                ));
-            }
-        }
-    }
-    #[cfg(simdcrypt_aarch64)]
-    {
-        /// Takes the closure out of `*f` and calls it.
-        extern "C" fn trampoline<F: FnOnce()>(f: *mut Option<F>) {
-            // SAFETY: `run` passes a pointer to its own `Option<F>`, live and not otherwise
-            // used while the asm block below runs.
-            let f = unsafe { (*f).take() };
-            f.expect("the call is made once")();
-        }
-        let (p, g, c) = (dump.as_mut_ptr(), gprs.as_mut_ptr(), &raw mut call);
-        let f = trampoline::<F> as extern "C" fn(*mut Option<F>);
-        // SAFETY: as on x86-64: `f` is a C function of one pointer argument (x0: `call`,
-        // live in this frame); without `nostack` the stack below the stack pointer is the
-        // block's; every register the callee may change is declared clobbered
-        // (`clobber_abi("C")`), and x20 and x21, callee-saved, keep `g` and `p` across
-        // the call; the callee does not unwind (a panic in an `extern "C"` function
-        // aborts). `g` points to 18 writable u64 and `p` to 2048 writable bytes, 64 for
-        // each of the 32 registers stored (16 bytes each).
-        unsafe {
-            core::arch::asm!(
-                "blr {f}",
-                "stp x0, x1, [x20]",
-                "stp x2, x3, [x20, #16]",
-                "stp x4, x5, [x20, #32]",
-                "stp x6, x7, [x20, #48]",
-                "stp x8, x9, [x20, #64]",
-                "stp x10, x11, [x20, #80]",
-                "stp x12, x13, [x20, #96]",
-                "stp x14, x15, [x20, #112]",
-                "stp x16, x17, [x20, #128]",
-                ".irp r,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31",
-                "str q\\r, [x21, #64 * \\r]",
-                ".endr",
-                f = in(reg) f,
-                in("x0") c,
-                in("x20") g,
-                in("x21") p,
-                clobber_abi("C"),
-            );
-        }
-    }
-    #[cfg(not(any(simdcrypt_x86_64, simdcrypt_aarch64)))]
-    (call.take().expect("the call is made once"))();
+    let regs = <&mut [u8; 32 * 64]>::try_from(&mut dump[..]).expect("32 registers of 64 bytes");
+    call_and_dump(call, regs, &mut gprs);
     (dump, gprs)
+}
+
+/// Every distinct set of knobs in the tuning table, the defaults first.
+fn every_knobs() -> Vec<crate::tuning::Tuning> {
+    let mut v = std::vec![crate::tuning::Tuning::DEFAULT];
+    for r in crate::tuning::TABLE {
+        if !v.contains(&r.knobs) {
+            v.push(r.knobs);
+        }
+    }
+    v
 }
 
 fn bytes(seed: u64, len: usize) -> Vec<u8> {
@@ -386,7 +283,7 @@ fn depth_of(
             crate::tuning::KNOBS.with(|k| k.set(Some(knobs)));
             let top = frame_address() & !15;
             for a in (top - DEPTH..top - 256).step_by(8) {
-                // SAFETY: as in `scrub`.
+                // SAFETY: as in `zero_region`.
                 unsafe {
                     core::ptr::write_volatile(
                         core::ptr::with_exposed_provenance_mut::<u64>(a),
@@ -552,7 +449,7 @@ impl<T: Send + Sync + 'static> Case<T> {
         for b in (self.backends)() {
             for &(what, call) in self.calls {
                 let (mut deepest, mut beyond) = (0, isize::MIN);
-                for knobs in crate::tuning::every_knobs() {
+                for knobs in every_knobs() {
                     for &key_len in self.key_lens {
                         let key = bytes(key_len as u64, key_len);
                         // Keyed under the knobs too: a value takes its knobs at keying.
@@ -651,7 +548,7 @@ const HMAC: Case<HmacSha1Key> = Case {
 #[cfg(feature = "xts")]
 #[test]
 #[cfg_attr(
-    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    not(simdcrypt_sp),
     ignore = "the wipes' depths are not measured on this target: it finds key material (build.rs warns)"
 )]
 fn xts_calls_leave_no_round_keys_or_tweaks() {
@@ -683,7 +580,7 @@ fn hmac_calls_leave_no_chaining_values() {
 
 #[test]
 #[cfg_attr(
-    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    not(simdcrypt_sp),
     ignore = "the wipes' depths are not measured on this target (build.rs warns)"
 )]
 fn wipes_reach_as_deep_as_calls_write() {
@@ -1158,7 +1055,7 @@ fn one_shot_hmac_leaves_no_key_material() {
 #[cfg(feature = "sha1")]
 #[test]
 #[cfg_attr(
-    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    not(simdcrypt_sp),
     ignore = "the wipes' depths are not measured on this target: it finds key material (build.rs warns)"
 )]
 fn hmac_keying_leaves_no_padded_key() {
@@ -1312,7 +1209,7 @@ fn hmac_on(b: Option<crate::Backend>, key: &[u8]) -> HmacSha1 {
 #[cfg(feature = "sha1")]
 #[test]
 #[cfg_attr(
-    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    not(simdcrypt_sp),
     ignore = "the wipes' depths are not measured on this target: it finds key material (build.rs warns)"
 )]
 fn hmac_keying_and_use_leave_nothing_below_the_caller() {
@@ -1381,7 +1278,7 @@ fn hmac_keying_and_use_leave_nothing_below_the_caller() {
 #[cfg(all(feature = "cbc", feature = "sha1"))]
 #[test]
 #[cfg_attr(
-    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    not(simdcrypt_sp),
     ignore = "the wipes' depths are not measured on this target: it finds key material (build.rs warns)"
 )]
 fn cbc_hmac_keying_leaves_nothing_below_the_caller() {
@@ -1607,7 +1504,7 @@ fn krb5_derived_keys_are_the_ones_looked_for() {
 #[cfg(all(feature = "cbc", feature = "sha1"))]
 #[test]
 #[cfg_attr(
-    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    not(simdcrypt_sp),
     ignore = "the wipes' depths are not measured on this target: it finds key material (build.rs warns)"
 )]
 fn krb5_calls_leave_no_derived_keys() {
@@ -1620,7 +1517,7 @@ fn krb5_calls_leave_no_derived_keys() {
 #[cfg(all(feature = "cbc", feature = "sha1"))]
 #[test]
 #[cfg_attr(
-    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    not(simdcrypt_sp),
     ignore = "the wipes' depths are not measured on this target: it finds key material (build.rs warns)"
 )]
 fn krb5_keying_leaves_nothing_below_the_caller() {

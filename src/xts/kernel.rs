@@ -469,10 +469,9 @@ impl<const DEC: bool> Job for Units<'_, DEC> {
 /// used, with each raw tweak read as two 8-byte loads ([`AesOne::load_halves`]):
 /// `Tweaks::fill` has just stored each as two 8-byte halves, from which a 16-, 32- or
 /// 64-byte load cannot be forwarded (it waits for the stores to reach the cache), as the
-/// AES block kernel's plain loads did: eight 512-byte sectors in one call 1.03x faster
-/// (time over one 4 KiB unit's, 0.844 -> 0.868, medians of 5 alternating runs, Intel
-/// family 6 model 167); level from 16 KiB, where a batch of 64 tweaks leaves the stores
-/// time to drain. The units' wipe after it covers its frame.
+/// AES block kernel's plain loads would; from 16 KiB a batch of 64 tweaks leaves the
+/// stores time to drain (figures in docs/design.md, "XTS kernel shape"). The units' wipe
+/// after it covers its frame.
 pub(crate) struct EncryptTweaks<'a>(pub(crate) &'a KeySchedule, pub(crate) &'a mut [Block]);
 
 impl Job for EncryptTweaks<'_> {

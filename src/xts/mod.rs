@@ -237,7 +237,7 @@ impl Xts {
     ///
     /// IEEE 1619-2018 and NIST SP 800-38E require Key1 != Key2 (with equal halves the mask
     /// of each unit is the encryption of its tweak under the data key itself, so the two
-    /// AES uses are no longer independent). So an `Xts` keyed with equal halves **decrypts
+    /// AES uses are not independent). So an `Xts` keyed with equal halves **decrypts
     /// only**: every encryption call on it returns
     /// [`Error::XtsDuplicateKeyHalves`] and leaves the buffers untouched, as OpenSSL
     /// outside FIPS mode refuses such a key for encryption only. With distinct halves the
@@ -697,7 +697,8 @@ impl Xts {
 
     /// `Err` for an encryption on a decrypt-only `Xts` ([`Xts::new_allow_equal_halves`])
     /// or a tweak counter that [`Tweaks`] refuses, then for the lengths
-    /// ([`Xts::validate`]); nothing is written. Returns the unit length and the number of
+    /// ([`Xts::validate`]), then for more units than the tweak step's period
+    /// ([`Error::TweakStepRepeats`]); nothing is written. Returns the unit length and the number of
     /// units (one division, here, for the whole call).
     #[inline(always)]
     fn check<const DEC: bool>(
@@ -713,7 +714,11 @@ impl Xts {
         if let Tweak::Seq(t) = tweak {
             t.check()?;
         }
-        Self::validate(src, dst, unit)
+        let (len, units) = Self::validate(src, dst, unit)?;
+        if let Tweak::Seq(t) = tweak {
+            t.check_units(units)?;
+        }
+        Ok((len, units))
     }
 
     /// `encrypt_area` / `decrypt_area`: whole units, then a shorter last one.
@@ -737,6 +742,10 @@ impl Xts {
                 len: rest,
                 min: MIN_UNIT,
             });
+        }
+        if rest != 0 {
+            // The shorter last unit takes the next tweak: one unit more for the period.
+            tweaks.check_units(whole / sector_size + 1)?;
         }
         let (head, tail) = buf.split_at_mut(whole);
         self.run_any::<DEC>(None, head, sector_size, &tweak);

@@ -22,14 +22,16 @@ use crate::aes::Block;
 ///
 /// [`Tweaks::new`]`(first)` is [`Xts::encrypt_sectors`](crate::Xts::encrypt_sectors)'s own
 /// convention (step 1, 128 bits, little-endian). A width other than 32, 64 or 128
-/// ([`Error::InvalidWrapBits`]) and a step that is 0 modulo 2^bits
-/// ([`Error::ZeroTweakStep`]: every unit would get the same tweak) are refused by the call
-/// that uses the value.
+/// ([`Error::InvalidWrapBits`]), a step that is 0 modulo 2^bits
+/// ([`Error::ZeroTweakStep`]: every unit would get the same tweak) and a call of more
+/// units than the step's period ([`Error::TweakStepRepeats`], see [`Tweaks::step`]) are
+/// refused by the call that uses the value, which then writes nothing.
 ///
 /// The counter wraps around at 2^bits, inside a call as across calls: dm-crypt's `plain`
-/// wraps at 2^32 on disks of more than 2^32 sectors, and a step that is not 0 but shares
-/// factors with 2^bits (8 at 32 bits, say) repeats tweaks after 2^bits / gcd units, as the
-/// format itself does. Only a step that gives every unit the same tweak is refused.
+/// wraps at 2^32 on disks of more than 2^32 sectors. A step with `z` trailing zero bits
+/// (8 at 32 bits, say: `z` = 3) comes back to the first tweak after its period of
+/// 2^(bits - z) units, as the format itself does across calls; inside one call no two
+/// units get one tweak, so a call of more units than the period is refused.
 ///
 /// The presets below are the disk formats' conventions; each example is the one line the
 /// format needs, checked here against [`Xts::encrypt_with_tweak`](crate::Xts::encrypt_with_tweak)
@@ -213,11 +215,25 @@ impl Tweaks {
     /// offsets. A step that is 0 modulo 2^bits would give every unit the same tweak: the
     /// call that uses the value refuses it ([`Error::ZeroTweakStep`]).
     ///
+    /// A step with `z` trailing zero bits modulo 2^bits has a period of 2^(bits - z)
+    /// units: unit `i` and unit `i + 2^(bits - z)` get one tweak. A call of more units than
+    /// the period is refused ([`Error::TweakStepRepeats`]) and writes nothing; exactly the
+    /// period is accepted. An odd step has the whole 2^bits as its period, which at 64 and
+    /// 128 bits no buffer reaches.
+    ///
     /// ```
-    /// use simdcrypt::{Error, xts::Tweaks};
+    /// use simdcrypt::{Error, Xts, xts::Tweaks};
     /// assert_eq!(Tweaks::plain64(16).step(8).tweak(2)?, 32u128.to_le_bytes());
     /// let same = Tweaks::plain(5).step(1 << 32); // 0 modulo 2^32
     /// assert_eq!(same.tweak(1), Err(Error::ZeroTweakStep { bits: 32 }));
+    /// // 2^31 at 32 bits: a period of 2 units (units 0 and 2 would share a tweak).
+    /// let xts = Xts::new(&[[1u8; 16], [2u8; 16]].concat())?;
+    /// let mut two = [5u8; 2 * 16];
+    /// xts.encrypt_sectors_with(&mut two, 16, Tweaks::plain(0).step(1 << 31))?;
+    /// let mut three = [5u8; 3 * 16];
+    /// let err = xts.encrypt_sectors_with(&mut three, 16, Tweaks::plain(0).step(1 << 31));
+    /// assert_eq!(err, Err(Error::TweakStepRepeats { bits: 32, period_bits: 1, units: 3 }));
+    /// assert_eq!(three, [5u8; 3 * 16]); // untouched
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```
     #[must_use]
@@ -293,6 +309,21 @@ impl Tweaks {
         }
     }
 
+    /// After [`Tweaks::check`]: `Err` ([`Error::TweakStepRepeats`]) if a call of `units`
+    /// units would give two of them one tweak, i.e. if `units` is more than the step's
+    /// period, 2^(bits - trailing zeros of the step modulo 2^bits).
+    pub(crate) fn check_units(&self, units: usize) -> Result<(), Error> {
+        let period_bits = self.bits - (self.step & self.mask()).trailing_zeros();
+        if period_bits < 128 && units as u128 > 1u128 << period_bits {
+            return Err(Error::TweakStepRepeats {
+                bits: self.bits,
+                period_bits,
+                units,
+            });
+        }
+        Ok(())
+    }
+
     /// `2^bits - 1` (all ones for 128; an unchecked width gives a harmless mask).
     #[inline]
     fn mask(&self) -> u128 {
@@ -343,91 +374,4 @@ impl Tweaks {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn fill_matches_nth_across_wraps() {
-        let cases = [
-            Tweaks::new(u128::MAX - 3),
-            Tweaks::plain(u32::MAX - 2),
-            Tweaks::plain64(u64::MAX - 20).step(8),
-            Tweaks::plain64be(u64::MAX - 9000).step(4096),
-            Tweaks::new(1 << 100)
-                .step(u128::MAX)
-                .wrap_bits(64)
-                .big_endian(),
-        ];
-        for t in cases {
-            let mut out = [[0u8; 16]; 10];
-            t.fill(3, &mut out);
-            for (i, b) in out.iter().enumerate() {
-                assert_eq!(*b, t.nth(3 + i as u128), "{t:?} unit {}", 3 + i);
-            }
-        }
-        // Explicit values: plain wraps at 2^32, plain64be is big-endian in the last 8.
-        assert_eq!(Tweaks::plain(u32::MAX).nth(1), [0; 16]);
-        let mut be = [0u8; 16];
-        be[8..].copy_from_slice(&5u64.to_be_bytes());
-        assert_eq!(Tweaks::plain64be(3).step(2).nth(1), be);
-    }
-
-    #[test]
-    fn widths_other_than_32_64_128_are_refused() {
-        for bits in [0, 1, 16, 31, 33, 48, 63, 65, 127, 129, 256, u32::MAX] {
-            let t = Tweaks::new(1).wrap_bits(bits);
-            assert_eq!(t.check(), Err(Error::InvalidWrapBits { bits }));
-            assert_eq!(t.tweak(0), Err(Error::InvalidWrapBits { bits }));
-            // The mask of an unchecked width does not panic.
-            let _ = t.mask();
-        }
-        for bits in [32, 64, 128] {
-            assert_eq!(Tweaks::new(1).wrap_bits(bits).check(), Ok(()));
-        }
-    }
-
-    #[test]
-    fn steps_that_are_zero_modulo_the_width_are_refused() {
-        let refused: [(u128, u32); 7] = [
-            (0, 32),
-            (0, 64),
-            (0, 128),
-            (1 << 32, 32),
-            (3 << 32, 32),
-            (1 << 64, 64),
-            (u128::MAX << 64, 64),
-        ];
-        for (step, bits) in refused {
-            let t = Tweaks::new(9).wrap_bits(bits).step(step);
-            assert_eq!(t.check(), Err(Error::ZeroTweakStep { bits }), "step {step}");
-            assert_eq!(
-                t.tweak(3),
-                Err(Error::ZeroTweakStep { bits }),
-                "step {step}"
-            );
-        }
-        // Not 0 modulo the width: accepted, wrapping included (2^31 at 32 bits repeats
-        // every second unit, as the format would).
-        let accepted: [(u128, u32); 5] = [
-            (1, 32),
-            (1 << 31, 32),
-            ((1 << 32) + 1, 32),
-            (1 << 63, 64),
-            (1 << 64, 128),
-        ];
-        for (step, bits) in accepted {
-            let t = Tweaks::new(9).wrap_bits(bits).step(step);
-            assert_eq!(t.check(), Ok(()), "step {step}, {bits} bits");
-        }
-        assert_eq!(
-            Tweaks::plain(0).step(1 << 31).tweak(2),
-            Ok([0; 16]),
-            "(2 * 2^31) mod 2^32"
-        );
-        // An invalid width is reported first (the step's width is not known).
-        assert_eq!(
-            Tweaks::new(0).wrap_bits(48).step(0).check(),
-            Err(Error::InvalidWrapBits { bits: 48 })
-        );
-    }
-}
+mod tests;

@@ -7,6 +7,9 @@
 //! and restores those halves around the wipe where its caller has them live, so what
 //! comes back is the caller's own; their upper halves, which no one restores, are zero.
 
+#[cfg(all(test, feature = "std"))]
+pub(crate) mod leak_tests;
+
 /// Zeroes `v0`-`v31` and `x0`-`x17`.
 #[inline(always)]
 pub(crate) fn registers() {

@@ -3,6 +3,9 @@
 //! restores it, then clears the vector registers and the caller-saved general-purpose
 //! registers with zero idioms.
 
+#[cfg(all(test, feature = "std"))]
+pub(crate) mod leak_tests;
+
 #[cfg(test)]
 use crate::wipe::reach::{dry_run, stack_pointer};
 
