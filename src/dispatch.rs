@@ -14,7 +14,7 @@
 //! ```
 //!
 //! The tables are in `src/dispatch/tables.rs`, one per algorithm. A row names a kernel
-//! constructor, whose argument is the token (`aes::Kernel::Xmm` takes an `AesNiToken`),
+//! constructor, whose argument is the token (`aes::Width::Xmm` takes an `AesNiToken`),
 //! so a backend's token is written once, in the kernel; a row whose kernel takes a token
 //! other than its backend's is a compile error (`Table::new` compares their features). Every keyed type's `with_backend`, `available_backends` and
 //! `implemented_backends` are one call into its [`Table`] (`select`, `available`,
@@ -24,7 +24,7 @@
 //! A new backend needs:
 //! 1. its kernels: for the AES modes its vector type (`crate::vector::AesVec`, with its
 //!    `#[target_feature]` entry and its wipe) and a variant of the width handle
-//!    (`crate::aes::Kernel`) with its arm in `Kernel::run`; for SHA-1 its kernel file and a
+//!    (`crate::aes::Width`) with its arm in `Width::run_job`; for SHA-1 its kernel file and a
 //!    variant of the SHA-1 kernel value (`crate::sha1::Kernel`);
 //! 2. its token in `crate::cpu` (an existing one when it uses the same instructions, as
 //!    the assembly twins do);

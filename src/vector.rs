@@ -2,15 +2,15 @@
 //! vector of AES blocks ([`AesVec`]), the single-block work beside it ([`AesOne`]), the
 //! round keys a kernel holds or reads ([`Keys`]), the walk over groups of registers
 //! ([`each_group`]) and a mode's kernel call ([`Job`]), which the width handle
-//! (`crate::aes::Kernel::run`) runs on the vector type of its width. The ISAs implement
+//! (`crate::aes::Width::run_job`) runs on the vector type of its width. The ISAs implement
 //! them in `src/arch` (x86-64: `Xmm`, `Ymm`, `Zmm`; AArch64: `Neon`).
 //!
 //! ```text
 //! mode (ECB, CBC, XTS)      builds a Job: its slices or pointers, keys, direction
-//! Kernel::run(job)          one match on the width: V = Xmm, Ymm, Zmm or Neon (or portable)
+//! Width::run_job(job)      one match on the width: V = Xmm, Ymm, Zmm or Neon (or portable)
 //!   V::enter::<J, SHORT>    #[target_feature] with V's token's features
-//!     job.run::<V, SHORT>   the mode's body, generic over V, inlined into the entry
-//!   V::burn(site, short)    the stack and register wipe of that call's frames
+//!     job.simd::<V, SHORT>  the mode's body, generic over V, inlined into the entry
+//!   V::wipe(site, short)    the stack and register wipe of that call's frames
 //! ```
 
 // Without a backend's vector types (`pure`, or a target without one) only the job and
@@ -64,7 +64,7 @@ pub(crate) trait AesOne: Copy {
 /// The single-block register of a vector type's ISA.
 pub(crate) type Reg<V> = <<V as AesVec>::One as AesOne>::Reg;
 
-/// Where a kernel call's stack wipe stands: each width's [`AesVec::burn`] (and the
+/// Where a kernel call's stack wipe stands: each width's [`AesVec::wipe`] (and the
 /// portable code's) has the depth each site needs.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Site {
@@ -88,7 +88,7 @@ pub(crate) enum Site {
 }
 
 /// A mode's kernel call, written once over the vector type: what the width handle
-/// (`crate::aes::Kernel::run`) runs. A job holds its validated arguments (slices, or
+/// (`crate::aes::Width::run_job`) runs. A job holds its validated arguments (slices, or
 /// pointers whose contract its constructor took), so running it is safe. The entry takes
 /// it by reference: moved into the entry, a job was copied with 16-byte loads of fields
 /// just written as 8-byte stores, which wait for the stores to reach the cache (13 ns of
@@ -115,13 +115,13 @@ pub(crate) trait Job: Sized {
     /// The call on the portable backend.
     fn portable(&mut self);
     /// The call on `V`; `SHORT`: fewer than [`AesVec::GROUP`] blocks.
-    fn run<V: AesVec, const SHORT: bool>(&mut self, t: V::Token);
+    fn simd<V: AesVec, const SHORT: bool>(&mut self, t: V::Token);
 }
 
 /// `LANES` AES blocks in one register; lane `l` is bytes `16 l .. 16 l + 16` in memory.
 /// The width's facts are its associated items: its lanes and registers, the blocks of a
 /// group, the `#[target_feature]` entry ([`AesVec::enter`]) and the wipe after it
-/// ([`AesVec::burn`]).
+/// ([`AesVec::wipe`]).
 pub(crate) trait AesVec: Copy {
     /// Blocks per register.
     const LANES: usize;
@@ -151,7 +151,7 @@ pub(crate) trait AesVec: Copy {
     /// Zeroes the stack that a call of `site` left (in bytes, the deepest its kernels
     /// wrote below the caller: docs/design.md, "Stack and register wipes"), and the
     /// registers the width uses. `short`: the short form ran, whose frames are shallower.
-    fn burn(t: Self::Token, site: Site, short: bool);
+    fn wipe(t: Self::Token, site: Site, short: bool);
 
     /// The single-block work of the ISA (the tweak, ciphertext stealing), with the proof
     /// that it runs: what the token implies.
@@ -493,7 +493,7 @@ pub(crate) fn middle_rounds_looped<V: AesVec, const DEC: bool, const N: usize>(
 /// `NV` registers of blocks at `p`, all full but the last, which holds `last` blocks
 /// (`1 <= last <= L`; loaded and stored masked when fewer than `L`). Made by
 /// [`each_group`], which makes `p` readable and writable for `16 (L (NV - 1) + last)`
-/// bytes while the kernel's [`Group::run`] runs.
+/// bytes while the kernel's [`Group::body`] runs.
 #[derive(Clone, Copy)]
 pub(crate) struct Regs<const NV: usize> {
     pub(crate) p: *mut u8,
@@ -524,7 +524,7 @@ impl<const NV: usize> Regs<NV> {
     /// Loads register `j < NV`, masked when it is not full.
     ///
     /// # Safety
-    /// Within the [`Group::run`] that got `self`.
+    /// Within the [`Group::body`] that got `self`.
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     pub(crate) unsafe fn load<V: AesVec>(self, t: V::Token, j: usize) -> V {
         // SAFETY: register `j` is within the range the type's contract makes readable.
@@ -534,7 +534,7 @@ impl<const NV: usize> Regs<NV> {
     /// ([`AesOne::load_halves`]); the lanes past the blocks it holds are zero.
     ///
     /// # Safety
-    /// Within the [`Group::run`] that got `self`.
+    /// Within the [`Group::body`] that got `self`.
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     pub(crate) unsafe fn load_halves<V: AesVec>(self, t: V::Token, j: usize) -> V {
         let one = V::one(t);
@@ -549,7 +549,7 @@ impl<const NV: usize> Regs<NV> {
     /// Stores `v` as register `j < NV`, masked when it is not full.
     ///
     /// # Safety
-    /// Within the [`Group::run`] that got `self`.
+    /// Within the [`Group::body`] that got `self`.
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     pub(crate) unsafe fn store<V: AesVec>(self, j: usize, v: V) {
         // SAFETY: register `j` is within the range the type's contract makes writable.
@@ -564,7 +564,7 @@ pub(crate) trait Group<V: AesVec> {
     ///
     /// # Safety
     /// `r` made by [`each_group`] for this call.
-    unsafe fn run<const NV: usize>(&self, r: Regs<NV>, carry: V) -> V;
+    unsafe fn body<const NV: usize>(&self, r: Regs<NV>, carry: V) -> V;
 }
 
 /// Runs `g` over `blocks`, `carry` from one group to the next: groups of 8 registers
@@ -574,7 +574,7 @@ pub(crate) fn each_group<V: AesVec>(g: &impl Group<V>, blocks: &mut [Block], mut
     let mut chunks = blocks.chunks_exact_mut(8 * V::LANES);
     for c in &mut chunks {
         // SAFETY: eight full registers, exactly the chunk's blocks.
-        carry = unsafe { g.run(Regs::<8>::whole::<V>(c), carry) };
+        carry = unsafe { g.body(Regs::<8>::whole::<V>(c), carry) };
     }
     each_group_rest(g, chunks.into_remainder(), carry);
 }
@@ -589,7 +589,7 @@ pub(crate) fn each_group_rest<V: AesVec>(g: &impl Group<V>, mut rest: &mut [Bloc
     if rest.len() >= 4 * l {
         let (a, b) = rest.split_at_mut(4 * l);
         // SAFETY: four full registers, exactly `a`'s blocks.
-        carry = unsafe { g.run(Regs::<4>::whole::<V>(a), carry) };
+        carry = unsafe { g.body(Regs::<4>::whole::<V>(a), carry) };
         rest = b;
     }
     let (n, p) = (rest.len(), rest.as_mut_ptr().cast());
@@ -600,10 +600,10 @@ pub(crate) fn each_group_rest<V: AesVec>(g: &impl Group<V>, mut rest: &mut [Bloc
     unsafe {
         match nv {
             0 => {}
-            1 => _ = g.run(Regs::<1> { p, last }, carry),
-            2 => _ = g.run(Regs::<2> { p, last }, carry),
-            3 => _ = g.run(Regs::<3> { p, last }, carry),
-            _ => _ = g.run(Regs::<4> { p, last }, carry),
+            1 => _ = g.body(Regs::<1> { p, last }, carry),
+            2 => _ = g.body(Regs::<2> { p, last }, carry),
+            3 => _ = g.body(Regs::<3> { p, last }, carry),
+            _ => _ = g.body(Regs::<4> { p, last }, carry),
         }
     }
 }

@@ -1,5 +1,5 @@
 //! The AES block kernel (ECB), written once over [`AesVec`] (`L` blocks per register):
-//! the width handle (`crate::aes::Kernel::run`) runs it in each width's
+//! the width handle (`crate::aes::Width::run_job`) runs it in each width's
 //! `#[target_feature]` entry ([`AesVec::enter`]).
 //!
 //! ```text
@@ -58,7 +58,7 @@ impl<V: AesVec, const DEC: bool, K: Keys<V> + Copy, const HALVES: bool> Group<V>
 {
     /// One full cipher over the registers; nothing carried.
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    unsafe fn run<const NV: usize>(&self, r: Regs<NV>, carry: V) -> V {
+    unsafe fn body<const NV: usize>(&self, r: Regs<NV>, carry: V) -> V {
         let (tok, mut rk, rounds) = (self.0, self.1, self.2);
         // (Keys read where used are read again in each group; held keys are left as they are.)
         rk.fence();

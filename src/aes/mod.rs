@@ -56,7 +56,7 @@ impl KeySchedule {
 
     /// Expands a 16-, 24- or 32-byte key as `kernel` does (its instructions, or portably).
     #[cfg(test)]
-    pub(crate) fn with(key: &[u8], kernel: Kernel) -> Result<KeySchedule, Error> {
+    pub(crate) fn with(key: &[u8], kernel: Width) -> Result<KeySchedule, Error> {
         let mut ks = core::mem::MaybeUninit::uninit();
         // SAFETY: `init` writes all of `ks`, which is valid for writes.
         unsafe {
@@ -81,13 +81,13 @@ impl KeySchedule {
     /// Expands `key` of `rounds` ([`KeySchedule::rounds_for`]) into `*ks`, writing all of
     /// it: with AES-NI where the kernel's token implies it (the expansion writes every
     /// slot, so nothing is zeroed first), else portably ([`soft::expand`], into a zeroed schedule). Both are constant
-    /// time (no table lookups). The caller zeroes the stack after it ([`burn_keying`]).
+    /// time (no table lookups). The caller zeroes the stack after it ([`wipe_keying`]).
     ///
     /// # Safety
     /// `ks` is valid for writes of a `KeySchedule` (it need not be initialised; a schedule
     /// there is overwritten, not dropped).
     #[inline]
-    pub(crate) unsafe fn init(ks: *mut KeySchedule, key: &[u8], rounds: usize, kernel: Kernel) {
+    pub(crate) unsafe fn init(ks: *mut KeySchedule, key: &[u8], rounds: usize, kernel: Width) {
         debug_assert_eq!(KeySchedule::rounds_for(key), Ok(rounds));
         match (kernel, kernel.aesni()) {
             #[cfg(simdcrypt_x86_64)]
@@ -95,7 +95,7 @@ impl KeySchedule {
             (_, Some(t)) => unsafe { aes_ni::expand(t, key, rounds, ks) },
             #[cfg(simdcrypt_aarch64)]
             // SAFETY: the caller's contract.
-            (Kernel::Neon(t), _) => unsafe { aarch64::aes::expand(t, key, rounds, ks) },
+            (Width::Neon(t), _) => unsafe { aarch64::aes::expand(t, key, rounds, ks) },
             _ => {
                 // SAFETY: the caller's contract: `ks` is valid for writes, and once written
                 // it is a valid schedule to borrow.
@@ -118,7 +118,7 @@ impl KeySchedule {
 /// `kernel`: what expanded them (AES-NI where its token implies it); `two`: two were
 /// (XTS).
 #[inline(always)]
-pub(crate) fn burn_keying(kernel: Kernel, two: bool) {
+pub(crate) fn wipe_keying(kernel: Width, two: bool) {
     use crate::wipe::{depth, stack};
     match (kernel.hardware_keying(), two) {
         (true, false) => stack::<{ depth([272, 256, 256, 272, 288, 6000]) }>(),
@@ -141,11 +141,11 @@ crate::debug_shows!(KeySchedule, rounds);
 
 /// The width handle: the register width an AES backend runs on, with the token that
 /// proves the CPU has it (a row of the dispatch table makes one). Every AES call of ECB,
-/// CBC and XTS dispatches here, in [`Kernel::run`]'s one match; the modes hand it a
+/// CBC and XTS dispatches here, in [`Width::run_job`]'s one match; the modes hand it a
 /// [`Job`] written once over the vector type and name no width. A new width or ISA is its
 /// vector type (`crate::vector::AesVec`) and a variant here.
 #[derive(Clone, Copy, Debug)]
-pub(crate) enum Kernel {
+pub(crate) enum Width {
     /// Bitsliced portable AES.
     Portable,
     /// AES-NI on 128-bit registers (`Xmm`).
@@ -163,12 +163,12 @@ pub(crate) enum Kernel {
     Neon(Armv8AesToken),
 }
 
-impl Kernel {
+impl Width {
     /// The 512-bit kernel with this CPU's `zmm_from`: what the dispatch table's row makes.
     #[cfg(simdcrypt_x86_64)]
     #[inline]
-    pub(crate) fn zmm(t: VaesAvx512Token) -> Kernel {
-        Kernel::Zmm(t, crate::tuning::tuning().zmm_from as u32)
+    pub(crate) fn zmm(t: VaesAvx512Token) -> Width {
+        Width::Zmm(t, crate::tuning::tuning().zmm_from as u32)
     }
 
     /// The AES-NI token this kernel's token implies (`None` for the portable kernel): what
@@ -176,15 +176,15 @@ impl Kernel {
     #[inline(always)]
     pub(crate) fn aesni(self) -> Option<AesNiToken> {
         match self {
-            Kernel::Portable => None,
+            Width::Portable => None,
             #[cfg(simdcrypt_aarch64)]
-            Kernel::Neon(_) => None,
+            Width::Neon(_) => None,
             #[cfg(simdcrypt_x86_64)]
-            Kernel::Xmm(t) => Some(t),
+            Width::Xmm(t) => Some(t),
             #[cfg(simdcrypt_x86_64)]
-            Kernel::Ymm(t) => Some(t.aesni()),
+            Width::Ymm(t) => Some(t.aesni()),
             #[cfg(simdcrypt_x86_64)]
-            Kernel::Zmm(t, _) => Some(t.vaes_avx2().aesni()),
+            Width::Zmm(t, _) => Some(t.vaes_avx2().aesni()),
         }
     }
 
@@ -193,18 +193,18 @@ impl Kernel {
     #[inline(always)]
     pub(crate) fn hardware_keying(self) -> bool {
         match self {
-            Kernel::Portable => false,
+            Width::Portable => false,
             #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
             _ => true,
         }
     }
 
     /// Runs `job` on this kernel's width, its short form under a group of blocks
-    /// ([`AesVec::GROUP`]), then the wipe of its site ([`AesVec::burn`]). A job takes at
+    /// ([`AesVec::GROUP`]), then the wipe of its site ([`AesVec::wipe`]). A job takes at
     /// most [`Job::MAX_LANES`] blocks per register, and VAES-AVX-512 hands a call under
     /// its `zmm_from` to VAES-AVX2 where the job says so ([`Job::HANDS_OVER`]).
     #[inline(always)]
-    pub(crate) fn run<J: Job>(self, mut job: J) {
+    pub(crate) fn run_job<J: Job>(self, mut job: J) {
         #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
         macro_rules! on {
             ($v:ty, $t:expr) => {{
@@ -217,20 +217,20 @@ impl Kernel {
                         <$v>::enter::<J, false>($t, &mut job)
                     }
                 }
-                <$v>::burn($t, J::SITE, short);
+                <$v>::wipe($t, J::SITE, short);
             }};
         }
         match self {
-            Kernel::Portable => {
+            Width::Portable => {
                 job.portable();
-                soft::burn(J::SITE);
+                soft::wipe(J::SITE);
             }
             #[cfg(simdcrypt_aarch64)]
-            Kernel::Neon(t) => on!(Neon, t),
+            Width::Neon(t) => on!(Neon, t),
             #[cfg(simdcrypt_x86_64)]
-            Kernel::Xmm(t) => on!(Xmm, t),
+            Width::Xmm(t) => on!(Xmm, t),
             #[cfg(simdcrypt_x86_64)]
-            Kernel::Ymm(t) => {
+            Width::Ymm(t) => {
                 if J::MAX_LANES < 2 {
                     on!(Xmm, t.aesni())
                 } else {
@@ -238,7 +238,7 @@ impl Kernel {
                 }
             }
             #[cfg(simdcrypt_x86_64)]
-            Kernel::Zmm(t, from) => {
+            Width::Zmm(t, from) => {
                 if J::MAX_LANES < 2 {
                     on!(Xmm, t.vaes_avx2().aesni())
                 } else if J::MAX_LANES < 4 || (J::HANDS_OVER && job.blocks() < from as usize) {
@@ -252,12 +252,12 @@ impl Kernel {
 }
 
 #[cfg(test)]
-impl Kernel {
+impl Width {
     /// ECB on this kernel (for the tests' reference computations: the leak tests and the
     /// assembly twins').
     #[cfg_attr(not(any(feature = "std", simdcrypt_asm)), allow(dead_code))]
     pub(crate) fn blocks<const DEC: bool>(self, ks: &KeySchedule, blocks: &mut [Block]) {
-        self.run(Ecb::<DEC>(ks, blocks));
+        self.run_job(Ecb::<DEC>(ks, blocks));
     }
 }
 
@@ -281,7 +281,7 @@ impl<const DEC: bool> Job for Ecb<'_, DEC> {
     }
 
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    fn run<V: AesVec, const SHORT: bool>(&mut self, t: V::Token) {
+    fn simd<V: AesVec, const SHORT: bool>(&mut self, t: V::Token) {
         kernel::blocks::<V, DEC, SHORT>(t, self.0, self.1);
     }
 }
@@ -305,7 +305,7 @@ impl<const DEC: bool> Job for Ecb<'_, DEC> {
 pub struct Aes {
     pub(crate) ks: KeySchedule,
     /// The kernel and backend, without their enums' niche ([`NoNiche`]).
-    pub(crate) on: NoNiche<(Kernel, Backend)>,
+    pub(crate) on: NoNiche<(Width, Backend)>,
 }
 
 impl Aes {
@@ -355,26 +355,26 @@ impl Aes {
     #[inline(always)]
     pub(crate) unsafe fn keyed_as<T>(
         key: &[u8],
-        (kernel, backend): (Kernel, Backend),
+        (kernel, backend): (Width, Backend),
     ) -> Result<T, Error> {
         let rounds = KeySchedule::rounds_for(key)?;
         let mut out = core::mem::MaybeUninit::<T>::uninit();
         // SAFETY: `T` has `Aes`'s layout (the caller's contract), so the pointer is valid
         // for writes of an `Aes`.
         unsafe { Aes::key_into(out.as_mut_ptr().cast(), key, rounds, kernel, backend) };
-        burn_keying(kernel, false);
+        wipe_keying(kernel, false);
         // SAFETY: `key_into` wrote every field of the `Aes` that `T` is.
         Ok(unsafe { out.assume_init() })
     }
 
     /// Keys `*out` on `kernel`, the schedule expanded where it stays (no copy of the round
     /// keys in this frame); the caller wipes the expansion's frames after
-    /// ([`burn_keying`]).
+    /// ([`wipe_keying`]).
     ///
     /// # Safety
     /// `out` is valid for writes of an `Aes` (it need not be initialised).
     #[inline(never)]
-    unsafe fn key_into(out: *mut Aes, key: &[u8], rounds: usize, kernel: Kernel, backend: Backend) {
+    unsafe fn key_into(out: *mut Aes, key: &[u8], rounds: usize, kernel: Width, backend: Backend) {
         // SAFETY: `out` is valid for writes (the caller's contract); each field is written
         // once (the schedule whole, by `init`), so all of `*out` is initialised after.
         unsafe {
@@ -419,7 +419,7 @@ impl Aes {
 
     /// The kernel keyed.
     #[inline(always)]
-    pub(crate) fn kernel(&self) -> Kernel {
+    pub(crate) fn kernel(&self) -> Width {
         self.on.get().0
     }
 
@@ -449,7 +449,7 @@ impl Aes {
     /// ```
     #[inline]
     pub fn encrypt_blocks(&self, blocks: &mut [Block]) {
-        self.kernel().run(Ecb::<false>(&self.ks, blocks));
+        self.kernel().run_job(Ecb::<false>(&self.ks, blocks));
     }
 
     /// Decrypts every block in place, independently (ECB).
@@ -466,7 +466,7 @@ impl Aes {
     /// ```
     #[inline]
     pub fn decrypt_blocks(&self, blocks: &mut [Block]) {
-        self.kernel().run(Ecb::<true>(&self.ks, blocks));
+        self.kernel().run_job(Ecb::<true>(&self.ks, blocks));
     }
 
     /// Encrypts one block in place.

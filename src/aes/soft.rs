@@ -637,7 +637,7 @@ fn crypt4<const DECRYPT: bool>(rk: &[State; 15], rounds: usize, blocks: &mut [Bl
     x.zeroize();
 }
 
-fn run(
+fn each_four(
     rk: &[State; 15],
     rounds: usize,
     blocks: &mut [Block],
@@ -664,7 +664,7 @@ fn crypt_blocks<const DECRYPT: bool>(ks: &KeySchedule, blocks: &mut [Block]) {
         return;
     }
     let mut rk = bitslice_keys(ks, DECRYPT);
-    run(&rk, ks.rounds, blocks, crypt4::<DECRYPT>);
+    each_four(&rk, ks.rounds, blocks, crypt4::<DECRYPT>);
     rk.zeroize();
 }
 
@@ -672,7 +672,7 @@ fn crypt_blocks<const DECRYPT: bool>(ks: &KeySchedule, blocks: &mut [Block]) {
 /// below the caller: docs/design.md, "Stack and register wipes"): the bitsliced state and
 /// key copies.
 #[inline(always)]
-pub(crate) fn burn(site: Site) {
+pub(crate) fn wipe(site: Site) {
     use crate::wipe::{depth, stack};
     match site {
         Site::Later => {}

@@ -81,16 +81,16 @@ const FIPS197_A1_DEC: [Block; 11] = [
 
 /// Every expansion this build has: portable, and the AES instructions' where the CPU has
 /// them (AES-NI, ARMv8 AES).
-fn expansions() -> std::vec::Vec<(&'static str, Kernel)> {
+fn expansions() -> std::vec::Vec<(&'static str, Width)> {
     #[cfg_attr(not(any(simdcrypt_x86_64, simdcrypt_aarch64)), allow(unused_mut))]
-    let mut v = std::vec![("portable", Kernel::Portable)];
+    let mut v = std::vec![("portable", Width::Portable)];
     #[cfg(simdcrypt_x86_64)]
     if let Some(t) = AesNiToken::get() {
-        v.push(("aes-ni", Kernel::Xmm(t)));
+        v.push(("aes-ni", Width::Xmm(t)));
     }
     #[cfg(simdcrypt_aarch64)]
     if let Some(t) = crate::cpu::Armv8AesToken::get() {
-        v.push(("armv8-aes", Kernel::Neon(t)));
+        v.push(("armv8-aes", Width::Neon(t)));
     }
     v
 }
@@ -128,7 +128,7 @@ proptest::proptest! {
         key in proptest::collection::vec(proptest::prelude::any::<u8>(), 32),
         len in proptest::sample::select(&[16usize, 24, 32][..]),
     ) {
-        let soft = KeySchedule::with(&key[..len], Kernel::Portable).unwrap();
+        let soft = KeySchedule::with(&key[..len], Width::Portable).unwrap();
         for (_, hw) in expansions().into_iter().skip(1) {
             let hw = KeySchedule::with(&key[..len], hw).unwrap();
             proptest::prop_assert_eq!(hw.rounds, soft.rounds);

@@ -1,5 +1,5 @@
 //! CBC, written once over [`AesVec`] (`L` blocks per register): the jobs [`Stream`]
-//! (one stream each way) and [`Lanes`] (a step of many streams), which the width handle (`crate::aes::Kernel::run`) runs.
+//! (one stream each way) and [`Lanes`] (a step of many streams), which the width handle (`crate::aes::Width::run_job`) runs.
 //!
 //! ```text
 //! encrypt (G registers of L streams each, one block of each stream per step; a chain per
@@ -66,7 +66,7 @@ impl<const DEC: bool> Job for Stream<'_, DEC> {
     }
 
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    fn run<V: AesVec, const SHORT: bool>(&mut self, tok: V::Token) {
+    fn simd<V: AesVec, const SHORT: bool>(&mut self, tok: V::Token) {
         if !DEC {
             encrypt::<V>(tok, self.0, self.1, self.2);
             return;
@@ -113,7 +113,7 @@ impl Job for Lanes<'_, '_> {
     }
 
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    fn run<V: AesVec, const SHORT: bool>(&mut self, t: V::Token) {
+    fn simd<V: AesVec, const SHORT: bool>(&mut self, t: V::Token) {
         encrypt_lanes::<V>(t, self.0, self.1, self.2);
     }
 }
@@ -123,7 +123,7 @@ impl Job for Lanes<'_, '_> {
 pub(crate) fn encrypt<V: AesVec>(tok: V::Token, ks: &KeySchedule, iv: &mut Block, b: &mut [Block]) {
     let steps = b.len();
     let mut one = [Lane { iv: *iv, data: b }];
-    run::<V, 1>(tok, ks, &mut one, steps);
+    encrypt_lanes_in::<V, 1>(tok, ks, &mut one, steps);
     *iv = one[0].iv;
 }
 
@@ -136,12 +136,12 @@ pub(crate) fn encrypt_lanes<V: AesVec>(
     lanes: &mut [Lane<'_>],
     steps: usize,
 ) {
-    run::<V, 8>(tok, ks, lanes, steps);
+    encrypt_lanes_in::<V, 8>(tok, ks, lanes, steps);
 }
 
 /// [`encrypt_lanes`] with at most `G` registers (`G L` lanes) at a time.
 #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-fn run<V: AesVec, const G: usize>(
+fn encrypt_lanes_in<V: AesVec, const G: usize>(
     tok: V::Token,
     ks: &KeySchedule,
     lanes: &mut [Lane<'_>],
@@ -255,7 +255,7 @@ impl<V: AesVec, K: Keys<V> + Copy> Group<V> for Dec<V, K> {
     /// Decrypts the registers; every load is done before the first store. Carried: the
     /// ciphertext block before the registers, in the last lane.
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    unsafe fn run<const NV: usize>(&self, r: Regs<NV>, prev: V) -> V {
+    unsafe fn body<const NV: usize>(&self, r: Regs<NV>, prev: V) -> V {
         let (tok, mut rk, rounds) = (self.0, self.1, self.2);
         // (Keys read where used are read again in each group; held keys are left as they are.)
         rk.fence();

@@ -7,7 +7,7 @@
 //! decrypt: P[i] = D(C[i]) ^ C[i-1]                  (independent: throughput-bound)
 //! ```
 //! Three jobs, each written once over the AES vector trait in `kernel.rs`, which the
-//! width handle (`crate::aes::Kernel::run`) runs in the width's `#[target_feature]`
+//! width handle (`crate::aes::Width::run_job`) runs in the width's `#[target_feature]`
 //! entry: the chained encryption of one stream, the parallel decryption, and the
 //! interleaved encryption of several streams (lanes).
 //!
@@ -193,7 +193,7 @@ impl Cbc {
         if !blocks.is_empty() {
             self.aes
                 .kernel()
-                .run(kernel::Stream::<false>(&self.aes.ks, iv, blocks));
+                .run_job(kernel::Stream::<false>(&self.aes.ks, iv, blocks));
         }
     }
 
@@ -201,7 +201,7 @@ impl Cbc {
         if !blocks.is_empty() {
             self.aes
                 .kernel()
-                .run(kernel::Stream::<true>(&self.aes.ks, iv, blocks));
+                .run_job(kernel::Stream::<true>(&self.aes.ks, iv, blocks));
         }
     }
 
@@ -255,7 +255,7 @@ impl Cbc {
         if !blocks.is_empty() {
             self.aes
                 .kernel()
-                .run(kernel::Stream::<true>(&self.aes.ks, iv, blocks));
+                .run_job(kernel::Stream::<true>(&self.aes.ks, iv, blocks));
         }
         Ok(())
     }
@@ -495,7 +495,7 @@ impl Cbc {
         // equal lengths): the driver's frame, above the wipe, holds chaining values and
         // pointers alone.
         let (k, ks) = (self.aes.kernel(), &self.aes.ks);
-        lanes::many::<16>(ivs, bufs, |l, steps| k.run(kernel::Lanes(ks, l, steps)));
+        lanes::many::<16>(ivs, bufs, |l, steps| k.run_job(kernel::Lanes(ks, l, steps)));
         Ok(())
     }
 }

@@ -3,7 +3,7 @@
 //! table (`crate::tuning`) reorders them where it measured another order; the README's
 //! backends table mirrors these rows (`readme_table_mirrors_this_one`).
 
-use crate::aes::Kernel as Aes;
+use crate::aes::Width;
 #[cfg(all(simdcrypt_x86_64, feature = "sha1"))]
 use crate::arch::x86_64::sha_ni::Form;
 use crate::dispatch::{Table, table};
@@ -13,14 +13,14 @@ use crate::dispatch::{Table, table};
 /// then AES-NI.
 macro_rules! width_rows {
     ($algorithm:literal) => {
-        table!(Aes, $algorithm, portable: Aes::Portable, [
+        table!(Width, $algorithm, portable: Width::Portable, [
             #[cfg(simdcrypt_x86_64)] {
-                VaesAvx2 => Aes::Ymm,
-                VaesAvx512 => Aes::zmm,
-                AesNi => Aes::Xmm,
+                VaesAvx2 => Width::Ymm,
+                VaesAvx512 => Width::zmm,
+                AesNi => Width::Xmm,
             }
             #[cfg(simdcrypt_aarch64)] {
-                Armv8Aes => Aes::Neon,
+                Armv8Aes => Width::Neon,
             }
         ])
     };
@@ -30,7 +30,7 @@ macro_rules! width_rows {
 /// Emerald Rapids; docs/design.md, "Dispatch and per-CPU tuning"), so the 256-bit kernel
 /// goes first (zmm first where `crate::tuning` says so: Zen 5, whose zmm AES moves twice
 /// the bytes).
-pub(crate) static AES: Table<Aes> = width_rows!("AES");
+pub(crate) static AES: Table<Width> = width_rows!("AES");
 
 /// CBC. VAES decrypts twice the blocks per instruction of AES-NI and interleaves twice as
 /// many streams; single-stream encryption is the same AES-NI chain on both. A zmm
@@ -39,28 +39,28 @@ pub(crate) static AES: Table<Aes> = width_rows!("AES");
 /// first only where `crate::tuning` says so (Zen 5, whose zmm AES moves twice ymm's
 /// bytes).
 #[cfg(feature = "cbc")]
-pub(crate) static CBC: Table<Aes> = width_rows!("CBC");
+pub(crate) static CBC: Table<Width> = width_rows!("CBC");
 
 /// XTS data units, widest first (docs/design.md, "Dispatch and per-CPU tuning"). The
 /// assembly has no multi-unit entry, so it loses on small sectors: the intrinsics kernel
 /// goes first where AVX-512 is missing, and the assembly twin (slower on sectors on AMD
 /// Zen 3 too, `crate::tuning`) is selected explicitly only.
 #[cfg(feature = "xts")]
-pub(crate) static XTS: Table<crate::xts::Kernel> = {
-    use crate::xts::Kernel::{self, Aes as On};
-    table!(Kernel, "XTS", portable: On(Aes::Portable), [
+pub(crate) static XTS: Table<crate::xts::XtsKernel> = {
+    use crate::xts::XtsKernel::{self, Aes as On};
+    table!(XtsKernel, "XTS", portable: On(Width::Portable), [
         #[cfg(simdcrypt_x86_64)] {
-            VaesAvx512 => |t| On(Aes::zmm(t)),
-            VaesAvx2 => |t| On(Aes::Ymm(t)),
+            VaesAvx512 => |t| On(Width::zmm(t)),
+            VaesAvx2 => |t| On(Width::Ymm(t)),
         }
         #[cfg(simdcrypt_asm)] {
-            VaesAvx2Asm(explicit) => |t| Kernel::Asm(crate::arch::XtsAsm(t)),
+            VaesAvx2Asm(explicit) => |t| XtsKernel::Asm(crate::arch::XtsAsm(t)),
         }
         #[cfg(simdcrypt_x86_64)] {
-            AesNi => |t| On(Aes::Xmm(t)),
+            AesNi => |t| On(Width::Xmm(t)),
         }
         #[cfg(simdcrypt_aarch64)] {
-            Armv8Aes => |t| On(Aes::Neon(t)),
+            Armv8Aes => |t| On(Width::Neon(t)),
         }
     ])
 };

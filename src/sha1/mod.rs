@@ -33,7 +33,9 @@ mod many;
 pub(crate) mod soft;
 
 pub use hmac::{HmacSha1, HmacSha1Key, hmac_sha1, hmac_with};
-pub(crate) use kernel::{Kernel, Run, Site};
+#[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
+pub(crate) use kernel::Run;
+pub(crate) use kernel::{Kernel, Site};
 pub use many::sha1_many;
 #[doc(hidden)]
 pub use many::{sha1_many_backend, sha1_many_with};
@@ -199,6 +201,7 @@ pub(crate) fn short_le(b: &[u8]) -> u128 {
 /// message under 16 bytes, [`short_le`]). No byte outside `data` is read, and nothing is
 /// staged through memory, whose narrow stores a wide load could not forward. Forced
 /// inline into each kernel entry, with its closures.
+#[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
 #[inline(always)]
 pub(crate) fn tail_pieces<V: Copy>(
     data: &[u8],

@@ -55,7 +55,7 @@ use crate::Cbc;
 use crate::CbcHmacSha1;
 #[cfg(feature = "xts")]
 use crate::Xts;
-use crate::aes::{Kernel as AesKernel, KeySchedule};
+use crate::aes::{KeySchedule, Width};
 use crate::{Aes, Backend};
 #[cfg(feature = "sha1")]
 use crate::{HmacSha1, HmacSha1Key, Sha1};
@@ -124,7 +124,7 @@ fn check(what: &str, patterns: Vec<[u8; 16]>, call: impl FnOnce() + Send + 'stat
             let mut mem = std::vec![0u8; DEPTH - 256];
             zero_region();
             CALLER_SP.with(|c| c.set(usize::MAX));
-            let (regs, gprs) = run(call);
+            let (regs, gprs) = registers_after(call);
             // Below the caller only (see `mark`): a finding `d` bytes below `top` lies at
             // `top - d`.
             let top = frame_address() & !15;
@@ -212,7 +212,7 @@ fn gprs_holding(gprs: &[u64; 18], patterns: &[[u8; 16]]) -> Vec<(&'static str, u
 /// after the call returns (`src/arch/x86_64/wipe/leak_tests.rs` and its AArch64 twin);
 /// zeros where there is none.
 #[inline(never)]
-fn run<F: FnOnce()>(call: F) -> (Vec<u8>, [u64; 18]) {
+fn registers_after<F: FnOnce()>(call: F) -> (Vec<u8>, [u64; 18]) {
     let (mut dump, mut gprs) = (std::vec![0u8; 32 * 64], [0u64; 18]);
     let regs = <&mut [u8; 32 * 64]>::try_from(&mut dump[..]).expect("32 registers of 64 bytes");
     call_and_dump(call, regs, &mut gprs);
@@ -295,7 +295,7 @@ fn depth_of(
             crate::wipe::REACH.with(|l| l.set(usize::MAX));
             crate::wipe::PAINTED.with(|p| p.set((top - DEPTH, top - 256)));
             crate::wipe::DRY.with(|d| d.set(true));
-            run(call);
+            registers_after(call);
             crate::wipe::DRY.with(|d| d.set(false));
             crate::wipe::PAINTED.with(|p| p.set((0, 0)));
             let start = crate::wipe::LOWEST.with(|l| l.get());
@@ -341,7 +341,7 @@ fn xts_patterns(key: &[u8]) -> Vec<[u8; 16]> {
     pats.push(k2.enc[k2.rounds]);
     for sector in 0u128..4 {
         let mut t = sector.to_le_bytes();
-        AesKernel::Portable.blocks::<false>(&k2, core::slice::from_mut(&mut t));
+        Width::Portable.blocks::<false>(&k2, core::slice::from_mut(&mut t));
         let mut t = u128::from_le_bytes(t);
         for _ in 0..32 {
             pats.push(t.to_le_bytes());
@@ -1363,7 +1363,7 @@ fn krb5_derived(base: &[u8]) -> [Vec<u8>; 3] {
         crate::krb5::nfold(&c, &mut block);
         let mut out = Vec::new();
         while out.len() < base.len() {
-            AesKernel::Portable.blocks::<false>(&ks, core::slice::from_mut(&mut block));
+            Width::Portable.blocks::<false>(&ks, core::slice::from_mut(&mut block));
             out.extend_from_slice(&block);
         }
         out

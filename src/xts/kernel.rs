@@ -1,6 +1,6 @@
 //! The XTS unit kernel, written once over [`AesVec`] (`L` blocks per register): the jobs
 //! [`One`], [`OneBlock`], [`Units`] and [`EncryptTweaks`], which the width handle
-//! (`crate::aes::Kernel::run`) runs.
+//! (`crate::aes::Width::run_job`) runs.
 //!
 //! ```text
 //! The tweaks are kept XORed with the last round key, w = T ⊕ rk[R] (the output XOR is
@@ -309,7 +309,7 @@ impl<const DEC: bool> Job for One<'_, DEC> {
     }
 
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    fn run<V: AesVec, const SHORT: bool>(&mut self, tok: V::Token) {
+    fn simd<V: AesVec, const SHORT: bool>(&mut self, tok: V::Token) {
         let (k1, k2, t, io) = (self.k1, self.k2, self.t, self.io);
         let Io {
             io: InOut { src, dst },
@@ -346,7 +346,7 @@ impl<const DEC: bool> Job for OneBlock<'_, DEC> {
     }
 
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    fn run<V: AesVec, const SHORT: bool>(&mut self, tok: V::Token) {
+    fn simd<V: AesVec, const SHORT: bool>(&mut self, tok: V::Token) {
         let (k1, k2, t, io) = (self.0.k1, self.0.k2, self.0.t, self.0.io);
         debug_assert_eq!(io.len, 16);
         let tw = V::splat_reg(tok, V::one(tok).encrypt_tweak(k2, t));
@@ -418,7 +418,7 @@ impl<const DEC: bool> Job for Units<'_, DEC> {
     }
 
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    fn run<V: AesVec, const SHORT: bool>(&mut self, tok: V::Token) {
+    fn simd<V: AesVec, const SHORT: bool>(&mut self, tok: V::Token) {
         let (k1, tweaks, io, len, fresh) = (self.k1, self.tweaks, self.io, self.unit, self.fresh);
         let InOut { src, dst } = io.io;
         let rk = RoundKeys::new::<DEC>(tok, k1, true);
@@ -487,7 +487,7 @@ impl Job for EncryptTweaks<'_> {
     }
 
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    fn run<V: AesVec, const SHORT: bool>(&mut self, tok: V::Token) {
+    fn simd<V: AesVec, const SHORT: bool>(&mut self, tok: V::Token) {
         crate::aes::kernel::encrypt_halves::<V>(tok, self.0, self.1);
     }
 }

@@ -18,7 +18,7 @@
 //! 4096-byte sectors counted in 512-byte units, GELI byte offsets, VeraCrypt data units).
 //!
 //! Layout: this module validates every argument before it writes anything, then hands
-//! the work to the AES width handle (`crate::aes::Kernel::run`) as jobs written once over
+//! the work to the AES width handle (`crate::aes::Width::run_job`) as jobs written once over
 //! the vector type (`kernel.rs`): `kernel::One` for a single data unit (the raw tweak
 //! encrypted inside, where its latency overlaps the kernel's set-up), `kernel::OneBlock`
 //! for a unit of one block, and for several units their tweaks encrypted in batches
@@ -41,7 +41,7 @@ use core::fmt;
 
 use crate::Backend;
 use crate::Error;
-use crate::aes::Kernel as AesKernel;
+use crate::aes::Width;
 use crate::aes::{Block, KeySchedule};
 use crate::dispatch;
 use crate::tuning::FreshTweaks;
@@ -85,23 +85,23 @@ const SMALL_BATCH: usize = 8;
 
 /// An XTS kernel with the token that proves the CPU runs it: a row of the dispatch table
 /// (`crate::dispatch::XTS`) makes one. The intrinsics kernels are the AES width handle
-/// ([`AesKernel`], as ECB, CBC and the stitched kernel hold it), which runs this module's
+/// ([`Width`], as ECB, CBC and the stitched kernel hold it), which runs this module's
 /// jobs ([`kernel`]) on its width; the assembly twin is the one XTS-only kernel.
 #[derive(Clone, Copy, Debug)]
-pub(crate) enum Kernel {
-    Aes(AesKernel),
+pub(crate) enum XtsKernel {
+    Aes(Width),
     #[cfg(all(simdcrypt_asm, feature = "xts"))]
     Asm(crate::arch::XtsAsm),
 }
 
-impl Kernel {
+impl XtsKernel {
     /// The AES width handle of its AES work besides the units: the key expansion, and a
     /// multi-unit call's tweaks.
-    fn aes(self) -> AesKernel {
+    fn aes(self) -> Width {
         match self {
-            Kernel::Aes(k) => k,
+            XtsKernel::Aes(k) => k,
             #[cfg(all(simdcrypt_asm, feature = "xts"))]
-            Kernel::Asm(a) => a.aes(),
+            XtsKernel::Asm(a) => a.aes(),
         }
     }
 }
@@ -122,7 +122,7 @@ enum Tweak<'a> {
     /// `Tweaks::new`), the two halves as the caller split them. A `u128` arrives as two
     /// 8-byte stores, and a `Tweaks` built before the call and read in it with 16-byte
     /// loads waited for those stores to reach the cache (`encrypt_sector` of 64 bytes 1.45x
-    /// slower on Zen 4); the sequence is made in [`Xts::run`] from the halves.
+    /// slower on Zen 4); the sequence is made in [`Xts::crypt_units`] from the halves.
     Sector(u64, u64),
     /// A counter per data unit ([`Tweaks`], width already checked).
     Seq(Tweaks),
@@ -132,7 +132,7 @@ enum Tweak<'a> {
 
 /// The public methods come in pairs that differ only in the direction: each pair is
 /// written once, its docs first, then its arguments and either the call's source,
-/// destination, unit and tweak (`run(..)`: checked, then [`Xts::run`] with the tweak batch
+/// destination, unit and tweak (`run(..)`: checked, then [`Xts::crypt_units`] with the tweak batch
 /// that fits the sector count, so that a call of a few sectors zeroes and wipes a small
 /// tweak array, not the full batch's kilobyte) or the method both make, with `false`
 /// (encrypt) or `true` (decrypt) as the call's `DEC`.
@@ -141,9 +141,9 @@ macro_rules! directions {
         let (src, dst, tweak): (Option<&[u8]>, &mut [u8], Tweak<'_>) = ($src, $dst, $tweak);
         let (unit, sectors) = Self::check::<$dec>($s.decrypt_only, src, dst, $unit, &tweak)?;
         if sectors <= SMALL_BATCH {
-            $s.run::<$dec, SMALL_BATCH>(src, dst, unit, sectors, &tweak);
+            $s.crypt_units::<$dec, SMALL_BATCH>(src, dst, unit, sectors, &tweak);
         } else {
-            $s.run::<$dec, TWEAK_BATCH>(src, dst, unit, sectors, &tweak);
+            $s.crypt_units::<$dec, TWEAK_BATCH>(src, dst, unit, sectors, &tweak);
         }
         Ok(())
     }};
@@ -187,7 +187,7 @@ macro_rules! directions {
 pub struct Xts {
     k1: KeySchedule,
     k2: KeySchedule,
-    kernel: Kernel,
+    kernel: XtsKernel,
     /// How multi-unit calls make a unit's first tweaks (per CPU: [`crate::tuning`]).
     fresh: FreshTweaks,
     backend: Backend,
@@ -298,7 +298,7 @@ impl Xts {
     #[inline(always)]
     fn build(
         key: &[u8],
-        (kernel, backend): (Kernel, Backend),
+        (kernel, backend): (XtsKernel, Backend),
         allow_equal: bool,
     ) -> Result<Xts, Error> {
         if key.len() != 32 && key.len() != 64 {
@@ -319,21 +319,21 @@ impl Xts {
         let rounds = KeySchedule::rounds_for(a)?;
         let mut xts = core::mem::MaybeUninit::uninit();
         Xts::key_into(&mut xts, a, b, rounds, kernel, backend, equal);
-        crate::aes::burn_keying(kernel.aes(), true);
+        crate::aes::wipe_keying(kernel.aes(), true);
         // SAFETY: `key_into` wrote every field.
         Ok(unsafe { xts.assume_init() })
     }
 
     /// Keys `out` with `Key1 = a`, `Key2 = b` on `kernel`, the schedules expanded where
     /// they stay (no copy of the round keys in this frame); the caller wipes the
-    /// expansion's frames after (`crate::aes::burn_keying`).
+    /// expansion's frames after (`crate::aes::wipe_keying`).
     #[inline(never)]
     fn key_into(
         out: &mut core::mem::MaybeUninit<Xts>,
         a: &[u8],
         b: &[u8],
         rounds: usize,
-        kernel: Kernel,
+        kernel: XtsKernel,
         backend: Backend,
         decrypt_only: bool,
     ) {
@@ -752,12 +752,12 @@ impl Xts {
         if rest != 0 {
             // `rest < sector_size <= MAX_UNIT` and `rest >= MIN_UNIT`: a valid unit.
             let t = tweaks.nth((whole / sector_size) as u128);
-            self.run::<DEC, SMALL_BATCH>(None, tail, rest, 1, &Tweak::Raw(&t));
+            self.crypt_units::<DEC, SMALL_BATCH>(None, tail, rest, 1, &Tweak::Raw(&t));
         }
         Ok(())
     }
 
-    /// [`Xts::run`] with the tweak batch that fits the sector count.
+    /// [`Xts::crypt_units`] with the tweak batch that fits the sector count.
     fn run_any<const DEC: bool>(
         &self,
         src: Option<&[u8]>,
@@ -767,9 +767,9 @@ impl Xts {
     ) {
         let sectors = dst.len() / unit;
         if sectors <= SMALL_BATCH {
-            self.run::<DEC, SMALL_BATCH>(src, dst, unit, sectors, tweak);
+            self.crypt_units::<DEC, SMALL_BATCH>(src, dst, unit, sectors, tweak);
         } else {
-            self.run::<DEC, TWEAK_BATCH>(src, dst, unit, sectors, tweak);
+            self.crypt_units::<DEC, TWEAK_BATCH>(src, dst, unit, sectors, tweak);
         }
     }
 
@@ -780,7 +780,7 @@ impl Xts {
     /// encrypted with Key2 in one call into a local array, then the units. The tweak is
     /// borrowed where the caller made it: a copy of it (a `u128` written as two 8-byte
     /// stores, copied with 16-byte loads) would wait for the stores to reach the cache.
-    fn run<const DEC: bool, const B: usize>(
+    fn crypt_units<const DEC: bool, const B: usize>(
         &self,
         src: Option<&[u8]>,
         dst: &mut [u8],
@@ -800,17 +800,17 @@ impl Xts {
             // `src` (if any) has its length; both keys have one round count.
             match self.kernel {
                 #[cfg(all(simdcrypt_asm, feature = "xts"))]
-                Kernel::Asm(a) if unit != MIN_UNIT => {
+                XtsKernel::Asm(a) if unit != MIN_UNIT => {
                     unsafe { a.unit::<DEC>(k1, k2, &t, src, dst) };
-                    a.burn();
+                    a.wipe();
                 }
                 // (A unit of one block runs as two serial blocks on every kernel.)
                 k => {
                     let one = unsafe { kernel::One::<DEC>::new(k1, k2, &t, src, dst) };
                     if unit == MIN_UNIT {
-                        k.aes().run(kernel::OneBlock(one));
+                        k.aes().run_job(kernel::OneBlock(one));
                     } else {
-                        k.aes().run(one);
+                        k.aes().run_job(one);
                     }
                 }
             }
@@ -837,16 +837,16 @@ impl Xts {
             // SAFETY (each arm): `n` units of `unit` bytes, in range; `s` (if any) has `d`'s
             // length.
             match self.kernel {
-                Kernel::Aes(k) => {
-                    k.run(kernel::EncryptTweaks(k2, tweaks));
+                XtsKernel::Aes(k) => {
+                    k.run_job(kernel::EncryptTweaks(k2, tweaks));
                     let fresh = self.fresh;
-                    k.run(unsafe { kernel::Units::<DEC>::new(k1, tweaks, s, d, unit, fresh) });
+                    k.run_job(unsafe { kernel::Units::<DEC>::new(k1, tweaks, s, d, unit, fresh) });
                 }
                 #[cfg(all(simdcrypt_asm, feature = "xts"))]
-                Kernel::Asm(a) => {
-                    a.aes().run(kernel::EncryptTweaks(k2, tweaks));
+                XtsKernel::Asm(a) => {
+                    a.aes().run_job(kernel::EncryptTweaks(k2, tweaks));
                     unsafe { a.units::<DEC>(k1, tweaks, s, d, unit) };
-                    a.burn();
+                    a.wipe();
                 }
             }
             done += n;

@@ -243,7 +243,7 @@ impl AesVec for Neon {
         crate::cpu::target_features! { Armv8AesToken,
             #[inline(never)]
             unsafe fn entry<J: Job, const SHORT: bool>(t: Armv8AesToken, job: &mut J) {
-                job.run::<Neon, SHORT>(t)
+                job.simd::<Neon, SHORT>(t)
             }
         }
         // SAFETY: the token proves the CPU has the entry's features.
@@ -251,7 +251,7 @@ impl AesVec for Neon {
     }
 
     #[inline(always)]
-    fn burn(_: Armv8AesToken, site: Site, short: bool) {
+    fn wipe(_: Armv8AesToken, site: Site, short: bool) {
         match (site, short) {
             (Site::Later, _) => {}
             // The short forms' frames (under a group of 8 blocks) are their own.

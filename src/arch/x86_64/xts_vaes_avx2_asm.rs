@@ -20,13 +20,13 @@
 //! branches on or indexes by key or data; the assembly wipes its stack frame (tweak
 //! material) and all vector registers before returning.
 
-use crate::aes::{Block, Kernel, KeySchedule};
+use crate::aes::{Block, KeySchedule, Width};
 use crate::arch::x86_64::aes_ni;
 use crate::cpu::VaesAvx2Token;
 use crate::vector::AesOne;
 
 /// The assembly twin as `crate::xts` holds it (`crate::arch::XtsAsm`): single units only,
-/// each call of the assembly one unit. It wipes its own frame; [`Twin::burn`] covers the
+/// each call of the assembly one unit. It wipes its own frame; [`Twin::wipe`] covers the
 /// calls around it.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Twin(pub(crate) VaesAvx2Token);
@@ -35,8 +35,8 @@ impl Twin {
     /// The width handle of its AES work besides the units (the key expansion, a
     /// multi-unit call's tweaks): VAES on ymm.
     #[inline(always)]
-    pub(crate) fn aes(self) -> Kernel {
-        Kernel::Ymm(self.0)
+    pub(crate) fn aes(self) -> Width {
+        Width::Ymm(self.0)
     }
 
     /// One unit under the raw tweak `t`, encrypted first on one AES-NI block (the
@@ -100,7 +100,7 @@ impl Twin {
     /// Zeroes the stack its calls used (the tweak encryption, the bindings; the assembly
     /// wipes its own frame) and the vector registers.
     #[inline(always)]
-    pub(crate) fn burn(self) {
+    pub(crate) fn wipe(self) {
         use crate::arch::x86_64::wipe::stack_avx;
         use crate::wipe::depth;
         stack_avx::<{ depth([672, 672, 688, 672, 736, 4160]) }>(self.0);

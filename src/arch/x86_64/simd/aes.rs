@@ -47,20 +47,20 @@ pub(crate) unsafe fn load_halves(p: *const u8) -> __m128i {
 
 /// A width's [`AesVec::enter`] (compiled with its token's features, so the job's body
 /// and its intrinsics inline there), its [`AesVec::rounds`] (the round instruction in the
-/// loop itself, no call between), and the [`AesVec::burn`] after it: `(site, short) =>`
+/// loop itself, no call between), and the [`AesVec::wipe`] after it: `(site, short) =>`
 /// the wipe with each site's depth (docs/design.md "Stack and register wipes";
 /// `.ci/wipe-depths update` writes them from measurements), `$t` naming the token there.
 macro_rules! width {
-    ($w:ident: $tok:ident, $enc:ident, $dec:ident; burn($t:ident) { $($site:pat => $wipe:expr,)* }) => {
+    ($w:ident: $tok:ident, $enc:ident, $dec:ident; wipe($t:ident) { $($site:pat => $wipe:expr,)* }) => {
         crate::cpu::target_features! { $tok,
             #[inline(never)]
             unsafe fn enter<J: Job, const SHORT: bool>(t: $tok, job: &mut J) {
-                job.run::<$w, SHORT>(t)
+                job.simd::<$w, SHORT>(t)
             }
         }
 
         #[inline(always)]
-        fn burn($t: $tok, site: Site, short: bool) {
+        fn wipe($t: $tok, site: Site, short: bool) {
             let _ = $t;
             match (site, short) {
                 (Site::Later, _) => {}
@@ -176,7 +176,7 @@ impl AesVec for Xmm {
     const REGISTERS: usize = 16;
     type Token = AesNiToken;
 
-    width!(Xmm: AesNiToken, _mm_aesenc_si128, _mm_aesdec_si128; burn(t) {
+    width!(Xmm: AesNiToken, _mm_aesenc_si128, _mm_aesdec_si128; wipe(t) {
         (Site::Ecb, true) => stack::<{ depth([272, 256, 256, 272, 272, 2832]) }>(),
         (Site::Ecb, false) => stack::<{ depth([272, 256, 256, 272, 320, 3600]) }>(),
         (Site::CbcEncrypt, _) => stack::<{ depth([416, 400, 400, 416, 592, 9152]) }>(),
@@ -276,7 +276,7 @@ impl AesVec for Ymm {
     const REGISTERS: usize = 16;
     type Token = VaesAvx2Token;
 
-    width!(Ymm: VaesAvx2Token, _mm256_aesenc_epi128, _mm256_aesdec_epi128; burn(t) {
+    width!(Ymm: VaesAvx2Token, _mm256_aesenc_epi128, _mm256_aesdec_epi128; wipe(t) {
         (Site::Ecb, true) => stack_avx::<{ depth([272, 256, 256, 304, 496, 4048]) }>(t),
         (Site::Ecb, false) => stack_avx::<{ depth([272, 272, 272, 496, 656, 5408]) }>(t),
         (Site::CbcDecrypt, true) => stack_avx::<{ depth([400, 400, 400, 656, 800, 4752]) }>(t),
@@ -422,7 +422,7 @@ impl AesVec for Zmm {
     const REGISTERS: usize = 32;
     type Token = VaesAvx512Token;
 
-    width!(Zmm: VaesAvx512Token, _mm512_aesenc_epi128, _mm512_aesdec_epi128; burn(t) {
+    width!(Zmm: VaesAvx512Token, _mm512_aesenc_epi128, _mm512_aesdec_epi128; wipe(t) {
         (Site::Ecb, _) => stack_avx512::<{ depth([272, 304, 1264, 1776, 3152, 11664]) }>(t),
         (Site::CbcDecrypt, true) => stack_avx512::<{ depth([256, 320, 1504, 1184, 1488, 7792]) }>(t),
         (Site::CbcDecrypt, false) => {

@@ -1,7 +1,7 @@
 //! Unit tests of `src/arch/x86_64/xts_vaes_avx2_asm.rs` (left out of the package).
 
 use super::*;
-use crate::aes::{Kernel as AesKernel, KeySchedule};
+use crate::aes::{KeySchedule, Width};
 use crate::cpu::AesNiToken;
 use simdcrypt_testkit::{Rng, records, token_or_skip};
 use std::vec::Vec;
@@ -17,8 +17,8 @@ fn token() -> Option<VaesAvx2Token> {
 }
 
 /// The block cipher behind the reference XTS.
-fn reference_impl() -> AesKernel {
-    AesNiToken::get().map_or(AesKernel::Portable, AesKernel::Xmm)
+fn reference_impl() -> Width {
+    AesNiToken::get().map_or(Width::Portable, Width::Xmm)
 }
 
 fn mul_x(t: &mut [u8; 16]) {
