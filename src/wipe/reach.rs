@@ -49,4 +49,6 @@ mod dry;
 #[cfg(all(test, feature = "std"))]
 pub(crate) use dry::repaint;
 #[cfg(test)]
-pub(crate) use dry::{DRY, LOWEST, PAINT, PAINTED, REACH, SITES, dry_run};
+pub(crate) use dry::dry_run;
+#[cfg(all(test, feature = "std"))]
+pub(crate) use dry::{DRY, LOWEST, PAINT, PAINTED, REACH, SITES};
