@@ -15,9 +15,8 @@ pub type Block = [u8; 16];
 /// Expanded AES round keys, backend-neutral: expanded by `crate::aes` (`KeySchedule::init`),
 /// zeroized on drop there. 16-byte aligned wherever the value lies (its size a multiple of
 /// 16 too, so the second of two in one struct is as well): a round key that straddles a
-/// cache line costs every kernel a split load per use. (The field order of a struct that
-/// holds one is the compiler's: an 8-byte-aligned schedule moved to offset 8 behind an
-/// enum's niche made XTS-AES-256 on 64-byte units 0.7x on Zen 4.)
+/// cache line costs every kernel a split load per use, and the compiler may place it at any
+/// offset of a struct that holds it (docs/design.md, "Key setup and constants").
 #[derive(Clone)]
 #[repr(align(16))]
 pub(crate) struct KeySchedule {

@@ -90,9 +90,9 @@ pub(crate) enum Site {
 /// A mode's kernel call, written once over the vector type: what the width handle
 /// (`crate::aes::Width::run_job`) runs. A job holds its validated arguments (slices, or
 /// pointers whose contract its constructor took), so running it is safe. The entry takes
-/// it by reference: moved into the entry, a job was copied with 16-byte loads of fields
-/// just written as 8-byte stores, which wait for the stores to reach the cache (13 ns of
-/// a 40 ns XTS call on Zen 4).
+/// it by reference: a move would copy it with 16-byte loads of fields just written as
+/// 8-byte stores, which wait for the stores to reach the cache (docs/design.md, "XTS
+/// kernel shape").
 pub(crate) trait Job: Sized {
     /// The wipe after the call.
     const SITE: Site;

@@ -327,8 +327,7 @@ impl<const DEC: bool> Job for One<'_, DEC> {
 
 /// A unit of exactly one block (16 bytes, no stealing): `C = E_k1(P ⊕ T) ⊕ T` with
 /// `T = E_k2(t)`, two serial blocks on the single-block registers, the round keys read
-/// where used: no vector set-up (the wide kernels' short form spent about 60 ns on a
-/// 16-byte unit on Zen 3, RustCrypto 48).
+/// where used: no vector set-up (docs/design.md, "XTS kernel shape").
 /// Made from a [`One`] of 16 bytes.
 pub(crate) struct OneBlock<'a, const DEC: bool>(pub(crate) One<'a, DEC>);
 

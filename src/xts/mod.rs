@@ -119,10 +119,10 @@ enum Unit {
 #[derive(Clone, Copy)]
 enum Tweak<'a> {
     /// Sector numbers rising by one from `lo + 2^64 hi` (little-endian, IEEE 1619:
-    /// `Tweaks::new`), the two halves as the caller split them. A `u128` arrives as two
-    /// 8-byte stores, and a `Tweaks` built before the call and read in it with 16-byte
-    /// loads waited for those stores to reach the cache (`encrypt_sector` of 64 bytes 1.45x
-    /// slower on Zen 4); the sequence is made in [`Xts::crypt_units`] from the halves.
+    /// `Tweaks::new`), the two halves as the caller split them: a 16-byte load of a `u128`
+    /// just stored as two 8-byte halves waits for the stores to reach the cache, so the
+    /// sequence is made in [`Xts::crypt_units`] from the halves (docs/design.md, "XTS
+    /// kernel shape").
     Sector(u64, u64),
     /// A counter per data unit ([`Tweaks`], width already checked).
     Seq(Tweaks),

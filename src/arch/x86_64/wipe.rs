@@ -18,11 +18,10 @@ const fn unrolled(n16: usize) -> usize {
 /// [`crate::wipe::stack`]'s stores below the caller's stack pointer, then [`registers`].
 #[inline(always)]
 pub(crate) fn stack_xmm<const BYTES: usize>() {
-    // (Up to 512 bytes the stores written out; deeper, the odd ones and then a loop of
-    // four: the same stores at the same rate, in about 50 bytes of code per call site, not
-    // up to 1.3 KB. Written out, the short wipes of 16-byte calls stay a few cycles
-    // faster. The written-out stores address from the stack pointer, not from a register
-    // stepped down, which would chain them one a cycle.)
+    // (Up to 512 bytes the stores written out, for the short wipes of short calls; deeper,
+    // the odd ones and then a loop of four, the same stores in less code. Stores address
+    // from the stack pointer: a register stepped down would chain them. docs/design.md,
+    // "Stack and register wipes".)
     // SAFETY: without `nostack` the stack pointer is aligned for a call (16 bytes) and
     // the stack below it belongs to the asm block, which restores the stack pointer; the
     // stores stay in the `BYTES` bytes (a multiple of 16: the site's depth and
@@ -160,8 +159,8 @@ macro_rules! zero_vex {
 /// [`stack_ymm`]), and zmm16-31 with AVX-512 F, which the C library's `memcpy` on AVX-512
 /// CPUs copies through (ymm16-31) even where no kernel of ours uses them; then the
 /// caller-saved general-purpose registers (`zero_gpr!`). Zero idioms only (`xorps`,
-/// EVEX `vpxord`, 32-bit `xor`), which cost no execution unit. Inline at every site: out
-/// of line (a call each) they cost 16-byte calls 5-9% (XTS, keyed HMAC-SHA1 on 6/167).
+/// EVEX `vpxord`, 32-bit `xor`), which cost no execution unit. Inline at every site: a
+/// call each cost short calls more (docs/design.md, "Stack and register wipes").
 #[inline(always)]
 fn registers() {
     high_registers_where_present();
