@@ -395,12 +395,10 @@ pub(crate) fn key_states(key: &[u8], kernel: Kernel, backend: Backend) -> ([u32;
         key
     };
     // Both key blocks at once: on SHA-NI the two compressions run as two interleaved
-    // chains, so keying costs about one block's latency instead of two (where the SHA
-    // unit binds, as on Intel, the pair is still ahead of two blocks in a row). Each 16-byte piece of K0 is made in a
-    // register (whole loads: [`key_piece`]) and written once: a copy of the key into a
-    // zeroed block would leave narrow stores that the 16-byte loads after it cannot
-    // forward from (a stall of about 20 cycles on AMD Zen 4, measured as the hottest
-    // instruction of HMAC keying).
+    // chains, about one block's latency instead of two. Each 16-byte piece of K0 is made
+    // in a register (whole loads: [`key_piece`]) and written once: a copy of the key into
+    // a zeroed block would leave narrow stores that the 16-byte loads after it cannot
+    // forward from (docs/design.md, "HMAC-SHA1").
     let mut ipad = [[0u8; 64]; 1];
     let mut opad = [[0u8; 64]; 1];
     let (ip, _) = ipad[0].as_chunks_mut::<16>();
@@ -433,9 +431,8 @@ fn key_states_below(key: &[u8], kernel: Kernel, backend: Backend) -> ([u32; 5], 
 /// Bytes `start..start + 16` of `k0` (at most 64 bytes) as a little-endian `u128`, zero
 /// past its end, from whole loads: one of 16 bytes, or, for a short last piece, the 16
 /// bytes that end where `k0` ends shifted down (a key of at least 16 bytes), or two
-/// overlapping 8- or 4-byte loads (a shorter key). A loop over the bytes of a 20-byte
-/// key's last piece was a quarter of the key set-up's own time on Intel (sampled with
-/// `perf`). Branches on the key's length only, which is public.
+/// overlapping 8- or 4-byte loads (a shorter key), not a loop over the bytes
+/// (docs/design.md, "HMAC-SHA1"). Branches on the key's length only, which is public.
 #[inline(always)]
 fn key_piece(k0: &[u8], start: usize) -> u128 {
     let piece = k0.get(start..).unwrap_or(&[]);

@@ -146,7 +146,7 @@ pub(crate) fn hmac_from(
 
 /// [`hmac_from`] as two digests (the backends without a fused tag). A function of its own,
 /// so that its frame (the digest) is not part of the SHA-NI path's, whose depth sets the
-/// stack wipe after every SHA-NI HMAC call (527 bytes deep with it, on Zen 4).
+/// stack wipe after every SHA-NI HMAC call.
 #[inline(never)]
 fn hmac_two_digests(
     kernel: Kernel,
@@ -161,9 +161,8 @@ fn hmac_two_digests(
 }
 
 /// [`digest_from`] in a frame of its own, for [`hmac_two_digests`]: left to the inliner,
-/// one of its two calls came out inlined (the padding blocks in the caller's frame, above
-/// the other call's) and the non-SHA-NI one-shot HMACs wrote 160-190 bytes deeper than
-/// their stack wipes reach.
+/// one of its two calls could be inlined (the padding blocks in the caller's frame, above
+/// the other call's), past the reach of the stack wipes.
 #[inline(never)]
 fn digest_apart(kernel: Kernel, state: [u32; 5], prefix_len: u64, data: &[u8]) -> [u8; 20] {
     digest_from(kernel, state, prefix_len, data)

@@ -10,8 +10,8 @@ use crate::tuning::Sha1Many;
 
 /// From this many messages on, the AVX-512 backend starts on sixteen lanes (zmm); it moves
 /// to eight (ymm) once no message is left to start and fewer than this many are busy:
-/// eight messages run faster on eight ymm lanes than on sixteen half-empty zmm lanes,
-/// sixteen faster on sixteen zmm lanes than on eight ymm lanes twice (measured).
+/// eight messages fill eight ymm lanes, and sixteen half-empty zmm lanes lose to them
+/// (docs/design.md, "Dispatch and per-CPU tuning").
 const SIXTEEN_FROM: usize = 9;
 
 /// One lane's message: whole blocks still to do, then its padding blocks.
@@ -316,10 +316,9 @@ pub(super) fn hash_on_lanes(
     inputs: &[&[u8]],
     out: &mut [[u8; 20]],
 ) {
-    // Below this many busy lanes one stream is faster (measured), where that stream is
-    // SHA-NI or another kernel: than eight AVX2 lanes (SHA-NI takes over sooner, being
-    // the faster one stream); than AVX-512's lanes, below four busy ymm lanes for SHA-NI,
-    // while a single busy lane runs as fast as one AVX-512 stream.
+    // Below this many busy lanes one stream is faster: SHA-NI, the faster one stream,
+    // takes over sooner; a single busy lane runs as fast as one AVX-512 stream
+    // (docs/design.md, "Dispatch and per-CPU tuning").
     let [sha_ni, other] = match lanes {
         Kernel::Avx2(_) => [5, 3],
         _ => [4, 2],
