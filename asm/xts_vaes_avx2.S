@@ -16,7 +16,7 @@
 //       s = P ^ T ^ K0;  rounds 1..R-1;  C = aeslast(s, K_R ^ T)   // output XOR folded
 //       meanwhile the next group's tweaks T * x^16 (a byte shift, and the two top bytes
 //       times 0x87 with one carry-less multiply): with the whitening for AES-128, between
-//       the middle rounds for AES-192/256 (what measured faster for each)
+//       the middle rounds for AES-192/256 (room between the rounds)
 //   remaining n % 16 blocks: groups of 8, 4, 2 blocks, then 1 block
 //   if r != 0 (ciphertext stealing), with A, B = T[m-1], T[m] (encrypt) or T[m], T[m-1]
 //   (decrypt):

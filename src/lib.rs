@@ -132,13 +132,10 @@
 //! opt-level = 3
 //! ```
 //!
-//! Measured on AMD Zen 4 (family 25 model 17) with a program that depends on simdcrypt,
-//! as a fraction of its release build: XTS-AES-256 and CBC-128 decryption of 4 KiB from
-//! under 1% to about half (4.7 and 8 GB/s against 12 and 17.5), SHA-1 of 4 KiB from 2% to
-//! all of it (1.8 GB/s), a 64-byte HMAC with a key set up once from 2% to 85%, XTS key
-//! set-up from 3% to a quarter. `debug-assertions = false` and `overflow-checks = false`
-//! in the same section take XTS and CBC to 75-90% of release. The stack wipes reach as
-//! deep as the frames of the level the crate is built at, either way.
+//! That takes XTS and CBC from under 1% of their release speed to about half, SHA-1 to all
+//! of it; `debug-assertions = false` and `overflow-checks = false` in the same section take
+//! XTS and CBC to 75-90%. The stack wipes reach as deep as the frames of the level the
+//! crate is built at, either way.
 //!
 //! # Feature flags
 //!
