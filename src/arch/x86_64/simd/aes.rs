@@ -21,8 +21,7 @@ use crate::wipe::{depth, stack};
 /// The block at `p`, as two 8-byte loads. A block made with `u128` arithmetic in
 /// general-purpose registers (an XTS sector's tweak) is stored as two 8-byte halves; one
 /// 16-, 32- or 64-byte load of those cannot be forwarded from the store buffer and waits
-/// until both stores reach the cache (the hottest instruction of a 512-byte XTS
-/// `encrypt_sector`, about a tenth of the kernel's samples, Intel family 6 model 167). Each
+/// until both stores reach the cache (docs/design.md, "XTS kernel shape"). Each
 /// 8-byte load forwards, from those stores or from a 16-byte one. Volatile, so that the
 /// compiler does not merge them back into one 16-byte load (and of a packed `u64`: a
 /// volatile `[u8; 8]` was read byte by byte).
