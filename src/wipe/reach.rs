@@ -46,9 +46,9 @@ pub(crate) use crate::arch::stack::pointer as stack_pointer;
 
 #[cfg(test)]
 mod dry;
-#[cfg(all(test, feature = "std"))]
-pub(crate) use dry::repaint;
 #[cfg(test)]
 pub(crate) use dry::dry_run;
+#[cfg(all(test, feature = "std"))]
+pub(crate) use dry::repaint;
 #[cfg(all(test, feature = "std"))]
 pub(crate) use dry::{DRY, LOWEST, PAINT, PAINTED, REACH, SITES};
