@@ -320,11 +320,9 @@ pub(crate) trait AesVec: Copy {
     /// The ISAs write it over their instructions, with no call between a kernel and its
     /// round instruction: rounds up to 9 always, 10-11 and 12-13 each behind a branch that
     /// the round count decides the same way on every call with one key (constant indexes,
-    /// so held keys stay in registers). One copy of the code serves every key size, where
-    /// a constant round count made one per size (build time and binary size,
-    /// docs/design.md "Build time and binary size"); the branches are predicted and off
-    /// the chains. This default, for a vector with no such loop, runs [`round_all`] to
-    /// the schedule's last middle round.
+    /// so held keys stay in registers): one copy of the code for every key size
+    /// (docs/design.md, "Build time and binary size"). This default, for a vector with no
+    /// such loop, runs [`round_all`] to the schedule's last middle round.
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn rounds<const DEC: bool, const N: usize, const FROM: usize>(
         s: &mut [Self; N],
@@ -408,10 +406,10 @@ impl<V: AesVec> Keys<V> for [V; 15] {
 /// Round keys read from the schedule where used: a broadcast load each (on xmm a memory
 /// operand), and no frame of key copies. What a short call (no loop of 8-register
 /// groups) takes: a frame of copies costs more than its stores, since the wipe after the
-/// call writes over it (docs/design.md, "Stack and register wipes"). ECB and CBC decryption take it in their loops too where the ISA
-/// has 16 vector registers (AES-NI, VAES-AVX2): 15 held keys beside 8 states spill to a
-/// frame of copies there (0.5 KiB), which is a reload per round all the same, and then
-/// more stack to wipe ([`Keys::fence`] in each group keeps the broadcasts where used).
+/// call writes over it. ECB and CBC decryption take it in their loops too where the ISA has
+/// 16 vector registers (AES-NI, VAES-AVX2), where 15 held keys beside 8 states would spill
+/// ([`Keys::fence`] in each group keeps the broadcasts where used; docs/design.md, "XTS
+/// kernel shape").
 #[derive(Clone, Copy)]
 pub(crate) struct AtUse<'a, V: AesVec>(pub(crate) V::Token, pub(crate) &'a [Block; 15]);
 

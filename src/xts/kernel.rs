@@ -76,12 +76,10 @@ impl<V: AesVec> Next<V> {
 }
 
 /// The round keys. With 32 registers they are broadcast from the key schedule where each
-/// is used (a load), not held in 15 registers: with those, the 24 tweak and state
-/// registers left too few, the broadcasts went to the stack, and every call had to wipe
-/// those frames. With 16 registers they are held (and spilled) where a loop of groups
-/// runs: there, broadcasting in the loop took a register the states and tweaks need; the
-/// short entry (no loop) broadcasts them where used, for a shallower frame. The figures:
-/// docs/design.md, "XTS kernel shape".
+/// is used (a load): held beside the 24 tweak and state registers, they would go to the
+/// stack for every call to wipe. With 16 registers they are held where a loop of groups
+/// runs, leaving the states and tweaks their registers; the short entry (no loop)
+/// broadcasts them where used, for a shallower frame (docs/design.md, "XTS kernel shape").
 #[derive(Clone, Copy)]
 struct RoundKeys<'a, V: AesVec> {
     /// The schedule of the direction's keys, read where used ([`AtUse`]).
