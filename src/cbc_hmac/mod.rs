@@ -38,6 +38,9 @@ use crate::sha1::hmac::{TAG_LEN, check_tag_len, ct_verify, finish_tag, key_state
 use crate::sha1::{self, Sha1};
 use crate::{Error, wipe};
 
+#[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
+pub(crate) mod stitch;
+
 /// How the whole 64-byte groups at the start of a message are processed: a row of the
 /// dispatch table (`crate::dispatch::CBC_HMAC`) makes one.
 #[derive(Clone, Copy, Debug)]
