@@ -79,7 +79,7 @@ impl Stitched {
     /// the builds optimised for speed (docs/design.md, "Stack and register wipes").
     #[inline(always)]
     pub(crate) fn burn() {
-        crate::wipe::stack::<{ crate::wipe::depth([336, 560, 816, 704, 1088, 23760]) }>();
+        crate::wipe::stack::<{ crate::wipe::depth([352, 576, 816, 768, 1328, 23760]) }>();
     }
 }
 
