@@ -38,6 +38,9 @@ use crate::sha1::hmac::{TAG_LEN, check_tag_len, ct_verify, finish_tag, key_state
 use crate::sha1::{self, Sha1};
 use crate::{Error, wipe};
 
+#[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
+pub(crate) mod stitch;
+
 /// How the whole 64-byte groups at the start of a message are processed: a row of the
 /// dispatch table (`crate::dispatch::CBC_HMAC`) makes one.
 #[derive(Clone, Copy, Debug)]
@@ -171,11 +174,14 @@ impl CbcHmacSha1 {
         };
         let cbc = Cbc::with_backend(aes_key, cbc_backend)?;
         // The x86-64 stitch has no AES-192 copy: such a key runs the stitched row's AES-NI
-        // and SHA-NI kernels one after the other (AArch64's stitches every key size).
+        // and SHA-NI kernels one after the other (AArch64's stitches every key size), and
+        // reports the CBC backend it runs on.
         #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
-        let imp = match imp {
-            Kernel::Stitched(_) if !Stitched::stitches(&cbc.aes.ks) => Kernel::Sequential,
-            imp => imp,
+        let (imp, backend) = match imp {
+            Kernel::Stitched(_) if !Stitched::stitches(&cbc.aes.ks) => {
+                (Kernel::Sequential, cbc_backend)
+            }
+            imp => (imp, backend),
         };
         let (inner_start, outer_start) = key_states(mac_key, sha, sha_backend);
         // The key blocks' schedules and chaining values are left in the compression's
@@ -194,7 +200,11 @@ impl CbcHmacSha1 {
 
     dispatch::backend_methods! {
         crate::dispatch::CBC_HMAC;
-        /// The backend this instance runs on.
+        /// The backend this instance runs on: what runs, not only what was asked for. A key
+        /// the stitched backend has no copy for (AES-192 on x86-64, whose stitch runs AES-128
+        /// and AES-256) runs CBC and SHA-1 one after the other on that backend's kernels,
+        /// and reports its CBC backend (`aesni` for `aesni-sha-ni`), the row that runs the
+        /// same kernels.
         ///
         /// ```
         /// use simdcrypt::{Backend, CbcHmacSha1};

@@ -34,9 +34,10 @@
 
 use core::arch::aarch64::*;
 
-use super::sha1::{block, k_vectors, load_state, rev32, store_state, stream, twenty};
+use super::sha1::{Stream, load_state, rev32, store_state, stream};
 use crate::Backend;
 use crate::aes::{Block, KeySchedule};
+use crate::cbc_hmac::stitch::{self, Stitch};
 use crate::cpu::{Armv8AesToken, Armv8Sha1Token};
 use crate::wipe::{depth, stack};
 
@@ -65,7 +66,7 @@ impl Stitched {
     /// Whether the stitch runs this key: every key size (a copy per round count).
     #[inline]
     pub(crate) fn stitches(ks: &KeySchedule) -> bool {
-        matches!(ks.rounds, 10 | 12 | 14)
+        stitch::stitches::<AesSha1>(ks.rounds)
     }
 
     /// [`run`] on these tokens.
@@ -88,50 +89,6 @@ impl Stitched {
     pub(crate) fn burn() {
         stack::<{ depth([240, 864, 864, 880, 2464, 26704]) }>();
     }
-}
-
-/// Loads block `i` of a 64-byte group.
-#[inline]
-#[target_feature(enable = "aes,sha2")]
-fn load_g(g: &[u8; 64], i: usize) -> uint8x16_t {
-    let b: &Block = g[16 * i..16 * i + 16].try_into().expect("16 bytes");
-    // SAFETY: `b` is 16 readable bytes; `LD1` has no alignment requirement.
-    unsafe { vld1q_u8(b.as_ptr()) }
-}
-
-/// Stores `v` as block `i` of a 64-byte group.
-#[inline]
-#[target_feature(enable = "aes,sha2")]
-fn store_g(g: &mut [u8; 64], i: usize, v: uint8x16_t) {
-    let b: &mut Block = (&mut g[16 * i..16 * i + 16]).try_into().expect("16 bytes");
-    // SAFETY: `b` is 16 writable bytes.
-    unsafe { vst1q_u8(b.as_mut_ptr(), v) }
-}
-
-/// The four blocks of a 64-byte group.
-#[inline]
-#[target_feature(enable = "aes,sha2")]
-fn load_group(g: &[u8; 64]) -> [uint8x16_t; 4] {
-    [load_g(g, 0), load_g(g, 1), load_g(g, 2), load_g(g, 3)]
-}
-
-/// The round keys `0..=R` in registers (the slots past `R` are zero).
-#[inline]
-#[target_feature(enable = "aes,sha2")]
-fn load_keys<const R: usize>(keys: &[Block; 15]) -> [uint8x16_t; 15] {
-    core::array::from_fn(|i| {
-        if i <= R {
-            // SAFETY: a key is 16 readable bytes.
-            unsafe { vld1q_u8(keys[i].as_ptr()) }
-        } else {
-            vdupq_n_u8(0)
-        }
-    })
-}
-
-/// The AES rounds spread over SHA-1 group `g` (of 20): `[lo, hi)` of the group's `4R`.
-const fn ops(g: usize, r: usize) -> (usize, usize) {
-    (g * 4 * r / 20, (g + 1) * 4 * r / 20)
 }
 
 /// A compiler-only ordering point: the registers named pass through an empty `asm!`, so
@@ -169,16 +126,6 @@ macro_rules! fresh_k {
     }};
 }
 
-/// Refreshes the constant the `W + K` add of group `$g + 1` needs ([`fresh_k!`]) before
-/// group `$g` makes it: only the constant of the current five groups is live.
-macro_rules! next_k {
-    ($kc:ident, $g:literal) => {
-        if $g % 5 == 4 && $g < 19 {
-            $kc[($g / 5 + 1) % 4] = fresh_k!(($g / 5 + 1) % 4);
-        }
-    };
-}
-
 /// Block `i` of the 64-byte group at `g`, loaded again: the offset passes through an
 /// empty `asm!`, so the compiler neither reuses an earlier load of the same bytes (which
 /// would keep it in a register all along) nor moves this one above the stores before it.
@@ -197,228 +144,322 @@ unsafe fn reload(g: *const u8, i: usize) -> uint8x16_t {
     unsafe { vld1q_u8(g.add(off)) }
 }
 
+/// Stores `v` as block `i` of a 64-byte group.
+#[inline]
+#[target_feature(enable = "aes,sha2")]
+fn store_g(g: &mut [u8; 64], i: usize, v: uint8x16_t) {
+    let b: &mut Block = (&mut g[16 * i..16 * i + 16]).try_into().expect("16 bytes");
+    // SAFETY: `b` is 16 writable bytes.
+    unsafe { vst1q_u8(b.as_mut_ptr(), v) }
+}
+
+/// The stitch on the ARMv8 AES and SHA-1 instructions: a value holds the tokens.
+#[derive(Clone, Copy)]
+pub(crate) struct AesSha1(Armv8AesToken, Armv8Sha1Token);
+
+/// The round keys `0..=R` (the slots past `R` zero), the last one `K[R]`, and round 1's
+/// key of every sealed block but for its plaintext: the previous block's last key (the
+/// EOR the chain skips) and the first key, `K[R] ^ K[0]`.
+pub(crate) struct Keys {
+    k: [uint8x16_t; 15],
+    last: uint8x16_t,
+    kr0: uint8x16_t,
+}
+
 /// The SHA-1 state: ABCD and E (e in lane 0).
-struct Sha {
+#[derive(Clone, Copy)]
+pub(crate) struct Sha {
     abcd: uint32x4_t,
     e: uint32x2_t,
 }
 
-/// The seal's loop: encrypts `groups` in place from the chain register `y`
-/// (`C[-1] ^ K[R]`, updated) and hashes their plaintext into `h`.
-#[inline]
-#[target_feature(enable = "aes,sha2")]
-fn seal_groups<const R: usize>(
-    k: &[uint8x16_t; 15],
-    h: &mut Sha,
-    y: &mut uint8x16_t,
-    groups: &mut [[u8; 64]],
-) {
-    let mut kc = [vdupq_n_u32(0); 4];
-    // Round 1's key for every block: the plaintext, the previous block's last key (the
-    // EOR the chain skips) and the first key.
-    let k_r0 = veorq_u8(k[R], k[0]);
-    let (mut abcd, mut e) = (h.abcd, h.e);
-    let mut st = *y;
-    for g in groups.iter_mut() {
-        let p = load_group(g);
-        kc[0] = fresh_k!(0);
-        stream!(start kc, abcd, e, p.map(|v| rev32(v)) => s);
-        macro_rules! aes_ops {
-            ($g:literal) => {
-                let (lo, hi) = const { ops($g, R) };
-                for t in lo..hi {
-                    let (b, r) = (t / R, t % R);
-                    if r == 0 {
-                        // Blocks 1..3 loaded again, after the block before is stored: not
-                        // held in registers from the group's start.
-                        // SAFETY: `g` is 64 readable bytes.
-                        let pb = if b == 0 {
-                            p[0]
-                        } else {
-                            unsafe { reload(g.as_ptr(), b) }
-                        };
-                        st = vaesmcq_u8(vaeseq_u8(st, veorq_u8(pb, k_r0)));
-                    } else if r < R - 1 {
-                        st = vaesmcq_u8(vaeseq_u8(st, k[r]));
-                    } else {
-                        st = vaeseq_u8(st, k[R - 1]);
-                        store_g(g, b, veorq_u8(st, k[R]));
-                    }
-                }
-            };
-        }
-        macro_rules! step {
-            ($g:literal, $op:ident) => {
-                next_k!(kc, $g);
-                stream!(step $g, $op, kc, abcd, s);
-                aes_ops!($g);
-                pin!(st, abcd);
-            };
-        }
-        twenty!(step);
-        stream!(end abcd, e, s);
-    }
-    (h.abcd, h.e) = (abcd, e);
-    *y = st;
+/// One block's SHA-1 in flight: the round constants made so far ([`fresh_k!`]), ABCD and
+/// the stream ([`stream!`]).
+pub(crate) struct Ring {
+    kc: [uint32x4_t; 4],
+    abcd: uint32x4_t,
+    s: Stream,
 }
 
-/// Decrypts the four blocks at `g` (whose predecessor ciphertext is `prev`) while hashing
-/// the plaintext `hp` of the group before (with `HASH`); returns the plaintext (for the
-/// caller to store over `g`) and the last ciphertext block.
-///
-/// # Safety
-/// `g` points to 64 readable bytes.
-#[inline]
-#[target_feature(enable = "aes,sha2")]
-unsafe fn open_step<const R: usize, const HASH: bool>(
-    k: &[uint8x16_t; 15],
-    h: &mut Sha,
+/// The four decryptions of an opened group and the ciphertext block before it.
+pub(crate) struct Open {
+    st: [uint8x16_t; 4],
     prev: uint8x16_t,
-    g: *const u8,
-    hp: [uint8x16_t; 4],
-) -> ([uint8x16_t; 4], uint8x16_t) {
-    // SAFETY: the caller's contract: 64 readable bytes at `g` (the group's ciphertext,
-    // which the caller overwrites only after this returns); `b < 4`.
-    let [mut s0, mut s1, mut s2, mut s3] = core::array::from_fn(|b| unsafe { reload(g, b) });
-    macro_rules! aes_ops {
-        ($g:literal) => {
-            let (lo, hi) = const { ops($g, R) };
-            let mut st = [s0, s1, s2, s3];
-            for t in lo..hi {
-                let (r, b) = (t / 4, t % 4);
-                if r < R - 1 {
-                    st[b] = vaesimcq_u8(vaesdq_u8(st[b], k[r]));
-                } else {
-                    // The ciphertext block before, loaded again (not held in a register
-                    // since the step's start).
-                    let before = if b == 0 {
-                        prev
-                    } else {
-                        // SAFETY: as for the first loads; `b - 1 < 4`.
-                        unsafe { reload(g, b - 1) }
-                    };
-                    st[b] = veorq_u8(vaesdq_u8(st[b], k[R - 1]), veorq_u8(k[R], before));
-                }
-            }
-            [s0, s1, s2, s3] = st;
-        };
+}
+
+// SAFETY (every `unsafe` block in this impl without its own comment): a value holds the
+// `Armv8AesToken` and `Armv8Sha1Token`, so the CPU has the AES and SHA-1 instructions
+// (and NEON, AArch64's), which still ask for an `unsafe` outside `#[target_feature]`. The
+// methods are inlined into the entry ([`groups_ce`]), compiled with them; those that use
+// the AES and SHA-1 instructions call `#[target_feature]` functions of their own
+// ([`AesSha1::step_ce`], ...), which inline there too.
+impl Stitch for AesSha1 {
+    type Aes = uint8x16_t;
+    type Keys = Keys;
+    type Sha = Sha;
+    type Ring = Ring;
+    /// The group's first plaintext block (the others loaded again where needed).
+    type Seal = uint8x16_t;
+    type Open = Open;
+    const TWELVE: bool = true;
+
+    #[inline(always)]
+    fn enter<const R: usize>(
+        self,
+        seal: bool,
+        ks: &KeySchedule,
+        chain: &mut Block,
+        state: &mut [u32; 5],
+        groups: &mut [[u8; 64]],
+    ) {
+        // SAFETY: the tokens prove the CPU has the AES and the SHA-1 instructions.
+        unsafe { groups_ce::<R>(self.0, self.1, seal, ks, chain, state, groups) }
     }
-    if HASH {
+
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn zero(self) -> uint8x16_t {
+        unsafe { vdupq_n_u8(0) }
+    }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn load(self, b: &Block) -> uint8x16_t {
+        // SAFETY: `b` is 16 readable bytes; `LD1` has no alignment requirement.
+        unsafe { vld1q_u8(b.as_ptr()) }
+    }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn store(self, b: &mut Block, v: uint8x16_t) {
+        // SAFETY: `b` is 16 writable bytes.
+        unsafe { vst1q_u8(b.as_mut_ptr(), v) }
+    }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn load_keys<const R: usize>(self, keys: &[Block; 15]) -> Keys {
+        // A loop, not `array::from_fn`: a closure is a function of its own, without the
+        // entry's target features.
+        let mut k = [self.zero(); 15];
+        for (x, b) in k.iter_mut().zip(keys).take(R + 1) {
+            *x = self.load(b);
+        }
+        Keys {
+            last: k[R],
+            kr0: unsafe { veorq_u8(k[R], k[0]) },
+            k,
+        }
+    }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn load_state(self, s: &[u32; 5]) -> Sha {
+        let (abcd, e) = unsafe { load_state(s) };
+        Sha { abcd, e }
+    }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn store_state(self, s: &mut [u32; 5], h: Sha) {
+        unsafe { store_state(s, h.abcd, h.e) }
+    }
+
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn sha_start(self, h: Sha, p: [uint8x16_t; 4]) -> Ring {
+        unsafe { self.start_ce(h, p) }
+    }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn sha_step<const J: usize, const F: i32>(self, r: &mut Ring) {
+        unsafe { self.step_ce::<J, F>(r) }
+    }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn sha_end(self, r: Ring) -> Sha {
+        unsafe { self.end_ce(r) }
+    }
+
+    /// `C[-1] ^ K[R]`: the chain's register holds each block's output before its last
+    /// key's EOR.
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn seal_enter(self, k: &Keys, chain: uint8x16_t, _: uint8x16_t) -> uint8x16_t {
+        unsafe { veorq_u8(chain, k.last) }
+    }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn seal_exit(self, k: &Keys, st: uint8x16_t) -> uint8x16_t {
+        unsafe { veorq_u8(st, k.last) }
+    }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn seal_begin(self, p: [uint8x16_t; 4]) -> uint8x16_t {
+        p[0]
+    }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn enc_op<const R: usize, const FOLD: bool>(
+        self,
+        k: &Keys,
+        t: usize,
+        st: &mut uint8x16_t,
+        p0: &mut uint8x16_t,
+        _: uint8x16_t,
+        g: &mut [u8; 64],
+    ) {
+        unsafe { self.enc_ce::<R>(k, t, st, *p0, g) }
+    }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn seal_finish(self, _: &mut [u8; 64], _: uint8x16_t) {}
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn pin_seal(self, st: &mut uint8x16_t, r: &mut Ring) {
+        let (mut y, mut abcd) = (*st, r.abcd);
+        pin!(y, abcd);
+        (*st, r.abcd) = (y, abcd);
+    }
+
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn open_begin(self, _: &Keys, g: &[u8; 64], prev: uint8x16_t) -> Open {
+        let mut st = [self.zero(); 4];
+        for (b, x) in st.iter_mut().enumerate() {
+            // SAFETY: `g` is 64 readable bytes (the group's ciphertext, which the caller
+            // overwrites only after the group's decryption); `b < 4`; the CPU has the
+            // AES and SHA-1 instructions (the tokens).
+            *x = unsafe { reload(g.as_ptr(), b) };
+        }
+        Open { st, prev }
+    }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn dec_op<const R: usize>(self, k: &Keys, t: usize, o: &mut Open, g: &[u8; 64]) {
+        unsafe { self.dec_ce::<R>(k, t, o, g) }
+    }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn open_end(self, o: Open, g: &[u8; 64]) -> ([uint8x16_t; 4], uint8x16_t) {
+        // SAFETY: as in `open_begin`.
+        (o.st, unsafe { reload(g.as_ptr(), 3) })
+    }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn pin_open(self, o: &mut Open, r: &mut Ring) {
+        let [mut s0, mut s1, mut s2, mut s3] = o.st;
+        let mut abcd = r.abcd;
+        pin!(s0, s1, s2, s3, abcd);
+        (o.st, r.abcd) = ([s0, s1, s2, s3], abcd);
+    }
+}
+
+/// The pieces of [`Stitch`] that use the AES and SHA-1 instructions, compiled with them
+/// (inlined into the entry).
+impl AesSha1 {
+    /// [`Stitch::sha_start`].
+    #[allow(unused_mut)] // `stream!` makes its stream `mut` for the steps it runs in place
+    #[inline]
+    #[target_feature(enable = "aes,sha2")]
+    fn start_ce(self, h: Sha, p: [uint8x16_t; 4]) -> Ring {
         let mut kc = [vdupq_n_u32(0); 4];
         kc[0] = fresh_k!(0);
-        let (mut abcd, mut e) = (h.abcd, h.e);
-        stream!(start kc, abcd, e, hp.map(|v| rev32(v)) => s);
-        macro_rules! step {
-            ($g:literal, $op:ident) => {
-                next_k!(kc, $g);
-                aes_ops!($g);
-                stream!(step $g, $op, kc, abcd, s);
-                pin!(s0, s1, s2, s3, abcd);
-            };
+        let (abcd, e) = (h.abcd, h.e);
+        let w = [rev32(p[0]), rev32(p[1]), rev32(p[2]), rev32(p[3])];
+        stream!(start kc, abcd, e, w => s);
+        Ring { kc, abcd, s }
+    }
+
+    /// [`Stitch::sha_step`]: SHA-1 group `J` with its round function (`F = J / 5`), the
+    /// constant of the next five groups made where it is first needed.
+    #[inline]
+    #[target_feature(enable = "aes,sha2")]
+    fn step_ce<const J: usize, const F: i32>(self, r: &mut Ring) {
+        let (mut kc, mut abcd) = (r.kc, r.abcd);
+        let s = &mut r.s;
+        // The constant the `W + K` add of group `J + 1` needs ([`fresh_k!`]), made before
+        // group `J` makes that add: only the constant of the current five groups is live.
+        if J % 5 == 4 && J < 19 {
+            kc[(J / 5 + 1) % 4] = fresh_k!((J / 5 + 1) % 4);
         }
-        twenty!(step);
+        match F {
+            0 => stream!(step J, vsha1cq_u32, kc, abcd, s),
+            2 => stream!(step J, vsha1mq_u32, kc, abcd, s),
+            _ => stream!(step J, vsha1pq_u32, kc, abcd, s),
+        }
+        (r.kc, r.abcd) = (kc, abcd);
+    }
+
+    /// [`Stitch::sha_end`].
+    #[inline]
+    #[target_feature(enable = "aes,sha2")]
+    fn end_ce(self, r: Ring) -> Sha {
+        let (mut abcd, s) = (r.abcd, r.s);
+        let e;
         stream!(end abcd, e, s);
-        (h.abcd, h.e) = (abcd, e);
-    } else {
-        macro_rules! step {
-            ($g:literal, $op:ident) => {
-                aes_ops!($g);
+        Sha { abcd, e }
+    }
+
+    /// [`Stitch::enc_op`]: the rounds of block `b = t / R`, `2R - 1` instructions on the
+    /// chain and no EOR: `AESMC(AESE(y, P[b] ^ K[R] ^ K[0]))`, `AESMC(AESE(y, K[r]))` for
+    /// `r` in `1..R-1`, `AESE(y, K[R-1])`, and `C[b] = y ^ K[R]` stored off the chain.
+    #[inline]
+    #[target_feature(enable = "aes,sha2")]
+    fn enc_ce<const R: usize>(
+        self,
+        k: &Keys,
+        t: usize,
+        st: &mut uint8x16_t,
+        p0: uint8x16_t,
+        g: &mut [u8; 64],
+    ) {
+        let (b, r) = (t / R, t % R);
+        if r == 0 {
+            // Blocks 1..3 loaded again, after the block before is stored: not held in
+            // registers from the group's start.
+            let pb = if b == 0 {
+                p0
+            } else {
+                // SAFETY: `g` is 64 readable bytes; `b < 4`.
+                unsafe { reload(g.as_ptr(), b) }
             };
-        }
-        twenty!(step);
-    }
-    // SAFETY: as for the first loads.
-    let last = unsafe { reload(g, 3) };
-    ([s0, s1, s2, s3], last)
-}
-
-/// The open's loop: decrypts `groups` in place from the chaining block `prev` (updated
-/// to the last ciphertext block) and hashes the plaintext into `h`.
-#[inline]
-#[target_feature(enable = "aes,sha2")]
-fn open_groups<const R: usize>(
-    k: &[uint8x16_t; 15],
-    h: &mut Sha,
-    prev: &mut uint8x16_t,
-    groups: &mut [[u8; 64]],
-) {
-    let Some((g0, rest)) = groups.split_first_mut() else {
-        return;
-    };
-    let zero = [vdupq_n_u8(0); 4];
-    // All four ciphertext blocks are read before the plaintext overwrites them.
-    // SAFETY: `g0` is 64 readable bytes.
-    let (mut p, mut c) = unsafe { open_step::<R, false>(k, h, *prev, g0.as_ptr(), zero) };
-    for (i, v) in p.iter().enumerate() {
-        store_g(g0, i, *v);
-    }
-    for g in rest.iter_mut() {
-        // SAFETY: `g` is 64 readable bytes.
-        (p, c) = unsafe { open_step::<R, true>(k, h, c, g.as_ptr(), p) };
-        for (i, v) in p.iter().enumerate() {
-            store_g(g, i, *v);
+            *st = vaesmcq_u8(vaeseq_u8(*st, veorq_u8(pb, k.kr0)));
+        } else if r < R - 1 {
+            *st = vaesmcq_u8(vaeseq_u8(*st, k.k[r]));
+        } else {
+            *st = vaeseq_u8(*st, k.k[R - 1]);
+            store_g(g, b, veorq_u8(*st, k.last));
         }
     }
-    *prev = c;
-    // The last group's plaintext, hashed alone.
-    let kc = k_vectors();
-    let (mut abcd, mut e) = (h.abcd, h.e);
-    block!(kc, abcd, e, p.map(|v| rev32(v)));
-    (h.abcd, h.e) = (abcd, e);
+
+    /// [`Stitch::dec_op`]: round `r = t / 4` of block `b = t % 4`,
+    /// `P[b] = AESD(AESIMC(AESD(..AESIMC(AESD(C[b], D[0]))..)), D[R-1]) ^ (D[R] ^ C[b-1])`.
+    #[inline]
+    #[target_feature(enable = "aes,sha2")]
+    fn dec_ce<const R: usize>(self, k: &Keys, t: usize, o: &mut Open, g: &[u8; 64]) {
+        let (r, b) = (t / 4, t % 4);
+        if r < R - 1 {
+            o.st[b] = vaesimcq_u8(vaesdq_u8(o.st[b], k.k[r]));
+        } else {
+            // The ciphertext block before, loaded again (not held in a register since the
+            // group's start).
+            let before = if b == 0 {
+                o.prev
+            } else {
+                // SAFETY: `g` is 64 readable bytes; `b - 1 < 4`.
+                unsafe { reload(g.as_ptr(), b - 1) }
+            };
+            o.st[b] = veorq_u8(vaesdq_u8(o.st[b], k.k[R - 1]), veorq_u8(k.last, before));
+        }
+    }
 }
 
-/// Seals (`seal`) or opens whole 64-byte groups in place: loads the round keys, the chain
-/// and the state, runs the direction's loop, and stores the chain and the state back.
-/// One entry per round count.
+/// The stitched loop ([`stitch::groups`]) for `R` rounds, compiled with the AES and SHA-1
+/// instructions: one entry per round count.
 #[inline(never)]
 #[target_feature(enable = "aes,sha2")]
 fn groups_ce<const R: usize>(
+    a: Armv8AesToken,
+    s: Armv8Sha1Token,
     seal: bool,
     ks: &KeySchedule,
     chain: &mut Block,
     state: &mut [u32; 5],
     groups: &mut [[u8; 64]],
 ) {
-    let (abcd, e) = load_state(state);
-    let mut h = Sha { abcd, e };
-    // SAFETY: `chain` is 16 readable bytes.
-    let c = unsafe { vld1q_u8(chain.as_ptr()) };
-    let out = if seal {
-        let k = load_keys::<R>(&ks.enc);
-        let mut y = veorq_u8(c, k[R]);
-        seal_groups::<R>(&k, &mut h, &mut y, groups);
-        veorq_u8(y, k[R])
-    } else {
-        let k = load_keys::<R>(&ks.dec);
-        let mut prev = c;
-        open_groups::<R>(&k, &mut h, &mut prev, groups);
-        prev
-    };
-    // SAFETY: `chain` is 16 writable bytes.
-    unsafe { vst1q_u8(chain.as_mut_ptr(), out) };
-    store_state(state, h.abcd, h.e);
+    stitch::groups::<AesSha1, R>(AesSha1(a, s), seal, ks, chain, state, groups);
 }
 
 /// CBC-encrypts (`seal`) or CBC-decrypts whole 64-byte groups in place from `chain`
 /// (updated to the last ciphertext block) and compresses their plaintext (the recovered
 /// plaintext when opening) into `state`.
 pub(crate) fn run(
-    _: Armv8AesToken,
-    _: Armv8Sha1Token,
+    a: Armv8AesToken,
+    s: Armv8Sha1Token,
     seal: bool,
     ks: &KeySchedule,
     chain: &mut Block,
     state: &mut [u32; 5],
     groups: &mut [[u8; 64]],
 ) {
-    match ks.rounds {
-        // SAFETY: the tokens prove the CPU has the AES and the SHA-1 instructions.
-        10 => unsafe { groups_ce::<10>(seal, ks, chain, state, groups) },
-        // SAFETY: as above.
-        12 => unsafe { groups_ce::<12>(seal, ks, chain, state, groups) },
-        // SAFETY: as above.
-        _ => unsafe { groups_ce::<14>(seal, ks, chain, state, groups) },
-    }
+    stitch::run(AesSha1(a, s), seal, ks, chain, state, groups);
 }
 
 #[cfg(test)]

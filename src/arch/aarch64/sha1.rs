@@ -100,7 +100,7 @@ macro_rules! order {
 }
 pub(crate) use order;
 
-/// Four rounds, group `$g` (a literal, 0..20) of a block with the round function `$op`
+/// Four rounds, group `$g` (a constant, 0..20) of a block with the round function `$op`
 /// (`vsha1cq_u32`, `vsha1pq_u32`, `vsha1mq_u32`), on one stream's registers: `$abcd`, the
 /// two E registers `$e` (`$e[g % 2]` is this group's, `$e[(g + 1) % 2]` gets the next
 /// one's), the ring of message vectors `$w` (`W[g]` in `$w[g % 4]`, overwritten with
@@ -108,7 +108,9 @@ pub(crate) use order;
 /// a constant: the arrays live in registers.
 macro_rules! group {
     ($g:expr, $op:ident, $k:ident, $abcd:ident, $e:expr, $w:expr, $wk:expr) => {{
-        const G: usize = $g;
+        // (A binding, not a `const` item: `$g` may be a const parameter.)
+        #[allow(non_snake_case)]
+        let G: usize = $g;
         if G < 16 {
             $w[G % 4] = vsha1su0q_u32($w[G % 4], $w[(G + 1) % 4], $w[(G + 2) % 4]);
         }
@@ -227,7 +229,6 @@ macro_rules! block {
         $crate::arch::aarch64::sha1::stream!(end $abcd, $e, s);
     }};
 }
-pub(crate) use block;
 
 /// Compresses `blocks` into `state`.
 pub(crate) fn compress(t: Armv8Sha1Token, state: &mut [u32; 5], blocks: &[[u8; 64]]) {

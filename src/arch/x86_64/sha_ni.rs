@@ -157,12 +157,13 @@ pub(crate) fn rol2_quad(
     _mm_or_si128(_mm_slli_epi32::<2>(t), _mm_srli_epi32::<30>(t))
 }
 
-/// Four rounds `j` of the block: consumes `x`, produces the next `x`, extends the schedule
+/// Four rounds `j` of the block (`$j` and the round function `$f`, literals or const
+/// parameters): consumes `x`, produces the next `x`, extends the schedule
 /// (in the form `$form` says: [`next_quad`], and [`rol2_quad`] from `M[8]` on in the
 /// forms that take it). `m` is a ring of the last eight message vectors (`M[j]` lives in
 /// `m[j % 8]`; the SHA-unit form keeps only four of them live).
 macro_rules! quad {
-    ($j:literal, $f:literal, $abcd:ident, $x:ident, $m:ident, $last:ident, $form:expr) => {{
+    ($j:tt, $f:tt, $abcd:ident, $x:ident, $m:ident, $last:ident, $form:expr) => {{
         let p = $abcd;
         $abcd = _mm_sha1rnds4_epu32::<$f>($abcd, $x);
         if $j < 19 {
@@ -220,7 +221,6 @@ macro_rules! twenty {
         $step!(19, 3);
     };
 }
-pub(crate) use twenty;
 
 /// The ring of message vectors [`quad!`] extends, from the block's first four.
 #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]

@@ -11,10 +11,10 @@ use simdcrypt_testkit::{Rng, token_or_skip};
 #[test]
 fn every_schedule_seals_and_opens() {
     let both = ["aesni-sha-ni"];
-    let Some(_aes) = token_or_skip(AesNiToken::get(), &both, "AES-NI") else {
+    let Some(aes) = token_or_skip(AesNiToken::get(), &both, "AES-NI") else {
         return;
     };
-    let Some(_sha) = token_or_skip(crate::cpu::ShaNiToken::get(), &both, "SHA-NI") else {
+    let Some(sha) = token_or_skip(crate::cpu::ShaNiToken::get(), &both, "SHA-NI") else {
         return;
     };
     let avx512 = token_or_skip(
@@ -52,27 +52,33 @@ fn every_schedule_seals_and_opens() {
                     let mut buf = if seal { plain.clone() } else { want.clone() };
                     let (mut chain, mut st) = (iv, start);
                     let groups = buf.as_chunks_mut::<64>().0;
-                    // SAFETY: the tokens above prove the CPU has AES-NI, SHA, SSSE3 and
-                    // SSE4.1, and, for the vector form, AVX, AVX2 and AVX-512 F/VL.
-                    unsafe {
-                        match form {
-                            forms::VECTOR => with_rounds!(
-                                ks.rounds,
-                                groups_vec(seal, &ks, &mut chain, &mut st, groups)
-                            ),
-                            forms::ROL2 => with_rounds!(
-                                ks.rounds,
-                                groups_sse::<_, forms::ROL2>(
-                                    seal, &ks, &mut chain, &mut st, groups
-                                )
-                            ),
-                            _ => with_rounds!(
-                                ks.rounds,
-                                groups_sse::<_, forms::SHA_UNIT>(
-                                    seal, &ks, &mut chain, &mut st, groups
-                                )
-                            ),
-                        }
+                    // The tokens above prove the CPU has AES-NI, SHA, SSSE3 and SSE4.1, and,
+                    // for the vector form, AVX, AVX2 and AVX-512 F/VL.
+                    match form {
+                        forms::VECTOR => stitch::run(
+                            AesShaNi::<{ forms::VECTOR }>(aes, sha),
+                            seal,
+                            &ks,
+                            &mut chain,
+                            &mut st,
+                            groups,
+                        ),
+                        forms::ROL2 => stitch::run(
+                            AesShaNi::<{ forms::ROL2 }>(aes, sha),
+                            seal,
+                            &ks,
+                            &mut chain,
+                            &mut st,
+                            groups,
+                        ),
+                        _ => stitch::run(
+                            AesShaNi::<{ forms::SHA_UNIT }>(aes, sha),
+                            seal,
+                            &ks,
+                            &mut chain,
+                            &mut st,
+                            groups,
+                        ),
                     }
                     assert_eq!(
                         &buf,
