@@ -41,10 +41,10 @@ use crate::{Error, wipe};
 #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
 pub(crate) mod stitch;
 
-/// How the whole 64-byte groups at the start of a message are processed: a row of the
-/// dispatch table (`crate::dispatch::CBC_HMAC`) makes one.
+/// How the whole 64-byte groups at the start of a message are processed, in one pass or
+/// two: a row of the dispatch table (`crate::dispatch::CBC_HMAC`) makes one.
 #[derive(Clone, Copy, Debug)]
-pub(crate) enum Kernel {
+pub(crate) enum Pass {
     /// CBC, then SHA-1 (or the reverse when opening).
     Sequential,
     /// The stitched kernels: AES-NI + SHA-NI, or the ARMv8 AES + SHA-1 instructions.
@@ -92,7 +92,7 @@ pub struct CbcHmacSha1 {
     sha_backend: Backend,
     inner_start: [u32; 5],
     outer_start: [u32; 5],
-    imp: Kernel,
+    pass: Pass,
     backend: Backend,
 }
 
@@ -111,7 +111,7 @@ impl CbcHmacSha1 {
     #[inline(always)]
     pub fn new(aes_key: &[u8], mac_key: &[u8]) -> Result<CbcHmacSha1, Error> {
         let keyed = CbcHmacSha1::keyed(aes_key, mac_key, crate::dispatch::CBC_HMAC.auto_kernel());
-        CbcHmacSha1::burn_keying();
+        CbcHmacSha1::wipe_keying();
         keyed
     }
 
@@ -140,7 +140,7 @@ impl CbcHmacSha1 {
     ) -> Result<CbcHmacSha1, Error> {
         let keyed =
             CbcHmacSha1::keyed(aes_key, mac_key, crate::dispatch::CBC_HMAC.select(backend)?);
-        CbcHmacSha1::burn_keying();
+        CbcHmacSha1::wipe_keying();
         keyed
     }
 
@@ -150,38 +150,38 @@ impl CbcHmacSha1 {
     /// value (found there by the leak tests, round keys and chaining values both). The
     /// kernels' frames below it are wiped inside (`Cbc`'s keying, `sha1::Kernel::wipe`).
     #[inline(always)]
-    fn burn_keying() {
+    fn wipe_keying() {
         crate::wipe::stack::<{ crate::wipe::depth([2128, 1808, 2112, 2224, 1856, 8720]) }>();
     }
 
     /// Keys on a kernel the dispatch table gave (`new`: the cached automatic choice). A
-    /// frame of its own, below the caller's stack wipe ([`CbcHmacSha1::burn_keying`]).
+    /// frame of its own, below the caller's stack wipe ([`CbcHmacSha1::wipe_keying`]).
     #[inline(never)]
     fn keyed(
         aes_key: &[u8],
         mac_key: &[u8],
-        (imp, backend): (Kernel, Backend),
+        (pass, backend): (Pass, Backend),
     ) -> Result<CbcHmacSha1, Error> {
         // The stitched kernel's tokens give its CBC and SHA-1 kernels; the sequential rows
         // run CBC on their own backend and SHA-1 on its automatic one.
-        let (cbc_backend, (sha, sha_backend)) = match imp {
+        let (cbc_backend, (sha, sha_backend)) = match pass {
             #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
-            Kernel::Stitched(s) => s.parts(),
-            Kernel::Sequential if backend == Backend::Portable => {
+            Pass::Stitched(s) => s.parts(),
+            Pass::Sequential if backend == Backend::Portable => {
                 (backend, (sha1::Kernel::Portable, Backend::Portable))
             }
-            Kernel::Sequential => (backend, crate::dispatch::SHA1.auto_kernel()),
+            Pass::Sequential => (backend, crate::dispatch::SHA1.auto_kernel()),
         };
         let cbc = Cbc::with_backend(aes_key, cbc_backend)?;
         // The x86-64 stitch has no AES-192 copy: such a key runs the stitched row's AES-NI
         // and SHA-NI kernels one after the other (AArch64's stitches every key size), and
         // reports the CBC backend it runs on.
         #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
-        let (imp, backend) = match imp {
-            Kernel::Stitched(_) if !Stitched::stitches(&cbc.aes.ks) => {
-                (Kernel::Sequential, cbc_backend)
+        let (pass, backend) = match pass {
+            Pass::Stitched(_) if !Stitched::stitches(&cbc.aes.ks) => {
+                (Pass::Sequential, cbc_backend)
             }
-            imp => (imp, backend),
+            pass => (pass, backend),
         };
         let (inner_start, outer_start) = key_states(mac_key, sha, sha_backend);
         // The key blocks' schedules and chaining values are left in the compression's
@@ -193,7 +193,7 @@ impl CbcHmacSha1 {
             sha_backend,
             inner_start,
             outer_start,
-            imp,
+            pass,
             backend,
         })
     }
@@ -244,9 +244,9 @@ impl CbcHmacSha1 {
         let mut chain = *iv;
         let mut state = self.inner_start;
         let groups = buf[..bulk].as_chunks_mut::<64>().0;
-        match self.imp {
+        match self.pass {
             _ if groups.is_empty() => {}
-            Kernel::Sequential if seal => {
+            Pass::Sequential if seal => {
                 self.sha.compress(&mut state, groups);
                 // The compression ran from the keyed state: its frame holds key-derived
                 // chaining values.
@@ -254,16 +254,16 @@ impl CbcHmacSha1 {
                 self.cbc
                     .enc_blocks(&mut chain, groups.as_flattened_mut().as_chunks_mut().0);
             }
-            Kernel::Sequential => {
+            Pass::Sequential => {
                 self.cbc
                     .dec_blocks(&mut chain, groups.as_flattened_mut().as_chunks_mut().0);
                 self.sha.compress(&mut state, groups);
                 self.sha.wipe(sha1::Site::Keyed, groups.len());
             }
             #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
-            Kernel::Stitched(k) => {
-                k.run(seal, &self.cbc.aes.ks, &mut chain, &mut state, groups);
-                Stitched::burn();
+            Pass::Stitched(k) => {
+                k.crypt_groups(seal, &self.cbc.aes.ks, &mut chain, &mut state, groups);
+                Stitched::wipe();
             }
         }
         h.resume(&state, 64 + bulk as u64);

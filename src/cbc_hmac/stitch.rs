@@ -148,7 +148,7 @@ pub(crate) fn stitches<S: Stitch>(rounds: usize) -> bool {
 /// round-count dispatch, the one `match` on a key's round count in the stitch, to `S`'s
 /// entry for that count. A key `S` does not stitch ([`stitches`]) is not passed here.
 #[inline]
-pub(crate) fn run<S: Stitch>(
+pub(crate) fn crypt_groups<S: Stitch>(
     s: S,
     seal: bool,
     ks: &KeySchedule,

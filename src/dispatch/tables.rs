@@ -121,17 +121,17 @@ pub(crate) static SHA1_MANY: Table<crate::sha1::Kernel> = {
 /// CBC with HMAC-SHA1: the stitched kernel, then CBC and SHA-1 one after the other on the
 /// CBC backends (SHA-1 on its own automatic backend; all-portable for `portable`).
 #[cfg(all(feature = "cbc", feature = "sha1"))]
-pub(crate) static CBC_HMAC: Table<crate::cbc_hmac::Kernel> = {
-    use crate::cbc_hmac::Kernel;
-    table!(Kernel, "CBC-HMAC-SHA1", portable: Kernel::Sequential, [
+pub(crate) static CBC_HMAC: Table<crate::cbc_hmac::Pass> = {
+    use crate::cbc_hmac::Pass;
+    table!(Pass, "CBC-HMAC-SHA1", portable: Pass::Sequential, [
         #[cfg(simdcrypt_x86_64)] {
-            AesNiShaNi => |t| Kernel::Stitched(crate::arch::Stitched::new(t)),
-            VaesAvx2 => |_: crate::cpu::VaesAvx2Token| Kernel::Sequential,
-            AesNi => |_: crate::cpu::AesNiToken| Kernel::Sequential,
+            AesNiShaNi => |t| Pass::Stitched(crate::arch::Stitched::new(t)),
+            VaesAvx2 => |_: crate::cpu::VaesAvx2Token| Pass::Sequential,
+            AesNi => |_: crate::cpu::AesNiToken| Pass::Sequential,
         }
         #[cfg(simdcrypt_aarch64)] {
-            Armv8AesSha1 => |t| Kernel::Stitched(crate::arch::Stitched::new(t)),
-            Armv8Aes => |_: crate::cpu::Armv8AesToken| Kernel::Sequential,
+            Armv8AesSha1 => |t| Pass::Stitched(crate::arch::Stitched::new(t)),
+            Armv8Aes => |_: crate::cpu::Armv8AesToken| Pass::Sequential,
         }
     ])
 };

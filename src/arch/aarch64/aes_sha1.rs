@@ -69,9 +69,9 @@ impl Stitched {
         stitch::stitches::<AesSha1>(ks.rounds)
     }
 
-    /// [`run`] on these tokens.
+    /// [`crypt_groups`] on these tokens.
     #[inline]
-    pub(crate) fn run(
+    pub(crate) fn crypt_groups(
         self,
         seal: bool,
         ks: &KeySchedule,
@@ -79,14 +79,14 @@ impl Stitched {
         state: &mut [u32; 5],
         groups: &mut [[u8; 64]],
     ) {
-        run(self.0, self.1, seal, ks, chain, state, groups);
+        crypt_groups(self.0, self.1, seal, ks, chain, state, groups);
     }
 
     /// Zeroes the stack the stitched kernel used and the registers, where round keys and
     /// chaining values stay: in bytes, the deepest it wrote below the caller over the
     /// builds optimised for speed (docs/design.md, "Stack and register wipes").
     #[inline(always)]
-    pub(crate) fn burn() {
+    pub(crate) fn wipe() {
         stack::<{ depth([240, 864, 864, 880, 2464, 26704]) }>();
     }
 }
@@ -450,7 +450,7 @@ fn groups_ce<const R: usize>(
 /// CBC-encrypts (`seal`) or CBC-decrypts whole 64-byte groups in place from `chain`
 /// (updated to the last ciphertext block) and compresses their plaintext (the recovered
 /// plaintext when opening) into `state`.
-pub(crate) fn run(
+pub(crate) fn crypt_groups(
     a: Armv8AesToken,
     s: Armv8Sha1Token,
     seal: bool,
@@ -459,7 +459,7 @@ pub(crate) fn run(
     state: &mut [u32; 5],
     groups: &mut [[u8; 64]],
 ) {
-    stitch::run(AesSha1(a, s), seal, ks, chain, state, groups);
+    stitch::crypt_groups(AesSha1(a, s), seal, ks, chain, state, groups);
 }
 
 #[cfg(test)]

@@ -58,9 +58,9 @@ impl Stitched {
         stitches(ks)
     }
 
-    /// [`run`] on these tokens.
+    /// [`crypt_groups`] on these tokens.
     #[inline]
-    pub(crate) fn run(
+    pub(crate) fn crypt_groups(
         self,
         seal: bool,
         ks: &KeySchedule,
@@ -68,21 +68,21 @@ impl Stitched {
         state: &mut [u32; 5],
         groups: &mut [[u8; 64]],
     ) {
-        run(self.0, self.1, seal, ks, chain, state, groups);
+        crypt_groups(self.0, self.1, seal, ks, chain, state, groups);
     }
 
     /// Zeroes the stack the stitched kernel used, where its compiled code left round keys
     /// and chaining values (spilled): in bytes, the deepest it wrote below the caller over
     /// the builds optimised for speed (docs/design.md, "Stack and register wipes").
     #[inline(always)]
-    pub(crate) fn burn() {
+    pub(crate) fn wipe() {
         crate::wipe::stack::<{ crate::wipe::depth([352, 576, 816, 768, 1328, 23760]) }>();
     }
 }
 
 /// The stitch on AES-NI and SHA-NI with the SHA-1 schedule in form `FORM`
 /// (`crate::arch::x86_64::sha_ni`'s forms): a value is made only from the tokens that run
-/// it ([`Stitched::run`]), the AVX-512 VL token with them for [`forms::VECTOR`].
+/// it ([`Stitched::crypt_groups`]), the AVX-512 VL token with them for [`forms::VECTOR`].
 #[derive(Clone, Copy)]
 pub(crate) struct AesShaNi<const FORM: u8>(AesNiToken, ShaNiToken);
 
@@ -159,7 +159,7 @@ impl<const FORM: u8> Stitch for AesShaNi<FORM> {
     ) {
         if FORM == forms::VECTOR {
             // SAFETY: the tokens prove AES-NI, SHA, SSSE3 and SSE4.1, and a value of the
-            // vector form is made only with an `Avx512Token` ([`Stitched::run`]): AVX, AVX2
+            // vector form is made only with an `Avx512Token` ([`Stitched::crypt_groups`]): AVX, AVX2
             // and AVX-512 F/VL.
             unsafe { groups_vec::<R>(self.0, self.1, seal, ks, chain, state, groups) }
         } else {
@@ -381,7 +381,7 @@ pub(crate) fn stitches(ks: &KeySchedule) -> bool {
 /// CBC-encrypts (`seal`) or CBC-decrypts whole 64-byte groups in place from `chain`
 /// (updated to the last ciphertext block) and compresses their plaintext (the recovered
 /// plaintext when opening) into `state`, in the schedule form `form`.
-pub(crate) fn run(
+pub(crate) fn crypt_groups(
     a: AesNiToken,
     form: Form,
     seal: bool,
@@ -393,15 +393,15 @@ pub(crate) fn run(
     match form {
         Form::Vector(s, _) => {
             let k = AesShaNi::<{ forms::VECTOR }>(a, s);
-            stitch::run(k, seal, ks, chain, state, groups);
+            stitch::crypt_groups(k, seal, ks, chain, state, groups);
         }
         Form::Rol2(s) => {
             let k = AesShaNi::<{ forms::ROL2 }>(a, s);
-            stitch::run(k, seal, ks, chain, state, groups);
+            stitch::crypt_groups(k, seal, ks, chain, state, groups);
         }
         Form::ShaUnit(s) => {
             let k = AesShaNi::<{ forms::SHA_UNIT }>(a, s);
-            stitch::run(k, seal, ks, chain, state, groups);
+            stitch::crypt_groups(k, seal, ks, chain, state, groups);
         }
     }
 }

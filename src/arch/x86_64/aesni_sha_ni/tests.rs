@@ -55,7 +55,7 @@ fn every_schedule_seals_and_opens() {
                     // The tokens above prove the CPU has AES-NI, SHA, SSSE3 and SSE4.1, and,
                     // for the vector form, AVX, AVX2 and AVX-512 F/VL.
                     match form {
-                        forms::VECTOR => stitch::run(
+                        forms::VECTOR => stitch::crypt_groups(
                             AesShaNi::<{ forms::VECTOR }>(aes, sha),
                             seal,
                             &ks,
@@ -63,7 +63,7 @@ fn every_schedule_seals_and_opens() {
                             &mut st,
                             groups,
                         ),
-                        forms::ROL2 => stitch::run(
+                        forms::ROL2 => stitch::crypt_groups(
                             AesShaNi::<{ forms::ROL2 }>(aes, sha),
                             seal,
                             &ks,
@@ -71,7 +71,7 @@ fn every_schedule_seals_and_opens() {
                             &mut st,
                             groups,
                         ),
-                        _ => stitch::run(
+                        _ => stitch::crypt_groups(
                             AesShaNi::<{ forms::SHA_UNIT }>(aes, sha),
                             seal,
                             &ks,
