@@ -227,6 +227,37 @@ pub(crate) fn tail_pieces<V: Copy>(
     m
 }
 
+/// Calls `$step!(j, f)` for the 20 four-round steps of a SHA-1 block in order, `f = j / 5`
+/// (the round function of the four `sha1rnds4`-style steps; literals, so that the steps
+/// unroll with constant indices).
+#[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
+macro_rules! twenty {
+    ($step:ident) => {
+        $step!(0, 0);
+        $step!(1, 0);
+        $step!(2, 0);
+        $step!(3, 0);
+        $step!(4, 0);
+        $step!(5, 1);
+        $step!(6, 1);
+        $step!(7, 1);
+        $step!(8, 1);
+        $step!(9, 1);
+        $step!(10, 2);
+        $step!(11, 2);
+        $step!(12, 2);
+        $step!(13, 2);
+        $step!(14, 2);
+        $step!(15, 3);
+        $step!(16, 3);
+        $step!(17, 3);
+        $step!(18, 3);
+        $step!(19, 3);
+    };
+}
+#[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
+pub(crate) use twenty;
+
 /// The digest bytes of a state.
 pub(crate) fn digest_bytes(state: &[u32; 5]) -> [u8; 20] {
     let mut out = [0u8; 20];

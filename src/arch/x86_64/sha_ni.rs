@@ -53,6 +53,7 @@ use core::arch::x86_64::*;
 
 use crate::cpu::{Avx512Token, ShaNiToken};
 use crate::sha1::Run;
+use crate::sha1::twenty;
 
 /// Loads 16 bytes (unaligned).
 #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
@@ -195,32 +196,6 @@ macro_rules! quad {
 }
 
 pub(crate) use quad;
-
-/// Calls `$step!(j, f)` for the 20 four-round steps in order.
-macro_rules! twenty {
-    ($step:ident) => {
-        $step!(0, 0);
-        $step!(1, 0);
-        $step!(2, 0);
-        $step!(3, 0);
-        $step!(4, 0);
-        $step!(5, 1);
-        $step!(6, 1);
-        $step!(7, 1);
-        $step!(8, 1);
-        $step!(9, 1);
-        $step!(10, 2);
-        $step!(11, 2);
-        $step!(12, 2);
-        $step!(13, 2);
-        $step!(14, 2);
-        $step!(15, 3);
-        $step!(16, 3);
-        $step!(17, 3);
-        $step!(18, 3);
-        $step!(19, 3);
-    };
-}
 
 /// The ring of message vectors [`quad!`] extends, from the block's first four.
 #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
