@@ -228,7 +228,7 @@ impl BaseKey {
         // `derive`'s frame: the derived keys' `CbcHmacSha1` and `HmacSha1Key` are made there
         // and moved into the value (the leak tests found Ke's round keys and Ki's and Kc's
         // HMAC states there); the kernels' frames below it are wiped inside.
-        wipe::stack::<{ wipe::depth([2048, 2064, 2064, 2512, 1952, 7136]) }>();
+        wipe::stack::<{ wipe::depth([2048, 2064, 2064, 2512, 1952, 7232]) }>();
         keys
     }
 
@@ -239,7 +239,7 @@ impl BaseKey {
     #[inline(always)]
     fn with_keys<R>(&self, usage: u32, f: impl FnOnce(&UsageKeys) -> R) -> R {
         let r = self.with_keys_below(usage, f);
-        wipe::stack::<{ wipe::depth([2176, 2160, 2176, 2192, 2208, 5120]) }>();
+        wipe::stack::<{ wipe::depth([2176, 2160, 2176, 2192, 2208, 5216]) }>();
         r
     }
 

@@ -121,7 +121,7 @@ impl KeySchedule {
 pub(crate) fn wipe_keying(kernel: Width, two: bool) {
     use crate::wipe::{depth, stack};
     match (kernel.hardware_keying(), two) {
-        (true, false) => stack::<{ depth([272, 256, 256, 272, 288, 6000]) }>(),
+        (true, false) => stack::<{ depth([272, 256, 256, 272, 336, 6000]) }>(),
         (true, true) => stack::<{ depth([272, 304, 304, 304, 432, 5920]) }>(),
         (false, false) => stack::<{ depth([592, 592, 560, 592, 736, 3648]) }>(),
         (false, true) => stack::<{ depth([704, 784, 768, 800, 912, 3776]) }>(),

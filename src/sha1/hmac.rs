@@ -389,7 +389,7 @@ pub(crate) fn key_states(key: &[u8], kernel: Kernel, backend: Backend) -> ([u32;
         // K0 = SHA-1(key) passed through the digest call's frames (the SHA-NI digest
         // builds it about 850 bytes below this frame, deeper than `Kernel::wipe`
         // reaches for the key blocks): zeroed here, for long keys only.
-        crate::wipe::stack::<{ crate::wipe::depth([2528, 2688, 2720, 2720, 2880, 32480]) }>();
+        crate::wipe::stack::<{ crate::wipe::depth([2528, 2688, 2720, 2720, 2880, 33040]) }>();
         &d
     } else {
         key

@@ -197,53 +197,53 @@ impl Kernel {
         let one_shot = matches!(site, Site::OneShotHmac);
         match self.on_run(blocks) {
             Kernel::Portable if one_shot => {
-                stack::<{ depth([1504, 1472, 1824, 1856, 1808, 5952]) }>()
+                stack::<{ depth([1504, 1472, 1824, 1856, 1808, 6048]) }>()
             }
             Kernel::Portable => stack::<{ depth([1056, 1008, 1376, 1376, 1376, 4624]) }>(),
             #[cfg(simdcrypt_x86_64)]
             Kernel::Ssse3(_) if one_shot => {
-                stack::<{ depth([2144, 2208, 2288, 2304, 2304, 9920]) }>()
+                stack::<{ depth([2144, 2208, 2288, 2304, 2304, 9952]) }>()
             }
             #[cfg(simdcrypt_x86_64)]
             Kernel::Ssse3(_) => stack::<{ depth([1712, 1728, 1824, 1824, 1872, 8192]) }>(),
             #[cfg(simdcrypt_x86_64)]
             Kernel::Avx2(t) if one_shot => {
-                stack_avx::<{ depth([3232, 3376, 3408, 3440, 3536, 13328]) }>(t)
+                stack_avx::<{ depth([3232, 3376, 3408, 3440, 3536, 13360]) }>(t)
             }
             #[cfg(simdcrypt_x86_64)]
             Kernel::Avx2(t) => stack_avx::<{ depth([2784, 2928, 2944, 2960, 3120, 11472]) }>(t),
             #[cfg(simdcrypt_x86_64)]
             Kernel::Avx512(t) if one_shot => {
-                stack_avx512::<{ depth([3232, 3408, 3456, 3472, 3520, 13360]) }>(t)
+                stack_avx512::<{ depth([3232, 3408, 3456, 3472, 3520, 13392]) }>(t)
             }
             #[cfg(simdcrypt_x86_64)]
             Kernel::Avx512(t) => {
                 stack_avx512::<{ depth([2800, 2960, 2992, 2992, 3088, 11504]) }>(t)
             }
             #[cfg(simdcrypt_x86_64)]
-            Kernel::ShaNi(_) if one_shot => stack::<{ depth([800, 896, 896, 944, 1440, 41200]) }>(),
+            Kernel::ShaNi(_) if one_shot => stack::<{ depth([800, 896, 896, 944, 1472, 41744]) }>(),
             #[cfg(all(simdcrypt_x86_64, feature = "digest"))]
             Kernel::ShaNi(_) if matches!(site, Site::Core) => {
-                stack::<{ depth([256, 256, 256, 288, 816, 32352]) }>()
+                stack::<{ depth([256, 256, 256, 304, 832, 32912]) }>()
             }
             #[cfg(simdcrypt_x86_64)]
-            Kernel::ShaNi(_) => stack::<{ depth([768, 736, 672, 688, 1088, 39472]) }>(),
+            Kernel::ShaNi(_) => stack::<{ depth([768, 736, 688, 688, 1088, 39888]) }>(),
             #[cfg(simdcrypt_asm)]
             Kernel::Avx2Asm(t) if one_shot => {
-                stack_avx::<{ depth([2464, 2464, 2464, 2496, 2464, 5248]) }>(t)
+                stack_avx::<{ depth([2464, 2464, 2464, 2496, 2464, 5312]) }>(t)
             }
             #[cfg(simdcrypt_asm)]
-            Kernel::Avx2Asm(t) => stack_avx::<{ depth([2016, 1984, 2016, 2016, 2032, 3696]) }>(t),
+            Kernel::Avx2Asm(t) => stack_avx::<{ depth([2016, 1984, 2016, 2016, 2032, 3744]) }>(t),
             #[cfg(simdcrypt_asm)]
             Kernel::ShaNiAsm(_) if one_shot => {
-                stack::<{ depth([1216, 1264, 1280, 1312, 1440, 41200]) }>()
+                stack::<{ depth([1248, 1264, 1280, 1312, 1472, 41744]) }>()
             }
             #[cfg(all(simdcrypt_asm, feature = "digest"))]
             Kernel::ShaNiAsm(_) if matches!(site, Site::Core) => {
                 stack::<{ depth([656, 656, 656, 656, 656, 944]) }>()
             }
             #[cfg(simdcrypt_asm)]
-            Kernel::ShaNiAsm(_) => stack::<{ depth([816, 816, 816, 832, 1024, 39344]) }>(),
+            Kernel::ShaNiAsm(_) => stack::<{ depth([816, 816, 816, 832, 1024, 39760]) }>(),
             #[cfg(simdcrypt_aarch64)]
             Kernel::Armv8(_) if one_shot => stack::<{ depth([704, 752, 736, 784, 1408, 35280]) }>(),
             #[cfg(simdcrypt_aarch64)]

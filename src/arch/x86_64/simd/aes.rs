@@ -178,7 +178,7 @@ impl AesVec for Xmm {
     width!(Xmm: AesNiToken, _mm_aesenc_si128, _mm_aesdec_si128; wipe(t) {
         (Site::Ecb, true) => stack::<{ depth([272, 256, 256, 272, 272, 2832]) }>(),
         (Site::Ecb, false) => stack::<{ depth([272, 256, 256, 272, 320, 3600]) }>(),
-        (Site::CbcEncrypt, _) => stack::<{ depth([416, 400, 400, 416, 592, 9152]) }>(),
+        (Site::CbcEncrypt, _) => stack::<{ depth([432, 432, 432, 416, 592, 9152]) }>(),
         (Site::CbcDecrypt, true) => stack::<{ depth([400, 400, 400, 416, 496, 3264]) }>(),
         (Site::CbcDecrypt, false) => stack::<{ depth([272, 256, 256, 544, 752, 4032]) }>(),
         (Site::CbcMany, _) => stack::<{ depth([400, 1728, 2384, 2176, 2864, 9056]) }>(),
@@ -278,7 +278,7 @@ impl AesVec for Ymm {
     width!(Ymm: VaesAvx2Token, _mm256_aesenc_epi128, _mm256_aesdec_epi128; wipe(t) {
         (Site::Ecb, true) => stack_avx::<{ depth([272, 256, 256, 304, 496, 4048]) }>(t),
         (Site::Ecb, false) => stack_avx::<{ depth([272, 272, 272, 496, 656, 5408]) }>(t),
-        (Site::CbcDecrypt, true) => stack_avx::<{ depth([400, 400, 400, 656, 800, 4752]) }>(t),
+        (Site::CbcDecrypt, true) => stack_avx::<{ depth([400, 400, 400, 656, 816, 4752]) }>(t),
         (Site::CbcDecrypt, false) => stack_avx::<{ depth([272, 368, 432, 1040, 1264, 6208]) }>(t),
         (Site::XtsOne, true) => stack_avx::<{ depth([400, 752, 1136, 1360, 1600, 15984]) }>(t),
         (Site::XtsOne, false) => stack_avx::<{ depth([992, 1536, 2672, 2672, 2784, 17776]) }>(t),
@@ -423,12 +423,12 @@ impl AesVec for Zmm {
 
     width!(Zmm: VaesAvx512Token, _mm512_aesenc_epi128, _mm512_aesdec_epi128; wipe(t) {
         (Site::Ecb, _) => stack_avx512::<{ depth([272, 304, 1264, 1776, 3152, 11664]) }>(t),
-        (Site::CbcDecrypt, true) => stack_avx512::<{ depth([256, 320, 1504, 1184, 1488, 7792]) }>(t),
+        (Site::CbcDecrypt, true) => stack_avx512::<{ depth([256, 320, 1504, 1184, 1504, 7792]) }>(t),
         (Site::CbcDecrypt, false) => {
-            stack_avx512::<{ depth([272, 432, 1456, 2928, 4288, 12608]) }>(t)
+            stack_avx512::<{ depth([272, 432, 1456, 2928, 4320, 12608]) }>(t)
         },
         (Site::XtsOne, true) => stack_avx512::<{ depth([320, 832, 2256, 2304, 2656, 28848]) }>(t),
-        (Site::XtsOne, false) => stack_avx512::<{ depth([352, 2496, 3504, 3536, 2736, 32496]) }>(t),
+        (Site::XtsOne, false) => stack_avx512::<{ depth([352, 2496, 3504, 3536, 2752, 32496]) }>(t),
         // (XTS's many units; CBC's encryption never runs on zmm.)
         _ => stack_avx512::<{ depth([1024, 3184, 3888, 3872, 3648, 28992]) }>(t),
     });
