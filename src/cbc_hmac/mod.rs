@@ -262,13 +262,7 @@ impl CbcHmacSha1 {
             }
             #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
             Pass::Stitched(k) => {
-                k.crypt_groups(&mut stitch::Call {
-                    seal,
-                    ks: &self.cbc.aes.ks,
-                    chain: &mut chain,
-                    state: &mut state,
-                    groups,
-                });
+                k.crypt_groups(seal, &self.cbc.aes.ks, &mut chain, &mut state, groups);
                 Stitched::wipe();
             }
         }

@@ -43,7 +43,14 @@ pub(crate) trait Stitch: Copy {
     const TWELVE: bool;
 
     /// Runs [`groups`] for `R` rounds in the backend's `#[target_feature]` entry.
-    fn enter<const R: usize>(self, c: &mut Call<'_>);
+    fn enter<const R: usize>(
+        self,
+        seal: bool,
+        ks: &KeySchedule,
+        chain: &mut Block,
+        state: &mut [u32; 5],
+        groups: &mut [[u8; 64]],
+    );
 
     /// All zero.
     fn zero(self) -> Self::Aes;
@@ -111,44 +118,49 @@ pub(crate) fn stitches<S: Stitch>(rounds: usize) -> bool {
     matches!(rounds, 10 | 14) || (S::TWELVE && rounds == 12)
 }
 
-/// One stitched call's work: CBC-encrypts (`seal`) or CBC-decrypts the whole 64-byte
-/// `groups` in place from `chain` (updated to the last ciphertext block) with `ks`, and
-/// compresses their plaintext (the recovered plaintext when opening) into `state`.
-pub(crate) struct Call<'a> {
-    pub(crate) seal: bool,
-    pub(crate) ks: &'a KeySchedule,
-    pub(crate) chain: &'a mut Block,
-    pub(crate) state: &'a mut [u32; 5],
-    pub(crate) groups: &'a mut [[u8; 64]],
-}
-
-/// Runs the call `c` ([`Call`]): the round-count dispatch, the one `match` on a key's round count in the stitch, to `S`'s
+/// CBC-encrypts (`seal`) or CBC-decrypts whole 64-byte groups in place from `chain`
+/// (updated to the last ciphertext block) and compresses their plaintext into `state`: the
+/// round-count dispatch, the one `match` on a key's round count in the stitch, to `S`'s
 /// entry for that count. A key `S` does not stitch ([`stitches`]) is not passed here.
 #[inline]
-pub(crate) fn crypt_groups<S: Stitch>(s: S, c: &mut Call<'_>) {
-    debug_assert!(stitches::<S>(c.ks.rounds));
-    match c.ks.rounds {
-        10 => s.enter::<10>(c),
-        12 if S::TWELVE => s.enter::<12>(c),
-        _ => s.enter::<14>(c),
+pub(crate) fn crypt_groups<S: Stitch>(
+    s: S,
+    seal: bool,
+    ks: &KeySchedule,
+    chain: &mut Block,
+    state: &mut [u32; 5],
+    groups: &mut [[u8; 64]],
+) {
+    debug_assert!(stitches::<S>(ks.rounds));
+    match ks.rounds {
+        10 => s.enter::<10>(seal, ks, chain, state, groups),
+        12 if S::TWELVE => s.enter::<12>(seal, ks, chain, state, groups),
+        _ => s.enter::<14>(seal, ks, chain, state, groups),
     }
 }
 
 /// The entry's body: loads the round keys, the chain and the state, runs the direction's
 /// loop, and stores the chain and the state back.
 #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-pub(crate) fn groups<S: Stitch, const R: usize>(s: S, c: &mut Call<'_>) {
-    let mut h = s.load_state(c.state);
-    let chain = s.load(c.chain);
-    let out = if c.seal {
-        let k = s.load_keys::<R>(&c.ks.enc);
-        seal_groups::<S, R>(s, &k, &mut h, chain, c.groups)
+pub(crate) fn groups<S: Stitch, const R: usize>(
+    s: S,
+    seal: bool,
+    ks: &KeySchedule,
+    chain: &mut Block,
+    state: &mut [u32; 5],
+    groups: &mut [[u8; 64]],
+) {
+    let mut h = s.load_state(state);
+    let c = s.load(chain);
+    let out = if seal {
+        let k = s.load_keys::<R>(&ks.enc);
+        seal_groups::<S, R>(s, &k, &mut h, c, groups)
     } else {
-        let k = s.load_keys::<R>(&c.ks.dec);
-        open_groups::<S, R>(s, &k, &mut h, chain, c.groups)
+        let k = s.load_keys::<R>(&ks.dec);
+        open_groups::<S, R>(s, &k, &mut h, c, groups)
     };
-    s.store(c.chain, out);
-    s.store_state(c.state, h);
+    s.store(chain, out);
+    s.store_state(state, h);
 }
 
 /// Block `i` of a 64-byte group.

@@ -37,7 +37,7 @@ use core::arch::aarch64::*;
 use super::sha1::{Stream, load_state, rev32, store_state, stream};
 use crate::Backend;
 use crate::aes::{Block, KeySchedule};
-use crate::cbc_hmac::stitch::{self, Call, Stitch};
+use crate::cbc_hmac::stitch::{self, Stitch};
 use crate::cpu::{Armv8AesToken, Armv8Sha1Token};
 use crate::wipe::{depth, stack};
 
@@ -71,8 +71,15 @@ impl Stitched {
 
     /// [`crypt_groups`] on these tokens.
     #[inline]
-    pub(crate) fn crypt_groups(self, c: &mut Call<'_>) {
-        crypt_groups(self.0, self.1, c);
+    pub(crate) fn crypt_groups(
+        self,
+        seal: bool,
+        ks: &KeySchedule,
+        chain: &mut Block,
+        state: &mut [u32; 5],
+        groups: &mut [[u8; 64]],
+    ) {
+        crypt_groups(self.0, self.1, seal, ks, chain, state, groups);
     }
 
     /// Zeroes the stack the stitched kernel used and the registers, where round keys and
@@ -197,9 +204,16 @@ impl Stitch for AesSha1 {
     const TWELVE: bool = true;
 
     #[inline(always)]
-    fn enter<const R: usize>(self, c: &mut Call<'_>) {
+    fn enter<const R: usize>(
+        self,
+        seal: bool,
+        ks: &KeySchedule,
+        chain: &mut Block,
+        state: &mut [u32; 5],
+        groups: &mut [[u8; 64]],
+    ) {
         // SAFETY: the tokens prove the CPU has the AES and the SHA-1 instructions.
-        unsafe { groups_ce::<R>(self.0, self.1, c) }
+        unsafe { groups_ce::<R>(self.0, self.1, seal, ks, chain, state, groups) }
     }
 
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
@@ -421,15 +435,31 @@ impl AesSha1 {
 /// instructions: one entry per round count.
 #[inline(never)]
 #[target_feature(enable = "aes,sha2")]
-fn groups_ce<const R: usize>(a: Armv8AesToken, s: Armv8Sha1Token, c: &mut Call<'_>) {
-    stitch::groups::<AesSha1, R>(AesSha1(a, s), c);
+fn groups_ce<const R: usize>(
+    a: Armv8AesToken,
+    s: Armv8Sha1Token,
+    seal: bool,
+    ks: &KeySchedule,
+    chain: &mut Block,
+    state: &mut [u32; 5],
+    groups: &mut [[u8; 64]],
+) {
+    stitch::groups::<AesSha1, R>(AesSha1(a, s), seal, ks, chain, state, groups);
 }
 
 /// CBC-encrypts (`seal`) or CBC-decrypts whole 64-byte groups in place from `chain`
 /// (updated to the last ciphertext block) and compresses their plaintext (the recovered
 /// plaintext when opening) into `state`.
-pub(crate) fn crypt_groups(a: Armv8AesToken, s: Armv8Sha1Token, c: &mut Call<'_>) {
-    stitch::crypt_groups(AesSha1(a, s), c);
+pub(crate) fn crypt_groups(
+    a: Armv8AesToken,
+    s: Armv8Sha1Token,
+    seal: bool,
+    ks: &KeySchedule,
+    chain: &mut Block,
+    state: &mut [u32; 5],
+    groups: &mut [[u8; 64]],
+) {
+    stitch::crypt_groups(AesSha1(a, s), seal, ks, chain, state, groups);
 }
 
 #[cfg(test)]

@@ -26,7 +26,7 @@ use crate::Backend;
 use crate::aes::{Block, KeySchedule};
 use crate::arch::x86_64::aes_ni::{load, load_keys, store};
 use crate::arch::x86_64::sha_ni::{Form, bswap128, forms, load_state, quad, ring, store_state};
-use crate::cbc_hmac::stitch::{self, Call, Stitch};
+use crate::cbc_hmac::stitch::{self, Stitch};
 use crate::cpu::{AesNiToken, ShaNiToken};
 
 /// The stitched kernel as `crate::cbc_hmac` holds it (`crate::arch::Stitched`): the
@@ -60,8 +60,15 @@ impl Stitched {
 
     /// [`crypt_groups`] on these tokens.
     #[inline]
-    pub(crate) fn crypt_groups(self, c: &mut Call<'_>) {
-        crypt_groups(self.0, self.1, c);
+    pub(crate) fn crypt_groups(
+        self,
+        seal: bool,
+        ks: &KeySchedule,
+        chain: &mut Block,
+        state: &mut [u32; 5],
+        groups: &mut [[u8; 64]],
+    ) {
+        crypt_groups(self.0, self.1, seal, ks, chain, state, groups);
     }
 
     /// Zeroes the stack the stitched kernel used, where its compiled code left round keys
@@ -142,15 +149,22 @@ impl<const FORM: u8> Stitch for AesShaNi<FORM> {
     const TWELVE: bool = false;
 
     #[inline(always)]
-    fn enter<const R: usize>(self, c: &mut Call<'_>) {
+    fn enter<const R: usize>(
+        self,
+        seal: bool,
+        ks: &KeySchedule,
+        chain: &mut Block,
+        state: &mut [u32; 5],
+        groups: &mut [[u8; 64]],
+    ) {
         if FORM == forms::VECTOR {
             // SAFETY: the tokens prove AES-NI, SHA, SSSE3 and SSE4.1, and a value of the
             // vector form is made only with an `Avx512Token` ([`Stitched::crypt_groups`]): AVX, AVX2
             // and AVX-512 F/VL.
-            unsafe { groups_vec::<R>(self.0, self.1, c) }
+            unsafe { groups_vec::<R>(self.0, self.1, seal, ks, chain, state, groups) }
         } else {
             // SAFETY: the tokens prove AES-NI, SHA, SSSE3 and SSE4.1.
-            unsafe { groups_sse::<R, FORM>(self.0, self.1, c) }
+            unsafe { groups_sse::<R, FORM>(self.0, self.1, seal, ks, chain, state, groups) }
         }
     }
 
@@ -319,8 +333,16 @@ impl<const FORM: u8> Stitch for AesShaNi<FORM> {
 /// (`crate::arch::x86_64::sha_ni`'s forms).
 #[inline(never)]
 #[target_feature(enable = "aes,sha,sse2,ssse3,sse4.1")]
-fn groups_sse<const R: usize, const FORM: u8>(a: AesNiToken, s: ShaNiToken, c: &mut Call<'_>) {
-    stitch::groups::<AesShaNi<FORM>, R>(AesShaNi(a, s), c);
+fn groups_sse<const R: usize, const FORM: u8>(
+    a: AesNiToken,
+    s: ShaNiToken,
+    seal: bool,
+    ks: &KeySchedule,
+    chain: &mut Block,
+    state: &mut [u32; 5],
+    groups: &mut [[u8; 64]],
+) {
+    stitch::groups::<AesShaNi<FORM>, R>(AesShaNi(a, s), seal, ks, chain, state, groups);
 }
 
 /// The stitched loop in the vector form, compiled with AVX-512 VL (`vprold`,
@@ -329,8 +351,23 @@ fn groups_sse<const R: usize, const FORM: u8>(a: AesNiToken, s: ShaNiToken, c: &
 /// "Stitched CBC-HMAC-SHA1").
 #[inline(never)]
 #[target_feature(enable = "aes,sha,sse2,ssse3,sse4.1,avx,avx2,avx512f,avx512vl")]
-fn groups_vec<const R: usize>(a: AesNiToken, s: ShaNiToken, c: &mut Call<'_>) {
-    stitch::groups::<AesShaNi<{ forms::VECTOR }>, R>(AesShaNi(a, s), c);
+fn groups_vec<const R: usize>(
+    a: AesNiToken,
+    s: ShaNiToken,
+    seal: bool,
+    ks: &KeySchedule,
+    chain: &mut Block,
+    state: &mut [u32; 5],
+    groups: &mut [[u8; 64]],
+) {
+    stitch::groups::<AesShaNi<{ forms::VECTOR }>, R>(
+        AesShaNi(a, s),
+        seal,
+        ks,
+        chain,
+        state,
+        groups,
+    );
 }
 
 /// Whether the stitch runs a key: AES-128 and AES-256 (no 12-round copy: an AES-192 key
@@ -344,19 +381,27 @@ pub(crate) fn stitches(ks: &KeySchedule) -> bool {
 /// CBC-encrypts (`seal`) or CBC-decrypts whole 64-byte groups in place from `chain`
 /// (updated to the last ciphertext block) and compresses their plaintext (the recovered
 /// plaintext when opening) into `state`, in the schedule form `form`.
-pub(crate) fn crypt_groups(a: AesNiToken, form: Form, c: &mut Call<'_>) {
+pub(crate) fn crypt_groups(
+    a: AesNiToken,
+    form: Form,
+    seal: bool,
+    ks: &KeySchedule,
+    chain: &mut Block,
+    state: &mut [u32; 5],
+    groups: &mut [[u8; 64]],
+) {
     match form {
         Form::Vector(s, _) => {
             let k = AesShaNi::<{ forms::VECTOR }>(a, s);
-            stitch::crypt_groups(k, c);
+            stitch::crypt_groups(k, seal, ks, chain, state, groups);
         }
         Form::Rol2(s) => {
             let k = AesShaNi::<{ forms::ROL2 }>(a, s);
-            stitch::crypt_groups(k, c);
+            stitch::crypt_groups(k, seal, ks, chain, state, groups);
         }
         Form::ShaUnit(s) => {
             let k = AesShaNi::<{ forms::SHA_UNIT }>(a, s);
-            stitch::crypt_groups(k, c);
+            stitch::crypt_groups(k, seal, ks, chain, state, groups);
         }
     }
 }

@@ -39,13 +39,7 @@ fn check(t: (Armv8AesToken, Armv8Sha1Token), key: &[u8], iv: Block, start: [u32;
     for seal in [true, false] {
         let mut buf = if seal { plain.to_vec() } else { want.clone() };
         let (mut chain, mut st) = (iv, start);
-        Stitched::new(t).crypt_groups(&mut Call {
-            seal,
-            ks: &ks,
-            chain: &mut chain,
-            state: &mut st,
-            groups: buf.as_chunks_mut::<64>().0,
-        });
+        Stitched::new(t).crypt_groups(seal, &ks, &mut chain, &mut st, buf.as_chunks_mut::<64>().0);
         let out: &[u8] = if seal { &want } else { plain };
         assert_eq!(&buf[..], out, "{what}, seal {seal}");
         let last = if plain.is_empty() { iv } else { last };

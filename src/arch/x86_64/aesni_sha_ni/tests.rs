@@ -51,25 +51,33 @@ fn every_schedule_seals_and_opens() {
                 for seal in [true, false] {
                     let mut buf = if seal { plain.clone() } else { want.clone() };
                     let (mut chain, mut st) = (iv, start);
-                    let mut call = stitch::Call {
-                        seal,
-                        ks: &ks,
-                        chain: &mut chain,
-                        state: &mut st,
-                        groups: buf.as_chunks_mut::<64>().0,
-                    };
+                    let groups = buf.as_chunks_mut::<64>().0;
                     // The tokens above prove the CPU has AES-NI, SHA, SSSE3 and SSE4.1, and,
                     // for the vector form, AVX, AVX2 and AVX-512 F/VL.
                     match form {
-                        forms::VECTOR => {
-                            stitch::crypt_groups(AesShaNi::<{ forms::VECTOR }>(aes, sha), &mut call)
-                        }
-                        forms::ROL2 => {
-                            stitch::crypt_groups(AesShaNi::<{ forms::ROL2 }>(aes, sha), &mut call)
-                        }
+                        forms::VECTOR => stitch::crypt_groups(
+                            AesShaNi::<{ forms::VECTOR }>(aes, sha),
+                            seal,
+                            &ks,
+                            &mut chain,
+                            &mut st,
+                            groups,
+                        ),
+                        forms::ROL2 => stitch::crypt_groups(
+                            AesShaNi::<{ forms::ROL2 }>(aes, sha),
+                            seal,
+                            &ks,
+                            &mut chain,
+                            &mut st,
+                            groups,
+                        ),
                         _ => stitch::crypt_groups(
                             AesShaNi::<{ forms::SHA_UNIT }>(aes, sha),
-                            &mut call,
+                            seal,
+                            &ks,
+                            &mut chain,
+                            &mut st,
+                            groups,
                         ),
                     }
                     assert_eq!(
