@@ -257,7 +257,9 @@ pub use cipher_impl::{Aes128, Aes192, Aes256};
 pub use digest_impl::Sha1Core;
 pub use error::{BackendName, Error};
 #[cfg(feature = "sha1")]
-pub use sha1::{HmacSha1, HmacSha1Key, Sha1, hmac_sha1, sha1, sha1_many};
+pub use sha1::{
+    Collision, HmacSha1, HmacSha1Key, Sha1, Sha1Dc, hmac_sha1, sha1, sha1_many, sha1dc, sha1dc_many,
+};
 #[cfg(feature = "xts")]
 pub use xts::Xts;
 

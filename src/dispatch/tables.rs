@@ -118,6 +118,14 @@ pub(crate) static SHA1_MANY: Table<crate::sha1::Kernel> = {
     ])
 };
 
+/// SHA-1 with collision detection: the portable kernel (no SIMD backend has a detection
+/// kernel).
+#[cfg(feature = "sha1")]
+pub(crate) static SHA1DC: Table<crate::sha1::dc::DcKernel> = {
+    use crate::sha1::dc::DcKernel;
+    table!(DcKernel, "SHA-1 with collision detection", portable: DcKernel::Portable, [])
+};
+
 /// CBC with HMAC-SHA1: the stitched kernel, then CBC and SHA-1 one after the other on the
 /// CBC backends (SHA-1 on its own automatic backend; all-portable for `portable`).
 #[cfg(all(feature = "cbc", feature = "sha1"))]

@@ -9,7 +9,7 @@ use std::vec::Vec;
 type Build = fn(Backend) -> Result<(), Error>;
 
 /// Every table, with a way to build each of its rows' kernels.
-fn tables() -> [(&'static str, &'static [Backend], Build); 6] {
+fn tables() -> [(&'static str, &'static [Backend], Build); 7] {
     fn ok<K>(r: Result<(K, Backend), Error>) -> Result<(), Error> {
         r.map(|_| ())
     }
@@ -21,6 +21,7 @@ fn tables() -> [(&'static str, &'static [Backend], Build); 6] {
         ("sha1_many", SHA1_MANY.implemented(), |b| {
             ok(SHA1_MANY.select(b))
         }),
+        ("SHA-1 DC", SHA1DC.implemented(), |b| ok(SHA1DC.select(b))),
         ("CBC-HMAC-SHA1", CBC_HMAC_SHA1.implemented(), |b| {
             ok(CBC_HMAC_SHA1.select(b))
         }),
@@ -75,6 +76,7 @@ fn automatic_choices_are_available() {
         ("CBC", CBC.auto_kernel().1),
         ("SHA-1", SHA1.auto_kernel().1),
         ("sha1_many", SHA1_MANY.auto_kernel().1),
+        ("SHA-1 DC", SHA1DC.auto_kernel().1),
         ("CBC-HMAC-SHA1", CBC_HMAC_SHA1.auto_kernel().1),
     ] {
         assert!(

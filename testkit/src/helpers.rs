@@ -6,6 +6,7 @@
 /// In the calling test crate: the per-backend loop, for `simdcrypt::Aes` (always built) and
 /// every type an algorithm macro ([`xts_helpers!`](crate::xts_helpers),
 /// [`cbc_helpers!`](crate::cbc_helpers), [`sha1_helpers!`](crate::sha1_helpers),
+/// [`sha1dc_helpers!`](crate::sha1dc_helpers),
 /// [`cbc_hmac_helpers!`](crate::cbc_hmac_helpers)) adds. Defines:
 ///
 /// - `trait Dispatched`: a type with a backend choice (its algorithm's name, the backends
@@ -114,6 +115,15 @@ macro_rules! cbc_helpers {
 macro_rules! sha1_helpers {
     () => {
         $crate::dispatched!(::simdcrypt::Sha1: "SHA-1");
+    };
+}
+
+/// In the calling test crate, beside [`backend_helpers!`](crate::backend_helpers): the
+/// per-backend loop for `simdcrypt::Sha1Dc` (`backends::<Sha1Dc>()`).
+#[macro_export]
+macro_rules! sha1dc_helpers {
+    () => {
+        $crate::dispatched!(::simdcrypt::Sha1Dc: "SHA-1 with collision detection");
     };
 }
 

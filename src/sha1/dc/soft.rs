@@ -1,0 +1,160 @@
+//! Portable SHA-1 compression with collision detection: per block the expanded message,
+//! the filter on it, the rounds, and the recompression test for each DV the filter leaves.
+//!
+//! ```text
+//! W[0..80]  = the block's message schedule
+//! mask      = filter(W)                       the DVs whose conditions W meets
+//! mask == 0: state = compress(state, W)       (about 19 blocks in 20 of random data)
+//! otherwise: the rounds again, saving the states before steps 58 and 65; for each DV d
+//!            in the mask: W' = W ^ dm(d); from the saved state before d's step, the
+//!            rounds backwards to step 0 (the input chaining value of the partner block,
+//!            IHV') and forwards to step 80 on W'; a hit is IHV' + that = the block's
+//!            output chaining value (the two blocks collide)
+//! ```
+//!
+//! Not constant time: the input of a collision-detecting hash is public (git objects,
+//! signed documents), and the filter and the recompressions branch on it.
+#![forbid(unsafe_code)]
+
+use super::data::{CONDITIONS, DVS};
+use crate::sha1::soft::K;
+
+/// The expanded message of one block.
+#[inline(always)]
+pub(crate) fn schedule(block: &[u8; 64]) -> [u32; 80] {
+    let mut w = [0u32; 80];
+    for (i, c) in block.as_chunks::<4>().0.iter().enumerate() {
+        w[i] = u32::from_be_bytes(*c);
+    }
+    for t in 16..80 {
+        w[t] = (w[t - 3] ^ w[t - 8] ^ w[t - 14] ^ w[t - 16]).rotate_left(1);
+    }
+    w
+}
+
+/// The filter: the mask of the DVs (bit `n` for DV `n` of [`DVS`]) whose unavoidable bit
+/// conditions the expanded message `w` meets. Stops at the first row that leaves none.
+#[inline]
+pub(crate) fn ubc_mask(w: &[u32; 80]) -> u32 {
+    let mut mask = u32::MAX;
+    for c in &CONDITIONS {
+        let x = (w[usize::from(c.i)] >> c.bi ^ w[usize::from(c.j)] >> c.bj) & 1;
+        if x != u32::from(c.eq) {
+            mask &= !c.dvs;
+            if mask == 0 {
+                break;
+            }
+        }
+    }
+    mask
+}
+
+/// The boolean function of step `t`.
+#[inline(always)]
+fn f(t: usize, b: u32, c: u32, d: u32) -> u32 {
+    match t / 20 {
+        0 => d ^ (b & (c ^ d)),
+        2 => (b & c) | (d & (b | c)),
+        _ => b ^ c ^ d,
+    }
+}
+
+/// Step `t` forwards: the state `[a, b, c, d, e]` before it becomes the state after it.
+#[inline(always)]
+fn step(s: &mut [u32; 5], t: usize, w: &[u32; 80]) {
+    let [a, b, c, d, e] = *s;
+    let x = a
+        .rotate_left(5)
+        .wrapping_add(f(t, b, c, d))
+        .wrapping_add(e)
+        .wrapping_add(K[t / 20])
+        .wrapping_add(w[t]);
+    *s = [x, a, b.rotate_left(30), c, d];
+}
+
+/// Step `t` backwards: the state after it becomes the state before it.
+#[inline(always)]
+fn unstep(s: &mut [u32; 5], t: usize, w: &[u32; 80]) {
+    let [x, a, b30, c, d] = *s;
+    let b = b30.rotate_right(30);
+    let e = x
+        .wrapping_sub(a.rotate_left(5))
+        .wrapping_sub(f(t, b, c, d))
+        .wrapping_sub(K[t / 20])
+        .wrapping_sub(w[t]);
+    *s = [a, b, c, d, e];
+}
+
+fn add(a: &[u32; 5], b: &[u32; 5]) -> [u32; 5] {
+    core::array::from_fn(|i| a[i].wrapping_add(b[i]))
+}
+
+/// The recompression test of DV `dv` on a block whose expanded message is `w`, whose
+/// state before step `dv.step` is `saved` and whose output chaining value is `out`:
+/// whether the block with the DV's difference, from the input chaining value that leads
+/// to the same state at that step, gives the same output.
+fn recompression_hits(
+    dm: &[u32; 80],
+    test_step: usize,
+    w: &[u32; 80],
+    saved: &[u32; 5],
+    out: &[u32; 5],
+) -> bool {
+    let w2: [u32; 80] = core::array::from_fn(|t| w[t] ^ dm[t]);
+    let mut back = *saved;
+    for t in (0..test_step).rev() {
+        unstep(&mut back, t, &w2);
+    }
+    let mut fwd = *saved;
+    for t in test_step..80 {
+        step(&mut fwd, t, &w2);
+    }
+    add(&back, &fwd) == *out
+}
+
+/// A block the filter did not clear: compresses it into `state` step by step, saving the
+/// states before steps 58 and 65, then runs the recompression test of each DV in `mask`,
+/// lowest first, up to the first hit: that DV's number, if one hit.
+#[cold]
+#[inline(never)]
+pub(crate) fn compress_flagged(state: &mut [u32; 5], w: &[u32; 80], mask: u32) -> Option<u8> {
+    let mut s = *state;
+    let mut saved = [[0u32; 5]; 2];
+    for t in 0..80 {
+        if t == 58 {
+            saved[0] = s;
+        } else if t == 65 {
+            saved[1] = s;
+        }
+        step(&mut s, t, w);
+    }
+    *state = add(state, &s);
+    (0u8..32).zip(&DVS).find_map(|(n, dv)| {
+        let hit = mask >> n & 1 == 1
+            && recompression_hits(
+                &dv.dm,
+                dv.step,
+                w,
+                &saved[usize::from(dv.step == 65)],
+                state,
+            );
+        hit.then_some(n)
+    })
+}
+
+/// Compresses `blocks` into `state` with detection, up to the first block that a
+/// recompression test flags: its index and the DV's number (that block compressed once,
+/// the ones after it not), or `None` with every block compressed.
+pub(crate) fn compress(state: &mut [u32; 5], blocks: &[[u8; 64]]) -> Option<(usize, u8)> {
+    for (i, block) in blocks.iter().enumerate() {
+        let w = schedule(block);
+        let mask = ubc_mask(&w);
+        if mask == 0 {
+            let wk: [u32; 80] = core::array::from_fn(|t| w[t].wrapping_add(K[t / 20]));
+            crate::sha1::soft::rounds(state, &wk);
+        } else if let Some(dv) = compress_flagged(state, &w, mask) {
+            return Some((i, dv));
+        }
+    }
+    None
+}
