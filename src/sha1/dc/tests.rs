@@ -150,3 +150,144 @@ fn flagged_path_is_plain_sha1() {
     }
     assert!(n > 50, "{n}");
 }
+
+/// FNV-1a over the masks' little-endian bytes.
+fn fold(h: u64, mask: u32) -> u64 {
+    mask.to_le_bytes().iter().fold(h, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+const FNV: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// The filter's masks against the authors' `ubc_check()` (compiled from `lib/ubc_check.c`):
+/// on every block of the attack files, unchanged and with each of its 512 bits flipped
+/// (blocks that meet many conditions), folded into one FNV-1a hash per file, with the
+/// number of non-zero masks; and the masks of each unchanged block. Both attacks follow
+/// DV II(52,0) (bit 27), which the filter keeps on their blocks.
+#[test]
+fn filter_masks_match_the_reference() {
+    const II_52_0: u32 = 1 << 27;
+    let cases: [(&[u8], &[u32], u64, usize); 5] = [
+        (
+            include_bytes!("../../../vectors/sha1dc/shattered-1-first320.bin"),
+            &[0, 0, 0, II_52_0, II_52_0],
+            0x29b6_9957_a0c6_88c8,
+            506,
+        ),
+        (
+            include_bytes!("../../../vectors/sha1dc/shattered-2-first320.bin"),
+            &[0, 0, 0, II_52_0, II_52_0],
+            0x449f_c724_1520_2fc7,
+            505,
+        ),
+        (
+            include_bytes!("../../../vectors/sha1dc/sha-mbles-1.bin"),
+            &[
+                0, II_52_0, II_52_0, II_52_0, II_52_0, II_52_0, II_52_0, II_52_0, II_52_0, II_52_0,
+            ],
+            0x36f8_85ec_1f46_6c55,
+            2126,
+        ),
+        (
+            include_bytes!("../../../vectors/sha1dc/sha-mbles-2.bin"),
+            &[
+                0,
+                II_52_0,
+                II_52_0,
+                II_52_0,
+                II_52_0,
+                II_52_0,
+                II_52_0,
+                II_52_0,
+                II_52_0,
+                II_52_0 | 1 << 25,
+            ],
+            0x1b46_c207_265a_1845,
+            2184,
+        ),
+        (
+            include_bytes!("../../../vectors/sha1dc/sha1_reducedsha_coll.bin"),
+            &[0, II_52_0],
+            0x469f_8637_fbe9_63fc,
+            256,
+        ),
+    ];
+    for (n, (data, plain, hash, nonzero)) in cases.into_iter().enumerate() {
+        let (blocks, _) = data.as_chunks::<64>();
+        let masks: std::vec::Vec<u32> = blocks
+            .iter()
+            .map(|b| soft::ubc_mask(&soft::schedule(b)))
+            .collect();
+        assert_eq!(masks, plain, "file {n}");
+        let (mut h, mut nz) = (FNV, 0);
+        for b in blocks {
+            let mut b = *b;
+            for flip in core::iter::once(None).chain((0..512).map(Some)) {
+                if let Some(i) = flip {
+                    b[i / 8] ^= 1 << (i % 8);
+                }
+                let m = soft::ubc_mask(&soft::schedule(&b));
+                h = fold(h, m);
+                nz += usize::from(m != 0);
+                if let Some(i) = flip {
+                    b[i / 8] ^= 1 << (i % 8);
+                }
+            }
+        }
+        assert_eq!((h, nz), (hash, nonzero), "file {n}");
+    }
+}
+
+/// The same on 20,000 random blocks (splitmix64 from seed 58, the low byte of each
+/// output): about one in 20 leaves a non-zero mask.
+#[test]
+fn filter_masks_of_random_blocks_match_the_reference() {
+    let mut s: u64 = 58;
+    let mut next = || {
+        s = s.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = s;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    let (mut h, mut nz) = (FNV, 0);
+    for _ in 0..20_000 {
+        let b: [u8; 64] = core::array::from_fn(|_| next() as u8);
+        let m = soft::ubc_mask(&soft::schedule(&b));
+        h = fold(h, m);
+        nz += usize::from(m != 0);
+    }
+    assert_eq!((h, nz), (0x1beb_cce8_f637_a198, 976));
+}
+
+/// Without the filter (every DV's recompression test on every block) the attack files'
+/// flagged blocks and DVs are those with it: the filter rules out no DV that hits.
+#[test]
+fn the_filter_loses_no_hit() {
+    for data in [
+        &include_bytes!("../../../vectors/sha1dc/shattered-1-first320.bin")[..],
+        include_bytes!("../../../vectors/sha1dc/shattered-2-first320.bin"),
+        include_bytes!("../../../vectors/sha1dc/sha-mbles-1.bin"),
+        include_bytes!("../../../vectors/sha1dc/sha-mbles-2.bin"),
+        include_bytes!("../../../vectors/sha1dc/sha1_reducedsha_coll.bin"),
+    ] {
+        let (blocks, _) = data.as_chunks::<64>();
+        let (mut a, mut b) = (crate::sha1::IV, crate::sha1::IV);
+        let mut hits = std::vec::Vec::new();
+        for (i, block) in blocks.iter().enumerate() {
+            let w = soft::schedule(block);
+            let unfiltered = soft::compress_flagged(&mut a, &w, u32::MAX);
+            let filtered = soft::compress(&mut b, core::slice::from_ref(block));
+            assert_eq!(unfiltered.map(|dv| (0, dv)), filtered, "block {i}");
+            assert_eq!(a, b);
+            hits.extend(unfiltered.map(|dv| (i, dv)));
+        }
+        let want: &[(usize, u8)] = match blocks.len() {
+            5 => &[(4, 27)],
+            10 => &[(9, 27)],
+            _ => &[],
+        };
+        assert_eq!(hits, want);
+    }
+}
