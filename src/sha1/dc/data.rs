@@ -172,7 +172,7 @@ const II_56_0: u32 = 1 << 31;
 
 /// The unavoidable bit conditions, in the source's order.
 #[rustfmt::skip]
-pub(crate) static CONDITIONS: [Condition; 156] = [
+pub(crate) const CONDITIONS: [Condition; 156] = [
     c(44, 29, 45, 29, 0, I_48_0 | I_51_0 | I_52_0 | II_45_0 | II_46_0 | II_50_0 | II_51_0),
     c(49, 29, 50, 29, 0, I_46_0 | II_45_0 | II_50_0 | II_51_0 | II_55_0 | II_56_0),
     c(48, 29, 49, 29, 0, I_45_0 | I_52_0 | II_49_0 | II_50_0 | II_54_0 | II_55_0),
