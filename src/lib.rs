@@ -141,8 +141,8 @@
 //!
 //! - `std` (default): `SIMDCRYPT_BACKEND`, `std::error::Error`; implies `alloc`.
 //! - `alloc`: the APIs that return a `Vec`.
-//! - `xts`, `cbc`, `sha1` (default): the algorithms ([`Xts`]; [`Cbc`]; [`Sha1`], HMAC-SHA1
-//!   and `sha1_many`; [`CbcHmacSha1`] and `krb5` with `cbc` and `sha1` together). [`Aes`]
+//! - `xts`, `cbc`, `sha1` (default): the algorithms ([`Xts`]; [`Cbc`]; [`Sha1`], HMAC-SHA1,
+//!   `sha1_many` and [`Sha1Dc`]; [`CbcHmacSha1`] and `krb5` with `cbc` and `sha1` together). [`Aes`]
 //!   is always there. A program that uses one algorithm builds only its kernels with
 //!   `default-features = false` and that feature.
 //! - `asm` (default): the hand-written assembly in `asm/`, built with `cc` (a build
@@ -184,7 +184,8 @@
 //!   ciphertext) where that matters.
 //! - SHA-1 is broken for collision resistance. It is here for HMAC-SHA1 and for
 //!   interoperability with protocols and formats that fixed it; do not use it for new
-//!   signatures or content addressing that must resist collisions.
+//!   signatures. Content addressing on SHA-1 (git object ids) takes [`Sha1Dc`], which
+//!   detects the known collision attacks.
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(unsafe_op_in_unsafe_fn)]

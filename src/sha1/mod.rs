@@ -4,6 +4,15 @@
 //! SHA-1 is broken for collision resistance; it is here for the protocols and formats that
 //! fixed it (HMAC-SHA1 in Kerberos and IPsec, TOTP, git object ids, legacy signatures).
 //!
+//! Which to use:
+//! - git object ids, content addressing, checking SHA-1 signatures over data others
+//!   supply: [`Sha1Dc`] ([`sha1dc`], [`sha1dc_many`]), SHA-1 with collision detection, as
+//!   git computes it: plain SHA-1's digest, or a [`Collision`] for an input that carries a
+//!   known collision attack (SHAttered, SHA-mbles);
+//! - HMAC-SHA1 (which collisions do not break), TOTP, PBKDF2, legacy formats that need
+//!   SHA-1's value on every input: plain [`Sha1`] ([`sha1`], [`sha1_many`]), on every
+//!   SIMD backend.
+//!
 //! ```text
 //! H = 67452301 efcdab89 98badcfe 10325476 c3d2e1f0
 //! M' = M || 0x80 || 0x00 * k || bitlen(M) as 64-bit big-endian,  |M'| ≡ 0 (mod 64)
