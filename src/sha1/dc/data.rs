@@ -330,3 +330,44 @@ pub(crate) const CONDITIONS: [Condition; 156] = [
     c(44, 3, 48, 28, 0, II_56_0),
     c(44, 4, 48, 29, 0, II_56_0),
 ];
+
+/// The rows of [`CONDITIONS`] that the source tests on every block (outside any `if (mask
+/// & ...)`): each DV has three to nine of them, so few DVs are left after them on data
+/// that is no attack.
+pub(crate) const UNGUARDED: [u8; 47] = [
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25,
+    27, 40, 42, 44, 45, 47, 51, 57, 67, 68, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 85,
+];
+
+/// The most rows outside [`UNGUARDED`] that name one DV.
+pub(crate) const MAX_GUARDED: usize = 10;
+
+/// Each DV's rows of [`CONDITIONS`] outside [`UNGUARDED`], in order, and how many:
+/// derived from the two tables when compiled.
+pub(crate) static GUARDED: [([Condition; MAX_GUARDED], usize); 32] = guarded();
+
+const fn guarded() -> [([Condition; MAX_GUARDED], usize); 32] {
+    let none = c(0, 0, 0, 0, 0, 0);
+    let mut out = [([none; MAX_GUARDED], 0); 32];
+    let mut k = 0;
+    while k < CONDITIONS.len() {
+        let mut unguarded = false;
+        let mut u = 0;
+        while u < UNGUARDED.len() {
+            unguarded |= UNGUARDED[u] as usize == k;
+            u += 1;
+        }
+        let mut d = 0;
+        while d < 32 {
+            if !unguarded && CONDITIONS[k].dvs >> d & 1 == 1 {
+                let n = out[d].1;
+                assert!(n < MAX_GUARDED);
+                out[d].0[n] = CONDITIONS[k];
+                out[d].1 = n + 1;
+            }
+            d += 1;
+        }
+        k += 1;
+    }
+    out
+}

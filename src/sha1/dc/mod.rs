@@ -228,11 +228,11 @@ impl Sha1Dc {
     ///     h.update(b"abc");
     ///     assert_eq!(h.finalize(), Ok(simdcrypt::sha1(b"abc")));
     /// }
-    /// let err = Sha1Dc::with_backend(Backend::ShaNi).unwrap_err();
+    /// let err = Sha1Dc::with_backend(Backend::AesNi).unwrap_err();
     /// assert!(matches!(err, Error::BackendNotForAlgorithm { .. }));
     /// assert_eq!(
     ///     err.to_string(),
-    ///     "backend sha-ni does not implement SHA-1 with collision detection"
+    ///     "backend aesni does not implement SHA-1 with collision detection"
     /// );
     /// # Ok::<(), simdcrypt::Error>(())
     /// ```

@@ -16,61 +16,63 @@
 //! signed documents), and the filter and the recompressions branch on it.
 #![forbid(unsafe_code)]
 
-use super::data::{CONDITIONS, Condition, DVS};
+use super::data::{CONDITIONS, Condition, DVS, GUARDED, UNGUARDED};
 use crate::sha1::soft::K;
 
-/// The expanded message of one block.
+/// The expanded message of one block, unrolled with constant indices: each word comes
+/// from the registers that hold the ones before it (a loop reloads `w[t - 3]` right after
+/// storing it, and the store-to-load latency chains the 64 words).
 #[inline(always)]
 pub(crate) fn schedule(block: &[u8; 64]) -> [u32; 80] {
     let mut w = [0u32; 80];
     for (i, c) in block.as_chunks::<4>().0.iter().enumerate() {
         w[i] = u32::from_be_bytes(*c);
     }
-    for t in 16..80 {
-        w[t] = (w[t - 3] ^ w[t - 8] ^ w[t - 14] ^ w[t - 16]).rotate_left(1);
+    macro_rules! expand {
+        ($($t:literal)*) => {$(
+            w[$t] = (w[$t - 3] ^ w[$t - 8] ^ w[$t - 14] ^ w[$t - 16]).rotate_left(1);
+        )*};
     }
+    expand!(16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63 64 65 66 67 68 69 70 71 72 73 74 75 76 77 78 79);
     w
 }
 
 /// The filter: the mask of the DVs (bit `n` for DV `n` of [`DVS`]) whose unavoidable bit
 /// conditions the expanded message `w` meets.
 ///
-/// One row of [`CONDITIONS`] after the other, each unrolled with its constants (no bounds
-/// checks, shifts by immediates) and without a branch on its outcome: the first
-/// [`UNGUARDED`] rows, which rule out several DVs each, on every block; each later row only
-/// where the mask still holds one of its DVs (the branch is rarely taken on data that is no
-/// attack). An empty mask ends the filter at a few checkpoints.
+/// Two passes, whose AND of the rows' outcomes is the source's: the [`UNGUARDED`] rows
+/// unrolled with their constants (no bounds checks, shifts by immediates), each applied
+/// without a branch on its outcome; then, for each DV still in the mask (one or two on
+/// data that is no attack), its other rows ([`GUARDED`]) up to the first it fails.
 #[inline(always)]
 pub(crate) fn ubc_mask(w: &[u32; 80]) -> u32 {
     let mut mask = u32::MAX;
-    macro_rules! rows {
+    macro_rules! unguarded {
         ($($k:literal)*) => {$({
-            const C: Condition = CONDITIONS[$k];
-            if $k < UNGUARDED || mask & C.dvs != 0 {
-                let x = (w[C.i as usize] >> C.bi ^ w[C.j as usize] >> C.bj) & 1;
-                mask &= !(C.dvs & (x ^ C.eq as u32).wrapping_neg());
-            }
+            const C: Condition = CONDITIONS[UNGUARDED[$k] as usize];
+            let x = (w[C.i as usize] >> C.bi ^ w[C.j as usize] >> C.bj) & 1;
+            mask &= !(C.dvs & (x ^ C.eq as u32).wrapping_neg());
         })*};
     }
-    rows!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24);
-    if mask == 0 {
-        return 0;
+    unguarded!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46);
+    let mut left = mask;
+    while left != 0 {
+        let d = left.trailing_zeros() as usize;
+        left &= left - 1;
+        let (rows, n) = &GUARDED[d];
+        if rows[..*n].iter().any(|c| !holds(c, w)) {
+            mask &= !(1 << d);
+        }
     }
-    rows!(25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59);
-    if mask == 0 {
-        return 0;
-    }
-    rows!(60 61 62 63 64 65 66 67 68 69 70 71 72 73 74 75 76 77 78 79 80 81 82 83 84 85 86 87 88 89 90 91 92 93 94 95 96 97 98 99);
-    if mask == 0 {
-        return 0;
-    }
-    rows!(100 101 102 103 104 105 106 107 108 109 110 111 112 113 114 115 116 117 118 119 120 121 122 123 124 125 126 127 128 129 130 131 132 133 134 135 136 137 138 139 140 141 142 143 144 145 146 147 148 149 150 151 152 153 154 155);
     mask
 }
 
-/// The rows of [`CONDITIONS`] that [`ubc_mask`] runs unguarded: the source's first
-/// statements, which it tests on every block.
-const UNGUARDED: usize = 25;
+/// Whether `w` meets the condition `c`.
+#[inline(always)]
+fn holds(c: &Condition, w: &[u32; 80]) -> bool {
+    let x = (w[usize::from(c.i)] >> c.bi ^ w[usize::from(c.j)] >> c.bj) & 1;
+    x == u32::from(c.eq)
+}
 
 /// The boolean function of step `t`.
 #[inline(always)]

@@ -291,3 +291,31 @@ fn the_filter_loses_no_hit() {
         assert_eq!(hits, want);
     }
 }
+
+/// The two passes of the filter take every row once for each of its DVs: the unguarded
+/// rows for all, each other row in the list of each DV it names.
+#[test]
+fn guarded_lists_partition_the_rows() {
+    use super::data::{GUARDED, UNGUARDED};
+    let mut want = [0usize; 32];
+    for (k, c) in CONDITIONS.iter().enumerate() {
+        if UNGUARDED.contains(&(k as u8)) {
+            continue;
+        }
+        for (d, n) in want.iter_mut().enumerate() {
+            if c.dvs >> d & 1 == 1 {
+                let (rows, len) = &GUARDED[d];
+                let r = &rows[*n];
+                assert!(*n < *len, "DV {d}");
+                assert_eq!(
+                    (r.i, r.bi, r.j, r.bj, r.eq, r.dvs),
+                    (c.i, c.bi, c.j, c.bj, c.eq, c.dvs)
+                );
+                *n += 1;
+            }
+        }
+    }
+    for (d, (_, len)) in GUARDED.iter().enumerate() {
+        assert_eq!(*len, want[d], "DV {d}");
+    }
+}
