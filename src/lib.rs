@@ -92,23 +92,23 @@
 //! is an [`Error::BackendUnavailable`] where the CPU lacks it; `backend()` says which one an
 //! instance uses.
 //!
-//! | backend | instructions | AES | XTS | CBC | SHA-1 | `sha1_many` | CBC-HMAC-SHA1 |
-//! |---|---|---|---|---|---|---|---|
-//! | `portable` | none: constant-time Rust (bitsliced AES) | last | last | last | last | last | last |
-//! | `aesni` | AES-NI, PCLMULQDQ, SSE4.1 | 3 | 3 | 3 | | | 3 |
-//! | `vaes-avx2` | VAES, VPCLMULQDQ on 256-bit registers | 1 | 2 | 1 | | | 2 |
-//! | `vaes-avx2-asm` | the same, hand-written assembly (`asm/xts_vaes_avx2.S`) | | explicit | | | | |
-//! | `vaes-avx512` | VAES, VPCLMULQDQ on 512-bit registers | 2 | 1 | 2 | | | |
-//! | `ssse3` | SIMD message schedule | | | | 6 | 5 | |
-//! | `avx2` | SIMD message schedule, two blocks at once, BMI2 rounds; 8 lanes for `sha1_many` | | | | 5 | 2 | |
-//! | `avx2-asm` | the same, hand-written assembly (`asm/sha1_avx2.S`) | | | | 3 | | |
-//! | `avx512` | the AVX2 schedule kernel built with AVX-512 VL (`vprold`, `vpternlogd`); 16 zmm or 8 ymm lanes for `sha1_many` | | | | 4 | 1 | |
-//! | `sha-ni` | SHA extensions | | | | 2 | 4 | |
-//! | `sha-ni-asm` | the same, hand-written assembly, one and two streams (`asm/sha1_shani.S`); runs of under 16 blocks (a one-shot digest under 1 KiB, HMAC key blocks) and every padded tail go through the intrinsics: the assembly pays on long runs | | | | 1 | 3 | |
-//! | `aesni-sha-ni` | AES-NI and SHA-NI stitched in one loop (`CbcHmacSha1`, `krb5` only) | | | | | | 1 |
-//! | `armv8-aes` | AArch64: the ARMv8 AES and PMULL instructions on NEON registers | 4 | 4 | 4 | | | 5 |
-//! | `armv8-sha1` | AArch64: the ARMv8 SHA-1 instructions; two interleaved streams for HMAC keying and `sha1_many` pairs | | | | 7 | 6 | |
-//! | `armv8-aes-sha1` | AArch64: the ARMv8 AES and SHA-1 instructions stitched in one loop (`CbcHmacSha1`, `krb5` only) | | | | | | 4 |
+//! | backend | instructions | AES | XTS | CBC | SHA-1 | `sha1_many` | `Sha1Dc` | CBC-HMAC-SHA1 |
+//! |---|---|---|---|---|---|---|---|---|
+//! | `portable` | none: constant-time Rust (bitsliced AES) | last | last | last | last | last | last | last |
+//! | `aesni` | AES-NI, PCLMULQDQ, SSE4.1 | 3 | 3 | 3 | | | | 3 |
+//! | `vaes-avx2` | VAES, VPCLMULQDQ on 256-bit registers | 1 | 2 | 1 | | | | 2 |
+//! | `vaes-avx2-asm` | the same, hand-written assembly (`asm/xts_vaes_avx2.S`) | | explicit | | | | | |
+//! | `vaes-avx512` | VAES, VPCLMULQDQ on 512-bit registers | 2 | 1 | 2 | | | | |
+//! | `ssse3` | SIMD message schedule | | | | 6 | 5 | 6 | |
+//! | `avx2` | SIMD message schedule, two blocks at once, BMI2 rounds; 8 lanes for `sha1_many` | | | | 5 | 2 | 5 | |
+//! | `avx2-asm` | the same, hand-written assembly (`asm/sha1_avx2.S`) | | | | 3 | | 3 | |
+//! | `avx512` | the AVX2 schedule kernel built with AVX-512 VL (`vprold`, `vpternlogd`); 16 zmm or 8 ymm lanes for `sha1_many` | | | | 4 | 1 | 4 | |
+//! | `sha-ni` | SHA extensions | | | | 2 | 4 | 2 | |
+//! | `sha-ni-asm` | the same, hand-written assembly, one and two streams (`asm/sha1_shani.S`); runs of under 16 blocks (a one-shot digest under 1 KiB, HMAC key blocks) and every padded tail go through the intrinsics: the assembly pays on long runs | | | | 1 | 3 | 1 | |
+//! | `aesni-sha-ni` | AES-NI and SHA-NI stitched in one loop (`CbcHmacSha1`, `krb5` only) | | | | | | | 1 |
+//! | `armv8-aes` | AArch64: the ARMv8 AES and PMULL instructions on NEON registers | 4 | 4 | 4 | | | | 5 |
+//! | `armv8-sha1` | AArch64: the ARMv8 SHA-1 instructions; two interleaved streams for HMAC keying and `sha1_many` pairs | | | | 7 | 6 | 7 | |
+//! | `armv8-aes-sha1` | AArch64: the ARMv8 AES and SHA-1 instructions stitched in one loop (`CbcHmacSha1`, `krb5` only) | | | | | | | 4 |
 //!
 //! A number is the backend's place in the algorithm's default order (1 is tried first; one
 //! list over the architectures, of which a CPU runs its own rows; `portable` last);

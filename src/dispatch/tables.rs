@@ -118,12 +118,30 @@ pub(crate) static SHA1_MANY: Table<crate::sha1::Kernel> = {
     ])
 };
 
-/// SHA-1 with collision detection: the portable kernel (no SIMD backend has a detection
-/// kernel).
+/// SHA-1 with collision detection: the portable schedule and filter ahead of each SIMD
+/// backend's plain compression (in SHA-1's order), or all portable.
 #[cfg(feature = "sha1")]
 pub(crate) static SHA1DC: Table<crate::sha1::dc::DcKernel> = {
     use crate::sha1::dc::DcKernel;
-    table!(DcKernel, "SHA-1 with collision detection", portable: DcKernel::Portable, [])
+    table!(DcKernel, "SHA-1 with collision detection", portable: DcKernel::Portable, [
+        #[cfg(simdcrypt_asm)] {
+            ShaNiAsm => |t| DcKernel::Filtered(crate::sha1::Kernel::ShaNiAsm(Form::new(t))),
+        }
+        #[cfg(simdcrypt_x86_64)] {
+            ShaNi => |t| DcKernel::Filtered(crate::sha1::Kernel::ShaNi(Form::new(t))),
+        }
+        #[cfg(simdcrypt_asm)] {
+            Avx2Asm => |t| DcKernel::Filtered(crate::sha1::Kernel::Avx2Asm(t)),
+        }
+        #[cfg(simdcrypt_x86_64)] {
+            Avx512 => |t| DcKernel::Filtered(crate::sha1::Kernel::Avx512(t)),
+            Avx2 => |t| DcKernel::Filtered(crate::sha1::Kernel::Avx2(t)),
+            Ssse3 => |t| DcKernel::Filtered(crate::sha1::Kernel::Ssse3(t)),
+        }
+        #[cfg(simdcrypt_aarch64)] {
+            Armv8Sha1 => |t| DcKernel::Filtered(crate::sha1::Kernel::Armv8(t)),
+        }
+    ])
 };
 
 /// CBC with HMAC-SHA1: the stitched kernel, then CBC and SHA-1 one after the other on the

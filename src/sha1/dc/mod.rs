@@ -46,11 +46,17 @@ pub(crate) mod soft;
 
 /// A collision-detecting compression kernel: the backend that runs the schedule, filter
 /// and recompressions, and the plain SHA-1 kernel that compresses the extra rounds of a
-/// flagged block and, after one, the plain digest beside the safe one.
+/// flagged block and, after one, the plain digest beside the safe one. Every SHA-1
+/// backend has one: the portable filter ahead of its plain compression.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum DcKernel {
     /// Portable Rust.
     Portable,
+    /// The portable schedule and filter ahead of a SIMD backend's plain compression
+    /// kernel, which compresses the runs of blocks between flagged ones
+    /// ([`soft::compress_filtered`]).
+    #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
+    Filtered(Kernel),
 }
 
 impl DcKernel {
@@ -60,6 +66,8 @@ impl DcKernel {
     fn compress(self, state: &mut [u32; 5], blocks: &[[u8; 64]]) -> Option<(usize, u8)> {
         match self {
             DcKernel::Portable => soft::compress(state, blocks),
+            #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
+            DcKernel::Filtered(k) => soft::compress_filtered(k, state, blocks),
         }
     }
 
@@ -67,6 +75,8 @@ impl DcKernel {
     fn plain(self) -> Kernel {
         match self {
             DcKernel::Portable => Kernel::Portable,
+            #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
+            DcKernel::Filtered(k) => k,
         }
     }
 }
@@ -219,7 +229,7 @@ impl Sha1Dc {
     }
 
     /// A new hash on the backend given; `Err` if this CPU (or build) cannot run it, or it
-    /// has no collision-detecting kernel (only `portable` has one).
+    /// does not implement SHA-1 (the AES backends).
     ///
     /// ```
     /// use simdcrypt::{Backend, Error, Sha1Dc};
