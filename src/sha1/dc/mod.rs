@@ -350,7 +350,8 @@ pub fn sha1dc_with(backend: Backend, data: &[u8]) -> Result<Result<[u8; 20], Col
     Ok(digest_on(kernel, data))
 }
 
-/// [`sha1dc`] of many independent messages: `out[i]` receives the result of `inputs[i]`.
+/// [`sha1dc`] of many independent messages, one after another on the automatic backend:
+/// `out[i]` receives the result of `inputs[i]`.
 ///
 /// `Err(LengthMismatch)` (and `out` untouched) if `inputs` and `out` differ in length.
 ///
