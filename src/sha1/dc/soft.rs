@@ -121,10 +121,20 @@ fn add(a: &[u32; 5], b: &[u32; 5]) -> [u32; 5] {
     core::array::from_fn(|i| a[i].wrapping_add(b[i]))
 }
 
-/// The recompression test of DV `dv` on a block whose expanded message is `w`, whose
-/// state before step `dv.step` is `saved` and whose output chaining value is `out`:
-/// whether the block with the DV's difference, from the input chaining value that leads
-/// to the same state at that step, gives the same output.
+/// Steps forwards (`steps!(s, w; 3 4 5)`) or backwards (`unsteps!(s, w; 5 4 3)`) with
+/// literal step numbers: each step's boolean function and constant fixed when compiled.
+macro_rules! steps {
+    ($s:ident, $w:ident; $($t:literal)*) => {$( step(&mut $s, $t, $w); )*};
+}
+macro_rules! unsteps {
+    ($s:ident, $w:ident; $($t:literal)*) => {$( unstep(&mut $s, $t, $w); )*};
+}
+
+/// The recompression test of a DV with difference `dm` whose test step is `test_step`
+/// (58 or 65) on a block whose expanded message is `w`, whose state before that step is
+/// `saved` and whose output chaining value is `out`: whether the block with the DV's
+/// difference, from the input chaining value that leads to the same state at that step,
+/// gives the same output.
 fn recompression_hits(
     dm: &[u32; 80],
     test_step: usize,
@@ -133,13 +143,28 @@ fn recompression_hits(
     out: &[u32; 5],
 ) -> bool {
     let w2: [u32; 80] = core::array::from_fn(|t| w[t] ^ dm[t]);
+    let w2 = &w2;
     let mut back = *saved;
-    for t in (0..test_step).rev() {
-        unstep(&mut back, t, &w2);
-    }
     let mut fwd = *saved;
-    for t in test_step..80 {
-        step(&mut fwd, t, &w2);
+    if test_step == 58 {
+        unsteps!(
+            back, w2; 57 56 55 54 53 52 51 50 49 48 47 46 45 44 43 42 41 40 39 38 37 36 35 34 33
+            32 31 30 29 28 27 26 25 24 23 22 21 20 19 18 17 16 15 14 13 12 11 10 9 8 7
+            6 5 4 3 2 1 0
+        );
+        steps!(
+            fwd, w2; 58 59 60 61 62 63 64 65 66 67 68 69 70 71 72 73 74 75 76 77 78 79
+        );
+    } else {
+        debug_assert_eq!(test_step, 65);
+        unsteps!(
+            back, w2; 64 63 62 61 60 59 58 57 56 55 54 53 52 51 50 49 48 47 46 45 44 43 42 41 40
+            39 38 37 36 35 34 33 32 31 30 29 28 27 26 25 24 23 22 21 20 19 18 17 16 15
+            14 13 12 11 10 9 8 7 6 5 4 3 2 1 0
+        );
+        steps!(
+            fwd, w2; 65 66 67 68 69 70 71 72 73 74 75 76 77 78 79
+        );
     }
     add(&back, &fwd) == *out
 }
@@ -151,25 +176,23 @@ fn recompression_hits(
 #[inline(never)]
 pub(crate) fn compress_flagged(state: &mut [u32; 5], w: &[u32; 80], mask: u32) -> Option<u8> {
     let mut s = *state;
-    let mut saved = [[0u32; 5]; 2];
-    for t in 0..80 {
-        if t == 58 {
-            saved[0] = s;
-        } else if t == 65 {
-            saved[1] = s;
-        }
-        step(&mut s, t, w);
-    }
+    steps!(
+        s, w; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27
+        28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52
+        53 54 55 56 57
+    );
+    let at58 = s;
+    steps!(
+        s, w; 58 59 60 61 62 63 64
+    );
+    let at65 = s;
+    steps!(
+        s, w; 65 66 67 68 69 70 71 72 73 74 75 76 77 78 79
+    );
     *state = add(state, &s);
     (0u8..32).zip(&DVS).find_map(|(n, dv)| {
-        let hit = mask >> n & 1 == 1
-            && recompression_hits(
-                &dv.dm,
-                dv.step,
-                w,
-                &saved[usize::from(dv.step == 65)],
-                state,
-            );
+        let saved = if dv.step == 58 { &at58 } else { &at65 };
+        let hit = mask >> n & 1 == 1 && recompression_hits(&dv.dm, dv.step, w, saved, state);
         hit.then_some(n)
     })
 }
