@@ -81,7 +81,7 @@ fn as_blocks(buf: &mut [u8]) -> Result<&mut [Block], Error> {
 }
 
 /// Where a CBC-CS3 message of `len >= 16` bytes splits into whole blocks chained as usual
-/// and the 16 to 32 bytes that [`Cbc::steal_encrypt`] ends it with: exactly 16 bytes is one
+/// and the 16 to 32 bytes that [`steal_encrypt`] ends it with: exactly 16 bytes is one
 /// plain CBC block; beyond that the last partial or full block and the one before it.
 pub(crate) fn cts_split(len: usize) -> usize {
     debug_assert!(len >= 16);
@@ -91,6 +91,89 @@ pub(crate) fn cts_split(len: usize) -> usize {
     // The last (partial or full) block's length, 1..=16.
     let d = len - 16 * ((len - 1) / 16);
     len - d - 16
+}
+
+/// CBC over whole blocks in place from a chain (updated): what the CS3 endings
+/// ([`steal_encrypt`], [`steal_decrypt`]) run their blocks on, `Cbc`'s kernels or a
+/// stitched entry's single blocks.
+pub(crate) trait CbcBlocks {
+    /// CBC-encrypts `blocks` from `chain`, which becomes the last ciphertext block.
+    fn enc(&self, chain: &mut Block, blocks: &mut [Block]);
+    /// CBC-decrypts `blocks` from `chain`, which becomes the last ciphertext block.
+    fn dec(&self, chain: &mut Block, blocks: &mut [Block]);
+}
+
+impl CbcBlocks for Cbc {
+    #[inline]
+    fn enc(&self, chain: &mut Block, blocks: &mut [Block]) {
+        self.enc_blocks(chain, blocks);
+    }
+    #[inline]
+    fn dec(&self, chain: &mut Block, blocks: &mut [Block]) {
+        self.dec_blocks(chain, blocks);
+    }
+}
+
+/// The CS3 ending of an encryption: `tail` is the last 16 bytes (one plain CBC block)
+/// or the last 17 to 32 bytes (two blocks, the second partial), `chain` the ciphertext
+/// block before them (or the IV). Encrypts `tail` in place with the last two blocks
+/// swapped and the final one truncated; `chain` becomes the last full block encrypted.
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+pub(crate) fn steal_encrypt<C: CbcBlocks>(c: &C, chain: &mut Block, tail: &mut [u8]) {
+    let len = tail.len();
+    debug_assert!((16..=32).contains(&len));
+    if len <= 16 {
+        if let Ok(b) = <&mut Block>::try_from(tail) {
+            c.enc(chain, core::slice::from_mut(b));
+        }
+        return;
+    }
+    let d = len - 16;
+    let (pen, last) = tail.split_at_mut(16);
+    // E[m-1] = E(P[m-1] ^ C[m-2]).
+    let mut e = [[0u8; 16]];
+    e[0].copy_from_slice(pen);
+    c.enc(chain, &mut e);
+    // C[m] = E(E[m-1] ^ (P[m] || 0)).
+    let mut x = [[0u8; 16]];
+    x[0][..d].copy_from_slice(last);
+    c.enc(chain, &mut x);
+    pen.copy_from_slice(&x[0]);
+    last.copy_from_slice(&e[0][..d]);
+    crate::wipe::blocks(&mut e);
+}
+
+/// The CS3 ending of a decryption (the inverse of [`steal_encrypt`]): `tail` is
+/// the last 16 to 32 bytes, `chain` the ciphertext block before them (or the IV).
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+pub(crate) fn steal_decrypt<C: CbcBlocks>(c: &C, chain: &mut Block, tail: &mut [u8]) {
+    let len = tail.len();
+    debug_assert!((16..=32).contains(&len));
+    if len <= 16 {
+        if let Ok(b) = <&mut Block>::try_from(tail) {
+            c.dec(chain, core::slice::from_mut(b));
+        }
+        return;
+    }
+    let d = len - 16;
+    let (pen, last) = tail.split_at_mut(16);
+    // D(C[m]) = E[m-1] ^ (P[m] || 0): its tail is E[m-1]'s stolen tail.
+    let mut dx = [[0u8; 16]];
+    dx[0].copy_from_slice(pen);
+    c.dec(&mut [0u8; 16], &mut dx);
+    let mut e = [dx[0]];
+    e[0][..d].copy_from_slice(last);
+    let mut pm = [0u8; 16];
+    for (i, p) in pm[..d].iter_mut().enumerate() {
+        *p = dx[0][i] ^ last[i];
+    }
+    // P[m-1] = D(E[m-1]) ^ C[m-2].
+    c.dec(chain, &mut e);
+    pen.copy_from_slice(&e[0]);
+    last.copy_from_slice(&pm[..d]);
+    crate::wipe::bytes(&mut pm);
+    crate::wipe::blocks(&mut dx);
+    crate::wipe::blocks(&mut e);
 }
 
 /// 1 if `x == 0`, else 0 (for `x < 2^31`), without branches.
@@ -364,36 +447,8 @@ impl Cbc {
         let mut chain = *iv;
         let (head, tail) = buf.split_at_mut(cts_split(len));
         self.enc_blocks(&mut chain, head.as_chunks_mut::<16>().0);
-        self.steal_encrypt(&mut chain, tail);
+        steal_encrypt(self, &mut chain, tail);
         Ok(())
-    }
-
-    /// The CS3 ending of an encryption: `tail` is the last 16 bytes (one plain CBC block)
-    /// or the last 17 to 32 bytes (two blocks, the second partial), `chain` the ciphertext
-    /// block before them (or the IV). Encrypts `tail` in place with the last two blocks
-    /// swapped and the final one truncated; `chain` becomes the last full block encrypted.
-    pub(crate) fn steal_encrypt(&self, chain: &mut Block, tail: &mut [u8]) {
-        let len = tail.len();
-        debug_assert!((16..=32).contains(&len));
-        if len <= 16 {
-            if let Ok(b) = <&mut Block>::try_from(tail) {
-                self.enc_blocks(chain, core::slice::from_mut(b));
-            }
-            return;
-        }
-        let d = len - 16;
-        let (pen, last) = tail.split_at_mut(16);
-        // E[m-1] = E(P[m-1] ^ C[m-2]).
-        let mut e = [[0u8; 16]];
-        e[0].copy_from_slice(pen);
-        self.enc_blocks(chain, &mut e);
-        // C[m] = E(E[m-1] ^ (P[m] || 0)).
-        let mut x = [[0u8; 16]];
-        x[0][..d].copy_from_slice(last);
-        self.enc_blocks(chain, &mut x);
-        pen.copy_from_slice(&x[0]);
-        last.copy_from_slice(&e[0][..d]);
-        crate::wipe::blocks(&mut e);
     }
 
     /// Decrypts a CBC-CS3 buffer in place (the inverse of [`Cbc::encrypt_cts`]). `Err`
@@ -425,40 +480,8 @@ impl Cbc {
         let (head, tail) = buf.split_at_mut(cts_split(len));
         // Afterwards `chain` is C[m-2] (or the IV).
         self.dec_blocks(&mut chain, head.as_chunks_mut::<16>().0);
-        self.steal_decrypt(&mut chain, tail);
+        steal_decrypt(self, &mut chain, tail);
         Ok(())
-    }
-
-    /// The CS3 ending of a decryption (the inverse of [`Cbc::steal_encrypt`]): `tail` is
-    /// the last 16 to 32 bytes, `chain` the ciphertext block before them (or the IV).
-    pub(crate) fn steal_decrypt(&self, chain: &mut Block, tail: &mut [u8]) {
-        let len = tail.len();
-        debug_assert!((16..=32).contains(&len));
-        if len <= 16 {
-            if let Ok(b) = <&mut Block>::try_from(tail) {
-                self.dec_blocks(chain, core::slice::from_mut(b));
-            }
-            return;
-        }
-        let d = len - 16;
-        let (pen, last) = tail.split_at_mut(16);
-        // D(C[m]) = E[m-1] ^ (P[m] || 0): its tail is E[m-1]'s stolen tail.
-        let mut dx = [[0u8; 16]];
-        dx[0].copy_from_slice(pen);
-        self.dec_blocks(&mut [0u8; 16], &mut dx);
-        let mut e = [dx[0]];
-        e[0][..d].copy_from_slice(last);
-        let mut pm = [0u8; 16];
-        for (i, p) in pm[..d].iter_mut().enumerate() {
-            *p = dx[0][i] ^ last[i];
-        }
-        // P[m-1] = D(E[m-1]) ^ C[m-2].
-        self.dec_blocks(chain, &mut e);
-        pen.copy_from_slice(&e[0]);
-        last.copy_from_slice(&pm[..d]);
-        crate::wipe::bytes(&mut pm);
-        crate::wipe::blocks(&mut dx);
-        crate::wipe::blocks(&mut e);
     }
 
     /// Encrypts `bufs.len()` independent streams in place, interleaved to keep the AES

@@ -334,6 +334,19 @@ fn finish<const HMAC: bool>(
     prefix_len: u64,
     data: &[u8],
 ) -> [u8; 20] {
+    finish_impl::<HMAC>(state, outer, prefix_len, data)
+}
+
+/// [`one_call`]'s body, inlined into its entry and into the stitched kernel's
+/// (`crate::arch::aarch64::aes_sha1`).
+#[inline]
+#[target_feature(enable = "sha2")]
+pub(crate) fn finish_impl<const HMAC: bool>(
+    state: &[u32; 5],
+    outer: &[u32; 5],
+    prefix_len: u64,
+    data: &[u8],
+) -> [u8; 20] {
     let k = k_vectors();
     let (mut abcd, mut e) = load_state(state);
     let (blocks, tail) = data.as_chunks::<64>();

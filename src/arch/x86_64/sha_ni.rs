@@ -465,7 +465,7 @@ fn digest_out(abcd: __m128i, e: __m128i) -> [u8; 20] {
 #[allow(unused_assignments)]
 #[inline]
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-fn finish_impl<const FORM: u8, const HMAC: bool>(
+pub(crate) fn finish_impl<const FORM: u8, const HMAC: bool>(
     state: &[u32; 5],
     outer: &[u32; 5],
     prefix_len: u64,
