@@ -152,7 +152,7 @@ impl CbcHmacSha1 {
     /// kernels' frames below it are wiped inside (`Cbc`'s keying, `sha1::Kernel::wipe`).
     #[inline(always)]
     fn wipe_keying() {
-        crate::wipe::stack::<{ crate::wipe::depth([2128, 1808, 2112, 2224, 1856, 8976]) }>();
+        crate::wipe::stack::<{ crate::wipe::depth([2128, 1808, 2112, 2224, 1856, 9024]) }>();
     }
 
     /// Keys on a kernel the dispatch table gave (`new`: the cached automatic choice). A

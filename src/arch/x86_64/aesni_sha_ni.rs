@@ -76,7 +76,7 @@ impl Stitched {
     /// the builds optimised for speed (docs/design.md, "Stack and register wipes").
     #[inline(always)]
     pub(crate) fn wipe() {
-        crate::wipe::stack::<{ crate::wipe::depth([352, 592, 816, 768, 1328, 23760]) }>();
+        crate::wipe::stack::<{ crate::wipe::depth([560, 832, 1072, 1232, 1936, 40960]) }>();
     }
 }
 

@@ -278,7 +278,7 @@ impl AesVec for Ymm {
     width!(Ymm: VaesAvx2Token, _mm256_aesenc_epi128, _mm256_aesdec_epi128; wipe(t) {
         (Site::Ecb, true) => stack_avx::<{ depth([272, 256, 256, 304, 496, 4048]) }>(t),
         (Site::Ecb, false) => stack_avx::<{ depth([272, 272, 272, 496, 656, 5408]) }>(t),
-        (Site::CbcDecrypt, true) => stack_avx::<{ depth([400, 400, 400, 656, 816, 4752]) }>(t),
+        (Site::CbcDecrypt, true) => stack_avx::<{ depth([400, 400, 400, 656, 816, 4768]) }>(t),
         (Site::CbcDecrypt, false) => stack_avx::<{ depth([272, 368, 432, 1040, 1264, 6208]) }>(t),
         (Site::XtsOne, true) => stack_avx::<{ depth([400, 752, 1136, 1360, 1600, 15984]) }>(t),
         (Site::XtsOne, false) => stack_avx::<{ depth([992, 1536, 2672, 2672, 2784, 17776]) }>(t),
