@@ -21,21 +21,7 @@
 //! `implemented`), `new` is `with_backend(auto())`, and the kernel it keeps carries its
 //! token down to the `#[target_feature]` entry.
 //!
-//! A new backend needs:
-//! 1. its kernels: for the AES modes its vector type (`crate::vector::AesVec`, with its
-//!    `#[target_feature]` entry and its wipe) and a variant of the width handle
-//!    (`crate::aes::Width`) with its arm in `Width::run_job`; for SHA-1 its kernel file and a
-//!    variant of the SHA-1 kernel value (`crate::sha1::Kernel`);
-//! 2. its token in `crate::cpu` (an existing one when it uses the same instructions, as
-//!    the assembly twins do);
-//! 3. its `Backend` variant with its row in [`BACKENDS`], and one row in the table of each
-//!    algorithm it implements, at its measured place (or marked `(explicit)`); the
-//!    README's backends table gets the same row (`readme_table_mirrors_this_one` fails
-//!    until it does).
-//!
-//! Everything else (names, parsing, `required_features`, `is_asm`, availability, the
-//! automatic choice, `with_backend`'s errors, `available_backends`, `implemented_backends`,
-//! `SIMDCRYPT_BACKEND`, the tuning rows) follows from these rows.
+//! What a new backend needs: docs/design.md, "Dispatch and per-CPU tuning".
 
 use core::cell::UnsafeCell;
 use core::mem::MaybeUninit;

@@ -14,15 +14,11 @@
 //!     E = sha1nexte(P_19, E_saved); ABCD += ABCD_saved
 //! ```
 //!
-//! One stream is a chain of 20 dependent `sha1rnds4` per block, so its speed is
-//! `64 B / (20 × latency)`; everything else runs beside the chain. Two independent streams
-//! ([`compress2`]) fill the gaps the chain leaves when the instruction's throughput is
-//! higher than its latency allows one chain to use.
-//!
-//! On Intel the SHA unit, not the chain, binds: `sha1msg2` takes about 1.2x the unit time
-//! of a `sha1rnds4` there, so 16 of them per block are a third of its load. So the schedule has three forms
+//! One stream is a chain of 20 dependent `sha1rnds4` per block; two independent streams
+//! ([`compress2`]) fill the gaps the chain leaves. The schedule has three forms
 //! ([`forms`]), which the tuning table picks per CPU ([`crate::tuning::ShaNiSchedule`]),
-//! captured in the kernel's token when it is keyed ([`Form`]):
+//! captured in the kernel's token when it is keyed ([`Form`]); why: docs/design.md,
+//! "SHA-1 schedule forms":
 //!
 //! ```text
 //! SHA unit: as above, every M[j] from sha1msg1 and sha1msg2
@@ -37,16 +33,8 @@
 //!           M[j] = R ^ rol1(top word of R, moved to the bottom) (the fourth word's W[t-3])
 //! ```
 //!
-//! The `rol2` quads take no SHA instruction: seven SSE instructions (and two register
-//! copies), four with AVX-512 VL (`vpalignr`, `vpternlogd`, `vpxor`, `vprold`), and the
-//! unit keeps only the rounds, `sha1nexte` and four quads' `sha1msg1`/`sha1msg2`. The
-//! vector form compiles the same source with AVX-512 VL ([`vector`]); the `sha1msg2` step
-//! is six instructions there (`vprold` for the rotates, `vpternlogd` for the three-input
-//! XOR), but in SSE about fifteen, slower than the SHA form, so without AVX-512 VL quads
-//! 4-7 stay on the unit ([`rol2`]). Where the chain binds (AMD) the SHA form costs the
-//! chain nothing and stays. The figures: docs/design.md, "SHA-1 schedule forms".
-//!
-//! The ring of message vectors is eight long (`M[j-8]` is read); the SHA-unit form keeps
+//! The vector form is the same source compiled with AVX-512 VL ([`vector`]); without it
+//! quads 4-7 stay on the unit ([`rol2`]). The ring of message vectors is eight long (`M[j-8]` is read); the SHA-unit form keeps
 //! four of them live.
 
 use core::arch::x86_64::*;
@@ -214,9 +202,7 @@ fn pieces(b: &[u8; 64]) -> [__m128i; 4] {
 
 /// One block given as four registers of raw (big-endian) message bytes: the whole 80
 /// rounds on the state `$abcd`, `$e` (mutable locals), the schedule in the form `$form`.
-/// A macro, expanded in each kernel: as an `#[inline]` function (`#[target_feature]`
-/// rules out `#[inline(always)]`) the SSE form came out a called function, with its
-/// state and message passed through memory.
+/// A macro, expanded in each kernel (docs/design.md, "SHA-1 schedule forms").
 macro_rules! block_regs {
     ($form:expr, $abcd:ident, $e:ident, $raw:expr) => {{
         let raw: [__m128i; 4] = $raw;
@@ -381,10 +367,7 @@ macro_rules! form_entries {
 }
 
 form_entries!(
-    /// The kernels in the vector form, compiled with AVX-512 VL, which turns the
-    /// `sha1msg2` step's and `rol2`'s rotates into `vprold` and their XORs into
-    /// `vpternlogd`. (Compiled for SSE alone, with shifts and register copies, the
-    /// `sha1msg2` step is slower than the SHA form.)
+    /// The kernels in the vector form, compiled with AVX-512 VL (`vprold`, `vpternlogd`).
     vector,
     forms::VECTOR,
     "sha,sse2,ssse3,sse4.1,avx,avx2,avx512f,avx512vl"
