@@ -12,11 +12,9 @@ use super::{IV, Kernel, Sha1, Site, hmac_from, impl_for};
 use crate::{Backend, Error};
 
 /// The HMAC-SHA1 tag of `msg` under `key` (any length), one-shot, on the automatic
-/// backend: what [`HmacSha1::new`], `update` and `finalize` compute, without a hashing
-/// state between the calls (`finalize` takes that state by value, and moving its 144
-/// bytes, just written by narrow stores, is a copy whose wide loads cannot be forwarded
-/// from them), and nothing left of the key: the chaining values are wiped and the stack
-/// the kernels used is zeroed.
+/// backend: what [`HmacSha1::new`], `update` and `finalize` compute, faster, and nothing
+/// left of the key: the chaining values are wiped and the stack the kernels used is
+/// zeroed.
 ///
 /// ```
 /// use hex_literal::hex;
@@ -87,14 +85,6 @@ pub struct HmacSha1 {
 
 impl HmacSha1 {
     /// Keys HMAC-SHA1 (any key length) on the automatic backend.
-    ///
-    /// ```
-    /// use hex_literal::hex;
-    /// // RFC 2202 test case 6: a key longer than the block is hashed first.
-    /// let mut mac = simdcrypt::HmacSha1::new(&[0xaa; 80]);
-    /// mac.update(b"Test Using Larger Than Block-Size Key - Hash Key First");
-    /// assert_eq!(mac.finalize(), hex!("aa4ae5e15272d00e95705637ce8a3b55ed402112"));
-    /// ```
     #[must_use]
     #[inline(always)]
     pub fn new(key: &[u8]) -> HmacSha1 {
@@ -120,8 +110,7 @@ impl HmacSha1 {
     }
 
     /// Keyed straight from the two key states, as [`HmacSha1Key`] keys (the same wipe),
-    /// without a key object in between (its copy and its wipe on drop were a visible share
-    /// of a one-message HMAC).
+    /// without a key object in between.
     ///
     /// Inlined with its constructors into the frame that receives the value, and the wipe
     /// after the value is made: an unoptimised build makes it in `from_states`' frame (and
@@ -152,27 +141,8 @@ impl HmacSha1 {
         crate::dispatch::SHA1;
         /// The backends this CPU runs for HMAC-SHA1 (SHA-1's), best first: what
         /// [`HmacSha1::with_backend`] accepts.
-        ///
-        /// ```
-        /// use simdcrypt::{Backend, HmacSha1, Sha1};
-        /// assert!(HmacSha1::available_backends().eq(Sha1::available_backends()));
-        /// for b in HmacSha1::available_backends() {
-        ///     assert_eq!(HmacSha1::with_backend(b"key", b)?.backend(), b);
-        /// }
-        /// # Ok::<(), simdcrypt::Error>(())
-        /// ```
         available;
-        /// The backend this instance runs on: the one that compresses long runs of
-        /// whole blocks (on `sha-ni-asm`, short runs, the key blocks and the padded tails
-        /// run on the `sha-ni` intrinsics: [`Sha1::backend`]).
-        ///
-        /// ```
-        /// use simdcrypt::{Backend, HmacSha1, Sha1};
-        /// assert_eq!(HmacSha1::new(b"key").backend(), Sha1::new().backend());
-        /// let mac = HmacSha1::with_backend(b"key", Backend::Portable)?;
-        /// assert_eq!(mac.backend(), Backend::Portable);
-        /// # Ok::<(), simdcrypt::Error>(())
-        /// ```
+        /// The backend this instance runs on (as [`Sha1::backend`]).
         backend = inner.backend();
     }
 
@@ -394,11 +364,8 @@ pub(crate) fn key_states(key: &[u8], kernel: Kernel, backend: Backend) -> ([u32;
     } else {
         key
     };
-    // Both key blocks at once: on SHA-NI the two compressions run as two interleaved
-    // chains, about one block's latency instead of two. Each 16-byte piece of K0 is made
-    // in a register (whole loads: [`key_piece`]) and written once: a copy of the key into
-    // a zeroed block would leave narrow stores that the 16-byte loads after it cannot
-    // forward from (docs/design.md, "HMAC-SHA1").
+    // Both key blocks at once (two interleaved chains on SHA-NI), each 16-byte piece of
+    // K0 made in a register ([`key_piece`]) and written once (docs/design.md, "HMAC-SHA1").
     let mut ipad = [[0u8; 64]; 1];
     let mut opad = [[0u8; 64]; 1];
     let (ip, _) = ipad[0].as_chunks_mut::<16>();
@@ -555,16 +522,6 @@ impl HmacSha1Key {
 
     /// Sets up `key` on the backend given; `Err` if this CPU cannot run it or it is not a
     /// SHA-1 backend.
-    ///
-    /// ```
-    /// use simdcrypt::{HmacSha1Key, Sha1};
-    /// for b in HmacSha1Key::available_backends() {
-    ///     let key = HmacSha1Key::with_backend(b"Jefe", b)?;
-    ///     assert_eq!(key.backend(), b);
-    ///     assert_eq!(key.mac(b"what do ya want for nothing?")[..4], [0xef, 0xfc, 0xdf, 0x6a]);
-    /// }
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
     #[inline(always)]
     pub fn with_backend(key: &[u8], backend: Backend) -> Result<HmacSha1Key, Error> {
         Ok(HmacSha1Key::keyed(
@@ -603,9 +560,7 @@ impl HmacSha1Key {
         crate::dispatch::SHA1;
         /// The backends this CPU runs for HMAC-SHA1, best first.
         available;
-        /// The backend this key runs on: the one that compresses long runs of whole
-        /// blocks (on `sha-ni-asm`, messages of under 16 blocks, the key blocks and the
-        /// padded tails run on the `sha-ni` intrinsics: [`Sha1::backend`]).
+        /// The backend this key runs on (as [`Sha1::backend`]).
         backend = backend;
     }
 

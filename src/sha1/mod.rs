@@ -13,16 +13,6 @@
 //!
 //! The length field is the message length in bits modulo 2^64: the byte counter is a
 //! wrapping `u64` and the bit count is that times 8, wrapping.
-//!
-//! ```
-//! use simdcrypt::sha1::{HmacSha1, Sha1, sha1};
-//! let mut h = Sha1::new();
-//! h.update(b"abc");
-//! assert_eq!(h.finalize(), sha1(b"abc"));
-//! let mut mac = HmacSha1::new(b"Jefe");
-//! mac.update(b"what do ya want for nothing?");
-//! assert_eq!(mac.finalize()[..4], [0xef, 0xfc, 0xdf, 0x6a]);
-//! ```
 
 use crate::Backend;
 use crate::Error;
@@ -79,8 +69,7 @@ pub(crate) fn pad_into(out: &mut [[u8; 64]], tail: &[u8], total_len: u64) -> usi
 /// `state` (0 for a plain hash, 64 after an HMAC key block): whole blocks straight from
 /// `data`, then its padded tail. The one-shot path: no buffer, no copy of whole blocks but
 /// the last, which goes with the padding into one compression call, so that a message of
-/// up to 119 bytes is a single call (each call loads and stores the chaining value on the
-/// critical path and ends the core's overlap of consecutive short messages).
+/// up to 119 bytes is a single call (docs/design.md, "SHA-1 schedule forms").
 #[inline]
 pub(crate) fn digest_from(
     kernel: Kernel,
@@ -171,8 +160,7 @@ fn digest_apart(kernel: Kernel, state: [u32; 5], prefix_len: u64, data: &[u8]) -
 /// Up to 15 bytes as the low bytes of a `u128` (little-endian), the rest zero, from two
 /// overlapping loads (of 8, 4 or 1 bytes, by the length, which is public): no byte outside
 /// `b`, no array indexed at run time (which the compiler would keep on the stack). Forced
-/// inline: as a call in the ARMv8 one-call kernel it kept the chaining value on the stack
-/// around it.
+/// inline (as a call, the ARMv8 one-call kernel kept its chaining value on the stack).
 #[inline(always)]
 pub(crate) fn short_le(b: &[u8]) -> u128 {
     let n = b.len();
@@ -289,13 +277,6 @@ pub struct Sha1 {
 
 impl Sha1 {
     /// A new hash on the automatic backend.
-    ///
-    /// ```
-    /// use hex_literal::hex;
-    /// let mut h = simdcrypt::Sha1::new();
-    /// h.update(b"abc");
-    /// assert_eq!(h.finalize(), hex!("a9993e364706816aba3e25717850c26c9cd0d89d"));
-    /// ```
     #[must_use]
     pub fn new() -> Sha1 {
         let (kernel, backend) = crate::dispatch::SHA1.auto_kernel();
@@ -356,29 +337,12 @@ impl Sha1 {
     crate::dispatch::backend_methods! {
         crate::dispatch::SHA1;
         /// The backends this CPU runs for SHA-1, best first.
-        ///
-        /// ```
-        /// use simdcrypt::{Backend, Sha1};
-        /// let all: Vec<Backend> = Sha1::available_backends().collect();
-        /// assert!(all.iter().all(|b| b.is_available()));
-        /// assert_eq!(all.last(), Some(&Backend::Portable));
-        /// ```
         available;
         /// Every backend that SHA-1 has, available here or not, best first.
         implemented;
         /// The backend this instance runs on: the one that compresses the message's
-        /// long runs of whole blocks. One backend hands short work to another:
-        /// `sha-ni-asm` compresses runs of under 16 blocks (an `update` of under 1 KiB,
-        /// a one-shot digest under 1 KiB) and every padded tail with the `sha-ni`
-        /// intrinsics, the same instructions, since the assembly's set-up pays only on
-        /// long runs. Every other backend runs the whole message itself.
-        ///
-        /// ```
-        /// use simdcrypt::{Backend, Sha1};
-        /// assert!(Sha1::available_backends().any(|b| b == Sha1::new().backend()));
-        /// assert_eq!(Sha1::with_backend(Backend::Portable)?.backend(), Backend::Portable);
-        /// # Ok::<(), simdcrypt::Error>(())
-        /// ```
+        /// long runs of whole blocks (short work on [`Backend::ShaNiAsm`] goes to the
+        /// `sha-ni` intrinsics; every other backend runs the whole message itself).
         backend = backend;
     }
 
@@ -410,9 +374,8 @@ impl Sha1 {
                 .compress(&mut self.state, core::slice::from_ref(&self.buf));
             self.buf_len = 0;
         }
-        // Whole blocks straight from the input: a copy into the buffer would cost more than
-        // the second call that compressing the last block with the padding would save (the
-        // kernel's wide loads could not be forwarded from the copy's stores).
+        // Whole blocks straight from the input, not copied into the buffer (docs/design.md,
+        // "SHA-1 schedule forms").
         let (blocks, rest) = data.as_chunks::<64>();
         if !blocks.is_empty() {
             self.kernel.compress(&mut self.state, blocks);
