@@ -231,14 +231,6 @@ impl Backend {
     }
 
     /// Whether the backend is written in assembly (`asm/`).
-    ///
-    /// ```
-    /// use simdcrypt::Backend;
-    /// assert!(Backend::ShaNiAsm.is_asm());
-    /// assert!(!Backend::ShaNi.is_asm());
-    /// // Both use the same instructions.
-    /// assert_eq!(Backend::ShaNiAsm.required_features(), Backend::ShaNi.required_features());
-    /// ```
     #[must_use]
     pub const fn is_asm(self) -> bool {
         row(self).asm
@@ -314,14 +306,6 @@ pub fn automatic_features() -> Features {
 /// `None` when the variable is unset or every name in it is known and available; a
 /// problem for an unknown or unavailable name, a value that names no backend (`""`, `","`)
 /// and a value that is not UTF-8.
-///
-/// ```
-/// if std::env::var_os("SIMDCRYPT_BACKEND").is_none() {
-///     assert_eq!(simdcrypt::backend_env_problem(), None);
-/// } else if let Some(problem) = simdcrypt::backend_env_problem() {
-///     eprintln!("SIMDCRYPT_BACKEND ignored in part: {problem}");
-/// }
-/// ```
 #[cfg(feature = "std")]
 pub fn backend_env_problem() -> Option<&'static str> {
     cap::problem()

@@ -81,11 +81,6 @@ pub struct Sha1Core {
 impl Sha1Core {
     /// The backend this core runs on: the automatic one (which kernel runs short work:
     /// [`Sha1::backend`]).
-    ///
-    /// ```
-    /// let core = simdcrypt::Sha1Core::default();
-    /// assert!(simdcrypt::Sha1::available_backends().any(|b| b == core.backend()));
-    /// ```
     #[must_use]
     pub fn backend(&self) -> Backend {
         self.backend

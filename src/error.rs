@@ -185,12 +185,6 @@ impl BackendName {
     pub const CAPACITY: usize = 32;
 
     /// The first [`BackendName::CAPACITY`] bytes of `name` (cut at a character boundary).
-    ///
-    /// ```
-    /// let n = simdcrypt::BackendName::new("nope");
-    /// assert_eq!(n.as_str(), "nope");
-    /// assert!(!n.is_truncated());
-    /// ```
     #[must_use]
     pub fn new(name: &str) -> BackendName {
         let mut len = name.len().min(Self::CAPACITY);

@@ -10,16 +10,6 @@
 //! width handle (`crate::aes::Width::run_job`) runs in the width's `#[target_feature]`
 //! entry: the chained encryption of one stream, the parallel decryption, and the
 //! interleaved encryption of several streams (lanes).
-//!
-//! ```
-//! let cbc = simdcrypt::cbc::Cbc::new(&[7u8; 16])?;
-//! let mut buf = *b"seventeen bytes!!"; // CBC-CS3: no padding, any length >= 16
-//! cbc.encrypt_cts(&[0u8; 16], &mut buf)?;
-//! assert_ne!(&buf, b"seventeen bytes!!");
-//! cbc.decrypt_cts(&[0u8; 16], &mut buf)?;
-//! assert_eq!(&buf, b"seventeen bytes!!");
-//! # Ok::<(), simdcrypt::Error>(())
-//! ```
 
 use core::fmt;
 
@@ -167,13 +157,6 @@ impl Cbc {
     dispatch::backend_methods! {
         crate::dispatch::CBC;
         /// The backends this CPU runs for CBC, best first.
-        ///
-        /// ```
-        /// use simdcrypt::{Backend, Cbc};
-        /// let all: Vec<Backend> = Cbc::available_backends().collect();
-        /// assert!(all.iter().all(|b| b.is_available()));
-        /// assert_eq!(all.last(), Some(&Backend::Portable));
-        /// ```
         available;
         /// The backend this instance runs on.
         ///
@@ -237,18 +220,6 @@ impl Cbc {
 
     /// Decrypts `buf` in place; `iv` becomes the last ciphertext block, so a following call
     /// continues the chain. `Err` (nothing written) unless `buf.len()` is a multiple of 16.
-    ///
-    /// ```
-    /// use hex_literal::hex;
-    /// // NIST SP 800-38A F.2.2, first block.
-    /// let cbc = simdcrypt::Cbc::new(&hex!("2b7e151628aed2a6abf7158809cf4f3c"))?;
-    /// let mut iv = hex!("000102030405060708090a0b0c0d0e0f");
-    /// let mut buf = hex!("7649abac8119b246cee98e9b12e9197d");
-    /// cbc.decrypt(&mut iv, &mut buf)?;
-    /// assert_eq!(buf, hex!("6bc1bee22e409f96e93d7e117393172a"));
-    /// assert_eq!(iv, hex!("7649abac8119b246cee98e9b12e9197d"));
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
     pub fn decrypt(&self, iv: &mut [u8; 16], buf: &mut [u8]) -> Result<(), Error> {
         let blocks = as_blocks(buf)?;
         // (`dec_blocks`, written out: one call fewer between here and the kernel.)

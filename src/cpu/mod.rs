@@ -36,18 +36,6 @@ const DETECTED: u32 = 1 << 31;
 static CACHE: AtomicU32 = AtomicU32::new(0);
 
 /// The features this CPU has and the OS has enabled. Detected on the first call, cached.
-///
-/// ```
-/// use simdcrypt::cpu::{Features, detected};
-/// let f = detected();
-/// assert_eq!(f, detected());
-/// // Without the SIMD backends compiled in (non-x86-64 targets, the `pure` feature) no
-/// // feature is reported, so no token can be had.
-/// if f == Features::NONE {
-///     assert!(simdcrypt::cpu::AesNiToken::get().is_none());
-/// }
-/// println!("{f}");
-/// ```
 #[inline]
 pub fn detected() -> Features {
     let v = CACHE.load(Ordering::Relaxed);
@@ -219,15 +207,6 @@ impl VaesAvx512Token {
 
 impl Avx512Token {
     /// The narrower token that this one implies.
-    ///
-    /// ```
-    /// use simdcrypt::cpu::{Avx2Token, Avx512Token};
-    /// assert!(Avx512Token::FEATURES.contains(Avx2Token::FEATURES));
-    /// if let Some(wide) = Avx512Token::get() {
-    ///     let _narrow: Avx2Token = wide.avx2();
-    ///     assert!(Avx2Token::get().is_some());
-    /// }
-    /// ```
     #[inline]
     pub fn avx2(self) -> Avx2Token {
         Avx2Token(())
@@ -236,15 +215,6 @@ impl Avx512Token {
 
 impl VaesAvx2Token {
     /// The narrower token that this one implies.
-    ///
-    /// ```
-    /// use simdcrypt::cpu::{AesNiToken, VaesAvx2Token};
-    /// assert!(VaesAvx2Token::FEATURES.contains(AesNiToken::FEATURES));
-    /// if let Some(wide) = VaesAvx2Token::get() {
-    ///     let _narrow: AesNiToken = wide.aesni();
-    ///     assert!(AesNiToken::get().is_some());
-    /// }
-    /// ```
     #[inline]
     pub fn aesni(self) -> AesNiToken {
         AesNiToken(())

@@ -56,16 +56,6 @@ pub use tweaks::Tweaks;
 /// ```
 pub const MAX_UNIT: usize = 1 << 24;
 /// The shortest data unit: one block.
-///
-/// ```
-/// use simdcrypt::{Error, Xts, xts::MIN_UNIT};
-/// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
-/// xts.encrypt_sector(&mut [0u8; MIN_UNIT], 0)?;
-/// let mut short = [0u8; MIN_UNIT - 1];
-/// let err = xts.encrypt_sector(&mut short, 0);
-/// assert_eq!(err, Err(Error::DataUnitTooShort { len: MIN_UNIT - 1, min: MIN_UNIT }));
-/// # Ok::<(), simdcrypt::Error>(())
-/// ```
 pub const MIN_UNIT: usize = 16;
 
 /// How many sectors' tweaks are encrypted per tweak-kernel call (`kernel::EncryptTweaks`).
@@ -257,15 +247,6 @@ impl Xts {
 
     /// As [`Xts::new_allow_equal_halves`], on the backend given; `Err` if this CPU cannot
     /// run it.
-    ///
-    /// ```
-    /// use simdcrypt::{Error, Xts};
-    /// for b in Xts::available_backends() {
-    ///     let xts = Xts::with_backend_allow_equal_halves(&[7u8; 64], b)?;
-    ///     assert_eq!(xts.encrypt_sectors(&mut [0u8; 32], 16, 0), Err(Error::XtsDuplicateKeyHalves));
-    /// }
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
     #[inline(always)]
     pub fn with_backend_allow_equal_halves(key: &[u8], backend: Backend) -> Result<Xts, Error> {
         Xts::build(key, crate::dispatch::XTS.select(backend)?, true)
@@ -273,13 +254,6 @@ impl Xts {
 
     /// Whether this `Xts` refuses to encrypt: keyed by [`Xts::new_allow_equal_halves`] with
     /// equal halves.
-    ///
-    /// ```
-    /// use simdcrypt::Xts;
-    /// assert!(!Xts::new(&[[1u8; 32], [2u8; 32]].concat())?.decrypt_only());
-    /// assert!(Xts::new_allow_equal_halves(&[3u8; 64])?.decrypt_only());
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
     #[must_use]
     pub fn decrypt_only(&self) -> bool {
         self.decrypt_only
@@ -367,13 +341,6 @@ impl Xts {
     }
 
     /// The whole key's length in bytes (32 or 64).
-    ///
-    /// ```
-    /// use simdcrypt::Xts;
-    /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
-    /// assert_eq!(xts.key_len(), 64); // XTS-AES-256
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
     #[must_use]
     pub fn key_len(&self) -> usize {
         (self.k1.rounds - 6) * 8
@@ -466,18 +433,8 @@ impl Xts {
         decrypt_sectors,
         (buf: &mut [u8], sector_size: usize, first_sector: u128) run(None, buf, Unit::Sectors(sector_size), Tweak::Sector(first_sector as u64, (first_sector >> 64) as u64));
 
-        /// Encrypts consecutive data units from `src` into `dst` (equal lengths).
-        ///
-        /// ```
-        /// use simdcrypt::Xts;
-        /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
-        /// let src = vec![4u8; 3 * 512];
-        /// let (mut dst, mut inplace) = (vec![0u8; 3 * 512], src.clone());
-        /// xts.encrypt_sectors_to(&src, &mut dst, 512, 5)?;
-        /// xts.encrypt_sectors(&mut inplace, 512, 5)?;
-        /// assert_eq!(dst, inplace);
-        /// # Ok::<(), simdcrypt::Error>(())
-        /// ```
+        /// Encrypts consecutive data units from `src` into `dst` (equal lengths), as
+        /// [`Xts::encrypt_sectors`] does in place.
         #[inline]
         encrypt_sectors_to,
         /// Decrypts consecutive data units from `src` into `dst` (see
@@ -514,18 +471,6 @@ impl Xts {
 
         /// Encrypts consecutive data units from `src` into `dst` (equal lengths; see
         /// [`Xts::encrypt_sectors_with`]).
-        ///
-        /// ```
-        /// use simdcrypt::{Xts, xts::Tweaks};
-        /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
-        /// let t = Tweaks::plain64be(77);
-        /// let src = vec![4u8; 3 * 512];
-        /// let (mut dst, mut inplace) = (vec![0u8; 3 * 512], src.clone());
-        /// xts.encrypt_sectors_with_to(&src, &mut dst, 512, t)?;
-        /// xts.encrypt_sectors_with(&mut inplace, 512, t)?;
-        /// assert_eq!(dst, inplace);
-        /// # Ok::<(), simdcrypt::Error>(())
-        /// ```
         encrypt_sectors_with_to,
         /// Decrypts consecutive data units from `src` into `dst` (equal lengths; see
         /// [`Xts::encrypt_sectors_with`]).
@@ -767,18 +712,6 @@ impl Xts {
     /// Below this many bytes a parallel call stays on the calling thread: waking a pool
     /// thread from outside the pool takes tens of microseconds, as long as one thread
     /// takes for hundreds of KiB (docs/design.md, "Key setup and constants").
-    ///
-    /// ```
-    /// use simdcrypt::Xts;
-    /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
-    /// // Below the threshold: one thread, same result.
-    /// let mut small = vec![0u8; Xts::PAR_THRESHOLD / 2];
-    /// let mut serial = small.clone();
-    /// xts.par_encrypt_sectors(&mut small, 4096, 0)?;
-    /// xts.encrypt_sectors(&mut serial, 4096, 0)?;
-    /// assert_eq!(small, serial);
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
     pub const PAR_THRESHOLD: usize = 1 << 20;
 
     directions! {
@@ -803,18 +736,6 @@ impl Xts {
 
         /// [`Xts::encrypt_sectors_with`] spread over rayon's threads (see
         /// [`Xts::par_encrypt_sectors`]). Same result, same errors.
-        ///
-        /// ```
-        /// use simdcrypt::{Xts, xts::Tweaks};
-        /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
-        /// let t = Tweaks::plain64(u64::MAX - 100).step(8); // wraps in the middle
-        /// let mut disk = vec![0u8; 2 * Xts::PAR_THRESHOLD];
-        /// let mut serial = disk.clone();
-        /// xts.par_encrypt_sectors_with(&mut disk, 4096, t)?;
-        /// xts.encrypt_sectors_with(&mut serial, 4096, t)?;
-        /// assert!(disk == serial);
-        /// # Ok::<(), simdcrypt::Error>(())
-        /// ```
         par_encrypt_sectors_with,
         /// [`Xts::decrypt_sectors_with`] spread over rayon's threads (see
         /// [`Xts::par_encrypt_sectors`]).
