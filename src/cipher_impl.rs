@@ -79,13 +79,6 @@ macro_rules! aes_type {
 
         impl $name {
             /// The underlying [`Aes`] (to see or choose its backend).
-            ///
-            /// ```
-            /// use cipher::KeyInit;
-            #[doc = concat!("let aes = simdcrypt::", stringify!($name), "::new(&Default::default());")]
-            #[doc = concat!("assert_eq!(aes.inner().key_len() * 8, ", $bits, ");")]
-            /// println!("on {}", aes.inner().backend());
-            /// ```
             #[must_use]
             pub fn inner(&self) -> &Aes {
                 &self.0

@@ -6,10 +6,6 @@
 //! [`Sha1Core`]. `EagerHash` is what `hmac::Hmac<D>` 0.13 and `pbkdf2::pbkdf2_hmac::<D>`
 //! 0.13 require, so `hmac::Hmac<simdcrypt::Sha1>` works as is.
 //!
-//! `EagerHash` is implemented directly rather than through `CoreProxy` (as RustCrypto's
-//! own `sha1` does with its buffer macro): `CoreProxy` would need `Sha1` to be rebuilt as
-//! a `(core, buffer)` pair, which would change its type; `EagerHash` only names the core.
-//!
 //! Both run on the automatic backend (the one `Sha1::new()` picks) and wipe their chaining
 //! state on drop, and the core wipes the stack and registers after each
 //! compression, since inside HMAC the state is derived from the key.
@@ -153,10 +149,8 @@ impl UpdateCore for Sha1Core {
 impl FixedOutputCore for Sha1Core {
     #[inline]
     fn finalize_fixed_core(&mut self, buffer: &mut Buffer<Self>, out: &mut Output<Self>) {
-        // The buffered tail and its padding in one call, as `Sha1::finalize` does: on
-        // SHA-NI and the ARMv8 SHA-1 instructions the padded block is built in registers,
-        // where a padded copy in memory (the block buffer's own padding) would be loaded
-        // 16 bytes at a time from narrower stores that cannot be forwarded. Lengths are
+        // The buffered tail and its padding in one call, as `Sha1::finalize` does (not the
+        // block buffer's own padding: docs/design.md, "SHA-1 schedule forms"). Lengths are
         // public: the count only depends on how much was hashed.
         let mut digest = crate::sha1::digest_from(
             self.kernel,

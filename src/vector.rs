@@ -3,15 +3,8 @@
 //! round keys a kernel holds or reads ([`Keys`]), the walk over groups of registers
 //! ([`each_group`]) and a mode's kernel call ([`Job`]), which the width handle
 //! (`crate::aes::Width::run_job`) runs on the vector type of its width. The ISAs implement
-//! them in `src/arch` (x86-64: `Xmm`, `Ymm`, `Zmm`; AArch64: `Neon`).
-//!
-//! ```text
-//! mode (ECB, CBC, XTS)      builds a Job: its slices or pointers, keys, direction
-//! Width::run_job(job)      one match on the width: V = Xmm, Ymm, Zmm or Neon (or portable)
-//!   V::enter::<J, SHORT>    #[target_feature] with V's token's features
-//!     job.simd::<V, SHORT>  the mode's body, generic over V, inlined into the entry
-//!   V::wipe(site, short)    the stack and register wipe of that call's frames
-//! ```
+//! them in `src/arch` (x86-64: `Xmm`, `Ymm`, `Zmm`; AArch64: `Neon`); the call path is
+//! in docs/design.md, "The width handle".
 
 // Without a backend's vector types (`pure`, or a target without one) only the job and
 // site types are used.

@@ -387,15 +387,6 @@ impl Aes {
         available;
 
         /// The backend this instance runs on.
-        ///
-        /// ```
-        /// use simdcrypt::{Aes, Backend};
-        /// let auto = Aes::new(&[0u8; 16])?;
-        /// assert!(Aes::available_backends().any(|b| b == auto.backend()));
-        /// let soft = Aes::with_backend(&[0u8; 16], Backend::Portable)?;
-        /// assert_eq!(soft.backend(), Backend::Portable);
-        /// # Ok::<(), simdcrypt::Error>(())
-        /// ```
         backend = keyed_backend();
 
         /// Every backend that AES has, available here or not, best first.
@@ -459,17 +450,6 @@ impl Aes {
     }
 
     /// Decrypts one block in place.
-    ///
-    /// ```
-    /// use hex_literal::hex;
-    /// // FIPS-197 appendix C.3 (AES-256).
-    /// let key = hex!("000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f");
-    /// let aes = simdcrypt::Aes::new(&key)?;
-    /// let mut block = hex!("8ea2b7ca516745bfeafc49904b496089");
-    /// aes.decrypt_block(&mut block);
-    /// assert_eq!(block, hex!("00112233445566778899aabbccddeeff"));
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
     #[inline]
     pub fn decrypt_block(&self, block: &mut Block) {
         self.decrypt_blocks(core::slice::from_mut(block));

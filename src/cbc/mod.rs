@@ -113,17 +113,6 @@ fn pkcs7_check(last: &Block) -> (u32, u32) {
 
 impl Cbc {
     /// Keys AES-128, -192 or -256 (a 16-, 24- or 32-byte key) on the automatic backend.
-    ///
-    /// ```
-    /// use simdcrypt::{Cbc, Error};
-    /// let cbc = Cbc::new(&[0u8; 32])?;
-    /// assert!(Cbc::available_backends().any(|b| b == cbc.backend()));
-    /// assert!(matches!(
-    ///     Cbc::new(&[0u8; 8]),
-    ///     Err(Error::InvalidKeyLength { len: 8, .. })
-    /// ));
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
     #[inline(always)]
     pub fn new(key: &[u8]) -> Result<Cbc, Error> {
         // SAFETY: `Cbc` is `#[repr(transparent)]` over `Aes`.
@@ -131,23 +120,6 @@ impl Cbc {
     }
 
     /// Keys CBC on the backend given; `Err` if CBC lacks it or this CPU cannot run it.
-    ///
-    /// ```
-    /// use simdcrypt::{Backend, Cbc, Error};
-    /// let reference = Cbc::with_backend(&[5u8; 16], Backend::Portable)?;
-    /// let mut iv0 = [0u8; 16];
-    /// getrandom::fill(&mut iv0).expect("OS random numbers");
-    /// let mut want = [3u8; 64];
-    /// reference.encrypt(&mut iv0.clone(), &mut want)?;
-    /// for b in Cbc::available_backends() {
-    ///     let (mut iv, mut buf) = (iv0, [3u8; 64]);
-    ///     Cbc::with_backend(&[5u8; 16], b)?.encrypt(&mut iv, &mut buf)?;
-    ///     assert_eq!(buf, want);
-    /// }
-    /// let not_cbc = Cbc::with_backend(&[5u8; 16], Backend::ShaNi);
-    /// assert!(matches!(not_cbc, Err(Error::BackendNotForAlgorithm { .. })));
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
     #[inline(always)]
     pub fn with_backend(key: &[u8], backend: Backend) -> Result<Cbc, Error> {
         // SAFETY: `Cbc` is `#[repr(transparent)]` over `Aes`.
@@ -159,14 +131,6 @@ impl Cbc {
         /// The backends this CPU runs for CBC, best first.
         available;
         /// The backend this instance runs on.
-        ///
-        /// ```
-        /// use simdcrypt::{Backend, Cbc};
-        /// let cbc = Cbc::with_backend(&[0u8; 16], Backend::Portable)?;
-        /// assert_eq!(cbc.backend(), Backend::Portable);
-        /// assert_eq!(format!("{cbc:?}"), "Cbc { key_bits: 128, backend: Portable, .. }");
-        /// # Ok::<(), simdcrypt::Error>(())
-        /// ```
         backend = aes.keyed_backend();
         /// Every backend that CBC has, available here or not, best first.
         implemented;

@@ -71,14 +71,6 @@ impl Features {
     }
 
     /// The features in both sets.
-    ///
-    /// ```
-    /// use simdcrypt::cpu::Features;
-    /// let a = Features::AES.union(Features::SSSE3);
-    /// let b = Features::SSSE3.union(Features::SHA);
-    /// assert_eq!(a.intersect(b), Features::SSSE3);
-    /// assert_eq!(Features::AES.intersect(Features::SHA), Features::NONE);
-    /// ```
     #[must_use]
     pub const fn intersect(self, other: Features) -> Features {
         Features(self.0 & other.0)

@@ -123,12 +123,6 @@ macro_rules! tokens {
 
             impl $name {
                 /// The features this token stands for.
-                ///
-                /// ```
-                #[doc = concat!("use simdcrypt::cpu::{", stringify!($name), ", Features};")]
-                #[doc = concat!("let f = ", stringify!($name), "::FEATURES;")]
-                #[doc = concat!("assert_eq!(f, Features::NONE", $(".union(Features::", stringify!($feat), ")",)* ");")]
-                /// ```
                 pub const FEATURES: Features = Features(0 $(| Features::$feat.0)*);
 
                 /// The features as `#[target_feature]` spells them (what the kernels that

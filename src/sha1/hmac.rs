@@ -92,18 +92,6 @@ impl HmacSha1 {
     }
 
     /// Keys HMAC-SHA1 on the backend given; `Err` if this CPU cannot run it.
-    ///
-    /// ```
-    /// use simdcrypt::{Backend, Error, HmacSha1, Sha1};
-    /// for b in Sha1::available_backends() {
-    ///     let mut mac = HmacSha1::with_backend(b"Jefe", b)?;
-    ///     mac.update(b"what do ya want for nothing?");
-    ///     assert_eq!(mac.finalize()[..4], [0xef, 0xfc, 0xdf, 0x6a]);
-    /// }
-    /// let aes = HmacSha1::with_backend(b"Jefe", Backend::AesNi);
-    /// assert!(matches!(aes, Err(Error::BackendNotForAlgorithm { .. })));
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
     #[inline(always)]
     pub fn with_backend(key: &[u8], backend: Backend) -> Result<HmacSha1, Error> {
         Ok(HmacSha1::keyed(key, crate::dispatch::SHA1.select(backend)?))
@@ -147,16 +135,6 @@ impl HmacSha1 {
     }
 
     /// Authenticates more data; any chunking gives the same tag.
-    ///
-    /// ```
-    /// use hex_literal::hex;
-    /// // RFC 2202 test case 2, in three pieces.
-    /// let mut mac = simdcrypt::HmacSha1::new(b"Jefe");
-    /// for part in [&b"what do ya"[..], b" want for ", b"nothing?"] {
-    ///     mac.update(part);
-    /// }
-    /// assert_eq!(mac.finalize(), hex!("effcdf6ae5eb2fa2d27416d5f184df9c259a7c79"));
-    /// ```
     pub fn update(&mut self, data: &[u8]) {
         // Compressions from the keyed state leave key-derived chaining values in the
         // kernel's frame: zeroed when a block was compressed (short pieces only buffer).
@@ -169,17 +147,6 @@ impl HmacSha1 {
     }
 
     /// Starts a new message under the same key.
-    ///
-    /// ```
-    /// use simdcrypt::HmacSha1;
-    /// let mut mac = HmacSha1::new(b"key");
-    /// mac.update(b"discarded");
-    /// mac.reset();
-    /// mac.update(b"message");
-    /// let mut fresh = HmacSha1::new(b"key");
-    /// fresh.update(b"message");
-    /// assert_eq!(mac.finalize(), fresh.finalize());
-    /// ```
     pub fn reset(&mut self) {
         self.inner = Sha1::from_parts(
             self.inner.kernel(),

@@ -92,10 +92,8 @@ fn pairs(pair: Kernel, single: Kernel, inputs: &[&[u8]], out: &mut [[u8; 20]]) {
 /// messages are in flight, then eight in ymm registers; eight AVX2 lanes on CPUs without
 /// AVX-512; the last few stragglers finished on the fastest one-stream kernel (SHA-NI
 /// where present). SHA-NI alone on CPUs with SHA-NI but no AVX2, for fewer messages than
-/// the lanes would keep busy, and for up to sixteen short ones, below a length that the
-/// CPU's tuning row gives (for example under 64 bytes for nine to sixteen messages on Intel,
-/// under 384 bytes for up to eight on AMD Zen 5): two interleaved streams on AMD, one
-/// message after another on Intel.
+/// the lanes would keep busy, and for up to sixteen short ones (below a length per CPU):
+/// two interleaved streams on AMD, one message after another on Intel.
 /// `out[i]` receives the digest of `inputs[i]`.
 ///
 /// `Err(LengthMismatch)` (and `out` untouched) if `inputs` and `out` differ in length.

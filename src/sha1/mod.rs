@@ -285,18 +285,6 @@ impl Sha1 {
 
     /// A new hash on the backend given; `Err` if this CPU (or build) cannot run it, or it
     /// does not implement SHA-1.
-    ///
-    /// ```
-    /// use simdcrypt::{Backend, Error, Sha1};
-    /// for b in Sha1::available_backends() {
-    ///     let mut h = Sha1::with_backend(b)?;
-    ///     h.update(b"abc");
-    ///     assert_eq!(h.finalize()[..4], [0xa9, 0x99, 0x3e, 0x36]);
-    /// }
-    /// let aes = Sha1::with_backend(Backend::VaesAvx2);
-    /// assert!(matches!(aes, Err(Error::BackendNotForAlgorithm { .. })));
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
     pub fn with_backend(backend: Backend) -> Result<Sha1, Error> {
         Ok(Sha1::from_parts(impl_for(backend)?, backend, IV, 0))
     }

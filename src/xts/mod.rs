@@ -318,13 +318,6 @@ impl Xts {
     dispatch::backend_methods! {
         crate::dispatch::XTS;
         /// The backends this CPU runs for XTS, best first.
-        ///
-        /// ```
-        /// use simdcrypt::{Backend, Xts};
-        /// let all: Vec<Backend> = Xts::available_backends().collect();
-        /// assert!(all.iter().all(|b| b.is_available()));
-        /// assert_eq!(all.last(), Some(&Backend::Portable));
-        /// ```
         available;
         /// The backend this instance runs on.
         ///
