@@ -8,13 +8,8 @@
  *   quad q = message words W[4q..4q+3], W[4q] in dword 3 (a full 16-byte byte reversal of
  *            the big-endian block bytes gives exactly this order)
  *
- * Per 64-byte block (20 groups g = 0..19 of four rounds each, f = g / 5):
- *   save ABCD, E
- *   g = 0:  E0 = E + quad0                      (paddd)
- *   g > 0:  Ein = rol30(A of ABCD before group g-1) + quad g      (sha1nexte)
- *   copy ABCD (its A gives the next group's E)
- *   ABCD = four rounds of function f on ABCD with Ein              (sha1rnds4)
- *   after g = 19: E = rol30(A before group 19) + saved E; ABCD += saved ABCD
+ * Per 64-byte block: the 20 groups of four rounds (sha1nexte, sha1rnds4) of the
+ * intrinsics kernel, src/arch/x86_64/sha_ni.rs.
  * Message schedule, two equivalent forms:
  *   in registers (SHANI_*): quad q = sha1msg2(sha1msg1(q-4, q-3) ^ q-2, q-1), spread over
  *     the groups: at group g, msg2 finishes quad g+1, msg1 starts quad g+3, pxor adds

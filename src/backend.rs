@@ -217,14 +217,6 @@ impl Backend {
     }
 
     /// The CPU features the backend's kernels use.
-    ///
-    /// ```
-    /// use simdcrypt::{Backend, cpu::Features};
-    /// assert_eq!(Backend::Portable.required_features(), Features::NONE);
-    /// let vaes = Backend::VaesAvx2.required_features();
-    /// assert!(vaes.contains(Features::VAES.union(Features::AVX2)));
-    /// assert!(vaes.contains(Backend::AesNi.required_features()));
-    /// ```
     #[must_use]
     pub const fn required_features(self) -> Features {
         row(self).features
@@ -237,18 +229,6 @@ impl Backend {
     }
 
     /// Whether this CPU and this build can run the backend (whatever the algorithm).
-    ///
-    /// ```
-    /// use simdcrypt::{Aes, Backend, Error};
-    /// assert!(Backend::Portable.is_available());
-    /// let aes = Aes::with_backend(&[0u8; 16], Backend::AesNi);
-    /// if Backend::AesNi.is_available() {
-    ///     assert_eq!(aes?.backend(), Backend::AesNi);
-    /// } else {
-    ///     assert_eq!(aes.unwrap_err(), Error::BackendUnavailable(Backend::AesNi));
-    /// }
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
     #[must_use]
     pub fn is_available(self) -> bool {
         (!self.is_asm() || cfg!(simdcrypt_asm))

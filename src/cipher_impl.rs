@@ -85,16 +85,6 @@ macro_rules! aes_type {
             }
 
             /// Keys the cipher on a chosen backend; `Err` if this CPU cannot run it.
-            ///
-            /// ```
-            /// use simdcrypt::{Backend, Error};
-            #[doc = concat!("use simdcrypt::", stringify!($name), " as Cipher;")]
-            /// let aes = Cipher::with_backend(&Default::default(), Backend::Portable)?;
-            /// assert_eq!(aes.inner().backend(), Backend::Portable);
-            /// let sha = Cipher::with_backend(&Default::default(), Backend::ShaNi);
-            /// assert!(matches!(sha, Err(Error::BackendNotForAlgorithm { .. })));
-            /// # Ok::<(), simdcrypt::Error>(())
-            /// ```
             pub fn with_backend(
                 key: &Key<Self>,
                 backend: crate::Backend,

@@ -50,21 +50,6 @@ use crate::sha1::{IV, Kernel, Sha1, Site};
 /// pbkdf2::pbkdf2_hmac::<simdcrypt::Sha1>(b"password", b"salt", 2, &mut key);
 /// assert_eq!(key[..4], [0xea, 0x6c, 0x01, 0x4d]);
 /// ```
-///
-/// The core alone, with RustCrypto's block buffer in front of it:
-///
-/// ```
-/// use hmac::digest::block_api::{Buffer, FixedOutputCore, UpdateCore};
-/// use simdcrypt::Sha1Core;
-///
-/// let mut core = Sha1Core::default();
-/// core.update_blocks(&[[b'a'; 64].into()]);
-/// let mut buffer = Buffer::<Sha1Core>::default();
-/// let mut out = Default::default();
-/// core.finalize_fixed_core(&mut buffer, &mut out);
-/// assert_eq!(out[..], simdcrypt::sha1(&[b'a'; 64]));
-/// assert_eq!(core.backend(), simdcrypt::Sha1::new().backend());
-/// ```
 #[derive(Clone)]
 pub struct Sha1Core {
     state: [u32; 5],

@@ -162,17 +162,6 @@ pub enum Error {
 /// The crate is `no_std` and [`Error`] is `Copy`, so the name is kept inline: its first
 /// [`BackendName::CAPACITY`] bytes, cut at a character boundary, with a flag saying
 /// whether anything was cut (shown as `…`).
-///
-/// ```
-/// use simdcrypt::{Backend, Error};
-/// let err = "vaes".parse::<Backend>().unwrap_err();
-/// let Error::UnknownBackendName { name } = err else { panic!() };
-/// assert_eq!(name.as_str(), "vaes");
-/// assert!(err.to_string().starts_with("unknown backend name \"vaes\""));
-/// let long = "x".repeat(40).parse::<Backend>().unwrap_err();
-/// let Error::UnknownBackendName { name } = long else { panic!() };
-/// assert_eq!((name.as_str().len(), name.is_truncated()), (32, true));
-/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct BackendName {
     bytes: [u8; BackendName::CAPACITY],

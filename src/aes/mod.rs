@@ -319,18 +319,6 @@ impl Aes {
     }
 
     /// Keys AES on the backend given; `Err` if this CPU cannot run it.
-    ///
-    /// ```
-    /// use simdcrypt::{Aes, Backend, Error};
-    /// for b in Aes::available_backends() {
-    ///     let mut block = [0u8; 16];
-    ///     Aes::with_backend(&[0u8; 16], b)?.encrypt_block(&mut block);
-    ///     assert_eq!(block[..4], [0x66, 0xe9, 0x4b, 0xd4]);
-    /// }
-    /// let not_aes = Aes::with_backend(&[0u8; 16], Backend::ShaNi);
-    /// assert!(matches!(not_aes, Err(Error::BackendNotForAlgorithm { .. })));
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
     #[inline(always)]
     pub fn with_backend(key: &[u8], backend: Backend) -> Result<Aes, Error> {
         // SAFETY: `T` is `Aes`.
@@ -434,16 +422,6 @@ impl Aes {
     }
 
     /// Encrypts one block in place.
-    ///
-    /// ```
-    /// use hex_literal::hex;
-    /// // FIPS-197 appendix C.2 (AES-192).
-    /// let aes = simdcrypt::Aes::new(&hex!("000102030405060708090a0b0c0d0e0f1011121314151617"))?;
-    /// let mut block = hex!("00112233445566778899aabbccddeeff");
-    /// aes.encrypt_block(&mut block);
-    /// assert_eq!(block, hex!("dda97ca4864cdfe06eaf70a0ec0d7191"));
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
     #[inline]
     pub fn encrypt_block(&self, block: &mut Block) {
         self.encrypt_blocks(core::slice::from_mut(block));

@@ -18,13 +18,6 @@ macro_rules! features {
         impl Features {
             $(
                 #[doc = concat!("The `", $text, "` extension.")]
-                ///
-                /// ```
-                /// use simdcrypt::cpu::Features;
-                #[doc = concat!("let f = Features::", stringify!($name), ";")]
-                #[doc = concat!("assert!(f.names().eq([\"", $text, "\"]));")]
-                /// assert!(Features::NONE.union(f).contains(f));
-                /// ```
                 pub const $name: Features = Features(1 << $bit);
             )*
             /// Every feature with its `/proc/cpuinfo` name, in bit order.

@@ -184,15 +184,6 @@ tokens! { $
 
 impl VaesAvx512Token {
     /// The narrower token that this one implies.
-    ///
-    /// ```
-    /// use simdcrypt::cpu::{VaesAvx2Token, VaesAvx512Token};
-    /// assert!(VaesAvx512Token::FEATURES.contains(VaesAvx2Token::FEATURES));
-    /// if let Some(wide) = VaesAvx512Token::get() {
-    ///     let _narrow: VaesAvx2Token = wide.vaes_avx2();
-    ///     assert!(VaesAvx2Token::get().is_some());
-    /// }
-    /// ```
     #[inline]
     pub fn vaes_avx2(self) -> VaesAvx2Token {
         VaesAvx2Token(())

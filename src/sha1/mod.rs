@@ -339,15 +339,6 @@ impl Sha1 {
     }
 
     /// Hashes more data; any chunking gives the same digest.
-    ///
-    /// ```
-    /// let data: Vec<u8> = (0..=255u8).cycle().take(1000).collect();
-    /// let mut h = simdcrypt::Sha1::new();
-    /// for chunk in data.chunks(37) {
-    ///     h.update(chunk);
-    /// }
-    /// assert_eq!(h.finalize(), simdcrypt::sha1(&data));
-    /// ```
     pub fn update(&mut self, mut data: &[u8]) {
         self.len = self.len.wrapping_add(data.len() as u64);
         if self.buf_len > 0 {

@@ -43,17 +43,6 @@ mod tweaks;
 pub use tweaks::Tweaks;
 
 /// The longest data unit IEEE 1619 allows: 2^20 blocks.
-///
-/// ```
-/// use simdcrypt::{Error, Xts, xts::{MAX_UNIT, MIN_UNIT}};
-/// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
-/// xts.encrypt_sectors(&mut [], MAX_UNIT, 0)?; // zero sectors of the longest size
-/// assert_eq!(
-///     xts.encrypt_sectors(&mut [], MAX_UNIT + 16, 0),
-///     Err(Error::InvalidSectorSize { sector_size: MAX_UNIT + 16, min: MIN_UNIT, max: MAX_UNIT })
-/// );
-/// # Ok::<(), simdcrypt::Error>(())
-/// ```
 pub const MAX_UNIT: usize = 1 << 24;
 /// The shortest data unit: one block.
 pub const MIN_UNIT: usize = 16;
@@ -359,21 +348,6 @@ impl Xts {
         (buf: &mut [u8], sector: u128) run(None, buf, Unit::Whole, Tweak::Sector(sector as u64, (sector >> 64) as u64));
 
         /// Encrypts one data unit from `src` into `dst` (equal lengths); `src` is not touched.
-        ///
-        /// ```
-        /// use simdcrypt::{Error, Xts};
-        /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
-        /// let (src, mut dst, mut inplace) = ([3u8; 64], [0u8; 64], [3u8; 64]);
-        /// xts.encrypt_sector_to(&src, &mut dst, 7)?;
-        /// xts.encrypt_sector(&mut inplace, 7)?;
-        /// assert_eq!(dst, inplace);
-        /// let err = xts.encrypt_sector_to(&src, &mut [0u8; 48], 7);
-        /// assert_eq!(
-        ///     err,
-        ///     Err(Error::LengthMismatch { what: "src and dst lengths", left: 64, right: 48 })
-        /// );
-        /// # Ok::<(), simdcrypt::Error>(())
-        /// ```
         #[inline]
         encrypt_sector_to,
         /// Decrypts one data unit from `src` into `dst` (see [`Xts::encrypt_sector_to`]).

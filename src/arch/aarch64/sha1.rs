@@ -184,12 +184,9 @@ macro_rules! stream {
 }
 pub(crate) use stream;
 
-/// E's feed-forward, `a + b` in lane 0 (wrapping), on the vector unit: e lives in the low
-/// lane of a NEON register (`SHA1H` makes it there, `SHA1C`/`SHA1P`/`SHA1M` read it there),
-/// where a `u32` addition, or a `u32` carried from block to block, would take it to a
-/// general-purpose register and back (`FMOV`s on the way into the next block's first
-/// group). An `asm!` addition: the compiler turns a vector addition of one lane back into a
-/// scalar one. Lane 1 is unused.
+/// E's feed-forward, `a + b` in lane 0 (wrapping), on the vector unit, where e lives
+/// (docs/design.md, "AArch64"): an `asm!` addition, since the compiler turns a vector
+/// addition of one lane back into a scalar one. Lane 1 is unused.
 #[inline(always)]
 pub(crate) fn add_e(a: uint32x2_t, b: u32) -> uint32x2_t {
     let mut a = a;

@@ -6,10 +6,8 @@
 //! | `Ymm` | 2      | VAES, VPCLMULQDQ, AVX2  | `VaesAvx2Token`   |
 //! | `Zmm` | 4      | VAES, VPCLMULQDQ, AVX-512 | `VaesAvx512Token` |
 //!
-//! Every operation is `#[inline(always)]` and is meant to be inlined into a kernel entry
-//! compiled with the token's features (`#[target_feature]`); the intrinsics it calls then
-//! inline there. Holding a value proves the features (values are only made from a token),
-//! which is the safety argument of every `unsafe` intrinsic call below.
+//! As in `simd/mod.rs`, operations inline into a `#[target_feature]` entry, and holding a
+//! value proves the features: the safety argument of every `unsafe` intrinsic call below.
 
 use core::arch::x86_64::*;
 

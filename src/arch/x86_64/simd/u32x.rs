@@ -8,13 +8,9 @@
 //! U32x16 = zmm, AVX-512 F/BW (Avx512Token)  sixteen lanes; vprold, vpternlogd
 //! ```
 //!
-//! A value of one of these types is made only by a function that takes its token, so it
-//! exists only on a CPU with its instructions; that is why the operations are safe to call.
-//! They are `#[inline(always)]` and have no `#[target_feature]` (the two cannot be
-//! combined): a kernel body generic over [`U32x`] is inlined into a thin
-//! `#[target_feature]` entry, which compiles it, operations included, for that ISA. The
-//! same ymm body inlined into an entry that also enables AVX-512 VL gets `vprold` and
-//! `vpternlogd` from LLVM.
+//! Values and entries as in `simd/mod.rs`: made only from a token, operations inlined into
+//! a `#[target_feature]` entry. The same ymm body inlined into an entry that also enables
+//! AVX-512 VL gets `vprold` and `vpternlogd` from LLVM.
 //!
 //! The SHA-1 boolean functions have defaults in plain logic; the zmm type replaces them with
 //! one `vpternlogd` each.
