@@ -121,9 +121,7 @@ pub enum Error {
     },
     /// An XTS tweak step ([`Tweaks::step`](crate::xts::Tweaks::step)) that is 0 modulo
     /// 2^bits (the counter's width): every data unit would get the same tweak, and equal
-    /// plaintext units would give equal ciphertext. (The step itself is not held: a
-    /// 128-bit field would align every `Result<_, Error>` to 16 bytes, which made keying
-    /// move each keyed value once more.)
+    /// plaintext units would give equal ciphertext.
     ZeroTweakStep {
         /// The counter's width, in bits ([`Tweaks::wrap_bits`](crate::xts::Tweaks::wrap_bits)).
         bits: u32,
@@ -131,8 +129,7 @@ pub enum Error {
     /// An XTS tweak step ([`Tweaks::step`](crate::xts::Tweaks::step)) whose counter
     /// repeats inside the call: a step with `z` trailing zero bits (modulo 2^bits) comes
     /// back to the first tweak after 2^(bits - z) units, and the call has more units than
-    /// that, so two of its units would get one tweak. (The step itself is not held, as for
-    /// [`Error::ZeroTweakStep`]; its period is.)
+    /// that, so two of its units would get one tweak.
     TweakStepRepeats {
         /// The counter's width, in bits ([`Tweaks::wrap_bits`](crate::xts::Tweaks::wrap_bits)).
         bits: u32,

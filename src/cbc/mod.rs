@@ -196,16 +196,6 @@ impl Cbc {
     }
 
     /// Encrypts `msg` with PKCS#7 padding (1 to 16 bytes) into a new vector.
-    ///
-    /// ```
-    /// let cbc = simdcrypt::Cbc::new(&[7u8; 16])?;
-    /// let iv = [0u8; 16];
-    /// assert_eq!(cbc.encrypt_padded(&iv, b"hello").len(), 16);
-    /// let ct = cbc.encrypt_padded(&iv, &[0u8; 16]); // a whole padding block is added
-    /// assert_eq!(ct.len(), 32);
-    /// assert_eq!(cbc.decrypt_padded(&iv, &ct)?, [0u8; 16]);
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
     #[cfg(feature = "alloc")]
     #[must_use]
     pub fn encrypt_padded(&self, iv: &[u8; 16], msg: &[u8]) -> Vec<u8> {

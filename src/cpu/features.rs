@@ -21,14 +21,6 @@ macro_rules! features {
                 pub const $name: Features = Features(1 << $bit);
             )*
             /// Every feature with its `/proc/cpuinfo` name, in bit order.
-            ///
-            /// ```
-            /// use simdcrypt::cpu::Features;
-            /// assert_eq!(Features::ALL[0], (Features::AES, "aes"));
-            /// let every = Features::ALL.iter().fold(Features::NONE, |a, &(f, _)| a.union(f));
-            /// assert_eq!(every.names().count(), Features::ALL.len());
-            /// assert!(every.contains(simdcrypt::cpu::detected()));
-            /// ```
             pub const ALL: &'static [(Features, &'static str)] = &[$((Features::$name, $text)),*];
         }
     };

@@ -65,13 +65,6 @@ fn probe() -> Features {
 /// This CPU's vendor, family, model and stepping; `None` without the architecture code
 /// (non-x86-64 targets, the `pure` feature). Read with CPUID each call (it is not cached:
 /// the dispatch reads it once per algorithm and caches its choice).
-///
-/// ```
-/// if let Some(sig) = simdcrypt::cpu::signature() {
-///     println!("{:?} family {} model {}", sig.vendor, sig.family, sig.model);
-///     assert!(sig.family > 0);
-/// }
-/// ```
 #[must_use]
 pub fn signature() -> Option<Signature> {
     read_signature()

@@ -2,8 +2,7 @@
 //!
 //! ```text
 //! lanes = 16 then 8 (AVX-512: one message per 32-bit lane of a zmm register while more
-//!             than eight messages are in flight, then of a ymm register; preferred, it
-//!             measures fastest) or
+//!             than eight messages are in flight, then of a ymm register) or
 //!         8 (AVX2 without AVX-512: one message per 32-bit lane of a ymm register) or
 //!         2 (SHA-NI without AVX2: two interleaved sha1rnds4 chains) or 1 (otherwise)
 //! each message = its whole blocks, then its 1 or 2 padding blocks
@@ -17,11 +16,11 @@
 //!         eight lanes
 //!     no message left to start and too few lanes busy: finish them on a one-stream kernel
 //!         (SHA-NI: two at a time as two interleaved streams where the CPU's row in
-//!         `crate::tuning` says pairs win, as on AMD's latency-bound SHA units)
+//!         `crate::tuning` says pairs win)
 //! fewer messages than the lanes would keep busy, or few short ones (at most 16, all
 //! shorter than the CPU's hand-over length in `crate::tuning`, where SHA-NI is the
 //! one-stream kernel): no lanes; SHA-NI pairs, or one message after another on the
-//! one-shot path of `sha1()` (Intel's SHA unit, which two streams do not speed up)
+//! one-shot path of `sha1()`
 //! AArch64 (the SHA-1 instructions): two messages at a time as two interleaved chains
 //! while both have whole blocks left, then each one's rest alone on the one-call path
 //! ```

@@ -309,14 +309,6 @@ impl Xts {
         /// The backends this CPU runs for XTS, best first.
         available;
         /// The backend this instance runs on.
-        ///
-        /// ```
-        /// use simdcrypt::Xts;
-        /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
-        /// assert!(Xts::available_backends().any(|b| b == xts.backend()));
-        /// println!("XTS runs on {}", xts.backend());
-        /// # Ok::<(), simdcrypt::Error>(())
-        /// ```
         backend = backend;
         /// Every backend that XTS has, available here or not, best first.
         implemented;

@@ -130,8 +130,6 @@ pub(crate) fn next_quad<const FORM: u8>(
 /// `rol1(W[t-3] ^ W[t-8] ^ W[t-14] ^ W[t-16])` applied to itself): no word of a quad
 /// depends on another, so no SHA instruction. `W[t-6..t-2]` is the low half of `M[k-2]`
 /// and the high half of `M[k-1]` (word `i` of a quad in lane `3 - i`): one `palignr`.
-/// In SSE seven instructions and two copies; with AVX-512 VL (the [`vector`] entries)
-/// four: `vpalignr`, `vpternlogd`, `vpxor`, `vprold`.
 #[inline]
 #[target_feature(enable = "sse2,ssse3")]
 pub(crate) fn rol2_quad(
@@ -316,9 +314,7 @@ impl Form {
 
 /// The form ([`forms`]) for the row's choice and the features the automatic choice may
 /// use: the row's `ShaUnit` keeps every quad on the SHA unit; its `Vector` takes the
-/// vector form where the cap allows AVX-512 (a `SIMDCRYPT_BACKEND` cap without it,
-/// `sha-ni` alone, say, keeps the kernels within the features the cap names), else the
-/// `rol2` form, which needs nothing beyond SSSE3.
+/// vector form where the cap allows AVX-512, else the `rol2` form (SSSE3 alone).
 fn form_for(row: crate::tuning::ShaNiSchedule, cap: crate::cpu::Features) -> u8 {
     use crate::tuning::ShaNiSchedule;
     match row {

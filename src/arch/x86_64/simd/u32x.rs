@@ -342,9 +342,8 @@ impl Lanes<8> for U32x8 {
 }
 
 /// Eight 32-bit lanes of a ymm register with AVX-512 VL: [`U32x8`] with `vprold` for the
-/// rotates and one `vpternlogd` for each boolean function. (Left to LLVM, the same logic
-/// in an AVX-512 VL function also becomes `vpternlogd`, but the multi-lane rounds then
-/// spill many more vectors to the stack.)
+/// rotates and one `vpternlogd` for each boolean function, explicit (docs/design.md, "SHA-1
+/// schedule forms").
 #[derive(Clone, Copy)]
 #[repr(transparent)]
 pub(crate) struct U32x8Vl(U32x8);
