@@ -1,17 +1,7 @@
 //! The dispatch table: every backend, and every algorithm's backends best first, each with
 //! the kernel it selects and the capability token that kernel carries. It mirrors the
-//! README's backends table (a test reads that table and compares).
-//!
-//! ```text
-//! BACKENDS:            backend -> name, token type (so its CPU features), assembly or not
-//! AES, XTS, CBC, ...:  backend -> kernel variant, best first; portable last
-//! automatic choice   = the first row, in this CPU's order (crate::tuning), that is not
-//!                      marked explicit, whose backend is available and within
-//!                      SIMDCRYPT_BACKEND's cap, and whose token detection grants;
-//!                      cached per table
-//! with_backend(b)    = b's row: BackendNotForAlgorithm without one, BackendUnavailable
-//!                      where this CPU or build has no token for it
-//! ```
+//! README's backends table (a test reads that table and compares). The rows and the
+//! automatic choice in brief: docs/design.md, "Dispatch and per-CPU tuning".
 //!
 //! The tables are in `src/dispatch/tables.rs`, one per algorithm. A row names a kernel
 //! constructor, whose argument is the token (`aes::Width::Xmm` takes an `AesNiToken`),

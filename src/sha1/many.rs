@@ -1,30 +1,7 @@
 //! Many independent messages at once.
 //!
-//! ```text
-//! lanes = 16 then 8 (AVX-512: one message per 32-bit lane of a zmm register while more
-//!             than eight messages are in flight, then of a ymm register) or
-//!         8 (AVX2 without AVX-512: one message per 32-bit lane of a ymm register) or
-//!         2 (SHA-NI without AVX2: two interleaved sha1rnds4 chains) or 1 (otherwise)
-//! each message = its whole blocks, then its 1 or 2 padding blocks
-//! loop:
-//!     give every idle lane the next message (state = IV)
-//!     n = the fewest blocks left in the current segment of any busy lane
-//!     compress n blocks in every busy lane at once (idle lanes read a busy lane's blocks,
-//!         and their result is dropped)
-//!     a lane whose message is done writes its digest and goes idle
-//!     no message left to start and at most eight lanes busy on sixteen: move them to
-//!         eight lanes
-//!     no message left to start and too few lanes busy: finish them on a one-stream kernel
-//!         (SHA-NI: two at a time as two interleaved streams where the CPU's row in
-//!         `crate::tuning` says pairs win)
-//! fewer messages than the lanes would keep busy, or few short ones (at most 16, all
-//! shorter than the CPU's hand-over length in `crate::tuning`, where SHA-NI is the
-//! one-stream kernel): no lanes; SHA-NI pairs, or one message after another on the
-//! one-shot path of `sha1()`
-//! AArch64 (the SHA-1 instructions): two messages at a time as two interleaved chains
-//! while both have whole blocks left, then each one's rest alone on the one-call path
-//! ```
-//! The lane count and its per-lane cost are public (message lengths), never the data.
+//! How the messages go to lanes and one-stream kernels: docs/design.md, "Dispatch and
+//! per-CPU tuning". The lane count and its per-lane cost are public (message lengths), never the data.
 #![forbid(unsafe_code)]
 
 use super::{IV, Kernel, digest_from, impl_for};

@@ -2,27 +2,10 @@
 //! [`One`], [`OneBlock`], [`Units`] and [`EncryptTweaks`], which the width handle
 //! (`crate::aes::Width::run_job`) runs.
 //!
-//! ```text
-//! The tweaks are kept XORed with the last round key, w = T ⊕ rk[R] (the output XOR is
-//! folded into the last round), and stepped in that form: with f(t) = t·x^(8L), linear,
-//! f(T) ⊕ rk[R] = f(w) ⊕ kf where kf = f(rk[R]) ⊕ rk[R]; so no register needs an XOR of
-//! its own for the last round.
-//! w[j] lane l = T_0·x^(L j + l) ⊕ rk[R]  for j = 0..8 (j < 8 / L straight from T_0,
-//!                                        the others whole-byte steps of those)
-//! k0r = rk[0] ⊕ rk[R];  kf = f(rk[R]) ⊕ rk[R]
-//! for each group of 8 registers of full blocks (all but the last block when a partial
-//! block follows):
-//!     s[j] = P[j] ⊕ w[j] ⊕ k0r                 // = P ⊕ T ⊕ rk[0]: one 3-way XOR
-//!     rounds 1..R-1 (8 independent chains)
-//!     C[j] = aesenclast(s[j], w[j])            // = AES(P ⊕ T) ⊕ T
-//!     w[j] = f(w[j]) ⊕ kf                      // after the stores: w[j] is dead by then,
-//!                                              // so 16 registers hold the group, not 24
-//! per lane: f(t) ⊕ k = (t shifted up L bytes) ⊕ clmul(top L bytes of t, 0x87) ⊕ k
-//! the remaining n < 8L full blocks: one group of ceil(n / L) registers, the last one
-//! loaded and stored masked; tweaks from the first lanes of w
-//! the ciphertext stealing: [`steal`] (two dependent AES-NI blocks, tweak = lane n of
-//! w ⊕ rk[R])
-//! ```
+//! The tweaks are kept XORed with the last round key, `w = T ⊕ rk[R]`, and stepped in that
+//! form, a group of 8 registers at a time; stealing is [`steal`] (the `w` form and the
+//! group loop: docs/design.md, "XTS kernel shape").
+//!
 //! Multi-unit calls whose unit is a whole number of groups run as one stream of groups:
 //! the next unit's first tweaks are made from its T_0 in the current unit's last group
 //! (instead of the x^(8L) step: 8 / L registers from T_0, the others whole-byte steps of
@@ -153,7 +136,7 @@ impl<V: AesVec> Keys<V> for RoundKeys<'_, V> {
     }
 }
 
-/// The key-derived constants of the `w` form (see the top of the file).
+/// The key-derived constants of the `w` form (docs/design.md, "XTS kernel shape").
 #[derive(Clone, Copy)]
 struct Consts<V> {
     /// `rk[R]`: `w = T ⊕ kr`.

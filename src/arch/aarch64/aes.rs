@@ -2,24 +2,8 @@
 //! register, 32 registers) that the generic ECB, CBC and XTS kernels run on
 //! ([`crate::vector`]), its single-block work, and the key expansion.
 //!
-//! ```text
-//! x86's rounds, which the generic kernels are written in:
-//!   x ^= k0; x = aesenc(x, k1) .. aesenc(x, k[R-1]); x = aesenclast(x, k[R])
-//! as ARM instructions (AESE adds its key before SubBytes and ShiftRows), with the key
-//! XORed after a round kept pending in the value (`Neon { v, k }` is the block `v ^ k`)
-//! until the next round's AESE adds it:
-//!   x ^ k0                 -> { v: x, k: k0 }                  (no instruction)
-//!   aesenc({v, k}, k')     -> { v: AESMC(AESE(v, k)), k: k' }
-//!   aesenclast({v, k}, k') -> { v: AESE(v, k), k: k' }
-//!   store                  -> v ^ k                            (one EOR)
-//! so a block's chain is  AESE x,k0; AESMC; AESE x,k1; AESMC; ..; AESE x,k[R-1]; EOR x,k[R]:
-//! 2R - 1 AES instructions and one EOR a block, AESE and AESMC adjacent for the cores that
-//! fuse them. Decryption is the same with AESD/AESIMC and the equivalent inverse cipher's
-//! keys (`ks.dec`).
-//!
-//! XTS's tweak step of a group (8 registers: each tweak times x^8):
-//!   (t << 8) ^ pmull(t >> 120, 0x87)   EXT, USHR, PMULL2, EOR (and the key's EOR)
-//! ```
+//! The rounds keep the round key pending in the value (`Neon { v, k }` is the block
+//! `v ^ k`) until the next round's `AESE` adds it: docs/design.md, "AArch64".
 
 use core::arch::aarch64::*;
 
