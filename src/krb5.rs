@@ -173,8 +173,7 @@ struct BaseKey {
 
 impl BaseKey {
     /// The base key, AES keyed where the value is received: inlined (as `Aes::new` is), so
-    /// that no frame below the caller holds a copy of the round keys (the leak tests found
-    /// them in this function's frame when it was a call of its own).
+    /// that no frame below the caller holds a copy of the round keys.
     #[inline(always)]
     fn new(key: &[u8], want: usize) -> Result<BaseKey, Error> {
         if key.len() != want {
@@ -226,16 +225,16 @@ impl BaseKey {
     fn usage_keys(&self, usage: u32, backend: Option<Backend>) -> Result<UsageKeys, Error> {
         let keys = self.derive(usage, backend);
         // `derive`'s frame: the derived keys' `CbcHmacSha1` and `HmacSha1Key` are made there
-        // and moved into the value (the leak tests found Ke's round keys and Ki's and Kc's
-        // HMAC states there); the kernels' frames below it are wiped inside.
+        // and moved into the value (Ke's round keys, Ki's and Kc's HMAC states); the
+        // kernels' frames below it are wiped inside.
         wipe::stack::<{ wipe::depth([2048, 2064, 2064, 2512, 1952, 7232]) }>();
         keys
     }
 
     /// Runs `f` on the keys of `usage`, derived for this call and dropped (wiped) after,
     /// in a frame below a stack wipe: the enctypes' one-call `encrypt`, `decrypt` and
-    /// checksums, whose keys are this crate's temporaries (the leak tests found copies of
-    /// them left by the moves of the value).
+    /// checksums, whose keys are this crate's temporaries (the moves of the value leave
+    /// copies).
     #[inline(always)]
     fn with_keys<R>(&self, usage: u32, f: impl FnOnce(&UsageKeys) -> R) -> R {
         let r = self.with_keys_below(usage, f);

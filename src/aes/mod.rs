@@ -301,17 +301,6 @@ pub struct Aes {
 
 impl Aes {
     /// Keys AES-128, -192 or -256 (a 16-, 24- or 32-byte key) on the automatic backend.
-    ///
-    /// ```
-    /// use simdcrypt::{Aes, Error};
-    /// let aes = Aes::new(&[0u8; 24])?;
-    /// assert_eq!(aes.key_len(), 24);
-    /// assert!(matches!(
-    ///     Aes::new(&[0u8; 20]),
-    ///     Err(Error::InvalidKeyLength { len: 20, .. })
-    /// ));
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
     #[inline(always)]
     pub fn new(key: &[u8]) -> Result<Aes, Error> {
         // SAFETY: `T` is `Aes`.

@@ -124,15 +124,6 @@ macro_rules! tokens {
                 pub(crate) const TARGET_FEATURES: &'static str = $tf;
 
                 /// The token, if this CPU has every feature it stands for.
-                ///
-                /// ```
-                #[doc = concat!("use simdcrypt::cpu::{", stringify!($name), ", detected};")]
-                #[doc = concat!("let have = detected().contains(", stringify!($name), "::FEATURES);")]
-                #[doc = concat!("match ", stringify!($name), "::get() {")]
-                ///     Some(token) => assert!(have, "{token:?} without its features"),
-                ///     None => assert!(!have),
-                /// }
-                /// ```
                 #[inline]
                 pub fn get() -> Option<Self> {
                     if tokens!(@arch $arch) && detected().contains(Self::FEATURES) {

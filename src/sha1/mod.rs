@@ -133,9 +133,8 @@ pub(crate) fn hmac_from(
     tag
 }
 
-/// [`hmac_from`] as two digests (the backends without a fused tag). A function of its own,
-/// so that its frame (the digest) is not part of the SHA-NI path's, whose depth sets the
-/// stack wipe after every SHA-NI HMAC call.
+/// [`hmac_from`] as two digests (the backends without a fused tag), in a frame of its own
+/// (docs/design.md, "Stack and register wipes").
 #[inline(never)]
 fn hmac_two_digests(
     kernel: Kernel,
@@ -149,9 +148,8 @@ fn hmac_two_digests(
     tag
 }
 
-/// [`digest_from`] in a frame of its own, for [`hmac_two_digests`]: left to the inliner,
-/// one of its two calls could be inlined (the padding blocks in the caller's frame, above
-/// the other call's), past the reach of the stack wipes.
+/// [`digest_from`] in a frame of its own, for [`hmac_two_digests`] (docs/design.md, "Stack
+/// and register wipes").
 #[inline(never)]
 fn digest_apart(kernel: Kernel, state: [u32; 5], prefix_len: u64, data: &[u8]) -> [u8; 20] {
     digest_from(kernel, state, prefix_len, data)

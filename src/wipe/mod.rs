@@ -1,8 +1,7 @@
 //! Zeroing of secret or key-derived memory with stores the compiler keeps.
 //!
-//! `zeroize` writes arrays one byte at a time (one volatile store per element), which
-//! costs a visible share of a short call: a SHA-1 of a few bytes wiped about 200 bytes
-//! that way. These helpers write 16 bytes per volatile store instead.
+//! 16 bytes per volatile store, not `zeroize`'s one per element (docs/design.md, "Stack
+//! and register wipes").
 
 use core::sync::atomic::{Ordering, compiler_fence};
 

@@ -33,12 +33,12 @@ use crate::aes::Block;
 /// 2^(bits - z) units, as the format itself does across calls; inside one call no two
 /// units get one tweak, so a call of more units than the period is refused.
 ///
-/// The presets below are the disk formats' conventions; each example is the one line the
-/// format needs, checked here against [`Xts::encrypt_with_tweak`](crate::Xts::encrypt_with_tweak)
-/// on the tweak bytes the format's reference code writes.
+/// The presets below are the disk formats' conventions (docs/guide.md, "XTS for disk
+/// formats", cites each format's reference code); each example is the one line the format
+/// needs, checked here against [`Xts::encrypt_with_tweak`](crate::Xts::encrypt_with_tweak)
+/// on the tweak bytes the format writes.
 ///
-/// **LUKS2 / dm-crypt, 512-byte sectors** (`aes-xts-plain64`; Linux
-/// `drivers/md/dm-crypt.c`, `crypt_iv_plain64_gen`: the sector number, 64-bit
+/// **LUKS2 / dm-crypt, 512-byte sectors** (`aes-xts-plain64`: the sector number, 64-bit
 /// little-endian, zero-padded). `s` is the sector number counted from the start of the
 /// data segment (plus dm-crypt's `iv_offset`, 0 for LUKS):
 ///
@@ -57,12 +57,9 @@ use crate::aes::Block;
 /// ```
 ///
 /// **LUKS2 / dm-crypt, 4096-byte sectors** (`cryptsetup luksFormat --sector-size 4096`).
-/// dm-crypt counts the IV in 512-byte units unless the target has `iv_large_sectors`
-/// (`crypt_convert_block_skcipher`: `iv_sector >>= sector_shift` only under that flag),
-/// and LUKS2 does not set it (cryptsetup sets it only for `--type plain
-/// --iv-large-sectors`; GRUB's `luks2.c` decrypts 4096-byte sectors the same way), so the
-/// tweak goes up by 8 per sector. `s512` is the 512-byte sector number of the first
-/// sector:
+/// dm-crypt counts the IV in 512-byte units unless the target has `iv_large_sectors`,
+/// which LUKS2 does not set, so the tweak goes up by 8 per sector. `s512` is the 512-byte
+/// sector number of the first sector:
 ///
 /// ```
 /// use simdcrypt::{Xts, xts::Tweaks};
@@ -94,12 +91,10 @@ use crate::aes::Block;
 /// # Ok::<(), simdcrypt::Error>(())
 /// ```
 ///
-/// **FreeBSD GELI** (`sys/geom/eli/g_eli.c`: `g_eli_crypto_run` passes the byte offset
-/// `dstoff`, which goes up by the sector size per sector, to `g_eli_crypto_ivgen`, which
-/// for AES-XTS writes it as 64-bit little-endian into the first 8 bytes and zeroes the
-/// rest). `offset` is the byte offset of the first sector in the GELI provider. (GELI
-/// changes the data key every 2^20 sectors, `g_eli_key_hold`: a call must not cross
-/// such a boundary.)
+/// **FreeBSD GELI** (the byte offset, which goes up by the sector size per sector, as
+/// 64-bit little-endian in the first 8 bytes). `offset` is the byte offset of the first
+/// sector in the GELI provider. (GELI changes the data key every 2^20 sectors: a call must
+/// not cross such a boundary.)
 ///
 /// ```
 /// use simdcrypt::{Xts, xts::Tweaks};
@@ -115,11 +110,10 @@ use crate::aes::Block;
 /// # Ok::<(), simdcrypt::Error>(())
 /// ```
 ///
-/// **VeraCrypt** (`src/Volume/EncryptionModeXTS.cpp`: `EncryptSectorsCurrentThread`
-/// encrypts 512-byte data units, numbered `sectorIndex * sectorSize / 512` from the start
-/// of the volume, header area included, as a 64-bit little-endian number; whatever the
-/// sector size). `offset` is the byte offset of the data from the start of the volume
-/// (131072 for the first byte of a standard volume's data area):
+/// **VeraCrypt** (512-byte data units numbered from the start of the volume, header area
+/// included, as a 64-bit little-endian number, whatever the sector size). `offset` is the
+/// byte offset of the data from the start of the volume (131072 for the first byte of a
+/// standard volume's data area):
 ///
 /// ```
 /// use simdcrypt::{Xts, xts::Tweaks};
