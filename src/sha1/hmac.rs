@@ -50,8 +50,8 @@ fn one_shot(kernel: Kernel, backend: Backend, key: &[u8], msg: &[u8]) -> [u8; 20
 /// The key's two blocks, then the message and the outer block (two kernel calls). A
 /// frame of its own, below the caller's stack wipe ([`Kernel::wipe`]): the starting
 /// states it gets back from [`key_states`] and passes on are wiped, but the compiler may
-/// keep copies of them in this frame (inlined into the caller, the outer state's was
-/// found in the caller's frame, above the wipe, on `sha-ni-asm`).
+/// keep copies of them in this frame (which inlined would be the caller's, above the
+/// wipe).
 #[inline(never)]
 fn one_shot_work(kernel: Kernel, backend: Backend, key: &[u8], msg: &[u8]) -> [u8; 20] {
     let (mut inner, mut outer) = key_states(key, kernel, backend);

@@ -97,11 +97,10 @@ enum Tweak<'a> {
 }
 
 /// The public methods come in pairs that differ only in the direction: each pair is
-/// written once, its docs first, then its arguments and either the call's source,
-/// destination, unit and tweak (`run(..)`: checked, then [`Xts::crypt_units`] with the tweak batch
-/// that fits the sector count, so that a call of a few sectors zeroes and wipes a small
-/// tweak array, not the full batch's kilobyte) or the method both make, with `false`
-/// (encrypt) or `true` (decrypt) as the call's `DEC`.
+/// written once, its docs first, then its arguments and either `run(..)` (the call's
+/// source, destination, unit and tweak: checked, then [`Xts::crypt_units`] with the tweak
+/// batch that fits the sector count) or the method both make, with `false` (encrypt) or
+/// `true` (decrypt) as the call's `DEC`.
 macro_rules! directions {
     (@call $s:ident, $dec:literal, run($src:expr, $dst:expr, $unit:expr, $tweak:expr)) => {{
         let (src, dst, tweak): (Option<&[u8]>, &mut [u8], Tweak<'_>) = ($src, $dst, $tweak);

@@ -16,13 +16,11 @@ use crate::cpu::{AesNiToken, VaesAvx2Token, VaesAvx512Token};
 use crate::vector::{AesVec, Job, Keys, Site};
 use crate::wipe::{depth, stack};
 
-/// The block at `p`, as two 8-byte loads. A block made with `u128` arithmetic in
-/// general-purpose registers (an XTS sector's tweak) is stored as two 8-byte halves; one
-/// 16-, 32- or 64-byte load of those cannot be forwarded from the store buffer and waits
-/// until both stores reach the cache (docs/design.md, "XTS kernel shape"). Each
-/// 8-byte load forwards, from those stores or from a 16-byte one. Volatile, so that the
-/// compiler does not merge them back into one 16-byte load (and of a packed `u64`: a
-/// volatile `[u8; 8]` was read byte by byte).
+/// The block at `p`, as two 8-byte loads, which forward from two 8-byte stores (an XTS
+/// sector's tweak, made with `u128` arithmetic) where a wider load waits for them to reach
+/// the cache (docs/design.md, "XTS kernel shape"). Volatile, so that the compiler does not
+/// merge them back into one 16-byte load; each of a packed `u64` (a volatile `[u8; 8]` is
+/// read byte by byte).
 ///
 /// # Safety
 /// `p` readable for 16 bytes (at any alignment).
