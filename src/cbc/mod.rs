@@ -10,16 +10,6 @@
 //! width handle (`crate::aes::Width::run_job`) runs in the width's `#[target_feature]`
 //! entry: the chained encryption of one stream, the parallel decryption, and the
 //! interleaved encryption of several streams (lanes).
-//!
-//! ```
-//! let cbc = simdcrypt::cbc::Cbc::new(&[7u8; 16])?;
-//! let mut buf = *b"seventeen bytes!!"; // CBC-CS3: no padding, any length >= 16
-//! cbc.encrypt_cts(&[0u8; 16], &mut buf)?;
-//! assert_ne!(&buf, b"seventeen bytes!!");
-//! cbc.decrypt_cts(&[0u8; 16], &mut buf)?;
-//! assert_eq!(&buf, b"seventeen bytes!!");
-//! # Ok::<(), simdcrypt::Error>(())
-//! ```
 
 use core::fmt;
 
@@ -206,17 +196,6 @@ fn pkcs7_check(last: &Block) -> (u32, u32) {
 
 impl Cbc {
     /// Keys AES-128, -192 or -256 (a 16-, 24- or 32-byte key) on the automatic backend.
-    ///
-    /// ```
-    /// use simdcrypt::{Cbc, Error};
-    /// let cbc = Cbc::new(&[0u8; 32])?;
-    /// assert!(Cbc::available_backends().any(|b| b == cbc.backend()));
-    /// assert!(matches!(
-    ///     Cbc::new(&[0u8; 8]),
-    ///     Err(Error::InvalidKeyLength { len: 8, .. })
-    /// ));
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
     #[inline(always)]
     pub fn new(key: &[u8]) -> Result<Cbc, Error> {
         // SAFETY: `Cbc` is `#[repr(transparent)]` over `Aes`.
@@ -224,23 +203,6 @@ impl Cbc {
     }
 
     /// Keys CBC on the backend given; `Err` if CBC lacks it or this CPU cannot run it.
-    ///
-    /// ```
-    /// use simdcrypt::{Backend, Cbc, Error};
-    /// let reference = Cbc::with_backend(&[5u8; 16], Backend::Portable)?;
-    /// let mut iv0 = [0u8; 16];
-    /// getrandom::fill(&mut iv0).expect("OS random numbers");
-    /// let mut want = [3u8; 64];
-    /// reference.encrypt(&mut iv0.clone(), &mut want)?;
-    /// for b in Cbc::available_backends() {
-    ///     let (mut iv, mut buf) = (iv0, [3u8; 64]);
-    ///     Cbc::with_backend(&[5u8; 16], b)?.encrypt(&mut iv, &mut buf)?;
-    ///     assert_eq!(buf, want);
-    /// }
-    /// let not_cbc = Cbc::with_backend(&[5u8; 16], Backend::ShaNi);
-    /// assert!(matches!(not_cbc, Err(Error::BackendNotForAlgorithm { .. })));
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
     #[inline(always)]
     pub fn with_backend(key: &[u8], backend: Backend) -> Result<Cbc, Error> {
         // SAFETY: `Cbc` is `#[repr(transparent)]` over `Aes`.
@@ -250,23 +212,8 @@ impl Cbc {
     dispatch::backend_methods! {
         crate::dispatch::CBC;
         /// The backends this CPU runs for CBC, best first.
-        ///
-        /// ```
-        /// use simdcrypt::{Backend, Cbc};
-        /// let all: Vec<Backend> = Cbc::available_backends().collect();
-        /// assert!(all.iter().all(|b| b.is_available()));
-        /// assert_eq!(all.last(), Some(&Backend::Portable));
-        /// ```
         available;
         /// The backend this instance runs on.
-        ///
-        /// ```
-        /// use simdcrypt::{Backend, Cbc};
-        /// let cbc = Cbc::with_backend(&[0u8; 16], Backend::Portable)?;
-        /// assert_eq!(cbc.backend(), Backend::Portable);
-        /// assert_eq!(format!("{cbc:?}"), "Cbc { key_bits: 128, backend: Portable, .. }");
-        /// # Ok::<(), simdcrypt::Error>(())
-        /// ```
         backend = aes.keyed_backend();
         /// Every backend that CBC has, available here or not, best first.
         implemented;
@@ -320,18 +267,6 @@ impl Cbc {
 
     /// Decrypts `buf` in place; `iv` becomes the last ciphertext block, so a following call
     /// continues the chain. `Err` (nothing written) unless `buf.len()` is a multiple of 16.
-    ///
-    /// ```
-    /// use hex_literal::hex;
-    /// // NIST SP 800-38A F.2.2, first block.
-    /// let cbc = simdcrypt::Cbc::new(&hex!("2b7e151628aed2a6abf7158809cf4f3c"))?;
-    /// let mut iv = hex!("000102030405060708090a0b0c0d0e0f");
-    /// let mut buf = hex!("7649abac8119b246cee98e9b12e9197d");
-    /// cbc.decrypt(&mut iv, &mut buf)?;
-    /// assert_eq!(buf, hex!("6bc1bee22e409f96e93d7e117393172a"));
-    /// assert_eq!(iv, hex!("7649abac8119b246cee98e9b12e9197d"));
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
     pub fn decrypt(&self, iv: &mut [u8; 16], buf: &mut [u8]) -> Result<(), Error> {
         let blocks = as_blocks(buf)?;
         // (`dec_blocks`, written out: one call fewer between here and the kernel.)
@@ -344,16 +279,6 @@ impl Cbc {
     }
 
     /// Encrypts `msg` with PKCS#7 padding (1 to 16 bytes) into a new vector.
-    ///
-    /// ```
-    /// let cbc = simdcrypt::Cbc::new(&[7u8; 16])?;
-    /// let iv = [0u8; 16];
-    /// assert_eq!(cbc.encrypt_padded(&iv, b"hello").len(), 16);
-    /// let ct = cbc.encrypt_padded(&iv, &[0u8; 16]); // a whole padding block is added
-    /// assert_eq!(ct.len(), 32);
-    /// assert_eq!(cbc.decrypt_padded(&iv, &ct)?, [0u8; 16]);
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
     #[cfg(feature = "alloc")]
     #[must_use]
     pub fn encrypt_padded(&self, iv: &[u8; 16], msg: &[u8]) -> Vec<u8> {

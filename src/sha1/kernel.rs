@@ -1,19 +1,10 @@
 //! SHA-1's compression kernels as one value: each backend's kernel with the token that
 //! proves the CPU runs it (the SHA-NI kernels with their schedule form, found when the
-//! dispatch table grants them), matched once per call.
-//!
-//! ```text
-//! Kernel::compress(state, blocks)          whole blocks into the state
-//! Kernel::compress_pair(a, b)              two streams at once where the instructions
-//!                                          interleave two chains, else one after the other
-//! Kernel::one_call(state, data)            the whole message and its padded tail in one
-//!                                          call (SHA-NI, the ARMv8 SHA-1 instructions)
-//! Kernel::wipe(site, blocks)               the stack and registers after a keyed call
-//! ```
+//! dispatch table grants them), matched once per call: [`Kernel::compress`],
+//! [`Kernel::compress_pair`], [`Kernel::one_call`], [`Kernel::wipe`].
 //!
 //! `sha-ni-asm` hands runs of under [`ASM_MIN_BLOCKS`] blocks to the `sha-ni` intrinsics
-//! (the same instructions; the assembly computes a block's whole schedule before its rounds,
-//! which pays only on long runs): each method makes that choice itself, from the run's
+//! (docs/design.md, "Dispatch and per-CPU tuning"): each method makes that choice itself, from the run's
 //! length ([`Kernel::on_run`]), and the wipe after it reaches the frames of the kernel that
 //! ran.
 

@@ -2,24 +2,8 @@
 //! register, 32 registers) that the generic ECB, CBC and XTS kernels run on
 //! ([`crate::vector`]), its single-block work, and the key expansion.
 //!
-//! ```text
-//! x86's rounds, which the generic kernels are written in:
-//!   x ^= k0; x = aesenc(x, k1) .. aesenc(x, k[R-1]); x = aesenclast(x, k[R])
-//! as ARM instructions (AESE adds its key before SubBytes and ShiftRows), with the key
-//! XORed after a round kept pending in the value (`Neon { v, k }` is the block `v ^ k`)
-//! until the next round's AESE adds it:
-//!   x ^ k0                 -> { v: x, k: k0 }                  (no instruction)
-//!   aesenc({v, k}, k')     -> { v: AESMC(AESE(v, k)), k: k' }
-//!   aesenclast({v, k}, k') -> { v: AESE(v, k), k: k' }
-//!   store                  -> v ^ k                            (one EOR)
-//! so a block's chain is  AESE x,k0; AESMC; AESE x,k1; AESMC; ..; AESE x,k[R-1]; EOR x,k[R]:
-//! 2R - 1 AES instructions and one EOR a block, AESE and AESMC adjacent for the cores that
-//! fuse them. Decryption is the same with AESD/AESIMC and the equivalent inverse cipher's
-//! keys (`ks.dec`).
-//!
-//! XTS's tweak step of a group (8 registers: each tweak times x^8):
-//!   (t << 8) ^ pmull(t >> 120, 0x87)   EXT, USHR, PMULL2, EOR (and the key's EOR)
-//! ```
+//! The rounds keep the round key pending in the value (`Neon { v, k }` is the block
+//! `v ^ k`) until the next round's `AESE` adds it: docs/design.md, "AArch64".
 
 use core::arch::aarch64::*;
 
@@ -48,10 +32,7 @@ unsafe fn round_of<const DEC: bool, const LAST: bool>(x: uint8x16_t, k: uint8x16
 
 /// One block in a NEON register (`Armv8AesToken`: the CPU has the AES instructions), as
 /// `v ^ k`: `k` is a round key not yet added, which the next round's `AESE`/`AESD` adds
-/// (its key operand) where x86's `aesenc` adds it after MixColumns. So a middle round is
-/// `AESE v, k; AESMC v` (2 instructions, the pair the cores fuse) and not `AESE v, 0;
-/// AESMC v; EOR v, k` (3). The compiler does not fold `AESE(x ^ k, 0)` into `AESE x, k`
-/// itself. Anything else reads the block whole ([`Neon::get`]: one `EOR`, none where `k`
+/// (its key operand; docs/design.md, "AArch64"). Anything else reads the block whole ([`Neon::get`]: one `EOR`, none where `k`
 /// is zero, as for loaded blocks).
 #[derive(Clone, Copy)]
 pub(crate) struct Neon {
@@ -117,9 +98,8 @@ unsafe fn mul_x_bytes<const SHIFT: i32, const TOP: i32>(x: uint8x16_t) -> uint8x
 
 /// `x` times `x^8` in GF(2^128) (XTS bit order): the block shifted up a byte, and the
 /// byte shifted out times 0x87 (under 2^15) by the 8-bit polynomial multiply, all in
-/// vector registers (`EXT`, `EXT`, `PMULL.8H`, `EOR`). The 64-bit multiply of a shifted
-/// lane ([`mul_x_bytes`]) was compiled as a trip through a general-purpose register
-/// (`UMOV`, `LSR`, `FMOV`): three more instructions a step.
+/// vector registers (`EXT`, `EXT`, `PMULL.8H`, `EOR`; not [`mul_x_bytes`]: docs/design.md,
+/// "AArch64").
 ///
 /// # Safety
 /// The CPU has `PMULL` (an [`Armv8AesToken`] exists).
@@ -179,10 +159,7 @@ impl AesOne for Armv8AesToken {
     }
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     unsafe fn load_halves(self, p: *const u8) -> uint8x16_t {
-        // One 16-byte load: two 8-byte loads and their `INS` cost an instruction a block
-        // in every ECB and CBC loop, for a store-forwarding case (a block just written
-        // as two 8-byte stores) that the ARM kernels in Linux and OpenSSL do not
-        // provide for either.
+        // One 16-byte load (docs/design.md, "AArch64").
         // SAFETY: the caller's contract (16 readable bytes, any alignment).
         unsafe { vld1q_u8(p) }
     }

@@ -8,13 +8,9 @@
 //! U32x16 = zmm, AVX-512 F/BW (Avx512Token)  sixteen lanes; vprold, vpternlogd
 //! ```
 //!
-//! A value of one of these types is made only by a function that takes its token, so it
-//! exists only on a CPU with its instructions; that is why the operations are safe to call.
-//! They are `#[inline(always)]` and have no `#[target_feature]` (the two cannot be
-//! combined): a kernel body generic over [`U32x`] is inlined into a thin
-//! `#[target_feature]` entry, which compiles it, operations included, for that ISA. The
-//! same ymm body inlined into an entry that also enables AVX-512 VL gets `vprold` and
-//! `vpternlogd` from LLVM.
+//! Values and entries as in `simd/mod.rs`: made only from a token, operations inlined into
+//! a `#[target_feature]` entry. The same ymm body inlined into an entry that also enables
+//! AVX-512 VL gets `vprold` and `vpternlogd` from LLVM.
 //!
 //! The SHA-1 boolean functions have defaults in plain logic; the zmm type replaces them with
 //! one `vpternlogd` each.
@@ -346,9 +342,8 @@ impl Lanes<8> for U32x8 {
 }
 
 /// Eight 32-bit lanes of a ymm register with AVX-512 VL: [`U32x8`] with `vprold` for the
-/// rotates and one `vpternlogd` for each boolean function. (Left to LLVM, the same logic
-/// in an AVX-512 VL function also becomes `vpternlogd`, but the multi-lane rounds then
-/// spill many more vectors to the stack.)
+/// rotates and one `vpternlogd` for each boolean function, explicit (docs/design.md, "SHA-1
+/// schedule forms").
 #[derive(Clone, Copy)]
 #[repr(transparent)]
 pub(crate) struct U32x8Vl(U32x8);
