@@ -6,7 +6,7 @@
 #![cfg(all(feature = "cbc", feature = "sha1"))]
 
 simdcrypt_testkit::backend_helpers!();
-simdcrypt_testkit::cbc_hmac_helpers!();
+simdcrypt_testkit::algorithm_helpers!(CbcHmacSha1);
 
 use hmac::{KeyInit, Mac};
 use proptest::prelude::*;

@@ -9,9 +9,9 @@
 
 simdcrypt_testkit::backend_helpers!();
 #[cfg(feature = "cbc")]
-simdcrypt_testkit::cbc_helpers!();
+simdcrypt_testkit::algorithm_helpers!(Cbc);
 #[cfg(feature = "sha1")]
-simdcrypt_testkit::sha1_helpers!();
+simdcrypt_testkit::algorithm_helpers!(Sha1);
 #[cfg(feature = "xts")]
 simdcrypt_testkit::xts_helpers!();
 

@@ -4,7 +4,7 @@
 #![cfg(feature = "sha1")]
 
 simdcrypt_testkit::backend_helpers!();
-simdcrypt_testkit::sha1_helpers!();
+simdcrypt_testkit::algorithm_helpers!(Sha1);
 
 use ::sha1::Digest;
 use hmac::{KeyInit, Mac};
