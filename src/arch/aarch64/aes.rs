@@ -206,6 +206,17 @@ impl AesOne for Armv8AesToken {
     }
 }
 
+/// `AesVec`'s round methods `$f` as [`Neon::step`] (`$dec`: a decryption round, `$last`:
+/// the last round).
+macro_rules! steps {
+    ($($f:ident: $dec:literal, $last:literal;)*) => {$(
+        #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+        fn $f(self, k: Self) -> Self {
+            self.step::<$dec, $last>(k)
+        }
+    )*};
+}
+
 // SAFETY (every `unsafe` block of AES or PMULL instructions in this impl): a value of
 // `Neon` exists only inside a kernel entered with `Armv8AesToken` (its `enter`), compiled
 // with the `aes` feature, where these helpers inline; the token proves the CPU has it.
@@ -283,21 +294,11 @@ impl AesVec for Neon {
             k: o.v,
         }
     }
-    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    fn aesenc(self, k: Self) -> Self {
-        self.step::<false, false>(k)
-    }
-    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    fn aesenclast(self, k: Self) -> Self {
-        self.step::<false, true>(k)
-    }
-    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    fn aesdec(self, k: Self) -> Self {
-        self.step::<true, false>(k)
-    }
-    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    fn aesdeclast(self, k: Self) -> Self {
-        self.step::<true, true>(k)
+    steps! {
+        aesenc: false, false;
+        aesenclast: false, true;
+        aesdec: true, false;
+        aesdeclast: true, true;
     }
     /// The middle rounds unrolled (a round's key read once for the registers, and no
     /// loop counter: 2 instructions a block-round), as on x86-64: rounds up to 9 always,
