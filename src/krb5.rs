@@ -238,7 +238,7 @@ impl BaseKey {
     #[inline(always)]
     fn with_keys<R>(&self, usage: u32, f: impl FnOnce(&UsageKeys) -> R) -> R {
         let r = self.with_keys_below(usage, f);
-        wipe::stack::<{ wipe::depth([2176, 2160, 2176, 2192, 2208, 5216]) }>();
+        wipe::stack::<{ wipe::depth([2176, 2224, 2240, 2224, 2256, 5216]) }>();
         r
     }
 

@@ -666,7 +666,7 @@ pub(crate) fn wipe(site: Site) {
     match site {
         Site::Later => {}
         Site::Ecb => stack::<{ depth([1504, 1632, 1664, 1568, 1952, 3664]) }>(),
-        Site::CbcEncrypt => stack::<{ depth([1568, 1712, 1744, 1648, 1904, 3632]) }>(),
+        Site::CbcEncrypt => stack::<{ depth([1568, 1712, 1744, 1648, 1904, 3648]) }>(),
         Site::CbcDecrypt => stack::<{ depth([2112, 2256, 2304, 2208, 2608, 4752]) }>(),
         Site::CbcMany => stack::<{ depth([1712, 2848, 2912, 2816, 3200, 6336]) }>(),
         Site::XtsOne | Site::XtsBlock | Site::XtsMany => {

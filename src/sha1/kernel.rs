@@ -188,9 +188,9 @@ impl Kernel {
         let one_shot = matches!(site, Site::OneShotHmac);
         match self.on_run(blocks) {
             Kernel::Portable if one_shot => {
-                stack::<{ depth([1504, 1472, 1824, 1856, 1808, 6048]) }>()
+                stack::<{ depth([1504, 1472, 1824, 1856, 1808, 6144]) }>()
             }
-            Kernel::Portable => stack::<{ depth([1056, 1008, 1376, 1376, 1376, 4624]) }>(),
+            Kernel::Portable => stack::<{ depth([1056, 1008, 1376, 1376, 1376, 4688]) }>(),
             #[cfg(simdcrypt_x86_64)]
             Kernel::Ssse3(_) if one_shot => {
                 stack::<{ depth([2144, 2208, 2288, 2304, 2304, 9952]) }>()
@@ -236,9 +236,9 @@ impl Kernel {
             #[cfg(simdcrypt_asm)]
             Kernel::ShaNiAsm(_) => stack::<{ depth([816, 816, 816, 832, 1024, 39760]) }>(),
             #[cfg(simdcrypt_aarch64)]
-            Kernel::Armv8(_) if one_shot => stack::<{ depth([704, 752, 736, 784, 1408, 35280]) }>(),
+            Kernel::Armv8(_) if one_shot => stack::<{ depth([736, 752, 768, 816, 1440, 37152]) }>(),
             #[cfg(simdcrypt_aarch64)]
-            Kernel::Armv8(_) => stack::<{ depth([656, 704, 704, 704, 1120, 33216]) }>(),
+            Kernel::Armv8(_) => stack::<{ depth([704, 704, 736, 736, 1168, 34960]) }>(),
         }
     }
 }

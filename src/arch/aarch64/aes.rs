@@ -245,7 +245,7 @@ impl AesVec for Neon {
             // The short forms' frames (under a group of 8 blocks) are their own.
             (Site::Ecb, true) => stack::<{ depth([240, 240, 256, 256, 288, 3472]) }>(),
             (Site::Ecb, false) => stack::<{ depth([240, 240, 816, 1168, 1440, 6112]) }>(),
-            (Site::CbcEncrypt, _) => stack::<{ depth([432, 432, 448, 448, 480, 7824]) }>(),
+            (Site::CbcEncrypt, _) => stack::<{ depth([432, 432, 448, 448, 480, 8048]) }>(),
             (Site::CbcDecrypt, true) => stack::<{ depth([320, 320, 336, 448, 688, 4032]) }>(),
             (Site::CbcDecrypt, false) => stack::<{ depth([240, 240, 944, 1760, 2128, 6672]) }>(),
             (Site::XtsOne, true) => stack::<{ depth([416, 368, 416, 1232, 1072, 13072]) }>(),

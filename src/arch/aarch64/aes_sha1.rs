@@ -80,7 +80,7 @@ impl Stitched {
     /// builds optimised for speed (docs/design.md, "Stack and register wipes").
     #[inline(always)]
     pub(crate) fn wipe() {
-        stack::<{ depth([240, 864, 864, 880, 2464, 26704]) }>();
+        stack::<{ depth([576, 864, 864, 1072, 2464, 36400]) }>();
     }
 }
 
