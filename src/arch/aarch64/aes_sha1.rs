@@ -2,22 +2,10 @@
 //! SHA-1 instructions over the same 64-byte groups, in one loop. The cores run the two in
 //! separate pipelines side by side, so each chain fills the other's latency gaps.
 //!
-//! ```text
-//! K[0..=R] the round keys (loaded once); y the CBC chain's register, C[-1] ^ K[R] on entry
-//! seal, per 64-byte group:
-//!     W = rev32(P0..P3)                                   the SHA-1 message words
-//!     for g in 0..20:
-//!         SHA-1 group g (four rounds, the schedule, W+K, SHA1H)   -- chain 1
-//!         the next 4R/20 AES rounds of the CBC chain             -- chain 2
-//!     the rounds of block b (2R - 1 instructions on the chain, no EOR):
-//!         y = AESMC(AESE(y, P[b] ^ K[R] ^ K[0]))     = round 1 of P[b] ^ C[b-1]
-//!         y = AESMC(AESE(y, K[r]))                   r = 1..R-2
-//!         y = AESE(y, K[R-1]);  C[b] = y ^ K[R]      (the EOR off the chain)
-//! open: the four blocks of group g+1 decrypted side by side (AESD, AESIMC with the
-//! equivalent inverse cipher's keys D) while the plaintext of group g is hashed; the
-//! first group decrypted alone, the last one hashed alone:
-//!     P[b] = AESD(AESIMC(AESD(..AESIMC(AESD(C[b], D[0]))..)), D[R-1]) ^ (D[R] ^ C[b-1])
-//! ```
+//! The loops are `crate::cbc_hmac::stitch`'s; this is the backend's half: the rounds of
+//! a sealed block keep their last key pending (`2R - 1` instructions on the chain, no
+//! EOR: [`AesSha1`]'s `enc_ce`), the four decryptions use the equivalent inverse cipher's
+//! keys (`dec_ce`), and the SHA-1 groups run on `SHA1C`/`SHA1P`/`SHA1M`.
 //!
 //! Sealing is latency bound: the CBC chain is `4 (2R - 1)` dependent AES instructions a
 //! group, the SHA-1 chain 20 dependent `SHA1C`/`SHA1P`/`SHA1M`; the other's work goes in

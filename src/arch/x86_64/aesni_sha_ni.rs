@@ -1,20 +1,10 @@
 //! The stitched kernels: AES-NI CBC and SHA-NI SHA-1 over the same 64-byte groups, in
 //! one loop (128-bit registers, the AES round count a constant).
 //!
-//! ```text
-//! seal, per 64-byte group (P0..P3 loaded once, used by both):
-//!     M = byte-swapped P0..P3 (the SHA-1 message words)
-//!     s = P0 ^ C[-1] ^ K0   (from the previous group)
-//!     for j in 0..20:
-//!         four SHA-1 rounds (sha1rnds4 step j)              -- chain 1
-//!         the next 4R/20 AES rounds of the CBC chain        -- chain 2
-//!     (AES-128: 2 rounds per step; AES-256: 2.8)
-//!     the last round of block b folds in the next block: u = P[b+1] ^ K0,
-//!     s = aesenclast(s, K[R] ^ u), C[b] = s ^ u  (no XOR on the chain)
-//!
-//! open: group g+1 is decrypted (four independent aesdec chains) while the recovered
-//! plaintext of group g is hashed; the first group is decrypted alone.
-//! ```
+//! The loops are `crate::cbc_hmac::stitch`'s; this is the backend's half: the AES-NI
+//! rounds (the last round of each sealed block folds in the next plaintext block,
+//! [`AesShaNi`]'s `enc_op`), the `sha1rnds4` steps in the schedule form the CPU's row
+//! picks, and the entries.
 //!
 //! The two dependency chains share no data, so the AES rounds fill the latency gaps of
 //! the `sha1rnds4` chain (and the other way round): on a CPU where CBC encryption is the
