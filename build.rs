@@ -14,26 +14,22 @@
 //!   32-bit pointers) gets neither cfg: the assembly assumes 64-bit pointers.
 //! - `simdcrypt_opt_level`: the optimisation level this crate is compiled at ("0", "1", "2",
 //!   "3", "s" or "z"): cargo's profile (`OPT_LEVEL`) unless `RUSTFLAGS` sets one, where the
-//!   last `-C opt-level` (or `-O`) wins, as in rustc. Each stack wipe's depth is the one
-//!   measured for its call site at this level (`src/wipe/`, docs/design.md "Stack and
-//!   register wipes"), and at "0" the kernels' helpers are not forced inline
-//!   (`simdcrypt_unoptimised`), so that an unoptimised build's frames stay small. Flags
-//!   given to one crate alone (`cargo rustc -- -C opt-level=N`) do not reach a build
-//!   script; such a build keeps the profile's level. Targets whose frames the leak tests do
-//!   not measure get a warning.
+//!   last `-C opt-level` (or `-O`) wins, as in rustc: the column of each stack wipe's
+//!   depth table (`src/wipe/`), and at "0" `simdcrypt_unoptimised` (the kernels' helpers
+//!   not forced inline; docs/design.md, "Stack and register wipes"). Targets whose frames
+//!   the leak tests do not measure get a warning.
 //! - `simdcrypt_sp`, with `simdcrypt_sp_x86_64` or `simdcrypt_sp_aarch64`: the target is
 //!   x86-64 or AArch64 with 64-bit pointers, whatever `pure` says. The leak tests read the
 //!   stack pointer there with one instruction (`src/arch/stack.rs`), in `pure` builds too,
 //!   and measure the wipes' depths; elsewhere they take a local's address and skip the
 //!   depth checks. (Only test code reads these cfgs.)
 //!
-//! The assembly's symbols and static library carry the crate version, so that two
-//! semver-incompatible versions of the crate in one binary neither clash nor bind to each
-//! other's code: the prefix (`simdcrypt_0_1_0_` for 0.1.0) goes to the preprocessor as
-//! `SIMDCRYPT_PREFIX` (`asm/simdcrypt_asm.h` names every symbol through it) and to the
-//! Rust side as the environment variable `SIMDCRYPT_ASM_PREFIX` (the `link_name` of each
-//! extern declaration). The library is `<prefix>asm`, which is also the package's `links`
-//! key; the build fails if the two drift apart, so a version bump updates both.
+//! The assembly's symbols and static library carry the crate version (`asm/simdcrypt_asm.h`
+//! says why): the prefix (`simdcrypt_0_1_0_` for 0.1.0) goes to the preprocessor as
+//! `SIMDCRYPT_PREFIX` and to the Rust side as the environment variable
+//! `SIMDCRYPT_ASM_PREFIX` (the `link_name` of each extern declaration). The library is
+//! `<prefix>asm`, which is also the package's `links` key; the build fails if the two drift
+//! apart, so a version bump updates both.
 
 use std::env;
 

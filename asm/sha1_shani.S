@@ -8,13 +8,8 @@
  *   quad q = message words W[4q..4q+3], W[4q] in dword 3 (a full 16-byte byte reversal of
  *            the big-endian block bytes gives exactly this order)
  *
- * Per 64-byte block (20 groups g = 0..19 of four rounds each, f = g / 5):
- *   save ABCD, E
- *   g = 0:  E0 = E + quad0                      (paddd)
- *   g > 0:  Ein = rol30(A of ABCD before group g-1) + quad g      (sha1nexte)
- *   copy ABCD (its A gives the next group's E)
- *   ABCD = four rounds of function f on ABCD with Ein              (sha1rnds4)
- *   after g = 19: E = rol30(A before group 19) + saved E; ABCD += saved ABCD
+ * Per 64-byte block: the 20 groups of four rounds (sha1nexte, sha1rnds4) of the
+ * intrinsics kernel, src/arch/x86_64/sha_ni.rs.
  * Message schedule, two equivalent forms:
  *   in registers (SHANI_*): quad q = sha1msg2(sha1msg1(q-4, q-3) ^ q-2, q-1), spread over
  *     the groups: at group g, msg2 finishes quad g+1, msg1 starts quad g+3, pxor adds
@@ -24,19 +19,8 @@
  *     by sha1nexte; the next block's quads are computed during the current block's
  *     rounds (one per group), so the work is spread evenly instead of in bursts.
  *
- * Why both (measured on Intel Emerald Rapids, family 6 model 207): sha1rnds4 has latency
- * 4 and reciprocal throughput 3 cycles, sha1nexte shares its unit (a nexte + rnds4 chain
- * runs at 5 cycles per group, not 4), and sha1msg2 costs 4 cycles of reciprocal
- * throughput on the same unit. With all-SHA scheduling one stream runs at about 120
- * cycles per block, bound by that unit rather than by the rnds4 chain; the plain-SSE
- * schedule takes most of that load off it (about 1.05x faster for one stream, 1.10x with
- * the schedule spread over the previous block's rounds). Two
- * streams share one SHA unit, so compress2 gives one stream each form: stream A keeps
- * the in-register SHA schedule, stream B the SSE one, which balances the SHA unit
- * against the vector ALUs (about 1.2x one stream here; on cores where sha1rnds4
- * latency is about three times its throughput, as on Zen 3, the gain is larger).
- * A three-stream version (third stream on the SSE schedule, no spills) measured only
- * 1.01x the two-stream throughput here, so it is not included.
+ * compress2 gives one stream each form: stream A keeps the in-register SHA schedule,
+ * stream B the SSE one (why: docs/design.md, "SHA-1 schedule forms").
  *
  * void <prefix>sha1_shani_compress(uint32_t st[5], const uint8_t *blocks, size_t n)
  * void <prefix>sha1_shani_compress2(uint32_t sa[5], const uint8_t *ba,

@@ -2,8 +2,10 @@
 //! 1,500 B, 4 KiB and 64 KiB, and key setup. The side-by-side comparison with OpenSSL,
 //! AWS-LC, RustCrypto and the instruction ceilings is the speed tool (speed/README.md).
 //!
-//! `cargo bench` runs them all; `cargo bench -- cbc/` one group; criterion's
-//! `--measurement-time S` and `--warm-up-time S` override the short defaults below.
+//! `cargo bench -p simdcrypt-benches` runs them all, `cargo bench -p simdcrypt-benches --
+//! cbc/` one group; criterion's `--measurement-time S` and `--warm-up-time S` override the
+//! short defaults below. A crate of its own (benches/Cargo.toml), so that criterion stays
+//! out of the library's dev-dependencies.
 //! CBC and `CbcHmacSha1` take whole blocks, so their 1,500-byte case is 1,504 bytes (the
 //! next multiple of 16); the benchmark ids say the size measured.
 

@@ -67,20 +67,15 @@ fn main() {
                 }
             }
         }
-        "rustcrypto-cbc-dec" => {
+        "rustcrypto-cbc-dec" | "rustcrypto-cbc-enc" => {
+            let (key, iv) = (key[..16].try_into().unwrap(), iv.into());
             for _ in 0..reps {
-                let mut c =
-                    cbc::Decryptor::<aes::Aes128>::new(&key[..16].try_into().unwrap(), &iv.into());
                 let blocks: &mut [aes::Block] = aes::Block::slice_as_chunks_mut(&mut data).0;
-                c.decrypt_blocks(black_box(blocks));
-            }
-        }
-        "rustcrypto-cbc-enc" => {
-            for _ in 0..reps {
-                let mut c =
-                    cbc::Encryptor::<aes::Aes128>::new(&key[..16].try_into().unwrap(), &iv.into());
-                let blocks: &mut [aes::Block] = aes::Block::slice_as_chunks_mut(&mut data).0;
-                c.encrypt_blocks(black_box(blocks));
+                if row.ends_with("dec") {
+                    cbc::Decryptor::<aes::Aes128>::new(&key, &iv).decrypt_blocks(black_box(blocks));
+                } else {
+                    cbc::Encryptor::<aes::Aes128>::new(&key, &iv).encrypt_blocks(black_box(blocks));
+                }
             }
         }
         "simdcrypt-sha1" => {

@@ -203,60 +203,24 @@ impl fmt::Display for KnownNames {
 
 impl Backend {
     /// The backend's name, as `FromStr`, `SIMDCRYPT_BACKEND` and `SIMDCRYPT_REQUIRE` spell it.
-    ///
-    /// ```
-    /// use simdcrypt::{Backend, Error};
-    /// assert_eq!(Backend::VaesAvx2.name(), "vaes-avx2");
-    /// assert_eq!("VAES-AVX2".parse::<Backend>(), Ok(Backend::VaesAvx2));
-    /// let err = "vaes".parse::<Backend>().unwrap_err();
-    /// assert!(matches!(err, Error::UnknownBackendName { name } if name.as_str() == "vaes"));
-    /// ```
     #[must_use]
     pub const fn name(self) -> &'static str {
         row(self).name
     }
 
     /// The CPU features the backend's kernels use.
-    ///
-    /// ```
-    /// use simdcrypt::{Backend, cpu::Features};
-    /// assert_eq!(Backend::Portable.required_features(), Features::NONE);
-    /// let vaes = Backend::VaesAvx2.required_features();
-    /// assert!(vaes.contains(Features::VAES.union(Features::AVX2)));
-    /// assert!(vaes.contains(Backend::AesNi.required_features()));
-    /// ```
     #[must_use]
     pub const fn required_features(self) -> Features {
         row(self).features
     }
 
     /// Whether the backend is written in assembly (`asm/`).
-    ///
-    /// ```
-    /// use simdcrypt::Backend;
-    /// assert!(Backend::ShaNiAsm.is_asm());
-    /// assert!(!Backend::ShaNi.is_asm());
-    /// // Both use the same instructions.
-    /// assert_eq!(Backend::ShaNiAsm.required_features(), Backend::ShaNi.required_features());
-    /// ```
     #[must_use]
     pub const fn is_asm(self) -> bool {
         row(self).asm
     }
 
     /// Whether this CPU and this build can run the backend (whatever the algorithm).
-    ///
-    /// ```
-    /// use simdcrypt::{Aes, Backend, Error};
-    /// assert!(Backend::Portable.is_available());
-    /// let aes = Aes::with_backend(&[0u8; 16], Backend::AesNi);
-    /// if Backend::AesNi.is_available() {
-    ///     assert_eq!(aes?.backend(), Backend::AesNi);
-    /// } else {
-    ///     assert_eq!(aes.unwrap_err(), Error::BackendUnavailable(Backend::AesNi));
-    /// }
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
     #[must_use]
     pub fn is_available(self) -> bool {
         (!self.is_asm() || cfg!(simdcrypt_asm))
@@ -314,14 +278,6 @@ pub fn automatic_features() -> Features {
 /// `None` when the variable is unset or every name in it is known and available; a
 /// problem for an unknown or unavailable name, a value that names no backend (`""`, `","`)
 /// and a value that is not UTF-8.
-///
-/// ```
-/// if std::env::var_os("SIMDCRYPT_BACKEND").is_none() {
-///     assert_eq!(simdcrypt::backend_env_problem(), None);
-/// } else if let Some(problem) = simdcrypt::backend_env_problem() {
-///     eprintln!("SIMDCRYPT_BACKEND ignored in part: {problem}");
-/// }
-/// ```
 #[cfg(feature = "std")]
 pub fn backend_env_problem() -> Option<&'static str> {
     cap::problem()

@@ -2,14 +2,6 @@
 //! shared by the modes and the vector layer (a leaf: it imports nothing).
 
 /// The 16-byte AES block.
-///
-/// ```
-/// use hex_literal::hex;
-/// let mut block: simdcrypt::Block = [0u8; 16];
-/// simdcrypt::Aes::new(&[0u8; 16])?.encrypt_block(&mut block);
-/// assert_eq!(block, hex!("66e94bd4ef8a2c3b884cfa59ca342b2e"));
-/// # Ok::<(), simdcrypt::Error>(())
-/// ```
 pub type Block = [u8; 16];
 
 /// Expanded AES round keys, backend-neutral: expanded by `crate::aes` (`KeySchedule::init`),

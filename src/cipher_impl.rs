@@ -79,29 +79,12 @@ macro_rules! aes_type {
 
         impl $name {
             /// The underlying [`Aes`] (to see or choose its backend).
-            ///
-            /// ```
-            /// use cipher::KeyInit;
-            #[doc = concat!("let aes = simdcrypt::", stringify!($name), "::new(&Default::default());")]
-            #[doc = concat!("assert_eq!(aes.inner().key_len() * 8, ", $bits, ");")]
-            /// println!("on {}", aes.inner().backend());
-            /// ```
             #[must_use]
             pub fn inner(&self) -> &Aes {
                 &self.0
             }
 
             /// Keys the cipher on a chosen backend; `Err` if this CPU cannot run it.
-            ///
-            /// ```
-            /// use simdcrypt::{Backend, Error};
-            #[doc = concat!("use simdcrypt::", stringify!($name), " as Cipher;")]
-            /// let aes = Cipher::with_backend(&Default::default(), Backend::Portable)?;
-            /// assert_eq!(aes.inner().backend(), Backend::Portable);
-            /// let sha = Cipher::with_backend(&Default::default(), Backend::ShaNi);
-            /// assert!(matches!(sha, Err(Error::BackendNotForAlgorithm { .. })));
-            /// # Ok::<(), simdcrypt::Error>(())
-            /// ```
             pub fn with_backend(
                 key: &Key<Self>,
                 backend: crate::Backend,

@@ -49,10 +49,9 @@ pub(crate) fn declassify_bits<const BITS: u32>(v: u32) -> u32 {
 mod tests;
 
 /// A `Copy` value stored without the niche its type has (an enum's unused discriminant
-/// values). In a large keyed struct a niche puts the tag of `Option<T>` and `Result<T, E>`
-/// in the middle of it, and LLVM then splits the struct around that byte and copies the
-/// rest between temporaries (three copies of an AES schedule per `Aes::new(..).ok()`);
-/// without one the tag is a field of its own and the value is built where it goes.
+/// values), so that `Option` and `Result` of a keyed struct that holds one get a tag field
+/// of their own and the value is built where it goes (docs/design.md, "Key setup and
+/// constants").
 #[derive(Clone, Copy)]
 #[repr(transparent)]
 pub(crate) struct NoNiche<T: Copy>(core::mem::MaybeUninit<T>);

@@ -6,10 +6,6 @@
 //! [`Sha1Core`]. `EagerHash` is what `hmac::Hmac<D>` 0.13 and `pbkdf2::pbkdf2_hmac::<D>`
 //! 0.13 require, so `hmac::Hmac<simdcrypt::Sha1>` works as is.
 //!
-//! `EagerHash` is implemented directly rather than through `CoreProxy` (as RustCrypto's
-//! own `sha1` does with its buffer macro): `CoreProxy` would need `Sha1` to be rebuilt as
-//! a `(core, buffer)` pair, which would change its type; `EagerHash` only names the core.
-//!
 //! Both run on the automatic backend (the one `Sha1::new()` picks) and wipe their chaining
 //! state on drop, and the core wipes the stack and registers after each
 //! compression, since inside HMAC the state is derived from the key.
@@ -54,21 +50,6 @@ use crate::sha1::{IV, Kernel, Sha1, Site};
 /// pbkdf2::pbkdf2_hmac::<simdcrypt::Sha1>(b"password", b"salt", 2, &mut key);
 /// assert_eq!(key[..4], [0xea, 0x6c, 0x01, 0x4d]);
 /// ```
-///
-/// The core alone, with RustCrypto's block buffer in front of it:
-///
-/// ```
-/// use hmac::digest::block_api::{Buffer, FixedOutputCore, UpdateCore};
-/// use simdcrypt::Sha1Core;
-///
-/// let mut core = Sha1Core::default();
-/// core.update_blocks(&[[b'a'; 64].into()]);
-/// let mut buffer = Buffer::<Sha1Core>::default();
-/// let mut out = Default::default();
-/// core.finalize_fixed_core(&mut buffer, &mut out);
-/// assert_eq!(out[..], simdcrypt::sha1(&[b'a'; 64]));
-/// assert_eq!(core.backend(), simdcrypt::Sha1::new().backend());
-/// ```
 #[derive(Clone)]
 pub struct Sha1Core {
     state: [u32; 5],
@@ -81,11 +62,6 @@ pub struct Sha1Core {
 impl Sha1Core {
     /// The backend this core runs on: the automatic one (which kernel runs short work:
     /// [`Sha1::backend`]).
-    ///
-    /// ```
-    /// let core = simdcrypt::Sha1Core::default();
-    /// assert!(simdcrypt::Sha1::available_backends().any(|b| b == core.backend()));
-    /// ```
     #[must_use]
     pub fn backend(&self) -> Backend {
         self.backend
@@ -158,10 +134,8 @@ impl UpdateCore for Sha1Core {
 impl FixedOutputCore for Sha1Core {
     #[inline]
     fn finalize_fixed_core(&mut self, buffer: &mut Buffer<Self>, out: &mut Output<Self>) {
-        // The buffered tail and its padding in one call, as `Sha1::finalize` does: on
-        // SHA-NI and the ARMv8 SHA-1 instructions the padded block is built in registers,
-        // where a padded copy in memory (the block buffer's own padding) would be loaded
-        // 16 bytes at a time from narrower stores that cannot be forwarded. Lengths are
+        // The buffered tail and its padding in one call, as `Sha1::finalize` does (not the
+        // block buffer's own padding: docs/design.md, "SHA-1 schedule forms"). Lengths are
         // public: the count only depends on how much was hashed.
         let mut digest = crate::sha1::digest_from(
             self.kernel,

@@ -1,17 +1,7 @@
 //! The dispatch table: every backend, and every algorithm's backends best first, each with
 //! the kernel it selects and the capability token that kernel carries. It mirrors the
-//! README's backends table (a test reads that table and compares).
-//!
-//! ```text
-//! BACKENDS:            backend -> name, token type (so its CPU features), assembly or not
-//! AES, XTS, CBC, ...:  backend -> kernel variant, best first; portable last
-//! automatic choice   = the first row, in this CPU's order (crate::tuning), that is not
-//!                      marked explicit, whose backend is available and within
-//!                      SIMDCRYPT_BACKEND's cap, and whose token detection grants;
-//!                      cached per table
-//! with_backend(b)    = b's row: BackendNotForAlgorithm without one, BackendUnavailable
-//!                      where this CPU or build has no token for it
-//! ```
+//! README's backends table (a test reads that table and compares). The rows and the
+//! automatic choice in brief: docs/design.md, "Dispatch and per-CPU tuning".
 //!
 //! The tables are in `src/dispatch/tables.rs`, one per algorithm. A row names a kernel
 //! constructor, whose argument is the token (`aes::Width::Xmm` takes an `AesNiToken`),
@@ -21,21 +11,7 @@
 //! `implemented`), `new` is `with_backend(auto())`, and the kernel it keeps carries its
 //! token down to the `#[target_feature]` entry.
 //!
-//! A new backend needs:
-//! 1. its kernels: for the AES modes its vector type (`crate::vector::AesVec`, with its
-//!    `#[target_feature]` entry and its wipe) and a variant of the width handle
-//!    (`crate::aes::Width`) with its arm in `Width::run_job`; for SHA-1 its kernel file and a
-//!    variant of the SHA-1 kernel value (`crate::sha1::Kernel`);
-//! 2. its token in `crate::cpu` (an existing one when it uses the same instructions, as
-//!    the assembly twins do);
-//! 3. its `Backend` variant with its row in [`BACKENDS`], and one row in the table of each
-//!    algorithm it implements, at its measured place (or marked `(explicit)`); the
-//!    README's backends table gets the same row (`readme_table_mirrors_this_one` fails
-//!    until it does).
-//!
-//! Everything else (names, parsing, `required_features`, `is_asm`, availability, the
-//! automatic choice, `with_backend`'s errors, `available_backends`, `implemented_backends`,
-//! `SIMDCRYPT_BACKEND`, the tuning rows) follows from these rows.
+//! What a new backend needs: docs/design.md, "Dispatch and per-CPU tuning".
 
 use core::cell::UnsafeCell;
 use core::mem::MaybeUninit;

@@ -3,15 +3,8 @@
 //! round keys a kernel holds or reads ([`Keys`]), the walk over groups of registers
 //! ([`each_group`]) and a mode's kernel call ([`Job`]), which the width handle
 //! (`crate::aes::Width::run_job`) runs on the vector type of its width. The ISAs implement
-//! them in `src/arch` (x86-64: `Xmm`, `Ymm`, `Zmm`; AArch64: `Neon`).
-//!
-//! ```text
-//! mode (ECB, CBC, XTS)      builds a Job: its slices or pointers, keys, direction
-//! Width::run_job(job)      one match on the width: V = Xmm, Ymm, Zmm or Neon (or portable)
-//!   V::enter::<J, SHORT>    #[target_feature] with V's token's features
-//!     job.simd::<V, SHORT>  the mode's body, generic over V, inlined into the entry
-//!   V::wipe(site, short)    the stack and register wipe of that call's frames
-//! ```
+//! them in `src/arch` (x86-64: `Xmm`, `Ymm`, `Zmm`; AArch64: `Neon`); the call path is
+//! in docs/design.md, "The width handle".
 
 // Without a backend's vector types (`pure`, or a target without one) only the job and
 // site types are used.
@@ -90,9 +83,7 @@ pub(crate) enum Site {
 /// A mode's kernel call, written once over the vector type: what the width handle
 /// (`crate::aes::Width::run_job`) runs. A job holds its validated arguments (slices, or
 /// pointers whose contract its constructor took), so running it is safe. The entry takes
-/// it by reference: a move would copy it with 16-byte loads of fields just written as
-/// 8-byte stores, which wait for the stores to reach the cache (docs/design.md, "XTS
-/// kernel shape").
+/// it by reference (docs/design.md, "XTS kernel shape").
 pub(crate) trait Job: Sized {
     /// The wipe after the call.
     const SITE: Site;
@@ -102,9 +93,8 @@ pub(crate) trait Job: Sized {
     #[cfg_attr(not(simdcrypt_x86_64), allow(dead_code))]
     const MAX_LANES: usize = 4;
     /// Whether the 512-bit registers take a call only from the CPU's `zmm_from` blocks
-    /// (`crate::tuning::Tuning::zmm_from`), handing shorter ones to the 256-bit kernel: on
-    /// short calls its 8 registers of 2 blocks keep more chains in flight than zmm's 4 of
-    /// 4 (docs/design.md, "Dispatch and per-CPU tuning").
+    /// (`crate::tuning::Tuning::zmm_from`), handing shorter ones to the 256-bit kernel
+    /// (docs/design.md, "Dispatch and per-CPU tuning").
     #[cfg_attr(not(simdcrypt_x86_64), allow(dead_code))]
     const HANDS_OVER: bool = false;
     /// Whether the body has a short form ([`AesVec::GROUP`]).
@@ -129,10 +119,8 @@ pub(crate) trait AesVec: Copy {
     /// many values a kernel may keep live without spills.
     const REGISTERS: usize;
     /// Whether XTS makes a group's next tweaks between its first rounds, into registers of
-    /// their own (24 values live: docs/design.md, "XTS kernel shape"), rather than after
-    /// its stores: where the registers hold them (32) and the AES instructions fill the
-    /// scheduler (zmm). Not on AArch64, whose one-block registers make the step cheap
-    /// and whose pending round keys (`Neon`) need registers of their own.
+    /// their own (24 values live), rather than after its stores (docs/design.md, "XTS
+    /// kernel shape"; off on AArch64).
     const EARLY_TWEAKS: bool = Self::REGISTERS >= 32;
     /// Blocks per group of 8 registers (8 independent chains cover `aesenc`'s latency
     /// times its throughput): a call of fewer runs a kernel's short form, with no group
@@ -274,14 +262,9 @@ pub(crate) trait AesVec: Copy {
     /// Lane `l` times `x^(k + l)` in GF(2^128) (XTS bit order), `k + LANES <= 64`: from one
     /// broadcast tweak, the tweaks `k .. k + LANES` of a unit, each straight from it.
     fn mul_x_lanes(self, k: usize) -> Self;
-    /// [`AesVec::mul_x_lanes`] by carry-less multiplications alone (`k + LANES <= 64`):
-    /// no vector shifts, which on Intel run on the port of 512-bit AES (port 0), where
-    /// `vpclmulqdq` runs on port 5. For the fused multi-unit loop, which makes a unit's
-    /// first tweaks under the AES rounds of the group before, where the AES port binds
-    /// (`crate::tuning::FreshTweaks` says which CPUs take it). `mul_x_lanes` keeps the shorter
-    /// latency (one multiplication deep, not two) for a call's first tweaks, which are on
-    /// its critical path. The default: `mul_x_lanes` (the narrower registers' kernels have
-    /// a single form).
+    /// [`AesVec::mul_x_lanes`] by carry-less multiplications alone (`k + LANES <= 64`), no
+    /// vector shifts: for the fused multi-unit loop, where `crate::tuning::FreshTweaks`
+    /// takes it (docs/design.md, "XTS kernel shape"). The default: `mul_x_lanes`.
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn mul_x_lanes_clmul(self, k: usize) -> Self {
         self.mul_x_lanes(k)
@@ -317,12 +300,9 @@ pub(crate) trait AesVec: Copy {
     }
     /// Middle rounds `FROM..rounds` over `s` (`1 <= FROM <= 10`; `rounds` 10, 12 or 14,
     /// the schedule's), each followed by [`AesVec::barrier`] when there are 8 registers.
-    /// The ISAs write it over their instructions, with no call between a kernel and its
-    /// round instruction: rounds up to 9 always, 10-11 and 12-13 each behind a branch that
-    /// the round count decides the same way on every call with one key (constant indexes,
-    /// so held keys stay in registers): one copy of the code for every key size
-    /// (docs/design.md, "Build time and binary size"). This default, for a vector with no
-    /// such loop, runs [`round_all`] to the schedule's last middle round.
+    /// The ISAs write it over their instructions: rounds up to 9 always, 10-11 and 12-13
+    /// each behind a branch (docs/design.md, "Build time and binary size"). This default
+    /// runs [`round_all`] to the schedule's last middle round.
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn rounds<const DEC: bool, const N: usize, const FROM: usize>(
         s: &mut [Self; N],
@@ -404,12 +384,9 @@ impl<V: AesVec> Keys<V> for [V; 15] {
 }
 
 /// Round keys read from the schedule where used: a broadcast load each (on xmm a memory
-/// operand), and no frame of key copies. What a short call (no loop of 8-register
-/// groups) takes: a frame of copies costs more than its stores, since the wipe after the
-/// call writes over it. ECB and CBC decryption take it in their loops too where the ISA has
-/// 16 vector registers (AES-NI, VAES-AVX2), where 15 held keys beside 8 states would spill
-/// ([`Keys::fence`] in each group keeps the broadcasts where used; docs/design.md, "XTS
-/// kernel shape").
+/// operand), and no frame of key copies. Short calls take it, and the loops of ECB and
+/// CBC decryption on 16 vector registers ([`Keys::fence`] in each group; docs/design.md,
+/// "XTS kernel shape").
 #[derive(Clone, Copy)]
 pub(crate) struct AtUse<'a, V: AesVec>(pub(crate) V::Token, pub(crate) &'a [Block; 15]);
 
@@ -474,9 +451,8 @@ pub(crate) fn cipher<V: AesVec, const DEC: bool>(tok: V::Token, ks: &KeySchedule
 }
 
 /// Middle rounds `1..rounds` over `s` as a loop over the rounds, the keys read where used:
-/// one round's code where [`middle_rounds`] has thirteen, for the short groups at the end
-/// of a call, which are latency-bound (at most a few registers in flight), so that the
-/// loop's add and branch run beside the AES chains.
+/// one round's code where [`middle_rounds`] has thirteen, for the latency-bound short
+/// groups at the end of a call.
 #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 pub(crate) fn middle_rounds_looped<V: AesVec, const DEC: bool, const N: usize>(
     s: &mut [V; N],

@@ -4,7 +4,7 @@
 #![cfg(feature = "cbc")]
 
 simdcrypt_testkit::backend_helpers!();
-simdcrypt_testkit::cbc_helpers!();
+simdcrypt_testkit::algorithm_helpers!(Cbc);
 
 use aes::cipher::block_padding::NoPadding;
 #[cfg(feature = "alloc")]

@@ -6,7 +6,7 @@
 #![cfg(all(feature = "cbc", feature = "sha1"))]
 
 simdcrypt_testkit::backend_helpers!();
-simdcrypt_testkit::cbc_hmac_helpers!();
+simdcrypt_testkit::algorithm_helpers!(CbcHmacSha1);
 
 use hmac::{KeyInit, Mac};
 use proptest::prelude::*;
@@ -78,6 +78,40 @@ fn forged_tag_is_refused(
     assert!(forged.iter().all(|&x| x == 0), "{what}: wiped");
 }
 
+/// Seals `msg` with `c` (`cts`: CBC-CS3, `seal_cts`; else `seal`): the sequential
+/// reference's ciphertext and tag (`keys`: the AES and the MAC key). Then a forged tag is
+/// refused and the real one opens the buffer back to `msg` (`open_cts`; `open_truncated`
+/// with 12 bytes of the tag for whole blocks).
+fn seal_and_open(
+    c: &CbcHmacSha1,
+    (key, mac_key): (&[u8], &[u8]),
+    iv: &[u8; 16],
+    msg: &[u8],
+    cts: bool,
+    what: &str,
+) {
+    type Seal = fn(&CbcHmacSha1, &[u8; 16], &mut [u8]) -> Result<[u8; 20], Error>;
+    type Open = fn(&CbcHmacSha1, &[u8; 16], &mut [u8], &[u8]) -> Result<(), Error>;
+    let (seal, open, name): (Seal, Open, &str) = if cts {
+        (CbcHmacSha1::seal_cts, CbcHmacSha1::open_cts, "_cts")
+    } else {
+        (CbcHmacSha1::seal, CbcHmacSha1::open, "")
+    };
+    let (want_ct, want_tag) = reference(key, mac_key, iv, msg, cts);
+    let mut buf = msg.to_vec();
+    let tag = seal(c, iv, &mut buf).unwrap();
+    assert_eq!(buf, want_ct, "seal{name} ct, {what}");
+    assert_eq!(tag, want_tag, "seal{name} tag, {what}");
+    let what = format!("open{name}, {what}");
+    forged_tag_is_refused(|m, t| open(c, iv, m, t), &buf, tag, &what);
+    if cts {
+        open(c, iv, &mut buf, &tag).unwrap();
+    } else {
+        c.open_truncated(iv, &mut buf, &tag[..12], 12).unwrap();
+    }
+    assert_eq!(buf, msg, "{what}");
+}
+
 #[test]
 fn stitched_equals_sequential_every_length() {
     let backends = backends::<CbcHmacSha1>();
@@ -91,28 +125,13 @@ fn stitched_equals_sequential_every_length() {
             assert_eq!(c.backend(), runs_on(b, key_len));
             for len in lengths() {
                 let msg = data(len, len as u8);
+                let what = format!("{b}, key {key_len}, len {len}");
                 if len >= 16 {
-                    let (want_ct, want_tag) = reference(&key, &mac_key, &iv, &msg, true);
-                    let mut buf = msg.clone();
-                    let tag = c.seal_cts(&iv, &mut buf).unwrap();
-                    assert_eq!(buf, want_ct, "{b} seal_cts ct, key {key_len}, len {len}");
-                    assert_eq!(tag, want_tag, "{b} seal_cts tag, key {key_len}, len {len}");
-                    let what = format!("{b} open_cts, key {key_len}, len {len}");
-                    forged_tag_is_refused(|m, t| c.open_cts(&iv, m, t), &buf, tag, &what);
-                    c.open_cts(&iv, &mut buf, &tag).unwrap();
-                    assert_eq!(buf, msg, "{b} open_cts, key {key_len}, len {len}");
+                    seal_and_open(&c, (&key, &mac_key), &iv, &msg, true, &what);
                     checked += 1;
                 }
                 if len.is_multiple_of(16) {
-                    let (want_ct, want_tag) = reference(&key, &mac_key, &iv, &msg, false);
-                    let mut buf = msg.clone();
-                    let tag = c.seal(&iv, &mut buf).unwrap();
-                    assert_eq!(buf, want_ct, "{b} seal ct, key {key_len}, len {len}");
-                    assert_eq!(tag, want_tag, "{b} seal tag, key {key_len}, len {len}");
-                    let what = format!("{b} open, key {key_len}, len {len}");
-                    forged_tag_is_refused(|m, t| c.open(&iv, m, t), &buf, tag, &what);
-                    c.open_truncated(&iv, &mut buf, &tag[..12], 12).unwrap();
-                    assert_eq!(buf, msg, "{b} open, key {key_len}, len {len}");
+                    seal_and_open(&c, (&key, &mac_key), &iv, &msg, false, &what);
                     checked += 1;
                 }
             }

@@ -6,7 +6,7 @@
 #![cfg(all(feature = "cbc", feature = "sha1", feature = "alloc"))]
 
 simdcrypt_testkit::backend_helpers!();
-simdcrypt_testkit::cbc_hmac_helpers!();
+simdcrypt_testkit::algorithm_helpers!(CbcHmacSha1);
 
 use simdcrypt::krb5::{Aes128CtsHmacSha196, Aes256CtsHmacSha196};
 use simdcrypt::{Backend, CbcHmacSha1, Error};

@@ -6,7 +6,7 @@
 #![cfg(feature = "sha1")]
 
 simdcrypt_testkit::backend_helpers!();
-simdcrypt_testkit::sha1dc_helpers!();
+simdcrypt_testkit::algorithm_helpers!(Sha1Dc);
 
 use hex_literal::hex;
 use simdcrypt::sha1::{Collision, sha1dc_with};

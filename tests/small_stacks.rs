@@ -53,22 +53,37 @@ fn fits(what: &str, f: fn() -> Vec<Vec<u8>>) {
     );
 }
 
+/// The outputs that `calls(keyed, out)` pushes to `out` for each backend `b` of `backends`
+/// and each key `bytes(seed, len)` of the lengths `key_lens`, `keyed` made by
+/// `make(key, b)`.
+fn each_keyed<T>(
+    backends: impl Iterator<Item = simdcrypt::Backend>,
+    key_lens: &[usize],
+    seed: u64,
+    make: impl Fn(&[u8], simdcrypt::Backend) -> Result<T, simdcrypt::Error>,
+    mut calls: impl FnMut(T, &mut Vec<Vec<u8>>),
+) -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
+    for b in backends {
+        for &len in key_lens {
+            calls(make(&bytes(seed, len), b).unwrap(), &mut out);
+        }
+    }
+    out
+}
+
 #[test]
 fn aes_calls_fit() {
     fits("Aes", || {
-        let mut out = Vec::new();
-        for b in Aes::available_backends() {
-            for len in [16, 24, 32] {
-                let aes = Aes::with_backend(&bytes(1, len), b).unwrap();
-                let mut blocks: Vec<[u8; 16]> = (0..67).map(|i| [i as u8; 16]).collect();
-                aes.encrypt_blocks(&mut blocks);
-                aes.decrypt_blocks(&mut blocks[..20]);
-                aes.encrypt_block(&mut blocks[0]);
-                aes.decrypt_block(&mut blocks[1]);
-                out.push(blocks.concat());
-            }
-        }
-        out
+        let backends = Aes::available_backends();
+        each_keyed(backends, &[16, 24, 32], 1, Aes::with_backend, |aes, out| {
+            let mut blocks: Vec<[u8; 16]> = (0..67).map(|i| [i as u8; 16]).collect();
+            aes.encrypt_blocks(&mut blocks);
+            aes.decrypt_blocks(&mut blocks[..20]);
+            aes.encrypt_block(&mut blocks[0]);
+            aes.decrypt_block(&mut blocks[1]);
+            out.push(blocks.concat());
+        })
     })
 }
 
@@ -76,32 +91,28 @@ fn aes_calls_fit() {
 #[test]
 fn xts_calls_fit() {
     fits("Xts", || {
-        let mut out = Vec::new();
-        for b in Xts::available_backends() {
-            for len in [32, 64] {
-                let xts = Xts::with_backend(&bytes(2, len), b).unwrap();
-                let mut buf = bytes(3, 8 * 512 + 100);
-                xts.encrypt_sector(&mut buf[..100], 1).unwrap();
-                xts.decrypt_sector(&mut buf[..4096 + 5], 2).unwrap();
-                xts.encrypt_with_tweak(&mut buf[..37], &[9; 16]).unwrap();
-                xts.decrypt_with_tweak(&mut buf[..16], &[9; 16]).unwrap();
-                xts.encrypt_sectors(&mut buf[..8 * 512], 512, 3).unwrap();
-                xts.decrypt_sectors(&mut buf[..4 * 80], 80, 4).unwrap();
-                let src = buf.clone();
-                xts.encrypt_sector_to(&src[..600], &mut buf[..600], 5)
-                    .unwrap();
-                xts.decrypt_sectors_to(&src[..1024], &mut buf[..1024], 256, 6)
-                    .unwrap();
-                let t = Tweaks::plain64(7).step(8);
-                xts.encrypt_sectors_with(&mut buf[..4096], 1024, t).unwrap();
-                xts.decrypt_sectors_with_to(&src[..2048], &mut buf[..2048], 512, t)
-                    .unwrap();
-                xts.encrypt_area(&mut buf, 512, t).unwrap();
-                xts.decrypt_area(&mut buf[..1000], 512, t).unwrap();
-                out.push(buf);
-            }
-        }
-        out
+        let backends = Xts::available_backends();
+        each_keyed(backends, &[32, 64], 2, Xts::with_backend, |xts, out| {
+            let mut buf = bytes(3, 8 * 512 + 100);
+            xts.encrypt_sector(&mut buf[..100], 1).unwrap();
+            xts.decrypt_sector(&mut buf[..4096 + 5], 2).unwrap();
+            xts.encrypt_with_tweak(&mut buf[..37], &[9; 16]).unwrap();
+            xts.decrypt_with_tweak(&mut buf[..16], &[9; 16]).unwrap();
+            xts.encrypt_sectors(&mut buf[..8 * 512], 512, 3).unwrap();
+            xts.decrypt_sectors(&mut buf[..4 * 80], 80, 4).unwrap();
+            let src = buf.clone();
+            xts.encrypt_sector_to(&src[..600], &mut buf[..600], 5)
+                .unwrap();
+            xts.decrypt_sectors_to(&src[..1024], &mut buf[..1024], 256, 6)
+                .unwrap();
+            let t = Tweaks::plain64(7).step(8);
+            xts.encrypt_sectors_with(&mut buf[..4096], 1024, t).unwrap();
+            xts.decrypt_sectors_with_to(&src[..2048], &mut buf[..2048], 512, t)
+                .unwrap();
+            xts.encrypt_area(&mut buf, 512, t).unwrap();
+            xts.decrypt_area(&mut buf[..1000], 512, t).unwrap();
+            out.push(buf);
+        })
     })
 }
 
@@ -109,35 +120,31 @@ fn xts_calls_fit() {
 #[test]
 fn cbc_calls_fit() {
     fits("Cbc", || {
-        let mut out = Vec::new();
-        for b in Cbc::available_backends() {
-            for len in [16, 24, 32] {
-                let cbc = Cbc::with_backend(&bytes(4, len), b).unwrap();
-                let mut buf = bytes(5, 1024 + 9);
-                let mut iv = [1u8; 16];
-                cbc.encrypt(&mut iv, &mut buf[..1024]).unwrap();
-                cbc.decrypt(&mut iv, &mut buf[..320]).unwrap();
-                cbc.decrypt(&mut iv, &mut buf[..48]).unwrap();
-                cbc.encrypt_cts(&[2; 16], &mut buf[..37]).unwrap();
-                cbc.decrypt_cts(&[2; 16], &mut buf[..1033]).unwrap();
-                #[cfg(feature = "alloc")]
-                {
-                    let padded = cbc.encrypt_padded(&[3; 16], &buf[..100]);
-                    let back = cbc.decrypt_padded(&[3; 16], &padded).unwrap();
-                    assert_eq!(back, buf[..100]);
-                    out.push(padded);
-                }
-                let mut streams: Vec<Vec<u8>> = (0..20)
-                    .map(|i| bytes(i, 16 * (1 + i as usize % 5)))
-                    .collect();
-                let mut refs: Vec<&mut [u8]> = streams.iter_mut().map(|s| &mut s[..]).collect();
-                let mut ivs = [[3u8; 16]; 20];
-                cbc.encrypt_many(&mut ivs, &mut refs).unwrap();
-                out.push(buf);
-                out.push(streams.concat());
+        let backends = Cbc::available_backends();
+        each_keyed(backends, &[16, 24, 32], 4, Cbc::with_backend, |cbc, out| {
+            let mut buf = bytes(5, 1024 + 9);
+            let mut iv = [1u8; 16];
+            cbc.encrypt(&mut iv, &mut buf[..1024]).unwrap();
+            cbc.decrypt(&mut iv, &mut buf[..320]).unwrap();
+            cbc.decrypt(&mut iv, &mut buf[..48]).unwrap();
+            cbc.encrypt_cts(&[2; 16], &mut buf[..37]).unwrap();
+            cbc.decrypt_cts(&[2; 16], &mut buf[..1033]).unwrap();
+            #[cfg(feature = "alloc")]
+            {
+                let padded = cbc.encrypt_padded(&[3; 16], &buf[..100]);
+                let back = cbc.decrypt_padded(&[3; 16], &padded).unwrap();
+                assert_eq!(back, buf[..100]);
+                out.push(padded);
             }
-        }
-        out
+            let mut streams: Vec<Vec<u8>> = (0..20)
+                .map(|i| bytes(i, 16 * (1 + i as usize % 5)))
+                .collect();
+            let mut refs: Vec<&mut [u8]> = streams.iter_mut().map(|s| &mut s[..]).collect();
+            let mut ivs = [[3u8; 16]; 20];
+            cbc.encrypt_many(&mut ivs, &mut refs).unwrap();
+            out.push(buf);
+            out.push(streams.concat());
+        })
     })
 }
 
@@ -191,20 +198,18 @@ fn sha1_and_hmac_calls_fit() {
 #[test]
 fn cbc_hmac_and_krb5_calls_fit() {
     fits("CBC-HMAC-SHA1 and krb5", || {
-        let mut out = Vec::new();
-        for b in CbcHmacSha1::available_backends() {
-            for len in [16, 24, 32] {
-                let c = CbcHmacSha1::with_backend(&bytes(8, len), &bytes(9, 20), b).unwrap();
-                let mut buf = bytes(10, 1504);
-                let tag = c.seal(&[4; 16], &mut buf[..1024]).unwrap();
-                let mut opened = buf.clone();
-                c.open(&[4; 16], &mut opened[..1024], &tag).unwrap();
-                let tag2 = c.seal_cts(&[5; 16], &mut buf[..200]).unwrap();
-                c.open_cts(&[5; 16], &mut buf[..200], &tag2).unwrap();
-                out.push(buf);
-                out.push(tag.to_vec());
-            }
-        }
+        let backends = CbcHmacSha1::available_backends();
+        let make = |key: &[u8], b| CbcHmacSha1::with_backend(key, &bytes(9, 20), b);
+        let mut out = each_keyed(backends, &[16, 24, 32], 8, make, |c, out| {
+            let mut buf = bytes(10, 1504);
+            let tag = c.seal(&[4; 16], &mut buf[..1024]).unwrap();
+            let mut opened = buf.clone();
+            c.open(&[4; 16], &mut opened[..1024], &tag).unwrap();
+            let tag2 = c.seal_cts(&[5; 16], &mut buf[..200]).unwrap();
+            c.open_cts(&[5; 16], &mut buf[..200], &tag2).unwrap();
+            out.push(buf);
+            out.push(tag.to_vec());
+        });
         let k128 = Aes128CtsHmacSha196::new(&bytes(11, 16)).unwrap();
         let k256 = Aes256CtsHmacSha196::new(&bytes(12, 32)).unwrap();
         let msg = bytes(13, 1400);

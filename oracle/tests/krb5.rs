@@ -10,7 +10,7 @@
 #![cfg(oracle_krb5)]
 
 simdcrypt_testkit::backend_helpers!();
-simdcrypt_testkit::cbc_hmac_helpers!();
+simdcrypt_testkit::algorithm_helpers!(CbcHmacSha1);
 
 use simdcrypt::krb5::{Aes128CtsHmacSha196, Aes256CtsHmacSha196, UsageKeys};
 use simdcrypt::{Backend, CbcHmacSha1};

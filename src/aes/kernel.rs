@@ -2,16 +2,10 @@
 //! the width handle (`crate::aes::Width::run_job`) runs it in each width's
 //! `#[target_feature]` entry ([`AesVec::enter`]).
 //!
-//! ```text
-//! for each group of 8 registers (8 L blocks), then a group of 4, then one of 1 to 4
-//! registers for the rest, the last one masked when it is not full:
-//!     s[i] = block[i] ^ rk[0]
-//!     for r in 1..R: s[i] = aesenc(s[i], rk[r])     // independent chains
-//!     block[i] = aesenclast(s[i], rk[R])
-//! ```
-//! `aesenc` has a latency of 4 cycles and a throughput of 2 per cycle, so 8 independent
-//! registers keep the unit busy. Decryption is the same with `aesdec` and the
-//! equivalent-inverse-cipher keys.
+//! Groups of 8 registers (8 L blocks), then of 4, then of 1 to 4
+//! (`crate::vector::each_group`), each register an independent chain of rounds: 8 chains
+//! cover `aesenc`'s latency (4 cycles) times its throughput (2 a cycle). Decryption is the
+//! same with `aesdec` and the equivalent-inverse-cipher keys.
 
 use crate::block::{Block, KeySchedule};
 use crate::vector::{AesVec, AtUse, Group, Keys, Regs, each_group, each_group_rest, middle_rounds};

@@ -7,15 +7,6 @@
 //! with AES-NI (SubWord by `aesenclast`, `aesimc`) on the x86-64 backends, with the ARMv8
 //! AES instructions (SubWord by `AESE`, `AESIMC`) on AArch64's, and by portable bitsliced
 //! code otherwise, and zeroized on drop.
-//!
-//! ```
-//! use simdcrypt::aes::{Aes, Block};
-//! let aes = Aes::new(&[0u8; 16])?;
-//! let mut blocks: [Block; 2] = [[0u8; 16]; 2];
-//! aes.encrypt_blocks(&mut blocks);
-//! assert_eq!(blocks[0][..4], [0x66, 0xe9, 0x4b, 0xd4]);
-//! # Ok::<(), simdcrypt::Error>(())
-//! ```
 
 use core::fmt;
 
@@ -310,17 +301,6 @@ pub struct Aes {
 
 impl Aes {
     /// Keys AES-128, -192 or -256 (a 16-, 24- or 32-byte key) on the automatic backend.
-    ///
-    /// ```
-    /// use simdcrypt::{Aes, Error};
-    /// let aes = Aes::new(&[0u8; 24])?;
-    /// assert_eq!(aes.key_len(), 24);
-    /// assert!(matches!(
-    ///     Aes::new(&[0u8; 20]),
-    ///     Err(Error::InvalidKeyLength { len: 20, .. })
-    /// ));
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
     #[inline(always)]
     pub fn new(key: &[u8]) -> Result<Aes, Error> {
         // SAFETY: `T` is `Aes`.
@@ -328,18 +308,6 @@ impl Aes {
     }
 
     /// Keys AES on the backend given; `Err` if this CPU cannot run it.
-    ///
-    /// ```
-    /// use simdcrypt::{Aes, Backend, Error};
-    /// for b in Aes::available_backends() {
-    ///     let mut block = [0u8; 16];
-    ///     Aes::with_backend(&[0u8; 16], b)?.encrypt_block(&mut block);
-    ///     assert_eq!(block[..4], [0x66, 0xe9, 0x4b, 0xd4]);
-    /// }
-    /// let not_aes = Aes::with_backend(&[0u8; 16], Backend::ShaNi);
-    /// assert!(matches!(not_aes, Err(Error::BackendNotForAlgorithm { .. })));
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
     #[inline(always)]
     pub fn with_backend(key: &[u8], backend: Backend) -> Result<Aes, Error> {
         // SAFETY: `T` is `Aes`.
@@ -396,15 +364,6 @@ impl Aes {
         available;
 
         /// The backend this instance runs on.
-        ///
-        /// ```
-        /// use simdcrypt::{Aes, Backend};
-        /// let auto = Aes::new(&[0u8; 16])?;
-        /// assert!(Aes::available_backends().any(|b| b == auto.backend()));
-        /// let soft = Aes::with_backend(&[0u8; 16], Backend::Portable)?;
-        /// assert_eq!(soft.backend(), Backend::Portable);
-        /// # Ok::<(), simdcrypt::Error>(())
-        /// ```
         backend = keyed_backend();
 
         /// Every backend that AES has, available here or not, best first.
@@ -424,13 +383,6 @@ impl Aes {
     }
 
     /// The key length in bytes (16, 24 or 32).
-    ///
-    /// ```
-    /// for len in [16, 24, 32] {
-    ///     assert_eq!(simdcrypt::Aes::new(&[0u8; 32][..len])?.key_len(), len);
-    /// }
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
     #[must_use]
     pub fn key_len(&self) -> usize {
         (self.ks.rounds - 6) * 4
@@ -453,50 +405,18 @@ impl Aes {
     }
 
     /// Decrypts every block in place, independently (ECB).
-    ///
-    /// ```
-    /// let aes = simdcrypt::Aes::new(&[9u8; 32])?;
-    /// let plain: Vec<[u8; 16]> = (0..40u8).map(|i| [i; 16]).collect();
-    /// let mut blocks = plain.clone();
-    /// aes.encrypt_blocks(&mut blocks);
-    /// assert_ne!(blocks, plain);
-    /// aes.decrypt_blocks(&mut blocks);
-    /// assert_eq!(blocks, plain);
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
     #[inline]
     pub fn decrypt_blocks(&self, blocks: &mut [Block]) {
         self.kernel().run_job(Ecb::<true>(&self.ks, blocks));
     }
 
     /// Encrypts one block in place.
-    ///
-    /// ```
-    /// use hex_literal::hex;
-    /// // FIPS-197 appendix C.2 (AES-192).
-    /// let aes = simdcrypt::Aes::new(&hex!("000102030405060708090a0b0c0d0e0f1011121314151617"))?;
-    /// let mut block = hex!("00112233445566778899aabbccddeeff");
-    /// aes.encrypt_block(&mut block);
-    /// assert_eq!(block, hex!("dda97ca4864cdfe06eaf70a0ec0d7191"));
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
     #[inline]
     pub fn encrypt_block(&self, block: &mut Block) {
         self.encrypt_blocks(core::slice::from_mut(block));
     }
 
     /// Decrypts one block in place.
-    ///
-    /// ```
-    /// use hex_literal::hex;
-    /// // FIPS-197 appendix C.3 (AES-256).
-    /// let key = hex!("000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f");
-    /// let aes = simdcrypt::Aes::new(&key)?;
-    /// let mut block = hex!("8ea2b7ca516745bfeafc49904b496089");
-    /// aes.decrypt_block(&mut block);
-    /// assert_eq!(block, hex!("00112233445566778899aabbccddeeff"));
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
     #[inline]
     pub fn decrypt_block(&self, block: &mut Block) {
         self.decrypt_blocks(core::slice::from_mut(block));

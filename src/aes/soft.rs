@@ -42,17 +42,6 @@ pub(crate) fn xtime(a: u8) -> u8 {
     (a << 1) ^ (0x1b & 0u8.wrapping_sub(a >> 7))
 }
 
-#[cfg(test)]
-fn gmul(mut a: u8, mut b: u8) -> u8 {
-    let mut r = 0u8;
-    for _ in 0..8 {
-        r ^= a & 0u8.wrapping_sub(b & 1);
-        a = xtime(a);
-        b >>= 1;
-    }
-    r
-}
-
 /// SubWord of the key expansion, in constant time: the bitsliced S-box circuit once for
 /// all four bytes (plane `b` holds bit `b` of byte `i` at bit `i`).
 pub(crate) fn sub_word(w: u32) -> u32 {
@@ -677,7 +666,7 @@ pub(crate) fn wipe(site: Site) {
     match site {
         Site::Later => {}
         Site::Ecb => stack::<{ depth([1504, 1632, 1664, 1568, 1952, 3664]) }>(),
-        Site::CbcEncrypt => stack::<{ depth([1568, 1712, 1744, 1648, 1904, 3632]) }>(),
+        Site::CbcEncrypt => stack::<{ depth([1568, 1712, 1744, 1648, 1904, 3648]) }>(),
         Site::CbcDecrypt => stack::<{ depth([2112, 2256, 2304, 2208, 2608, 4752]) }>(),
         Site::CbcMany => stack::<{ depth([1712, 2848, 2912, 2816, 3200, 6336]) }>(),
         Site::XtsOne | Site::XtsBlock | Site::XtsMany => {

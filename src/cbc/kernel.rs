@@ -1,26 +1,9 @@
 //! CBC, written once over [`AesVec`] (`L` blocks per register): the jobs [`Stream`]
 //! (one stream each way) and [`Lanes`] (a step of many streams), which the width handle (`crate::aes::Width::run_job`) runs.
 //!
-//! ```text
-//! encrypt (G registers of L streams each, one block of each stream per step; a chain per
-//! stream, so latency-bound: one stream is G = L = 1, `encrypt_many` up to G = 8):
-//!     s[k] = C[-1] ^ P[0] ^ K[0]                       (C[-1] = IV)
-//!     for each step j: R-1 rounds of aesenc over all registers, then
-//!         u = P[j+1] ^ K[0]                            // off the chain
-//!         s[k] = aesenclast(s[k], K[R] ^ u)            // = C[j] ^ P[j+1] ^ K[0], next input
-//!         C[j] = s[k] ^ u                              // off the chain
-//!     (last step: plain K[R]; the chain is exactly R AES instructions per block, no XOR)
-//!     a spare slot of the last register repeats the last stream: both compute the same
-//!     values, so storing both is harmless
-//!
-//! decrypt (in place; for each group of 8 registers (8 L blocks), then a group of 4, then
-//! one of 1 to 4 registers for the rest, the last one masked when it is not full):
-//!     c[j]  = C[L j .. L j + L]                  // every load before any store
-//!     s[j]  = c[j] ^ Kd[0]; R-1 rounds of aesdec over all registers
-//!     pv[j] = C[L j - 1 .. L j + L - 1]          // reloaded one block earlier; for j = 0,
-//!                                                // the previous group's last block first
-//!     P[L j .. L j + L] = aesdeclast(s[j], Kd[R] ^ pv[j])
-//! ```
+//! Encryption is one chain per stream, the next plaintext folded into the last round's key
+//! off the chain (R AES instructions a block); decryption reads every block of a group
+//! before its first store: docs/design.md, "CBC".
 
 use core::ptr::null_mut;
 

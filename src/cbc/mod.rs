@@ -10,16 +10,6 @@
 //! width handle (`crate::aes::Width::run_job`) runs in the width's `#[target_feature]`
 //! entry: the chained encryption of one stream, the parallel decryption, and the
 //! interleaved encryption of several streams (lanes).
-//!
-//! ```
-//! let cbc = simdcrypt::cbc::Cbc::new(&[7u8; 16])?;
-//! let mut buf = *b"seventeen bytes!!"; // CBC-CS3: no padding, any length >= 16
-//! cbc.encrypt_cts(&[0u8; 16], &mut buf)?;
-//! assert_ne!(&buf, b"seventeen bytes!!");
-//! cbc.decrypt_cts(&[0u8; 16], &mut buf)?;
-//! assert_eq!(&buf, b"seventeen bytes!!");
-//! # Ok::<(), simdcrypt::Error>(())
-//! ```
 
 use core::fmt;
 
@@ -81,7 +71,7 @@ fn as_blocks(buf: &mut [u8]) -> Result<&mut [Block], Error> {
 }
 
 /// Where a CBC-CS3 message of `len >= 16` bytes splits into whole blocks chained as usual
-/// and the 16 to 32 bytes that [`Cbc::steal_encrypt`] ends it with: exactly 16 bytes is one
+/// and the 16 to 32 bytes that [`steal_encrypt`] ends it with: exactly 16 bytes is one
 /// plain CBC block; beyond that the last partial or full block and the one before it.
 pub(crate) fn cts_split(len: usize) -> usize {
     debug_assert!(len >= 16);
@@ -91,6 +81,89 @@ pub(crate) fn cts_split(len: usize) -> usize {
     // The last (partial or full) block's length, 1..=16.
     let d = len - 16 * ((len - 1) / 16);
     len - d - 16
+}
+
+/// CBC over whole blocks in place from a chain (updated): what the CS3 endings
+/// ([`steal_encrypt`], [`steal_decrypt`]) run their blocks on, `Cbc`'s kernels or a
+/// stitched entry's single blocks.
+pub(crate) trait CbcBlocks {
+    /// CBC-encrypts `blocks` from `chain`, which becomes the last ciphertext block.
+    fn enc(&self, chain: &mut Block, blocks: &mut [Block]);
+    /// CBC-decrypts `blocks` from `chain`, which becomes the last ciphertext block.
+    fn dec(&self, chain: &mut Block, blocks: &mut [Block]);
+}
+
+impl CbcBlocks for Cbc {
+    #[inline]
+    fn enc(&self, chain: &mut Block, blocks: &mut [Block]) {
+        self.enc_blocks(chain, blocks);
+    }
+    #[inline]
+    fn dec(&self, chain: &mut Block, blocks: &mut [Block]) {
+        self.dec_blocks(chain, blocks);
+    }
+}
+
+/// The CS3 ending of an encryption: `tail` is the last 16 bytes (one plain CBC block)
+/// or the last 17 to 32 bytes (two blocks, the second partial), `chain` the ciphertext
+/// block before them (or the IV). Encrypts `tail` in place with the last two blocks
+/// swapped and the final one truncated; `chain` becomes the last full block encrypted.
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+pub(crate) fn steal_encrypt<C: CbcBlocks>(c: &C, chain: &mut Block, tail: &mut [u8]) {
+    let len = tail.len();
+    debug_assert!((16..=32).contains(&len));
+    if len <= 16 {
+        if let Ok(b) = <&mut Block>::try_from(tail) {
+            c.enc(chain, core::slice::from_mut(b));
+        }
+        return;
+    }
+    let d = len - 16;
+    let (pen, last) = tail.split_at_mut(16);
+    // E[m-1] = E(P[m-1] ^ C[m-2]).
+    let mut e = [[0u8; 16]];
+    e[0].copy_from_slice(pen);
+    c.enc(chain, &mut e);
+    // C[m] = E(E[m-1] ^ (P[m] || 0)).
+    let mut x = [[0u8; 16]];
+    x[0][..d].copy_from_slice(last);
+    c.enc(chain, &mut x);
+    pen.copy_from_slice(&x[0]);
+    last.copy_from_slice(&e[0][..d]);
+    crate::wipe::blocks(&mut e);
+}
+
+/// The CS3 ending of a decryption (the inverse of [`steal_encrypt`]): `tail` is
+/// the last 16 to 32 bytes, `chain` the ciphertext block before them (or the IV).
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+pub(crate) fn steal_decrypt<C: CbcBlocks>(c: &C, chain: &mut Block, tail: &mut [u8]) {
+    let len = tail.len();
+    debug_assert!((16..=32).contains(&len));
+    if len <= 16 {
+        if let Ok(b) = <&mut Block>::try_from(tail) {
+            c.dec(chain, core::slice::from_mut(b));
+        }
+        return;
+    }
+    let d = len - 16;
+    let (pen, last) = tail.split_at_mut(16);
+    // D(C[m]) = E[m-1] ^ (P[m] || 0): its tail is E[m-1]'s stolen tail.
+    let mut dx = [[0u8; 16]];
+    dx[0].copy_from_slice(pen);
+    c.dec(&mut [0u8; 16], &mut dx);
+    let mut e = [dx[0]];
+    e[0][..d].copy_from_slice(last);
+    let mut pm = [0u8; 16];
+    for (i, p) in pm[..d].iter_mut().enumerate() {
+        *p = dx[0][i] ^ last[i];
+    }
+    // P[m-1] = D(E[m-1]) ^ C[m-2].
+    c.dec(chain, &mut e);
+    pen.copy_from_slice(&e[0]);
+    last.copy_from_slice(&pm[..d]);
+    crate::wipe::bytes(&mut pm);
+    crate::wipe::blocks(&mut dx);
+    crate::wipe::blocks(&mut e);
 }
 
 /// 1 if `x == 0`, else 0 (for `x < 2^31`), without branches.
@@ -123,17 +196,6 @@ fn pkcs7_check(last: &Block) -> (u32, u32) {
 
 impl Cbc {
     /// Keys AES-128, -192 or -256 (a 16-, 24- or 32-byte key) on the automatic backend.
-    ///
-    /// ```
-    /// use simdcrypt::{Cbc, Error};
-    /// let cbc = Cbc::new(&[0u8; 32])?;
-    /// assert!(Cbc::available_backends().any(|b| b == cbc.backend()));
-    /// assert!(matches!(
-    ///     Cbc::new(&[0u8; 8]),
-    ///     Err(Error::InvalidKeyLength { len: 8, .. })
-    /// ));
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
     #[inline(always)]
     pub fn new(key: &[u8]) -> Result<Cbc, Error> {
         // SAFETY: `Cbc` is `#[repr(transparent)]` over `Aes`.
@@ -141,23 +203,6 @@ impl Cbc {
     }
 
     /// Keys CBC on the backend given; `Err` if CBC lacks it or this CPU cannot run it.
-    ///
-    /// ```
-    /// use simdcrypt::{Backend, Cbc, Error};
-    /// let reference = Cbc::with_backend(&[5u8; 16], Backend::Portable)?;
-    /// let mut iv0 = [0u8; 16];
-    /// getrandom::fill(&mut iv0).expect("OS random numbers");
-    /// let mut want = [3u8; 64];
-    /// reference.encrypt(&mut iv0.clone(), &mut want)?;
-    /// for b in Cbc::available_backends() {
-    ///     let (mut iv, mut buf) = (iv0, [3u8; 64]);
-    ///     Cbc::with_backend(&[5u8; 16], b)?.encrypt(&mut iv, &mut buf)?;
-    ///     assert_eq!(buf, want);
-    /// }
-    /// let not_cbc = Cbc::with_backend(&[5u8; 16], Backend::ShaNi);
-    /// assert!(matches!(not_cbc, Err(Error::BackendNotForAlgorithm { .. })));
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
     #[inline(always)]
     pub fn with_backend(key: &[u8], backend: Backend) -> Result<Cbc, Error> {
         // SAFETY: `Cbc` is `#[repr(transparent)]` over `Aes`.
@@ -167,23 +212,8 @@ impl Cbc {
     dispatch::backend_methods! {
         crate::dispatch::CBC;
         /// The backends this CPU runs for CBC, best first.
-        ///
-        /// ```
-        /// use simdcrypt::{Backend, Cbc};
-        /// let all: Vec<Backend> = Cbc::available_backends().collect();
-        /// assert!(all.iter().all(|b| b.is_available()));
-        /// assert_eq!(all.last(), Some(&Backend::Portable));
-        /// ```
         available;
         /// The backend this instance runs on.
-        ///
-        /// ```
-        /// use simdcrypt::{Backend, Cbc};
-        /// let cbc = Cbc::with_backend(&[0u8; 16], Backend::Portable)?;
-        /// assert_eq!(cbc.backend(), Backend::Portable);
-        /// assert_eq!(format!("{cbc:?}"), "Cbc { key_bits: 128, backend: Portable, .. }");
-        /// # Ok::<(), simdcrypt::Error>(())
-        /// ```
         backend = aes.keyed_backend();
         /// Every backend that CBC has, available here or not, best first.
         implemented;
@@ -237,18 +267,6 @@ impl Cbc {
 
     /// Decrypts `buf` in place; `iv` becomes the last ciphertext block, so a following call
     /// continues the chain. `Err` (nothing written) unless `buf.len()` is a multiple of 16.
-    ///
-    /// ```
-    /// use hex_literal::hex;
-    /// // NIST SP 800-38A F.2.2, first block.
-    /// let cbc = simdcrypt::Cbc::new(&hex!("2b7e151628aed2a6abf7158809cf4f3c"))?;
-    /// let mut iv = hex!("000102030405060708090a0b0c0d0e0f");
-    /// let mut buf = hex!("7649abac8119b246cee98e9b12e9197d");
-    /// cbc.decrypt(&mut iv, &mut buf)?;
-    /// assert_eq!(buf, hex!("6bc1bee22e409f96e93d7e117393172a"));
-    /// assert_eq!(iv, hex!("7649abac8119b246cee98e9b12e9197d"));
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
     pub fn decrypt(&self, iv: &mut [u8; 16], buf: &mut [u8]) -> Result<(), Error> {
         let blocks = as_blocks(buf)?;
         // (`dec_blocks`, written out: one call fewer between here and the kernel.)
@@ -261,16 +279,6 @@ impl Cbc {
     }
 
     /// Encrypts `msg` with PKCS#7 padding (1 to 16 bytes) into a new vector.
-    ///
-    /// ```
-    /// let cbc = simdcrypt::Cbc::new(&[7u8; 16])?;
-    /// let iv = [0u8; 16];
-    /// assert_eq!(cbc.encrypt_padded(&iv, b"hello").len(), 16);
-    /// let ct = cbc.encrypt_padded(&iv, &[0u8; 16]); // a whole padding block is added
-    /// assert_eq!(ct.len(), 32);
-    /// assert_eq!(cbc.decrypt_padded(&iv, &ct)?, [0u8; 16]);
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
     #[cfg(feature = "alloc")]
     #[must_use]
     pub fn encrypt_padded(&self, iv: &[u8; 16], msg: &[u8]) -> Vec<u8> {
@@ -364,36 +372,8 @@ impl Cbc {
         let mut chain = *iv;
         let (head, tail) = buf.split_at_mut(cts_split(len));
         self.enc_blocks(&mut chain, head.as_chunks_mut::<16>().0);
-        self.steal_encrypt(&mut chain, tail);
+        steal_encrypt(self, &mut chain, tail);
         Ok(())
-    }
-
-    /// The CS3 ending of an encryption: `tail` is the last 16 bytes (one plain CBC block)
-    /// or the last 17 to 32 bytes (two blocks, the second partial), `chain` the ciphertext
-    /// block before them (or the IV). Encrypts `tail` in place with the last two blocks
-    /// swapped and the final one truncated; `chain` becomes the last full block encrypted.
-    pub(crate) fn steal_encrypt(&self, chain: &mut Block, tail: &mut [u8]) {
-        let len = tail.len();
-        debug_assert!((16..=32).contains(&len));
-        if len <= 16 {
-            if let Ok(b) = <&mut Block>::try_from(tail) {
-                self.enc_blocks(chain, core::slice::from_mut(b));
-            }
-            return;
-        }
-        let d = len - 16;
-        let (pen, last) = tail.split_at_mut(16);
-        // E[m-1] = E(P[m-1] ^ C[m-2]).
-        let mut e = [[0u8; 16]];
-        e[0].copy_from_slice(pen);
-        self.enc_blocks(chain, &mut e);
-        // C[m] = E(E[m-1] ^ (P[m] || 0)).
-        let mut x = [[0u8; 16]];
-        x[0][..d].copy_from_slice(last);
-        self.enc_blocks(chain, &mut x);
-        pen.copy_from_slice(&x[0]);
-        last.copy_from_slice(&e[0][..d]);
-        crate::wipe::blocks(&mut e);
     }
 
     /// Decrypts a CBC-CS3 buffer in place (the inverse of [`Cbc::encrypt_cts`]). `Err`
@@ -425,40 +405,8 @@ impl Cbc {
         let (head, tail) = buf.split_at_mut(cts_split(len));
         // Afterwards `chain` is C[m-2] (or the IV).
         self.dec_blocks(&mut chain, head.as_chunks_mut::<16>().0);
-        self.steal_decrypt(&mut chain, tail);
+        steal_decrypt(self, &mut chain, tail);
         Ok(())
-    }
-
-    /// The CS3 ending of a decryption (the inverse of [`Cbc::steal_encrypt`]): `tail` is
-    /// the last 16 to 32 bytes, `chain` the ciphertext block before them (or the IV).
-    pub(crate) fn steal_decrypt(&self, chain: &mut Block, tail: &mut [u8]) {
-        let len = tail.len();
-        debug_assert!((16..=32).contains(&len));
-        if len <= 16 {
-            if let Ok(b) = <&mut Block>::try_from(tail) {
-                self.dec_blocks(chain, core::slice::from_mut(b));
-            }
-            return;
-        }
-        let d = len - 16;
-        let (pen, last) = tail.split_at_mut(16);
-        // D(C[m]) = E[m-1] ^ (P[m] || 0): its tail is E[m-1]'s stolen tail.
-        let mut dx = [[0u8; 16]];
-        dx[0].copy_from_slice(pen);
-        self.dec_blocks(&mut [0u8; 16], &mut dx);
-        let mut e = [dx[0]];
-        e[0][..d].copy_from_slice(last);
-        let mut pm = [0u8; 16];
-        for (i, p) in pm[..d].iter_mut().enumerate() {
-            *p = dx[0][i] ^ last[i];
-        }
-        // P[m-1] = D(E[m-1]) ^ C[m-2].
-        self.dec_blocks(chain, &mut e);
-        pen.copy_from_slice(&e[0]);
-        last.copy_from_slice(&pm[..d]);
-        crate::wipe::bytes(&mut pm);
-        crate::wipe::blocks(&mut dx);
-        crate::wipe::blocks(&mut e);
     }
 
     /// Encrypts `bufs.len()` independent streams in place, interleaved to keep the AES

@@ -12,9 +12,10 @@
 //! (`crate::arch::Stitched`) interleaves them in one loop (one 64-byte SHA-1 block per four
 //! CBC blocks, the AES rounds spread between the four-round SHA-1 steps), so the MAC hides
 //! in the gaps of the AES chain. Opening decrypts four blocks in parallel
-//! while the previous four are hashed. The CS3 tail (the last 16 to 32 bytes) and the
-//! bytes before it that do not fill a 64-byte group run after the stitched bulk. The other
-//! backends run CBC and SHA-1 one after the other.
+//! while the previous four are hashed. The blocks after the last whole 64-byte group, the
+//! CS3 tail (the last 16 to 32 bytes) and the HMAC's last blocks run in the same kernel
+//! call, after the groups: one entry and one stack wipe per message. The other backends
+//! run CBC and SHA-1 one after the other.
 //!
 //! ```
 //! use simdcrypt::CbcHmacSha1;
@@ -32,7 +33,7 @@ use crate::Backend;
 use crate::aes::Block;
 #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
 use crate::arch::Stitched;
-use crate::cbc::{Cbc, cts_split};
+use crate::cbc::{Cbc, cts_split, steal_decrypt, steal_encrypt};
 use crate::dispatch;
 use crate::sha1::hmac::{TAG_LEN, check_tag_len, ct_verify, finish_tag, key_states};
 use crate::sha1::{self, Sha1};
@@ -41,8 +42,8 @@ use crate::{Error, wipe};
 #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
 pub(crate) mod stitch;
 
-/// How the whole 64-byte groups at the start of a message are processed, in one pass or
-/// two: a row of the dispatch table (`crate::dispatch::CBC_HMAC`) makes one.
+/// How a message is processed, in one pass or two: a row of the dispatch table
+/// (`crate::dispatch::CBC_HMAC`) makes one.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Pass {
     /// CBC, then SHA-1 (or the reverse when opening).
@@ -90,24 +91,16 @@ pub struct CbcHmacSha1 {
     cbc: Cbc,
     sha: sha1::Kernel,
     sha_backend: Backend,
-    inner_start: [u32; 5],
-    outer_start: [u32; 5],
+    /// The HMAC's inner and outer chaining values after the key blocks.
+    starts: [[u32; 5]; 2],
     pass: Pass,
     backend: Backend,
 }
 
 impl CbcHmacSha1 {
     /// Keys AES-CBC with `aes_key` (16, 24 or 32 bytes) and HMAC-SHA1 with `mac_key` (any
-    /// length) on the automatic backend.
-    ///
-    /// ```
-    /// use simdcrypt::{CbcHmacSha1, Error};
-    /// let c = CbcHmacSha1::new(&[0u8; 16], &[0u8; 16])?;
-    /// assert!(CbcHmacSha1::available_backends().any(|b| b == c.backend()));
-    /// let bad = CbcHmacSha1::new(&[0u8; 15], b"k");
-    /// assert!(matches!(bad, Err(Error::InvalidKeyLength { len: 15, .. })));
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
+    /// length) on the automatic backend; [`Error::InvalidKeyLength`] for an AES key of
+    /// another length.
     #[inline(always)]
     pub fn new(aes_key: &[u8], mac_key: &[u8]) -> Result<CbcHmacSha1, Error> {
         let keyed = CbcHmacSha1::keyed(aes_key, mac_key, crate::dispatch::CBC_HMAC.auto_kernel());
@@ -151,7 +144,7 @@ impl CbcHmacSha1 {
     /// kernels' frames below it are wiped inside (`Cbc`'s keying, `sha1::Kernel::wipe`).
     #[inline(always)]
     fn wipe_keying() {
-        crate::wipe::stack::<{ crate::wipe::depth([2128, 1808, 2112, 2224, 1856, 8976]) }>();
+        crate::wipe::stack::<{ crate::wipe::depth([2128, 1808, 2112, 2256, 1872, 9024]) }>();
     }
 
     /// Keys on a kernel the dispatch table gave (`new`: the cached automatic choice). A
@@ -191,8 +184,7 @@ impl CbcHmacSha1 {
             cbc,
             sha,
             sha_backend,
-            inner_start,
-            outer_start,
+            starts: [inner_start, outer_start],
             pass,
             backend,
         })
@@ -228,10 +220,10 @@ impl CbcHmacSha1 {
     }
 
     /// Encrypts (`seal`) or decrypts the whole 64-byte groups at the start of `buf[..split]`
-    /// from `iv` and hashes their plaintext after the inner key block into `h` (the running
-    /// inner hash, set in place: a returned `Sha1` would leave copies of the key-derived
-    /// state in the caller's frame, above the stack wipes). Returns where the groups end
-    /// and the CBC chain.
+    /// from `iv`, one kernel after the other, and hashes their plaintext after the inner
+    /// key block into `h` (the running inner hash, set in place: a returned `Sha1` would
+    /// leave copies of the key-derived state in the caller's frame, above the stack
+    /// wipes). Returns where the groups end and the CBC chain.
     fn bulk(
         &self,
         seal: bool,
@@ -242,28 +234,21 @@ impl CbcHmacSha1 {
     ) -> (usize, Block) {
         let bulk = split / 64 * 64;
         let mut chain = *iv;
-        let mut state = self.inner_start;
+        let mut state = self.starts[0];
         let groups = buf[..bulk].as_chunks_mut::<64>().0;
-        match self.pass {
-            _ if groups.is_empty() => {}
-            Pass::Sequential if seal => {
+        if !groups.is_empty() {
+            if seal {
                 self.sha.compress(&mut state, groups);
                 // The compression ran from the keyed state: its frame holds key-derived
                 // chaining values.
                 self.sha.wipe(sha1::Site::Keyed, groups.len());
                 self.cbc
                     .enc_blocks(&mut chain, groups.as_flattened_mut().as_chunks_mut().0);
-            }
-            Pass::Sequential => {
+            } else {
                 self.cbc
                     .dec_blocks(&mut chain, groups.as_flattened_mut().as_chunks_mut().0);
                 self.sha.compress(&mut state, groups);
                 self.sha.wipe(sha1::Site::Keyed, groups.len());
-            }
-            #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
-            Pass::Stitched(k) => {
-                k.crypt_groups(seal, &self.cbc.aes.ks, &mut chain, &mut state, groups);
-                Stitched::wipe();
             }
         }
         h.resume(&state, 64 + bulk as u64);
@@ -272,8 +257,24 @@ impl CbcHmacSha1 {
     }
 
     /// Seals `buf[..split]` (whole blocks) and then, with stealing, `buf[split..]` (16 to
-    /// 32 bytes, or nothing).
+    /// 32 bytes, or nothing): in one stitched kernel call, or one kernel after the other.
     pub(crate) fn seal_split(&self, iv: &Block, buf: &mut [u8], split: usize) -> [u8; 20] {
+        match self.pass {
+            #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
+            Pass::Stitched(k) => {
+                let tag = k.crypt(stitch::Msg {
+                    seal: true,
+                    ks: &self.cbc.aes.ks,
+                    iv,
+                    buf,
+                    split,
+                    starts: &self.starts,
+                });
+                Stitched::wipe();
+                return tag;
+            }
+            Pass::Sequential => {}
+        }
         let mut h = Sha1::from_parts(self.sha, self.sha_backend, [0; 5], 0);
         let (bulk, mut chain) = self.bulk(true, iv, buf, split, &mut h);
         // The rest of the plaintext is hashed before it is encrypted.
@@ -281,9 +282,9 @@ impl CbcHmacSha1 {
         let (mid, tail) = buf[bulk..].split_at_mut(split - bulk);
         self.cbc.enc_blocks(&mut chain, mid.as_chunks_mut::<16>().0);
         if !tail.is_empty() {
-            self.cbc.steal_encrypt(&mut chain, tail);
+            steal_encrypt(&self.cbc, &mut chain, tail);
         }
-        finish_tag(&mut h, &self.outer_start)
+        finish_tag(&mut h, &self.starts[1])
     }
 
     /// Opens `buf` split as in [`CbcHmacSha1::seal_split`] and checks `tag`; wipes `buf` on
@@ -295,21 +296,43 @@ impl CbcHmacSha1 {
         split: usize,
         tag: &[u8],
     ) -> Result<(), Error> {
-        let mut h = Sha1::from_parts(self.sha, self.sha_backend, [0; 5], 0);
-        let (bulk, mut chain) = self.bulk(false, iv, buf, split, &mut h);
-        let (mid, tail) = buf[bulk..].split_at_mut(split - bulk);
-        self.cbc.dec_blocks(&mut chain, mid.as_chunks_mut::<16>().0);
-        if !tail.is_empty() {
-            self.cbc.steal_decrypt(&mut chain, tail);
-        }
-        h.update(&buf[bulk..]);
-        let mut mac = finish_tag(&mut h, &self.outer_start);
+        let mut mac = self.open_mac(iv, buf, split);
         let r = ct_verify(&mac, tag);
         wipe::bytes(&mut mac);
         if r.is_err() {
             wipe::bytes(buf);
         }
         r
+    }
+
+    /// Decrypts `buf` split as in [`CbcHmacSha1::seal_split`] and returns the HMAC-SHA1 of
+    /// the plaintext.
+    fn open_mac(&self, iv: &Block, buf: &mut [u8], split: usize) -> [u8; 20] {
+        match self.pass {
+            #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
+            Pass::Stitched(k) => {
+                let mac = k.crypt(stitch::Msg {
+                    seal: false,
+                    ks: &self.cbc.aes.ks,
+                    iv,
+                    buf,
+                    split,
+                    starts: &self.starts,
+                });
+                Stitched::wipe();
+                return mac;
+            }
+            Pass::Sequential => {}
+        }
+        let mut h = Sha1::from_parts(self.sha, self.sha_backend, [0; 5], 0);
+        let (bulk, mut chain) = self.bulk(false, iv, buf, split, &mut h);
+        let (mid, tail) = buf[bulk..].split_at_mut(split - bulk);
+        self.cbc.dec_blocks(&mut chain, mid.as_chunks_mut::<16>().0);
+        if !tail.is_empty() {
+            steal_decrypt(&self.cbc, &mut chain, tail);
+        }
+        h.update(&buf[bulk..]);
+        finish_tag(&mut h, &self.starts[1])
     }
 
     /// Encrypts `buf` in place with CBC-CS3 ciphertext stealing (as
@@ -430,18 +453,6 @@ impl CbcHmacSha1 {
     /// the same plaintext under the same key: a deterministic MAC unless the message starts
     /// with a fresh random block (a confounder). `iv` must be fresh and unpredictable for
     /// each message. See [`CbcHmacSha1`]'s `# Security`.
-    ///
-    /// ```
-    /// use simdcrypt::{CbcHmacSha1, Error};
-    /// let c = CbcHmacSha1::new(&[7u8; 16], b"k")?;
-    /// let mut buf = [1u8; 48];
-    /// let tag = c.seal(&[0u8; 16], &mut buf)?;
-    /// c.open(&[0u8; 16], &mut buf, &tag)?;
-    /// assert_eq!(buf, [1u8; 48]);
-    /// let mut odd = [1u8; 20];
-    /// assert_eq!(c.seal(&[0u8; 16], &mut odd), Err(Error::NotBlockMultiple { len: 20 }));
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
     pub fn seal(&self, iv: &[u8; 16], buf: &mut [u8]) -> Result<[u8; 20], Error> {
         let len = buf.len();
         if !len.is_multiple_of(16) {
@@ -453,41 +464,14 @@ impl CbcHmacSha1 {
     /// Decrypts whole blocks in place and checks `tag` (the full 20 bytes) as
     /// [`CbcHmacSha1::open_cts`] does (wiping `buf` on a mismatch). `Err` (nothing
     /// written) unless `buf.len()` is a multiple of 16 and the tag 20 bytes long.
-    ///
-    /// ```
-    /// use simdcrypt::{CbcHmacSha1, Error};
-    /// let c = CbcHmacSha1::new(&[7u8; 16], b"k")?;
-    /// let mut buf = [1u8; 32];
-    /// let mut tag = c.seal(&[0u8; 16], &mut buf)?;
-    /// tag[19] ^= 0x80;
-    /// assert_eq!(c.open(&[0u8; 16], &mut buf, &tag), Err(Error::TagMismatch));
-    /// assert_eq!(buf, [0u8; 32]);
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
     pub fn open(&self, iv: &[u8; 16], buf: &mut [u8], tag: &[u8]) -> Result<(), Error> {
         self.open_truncated(iv, buf, tag, TAG_LEN)
     }
 
     /// [`CbcHmacSha1::open`] with a tag truncated to its first `tag_len` bytes, 10 to 20,
     /// with the errors of [`CbcHmacSha1::open_cts_truncated`] (and
-    /// [`Error::NotBlockMultiple`] for a `buf` that is not whole blocks).
-    ///
-    /// ```
-    /// use simdcrypt::{CbcHmacSha1, Error};
-    /// let c = CbcHmacSha1::new(&[7u8; 16], b"k")?;
-    /// let mut buf = [1u8; 32];
-    /// let tag = c.seal(&[0u8; 16], &mut buf)?;
-    /// let sealed = buf;
-    /// c.open_truncated(&[0u8; 16], &mut buf, &tag[..12], 12)?;
-    /// assert_eq!(buf, [1u8; 32]);
-    /// let mut bad = tag;
-    /// bad[0] ^= 1;
-    /// let mut forged = sealed;
-    /// let err = c.open_truncated(&[0u8; 16], &mut forged, &bad[..12], 12);
-    /// assert_eq!(err, Err(Error::TagMismatch));
-    /// assert_eq!(forged, [0u8; 32]); // wiped
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
+    /// [`Error::NotBlockMultiple`] for a `buf` that is not whole blocks), whose example
+    /// shows them.
     pub fn open_truncated(
         &self,
         iv: &[u8; 16],
@@ -506,8 +490,9 @@ impl CbcHmacSha1 {
 
 impl Drop for CbcHmacSha1 {
     fn drop(&mut self) {
-        wipe::words(&mut self.inner_start);
-        wipe::words(&mut self.outer_start);
+        for s in &mut self.starts {
+            wipe::words(s);
+        }
         // `cbc` wipes its round keys.
     }
 }

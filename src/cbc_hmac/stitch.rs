@@ -3,7 +3,7 @@
 //! ordering point between them, the loads and stores) are its methods; the loops over the
 //! 64-byte groups, the spread of a group's `4R` AES rounds over its 20 SHA-1 steps and the
 //! round-count dispatch are here. Each backend's `#[target_feature]` entry
-//! ([`Stitch::enter`], in `src/arch`) runs [`groups`], whose every function and method is
+//! ([`Stitch::enter`], in `src/arch`) runs [`call`], whose every function and method is
 //! inlined into it: one frame per entry, the step indices and AES round ranges constants.
 //!
 //! ```text
@@ -19,6 +19,7 @@
 //! ```
 
 use crate::aes::{Block, KeySchedule};
+use crate::cbc::{CbcBlocks, steal_decrypt, steal_encrypt};
 use crate::sha1::twenty;
 
 /// A stitched backend: a value proves the CPU runs it (a capability token). The methods
@@ -42,18 +43,17 @@ pub(crate) trait Stitch: Copy {
     /// and SHA-1 one after the other.
     const TWELVE: bool;
 
-    /// Runs [`groups`] for `R` rounds in the backend's `#[target_feature]` entry.
-    fn enter<const R: usize>(
-        self,
-        seal: bool,
-        ks: &KeySchedule,
-        chain: &mut Block,
-        state: &mut [u32; 5],
-        groups: &mut [[u8; 64]],
-    );
+    /// Runs [`call`] for `R` rounds in the backend's `#[target_feature]` entry.
+    fn enter<const R: usize>(self, m: Msg<'_>) -> [u8; 20];
 
     /// All zero.
     fn zero(self) -> Self::Aes;
+    /// `a ^ b`.
+    fn xor(self, a: Self::Aes, b: Self::Aes) -> Self::Aes;
+    /// One block encrypted (keys from [`Stitch::load_keys`] of the encryption keys).
+    fn enc_block<const R: usize>(self, k: &Self::Keys, x: Self::Aes) -> Self::Aes;
+    /// One block decrypted (keys from [`Stitch::load_keys`] of the decryption keys).
+    fn dec_block<const R: usize>(self, k: &Self::Keys, x: Self::Aes) -> Self::Aes;
     /// Loads a block.
     fn load(self, b: &Block) -> Self::Aes;
     /// Stores a block.
@@ -72,6 +72,10 @@ pub(crate) trait Stitch: Copy {
     fn sha_step<const J: usize, const F: i32>(self, r: &mut Self::Ring);
     /// The block's feed-forward: the next chaining value.
     fn sha_end(self, r: Self::Ring) -> Self::Sha;
+    /// HMAC's tag of a message whose first `prefix_len` bytes (the inner key block
+    /// included) are compressed into `inner`, and whose other bytes are `data`: `data`'s
+    /// whole blocks, its padded tail, and the outer block from `outer`.
+    fn finish(self, inner: &[u32; 5], outer: &[u32; 5], prefix_len: u64, data: &[u8]) -> [u8; 20];
 
     /// The CBC chain's register on entry to the seal, from the chaining block and the
     /// first plaintext block.
@@ -118,49 +122,122 @@ pub(crate) fn stitches<S: Stitch>(rounds: usize) -> bool {
     matches!(rounds, 10 | 14) || (S::TWELVE && rounds == 12)
 }
 
-/// CBC-encrypts (`seal`) or CBC-decrypts whole 64-byte groups in place from `chain`
-/// (updated to the last ciphertext block) and compresses their plaintext into `state`: the
-/// round-count dispatch, the one `match` on a key's round count in the stitch, to `S`'s
-/// entry for that count. A key `S` does not stitch ([`stitches`]) is not passed here.
+/// A message for a stitched call, passed by value to the entry: seal it (CBC-encrypt
+/// `buf`, with stealing past `split`) or open it, from `iv`, and return the HMAC-SHA1 of
+/// its plaintext, the inner and outer key blocks compressed into `starts`.
+pub(crate) struct Msg<'a> {
+    /// Seal (or open).
+    pub(crate) seal: bool,
+    /// The AES key's schedule.
+    pub(crate) ks: &'a KeySchedule,
+    /// The IV.
+    pub(crate) iv: &'a Block,
+    /// The message: whole blocks up to `split`, the CS3 tail (16 to 32 bytes, or nothing)
+    /// after it.
+    pub(crate) buf: &'a mut [u8],
+    /// Where the whole blocks end.
+    pub(crate) split: usize,
+    /// The HMAC's inner and outer chaining values after the key blocks.
+    pub(crate) starts: &'a [[u32; 5]; 2],
+}
+
+/// Runs a message ([`Msg`]): the round-count dispatch, the one `match` on a key's round
+/// count in the stitch, to `S`'s entry for that count, which runs the whole message
+/// ([`call`]). A key `S` does not stitch ([`stitches`]) is not passed here.
 #[inline]
-pub(crate) fn crypt_groups<S: Stitch>(
-    s: S,
-    seal: bool,
-    ks: &KeySchedule,
-    chain: &mut Block,
-    state: &mut [u32; 5],
-    groups: &mut [[u8; 64]],
-) {
-    debug_assert!(stitches::<S>(ks.rounds));
-    match ks.rounds {
-        10 => s.enter::<10>(seal, ks, chain, state, groups),
-        12 if S::TWELVE => s.enter::<12>(seal, ks, chain, state, groups),
-        _ => s.enter::<14>(seal, ks, chain, state, groups),
+pub(crate) fn crypt<S: Stitch>(s: S, m: Msg<'_>) -> [u8; 20] {
+    debug_assert!(stitches::<S>(m.ks.rounds));
+    match m.ks.rounds {
+        10 => s.enter::<10>(m),
+        12 if S::TWELVE => s.enter::<12>(m),
+        _ => s.enter::<14>(m),
     }
 }
 
-/// The entry's body: loads the round keys, the chain and the state, runs the direction's
-/// loop, and stores the chain and the state back.
+/// The entry's body, the whole message in one frame: the whole 64-byte groups of
+/// `buf[..split]` stitched, then the blocks after them (CBC on single blocks), the CS3
+/// tail `buf[split..]` and the HMAC's last blocks and outer block. The plaintext past the
+/// groups is hashed before it is encrypted (after it is decrypted).
 #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-pub(crate) fn groups<S: Stitch, const R: usize>(
-    s: S,
-    seal: bool,
-    ks: &KeySchedule,
-    chain: &mut Block,
-    state: &mut [u32; 5],
-    groups: &mut [[u8; 64]],
-) {
-    let mut h = s.load_state(state);
-    let c = s.load(chain);
-    let out = if seal {
-        let k = s.load_keys::<R>(&ks.enc);
-        seal_groups::<S, R>(s, &k, &mut h, c, groups)
-    } else {
-        let k = s.load_keys::<R>(&ks.dec);
-        open_groups::<S, R>(s, &k, &mut h, c, groups)
+pub(crate) fn call<S: Stitch, const R: usize>(s: S, m: Msg<'_>) -> [u8; 20] {
+    let Msg {
+        seal,
+        ks,
+        iv,
+        buf,
+        split,
+        starts,
+    } = m;
+    debug_assert!(split <= buf.len() && split.is_multiple_of(16));
+    let bulk = split / 64 * 64;
+    let (groups, rest) = buf.split_at_mut(bulk);
+    let groups = groups.as_chunks_mut::<64>().0;
+    let mut h = s.load_state(&starts[0]);
+    let c = s.load(iv);
+    let mut inner = [0u32; 5];
+    let mut chain = [0u8; 16];
+    let prefix = 64 + bulk as u64;
+    let keys = if seal { &ks.enc } else { &ks.dec };
+    let last = {
+        let k = s.load_keys::<R>(keys);
+        if seal {
+            seal_groups::<S, R>(s, &k, &mut h, c, groups)
+        } else {
+            open_groups::<S, R>(s, &k, &mut h, c, groups)
+        }
     };
-    s.store(chain, out);
-    s.store_state(state, h);
+    s.store(&mut chain, last);
+    // The keys loaded again for the blocks after the groups, so that the loops' key
+    // registers end with the loops (docs/design.md, "Stitched CBC-HMAC-SHA1").
+    let k = s.load_keys::<R>(keys);
+    let single = Single::<S, R>(s, &k);
+    if seal {
+        s.store_state(&mut inner, h);
+        let tag = s.finish(&inner, &starts[1], prefix, rest);
+        let (mid, tail) = rest.split_at_mut(split - bulk);
+        single.enc(&mut chain, mid.as_chunks_mut().0);
+        if !tail.is_empty() {
+            steal_encrypt(&single, &mut chain, tail);
+        }
+        tag
+    } else {
+        let (mid, tail) = rest.split_at_mut(split - bulk);
+        single.dec(&mut chain, mid.as_chunks_mut().0);
+        if !tail.is_empty() {
+            steal_decrypt(&single, &mut chain, tail);
+        }
+        s.store_state(&mut inner, h);
+        s.finish(&inner, &starts[1], prefix, rest)
+    }
+}
+
+/// CBC on single blocks, for the blocks after the last group and the CS3 tail: `S`'s
+/// round keys as loaded for the direction (encryption keys for [`CbcBlocks::enc`],
+/// decryption keys for [`CbcBlocks::dec`]).
+struct Single<'a, S: Stitch, const R: usize>(S, &'a S::Keys);
+
+impl<S: Stitch, const R: usize> CbcBlocks for Single<'_, S, R> {
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn enc(&self, chain: &mut Block, blocks: &mut [Block]) {
+        let (s, k) = (self.0, self.1);
+        let mut c = s.load(chain);
+        for b in blocks {
+            c = s.enc_block::<R>(k, s.xor(s.load(b), c));
+            s.store(b, c);
+        }
+        s.store(chain, c);
+    }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn dec(&self, chain: &mut Block, blocks: &mut [Block]) {
+        let (s, k) = (self.0, self.1);
+        let mut c = s.load(chain);
+        for b in blocks {
+            let x = s.load(b);
+            s.store(b, s.xor(s.dec_block::<R>(k, x), c));
+            c = x;
+        }
+        s.store(chain, c);
+    }
 }
 
 /// Block `i` of a 64-byte group.

@@ -18,24 +18,9 @@ macro_rules! features {
         impl Features {
             $(
                 #[doc = concat!("The `", $text, "` extension.")]
-                ///
-                /// ```
-                /// use simdcrypt::cpu::Features;
-                #[doc = concat!("let f = Features::", stringify!($name), ";")]
-                #[doc = concat!("assert!(f.names().eq([\"", $text, "\"]));")]
-                /// assert!(Features::NONE.union(f).contains(f));
-                /// ```
                 pub const $name: Features = Features(1 << $bit);
             )*
             /// Every feature with its `/proc/cpuinfo` name, in bit order.
-            ///
-            /// ```
-            /// use simdcrypt::cpu::Features;
-            /// assert_eq!(Features::ALL[0], (Features::AES, "aes"));
-            /// let every = Features::ALL.iter().fold(Features::NONE, |a, &(f, _)| a.union(f));
-            /// assert_eq!(every.names().count(), Features::ALL.len());
-            /// assert!(every.contains(simdcrypt::cpu::detected()));
-            /// ```
             pub const ALL: &'static [(Features, &'static str)] = &[$((Features::$name, $text)),*];
         }
     };
@@ -62,63 +47,27 @@ features! {
 
 impl Features {
     /// No features at all.
-    ///
-    /// ```
-    /// use simdcrypt::{Backend, cpu::Features};
-    /// assert_eq!(Features::NONE.names().count(), 0);
-    /// assert!(Features::AES.contains(Features::NONE));
-    /// assert_eq!(Backend::Portable.required_features(), Features::NONE);
-    /// ```
     pub const NONE: Features = Features(0);
 
     /// The union of two sets.
-    ///
-    /// ```
-    /// use simdcrypt::cpu::Features;
-    /// let f = Features::SSSE3.union(Features::AVX2);
-    /// assert!(f.contains(Features::SSSE3) && f.contains(Features::AVX2));
-    /// assert_eq!(f.to_string(), "ssse3 avx2");
-    /// ```
     #[must_use]
     pub const fn union(self, other: Features) -> Features {
         Features(self.0 | other.0)
     }
 
     /// The features in both sets.
-    ///
-    /// ```
-    /// use simdcrypt::cpu::Features;
-    /// let a = Features::AES.union(Features::SSSE3);
-    /// let b = Features::SSSE3.union(Features::SHA);
-    /// assert_eq!(a.intersect(b), Features::SSSE3);
-    /// assert_eq!(Features::AES.intersect(Features::SHA), Features::NONE);
-    /// ```
     #[must_use]
     pub const fn intersect(self, other: Features) -> Features {
         Features(self.0 & other.0)
     }
 
     /// Whether every feature of `other` is in `self`.
-    ///
-    /// ```
-    /// use simdcrypt::cpu::Features;
-    /// let f = Features::AES.union(Features::PCLMULQDQ);
-    /// assert!(f.contains(Features::AES));
-    /// assert!(f.contains(f));
-    /// assert!(!f.contains(Features::AES.union(Features::VAES)));
-    /// ```
     #[must_use]
     pub const fn contains(self, other: Features) -> bool {
         self.0 & other.0 == other.0
     }
 
     /// The names of the features in the set, `/proc/cpuinfo` style.
-    ///
-    /// ```
-    /// use simdcrypt::cpu::Features;
-    /// let f = Features::SHA.union(Features::SSE41);
-    /// assert_eq!(f.names().collect::<Vec<_>>(), ["sse4_1", "sha_ni"]); // bit order
-    /// ```
     pub fn names(self) -> impl Iterator<Item = &'static str> {
         Features::ALL
             .iter()

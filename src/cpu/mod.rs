@@ -36,18 +36,6 @@ const DETECTED: u32 = 1 << 31;
 static CACHE: AtomicU32 = AtomicU32::new(0);
 
 /// The features this CPU has and the OS has enabled. Detected on the first call, cached.
-///
-/// ```
-/// use simdcrypt::cpu::{Features, detected};
-/// let f = detected();
-/// assert_eq!(f, detected());
-/// // Without the SIMD backends compiled in (non-x86-64 targets, the `pure` feature) no
-/// // feature is reported, so no token can be had.
-/// if f == Features::NONE {
-///     assert!(simdcrypt::cpu::AesNiToken::get().is_none());
-/// }
-/// println!("{f}");
-/// ```
 #[inline]
 pub fn detected() -> Features {
     let v = CACHE.load(Ordering::Relaxed);
@@ -77,13 +65,6 @@ fn probe() -> Features {
 /// This CPU's vendor, family, model and stepping; `None` without the architecture code
 /// (non-x86-64 targets, the `pure` feature). Read with CPUID each call (it is not cached:
 /// the dispatch reads it once per algorithm and caches its choice).
-///
-/// ```
-/// if let Some(sig) = simdcrypt::cpu::signature() {
-///     println!("{:?} family {} model {}", sig.vendor, sig.family, sig.model);
-///     assert!(sig.family > 0);
-/// }
-/// ```
 #[must_use]
 pub fn signature() -> Option<Signature> {
     read_signature()
@@ -135,12 +116,6 @@ macro_rules! tokens {
 
             impl $name {
                 /// The features this token stands for.
-                ///
-                /// ```
-                #[doc = concat!("use simdcrypt::cpu::{", stringify!($name), ", Features};")]
-                #[doc = concat!("let f = ", stringify!($name), "::FEATURES;")]
-                #[doc = concat!("assert_eq!(f, Features::NONE", $(".union(Features::", stringify!($feat), ")",)* ");")]
-                /// ```
                 pub const FEATURES: Features = Features(0 $(| Features::$feat.0)*);
 
                 /// The features as `#[target_feature]` spells them (what the kernels that
@@ -149,15 +124,6 @@ macro_rules! tokens {
                 pub(crate) const TARGET_FEATURES: &'static str = $tf;
 
                 /// The token, if this CPU has every feature it stands for.
-                ///
-                /// ```
-                #[doc = concat!("use simdcrypt::cpu::{", stringify!($name), ", detected};")]
-                #[doc = concat!("let have = detected().contains(", stringify!($name), "::FEATURES);")]
-                #[doc = concat!("match ", stringify!($name), "::get() {")]
-                ///     Some(token) => assert!(have, "{token:?} without its features"),
-                ///     None => assert!(!have),
-                /// }
-                /// ```
                 #[inline]
                 pub fn get() -> Option<Self> {
                     if tokens!(@arch $arch) && detected().contains(Self::FEATURES) {
@@ -202,15 +168,6 @@ tokens! { $
 
 impl VaesAvx512Token {
     /// The narrower token that this one implies.
-    ///
-    /// ```
-    /// use simdcrypt::cpu::{VaesAvx2Token, VaesAvx512Token};
-    /// assert!(VaesAvx512Token::FEATURES.contains(VaesAvx2Token::FEATURES));
-    /// if let Some(wide) = VaesAvx512Token::get() {
-    ///     let _narrow: VaesAvx2Token = wide.vaes_avx2();
-    ///     assert!(VaesAvx2Token::get().is_some());
-    /// }
-    /// ```
     #[inline]
     pub fn vaes_avx2(self) -> VaesAvx2Token {
         VaesAvx2Token(())
@@ -219,15 +176,6 @@ impl VaesAvx512Token {
 
 impl Avx512Token {
     /// The narrower token that this one implies.
-    ///
-    /// ```
-    /// use simdcrypt::cpu::{Avx2Token, Avx512Token};
-    /// assert!(Avx512Token::FEATURES.contains(Avx2Token::FEATURES));
-    /// if let Some(wide) = Avx512Token::get() {
-    ///     let _narrow: Avx2Token = wide.avx2();
-    ///     assert!(Avx2Token::get().is_some());
-    /// }
-    /// ```
     #[inline]
     pub fn avx2(self) -> Avx2Token {
         Avx2Token(())
@@ -236,15 +184,6 @@ impl Avx512Token {
 
 impl VaesAvx2Token {
     /// The narrower token that this one implies.
-    ///
-    /// ```
-    /// use simdcrypt::cpu::{AesNiToken, VaesAvx2Token};
-    /// assert!(VaesAvx2Token::FEATURES.contains(AesNiToken::FEATURES));
-    /// if let Some(wide) = VaesAvx2Token::get() {
-    ///     let _narrow: AesNiToken = wide.aesni();
-    ///     assert!(AesNiToken::get().is_some());
-    /// }
-    /// ```
     #[inline]
     pub fn aesni(self) -> AesNiToken {
         AesNiToken(())

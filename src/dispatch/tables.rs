@@ -26,25 +26,16 @@ macro_rules! width_rows {
     };
 }
 
-/// AES blocks (ECB). VAES on zmm moves no more bytes per cycle than on ymm (measured on
-/// Emerald Rapids; docs/design.md, "Dispatch and per-CPU tuning"), so the 256-bit kernel
-/// goes first (zmm first where `crate::tuning` says so: Zen 5, whose zmm AES moves twice
-/// the bytes).
+/// AES blocks (ECB): the 256-bit kernel first, zmm first where `crate::tuning` says so
+/// (docs/design.md, "Dispatch and per-CPU tuning").
 pub(crate) static AES: Table<Width> = width_rows!("AES");
 
-/// CBC. VAES decrypts twice the blocks per instruction of AES-NI and interleaves twice as
-/// many streams; single-stream encryption is the same AES-NI chain on both. A zmm
-/// decryption gains nothing where `vaesenc zmm` runs at half the ymm rate (Emerald Rapids,
-/// Zen 4: docs/design.md, "Dispatch and per-CPU tuning"), so it comes after ymm here and
-/// first only where `crate::tuning` says so (Zen 5, whose zmm AES moves twice ymm's
-/// bytes).
+/// CBC: as ECB (single-stream encryption is the same AES-NI chain on every row).
 #[cfg(feature = "cbc")]
 pub(crate) static CBC: Table<Width> = width_rows!("CBC");
 
-/// XTS data units, widest first (docs/design.md, "Dispatch and per-CPU tuning"). The
-/// assembly has no multi-unit entry, so it loses on small sectors: the intrinsics kernel
-/// goes first where AVX-512 is missing, and the assembly twin (slower on sectors on AMD
-/// Zen 3 too, `crate::tuning`) is selected explicitly only.
+/// XTS data units, widest first; the assembly twin is selected explicitly only
+/// (docs/design.md, "Dispatch and per-CPU tuning").
 #[cfg(feature = "xts")]
 pub(crate) static XTS: Table<crate::xts::XtsKernel> = {
     use crate::xts::XtsKernel::{self, Aes as On};
@@ -66,9 +57,7 @@ pub(crate) static XTS: Table<crate::xts::XtsKernel> = {
 };
 
 /// One SHA-1 stream, fastest first as measured (docs/design.md, "Dispatch and per-CPU
-/// tuning"). The AVX-512 one-stream kernel is the AVX2 intrinsics kernel compiled with
-/// AVX-512 VL: only its schedule changes and the scalar rounds bound it, so it sits below
-/// AVX2 assembly.
+/// tuning").
 #[cfg(feature = "sha1")]
 pub(crate) static SHA1: Table<crate::sha1::Kernel> = {
     use crate::sha1::Kernel;
@@ -94,9 +83,7 @@ pub(crate) static SHA1: Table<crate::sha1::Kernel> = {
 };
 
 /// The multi-lane kernels of `sha1_many` (stragglers go to [`SHA1`]'s choice), fastest
-/// first as measured (docs/design.md, "Dispatch and per-CPU tuning"): vector lanes hash
-/// eight or sixteen messages per instruction, while SHA-NI gains little from a second
-/// interleaved stream (`sha1rnds4` latency is close to its reciprocal throughput).
+/// first as measured (docs/design.md, "Dispatch and per-CPU tuning").
 #[cfg(feature = "sha1")]
 pub(crate) static SHA1_MANY: Table<crate::sha1::Kernel> = {
     use crate::sha1::Kernel;

@@ -12,11 +12,9 @@ use super::{IV, Kernel, Sha1, Site, hmac_from, impl_for};
 use crate::{Backend, Error};
 
 /// The HMAC-SHA1 tag of `msg` under `key` (any length), one-shot, on the automatic
-/// backend: what [`HmacSha1::new`], `update` and `finalize` compute, without a hashing
-/// state between the calls (`finalize` takes that state by value, and moving its 144
-/// bytes, just written by narrow stores, is a copy whose wide loads cannot be forwarded
-/// from them), and nothing left of the key: the chaining values are wiped and the stack
-/// the kernels used is zeroed.
+/// backend: what [`HmacSha1::new`], `update` and `finalize` compute, faster, and nothing
+/// left of the key: the chaining values are wiped and the stack the kernels used is
+/// zeroed.
 ///
 /// ```
 /// use hex_literal::hex;
@@ -52,8 +50,8 @@ fn one_shot(kernel: Kernel, backend: Backend, key: &[u8], msg: &[u8]) -> [u8; 20
 /// The key's two blocks, then the message and the outer block (two kernel calls). A
 /// frame of its own, below the caller's stack wipe ([`Kernel::wipe`]): the starting
 /// states it gets back from [`key_states`] and passes on are wiped, but the compiler may
-/// keep copies of them in this frame (inlined into the caller, the outer state's was
-/// found in the caller's frame, above the wipe, on `sha-ni-asm`).
+/// keep copies of them in this frame (which inlined would be the caller's, above the
+/// wipe).
 #[inline(never)]
 fn one_shot_work(kernel: Kernel, backend: Backend, key: &[u8], msg: &[u8]) -> [u8; 20] {
     let (mut inner, mut outer) = key_states(key, kernel, backend);
@@ -87,14 +85,6 @@ pub struct HmacSha1 {
 
 impl HmacSha1 {
     /// Keys HMAC-SHA1 (any key length) on the automatic backend.
-    ///
-    /// ```
-    /// use hex_literal::hex;
-    /// // RFC 2202 test case 6: a key longer than the block is hashed first.
-    /// let mut mac = simdcrypt::HmacSha1::new(&[0xaa; 80]);
-    /// mac.update(b"Test Using Larger Than Block-Size Key - Hash Key First");
-    /// assert_eq!(mac.finalize(), hex!("aa4ae5e15272d00e95705637ce8a3b55ed402112"));
-    /// ```
     #[must_use]
     #[inline(always)]
     pub fn new(key: &[u8]) -> HmacSha1 {
@@ -102,26 +92,13 @@ impl HmacSha1 {
     }
 
     /// Keys HMAC-SHA1 on the backend given; `Err` if this CPU cannot run it.
-    ///
-    /// ```
-    /// use simdcrypt::{Backend, Error, HmacSha1, Sha1};
-    /// for b in Sha1::available_backends() {
-    ///     let mut mac = HmacSha1::with_backend(b"Jefe", b)?;
-    ///     mac.update(b"what do ya want for nothing?");
-    ///     assert_eq!(mac.finalize()[..4], [0xef, 0xfc, 0xdf, 0x6a]);
-    /// }
-    /// let aes = HmacSha1::with_backend(b"Jefe", Backend::AesNi);
-    /// assert!(matches!(aes, Err(Error::BackendNotForAlgorithm { .. })));
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
     #[inline(always)]
     pub fn with_backend(key: &[u8], backend: Backend) -> Result<HmacSha1, Error> {
         Ok(HmacSha1::keyed(key, crate::dispatch::SHA1.select(backend)?))
     }
 
     /// Keyed straight from the two key states, as [`HmacSha1Key`] keys (the same wipe),
-    /// without a key object in between (its copy and its wipe on drop were a visible share
-    /// of a one-message HMAC).
+    /// without a key object in between.
     ///
     /// Inlined with its constructors into the frame that receives the value, and the wipe
     /// after the value is made: an unoptimised build makes it in `from_states`' frame (and
@@ -152,41 +129,12 @@ impl HmacSha1 {
         crate::dispatch::SHA1;
         /// The backends this CPU runs for HMAC-SHA1 (SHA-1's), best first: what
         /// [`HmacSha1::with_backend`] accepts.
-        ///
-        /// ```
-        /// use simdcrypt::{Backend, HmacSha1, Sha1};
-        /// assert!(HmacSha1::available_backends().eq(Sha1::available_backends()));
-        /// for b in HmacSha1::available_backends() {
-        ///     assert_eq!(HmacSha1::with_backend(b"key", b)?.backend(), b);
-        /// }
-        /// # Ok::<(), simdcrypt::Error>(())
-        /// ```
         available;
-        /// The backend this instance runs on: the one that compresses long runs of
-        /// whole blocks (on `sha-ni-asm`, short runs, the key blocks and the padded tails
-        /// run on the `sha-ni` intrinsics: [`Sha1::backend`]).
-        ///
-        /// ```
-        /// use simdcrypt::{Backend, HmacSha1, Sha1};
-        /// assert_eq!(HmacSha1::new(b"key").backend(), Sha1::new().backend());
-        /// let mac = HmacSha1::with_backend(b"key", Backend::Portable)?;
-        /// assert_eq!(mac.backend(), Backend::Portable);
-        /// # Ok::<(), simdcrypt::Error>(())
-        /// ```
+        /// The backend this instance runs on (as [`Sha1::backend`]).
         backend = inner.backend();
     }
 
     /// Authenticates more data; any chunking gives the same tag.
-    ///
-    /// ```
-    /// use hex_literal::hex;
-    /// // RFC 2202 test case 2, in three pieces.
-    /// let mut mac = simdcrypt::HmacSha1::new(b"Jefe");
-    /// for part in [&b"what do ya"[..], b" want for ", b"nothing?"] {
-    ///     mac.update(part);
-    /// }
-    /// assert_eq!(mac.finalize(), hex!("effcdf6ae5eb2fa2d27416d5f184df9c259a7c79"));
-    /// ```
     pub fn update(&mut self, data: &[u8]) {
         // Compressions from the keyed state leave key-derived chaining values in the
         // kernel's frame: zeroed when a block was compressed (short pieces only buffer).
@@ -199,17 +147,6 @@ impl HmacSha1 {
     }
 
     /// Starts a new message under the same key.
-    ///
-    /// ```
-    /// use simdcrypt::HmacSha1;
-    /// let mut mac = HmacSha1::new(b"key");
-    /// mac.update(b"discarded");
-    /// mac.reset();
-    /// mac.update(b"message");
-    /// let mut fresh = HmacSha1::new(b"key");
-    /// fresh.update(b"message");
-    /// assert_eq!(mac.finalize(), fresh.finalize());
-    /// ```
     pub fn reset(&mut self) {
         self.inner = Sha1::from_parts(
             self.inner.kernel(),
@@ -220,14 +157,6 @@ impl HmacSha1 {
     }
 
     /// The 20-byte tag of everything authenticated.
-    ///
-    /// ```
-    /// use hex_literal::hex;
-    /// // RFC 2202 test case 1.
-    /// let mut mac = simdcrypt::HmacSha1::new(&[0x0b; 20]);
-    /// mac.update(b"Hi There");
-    /// assert_eq!(mac.finalize(), hex!("b617318655057264e28bc0b6fb378c8ef146be00"));
-    /// ```
     #[must_use]
     pub fn finalize(mut self) -> [u8; 20] {
         self.tag()
@@ -394,11 +323,8 @@ pub(crate) fn key_states(key: &[u8], kernel: Kernel, backend: Backend) -> ([u32;
     } else {
         key
     };
-    // Both key blocks at once: on SHA-NI the two compressions run as two interleaved
-    // chains, about one block's latency instead of two. Each 16-byte piece of K0 is made
-    // in a register (whole loads: [`key_piece`]) and written once: a copy of the key into
-    // a zeroed block would leave narrow stores that the 16-byte loads after it cannot
-    // forward from (docs/design.md, "HMAC-SHA1").
+    // Both key blocks at once (two interleaved chains on SHA-NI), each 16-byte piece of
+    // K0 made in a register ([`key_piece`]) and written once (docs/design.md, "HMAC-SHA1").
     let mut ipad = [[0u8; 64]; 1];
     let mut opad = [[0u8; 64]; 1];
     let (ip, _) = ipad[0].as_chunks_mut::<16>();
@@ -555,16 +481,6 @@ impl HmacSha1Key {
 
     /// Sets up `key` on the backend given; `Err` if this CPU cannot run it or it is not a
     /// SHA-1 backend.
-    ///
-    /// ```
-    /// use simdcrypt::{HmacSha1Key, Sha1};
-    /// for b in HmacSha1Key::available_backends() {
-    ///     let key = HmacSha1Key::with_backend(b"Jefe", b)?;
-    ///     assert_eq!(key.backend(), b);
-    ///     assert_eq!(key.mac(b"what do ya want for nothing?")[..4], [0xef, 0xfc, 0xdf, 0x6a]);
-    /// }
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
     #[inline(always)]
     pub fn with_backend(key: &[u8], backend: Backend) -> Result<HmacSha1Key, Error> {
         Ok(HmacSha1Key::keyed(
@@ -603,9 +519,7 @@ impl HmacSha1Key {
         crate::dispatch::SHA1;
         /// The backends this CPU runs for HMAC-SHA1, best first.
         available;
-        /// The backend this key runs on: the one that compresses long runs of whole
-        /// blocks (on `sha-ni-asm`, messages of under 16 blocks, the key blocks and the
-        /// padded tails run on the `sha-ni` intrinsics: [`Sha1::backend`]).
+        /// The backend this key runs on (as [`Sha1::backend`]).
         backend = backend;
     }
 

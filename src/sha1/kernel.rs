@@ -1,19 +1,10 @@
 //! SHA-1's compression kernels as one value: each backend's kernel with the token that
 //! proves the CPU runs it (the SHA-NI kernels with their schedule form, found when the
-//! dispatch table grants them), matched once per call.
-//!
-//! ```text
-//! Kernel::compress(state, blocks)          whole blocks into the state
-//! Kernel::compress_pair(a, b)              two streams at once where the instructions
-//!                                          interleave two chains, else one after the other
-//! Kernel::one_call(state, data)            the whole message and its padded tail in one
-//!                                          call (SHA-NI, the ARMv8 SHA-1 instructions)
-//! Kernel::wipe(site, blocks)               the stack and registers after a keyed call
-//! ```
+//! dispatch table grants them), matched once per call: [`Kernel::compress`],
+//! [`Kernel::compress_pair`], [`Kernel::one_call`], [`Kernel::wipe`].
 //!
 //! `sha-ni-asm` hands runs of under [`ASM_MIN_BLOCKS`] blocks to the `sha-ni` intrinsics
-//! (the same instructions; the assembly computes a block's whole schedule before its rounds,
-//! which pays only on long runs): each method makes that choice itself, from the run's
+//! (docs/design.md, "Dispatch and per-CPU tuning"): each method makes that choice itself, from the run's
 //! length ([`Kernel::on_run`]), and the wipe after it reaches the frames of the kernel that
 //! ran.
 
@@ -197,9 +188,9 @@ impl Kernel {
         let one_shot = matches!(site, Site::OneShotHmac);
         match self.on_run(blocks) {
             Kernel::Portable if one_shot => {
-                stack::<{ depth([1504, 1472, 1824, 1856, 1808, 6048]) }>()
+                stack::<{ depth([1504, 1472, 1824, 1856, 1808, 6144]) }>()
             }
-            Kernel::Portable => stack::<{ depth([1056, 1008, 1376, 1376, 1376, 4624]) }>(),
+            Kernel::Portable => stack::<{ depth([1056, 1008, 1376, 1376, 1376, 4688]) }>(),
             #[cfg(simdcrypt_x86_64)]
             Kernel::Ssse3(_) if one_shot => {
                 stack::<{ depth([2144, 2208, 2288, 2304, 2304, 9952]) }>()
@@ -245,9 +236,9 @@ impl Kernel {
             #[cfg(simdcrypt_asm)]
             Kernel::ShaNiAsm(_) => stack::<{ depth([816, 816, 816, 832, 1024, 39760]) }>(),
             #[cfg(simdcrypt_aarch64)]
-            Kernel::Armv8(_) if one_shot => stack::<{ depth([704, 752, 736, 784, 1408, 35280]) }>(),
+            Kernel::Armv8(_) if one_shot => stack::<{ depth([736, 752, 768, 816, 1440, 37152]) }>(),
             #[cfg(simdcrypt_aarch64)]
-            Kernel::Armv8(_) => stack::<{ depth([656, 704, 704, 704, 1120, 33216]) }>(),
+            Kernel::Armv8(_) => stack::<{ depth([704, 704, 736, 736, 1168, 34960]) }>(),
         }
     }
 }

@@ -1,31 +1,7 @@
 //! Many independent messages at once.
 //!
-//! ```text
-//! lanes = 16 then 8 (AVX-512: one message per 32-bit lane of a zmm register while more
-//!             than eight messages are in flight, then of a ymm register; preferred, it
-//!             measures fastest) or
-//!         8 (AVX2 without AVX-512: one message per 32-bit lane of a ymm register) or
-//!         2 (SHA-NI without AVX2: two interleaved sha1rnds4 chains) or 1 (otherwise)
-//! each message = its whole blocks, then its 1 or 2 padding blocks
-//! loop:
-//!     give every idle lane the next message (state = IV)
-//!     n = the fewest blocks left in the current segment of any busy lane
-//!     compress n blocks in every busy lane at once (idle lanes read a busy lane's blocks,
-//!         and their result is dropped)
-//!     a lane whose message is done writes its digest and goes idle
-//!     no message left to start and at most eight lanes busy on sixteen: move them to
-//!         eight lanes
-//!     no message left to start and too few lanes busy: finish them on a one-stream kernel
-//!         (SHA-NI: two at a time as two interleaved streams where the CPU's row in
-//!         `crate::tuning` says pairs win, as on AMD's latency-bound SHA units)
-//! fewer messages than the lanes would keep busy, or few short ones (at most 16, all
-//! shorter than the CPU's hand-over length in `crate::tuning`, where SHA-NI is the
-//! one-stream kernel): no lanes; SHA-NI pairs, or one message after another on the
-//! one-shot path of `sha1()` (Intel's SHA unit, which two streams do not speed up)
-//! AArch64 (the SHA-1 instructions): two messages at a time as two interleaved chains
-//! while both have whole blocks left, then each one's rest alone on the one-call path
-//! ```
-//! The lane count and its per-lane cost are public (message lengths), never the data.
+//! How the messages go to lanes and one-stream kernels: docs/design.md, "Dispatch and
+//! per-CPU tuning". The lane count and its per-lane cost are public (message lengths), never the data.
 #![forbid(unsafe_code)]
 
 use super::{IV, Kernel, digest_from, impl_for};
@@ -92,10 +68,8 @@ fn pairs(pair: Kernel, single: Kernel, inputs: &[&[u8]], out: &mut [[u8; 20]]) {
 /// messages are in flight, then eight in ymm registers; eight AVX2 lanes on CPUs without
 /// AVX-512; the last few stragglers finished on the fastest one-stream kernel (SHA-NI
 /// where present). SHA-NI alone on CPUs with SHA-NI but no AVX2, for fewer messages than
-/// the lanes would keep busy, and for up to sixteen short ones, below a length that the
-/// CPU's tuning row gives (for example under 64 bytes for nine to sixteen messages on Intel,
-/// under 384 bytes for up to eight on AMD Zen 5): two interleaved streams on AMD, one
-/// message after another on Intel.
+/// the lanes would keep busy, and for up to sixteen short ones (below a length per CPU):
+/// two interleaved streams on AMD, one message after another on Intel.
 /// `out[i]` receives the digest of `inputs[i]`.
 ///
 /// `Err(LengthMismatch)` (and `out` untouched) if `inputs` and `out` differ in length.

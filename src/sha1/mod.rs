@@ -22,16 +22,6 @@
 //!
 //! The length field is the message length in bits modulo 2^64: the byte counter is a
 //! wrapping `u64` and the bit count is that times 8, wrapping.
-//!
-//! ```
-//! use simdcrypt::sha1::{HmacSha1, Sha1, sha1};
-//! let mut h = Sha1::new();
-//! h.update(b"abc");
-//! assert_eq!(h.finalize(), sha1(b"abc"));
-//! let mut mac = HmacSha1::new(b"Jefe");
-//! mac.update(b"what do ya want for nothing?");
-//! assert_eq!(mac.finalize()[..4], [0xef, 0xfc, 0xdf, 0x6a]);
-//! ```
 
 use crate::Backend;
 use crate::Error;
@@ -92,8 +82,7 @@ pub(crate) fn pad_into(out: &mut [[u8; 64]], tail: &[u8], total_len: u64) -> usi
 /// `state` (0 for a plain hash, 64 after an HMAC key block): whole blocks straight from
 /// `data`, then its padded tail. The one-shot path: no buffer, no copy of whole blocks but
 /// the last, which goes with the padding into one compression call, so that a message of
-/// up to 119 bytes is a single call (each call loads and stores the chaining value on the
-/// critical path and ends the core's overlap of consecutive short messages).
+/// up to 119 bytes is a single call (docs/design.md, "SHA-1 schedule forms").
 #[inline]
 pub(crate) fn digest_from(
     kernel: Kernel,
@@ -157,9 +146,8 @@ pub(crate) fn hmac_from(
     tag
 }
 
-/// [`hmac_from`] as two digests (the backends without a fused tag). A function of its own,
-/// so that its frame (the digest) is not part of the SHA-NI path's, whose depth sets the
-/// stack wipe after every SHA-NI HMAC call.
+/// [`hmac_from`] as two digests (the backends without a fused tag), in a frame of its own
+/// (docs/design.md, "Stack and register wipes").
 #[inline(never)]
 fn hmac_two_digests(
     kernel: Kernel,
@@ -173,9 +161,8 @@ fn hmac_two_digests(
     tag
 }
 
-/// [`digest_from`] in a frame of its own, for [`hmac_two_digests`]: left to the inliner,
-/// one of its two calls could be inlined (the padding blocks in the caller's frame, above
-/// the other call's), past the reach of the stack wipes.
+/// [`digest_from`] in a frame of its own, for [`hmac_two_digests`] (docs/design.md, "Stack
+/// and register wipes").
 #[inline(never)]
 fn digest_apart(kernel: Kernel, state: [u32; 5], prefix_len: u64, data: &[u8]) -> [u8; 20] {
     digest_from(kernel, state, prefix_len, data)
@@ -184,8 +171,7 @@ fn digest_apart(kernel: Kernel, state: [u32; 5], prefix_len: u64, data: &[u8]) -
 /// Up to 15 bytes as the low bytes of a `u128` (little-endian), the rest zero, from two
 /// overlapping loads (of 8, 4 or 1 bytes, by the length, which is public): no byte outside
 /// `b`, no array indexed at run time (which the compiler would keep on the stack). Forced
-/// inline: as a call in the ARMv8 one-call kernel it kept the chaining value on the stack
-/// around it.
+/// inline (as a call, the ARMv8 one-call kernel kept its chaining value on the stack).
 #[inline(always)]
 pub(crate) fn short_le(b: &[u8]) -> u128 {
     let n = b.len();
@@ -302,13 +288,6 @@ pub struct Sha1 {
 
 impl Sha1 {
     /// A new hash on the automatic backend.
-    ///
-    /// ```
-    /// use hex_literal::hex;
-    /// let mut h = simdcrypt::Sha1::new();
-    /// h.update(b"abc");
-    /// assert_eq!(h.finalize(), hex!("a9993e364706816aba3e25717850c26c9cd0d89d"));
-    /// ```
     #[must_use]
     pub fn new() -> Sha1 {
         let (kernel, backend) = crate::dispatch::SHA1.auto_kernel();
@@ -317,18 +296,6 @@ impl Sha1 {
 
     /// A new hash on the backend given; `Err` if this CPU (or build) cannot run it, or it
     /// does not implement SHA-1.
-    ///
-    /// ```
-    /// use simdcrypt::{Backend, Error, Sha1};
-    /// for b in Sha1::available_backends() {
-    ///     let mut h = Sha1::with_backend(b)?;
-    ///     h.update(b"abc");
-    ///     assert_eq!(h.finalize()[..4], [0xa9, 0x99, 0x3e, 0x36]);
-    /// }
-    /// let aes = Sha1::with_backend(Backend::VaesAvx2);
-    /// assert!(matches!(aes, Err(Error::BackendNotForAlgorithm { .. })));
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
     pub fn with_backend(backend: Backend) -> Result<Sha1, Error> {
         Ok(Sha1::from_parts(impl_for(backend)?, backend, IV, 0))
     }
@@ -369,29 +336,12 @@ impl Sha1 {
     crate::dispatch::backend_methods! {
         crate::dispatch::SHA1;
         /// The backends this CPU runs for SHA-1, best first.
-        ///
-        /// ```
-        /// use simdcrypt::{Backend, Sha1};
-        /// let all: Vec<Backend> = Sha1::available_backends().collect();
-        /// assert!(all.iter().all(|b| b.is_available()));
-        /// assert_eq!(all.last(), Some(&Backend::Portable));
-        /// ```
         available;
         /// Every backend that SHA-1 has, available here or not, best first.
         implemented;
         /// The backend this instance runs on: the one that compresses the message's
-        /// long runs of whole blocks. One backend hands short work to another:
-        /// `sha-ni-asm` compresses runs of under 16 blocks (an `update` of under 1 KiB,
-        /// a one-shot digest under 1 KiB) and every padded tail with the `sha-ni`
-        /// intrinsics, the same instructions, since the assembly's set-up pays only on
-        /// long runs. Every other backend runs the whole message itself.
-        ///
-        /// ```
-        /// use simdcrypt::{Backend, Sha1};
-        /// assert!(Sha1::available_backends().any(|b| b == Sha1::new().backend()));
-        /// assert_eq!(Sha1::with_backend(Backend::Portable)?.backend(), Backend::Portable);
-        /// # Ok::<(), simdcrypt::Error>(())
-        /// ```
+        /// long runs of whole blocks (short work on [`Backend::ShaNiAsm`] goes to the
+        /// `sha-ni` intrinsics; every other backend runs the whole message itself).
         backend = backend;
     }
 
@@ -400,15 +350,6 @@ impl Sha1 {
     }
 
     /// Hashes more data; any chunking gives the same digest.
-    ///
-    /// ```
-    /// let data: Vec<u8> = (0..=255u8).cycle().take(1000).collect();
-    /// let mut h = simdcrypt::Sha1::new();
-    /// for chunk in data.chunks(37) {
-    ///     h.update(chunk);
-    /// }
-    /// assert_eq!(h.finalize(), simdcrypt::sha1(&data));
-    /// ```
     pub fn update(&mut self, mut data: &[u8]) {
         self.len = self.len.wrapping_add(data.len() as u64);
         if self.buf_len > 0 {
@@ -423,9 +364,8 @@ impl Sha1 {
                 .compress(&mut self.state, core::slice::from_ref(&self.buf));
             self.buf_len = 0;
         }
-        // Whole blocks straight from the input: a copy into the buffer would cost more than
-        // the second call that compressing the last block with the padding would save (the
-        // kernel's wide loads could not be forwarded from the copy's stores).
+        // Whole blocks straight from the input, not copied into the buffer (docs/design.md,
+        // "SHA-1 schedule forms").
         let (blocks, rest) = data.as_chunks::<64>();
         if !blocks.is_empty() {
             self.kernel.compress(&mut self.state, blocks);

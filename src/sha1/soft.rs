@@ -1,17 +1,6 @@
 //! Portable scalar SHA-1 compression (FIPS 180-4 §6.1.2). Constant time: only 32-bit
-//! adds, rotates and bitwise operations, no tables, no data-dependent branches.
-//!
-//! ```text
-//! for each 64-byte block:
-//!     W[t] = big-endian word t of the block                      0 <= t < 16
-//!     W[t] = rol1(W[t-3] ^ W[t-8] ^ W[t-14] ^ W[t-16])           16 <= t < 80
-//!     WK[t] = W[t] + K[t / 20]
-//!     a, b, c, d, e = H0..H4
-//!     for t in 0..80:
-//!         f = Ch(b,c,d) | Parity(b,c,d) | Maj(b,c,d) | Parity(b,c,d)   (by t / 20)
-//!         a, b, c, d, e = rol5(a) + f + e + WK[t], a, rol30(b), c, d
-//!     H0..H4 += a, b, c, d, e
-//! ```
+//! adds, rotates and bitwise operations, no tables, no data-dependent branches: the
+//! standard's schedule and 80 rounds, `W[t] + K[t / 20]` computed before the rounds.
 //!
 //! The rounds ([`rounds`]) read a precomputed `W + K` array, so the SIMD-schedule backends
 //! (`ssse3`, `avx2`) share them: inlined into an AVX2+BMI2 function they compile to `rorx`

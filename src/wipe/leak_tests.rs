@@ -492,48 +492,58 @@ fn merge(all: &mut Sites, new: Sites) {
     }
 }
 
+/// The [`Case`] of a type keyed by `$t::with_backend` on each of `$t::available_backends()`.
+macro_rules! case {
+    ($t:ident, $name:literal, $key_lens:expr, $patterns:expr, $calls:expr) => {
+        Case {
+            name: $name,
+            backends: || $t::available_backends().collect(),
+            key_lens: $key_lens,
+            patterns: $patterns,
+            make: |k, b| $t::with_backend(k, b).unwrap(),
+            calls: $calls,
+        }
+    };
+}
+
 #[cfg(feature = "xts")]
-const XTS: Case<Xts> = Case {
-    name: "XTS",
-    backends: || Xts::available_backends().collect(),
-    key_lens: &[32, 64],
-    patterns: xts_patterns,
-    make: |k, b| Xts::with_backend(k, b).unwrap(),
-    calls: &XTS_CALLS,
-};
+const XTS: Case<Xts> = case!(Xts, "XTS", &[32, 64], xts_patterns, &XTS_CALLS);
 
 #[cfg(feature = "cbc")]
-const CBC: Case<Cbc> = Case {
-    name: "CBC",
-    backends: || Cbc::available_backends().collect(),
-    key_lens: &[16, 24, 32],
-    patterns: aes_patterns,
-    make: |k, b| Cbc::with_backend(k, b).unwrap(),
-    calls: &CBC_CALLS,
-};
+const CBC: Case<Cbc> = case!(Cbc, "CBC", &[16, 24, 32], aes_patterns, &CBC_CALLS);
 
-const AES: Case<Aes> = Case {
-    name: "AES",
-    backends: || Aes::available_backends().collect(),
-    key_lens: &[16, 24, 32],
-    patterns: aes_patterns,
-    make: |k, b| Aes::with_backend(k, b).unwrap(),
-    calls: &AES_CALLS,
-};
+const AES: Case<Aes> = case!(Aes, "AES", &[16, 24, 32], aes_patterns, &AES_CALLS);
+
+/// A [`Case`] on the CBC-HMAC-SHA1 backends with 16- and 32-byte AES keys: `CbcHmacSha1`,
+/// and krb5, whose two enctypes are those.
+#[cfg(all(feature = "cbc", feature = "sha1"))]
+const fn on_cbc_hmac<T>(
+    name: &'static str,
+    patterns: fn(&[u8]) -> Vec<[u8; 16]>,
+    make: fn(&[u8], Backend) -> T,
+    calls: &'static [Named<T>],
+) -> Case<T> {
+    Case {
+        name,
+        backends: || CbcHmacSha1::available_backends().collect(),
+        key_lens: &[16, 32],
+        patterns,
+        make,
+        calls,
+    }
+}
 
 #[cfg(all(feature = "cbc", feature = "sha1"))]
-const CBC_HMAC: Case<CbcHmacSha1> = Case {
-    name: "CBC-HMAC-SHA1",
-    backends: || CbcHmacSha1::available_backends().collect(),
-    key_lens: &[16, 32],
-    patterns: |k| {
+const CBC_HMAC: Case<CbcHmacSha1> = on_cbc_hmac(
+    "CBC-HMAC-SHA1",
+    |k| {
         let mut pats = aes_patterns(k);
         pats.extend(hmac_state_patterns(&[9; 20], 10));
         pats
     },
-    make: |k, b| CbcHmacSha1::with_backend(k, &[9; 20], b).unwrap(),
-    calls: &CBC_HMAC_CALLS,
-};
+    |k, b| CbcHmacSha1::with_backend(k, &[9; 20], b).unwrap(),
+    &CBC_HMAC_CALLS,
+);
 
 #[cfg(feature = "sha1")]
 const HMAC: Case<HmacSha1Key> = Case {
@@ -661,55 +671,50 @@ const SETUP_KEY: [u8; 64] = {
     k
 };
 
+/// A call that keys `$t` with the first `$n` bytes of [`SETUP_KEY`] on the backend of the
+/// value it is given (keying, which `keying_leaves_no_round_keys` checks for leaks, here for
+/// its depth).
+macro_rules! set_up {
+    ($t:ident, $n:literal) => {
+        (concat!("key set-up, ", $n, "-byte key"), |v| {
+            keep($t::with_backend(&SETUP_KEY[..$n], v.backend()).unwrap());
+        })
+    };
+}
+
+/// A call named `$name` on `$v`, the value under test: its data bound to `$p` (made before
+/// the mark, as test data), then [`mark`], then `$call`.
+macro_rules! marked_call {
+    ($name:expr; $p:pat = $data:expr; |$v:ident| $call:expr) => {
+        ($name, |$v| {
+            let $p = $data;
+            mark();
+            $call;
+        })
+    };
+}
+
 /// Each kind of XTS call, by name.
 #[cfg(feature = "xts")]
 const XTS_CALLS: [Named<Xts>; 10] = [
-    // (Keying, which `keying_leaves_no_round_keys` checks for leaks, here for its depth.)
-    ("key set-up, 32-byte key", |x| {
-        keep(Xts::with_backend(&SETUP_KEY[..32], x.backend()).unwrap());
-    }),
-    ("key set-up, 64-byte key", |x| {
-        keep(Xts::with_backend(&SETUP_KEY[..64], x.backend()).unwrap());
-    }),
-    ("one 16-byte unit (one block), encrypt and decrypt", |x| {
-        let b = kept(15, 16);
-        mark();
+    set_up!(Xts, 32),
+    set_up!(Xts, 64),
+    marked_call!("one 16-byte unit (one block), encrypt and decrypt"; b = kept(15, 16); |x| {
         x.encrypt_sector(b, 1).unwrap();
         x.decrypt_sector(b, 1).unwrap();
     }),
-    (
-        "one 512-byte unit (short on vaes-avx512: a whole zmm group)",
-        |x| {
-            let b = kept(14, 512);
-            mark();
-            x.encrypt_sector(b, 4).unwrap();
-        },
-    ),
-    ("one 100-byte unit (short on every kernel), encrypt", |x| {
-        let b = kept(12, 100);
-        mark();
-        x.encrypt_sector(b, 2).unwrap();
-    }),
-    ("one 37-byte unit (short on every kernel), decrypt", |x| {
-        let b = kept(13, 37);
-        mark();
-        x.decrypt_sector(b, 3).unwrap();
-    }),
-    ("one unit with stealing, encrypt", |x| {
-        let b = kept(1, 4096 + 5);
-        mark();
-        x.encrypt_sector(b, 0).unwrap();
-    }),
-    ("one unit with stealing, decrypt", |x| {
-        let b = kept(2, 1000 + 7);
-        mark();
-        x.decrypt_sector(b, 1).unwrap();
-    }),
-    ("four 512-byte sectors in place, encrypt", |x| {
-        let b = kept(3, 4 * 512);
-        mark();
-        x.encrypt_sectors(b, 512, 0).unwrap();
-    }),
+    marked_call!("one 512-byte unit (short on vaes-avx512: a whole zmm group)"; b = kept(14, 512);
+        |x| x.encrypt_sector(b, 4).unwrap()),
+    marked_call!("one 100-byte unit (short on every kernel), encrypt"; b = kept(12, 100);
+        |x| x.encrypt_sector(b, 2).unwrap()),
+    marked_call!("one 37-byte unit (short on every kernel), decrypt"; b = kept(13, 37);
+        |x| x.decrypt_sector(b, 3).unwrap()),
+    marked_call!("one unit with stealing, encrypt"; b = kept(1, 4096 + 5);
+        |x| x.encrypt_sector(b, 0).unwrap()),
+    marked_call!("one unit with stealing, decrypt"; b = kept(2, 1000 + 7);
+        |x| x.decrypt_sector(b, 1).unwrap()),
+    marked_call!("four 512-byte sectors in place, encrypt"; b = kept(3, 4 * 512);
+        |x| x.encrypt_sectors(b, 512, 0).unwrap()),
     ("four 80-byte sectors out of place, decrypt", |x| {
         let s = kept(4, 4 * 80);
         let d = kept(0, 4 * 80);
@@ -721,40 +726,14 @@ const XTS_CALLS: [Named<Xts>; 10] = [
 /// Each kind of CBC call, by name.
 #[cfg(feature = "cbc")]
 const CBC_CALLS: [Named<Cbc>; 10] = [
-    ("key set-up, 16-byte key", |c| {
-        keep(Cbc::with_backend(&SETUP_KEY[..16], c.backend()).unwrap());
-    }),
-    ("key set-up, 32-byte key", |c| {
-        keep(Cbc::with_backend(&SETUP_KEY[..32], c.backend()).unwrap());
-    }),
-    ("encrypt 1 KiB", |c| {
-        let b = kept(5, 1024);
-        mark();
-        c.encrypt(&mut [1; 16], b).unwrap();
-    }),
-    (
-        "encrypt 3 blocks (short: under a group on every kernel)",
-        |c| {
-            let b = kept(10, 48);
-            mark();
-            c.encrypt(&mut [1; 16], b).unwrap();
-        },
-    ),
-    ("decrypt 1 KiB", |c| {
-        let b = kept(6, 1024);
-        mark();
-        c.decrypt(&mut [1; 16], b).unwrap();
-    }),
-    ("decrypt 3 blocks", |c| {
-        let b = kept(7, 48);
-        mark();
-        c.decrypt(&mut [1; 16], b).unwrap();
-    }),
-    ("decrypt 20 blocks", |c| {
-        let b = kept(8, 320);
-        mark();
-        c.decrypt(&mut [1; 16], b).unwrap();
-    }),
+    set_up!(Cbc, 16),
+    set_up!(Cbc, 32),
+    marked_call!("encrypt 1 KiB"; b = kept(5, 1024); |c| c.encrypt(&mut [1; 16], b).unwrap()),
+    marked_call!("encrypt 3 blocks (short: under a group on every kernel)"; b = kept(10, 48);
+        |c| c.encrypt(&mut [1; 16], b).unwrap()),
+    marked_call!("decrypt 1 KiB"; b = kept(6, 1024); |c| c.decrypt(&mut [1; 16], b).unwrap()),
+    marked_call!("decrypt 3 blocks"; b = kept(7, 48); |c| c.decrypt(&mut [1; 16], b).unwrap()),
+    marked_call!("decrypt 20 blocks"; b = kept(8, 320); |c| c.decrypt(&mut [1; 16], b).unwrap()),
     ("encrypt_many, 20 streams", |c| {
         let mut refs: Vec<&mut [u8]> = (0..20)
             .map(|i| kept(i, 16 * (1 + i as usize % 5)))
@@ -764,29 +743,15 @@ const CBC_CALLS: [Named<Cbc>; 10] = [
         c.encrypt_many(&mut ivs, &mut refs).unwrap();
         keep(refs);
     }),
-    ("encrypt_cts 37 bytes", |c| {
-        let b = kept(8, 37);
-        mark();
-        c.encrypt_cts(&[2; 16], b).unwrap();
-    }),
-    ("decrypt_cts 37 bytes", |c| {
-        let b = kept(9, 37);
-        mark();
-        c.decrypt_cts(&[2; 16], b).unwrap();
-    }),
+    marked_call!("encrypt_cts 37 bytes"; b = kept(8, 37); |c| c.encrypt_cts(&[2; 16], b).unwrap()),
+    marked_call!("decrypt_cts 37 bytes"; b = kept(9, 37); |c| c.decrypt_cts(&[2; 16], b).unwrap()),
 ];
 
 /// Each kind of ECB call, by name.
 const AES_CALLS: [Named<Aes>; 7] = [
-    ("key set-up, 16-byte key", |a| {
-        keep(Aes::with_backend(&SETUP_KEY[..16], a.backend()).unwrap());
-    }),
-    ("key set-up, 24-byte key", |a| {
-        keep(Aes::with_backend(&SETUP_KEY[..24], a.backend()).unwrap());
-    }),
-    ("key set-up, 32-byte key", |a| {
-        keep(Aes::with_backend(&SETUP_KEY[..32], a.backend()).unwrap());
-    }),
+    set_up!(Aes, 16),
+    set_up!(Aes, 24),
+    set_up!(Aes, 32),
     ("encrypt 64 blocks", |a| {
         let mut b = [[5u8; 16]; 64];
         mark();
@@ -809,6 +774,33 @@ const AES_CALLS: [Named<Aes>; 7] = [
     }),
 ];
 
+/// Keys with `$make` (inlined into the checked closure: the constructors are
+/// `#[inline(always)]`, so that closure receives the value as a caller's frame would,
+/// holding whatever copies the move makes), then scans the stack below that frame for
+/// `$pats` with the value alive: what the keying (and any use in `$make`) left in the
+/// frames of the library's calls below the caller.
+macro_rules! below_the_caller {
+    ($what:expr, $pats:expr, $make:expr) => {{
+        let (what, pats): (std::string::String, Vec<[u8; 16]>) = ($what, $pats);
+        assert!(!pats.is_empty(), "{what}: nothing to look for");
+        let found = found_in_call(&what, move || {
+            let mut mem = std::vec![0u8; DEPTH - 256];
+            let top = frame_address() & !15;
+            let value = $make;
+            core::hint::black_box(&value);
+            let found = scan_below(top, &mut mem, &pats);
+            // (Kept alive until here: a `Copy` value too.)
+            let _ = core::hint::black_box(value);
+            found
+        });
+        assert!(
+            found.is_empty(),
+            "{what}: key-derived blocks below the caller (depth below the frame, \
+             pattern): {found:?}"
+        );
+    }};
+}
+
 /// Keying `Aes`, `Cbc` and `Xts` leaves none of their round keys in the frames below
 /// the one that receives the value: the expansion's and the constructor's frames are
 /// wiped. (The frame that receives the value by return holds it, and may hold a copy
@@ -816,40 +808,19 @@ const AES_CALLS: [Named<Aes>; 7] = [
 /// above what is scanned here. The value itself is wiped on drop.)
 #[test]
 fn keying_leaves_no_round_keys() {
-    /// Keys with `$make` (inlined into this closure: the constructors are
-    /// `#[inline(always)]`, so this frame receives the value and holds whatever copies the
-    /// move makes, as a caller's would) and scans below this frame with the value alive.
-    macro_rules! keying {
-        ($what:expr, $pats:expr, $make:expr) => {{
-            let (what, pats) = ($what, $pats);
-            let found = found_in_call(&what, move || {
-                let mut mem = std::vec![0u8; DEPTH - 256];
-                let top = frame_address() & !15;
-                let value = $make;
-                core::hint::black_box(&value);
-                let found = scan_below(top, &mut mem, &pats);
-                drop(value);
-                found
-            });
-            assert!(
-                found.is_empty(),
-                "{what}: key-derived blocks below the caller: {found:?}"
-            );
-        }};
-    }
     for key_len in [16, 24, 32] {
         let key = bytes(30 + key_len as u64, key_len);
         let pats = aes_patterns(&key);
         for b in Aes::available_backends() {
             let k = key.clone();
             let what = std::format!("Aes::with_backend {b}, {key_len}-byte key");
-            keying!(what, pats.clone(), Aes::with_backend(&k, b));
+            below_the_caller!(what, pats.clone(), Aes::with_backend(&k, b));
         }
         #[cfg(feature = "cbc")]
         for b in Cbc::available_backends() {
             let k = key.clone();
             let what = std::format!("Cbc::with_backend {b}, {key_len}-byte key");
-            keying!(what, pats.clone(), Cbc::with_backend(&k, b));
+            below_the_caller!(what, pats.clone(), Cbc::with_backend(&k, b));
         }
     }
     #[cfg(feature = "xts")]
@@ -861,7 +832,7 @@ fn keying_leaves_no_round_keys() {
         for bk in Xts::available_backends() {
             let k = key.clone();
             let what = std::format!("Xts::with_backend {bk}, {key_len}-byte key");
-            keying!(what, pats.clone(), Xts::with_backend(&k, bk));
+            below_the_caller!(what, pats.clone(), Xts::with_backend(&k, bk));
         }
     }
 }
@@ -888,36 +859,15 @@ const CBC_HMAC_CALLS: [Named<CbcHmacSha1>; 2] = [
 #[cfg(feature = "sha1")]
 const HMAC_CALLS: [Named<HmacSha1Key>; 14] = [
     // (Key set-up, which the padded-key test below checks for leaks, here for its depth.)
-    ("key set-up, 20-byte key", |k| {
-        let key = kept(21, 20);
-        mark();
-        keep(HmacSha1Key::with_backend(key, k.backend()).unwrap());
-    }),
-    ("key set-up, 100-byte key", |k| {
-        let key = kept(21, 100);
-        mark();
-        keep(HmacSha1Key::with_backend(key, k.backend()).unwrap());
-    }),
-    ("mac 20 bytes", |k| {
-        let msg = kept(20, 20);
-        mark();
-        keep(k.mac(msg));
-    }),
-    ("mac 1000 bytes", |k| {
-        let msg = kept(20, 1000);
-        mark();
-        keep(k.mac(msg));
-    }),
-    ("mac 4096 bytes (long runs: sha-ni-asm's assembly)", |k| {
-        let msg = kept(20, 4096);
-        mark();
-        keep(k.mac(msg));
-    }),
-    ("verify 130 bytes", |k| {
-        let msg = kept(20, 130);
-        mark();
-        keep(k.verify(msg, &[0; 20]));
-    }),
+    marked_call!("key set-up, 20-byte key"; key = kept(21, 20);
+        |k| keep(HmacSha1Key::with_backend(key, k.backend()).unwrap())),
+    marked_call!("key set-up, 100-byte key"; key = kept(21, 100);
+        |k| keep(HmacSha1Key::with_backend(key, k.backend()).unwrap())),
+    marked_call!("mac 20 bytes"; msg = kept(20, 20); |k| keep(k.mac(msg))),
+    marked_call!("mac 1000 bytes"; msg = kept(20, 1000); |k| keep(k.mac(msg))),
+    marked_call!("mac 4096 bytes (long runs: sha-ni-asm's assembly)"; msg = kept(20, 4096);
+        |k| keep(k.mac(msg))),
+    marked_call!("verify 130 bytes"; msg = kept(20, 130); |k| keep(k.verify(msg, &[0; 20]))),
     ("update 1024 bytes, the state kept", |k| {
         // Nothing is freed or moved after the keyed work: what the compressions left in
         // the registers reaches `run`'s dump as they left it.
@@ -967,19 +917,10 @@ const HMAC_CALLS: [Named<HmacSha1Key>; 14] = [
     }),
     // (Through the `digest` traits' block core, as `hmac::Hmac<Sha1>` drives it; a build
     // without the `digest` feature has no core, and makes the call as `mac`.)
-    (
-        "digest core: 1000 bytes, inner and outer finalization",
-        |k| {
-            let msg = kept(20, 1000);
-            mark();
-            through_core(k, msg);
-        },
-    ),
-    ("digest core: 4096 bytes (long runs)", |k| {
-        let msg = kept(20, 4096);
-        mark();
-        through_core(k, msg);
-    }),
+    marked_call!("digest core: 1000 bytes, inner and outer finalization"; msg = kept(20, 1000);
+        |k| through_core(k, msg)),
+    marked_call!("digest core: 4096 bytes (long runs)"; msg = kept(20, 4096);
+        |k| through_core(k, msg)),
 ];
 
 /// An HMAC tag through `Sha1Core` on `k`'s backend, from `k`'s starting states: the
@@ -1022,17 +963,10 @@ fn one_shot_hmac_leaves_no_key_material() {
     for b in Sha1::available_backends() {
         for key_len in [20, 64, 100] {
             let key = bytes(key_len as u64 + 5, key_len);
-            let k0 = k0_of(&key);
-            let ipad: [u8; 64] = core::array::from_fn(|i| k0[i] ^ 0x36);
-            let opad: [u8; 64] = core::array::from_fn(|i| k0[i] ^ 0x5c);
-            // Only K0's pseudo-random 16-byte pieces, each in both byte orders ([`pieces`]):
-            // a 20-byte key or digest fills the first (the rest are zeros, or runs of
-            // 0x36 / 0x5c after the XOR), a 64-byte key all four.
-            let keep = if key_len == 64 { 8 } else { 2 };
+            // The states, and K0's pseudo-random pieces with each pad and alone (a 20-byte
+            // key or digest fills the first, a 64-byte key all four).
             let mut patterns = hmac_state_patterns(&key, 20);
-            for block in [&ipad, &opad, &k0] {
-                patterns.extend(pieces(block).into_iter().take(keep));
-            }
+            patterns.extend(padded_key_pieces(&key, &[0x36, 0x5c, 0]));
             for msg_len in [20, 130, 1000] {
                 let key = key.clone();
                 check(
@@ -1064,16 +998,9 @@ fn hmac_keying_leaves_no_padded_key() {
         // one (K0 = SHA-1(key), then zeros: only its first 16 bytes are a usable pattern).
         for key_len in [64, 100] {
             let key = bytes(key_len as u64 + 3, key_len);
-            let k0 = k0_of(&key);
-            let ipad: [u8; 64] = core::array::from_fn(|i| k0[i] ^ 0x36);
-            let opad: [u8; 64] = core::array::from_fn(|i| k0[i] ^ 0x5c);
-            // With a long key only K0's first 16 bytes are pseudo-random (the rest are
-            // zeros, or runs of 0x36 / 0x5c after the XOR): only those pieces are looked for.
-            let keep = if key_len > 64 { 2 } else { 8 };
-            let mut patterns = Vec::new();
-            for block in [&ipad, &opad, &k0] {
-                patterns.extend(pieces(block).into_iter().take(keep));
-            }
+            // K0's pseudo-random pieces with each pad and alone (with a long key only its
+            // first 16 bytes are).
+            let patterns = padded_key_pieces(&key, &[0x36, 0x5c, 0]);
             check(
                 &std::format!("HmacSha1Key keying {b}, {key_len}-byte key"),
                 patterns.clone(),
@@ -1137,45 +1064,18 @@ fn digest_trait_hmac_leaves_no_chaining_values() {
     }
 }
 
-/// Keys with `$make` (inlined into the checked closure, which receives the value as a
-/// caller's frame would, holding whatever copies the move makes), then scans the stack
-/// below that frame for `$pats` with the value alive, as `keying_leaves_no_round_keys`
-/// does: what the keying (and any use in `$make`) left in the frames of the library's
-/// calls below the caller.
+/// The pseudo-random 16-byte pieces of K0 XORed with each of `pads` (0x36: `K0 ^ ipad`,
+/// 0x5c: `K0 ^ opad`, 0: K0 itself), as [`pieces`] (both byte orders): those that K0's
+/// key bytes fill whole (all four of a 64-byte key's, one of a 20-byte key's or a long
+/// key's digest); a piece past them is zeros, or a run of the pad byte, which other data
+/// may hold.
 #[cfg(feature = "sha1")]
-macro_rules! below_the_caller {
-    ($what:expr, $pats:expr, $make:expr) => {{
-        let (what, pats): (std::string::String, Vec<[u8; 16]>) = ($what, $pats);
-        assert!(!pats.is_empty(), "{what}: nothing to look for");
-        let found = found_in_call(&what, move || {
-            let mut mem = std::vec![0u8; DEPTH - 256];
-            let top = frame_address() & !15;
-            let value = $make;
-            core::hint::black_box(&value);
-            let found = scan_below(top, &mut mem, &pats);
-            // (Kept alive until here: a `Copy` value too.)
-            core::hint::black_box(value);
-            found
-        });
-        assert!(
-            found.is_empty(),
-            "{what}: key-derived blocks below the caller (depth below the frame, \
-             pattern): {found:?}"
-        );
-    }};
-}
-
-/// The pseudo-random 16-byte pieces of `K0 ^ ipad` and `K0 ^ opad` ([`pieces`], both byte
-/// orders): those that K0's key bytes fill whole (all four of a 64-byte key's, one of a
-/// 20-byte key's or a long key's digest); a piece past them is zeros, or a run of 0x36 or
-/// 0x5c after the XOR, which other data may hold.
-#[cfg(feature = "sha1")]
-fn padded_key_pieces(key: &[u8]) -> Vec<[u8; 16]> {
+fn padded_key_pieces(key: &[u8], pads: &[u8]) -> Vec<[u8; 16]> {
     let k0 = k0_of(key);
     let whole = if key.len() > 64 { 20 } else { key.len() } / 16;
     assert!(whole > 0, "a key of at least 16 bytes");
     let mut pats = Vec::new();
-    for pad in [0x36u8, 0x5c] {
+    for &pad in pads {
         let block: [u8; 64] = core::array::from_fn(|i| k0[i] ^ pad);
         pats.extend(pieces(&block).into_iter().take(2 * whole));
     }
@@ -1187,7 +1087,7 @@ fn padded_key_pieces(key: &[u8]) -> Vec<[u8; 16]> {
 #[cfg(feature = "sha1")]
 fn hmac_key_patterns(key: &[u8]) -> Vec<[u8; 16]> {
     let mut pats = hmac_state_patterns(key, 0)[..12].to_vec();
-    pats.extend(padded_key_pieces(key));
+    pats.extend(padded_key_pieces(key, &[0x36, 0x5c]));
     pats
 }
 
@@ -1200,6 +1100,18 @@ fn hmac_on(b: Option<crate::Backend>, key: &[u8]) -> HmacSha1 {
         Some(b) => HmacSha1::with_backend(key, b).unwrap(),
         None => HmacSha1::new(key),
     }
+}
+
+/// [`hmac_on`] with `msg` through `update` in 300-byte pieces, in the caller's frame
+/// (inlined, as [`hmac_on`] is).
+#[cfg(feature = "sha1")]
+#[inline(always)]
+fn hmac_updated(b: Option<crate::Backend>, key: &[u8], msg: &[u8]) -> HmacSha1 {
+    let mut mac = hmac_on(b, key);
+    for piece in msg.chunks(300) {
+        mac.update(piece);
+    }
+    mac
 }
 
 /// Keying `HmacSha1Key` and `HmacSha1` (on every SHA-1 backend and the automatic one)
@@ -1246,24 +1158,14 @@ fn hmac_keying_and_use_leave_nothing_below_the_caller() {
             below_the_caller!(
                 std::format!("HmacSha1 keying, update, {on}, {key_len}-byte key"),
                 used.clone(),
-                {
-                    let mut mac = hmac_on(b, &k);
-                    for piece in m.chunks(300) {
-                        mac.update(piece);
-                    }
-                    mac
-                }
+                hmac_updated(b, &k, &m)
             );
             let (k, m) = (key.clone(), msg.clone());
             below_the_caller!(
                 std::format!("HmacSha1 keying, update, finalize, {on}, {key_len}-byte key"),
                 used.clone(),
                 {
-                    let mut mac = hmac_on(b, &k);
-                    for piece in m.chunks(300) {
-                        mac.update(piece);
-                    }
-                    let tag = mac.finalize();
+                    let tag = hmac_updated(b, &k, &m).finalize();
                     assert_eq!(tag, want, "the tag of the message looked for");
                     tag
                 }
@@ -1381,8 +1283,8 @@ fn krb5_patterns(base: &[u8]) -> Vec<[u8; 16]> {
         pats.extend(k.as_chunks::<16>().0.iter().copied());
     }
     pats.extend(aes_patterns(&ke));
-    pats.extend(padded_key_pieces(&ki));
-    pats.extend(padded_key_pieces(&kc));
+    pats.extend(padded_key_pieces(&ki, &[0x36, 0x5c]));
+    pats.extend(padded_key_pieces(&kc, &[0x36, 0x5c]));
     pats.extend(hmac_state_patterns(&ki, KRB5_MSG));
     pats.extend(hmac_state_patterns(&kc, KRB5_CKSUM_MSG));
     pats
@@ -1461,18 +1363,16 @@ const KRB5_CALLS: [Named<Krb5Keys>; 7] = [
 ];
 
 #[cfg(all(feature = "cbc", feature = "sha1"))]
-const KRB5: Case<Krb5Keys> = Case {
-    name: "krb5",
-    backends: || CbcHmacSha1::available_backends().collect(),
-    key_lens: &[16, 32],
-    patterns: krb5_patterns,
-    make: |k, b| {
+const KRB5: Case<Krb5Keys> = on_cbc_hmac(
+    "krb5",
+    krb5_patterns,
+    |k, b| {
         let base = Krb5Base::new(k);
         let keys = base.usage_keys(KRB5_USAGE, Some(b));
         Krb5Keys { base, keys }
     },
-    calls: &KRB5_CALLS,
-};
+    &KRB5_CALLS,
+);
 
 /// The patterns [`krb5_patterns`] looks for are what the keys hold: the derived keys
 /// worked out here give `UsageKeys`' ciphertext, tag and checksum.
@@ -1546,13 +1446,11 @@ fn krb5_keying_leaves_nothing_below_the_caller() {
 /// `CbcHmacSha1` keying, for its depth in `wipes_reach_as_deep_as_calls_write` (the keying
 /// test above checks it for leaks).
 #[cfg(all(feature = "cbc", feature = "sha1"))]
-const CBC_HMAC_KEYING: Case<CbcHmacSha1> = Case {
-    name: "CBC-HMAC-SHA1",
-    backends: || CbcHmacSha1::available_backends().collect(),
-    key_lens: &[16, 32],
-    patterns: aes_patterns,
-    make: |k, b| CbcHmacSha1::with_backend(k, &[9; 20], b).unwrap(),
-    calls: &[
+const CBC_HMAC_KEYING: Case<CbcHmacSha1> = on_cbc_hmac(
+    "CBC-HMAC-SHA1",
+    aes_patterns,
+    |k, b| CbcHmacSha1::with_backend(k, &[9; 20], b).unwrap(),
+    &[
         ("key set-up, 16-byte key", |c| {
             mark();
             let k = CbcHmacSha1::with_backend(&SETUP_KEY[..16], &SETUP_KEY[..20], c.backend());
@@ -1564,7 +1462,7 @@ const CBC_HMAC_KEYING: Case<CbcHmacSha1> = Case {
             keep(CbcHmacSha1::with_backend(a, m, c.backend()).unwrap());
         }),
     ],
-};
+);
 
 /// `HmacSha1` keying, for its depth in `wipes_reach_as_deep_as_calls_write` (the keying
 /// test above checks it for leaks).

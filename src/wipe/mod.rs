@@ -1,8 +1,7 @@
 //! Zeroing of secret or key-derived memory with stores the compiler keeps.
 //!
-//! `zeroize` writes arrays one byte at a time (one volatile store per element), which
-//! costs a visible share of a short call: a SHA-1 of a few bytes wiped about 200 bytes
-//! that way. These helpers write 16 bytes per volatile store instead.
+//! 16 bytes per volatile store, not `zeroize`'s one per element (docs/design.md, "Stack
+//! and register wipes").
 
 use core::sync::atomic::{Ordering, compiler_fence};
 
@@ -82,9 +81,7 @@ pub(crate) fn words(words: &mut [u32]) {
 ///
 /// On x86-64 the zeroing is inline assembly in the caller below its stack pointer
 /// (lowered over the area while it writes). Elsewhere it is a local array in a frame of
-/// its own, the best portable Rust can do (measured on AArch64 Linux, with the registers
-/// zeroed after it by `src/arch/aarch64/wipe.rs`; elsewhere not measured: `build.rs` says
-/// so).
+/// its own (docs/design.md, "Stack and register wipes": AArch64, and where it stops).
 #[inline(always)]
 #[cfg_attr(test, track_caller)]
 pub(crate) fn stack<const BYTES: usize>() {

@@ -2,27 +2,10 @@
 //! [`One`], [`OneBlock`], [`Units`] and [`EncryptTweaks`], which the width handle
 //! (`crate::aes::Width::run_job`) runs.
 //!
-//! ```text
-//! The tweaks are kept XORed with the last round key, w = T ⊕ rk[R] (the output XOR is
-//! folded into the last round), and stepped in that form: with f(t) = t·x^(8L), linear,
-//! f(T) ⊕ rk[R] = f(w) ⊕ kf where kf = f(rk[R]) ⊕ rk[R]; so no register needs an XOR of
-//! its own for the last round.
-//! w[j] lane l = T_0·x^(L j + l) ⊕ rk[R]  for j = 0..8 (j < 8 / L straight from T_0,
-//!                                        the others whole-byte steps of those)
-//! k0r = rk[0] ⊕ rk[R];  kf = f(rk[R]) ⊕ rk[R]
-//! for each group of 8 registers of full blocks (all but the last block when a partial
-//! block follows):
-//!     s[j] = P[j] ⊕ w[j] ⊕ k0r                 // = P ⊕ T ⊕ rk[0]: one 3-way XOR
-//!     rounds 1..R-1 (8 independent chains)
-//!     C[j] = aesenclast(s[j], w[j])            // = AES(P ⊕ T) ⊕ T
-//!     w[j] = f(w[j]) ⊕ kf                      // after the stores: w[j] is dead by then,
-//!                                              // so 16 registers hold the group, not 24
-//! per lane: f(t) ⊕ k = (t shifted up L bytes) ⊕ clmul(top L bytes of t, 0x87) ⊕ k
-//! the remaining n < 8L full blocks: one group of ceil(n / L) registers, the last one
-//! loaded and stored masked; tweaks from the first lanes of w
-//! the ciphertext stealing: [`steal`] (two dependent AES-NI blocks, tweak = lane n of
-//! w ⊕ rk[R])
-//! ```
+//! The tweaks are kept XORed with the last round key, `w = T ⊕ rk[R]`, and stepped in that
+//! form, a group of 8 registers at a time; stealing is [`steal`] (the `w` form and the
+//! group loop: docs/design.md, "XTS kernel shape").
+//!
 //! Multi-unit calls whose unit is a whole number of groups run as one stream of groups:
 //! the next unit's first tweaks are made from its T_0 in the current unit's last group
 //! (instead of the x^(8L) step: 8 / L registers from T_0, the others whole-byte steps of
@@ -54,7 +37,7 @@ const G: usize = 8;
 #[derive(Clone, Copy)]
 enum Next<V> {
     /// The next group of the same unit: `f(w) ⊕ kf` (also computed, unused, after the
-    /// last group of a call, which saves a test per group; not measured either way).
+    /// last group of a call).
     Step,
     /// The first group of the next unit, from its `T_0` (broadcast), in the CPU's form
     /// ([`crate::tuning`]).
@@ -75,11 +58,9 @@ impl<V: AesVec> Next<V> {
     }
 }
 
-/// The round keys. With 32 registers they are broadcast from the key schedule where each
-/// is used (a load): held beside the 24 tweak and state registers, they would go to the
-/// stack for every call to wipe. With 16 registers they are held where a loop of groups
-/// runs, leaving the states and tweaks their registers; the short entry (no loop)
-/// broadcasts them where used, for a shallower frame (docs/design.md, "XTS kernel shape").
+/// The round keys: with 32 registers broadcast from the key schedule where each is used;
+/// with 16 held where a loop of groups runs, broadcast where used in the short entry
+/// (docs/design.md, "XTS kernel shape").
 #[derive(Clone, Copy)]
 struct RoundKeys<'a, V: AesVec> {
     /// The schedule of the direction's keys, read where used ([`AtUse`]).
@@ -155,7 +136,7 @@ impl<V: AesVec> Keys<V> for RoundKeys<'_, V> {
     }
 }
 
-/// The key-derived constants of the `w` form (see the top of the file).
+/// The key-derived constants of the `w` form (docs/design.md, "XTS kernel shape").
 #[derive(Clone, Copy)]
 struct Consts<V> {
     /// `rk[R]`: `w = T ⊕ kr`.
@@ -197,11 +178,8 @@ impl<V: AesVec> Consts<V> {
     }
 
     /// Register `j` of a unit's first group: base `j % (8 / L)` times `x^(8 (j / (8 /
-    /// L)))`, a whole number of bytes, 4 instructions with the `kr` XOR, where making
-    /// every register from `T_0` (lane `l` of register `j`: `T_0·x^(L j + l) ⊕ kr`) took 7
-    /// (shifts that differ per lane). Each register is one step from a base, not from the
-    /// register before it (a chain of steps is slower), and the bases are made once per
-    /// group (made in each half of the group, they cost the gain; docs/design.md).
+    /// L)))`, a whole number of bytes, each register one step from a base, the bases made
+    /// once per group (docs/design.md, "XTS kernel shape").
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn fresh_from(&self, bases: &[V; G], j: usize) -> V {
         let m = 8 / V::LANES;
@@ -463,12 +441,9 @@ impl<const DEC: bool> Job for Units<'_, DEC> {
 
 /// A multi-unit call's raw tweaks encrypted in place with `k2`: `tw[i]` becomes unit
 /// `i`'s `T_0`. The AES block kernel's walk over groups of registers, keys read where
-/// used, with each raw tweak read as two 8-byte loads ([`AesOne::load_halves`]):
-/// `Tweaks::fill` has just stored each as two 8-byte halves, from which a 16-, 32- or
-/// 64-byte load cannot be forwarded (it waits for the stores to reach the cache), as the
-/// AES block kernel's plain loads would; from 16 KiB a batch of 64 tweaks leaves the
-/// stores time to drain (figures in docs/design.md, "XTS kernel shape"). The units' wipe
-/// after it covers its frame.
+/// used, with each raw tweak read as two 8-byte loads ([`AesOne::load_halves`]), as
+/// `Tweaks::fill` stored them (docs/design.md, "XTS kernel shape"). The units' wipe after
+/// it covers its frame.
 pub(crate) struct EncryptTweaks<'a>(pub(crate) &'a KeySchedule, pub(crate) &'a mut [Block]);
 
 impl Job for EncryptTweaks<'_> {
@@ -512,11 +487,8 @@ unsafe fn group<V: AesVec, const DEC: bool>(
         let d = unsafe { V::load(tok, src.add(step * j)) };
         s[j] = d.xor3(w[j], c.k0r);
     }
-    // With 32 registers the next tweaks are made between the first rounds, into registers
-    // of their own (24 live): they are ready when the next group starts (80 `vaesenc` zmm
-    // per group fill the scheduler, so work placed after them waits for the group to
-    // drain). With 16 registers, 24 live values would spill; made after the stores they
-    // keep 16 live (docs/design.md, "XTS kernel shape").
+    // With 32 registers the next tweaks are made between the first rounds (24 live), with
+    // 16 after the stores (16 live; docs/design.md, "XTS kernel shape").
     let early = V::EARLY_TWEAKS;
     let mut nw = *w;
     if early {
@@ -582,11 +554,8 @@ unsafe fn unit<V: AesVec, const DEC: bool, const SHORT: bool>(
     let rem = len % 16;
     // A unit of at most a group on zmm, with at least two full blocks: the last full block
     // runs with the others (decrypting, under the partial block's tweak, swapped into its
-    // lane) and stealing is one serial block (the merged last one), not two: the critical
-    // path is then T_0, the tail group, one block. Elsewhere the last full block is left
-    // to [`steal`], whose first block depends only on T_0 and the plaintext and so runs
-    // under the bulk, which measured faster with groups before it, on xmm, with one full
-    // block, and level on ymm (docs/design.md, "XTS kernel shape").
+    // lane) and stealing is one serial block (the merged last one), not two. Elsewhere the
+    // last full block is left to [`steal`] (docs/design.md, "XTS kernel shape").
     let one_serial = SHORT && V::LANES == 4 && rem != 0 && len >= 32;
     let bulk = if rem == 0 || one_serial {
         len / 16

@@ -17,16 +17,6 @@
 //! default, or a disk format's convention (dm-crypt `plain`/`plain64`/`plain64be` and
 //! 4096-byte sectors counted in 512-byte units, GELI byte offsets, VeraCrypt data units).
 //!
-//! Layout: this module validates every argument before it writes anything, then hands
-//! the work to the AES width handle (`crate::aes::Width::run_job`) as jobs written once over
-//! the vector type (`kernel.rs`): `kernel::One` for a single data unit (the raw tweak
-//! encrypted inside, where its latency overlaps the kernel's set-up), `kernel::OneBlock`
-//! for a unit of one block, and for several units their tweaks encrypted in batches
-//! (`kernel::EncryptTweaks`) then `kernel::Units` (the round keys loaded once, and
-//! units of whole kernel groups as one continuous stream in which the next unit's tweaks
-//! are computed between the current rounds). The portable backend (`soft.rs`) has the
-//! same jobs on safe slices; the assembly twin (`asm/`) takes single units.
-//!
 //! ```
 //! use simdcrypt::xts::{MIN_UNIT, Xts};
 //! let xts = Xts::new(&[[1u8; 16], [2u8; 16]].concat())?;
@@ -53,29 +43,8 @@ mod tweaks;
 pub use tweaks::Tweaks;
 
 /// The longest data unit IEEE 1619 allows: 2^20 blocks.
-///
-/// ```
-/// use simdcrypt::{Error, Xts, xts::{MAX_UNIT, MIN_UNIT}};
-/// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
-/// xts.encrypt_sectors(&mut [], MAX_UNIT, 0)?; // zero sectors of the longest size
-/// assert_eq!(
-///     xts.encrypt_sectors(&mut [], MAX_UNIT + 16, 0),
-///     Err(Error::InvalidSectorSize { sector_size: MAX_UNIT + 16, min: MIN_UNIT, max: MAX_UNIT })
-/// );
-/// # Ok::<(), simdcrypt::Error>(())
-/// ```
 pub const MAX_UNIT: usize = 1 << 24;
 /// The shortest data unit: one block.
-///
-/// ```
-/// use simdcrypt::{Error, Xts, xts::MIN_UNIT};
-/// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
-/// xts.encrypt_sector(&mut [0u8; MIN_UNIT], 0)?;
-/// let mut short = [0u8; MIN_UNIT - 1];
-/// let err = xts.encrypt_sector(&mut short, 0);
-/// assert_eq!(err, Err(Error::DataUnitTooShort { len: MIN_UNIT - 1, min: MIN_UNIT }));
-/// # Ok::<(), simdcrypt::Error>(())
-/// ```
 pub const MIN_UNIT: usize = 16;
 
 /// How many sectors' tweaks are encrypted per tweak-kernel call (`kernel::EncryptTweaks`).
@@ -119,10 +88,7 @@ enum Unit {
 #[derive(Clone, Copy)]
 enum Tweak<'a> {
     /// Sector numbers rising by one from `lo + 2^64 hi` (little-endian, IEEE 1619:
-    /// `Tweaks::new`), the two halves as the caller split them: a 16-byte load of a `u128`
-    /// just stored as two 8-byte halves waits for the stores to reach the cache, so the
-    /// sequence is made in [`Xts::crypt_units`] from the halves (docs/design.md, "XTS
-    /// kernel shape").
+    /// `Tweaks::new`), as two halves (docs/design.md, "XTS kernel shape").
     Sector(u64, u64),
     /// A counter per data unit ([`Tweaks`], width already checked).
     Seq(Tweaks),
@@ -131,11 +97,10 @@ enum Tweak<'a> {
 }
 
 /// The public methods come in pairs that differ only in the direction: each pair is
-/// written once, its docs first, then its arguments and either the call's source,
-/// destination, unit and tweak (`run(..)`: checked, then [`Xts::crypt_units`] with the tweak batch
-/// that fits the sector count, so that a call of a few sectors zeroes and wipes a small
-/// tweak array, not the full batch's kilobyte) or the method both make, with `false`
-/// (encrypt) or `true` (decrypt) as the call's `DEC`.
+/// written once, its docs first, then its arguments and either `run(..)` (the call's
+/// source, destination, unit and tweak: checked, then [`Xts::crypt_units`] with the tweak
+/// batch that fits the sector count) or the method both make, with `false` (encrypt) or
+/// `true` (decrypt) as the call's `DEC`.
 macro_rules! directions {
     (@call $s:ident, $dec:literal, run($src:expr, $dst:expr, $unit:expr, $tweak:expr)) => {{
         let (src, dst, tweak): (Option<&[u8]>, &mut [u8], Tweak<'_>) = ($src, $dst, $tweak);
@@ -169,7 +134,10 @@ macro_rules! directions {
 
 /// XTS-AES-128 or XTS-AES-256, keyed, on one backend.
 ///
-/// Both AES key schedules are zeroized on drop; `Debug` prints no key material.
+/// Every `decrypt_*` method is the inverse of its `encrypt_*` twin: the same arguments,
+/// the same errors (but [`Error::XtsDuplicateKeyHalves`], which only encryption returns),
+/// nothing written on `Err`. Both AES key schedules are zeroized on drop; `Debug` prints
+/// no key material.
 ///
 /// ```
 /// use simdcrypt::Xts;
@@ -267,15 +235,6 @@ impl Xts {
 
     /// As [`Xts::new_allow_equal_halves`], on the backend given; `Err` if this CPU cannot
     /// run it.
-    ///
-    /// ```
-    /// use simdcrypt::{Error, Xts};
-    /// for b in Xts::available_backends() {
-    ///     let xts = Xts::with_backend_allow_equal_halves(&[7u8; 64], b)?;
-    ///     assert_eq!(xts.encrypt_sectors(&mut [0u8; 32], 16, 0), Err(Error::XtsDuplicateKeyHalves));
-    /// }
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
     #[inline(always)]
     pub fn with_backend_allow_equal_halves(key: &[u8], backend: Backend) -> Result<Xts, Error> {
         Xts::build(key, crate::dispatch::XTS.select(backend)?, true)
@@ -283,13 +242,6 @@ impl Xts {
 
     /// Whether this `Xts` refuses to encrypt: keyed by [`Xts::new_allow_equal_halves`] with
     /// equal halves.
-    ///
-    /// ```
-    /// use simdcrypt::Xts;
-    /// assert!(!Xts::new(&[[1u8; 32], [2u8; 32]].concat())?.decrypt_only());
-    /// assert!(Xts::new_allow_equal_halves(&[3u8; 64])?.decrypt_only());
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
     #[must_use]
     pub fn decrypt_only(&self) -> bool {
         self.decrypt_only
@@ -354,36 +306,14 @@ impl Xts {
     dispatch::backend_methods! {
         crate::dispatch::XTS;
         /// The backends this CPU runs for XTS, best first.
-        ///
-        /// ```
-        /// use simdcrypt::{Backend, Xts};
-        /// let all: Vec<Backend> = Xts::available_backends().collect();
-        /// assert!(all.iter().all(|b| b.is_available()));
-        /// assert_eq!(all.last(), Some(&Backend::Portable));
-        /// ```
         available;
         /// The backend this instance runs on.
-        ///
-        /// ```
-        /// use simdcrypt::Xts;
-        /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
-        /// assert!(Xts::available_backends().any(|b| b == xts.backend()));
-        /// println!("XTS runs on {}", xts.backend());
-        /// # Ok::<(), simdcrypt::Error>(())
-        /// ```
         backend = backend;
         /// Every backend that XTS has, available here or not, best first.
         implemented;
     }
 
     /// The whole key's length in bytes (32 or 64).
-    ///
-    /// ```
-    /// use simdcrypt::Xts;
-    /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
-    /// assert_eq!(xts.key_len(), 64); // XTS-AES-256
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
     #[must_use]
     pub fn key_len(&self) -> usize {
         (self.k1.rounds - 6) * 8
@@ -405,48 +335,13 @@ impl Xts {
         /// ```
         encrypt_sector,
         /// Decrypts one data unit in place (see [`Xts::encrypt_sector`]).
-        ///
-        /// ```
-        /// use simdcrypt::Xts;
-        /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
-        /// let mut sector = *b"a data unit need not be a multiple of 16 bytes";
-        /// xts.encrypt_sector(&mut sector, 42)?;
-        /// xts.decrypt_sector(&mut sector, 42)?;
-        /// assert_eq!(&sector, b"a data unit need not be a multiple of 16 bytes");
-        /// # Ok::<(), simdcrypt::Error>(())
-        /// ```
         decrypt_sector,
         (buf: &mut [u8], sector: u128) run(None, buf, Unit::Whole, Tweak::Sector(sector as u64, (sector >> 64) as u64));
 
         /// Encrypts one data unit from `src` into `dst` (equal lengths); `src` is not touched.
-        ///
-        /// ```
-        /// use simdcrypt::{Error, Xts};
-        /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
-        /// let (src, mut dst, mut inplace) = ([3u8; 64], [0u8; 64], [3u8; 64]);
-        /// xts.encrypt_sector_to(&src, &mut dst, 7)?;
-        /// xts.encrypt_sector(&mut inplace, 7)?;
-        /// assert_eq!(dst, inplace);
-        /// let err = xts.encrypt_sector_to(&src, &mut [0u8; 48], 7);
-        /// assert_eq!(
-        ///     err,
-        ///     Err(Error::LengthMismatch { what: "src and dst lengths", left: 64, right: 48 })
-        /// );
-        /// # Ok::<(), simdcrypt::Error>(())
-        /// ```
         #[inline]
         encrypt_sector_to,
-        /// Decrypts one data unit from `src` into `dst` (equal lengths).
-        ///
-        /// ```
-        /// use simdcrypt::Xts;
-        /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
-        /// let (mut ct, mut pt) = ([0u8; 40], [0u8; 40]);
-        /// xts.encrypt_sector_to(&[8u8; 40], &mut ct, 1)?;
-        /// xts.decrypt_sector_to(&ct, &mut pt, 1)?;
-        /// assert_eq!(pt, [8u8; 40]);
-        /// # Ok::<(), simdcrypt::Error>(())
-        /// ```
+        /// Decrypts one data unit from `src` into `dst` (see [`Xts::encrypt_sector_to`]).
         #[inline]
         decrypt_sector_to,
         (src: &[u8], dst: &mut [u8], sector: u128) run(Some(src), dst, Unit::Whole, Tweak::Sector(sector as u64, (sector >> 64) as u64));
@@ -463,18 +358,8 @@ impl Xts {
         /// # Ok::<(), simdcrypt::Error>(())
         /// ```
         encrypt_with_tweak,
-        /// Decrypts one data unit in place under a raw 16-byte tweak.
-        ///
-        /// ```
-        /// use simdcrypt::Xts;
-        /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
-        /// let tweak = [0xa5u8; 16];
-        /// let mut buf = [1u8; 20];
-        /// xts.encrypt_with_tweak(&mut buf, &tweak)?;
-        /// xts.decrypt_with_tweak(&mut buf, &tweak)?;
-        /// assert_eq!(buf, [1u8; 20]);
-        /// # Ok::<(), simdcrypt::Error>(())
-        /// ```
+        /// Decrypts one data unit in place under a raw 16-byte tweak (see
+        /// [`Xts::encrypt_with_tweak`]).
         decrypt_with_tweak,
         (buf: &mut [u8], tweak: &[u8; 16]) run(None, buf, Unit::Whole, Tweak::Raw(tweak));
 
@@ -502,45 +387,16 @@ impl Xts {
         #[inline]
         encrypt_sectors,
         /// Decrypts consecutive data units in place (see [`Xts::encrypt_sectors`]).
-        ///
-        /// ```
-        /// use simdcrypt::Xts;
-        /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
-        /// let mut disk = vec![9u8; 8 * 4096];
-        /// xts.encrypt_sectors(&mut disk, 4096, u128::MAX - 3)?; // sector numbers wrap
-        /// xts.decrypt_sectors(&mut disk, 4096, u128::MAX - 3)?;
-        /// assert!(disk.iter().all(|&b| b == 9));
-        /// # Ok::<(), simdcrypt::Error>(())
-        /// ```
         #[inline]
         decrypt_sectors,
         (buf: &mut [u8], sector_size: usize, first_sector: u128) run(None, buf, Unit::Sectors(sector_size), Tweak::Sector(first_sector as u64, (first_sector >> 64) as u64));
 
-        /// Encrypts consecutive data units from `src` into `dst` (equal lengths).
-        ///
-        /// ```
-        /// use simdcrypt::Xts;
-        /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
-        /// let src = vec![4u8; 3 * 512];
-        /// let (mut dst, mut inplace) = (vec![0u8; 3 * 512], src.clone());
-        /// xts.encrypt_sectors_to(&src, &mut dst, 512, 5)?;
-        /// xts.encrypt_sectors(&mut inplace, 512, 5)?;
-        /// assert_eq!(dst, inplace);
-        /// # Ok::<(), simdcrypt::Error>(())
-        /// ```
+        /// Encrypts consecutive data units from `src` into `dst` (equal lengths), as
+        /// [`Xts::encrypt_sectors`] does in place.
         #[inline]
         encrypt_sectors_to,
-        /// Decrypts consecutive data units from `src` into `dst` (equal lengths).
-        ///
-        /// ```
-        /// use simdcrypt::Xts;
-        /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
-        /// let (mut ct, mut pt) = (vec![0u8; 2 * 520], vec![0u8; 2 * 520]);
-        /// xts.encrypt_sectors_to(&[4u8; 2 * 520], &mut ct, 520, 5)?;
-        /// xts.decrypt_sectors_to(&ct, &mut pt, 520, 5)?;
-        /// assert!(pt.iter().all(|&b| b == 4));
-        /// # Ok::<(), simdcrypt::Error>(())
-        /// ```
+        /// Decrypts consecutive data units from `src` into `dst` (see
+        /// [`Xts::encrypt_sectors_to`]).
         #[inline]
         decrypt_sectors_to,
         (src: &[u8], dst: &mut [u8], sector_size: usize, first_sector: u128) run(Some(src), dst, Unit::Sectors(sector_size), Tweak::Sector(first_sector as u64, (first_sector >> 64) as u64));
@@ -568,48 +424,14 @@ impl Xts {
         /// ```
         encrypt_sectors_with,
         /// Decrypts consecutive data units in place (see [`Xts::encrypt_sectors_with`]).
-        ///
-        /// ```
-        /// use simdcrypt::{Xts, xts::Tweaks};
-        /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
-        /// let geli = Tweaks::plain64(1 << 20).step(4096); // byte offsets of 4096-byte sectors
-        /// let mut disk = vec![9u8; 8 * 4096];
-        /// xts.encrypt_sectors_with(&mut disk, 4096, geli)?;
-        /// xts.decrypt_sectors_with(&mut disk, 4096, geli)?;
-        /// assert!(disk.iter().all(|&b| b == 9));
-        /// # Ok::<(), simdcrypt::Error>(())
-        /// ```
         decrypt_sectors_with,
         (buf: &mut [u8], sector_size: usize, tweaks: Tweaks) run(None, buf, Unit::Sectors(sector_size), Tweak::Seq(tweaks));
 
         /// Encrypts consecutive data units from `src` into `dst` (equal lengths; see
         /// [`Xts::encrypt_sectors_with`]).
-        ///
-        /// ```
-        /// use simdcrypt::{Xts, xts::Tweaks};
-        /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
-        /// let t = Tweaks::plain64be(77);
-        /// let src = vec![4u8; 3 * 512];
-        /// let (mut dst, mut inplace) = (vec![0u8; 3 * 512], src.clone());
-        /// xts.encrypt_sectors_with_to(&src, &mut dst, 512, t)?;
-        /// xts.encrypt_sectors_with(&mut inplace, 512, t)?;
-        /// assert_eq!(dst, inplace);
-        /// # Ok::<(), simdcrypt::Error>(())
-        /// ```
         encrypt_sectors_with_to,
         /// Decrypts consecutive data units from `src` into `dst` (equal lengths; see
         /// [`Xts::encrypt_sectors_with`]).
-        ///
-        /// ```
-        /// use simdcrypt::{Xts, xts::Tweaks};
-        /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
-        /// let t = Tweaks::plain64(8).step(8);
-        /// let (mut ct, mut pt) = (vec![0u8; 2 * 4096], vec![0u8; 2 * 4096]);
-        /// xts.encrypt_sectors_with_to(&[4u8; 2 * 4096], &mut ct, 4096, t)?;
-        /// xts.decrypt_sectors_with_to(&ct, &mut pt, 4096, t)?;
-        /// assert!(pt.iter().all(|&b| b == 4));
-        /// # Ok::<(), simdcrypt::Error>(())
-        /// ```
         decrypt_sectors_with_to,
         (src: &[u8], dst: &mut [u8], sector_size: usize, tweaks: Tweaks) run(Some(src), dst, Unit::Sectors(sector_size), Tweak::Seq(tweaks));
 
@@ -638,16 +460,6 @@ impl Xts {
         /// ```
         encrypt_area,
         /// Decrypts an area in place (see [`Xts::encrypt_area`]).
-        ///
-        /// ```
-        /// use simdcrypt::{Xts, xts::Tweaks};
-        /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
-        /// let mut area = vec![7u8; 3 * 4096 + 4000];
-        /// xts.encrypt_area(&mut area, 4096, Tweaks::plain64(0).step(8))?;
-        /// xts.decrypt_area(&mut area, 4096, Tweaks::plain64(0).step(8))?;
-        /// assert!(area.iter().all(|&b| b == 7));
-        /// # Ok::<(), simdcrypt::Error>(())
-        /// ```
         decrypt_area,
         (buf: &mut [u8], sector_size: usize, tweaks: Tweaks) area(buf, sector_size, tweaks);
     }
@@ -774,12 +586,9 @@ impl Xts {
     }
 
     /// The work, after [`Xts::check`]: `dst.len()` is a whole number of `unit`s, `unit` is
-    /// in range, `src` (if any) has `dst`'s length. One unit (the common single-sector
-    /// call) runs with no batch array, its tweak encrypted in the kernel, where its latency
-    /// overlaps the kernel's set-up. More run in batches of `B` units: their tweaks
-    /// encrypted with Key2 in one call into a local array, then the units. The tweak is
-    /// borrowed where the caller made it: a copy of it (a `u128` written as two 8-byte
-    /// stores, copied with 16-byte loads) would wait for the stores to reach the cache.
+    /// in range, `src` (if any) has `dst`'s length. One unit runs with no batch array, its
+    /// tweak encrypted in the kernel; more run in batches of `B` units: their tweaks
+    /// encrypted with Key2 in one call into a local array, then the units.
     fn crypt_units<const DEC: bool, const B: usize>(
         &self,
         src: Option<&[u8]>,
@@ -861,18 +670,6 @@ impl Xts {
     /// Below this many bytes a parallel call stays on the calling thread: waking a pool
     /// thread from outside the pool takes tens of microseconds, as long as one thread
     /// takes for hundreds of KiB (docs/design.md, "Key setup and constants").
-    ///
-    /// ```
-    /// use simdcrypt::Xts;
-    /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
-    /// // Below the threshold: one thread, same result.
-    /// let mut small = vec![0u8; Xts::PAR_THRESHOLD / 2];
-    /// let mut serial = small.clone();
-    /// xts.par_encrypt_sectors(&mut small, 4096, 0)?;
-    /// xts.encrypt_sectors(&mut serial, 4096, 0)?;
-    /// assert_eq!(small, serial);
-    /// # Ok::<(), simdcrypt::Error>(())
-    /// ```
     pub const PAR_THRESHOLD: usize = 1 << 20;
 
     directions! {
@@ -892,49 +689,14 @@ impl Xts {
         par_encrypt_sectors,
         /// [`Xts::decrypt_sectors`] spread over rayon's threads (see
         /// [`Xts::par_encrypt_sectors`]).
-        ///
-        /// ```
-        /// use simdcrypt::{Error, Xts};
-        /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
-        /// let mut disk = vec![5u8; 2 * Xts::PAR_THRESHOLD];
-        /// xts.par_encrypt_sectors(&mut disk, 512, 0)?;
-        /// xts.par_decrypt_sectors(&mut disk, 512, 0)?;
-        /// assert!(disk.iter().all(|&b| b == 5));
-        /// let err = xts.par_decrypt_sectors(&mut disk, 8, 0);
-        /// assert_eq!(err, Err(Error::InvalidSectorSize { sector_size: 8, min: 16, max: 1 << 24 }));
-        /// # Ok::<(), simdcrypt::Error>(())
-        /// ```
         par_decrypt_sectors,
         (buf: &mut [u8], sector_size: usize, first_sector: u128) par_run(buf, sector_size, Tweaks::new(first_sector));
 
         /// [`Xts::encrypt_sectors_with`] spread over rayon's threads (see
         /// [`Xts::par_encrypt_sectors`]). Same result, same errors.
-        ///
-        /// ```
-        /// use simdcrypt::{Xts, xts::Tweaks};
-        /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
-        /// let t = Tweaks::plain64(u64::MAX - 100).step(8); // wraps in the middle
-        /// let mut disk = vec![0u8; 2 * Xts::PAR_THRESHOLD];
-        /// let mut serial = disk.clone();
-        /// xts.par_encrypt_sectors_with(&mut disk, 4096, t)?;
-        /// xts.encrypt_sectors_with(&mut serial, 4096, t)?;
-        /// assert!(disk == serial);
-        /// # Ok::<(), simdcrypt::Error>(())
-        /// ```
         par_encrypt_sectors_with,
         /// [`Xts::decrypt_sectors_with`] spread over rayon's threads (see
         /// [`Xts::par_encrypt_sectors`]).
-        ///
-        /// ```
-        /// use simdcrypt::{Xts, xts::Tweaks};
-        /// let xts = Xts::new(&[[1u8; 32], [2u8; 32]].concat())?;
-        /// let t = Tweaks::plain(7).step(4096);
-        /// let mut disk = vec![5u8; 2 * Xts::PAR_THRESHOLD];
-        /// xts.par_encrypt_sectors_with(&mut disk, 4096, t)?;
-        /// xts.par_decrypt_sectors_with(&mut disk, 4096, t)?;
-        /// assert!(disk.iter().all(|&b| b == 5));
-        /// # Ok::<(), simdcrypt::Error>(())
-        /// ```
         par_decrypt_sectors_with,
         (buf: &mut [u8], sector_size: usize, tweaks: Tweaks) par_run(buf, sector_size, tweaks);
     }

@@ -7,9 +7,7 @@
 //!     for i in batch: tw[i] = t; t = t · x; b[i] = P[i] ⊕ tw[i]
 //!     b = AES-ECB(Key1, b)                       // one call on 64 blocks: bitsliced core
 //!     for i in batch: C[i] = b[i] ⊕ tw[i]
-//! if a partial block of r bytes follows (ciphertext stealing):
-//!     encrypt: CC = E(P_{m-1} ⊕ t) ⊕ t;  C_{m-1} = E((P_m ‖ CC[r..]) ⊕ t·x) ⊕ t·x;  C_m = CC[..r]
-//!     decrypt: PP = D(C_{m-1} ⊕ t·x) ⊕ t·x;  P_{m-1} = D((C_m ‖ PP[r..]) ⊕ t) ⊕ t;  P_m = PP[..r]
+//! if a partial block follows: ciphertext stealing, as in `super`'s notes
 //! ```
 //! Tweak doubling is a shift and a masked XOR (no branch on the tweak).
 #![forbid(unsafe_code)]

@@ -5,9 +5,7 @@
 
 /// In the calling test crate: the per-backend loop, for `simdcrypt::Aes` (always built) and
 /// every type an algorithm macro ([`xts_helpers!`](crate::xts_helpers),
-/// [`cbc_helpers!`](crate::cbc_helpers), [`sha1_helpers!`](crate::sha1_helpers),
-/// [`sha1dc_helpers!`](crate::sha1dc_helpers),
-/// [`cbc_hmac_helpers!`](crate::cbc_hmac_helpers)) adds. Defines:
+/// [`algorithm_helpers!`](crate::algorithm_helpers)) adds. Defines:
 ///
 /// - `trait Dispatched`: a type with a backend choice (its algorithm's name, the backends
 ///   it implements and those it has here), implemented for `Aes`;
@@ -100,39 +98,22 @@ macro_rules! dispatched {
 }
 
 /// In the calling test crate, beside [`backend_helpers!`](crate::backend_helpers): the
-/// per-backend loop for `simdcrypt::Cbc` (`backends::<Cbc>()`).
+/// per-backend loop for one of the types whose helpers are that loop alone
+/// (`backends::<T>()`): `simdcrypt::Cbc`, `simdcrypt::Sha1` (whose backends the HMAC types
+/// share), `simdcrypt::Sha1Dc` or `simdcrypt::CbcHmacSha1` (whose backends the Kerberos enctypes share), named
+/// as the argument (`algorithm_helpers!(Cbc)`).
 #[macro_export]
-macro_rules! cbc_helpers {
-    () => {
+macro_rules! algorithm_helpers {
+    (Cbc) => {
         $crate::dispatched!(::simdcrypt::Cbc: "CBC");
     };
-}
-
-/// In the calling test crate, beside [`backend_helpers!`](crate::backend_helpers): the
-/// per-backend loop for `simdcrypt::Sha1` (`backends::<Sha1>()`), whose backends the HMAC
-/// types share.
-#[macro_export]
-macro_rules! sha1_helpers {
-    () => {
+    (Sha1) => {
         $crate::dispatched!(::simdcrypt::Sha1: "SHA-1");
     };
-}
-
-/// In the calling test crate, beside [`backend_helpers!`](crate::backend_helpers): the
-/// per-backend loop for `simdcrypt::Sha1Dc` (`backends::<Sha1Dc>()`).
-#[macro_export]
-macro_rules! sha1dc_helpers {
-    () => {
+    (Sha1Dc) => {
         $crate::dispatched!(::simdcrypt::Sha1Dc: "SHA-1 with collision detection");
     };
-}
-
-/// In the calling test crate, beside [`backend_helpers!`](crate::backend_helpers): the
-/// per-backend loop for `simdcrypt::CbcHmacSha1` (`backends::<CbcHmacSha1>()`), whose
-/// backends the Kerberos enctypes share.
-#[macro_export]
-macro_rules! cbc_hmac_helpers {
-    () => {
+    (CbcHmacSha1) => {
         $crate::dispatched!(::simdcrypt::CbcHmacSha1: "CBC-HMAC-SHA1");
     };
 }

@@ -14,8 +14,8 @@
 //! - `sha1` (with the feature `sha1`): SHA-1 test data, padding and the checks every
 //!   one-stream compression kernel passes, against RustCrypto `sha1`;
 //! - the helpers that name simdcrypt's types, as macros: [`backend_helpers!`] (the
-//!   per-backend loop), [`xts_helpers!`], [`cbc_helpers!`], [`sha1_helpers!`],
-//!   [`cbc_hmac_helpers!`]; and [`with_xts_mode!`], the RustCrypto XTS reference.
+//!   per-backend loop), [`xts_helpers!`], [`algorithm_helpers!`] (`Cbc`, `Sha1`,
+//!   `CbcHmacSha1`); and [`with_xts_mode!`], the RustCrypto XTS reference.
 //!
 //! # Why macros for what names simdcrypt's types
 //!
@@ -38,7 +38,7 @@
 //! ```
 //!
 //! A file that mixes algorithms gates each algorithm macro as it gates its tests
-//! (`#[cfg(feature = "cbc")] simdcrypt_testkit::cbc_helpers!();`). The items the macros
+//! (`#[cfg(feature = "cbc")] simdcrypt_testkit::algorithm_helpers!(Cbc);`). The items the macros
 //! define are private to the test crate, and allowed to go unused there. The helpers
 //! then read as plain functions in the tests (`for b in backends::<Xts>()`), and the code
 //! that needs no simdcrypt type stays ordinary code here.

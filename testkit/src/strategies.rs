@@ -8,6 +8,11 @@ pub fn aes_key() -> impl Strategy<Value = Vec<u8>> {
         .prop_flat_map(|n| prop::collection::vec(any::<u8>(), n))
 }
 
+/// Messages of 0 to 599 bytes: every tail length after zero to nine whole 64-byte blocks.
+pub fn message() -> impl Strategy<Value = Vec<u8>> {
+    prop::collection::vec(any::<u8>(), 0..600)
+}
+
 /// HMAC-SHA1 keys shorter than, as long as and longer than a SHA-1 block (64 bytes).
 pub fn hmac_key() -> impl Strategy<Value = Vec<u8>> {
     (

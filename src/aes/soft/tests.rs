@@ -1,5 +1,16 @@
 use super::*;
 
+/// `a * b` in GF(2^8) (the AES polynomial), bit by bit.
+fn gmul(mut a: u8, mut b: u8) -> u8 {
+    let mut r = 0u8;
+    for _ in 0..8 {
+        r ^= a & 0u8.wrapping_sub(b & 1);
+        a = xtime(a);
+        b >>= 1;
+    }
+    r
+}
+
 /// a^254 = a^-1 (0 for 0), by square-and-multiply.
 fn ginv(x: u8) -> u8 {
     (0..8).rev().fold(1, |r, bit| {

@@ -2,24 +2,8 @@
 //! register, 32 registers) that the generic ECB, CBC and XTS kernels run on
 //! ([`crate::vector`]), its single-block work, and the key expansion.
 //!
-//! ```text
-//! x86's rounds, which the generic kernels are written in:
-//!   x ^= k0; x = aesenc(x, k1) .. aesenc(x, k[R-1]); x = aesenclast(x, k[R])
-//! as ARM instructions (AESE adds its key before SubBytes and ShiftRows), with the key
-//! XORed after a round kept pending in the value (`Neon { v, k }` is the block `v ^ k`)
-//! until the next round's AESE adds it:
-//!   x ^ k0                 -> { v: x, k: k0 }                  (no instruction)
-//!   aesenc({v, k}, k')     -> { v: AESMC(AESE(v, k)), k: k' }
-//!   aesenclast({v, k}, k') -> { v: AESE(v, k), k: k' }
-//!   store                  -> v ^ k                            (one EOR)
-//! so a block's chain is  AESE x,k0; AESMC; AESE x,k1; AESMC; ..; AESE x,k[R-1]; EOR x,k[R]:
-//! 2R - 1 AES instructions and one EOR a block, AESE and AESMC adjacent for the cores that
-//! fuse them. Decryption is the same with AESD/AESIMC and the equivalent inverse cipher's
-//! keys (`ks.dec`).
-//!
-//! XTS's tweak step of a group (8 registers: each tweak times x^8):
-//!   (t << 8) ^ pmull(t >> 120, 0x87)   EXT, USHR, PMULL2, EOR (and the key's EOR)
-//! ```
+//! The rounds keep the round key pending in the value (`Neon { v, k }` is the block
+//! `v ^ k`) until the next round's `AESE` adds it: docs/design.md, "AArch64".
 
 use core::arch::aarch64::*;
 
@@ -48,10 +32,7 @@ unsafe fn round_of<const DEC: bool, const LAST: bool>(x: uint8x16_t, k: uint8x16
 
 /// One block in a NEON register (`Armv8AesToken`: the CPU has the AES instructions), as
 /// `v ^ k`: `k` is a round key not yet added, which the next round's `AESE`/`AESD` adds
-/// (its key operand) where x86's `aesenc` adds it after MixColumns. So a middle round is
-/// `AESE v, k; AESMC v` (2 instructions, the pair the cores fuse) and not `AESE v, 0;
-/// AESMC v; EOR v, k` (3). The compiler does not fold `AESE(x ^ k, 0)` into `AESE x, k`
-/// itself. Anything else reads the block whole ([`Neon::get`]: one `EOR`, none where `k`
+/// (its key operand; docs/design.md, "AArch64"). Anything else reads the block whole ([`Neon::get`]: one `EOR`, none where `k`
 /// is zero, as for loaded blocks).
 #[derive(Clone, Copy)]
 pub(crate) struct Neon {
@@ -117,9 +98,8 @@ unsafe fn mul_x_bytes<const SHIFT: i32, const TOP: i32>(x: uint8x16_t) -> uint8x
 
 /// `x` times `x^8` in GF(2^128) (XTS bit order): the block shifted up a byte, and the
 /// byte shifted out times 0x87 (under 2^15) by the 8-bit polynomial multiply, all in
-/// vector registers (`EXT`, `EXT`, `PMULL.8H`, `EOR`). The 64-bit multiply of a shifted
-/// lane ([`mul_x_bytes`]) was compiled as a trip through a general-purpose register
-/// (`UMOV`, `LSR`, `FMOV`): three more instructions a step.
+/// vector registers (`EXT`, `EXT`, `PMULL.8H`, `EOR`; not [`mul_x_bytes`]: docs/design.md,
+/// "AArch64").
 ///
 /// # Safety
 /// The CPU has `PMULL` (an [`Armv8AesToken`] exists).
@@ -179,10 +159,7 @@ impl AesOne for Armv8AesToken {
     }
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     unsafe fn load_halves(self, p: *const u8) -> uint8x16_t {
-        // One 16-byte load: two 8-byte loads and their `INS` cost an instruction a block
-        // in every ECB and CBC loop, for a store-forwarding case (a block just written
-        // as two 8-byte stores) that the ARM kernels in Linux and OpenSSL do not
-        // provide for either.
+        // One 16-byte load (docs/design.md, "AArch64").
         // SAFETY: the caller's contract (16 readable bytes, any alignment).
         unsafe { vld1q_u8(p) }
     }
@@ -229,6 +206,17 @@ impl AesOne for Armv8AesToken {
     }
 }
 
+/// `AesVec`'s round methods `$f` as [`Neon::step`] (`$dec`: a decryption round, `$last`:
+/// the last round).
+macro_rules! steps {
+    ($($f:ident: $dec:literal, $last:literal;)*) => {$(
+        #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+        fn $f(self, k: Self) -> Self {
+            self.step::<$dec, $last>(k)
+        }
+    )*};
+}
+
 // SAFETY (every `unsafe` block of AES or PMULL instructions in this impl): a value of
 // `Neon` exists only inside a kernel entered with `Armv8AesToken` (its `enter`), compiled
 // with the `aes` feature, where these helpers inline; the token proves the CPU has it.
@@ -257,7 +245,7 @@ impl AesVec for Neon {
             // The short forms' frames (under a group of 8 blocks) are their own.
             (Site::Ecb, true) => stack::<{ depth([240, 240, 256, 256, 288, 3472]) }>(),
             (Site::Ecb, false) => stack::<{ depth([240, 240, 816, 1168, 1440, 6112]) }>(),
-            (Site::CbcEncrypt, _) => stack::<{ depth([432, 432, 448, 448, 480, 7824]) }>(),
+            (Site::CbcEncrypt, _) => stack::<{ depth([432, 432, 448, 448, 480, 8048]) }>(),
             (Site::CbcDecrypt, true) => stack::<{ depth([320, 320, 336, 448, 688, 4032]) }>(),
             (Site::CbcDecrypt, false) => stack::<{ depth([240, 240, 944, 1760, 2128, 6672]) }>(),
             (Site::XtsOne, true) => stack::<{ depth([416, 368, 416, 1232, 1072, 13072]) }>(),
@@ -306,21 +294,11 @@ impl AesVec for Neon {
             k: o.v,
         }
     }
-    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    fn aesenc(self, k: Self) -> Self {
-        self.step::<false, false>(k)
-    }
-    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    fn aesenclast(self, k: Self) -> Self {
-        self.step::<false, true>(k)
-    }
-    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    fn aesdec(self, k: Self) -> Self {
-        self.step::<true, false>(k)
-    }
-    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    fn aesdeclast(self, k: Self) -> Self {
-        self.step::<true, true>(k)
+    steps! {
+        aesenc: false, false;
+        aesenclast: false, true;
+        aesdec: true, false;
+        aesdeclast: true, true;
     }
     /// The middle rounds unrolled (a round's key read once for the registers, and no
     /// loop counter: 2 instructions a block-round), as on x86-64: rounds up to 9 always,

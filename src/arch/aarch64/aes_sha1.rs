@@ -2,22 +2,10 @@
 //! SHA-1 instructions over the same 64-byte groups, in one loop. The cores run the two in
 //! separate pipelines side by side, so each chain fills the other's latency gaps.
 //!
-//! ```text
-//! K[0..=R] the round keys (loaded once); y the CBC chain's register, C[-1] ^ K[R] on entry
-//! seal, per 64-byte group:
-//!     W = rev32(P0..P3)                                   the SHA-1 message words
-//!     for g in 0..20:
-//!         SHA-1 group g (four rounds, the schedule, W+K, SHA1H)   -- chain 1
-//!         the next 4R/20 AES rounds of the CBC chain             -- chain 2
-//!     the rounds of block b (2R - 1 instructions on the chain, no EOR):
-//!         y = AESMC(AESE(y, P[b] ^ K[R] ^ K[0]))     = round 1 of P[b] ^ C[b-1]
-//!         y = AESMC(AESE(y, K[r]))                   r = 1..R-2
-//!         y = AESE(y, K[R-1]);  C[b] = y ^ K[R]      (the EOR off the chain)
-//! open: the four blocks of group g+1 decrypted side by side (AESD, AESIMC with the
-//! equivalent inverse cipher's keys D) while the plaintext of group g is hashed; the
-//! first group decrypted alone, the last one hashed alone:
-//!     P[b] = AESD(AESIMC(AESD(..AESIMC(AESD(C[b], D[0]))..)), D[R-1]) ^ (D[R] ^ C[b-1])
-//! ```
+//! The loops are `crate::cbc_hmac::stitch`'s; this is the backend's half: the rounds of
+//! a sealed block keep their last key pending (`2R - 1` instructions on the chain, no
+//! EOR: [`AesSha1`]'s `enc_ce`), the four decryptions use the equivalent inverse cipher's
+//! keys (`dec_ce`), and the SHA-1 groups run on `SHA1C`/`SHA1P`/`SHA1M`.
 //!
 //! Sealing is latency bound: the CBC chain is `4 (2R - 1)` dependent AES instructions a
 //! group, the SHA-1 chain 20 dependent `SHA1C`/`SHA1P`/`SHA1M`; the other's work goes in
@@ -34,10 +22,10 @@
 
 use core::arch::aarch64::*;
 
-use super::sha1::{Stream, load_state, rev32, store_state, stream};
+use super::sha1::{Stream, finish_impl, load_state, rev32, store_state, stream};
 use crate::Backend;
 use crate::aes::{Block, KeySchedule};
-use crate::cbc_hmac::stitch::{self, Stitch};
+use crate::cbc_hmac::stitch::{self, Msg, Stitch};
 use crate::cpu::{Armv8AesToken, Armv8Sha1Token};
 use crate::wipe::{depth, stack};
 
@@ -69,17 +57,10 @@ impl Stitched {
         stitch::stitches::<AesSha1>(ks.rounds)
     }
 
-    /// [`crypt_groups`] on these tokens.
+    /// Runs a message ([`stitch::crypt`]) on these tokens.
     #[inline]
-    pub(crate) fn crypt_groups(
-        self,
-        seal: bool,
-        ks: &KeySchedule,
-        chain: &mut Block,
-        state: &mut [u32; 5],
-        groups: &mut [[u8; 64]],
-    ) {
-        crypt_groups(self.0, self.1, seal, ks, chain, state, groups);
+    pub(crate) fn crypt(self, m: Msg<'_>) -> [u8; 20] {
+        stitch::crypt(AesSha1(self.0, self.1), m)
     }
 
     /// Zeroes the stack the stitched kernel used and the registers, where round keys and
@@ -87,7 +68,7 @@ impl Stitched {
     /// builds optimised for speed (docs/design.md, "Stack and register wipes").
     #[inline(always)]
     pub(crate) fn wipe() {
-        stack::<{ depth([240, 864, 864, 880, 2464, 26704]) }>();
+        stack::<{ depth([576, 864, 864, 1072, 2464, 36400]) }>();
     }
 }
 
@@ -190,7 +171,7 @@ pub(crate) struct Open {
 // SAFETY (every `unsafe` block in this impl without its own comment): a value holds the
 // `Armv8AesToken` and `Armv8Sha1Token`, so the CPU has the AES and SHA-1 instructions
 // (and NEON, AArch64's), which still ask for an `unsafe` outside `#[target_feature]`. The
-// methods are inlined into the entry ([`groups_ce`]), compiled with them; those that use
+// methods are inlined into the entry ([`call_ce`]), compiled with them; those that use
 // the AES and SHA-1 instructions call `#[target_feature]` functions of their own
 // ([`AesSha1::step_ce`], ...), which inline there too.
 impl Stitch for AesSha1 {
@@ -204,21 +185,26 @@ impl Stitch for AesSha1 {
     const TWELVE: bool = true;
 
     #[inline(always)]
-    fn enter<const R: usize>(
-        self,
-        seal: bool,
-        ks: &KeySchedule,
-        chain: &mut Block,
-        state: &mut [u32; 5],
-        groups: &mut [[u8; 64]],
-    ) {
+    fn enter<const R: usize>(self, m: Msg<'_>) -> [u8; 20] {
         // SAFETY: the tokens prove the CPU has the AES and the SHA-1 instructions.
-        unsafe { groups_ce::<R>(self.0, self.1, seal, ks, chain, state, groups) }
+        unsafe { call_ce::<R>(self.0, self.1, m) }
     }
 
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn zero(self) -> uint8x16_t {
         unsafe { vdupq_n_u8(0) }
+    }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn xor(self, a: uint8x16_t, b: uint8x16_t) -> uint8x16_t {
+        unsafe { veorq_u8(a, b) }
+    }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn enc_block<const R: usize>(self, k: &Keys, x: uint8x16_t) -> uint8x16_t {
+        unsafe { self.block_ce::<R, false>(k, x) }
+    }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn dec_block<const R: usize>(self, k: &Keys, x: uint8x16_t) -> uint8x16_t {
+        unsafe { self.block_ce::<R, true>(k, x) }
     }
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn load(self, b: &Block) -> uint8x16_t {
@@ -265,6 +251,10 @@ impl Stitch for AesSha1 {
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn sha_end(self, r: Ring) -> Sha {
         unsafe { self.end_ce(r) }
+    }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn finish(self, inner: &[u32; 5], outer: &[u32; 5], prefix_len: u64, data: &[u8]) -> [u8; 20] {
+        unsafe { finish_impl::<true>(inner, outer, prefix_len, data) }
     }
 
     /// `C[-1] ^ K[R]`: the chain's register holds each block's output before its last
@@ -377,6 +367,28 @@ impl AesSha1 {
         Sha { abcd, e }
     }
 
+    /// [`Stitch::enc_block`] and (`DEC`) [`Stitch::dec_block`]: `AESMC(AESE(x, K[r]))`
+    /// for `r` in `0..R-1`, then `AESE(x, K[R-1]) ^ K[R]` (`AESD` and `AESIMC` with the
+    /// equivalent inverse cipher's keys).
+    #[inline]
+    #[target_feature(enable = "aes,sha2")]
+    fn block_ce<const R: usize, const DEC: bool>(self, k: &Keys, x: uint8x16_t) -> uint8x16_t {
+        let mut y = x;
+        for kr in &k.k[..R - 1] {
+            y = if DEC {
+                vaesimcq_u8(vaesdq_u8(y, *kr))
+            } else {
+                vaesmcq_u8(vaeseq_u8(y, *kr))
+            };
+        }
+        let last = if DEC {
+            vaesdq_u8(y, k.k[R - 1])
+        } else {
+            vaeseq_u8(y, k.k[R - 1])
+        };
+        veorq_u8(last, k.last)
+    }
+
     /// [`Stitch::enc_op`]: the rounds of block `b = t / R`, `2R - 1` instructions on the
     /// chain and no EOR: `AESMC(AESE(y, P[b] ^ K[R] ^ K[0]))`, `AESMC(AESE(y, K[r]))` for
     /// `r` in `1..R-1`, `AESE(y, K[R-1])`, and `C[b] = y ^ K[R]` stored off the chain.
@@ -431,35 +443,12 @@ impl AesSha1 {
     }
 }
 
-/// The stitched loop ([`stitch::groups`]) for `R` rounds, compiled with the AES and SHA-1
+/// The stitched call ([`stitch::call`]) for `R` rounds, compiled with the AES and SHA-1
 /// instructions: one entry per round count.
 #[inline(never)]
 #[target_feature(enable = "aes,sha2")]
-fn groups_ce<const R: usize>(
-    a: Armv8AesToken,
-    s: Armv8Sha1Token,
-    seal: bool,
-    ks: &KeySchedule,
-    chain: &mut Block,
-    state: &mut [u32; 5],
-    groups: &mut [[u8; 64]],
-) {
-    stitch::groups::<AesSha1, R>(AesSha1(a, s), seal, ks, chain, state, groups);
-}
-
-/// CBC-encrypts (`seal`) or CBC-decrypts whole 64-byte groups in place from `chain`
-/// (updated to the last ciphertext block) and compresses their plaintext (the recovered
-/// plaintext when opening) into `state`.
-pub(crate) fn crypt_groups(
-    a: Armv8AesToken,
-    s: Armv8Sha1Token,
-    seal: bool,
-    ks: &KeySchedule,
-    chain: &mut Block,
-    state: &mut [u32; 5],
-    groups: &mut [[u8; 64]],
-) {
-    stitch::crypt_groups(AesSha1(a, s), seal, ks, chain, state, groups);
+fn call_ce<const R: usize>(a: Armv8AesToken, s: Armv8Sha1Token, m: Msg<'_>) -> [u8; 20] {
+    stitch::call::<AesSha1, R>(AesSha1(a, s), m)
 }
 
 #[cfg(test)]

@@ -2,24 +2,7 @@
 //! `SHA1SU0`, `SHA1SU1`), as `crate::sha1::Kernel::Armv8` runs it: one stream, two
 //! interleaved streams, and a whole message (with HMAC's outer block) in one call.
 //!
-//! ```text
-//! ABCD = (a, b, c, d) in lanes 0..3 of a vector; e in lane 0 of another (an S register)
-//! K[i] = the round constant of rounds 20i..20i+19 in every lane          i < 4
-//! for each block:
-//!     W[j] = rev32(the block's bytes 16j..16j+16): words 4j..4j+3        j < 4
-//!     WK = W[0] + K[0]
-//!     for g in 0..20 (unrolled; `op` is SHA1C for g < 5, SHA1M for 10 <= g < 15,
-//!                     SHA1P otherwise):
-//!         W[g+4] = sha1su0(W[g], W[g+1], W[g+2])              g < 16
-//!         WK'    = W[g+1] + K[(g+1)/5]                        one group ahead
-//!         E'     = sha1h(ABCD[0])                             rol30(a): next group's e
-//!         ABCD   = op(ABCD, E, WK)                            four rounds: the chain
-//!         W[g+4] = sha1su1(W[g+4], W[g+3])                    g < 16
-//!         (E, E') = (E', E); WK = WK'                         two registers, alternating
-//!     ABCD += ABCD_saved; e = e_saved + E
-//! ```
-//!
-//! One stream is the chain of 20 dependent `op`s a block; the schedule, the `W + K` adds
+//! The round groups: docs/design.md, "AArch64". One stream is the chain of 20 dependent `op`s a block; the schedule, the `W + K` adds
 //! and `SHA1H` run beside it. Two streams ([`compress2`]) interleave two such chains, for
 //! cores whose SHA-1 unit takes a new instruction before the last one's result is out.
 //! The one-call kernel ([`finish`]) builds the padded tail in registers (a table lookup
@@ -184,12 +167,9 @@ macro_rules! stream {
 }
 pub(crate) use stream;
 
-/// E's feed-forward, `a + b` in lane 0 (wrapping), on the vector unit: e lives in the low
-/// lane of a NEON register (`SHA1H` makes it there, `SHA1C`/`SHA1P`/`SHA1M` read it there),
-/// where a `u32` addition, or a `u32` carried from block to block, would take it to a
-/// general-purpose register and back (`FMOV`s on the way into the next block's first
-/// group). An `asm!` addition: the compiler turns a vector addition of one lane back into a
-/// scalar one. Lane 1 is unused.
+/// E's feed-forward, `a + b` in lane 0 (wrapping), on the vector unit, where e lives
+/// (docs/design.md, "AArch64"): an `asm!` addition, since the compiler turns a vector
+/// addition of one lane back into a scalar one. Lane 1 is unused.
 #[inline(always)]
 pub(crate) fn add_e(a: uint32x2_t, b: u32) -> uint32x2_t {
     let mut a = a;
@@ -329,6 +309,19 @@ pub(crate) fn one_call<const HMAC: bool>(
 #[target_feature(enable = "sha2")]
 fn finish<const HMAC: bool>(
     _t: Armv8Sha1Token,
+    state: &[u32; 5],
+    outer: &[u32; 5],
+    prefix_len: u64,
+    data: &[u8],
+) -> [u8; 20] {
+    finish_impl::<HMAC>(state, outer, prefix_len, data)
+}
+
+/// [`one_call`]'s body, inlined into its entry and into the stitched kernel's
+/// (`crate::arch::aarch64::aes_sha1`).
+#[inline]
+#[target_feature(enable = "sha2")]
+pub(crate) fn finish_impl<const HMAC: bool>(
     state: &[u32; 5],
     outer: &[u32; 5],
     prefix_len: u64,

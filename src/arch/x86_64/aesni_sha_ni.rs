@@ -1,20 +1,10 @@
 //! The stitched kernels: AES-NI CBC and SHA-NI SHA-1 over the same 64-byte groups, in
 //! one loop (128-bit registers, the AES round count a constant).
 //!
-//! ```text
-//! seal, per 64-byte group (P0..P3 loaded once, used by both):
-//!     M = byte-swapped P0..P3 (the SHA-1 message words)
-//!     s = P0 ^ C[-1] ^ K0   (from the previous group)
-//!     for j in 0..20:
-//!         four SHA-1 rounds (sha1rnds4 step j)              -- chain 1
-//!         the next 4R/20 AES rounds of the CBC chain        -- chain 2
-//!     (AES-128: 2 rounds per step; AES-256: 2.8)
-//!     the last round of block b folds in the next block: u = P[b+1] ^ K0,
-//!     s = aesenclast(s, K[R] ^ u), C[b] = s ^ u  (no XOR on the chain)
-//!
-//! open: group g+1 is decrypted (four independent aesdec chains) while the recovered
-//! plaintext of group g is hashed; the first group is decrypted alone.
-//! ```
+//! The loops are `crate::cbc_hmac::stitch`'s; this is the backend's half: the AES-NI
+//! rounds (the last round of each sealed block folds in the next plaintext block,
+//! [`AesShaNi`]'s `enc_op`), the `sha1rnds4` steps in the schedule form the CPU's row
+//! picks, and the entries.
 //!
 //! The two dependency chains share no data, so the AES rounds fill the latency gaps of
 //! the `sha1rnds4` chain (and the other way round): on a CPU where CBC encryption is the
@@ -25,8 +15,10 @@ use core::arch::x86_64::*;
 use crate::Backend;
 use crate::aes::{Block, KeySchedule};
 use crate::arch::x86_64::aes_ni::{load, load_keys, store};
-use crate::arch::x86_64::sha_ni::{Form, bswap128, forms, load_state, quad, ring, store_state};
-use crate::cbc_hmac::stitch::{self, Stitch};
+use crate::arch::x86_64::sha_ni::{
+    Form, bswap128, finish_impl, forms, load_state, quad, ring, store_state,
+};
+use crate::cbc_hmac::stitch::{self, Msg, Stitch};
 use crate::cpu::{AesNiToken, ShaNiToken};
 
 /// The stitched kernel as `crate::cbc_hmac` holds it (`crate::arch::Stitched`): the
@@ -58,17 +50,15 @@ impl Stitched {
         stitches(ks)
     }
 
-    /// [`crypt_groups`] on these tokens.
+    /// Runs a message ([`stitch::crypt`]) in this schedule form.
     #[inline]
-    pub(crate) fn crypt_groups(
-        self,
-        seal: bool,
-        ks: &KeySchedule,
-        chain: &mut Block,
-        state: &mut [u32; 5],
-        groups: &mut [[u8; 64]],
-    ) {
-        crypt_groups(self.0, self.1, seal, ks, chain, state, groups);
+    pub(crate) fn crypt(self, m: Msg<'_>) -> [u8; 20] {
+        let a = self.0;
+        match self.1 {
+            Form::Vector(s, _) => stitch::crypt(AesShaNi::<{ forms::VECTOR }>(a, s), m),
+            Form::Rol2(s) => stitch::crypt(AesShaNi::<{ forms::ROL2 }>(a, s), m),
+            Form::ShaUnit(s) => stitch::crypt(AesShaNi::<{ forms::SHA_UNIT }>(a, s), m),
+        }
     }
 
     /// Zeroes the stack the stitched kernel used, where its compiled code left round keys
@@ -76,13 +66,13 @@ impl Stitched {
     /// the builds optimised for speed (docs/design.md, "Stack and register wipes").
     #[inline(always)]
     pub(crate) fn wipe() {
-        crate::wipe::stack::<{ crate::wipe::depth([352, 592, 816, 768, 1328, 23760]) }>();
+        crate::wipe::stack::<{ crate::wipe::depth([560, 832, 1072, 1232, 1936, 40960]) }>();
     }
 }
 
 /// The stitch on AES-NI and SHA-NI with the SHA-1 schedule in form `FORM`
 /// (`crate::arch::x86_64::sha_ni`'s forms): a value is made only from the tokens that run
-/// it ([`Stitched::crypt_groups`]), the AVX-512 VL token with them for [`forms::VECTOR`].
+/// it ([`Stitched::crypt`]), the AVX-512 VL token with them for [`forms::VECTOR`].
 #[derive(Clone, Copy)]
 pub(crate) struct AesShaNi<const FORM: u8>(AesNiToken, ShaNiToken);
 
@@ -138,7 +128,7 @@ macro_rules! pin {
 // SAFETY (every `unsafe` block in this impl without its own comment): a value of the type
 // holds the `AesNiToken` and `ShaNiToken`, so the CPU has AES-NI, SHA, SSSE3 and SSE4.1
 // (the intrinsics still ask for an `unsafe` outside `#[target_feature]`); the methods are
-// inlined into the entries ([`groups_sse`], [`groups_vec`]), which are compiled with them.
+// inlined into the entries ([`call_sse`], [`call_vec`]), which are compiled with them.
 impl<const FORM: u8> Stitch for AesShaNi<FORM> {
     type Aes = __m128i;
     type Keys = [__m128i; 15];
@@ -149,22 +139,15 @@ impl<const FORM: u8> Stitch for AesShaNi<FORM> {
     const TWELVE: bool = false;
 
     #[inline(always)]
-    fn enter<const R: usize>(
-        self,
-        seal: bool,
-        ks: &KeySchedule,
-        chain: &mut Block,
-        state: &mut [u32; 5],
-        groups: &mut [[u8; 64]],
-    ) {
+    fn enter<const R: usize>(self, m: Msg<'_>) -> [u8; 20] {
         if FORM == forms::VECTOR {
             // SAFETY: the tokens prove AES-NI, SHA, SSSE3 and SSE4.1, and a value of the
-            // vector form is made only with an `Avx512Token` ([`Stitched::crypt_groups`]): AVX, AVX2
-            // and AVX-512 F/VL.
-            unsafe { groups_vec::<R>(self.0, self.1, seal, ks, chain, state, groups) }
+            // vector form is made only with an `Avx512Token` ([`Stitched::crypt`]): AVX,
+            // AVX2 and AVX-512 F/VL.
+            unsafe { call_vec::<R>(self.0, self.1, m) }
         } else {
             // SAFETY: the tokens prove AES-NI, SHA, SSSE3 and SSE4.1.
-            unsafe { groups_sse::<R, FORM>(self.0, self.1, seal, ks, chain, state, groups) }
+            unsafe { call_sse::<R, FORM>(self.0, self.1, m) }
         }
     }
 
@@ -172,6 +155,19 @@ impl<const FORM: u8> Stitch for AesShaNi<FORM> {
     fn zero(self) -> __m128i {
         // SAFETY: SSE2 is part of x86-64.
         unsafe { _mm_setzero_si128() }
+    }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn xor(self, a: __m128i, b: __m128i) -> __m128i {
+        // SAFETY: SSE2 is part of x86-64.
+        unsafe { _mm_xor_si128(a, b) }
+    }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn enc_block<const R: usize>(self, rk: &[__m128i; 15], x: __m128i) -> __m128i {
+        block::<R, false>(self.0, rk, x)
+    }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn dec_block<const R: usize>(self, rk: &[__m128i; 15], x: __m128i) -> __m128i {
+        block::<R, true>(self.0, rk, x)
     }
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn load(self, b: &Block) -> __m128i {
@@ -229,6 +225,10 @@ impl<const FORM: u8> Stitch for AesShaNi<FORM> {
                 abcd: _mm_add_epi32(r.h, r.abcd0),
             }
         }
+    }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn finish(self, inner: &[u32; 5], outer: &[u32; 5], prefix_len: u64, data: &[u8]) -> [u8; 20] {
+        unsafe { finish_impl::<FORM, true>(inner, outer, prefix_len, data, 0) }
     }
 
     /// The round-0 state of the first block: `P0 ^ C[-1] ^ K0`.
@@ -327,47 +327,50 @@ impl<const FORM: u8> Stitch for AesShaNi<FORM> {
     }
 }
 
-/// The stitched loop ([`stitch::groups`]) compiled for SSE: the SHA-1 schedule in the
+/// One block through round keys `rk` in registers: [`Stitch::enc_block`] and (`DEC`)
+/// [`Stitch::dec_block`] of [`AesShaNi`] (inlined into its entries, compiled with AES-NI).
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+fn block<const R: usize, const DEC: bool>(
+    _: AesNiToken,
+    rk: &[__m128i; 15],
+    x: __m128i,
+) -> __m128i {
+    // SAFETY: the token proves the CPU has AES-NI.
+    unsafe {
+        let mut s = _mm_xor_si128(x, rk[0]);
+        for k in &rk[1..R] {
+            s = if DEC {
+                _mm_aesdec_si128(s, *k)
+            } else {
+                _mm_aesenc_si128(s, *k)
+            };
+        }
+        if DEC {
+            _mm_aesdeclast_si128(s, rk[R])
+        } else {
+            _mm_aesenclast_si128(s, rk[R])
+        }
+    }
+}
+
+/// The stitched call ([`stitch::call`]) compiled for SSE: the SHA-1 schedule in the
 /// SHA-unit form or (`FORM` = `forms::ROL2`, where the row picks the vector form and
 /// AVX-512 is out of reach) with its quads from 8 on by the `rol2` recurrence
 /// (`crate::arch::x86_64::sha_ni`'s forms).
 #[inline(never)]
 #[target_feature(enable = "aes,sha,sse2,ssse3,sse4.1")]
-fn groups_sse<const R: usize, const FORM: u8>(
-    a: AesNiToken,
-    s: ShaNiToken,
-    seal: bool,
-    ks: &KeySchedule,
-    chain: &mut Block,
-    state: &mut [u32; 5],
-    groups: &mut [[u8; 64]],
-) {
-    stitch::groups::<AesShaNi<FORM>, R>(AesShaNi(a, s), seal, ks, chain, state, groups);
+fn call_sse<const R: usize, const FORM: u8>(a: AesNiToken, s: ShaNiToken, m: Msg<'_>) -> [u8; 20] {
+    stitch::call::<AesShaNi<FORM>, R>(AesShaNi(a, s), m)
 }
 
-/// The stitched loop in the vector form, compiled with AVX-512 VL (`vprold`,
+/// The stitched call in the vector form, compiled with AVX-512 VL (`vprold`,
 /// `vpternlogd`): `crate::arch::x86_64::sha_ni`'s forms, where the CPU's row picks it:
 /// where the SHA unit binds SHA-1 alone it binds the stitched loop too (docs/design.md,
 /// "Stitched CBC-HMAC-SHA1").
 #[inline(never)]
 #[target_feature(enable = "aes,sha,sse2,ssse3,sse4.1,avx,avx2,avx512f,avx512vl")]
-fn groups_vec<const R: usize>(
-    a: AesNiToken,
-    s: ShaNiToken,
-    seal: bool,
-    ks: &KeySchedule,
-    chain: &mut Block,
-    state: &mut [u32; 5],
-    groups: &mut [[u8; 64]],
-) {
-    stitch::groups::<AesShaNi<{ forms::VECTOR }>, R>(
-        AesShaNi(a, s),
-        seal,
-        ks,
-        chain,
-        state,
-        groups,
-    );
+fn call_vec<const R: usize>(a: AesNiToken, s: ShaNiToken, m: Msg<'_>) -> [u8; 20] {
+    stitch::call::<AesShaNi<{ forms::VECTOR }>, R>(AesShaNi(a, s), m)
 }
 
 /// Whether the stitch runs a key: AES-128 and AES-256 (no 12-round copy: an AES-192 key
@@ -376,34 +379,6 @@ fn groups_vec<const R: usize>(
 /// suites, as OpenSSL's stitched ciphers take).
 pub(crate) fn stitches(ks: &KeySchedule) -> bool {
     stitch::stitches::<AesShaNi<{ forms::SHA_UNIT }>>(ks.rounds)
-}
-
-/// CBC-encrypts (`seal`) or CBC-decrypts whole 64-byte groups in place from `chain`
-/// (updated to the last ciphertext block) and compresses their plaintext (the recovered
-/// plaintext when opening) into `state`, in the schedule form `form`.
-pub(crate) fn crypt_groups(
-    a: AesNiToken,
-    form: Form,
-    seal: bool,
-    ks: &KeySchedule,
-    chain: &mut Block,
-    state: &mut [u32; 5],
-    groups: &mut [[u8; 64]],
-) {
-    match form {
-        Form::Vector(s, _) => {
-            let k = AesShaNi::<{ forms::VECTOR }>(a, s);
-            stitch::crypt_groups(k, seal, ks, chain, state, groups);
-        }
-        Form::Rol2(s) => {
-            let k = AesShaNi::<{ forms::ROL2 }>(a, s);
-            stitch::crypt_groups(k, seal, ks, chain, state, groups);
-        }
-        Form::ShaUnit(s) => {
-            let k = AesShaNi::<{ forms::SHA_UNIT }>(a, s);
-            stitch::crypt_groups(k, seal, ks, chain, state, groups);
-        }
-    }
 }
 
 #[cfg(test)]

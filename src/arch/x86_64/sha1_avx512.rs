@@ -2,15 +2,9 @@
 //! register, [`compress16`]), and eight at once in ymm registers with the AVX-512 VL
 //! instructions ([`compress8`]). Both are `avx2::lanes`, the multi-lane body (its
 //! pseudo-code is in sha1_avx2.rs), over another vector type or compiled with other
-//! features:
-//!
-//! ```text
-//! compress16 = lanes over U32x16 (zmm): W[t] for t < 16 by a 16x16 transpose of the
-//!              lanes' byte-swapped blocks; rotates are vprold, the boolean functions and
-//!              the schedule's three-input XOR one vpternlogd each
-//! compress8  = lanes over U32x8Vl (ymm with AVX-512 VL): W as for eight AVX2 lanes;
-//!              vprold and vpternlogd as for sixteen
-//! ```
+//! features: `compress16` over `U32x16` (zmm, `W[t]` for `t < 16` by a 16x16 transpose
+//! of the lanes' byte-swapped blocks), `compress8` over `U32x8Vl` (ymm), both with `vprold`
+//! for the rotates and one `vpternlogd` for each boolean function and three-input XOR.
 //!
 //! `sha1_many` (many.rs) runs sixteen lanes while more than eight messages are in flight,
 //! then eight. The `avx512` backend's one-stream kernel is sha1_avx2.rs's schedule kernel

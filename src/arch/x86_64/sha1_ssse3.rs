@@ -68,8 +68,7 @@ fn group<V: Blocks4>(blocks: &[[u8; 64]], i: usize) -> Option<[&[u8; 64]; 2]> {
 /// `g` (0..16) of block `b` of this group: spread so that the vector work fills the gaps
 /// of the scalar round chain. One block per group: one step after each of the first twelve
 /// round groups, two after the rest. Two: the first ten steps after the first ten round
-/// groups of the first block, the other ten likewise in the second (faster than computing
-/// the schedule in one go).
+/// groups of the first block, the other ten likewise in the second.
 #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 fn steps_after<V: Blocks4>(b: usize, g: usize, mut step: impl FnMut(usize)) {
     if V::BLOCKS == 1 {

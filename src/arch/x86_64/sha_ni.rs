@@ -14,15 +14,11 @@
 //!     E = sha1nexte(P_19, E_saved); ABCD += ABCD_saved
 //! ```
 //!
-//! One stream is a chain of 20 dependent `sha1rnds4` per block, so its speed is
-//! `64 B / (20 × latency)`; everything else runs beside the chain. Two independent streams
-//! ([`compress2`]) fill the gaps the chain leaves when the instruction's throughput is
-//! higher than its latency allows one chain to use.
-//!
-//! On Intel the SHA unit, not the chain, binds: `sha1msg2` takes about 1.2x the unit time
-//! of a `sha1rnds4` there, so 16 of them per block are a third of its load. So the schedule has three forms
+//! One stream is a chain of 20 dependent `sha1rnds4` per block; two independent streams
+//! ([`compress2`]) fill the gaps the chain leaves. The schedule has three forms
 //! ([`forms`]), which the tuning table picks per CPU ([`crate::tuning::ShaNiSchedule`]),
-//! captured in the kernel's token when it is keyed ([`Form`]):
+//! captured in the kernel's token when it is keyed ([`Form`]); why: docs/design.md,
+//! "SHA-1 schedule forms":
 //!
 //! ```text
 //! SHA unit: as above, every M[j] from sha1msg1 and sha1msg2
@@ -37,16 +33,8 @@
 //!           M[j] = R ^ rol1(top word of R, moved to the bottom) (the fourth word's W[t-3])
 //! ```
 //!
-//! The `rol2` quads take no SHA instruction: seven SSE instructions (and two register
-//! copies), four with AVX-512 VL (`vpalignr`, `vpternlogd`, `vpxor`, `vprold`), and the
-//! unit keeps only the rounds, `sha1nexte` and four quads' `sha1msg1`/`sha1msg2`. The
-//! vector form compiles the same source with AVX-512 VL ([`vector`]); the `sha1msg2` step
-//! is six instructions there (`vprold` for the rotates, `vpternlogd` for the three-input
-//! XOR), but in SSE about fifteen, slower than the SHA form, so without AVX-512 VL quads
-//! 4-7 stay on the unit ([`rol2`]). Where the chain binds (AMD) the SHA form costs the
-//! chain nothing and stays. The figures: docs/design.md, "SHA-1 schedule forms".
-//!
-//! The ring of message vectors is eight long (`M[j-8]` is read); the SHA-unit form keeps
+//! The vector form is the same source compiled with AVX-512 VL ([`vector`]); without it
+//! quads 4-7 stay on the unit ([`rol2`]). The ring of message vectors is eight long (`M[j-8]` is read); the SHA-unit form keeps
 //! four of them live.
 
 use core::arch::x86_64::*;
@@ -142,8 +130,6 @@ pub(crate) fn next_quad<const FORM: u8>(
 /// `rol1(W[t-3] ^ W[t-8] ^ W[t-14] ^ W[t-16])` applied to itself): no word of a quad
 /// depends on another, so no SHA instruction. `W[t-6..t-2]` is the low half of `M[k-2]`
 /// and the high half of `M[k-1]` (word `i` of a quad in lane `3 - i`): one `palignr`.
-/// In SSE seven instructions and two copies; with AVX-512 VL (the [`vector`] entries)
-/// four: `vpalignr`, `vpternlogd`, `vpxor`, `vprold`.
 #[inline]
 #[target_feature(enable = "sse2,ssse3")]
 pub(crate) fn rol2_quad(
@@ -214,9 +200,7 @@ fn pieces(b: &[u8; 64]) -> [__m128i; 4] {
 
 /// One block given as four registers of raw (big-endian) message bytes: the whole 80
 /// rounds on the state `$abcd`, `$e` (mutable locals), the schedule in the form `$form`.
-/// A macro, expanded in each kernel: as an `#[inline]` function (`#[target_feature]`
-/// rules out `#[inline(always)]`) the SSE form came out a called function, with its
-/// state and message passed through memory.
+/// A macro, expanded in each kernel (docs/design.md, "SHA-1 schedule forms").
 macro_rules! block_regs {
     ($form:expr, $abcd:ident, $e:ident, $raw:expr) => {{
         let raw: [__m128i; 4] = $raw;
@@ -330,9 +314,7 @@ impl Form {
 
 /// The form ([`forms`]) for the row's choice and the features the automatic choice may
 /// use: the row's `ShaUnit` keeps every quad on the SHA unit; its `Vector` takes the
-/// vector form where the cap allows AVX-512 (a `SIMDCRYPT_BACKEND` cap without it,
-/// `sha-ni` alone, say, keeps the kernels within the features the cap names), else the
-/// `rol2` form, which needs nothing beyond SSSE3.
+/// vector form where the cap allows AVX-512, else the `rol2` form (SSSE3 alone).
 fn form_for(row: crate::tuning::ShaNiSchedule, cap: crate::cpu::Features) -> u8 {
     use crate::tuning::ShaNiSchedule;
     match row {
@@ -381,10 +363,7 @@ macro_rules! form_entries {
 }
 
 form_entries!(
-    /// The kernels in the vector form, compiled with AVX-512 VL, which turns the
-    /// `sha1msg2` step's and `rol2`'s rotates into `vprold` and their XORs into
-    /// `vpternlogd`. (Compiled for SSE alone, with shifts and register copies, the
-    /// `sha1msg2` step is slower than the SHA form.)
+    /// The kernels in the vector form, compiled with AVX-512 VL (`vprold`, `vpternlogd`).
     vector,
     forms::VECTOR,
     "sha,sse2,ssse3,sse4.1,avx,avx2,avx512f,avx512vl"
@@ -465,7 +444,7 @@ fn digest_out(abcd: __m128i, e: __m128i) -> [u8; 20] {
 #[allow(unused_assignments)]
 #[inline]
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-fn finish_impl<const FORM: u8, const HMAC: bool>(
+pub(crate) fn finish_impl<const FORM: u8, const HMAC: bool>(
     state: &[u32; 5],
     outer: &[u32; 5],
     prefix_len: u64,

@@ -18,10 +18,8 @@ const fn unrolled(n16: usize) -> usize {
 /// [`crate::wipe::stack`]'s stores below the caller's stack pointer, then [`registers`].
 #[inline(always)]
 pub(crate) fn stack_xmm<const BYTES: usize>() {
-    // (Up to 512 bytes the stores written out, for the short wipes of short calls; deeper,
-    // the odd ones and then a loop of four, the same stores in less code. Stores address
-    // from the stack pointer: a register stepped down would chain them. docs/design.md,
-    // "Stack and register wipes".)
+    // (Up to 512 bytes the stores written out, deeper the odd ones and then a loop of four,
+    // each addressed from the stack pointer: docs/design.md, "Stack and register wipes".)
     // SAFETY: without `nostack` the stack pointer is aligned for a call (16 bytes) and
     // the stack below it belongs to the asm block, which restores the stack pointer; the
     // stores stay in the `BYTES` bytes (a multiple of 16: the site's depth and

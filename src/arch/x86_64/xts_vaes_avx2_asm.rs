@@ -1,24 +1,7 @@
 //! AES-XTS data units on VAES + VPCLMULQDQ (256-bit), in hand-written assembly
-//! (`asm/xts_vaes_avx2.S`), the twin of the intrinsics kernel.
-//!
-//! ```text
-//! T[j] = E_K2(i) * x^j  in GF(2^128), little-endian (IEEE 1619), x^128 = x^7 + x^2 + x + 1
-//! m = len / 16, r = len % 16, n = if r == 0 { m } else { m - 1 }
-//! for each group of 16 blocks among the first n (8 ymm registers, 2 blocks each):
-//!     s = P ^ T ^ K0
-//!     rounds 1..R-1 (8 independent chains); meanwhile T += 16: T * x^16 is one byte shift
-//!                    and one carry-less multiply of the two top bytes by 0x87 (done with
-//!                    the whitening for AES-128, between the middle rounds otherwise)
-//!     C = aesenclast(s, K_R ^ T)                  // output XOR folded into the last key
-//! the rest of the n blocks: groups of 8, 4, 2, then 1
-//! if r != 0 (ciphertext stealing; (A, B) = (T[m-1], T[m]) to encrypt, (T[m], T[m-1]) to
-//! decrypt):
-//!     X = XTS_A(block m-1); out[16m .. 16m+r] = X[..r]
-//!     out[16(m-1) .. 16m] = XTS_B(in[16m .. 16m+r] || X[r..])
-//! ```
-//! Decryption is the same with `aesdec` and the equivalent-inverse-cipher keys. Nothing
-//! branches on or indexes by key or data; the assembly wipes its stack frame (tweak
-//! material) and all vector registers before returning.
+//! (`asm/xts_vaes_avx2.S`, whose header gives the algorithm), the twin of the intrinsics
+//! kernel. Nothing branches on or indexes by key or data; the assembly wipes its stack
+//! frame (tweak material) and all vector registers before returning.
 
 use crate::aes::{Block, KeySchedule, Width};
 use crate::arch::x86_64::aes_ni;

@@ -9,8 +9,7 @@ use crate::sha1::{digest_bytes, pad_into};
 use crate::tuning::Sha1Many;
 
 /// From this many messages on, the AVX-512 backend starts on sixteen lanes (zmm); it moves
-/// to eight (ymm) once no message is left to start and fewer than this many are busy:
-/// eight messages fill eight ymm lanes, and sixteen half-empty zmm lanes lose to them
+/// to eight (ymm) once no message is left to start and fewer than this many are busy
 /// (docs/design.md, "Dispatch and per-CPU tuning").
 const SIXTEEN_FROM: usize = 9;
 
@@ -35,7 +34,7 @@ impl<'a> Lane<'a> {
     };
 
     /// Starts `msg` in this (idle) lane, in place: its padding blocks are written where
-    /// they stay (a `Lane` returned by value was copied, 176 bytes a message).
+    /// they stay.
     fn start(&mut self, slot: usize, msg: &'a [u8]) {
         let (main, rest) = msg.as_chunks::<64>();
         self.tail = [[0; 64]; 2];

@@ -5,6 +5,7 @@ use super::*;
 use crate::sha1::{Kernel, digest_from};
 use proptest::prelude::*;
 use simdcrypt_testkit::sha1::{check_compress, check_compress2, state};
+use simdcrypt_testkit::strategies::message;
 use simdcrypt_testkit::{Rng, token_or_skip};
 
 /// The SHA-1 token (the kernels of `armv8-sha1` and `armv8-aes-sha1`), or `None` where the
@@ -57,8 +58,8 @@ proptest! {
     /// one stream, two streams, the one-call digest and HMAC tag.
     #[test]
     fn every_kernel_matches_the_portable_one(
-        msg in proptest::collection::vec(any::<u8>(), 0..600),
-        other in proptest::collection::vec(any::<u8>(), 0..600),
+        msg in message(),
+        other in message(),
         off in 0usize..16,
         inner in any::<[u32; 5]>(),
         outer in any::<[u32; 5]>(),

@@ -6,10 +6,8 @@
 //! | `Ymm` | 2      | VAES, VPCLMULQDQ, AVX2  | `VaesAvx2Token`   |
 //! | `Zmm` | 4      | VAES, VPCLMULQDQ, AVX-512 | `VaesAvx512Token` |
 //!
-//! Every operation is `#[inline(always)]` and is meant to be inlined into a kernel entry
-//! compiled with the token's features (`#[target_feature]`); the intrinsics it calls then
-//! inline there. Holding a value proves the features (values are only made from a token),
-//! which is the safety argument of every `unsafe` intrinsic call below.
+//! As in `simd/mod.rs`, operations inline into a `#[target_feature]` entry, and holding a
+//! value proves the features: the safety argument of every `unsafe` intrinsic call below.
 
 use core::arch::x86_64::*;
 
@@ -18,13 +16,11 @@ use crate::cpu::{AesNiToken, VaesAvx2Token, VaesAvx512Token};
 use crate::vector::{AesVec, Job, Keys, Site};
 use crate::wipe::{depth, stack};
 
-/// The block at `p`, as two 8-byte loads. A block made with `u128` arithmetic in
-/// general-purpose registers (an XTS sector's tweak) is stored as two 8-byte halves; one
-/// 16-, 32- or 64-byte load of those cannot be forwarded from the store buffer and waits
-/// until both stores reach the cache (docs/design.md, "XTS kernel shape"). Each
-/// 8-byte load forwards, from those stores or from a 16-byte one. Volatile, so that the
-/// compiler does not merge them back into one 16-byte load (and of a packed `u64`: a
-/// volatile `[u8; 8]` was read byte by byte).
+/// The block at `p`, as two 8-byte loads, which forward from two 8-byte stores (an XTS
+/// sector's tweak, made with `u128` arithmetic) where a wider load waits for them to reach
+/// the cache (docs/design.md, "XTS kernel shape"). Volatile, so that the compiler does not
+/// merge them back into one 16-byte load; each of a packed `u64` (a volatile `[u8; 8]` is
+/// read byte by byte).
 ///
 /// # Safety
 /// `p` readable for 16 bytes (at any alignment).
@@ -278,7 +274,7 @@ impl AesVec for Ymm {
     width!(Ymm: VaesAvx2Token, _mm256_aesenc_epi128, _mm256_aesdec_epi128; wipe(t) {
         (Site::Ecb, true) => stack_avx::<{ depth([272, 256, 256, 304, 496, 4048]) }>(t),
         (Site::Ecb, false) => stack_avx::<{ depth([272, 272, 272, 496, 656, 5408]) }>(t),
-        (Site::CbcDecrypt, true) => stack_avx::<{ depth([400, 400, 400, 656, 816, 4752]) }>(t),
+        (Site::CbcDecrypt, true) => stack_avx::<{ depth([400, 400, 400, 656, 816, 4768]) }>(t),
         (Site::CbcDecrypt, false) => stack_avx::<{ depth([272, 368, 432, 1040, 1264, 6208]) }>(t),
         (Site::XtsOne, true) => stack_avx::<{ depth([400, 752, 1136, 1360, 1600, 15984]) }>(t),
         (Site::XtsOne, false) => stack_avx::<{ depth([992, 1536, 2672, 2672, 2784, 17776]) }>(t),

@@ -8,10 +8,8 @@
 //! instructions, which is why the operations on values are safe functions.
 //!
 //! Unoptimised builds (opt-level 0, `simdcrypt_unoptimised`) leave out the
-//! `#[inline(always)]`: there the compiler gives every inlined temporary a stack slot of its
-//! own, and a kernel with its helpers inlined had frames of up to 140 KB (a 128 KiB thread
-//! stack overflowed); called, each helper's frame is freed on return, and the deepest call
-//! writes about 40 KB. Speed is not what such a build is for.
+//! `#[inline(always)]`, so that their frames stay small (docs/design.md, "Stack and
+//! register wipes").
 //!
 //! - [`aes`]: vectors of AES blocks (xmm AES-NI, ymm VAES-AVX2, zmm VAES-AVX-512) for ECB,
 //!   XTS and CBC decryption.

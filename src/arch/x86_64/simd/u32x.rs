@@ -8,13 +8,9 @@
 //! U32x16 = zmm, AVX-512 F/BW (Avx512Token)  sixteen lanes; vprold, vpternlogd
 //! ```
 //!
-//! A value of one of these types is made only by a function that takes its token, so it
-//! exists only on a CPU with its instructions; that is why the operations are safe to call.
-//! They are `#[inline(always)]` and have no `#[target_feature]` (the two cannot be
-//! combined): a kernel body generic over [`U32x`] is inlined into a thin
-//! `#[target_feature]` entry, which compiles it, operations included, for that ISA. The
-//! same ymm body inlined into an entry that also enables AVX-512 VL gets `vprold` and
-//! `vpternlogd` from LLVM.
+//! Values and entries as in `simd/mod.rs`: made only from a token, operations inlined into
+//! a `#[target_feature]` entry. The same ymm body inlined into an entry that also enables
+//! AVX-512 VL gets `vprold` and `vpternlogd` from LLVM.
 //!
 //! The SHA-1 boolean functions have defaults in plain logic; the zmm type replaces them with
 //! one `vpternlogd` each.
@@ -137,6 +133,15 @@ impl U32x4 {
     }
 }
 
+/// `BLOCKS`, `Wk` and `WK_ZERO` of a [`Blocks4`] type with `$n` blocks per vector.
+macro_rules! blocks {
+    ($n:literal) => {
+        const BLOCKS: usize = $n;
+        type Wk = [[[u32; 4]; 20]; $n];
+        const WK_ZERO: Self::Wk = [[[0; 4]; 20]; $n];
+    };
+}
+
 /// `down1`, `up3` and `middle` of the SIMD schedule types: byte shifts within each
 /// 128-bit lane, each one intrinsic. (The impl's SAFETY comment says why they run.)
 macro_rules! lane_shifts {
@@ -169,25 +174,45 @@ macro_rules! lanewise {
             // SAFETY: see the impl.
             Self(unsafe { $set1(x as i32) })
         }
+        lanewise!(@ops add $add, xor $xor, and $and, or $or);
+    };
+    (@ops $($f:ident $i:ident),*) => {$(
         #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-        fn add(self, o: Self) -> Self {
+        fn $f(self, o: Self) -> Self {
             // SAFETY: see the impl.
-            Self(unsafe { $add(self.0, o.0) })
+            Self(unsafe { $i(self.0, o.0) })
+        }
+    )*};
+}
+
+/// `rol` as two shifts and an OR, each one intrinsic (for the widths without `vprold`).
+/// (The impl's SAFETY comment says why they run.)
+macro_rules! shift_rotate {
+    ($or:ident, $slli:ident, $srli:ident) => {
+        #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+        fn rol<const L: i32, const R: i32>(self) -> Self {
+            const { assert!(L + R == 32) };
+            // SAFETY: see the impl.
+            Self(unsafe { $or($slli::<L>(self.0), $srli::<R>(self.0)) })
+        }
+    };
+}
+
+/// `xor3`, `ch` and `maj` of a type with AVX-512's `vpternlogd` (its `tern`), one
+/// instruction each.
+macro_rules! ternary_logic {
+    () => {
+        #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+        fn xor3(a: Self, b: Self, c: Self) -> Self {
+            Self::tern::<PARITY>(a, b, c)
         }
         #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-        fn xor(self, o: Self) -> Self {
-            // SAFETY: see the impl.
-            Self(unsafe { $xor(self.0, o.0) })
+        fn ch(b: Self, c: Self, d: Self) -> Self {
+            Self::tern::<CH>(b, c, d)
         }
         #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-        fn and(self, o: Self) -> Self {
-            // SAFETY: see the impl.
-            Self(unsafe { $and(self.0, o.0) })
-        }
-        #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-        fn or(self, o: Self) -> Self {
-            // SAFETY: see the impl.
-            Self(unsafe { $or(self.0, o.0) })
+        fn maj(b: Self, c: Self, d: Self) -> Self {
+            Self::tern::<MAJ>(b, c, d)
         }
     };
 }
@@ -197,18 +222,12 @@ impl U32x for U32x4 {
 
     // SAFETY (`lanewise!`): SSE2 is part of x86-64.
     lanewise!(Ssse3Token: _mm_set1_epi32, _mm_add_epi32, _mm_xor_si128, _mm_and_si128, _mm_or_si128);
-    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    fn rol<const L: i32, const R: i32>(self) -> Self {
-        const { assert!(L + R == 32) };
-        // SAFETY: SSE2 is part of x86-64.
-        Self(unsafe { _mm_or_si128(_mm_slli_epi32::<L>(self.0), _mm_srli_epi32::<R>(self.0)) })
-    }
+    // SAFETY (`shift_rotate!`): SSE2 is part of x86-64.
+    shift_rotate!(_mm_or_si128, _mm_slli_epi32, _mm_srli_epi32);
 }
 
 impl Blocks4 for U32x4 {
-    const BLOCKS: usize = 1;
-    type Wk = [[[u32; 4]; 20]; 1];
-    const WK_ZERO: Self::Wk = [[[0; 4]; 20]; 1];
+    blocks!(1);
 
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn load_be(_: Ssse3Token, blocks: [&[u8; 64]; 2], j: usize) -> Self {
@@ -275,23 +294,11 @@ impl U32x for U32x8 {
     // CPU has AVX2.
     lanewise!(Avx2Token: _mm256_set1_epi32, _mm256_add_epi32, _mm256_xor_si256, _mm256_and_si256,
         _mm256_or_si256);
-    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    fn rol<const L: i32, const R: i32>(self) -> Self {
-        const { assert!(L + R == 32) };
-        // SAFETY: see the impl.
-        Self(unsafe {
-            _mm256_or_si256(
-                _mm256_slli_epi32::<L>(self.0),
-                _mm256_srli_epi32::<R>(self.0),
-            )
-        })
-    }
+    shift_rotate!(_mm256_or_si256, _mm256_slli_epi32, _mm256_srli_epi32);
 }
 
 impl Blocks4 for U32x8 {
-    const BLOCKS: usize = 2;
-    type Wk = [[[u32; 4]; 20]; 2];
-    const WK_ZERO: Self::Wk = [[[0; 4]; 20]; 2];
+    blocks!(2);
 
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn load_be(_: Avx2Token, blocks: [&[u8; 64]; 2], j: usize) -> Self {
@@ -346,9 +353,8 @@ impl Lanes<8> for U32x8 {
 }
 
 /// Eight 32-bit lanes of a ymm register with AVX-512 VL: [`U32x8`] with `vprold` for the
-/// rotates and one `vpternlogd` for each boolean function. (Left to LLVM, the same logic
-/// in an AVX-512 VL function also becomes `vpternlogd`, but the multi-lane rounds then
-/// spill many more vectors to the stack.)
+/// rotates and one `vpternlogd` for each boolean function, explicit (docs/design.md, "SHA-1
+/// schedule forms").
 #[derive(Clone, Copy)]
 #[repr(transparent)]
 pub(crate) struct U32x8Vl(U32x8);
@@ -394,18 +400,7 @@ impl U32x for U32x8Vl {
         // and VL.
         Self(U32x8(unsafe { _mm256_rol_epi32::<L>(self.0.0) }))
     }
-    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    fn xor3(a: Self, b: Self, c: Self) -> Self {
-        Self::tern::<PARITY>(a, b, c)
-    }
-    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    fn ch(b: Self, c: Self, d: Self) -> Self {
-        Self::tern::<CH>(b, c, d)
-    }
-    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    fn maj(b: Self, c: Self, d: Self) -> Self {
-        Self::tern::<MAJ>(b, c, d)
-    }
+    ternary_logic!();
 }
 
 impl Lanes<8> for U32x8Vl {
@@ -489,18 +484,7 @@ impl U32x for U32x16 {
         // SAFETY: see the impl.
         Self(unsafe { _mm512_rol_epi32::<L>(self.0) })
     }
-    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    fn xor3(a: Self, b: Self, c: Self) -> Self {
-        Self::tern::<PARITY>(a, b, c)
-    }
-    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    fn ch(b: Self, c: Self, d: Self) -> Self {
-        Self::tern::<CH>(b, c, d)
-    }
-    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    fn maj(b: Self, c: Self, d: Self) -> Self {
-        Self::tern::<MAJ>(b, c, d)
-    }
+    ternary_logic!();
 }
 
 impl Lanes<16> for U32x16 {
