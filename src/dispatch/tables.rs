@@ -110,23 +110,25 @@ pub(crate) static SHA1_MANY: Table<crate::sha1::Kernel> = {
 #[cfg(feature = "sha1")]
 pub(crate) static SHA1DC: Table<crate::sha1::dc::DcKernel> = {
     use crate::sha1::dc::DcKernel;
+    #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
+    use crate::sha1::dc::soft::Filter;
     table!(DcKernel, "SHA-1 with collision detection", portable: DcKernel::Portable, [
         #[cfg(simdcrypt_asm)] {
-            ShaNiAsm => |t| DcKernel::Filtered(crate::sha1::Kernel::ShaNiAsm(Form::new(t))),
+            ShaNiAsm => |t| DcKernel::Filtered(crate::sha1::Kernel::ShaNiAsm(Form::new(t)), Filter::widest()),
         }
         #[cfg(simdcrypt_x86_64)] {
-            ShaNi => |t| DcKernel::Filtered(crate::sha1::Kernel::ShaNi(Form::new(t))),
+            ShaNi => |t| DcKernel::Filtered(crate::sha1::Kernel::ShaNi(Form::new(t)), Filter::widest()),
         }
         #[cfg(simdcrypt_asm)] {
-            Avx2Asm => |t| DcKernel::Filtered(crate::sha1::Kernel::Avx2Asm(t)),
+            Avx2Asm => |t| DcKernel::Filtered(crate::sha1::Kernel::Avx2Asm(t), Filter::Avx2(t)),
         }
         #[cfg(simdcrypt_x86_64)] {
-            Avx512 => |t| DcKernel::Filtered(crate::sha1::Kernel::Avx512(t)),
-            Avx2 => |t| DcKernel::Filtered(crate::sha1::Kernel::Avx2(t)),
-            Ssse3 => |t| DcKernel::Filtered(crate::sha1::Kernel::Ssse3(t)),
+            Avx512 => |t| DcKernel::Filtered(crate::sha1::Kernel::Avx512(t), Filter::Avx512(t)),
+            Avx2 => |t| DcKernel::Filtered(crate::sha1::Kernel::Avx2(t), Filter::Avx2(t)),
+            Ssse3 => |t| DcKernel::Filtered(crate::sha1::Kernel::Ssse3(t), Filter::Portable),
         }
         #[cfg(simdcrypt_aarch64)] {
-            Armv8Sha1 => |t| DcKernel::Filtered(crate::sha1::Kernel::Armv8(t)),
+            Armv8Sha1 => |t| DcKernel::Filtered(crate::sha1::Kernel::Armv8(t), Filter::Portable),
         }
     ])
 };

@@ -17,6 +17,8 @@ pub(crate) mod sha1_shani_asm;
 #[cfg(feature = "sha1")]
 pub(crate) mod sha1_ssse3;
 #[cfg(feature = "sha1")]
+pub(crate) mod sha1dc_lanes;
+#[cfg(feature = "sha1")]
 pub(crate) mod sha_ni;
 pub(crate) mod simd;
 pub(crate) mod wipe;

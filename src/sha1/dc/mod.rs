@@ -56,7 +56,7 @@ pub(crate) enum DcKernel {
     /// kernel, which compresses the runs of blocks between flagged ones
     /// ([`soft::compress_filtered`]).
     #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
-    Filtered(Kernel),
+    Filtered(Kernel, soft::Filter),
 }
 
 impl DcKernel {
@@ -67,7 +67,7 @@ impl DcKernel {
         match self {
             DcKernel::Portable => soft::compress(state, blocks),
             #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
-            DcKernel::Filtered(k) => soft::compress_filtered(k, state, blocks),
+            DcKernel::Filtered(k, f) => soft::compress_filtered(k, f, state, blocks),
         }
     }
 
@@ -76,7 +76,7 @@ impl DcKernel {
         match self {
             DcKernel::Portable => Kernel::Portable,
             #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
-            DcKernel::Filtered(k) => k,
+            DcKernel::Filtered(k, _) => k,
         }
     }
 }

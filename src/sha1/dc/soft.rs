@@ -202,34 +202,81 @@ pub(crate) fn compress_flagged(state: &mut [u32; 5], w: &[u32; 80], mask: u32) -
 #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
 const AHEAD: usize = 64;
 
-/// [`compress`] with the compression on `kernel` (a SIMD backend's plain SHA-1): the
-/// schedule and filter run over up to [`AHEAD`] blocks, then `kernel` compresses the run of
-/// blocks before the first whose mask is not empty (all of them where there is none); that
-/// block runs on [`compress_flagged`], and the filter goes on after it.
+/// The filter of a SIMD backend's collision detection: the masks of many blocks at once.
+#[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Filter {
+    /// The portable schedule and [`ubc_mask`], block by block.
+    Portable,
+    /// Eight blocks at once in ymm (`arch::x86_64::sha1dc_lanes`).
+    #[cfg(simdcrypt_x86_64)]
+    Avx2(crate::cpu::Avx2Token),
+    /// Sixteen blocks at once in zmm.
+    #[cfg(simdcrypt_x86_64)]
+    Avx512(crate::cpu::Avx512Token),
+}
+
+#[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
+impl Filter {
+    /// The widest filter this CPU runs.
+    #[cfg(simdcrypt_x86_64)]
+    pub(crate) fn widest() -> Filter {
+        if let Some(t) = crate::cpu::Avx512Token::get() {
+            Filter::Avx512(t)
+        } else if let Some(t) = crate::cpu::Avx2Token::get() {
+            Filter::Avx2(t)
+        } else {
+            Filter::Portable
+        }
+    }
+
+    /// `out[i]` = the mask of `blocks[i]` (`out` as long as `blocks`).
+    pub(crate) fn masks(self, blocks: &[[u8; 64]], out: &mut [u32]) {
+        match self {
+            Filter::Portable => {
+                for (m, b) in out.iter_mut().zip(blocks) {
+                    *m = ubc_mask(&schedule(b));
+                }
+            }
+            #[cfg(simdcrypt_x86_64)]
+            Filter::Avx2(t) => crate::arch::x86_64::sha1dc_lanes::masks_avx2(t, blocks, out),
+            #[cfg(simdcrypt_x86_64)]
+            Filter::Avx512(t) => crate::arch::x86_64::sha1dc_lanes::masks_avx512(t, blocks, out),
+        }
+    }
+}
+
+/// [`compress`] with the filter on `filter` and the compression on `kernel` (a SIMD
+/// backend's plain SHA-1): the masks of up to [`AHEAD`] blocks, then `kernel` over each
+/// run of blocks whose masks are empty, and each block between the runs on
+/// [`compress_flagged`].
 #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
 pub(crate) fn compress_filtered(
     kernel: crate::sha1::Kernel,
+    filter: Filter,
     state: &mut [u32; 5],
     blocks: &[[u8; 64]],
 ) -> Option<(usize, u8)> {
-    let mut done = 0;
-    while done < blocks.len() {
-        let ahead = &blocks[done..blocks.len().min(done + AHEAD)];
-        let flagged = ahead.iter().enumerate().find_map(|(i, b)| {
-            let w = schedule(b);
-            let mask = ubc_mask(&w);
-            (mask != 0).then_some((i, w, mask))
-        });
-        let run = flagged.as_ref().map_or(ahead.len(), |f| f.0);
-        if run > 0 {
-            kernel.compress(state, &ahead[..run]);
-        }
-        done += run;
-        if let Some((_, w, mask)) = flagged {
-            if let Some(dv) = compress_flagged(state, &w, mask) {
-                return Some((done, dv));
+    let mut masks = [0u32; AHEAD];
+    for (c, ahead) in blocks.chunks(AHEAD).enumerate() {
+        let masks = &mut masks[..ahead.len()];
+        filter.masks(ahead, masks);
+        let mut i = 0;
+        while i < ahead.len() {
+            let run = masks[i..]
+                .iter()
+                .position(|&m| m != 0)
+                .unwrap_or(ahead.len() - i);
+            if run > 0 {
+                kernel.compress(state, &ahead[i..i + run]);
+                i += run;
             }
-            done += 1;
+            if i < ahead.len() {
+                if let Some(dv) = compress_flagged(state, &schedule(&ahead[i]), masks[i]) {
+                    return Some((c * AHEAD + i, dv));
+                }
+                i += 1;
+            }
         }
     }
     None

@@ -319,3 +319,67 @@ fn guarded_lists_partition_the_rows() {
         assert_eq!(*len, want[d], "DV {d}");
     }
 }
+
+/// Every vector filter this CPU runs gives the portable masks: on the attack files' blocks
+/// and each of their one-bit neighbours, and on 20,003 random blocks (a count that leaves
+/// a partial last group of every width).
+#[cfg(simdcrypt_x86_64)]
+#[test]
+fn vector_filters_give_the_portable_masks() {
+    use soft::Filter;
+    let mut blocks = std::vec::Vec::new();
+    for data in [
+        &include_bytes!("../../../vectors/sha1dc/shattered-1-first320.bin")[..],
+        include_bytes!("../../../vectors/sha1dc/shattered-2-first320.bin"),
+        include_bytes!("../../../vectors/sha1dc/sha-mbles-1.bin"),
+        include_bytes!("../../../vectors/sha1dc/sha-mbles-2.bin"),
+        include_bytes!("../../../vectors/sha1dc/sha1_reducedsha_coll.bin"),
+    ] {
+        for b in data.as_chunks::<64>().0 {
+            blocks.push(*b);
+            for i in 0..512 {
+                let mut n = *b;
+                n[i / 8] ^= 1 << (i % 8);
+                blocks.push(n);
+            }
+        }
+    }
+    let mut s: u64 = 65;
+    for _ in 0..20_003 {
+        let b: [u8; 64] = core::array::from_fn(|_| {
+            s = s.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let z = (s ^ (s >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            (z ^ (z >> 27)) as u8
+        });
+        blocks.push(b);
+    }
+    let mut want = std::vec![0; blocks.len()];
+    Filter::Portable.masks(&blocks, &mut want);
+    assert!(want.iter().filter(|&&m| m != 0).count() > 1000);
+    let mut filters = std::vec::Vec::new();
+    if let Some(t) = crate::cpu::Avx2Token::get() {
+        filters.push(Filter::Avx2(t));
+    }
+    if let Some(t) = crate::cpu::Avx512Token::get() {
+        filters.push(Filter::Avx512(t));
+    }
+    let required = std::env::var("SIMDCRYPT_REQUIRE").unwrap_or_default();
+    for name in ["avx2", "avx512"] {
+        let has = filters.iter().any(|f| match f {
+            Filter::Avx2(_) => name == "avx2",
+            Filter::Avx512(_) => name == "avx512",
+            Filter::Portable => false,
+        });
+        assert!(
+            has || !required.split(',').any(|r| r == name),
+            "{name} required, missing"
+        );
+    }
+    for f in filters {
+        for len in [blocks.len(), 1, 7, 9, 17, 64] {
+            let mut got = std::vec![0; len];
+            f.masks(&blocks[..len], &mut got);
+            assert_eq!(got, want[..len], "{f:?}, {len} blocks");
+        }
+    }
+}

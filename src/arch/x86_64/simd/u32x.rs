@@ -36,6 +36,10 @@ pub(crate) trait U32x: Copy {
     /// Rotates every lane left by `L` (`R` is `32 - L`: a constant argument cannot be
     /// computed from another on stable Rust).
     fn rol<const L: i32, const R: i32>(self) -> Self;
+    /// Shifts every lane left by `N`.
+    fn shl<const N: i32>(self) -> Self;
+    /// Every lane all ones where its top bit is set, else zero (arithmetic shift by 31).
+    fn sign(self) -> Self;
 
     /// `a ^ b ^ c`.
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
@@ -188,12 +192,29 @@ macro_rules! lanewise {
 /// `rol` as two shifts and an OR, each one intrinsic (for the widths without `vprold`).
 /// (The impl's SAFETY comment says why they run.)
 macro_rules! shift_rotate {
-    ($or:ident, $slli:ident, $srli:ident) => {
+    ($or:ident, $slli:ident, $srli:ident, $srai:ident) => {
+        shifts!($slli, $srai);
         #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
         fn rol<const L: i32, const R: i32>(self) -> Self {
             const { assert!(L + R == 32) };
             // SAFETY: see the impl.
             Self(unsafe { $or($slli::<L>(self.0), $srli::<R>(self.0)) })
+        }
+    };
+}
+
+/// `shl` and `sign`, one intrinsic each. (The impl's SAFETY comment says why they run.)
+macro_rules! shifts {
+    ($slli:ident, $srai:ident) => {
+        #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+        fn shl<const N: i32>(self) -> Self {
+            // SAFETY: see the impl.
+            Self(unsafe { $slli::<N>(self.0) })
+        }
+        #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+        fn sign(self) -> Self {
+            // SAFETY: see the impl.
+            Self(unsafe { $srai::<31>(self.0) })
         }
     };
 }
@@ -223,7 +244,7 @@ impl U32x for U32x4 {
     // SAFETY (`lanewise!`): SSE2 is part of x86-64.
     lanewise!(Ssse3Token: _mm_set1_epi32, _mm_add_epi32, _mm_xor_si128, _mm_and_si128, _mm_or_si128);
     // SAFETY (`shift_rotate!`): SSE2 is part of x86-64.
-    shift_rotate!(_mm_or_si128, _mm_slli_epi32, _mm_srli_epi32);
+    shift_rotate!(_mm_or_si128, _mm_slli_epi32, _mm_srli_epi32, _mm_srai_epi32);
 }
 
 impl Blocks4 for U32x4 {
@@ -294,7 +315,12 @@ impl U32x for U32x8 {
     // CPU has AVX2.
     lanewise!(Avx2Token: _mm256_set1_epi32, _mm256_add_epi32, _mm256_xor_si256, _mm256_and_si256,
         _mm256_or_si256);
-    shift_rotate!(_mm256_or_si256, _mm256_slli_epi32, _mm256_srli_epi32);
+    shift_rotate!(
+        _mm256_or_si256,
+        _mm256_slli_epi32,
+        _mm256_srli_epi32,
+        _mm256_srai_epi32
+    );
 }
 
 impl Blocks4 for U32x8 {
@@ -400,6 +426,14 @@ impl U32x for U32x8Vl {
         // and VL.
         Self(U32x8(unsafe { _mm256_rol_epi32::<L>(self.0.0) }))
     }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn shl<const N: i32>(self) -> Self {
+        Self(self.0.shl::<N>())
+    }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn sign(self) -> Self {
+        Self(self.0.sign())
+    }
     ternary_logic!();
 }
 
@@ -483,6 +517,17 @@ impl U32x for U32x16 {
         const { assert!(L + R == 32) };
         // SAFETY: see the impl.
         Self(unsafe { _mm512_rol_epi32::<L>(self.0) })
+    }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn shl<const N: i32>(self) -> Self {
+        // SAFETY: see the impl. (`vpslld`'s immediate form takes a `u32` constant, which
+        // cannot be computed from `N` on stable Rust; the count is a constant either way.)
+        Self(unsafe { _mm512_sllv_epi32(self.0, _mm512_set1_epi32(N)) })
+    }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn sign(self) -> Self {
+        // SAFETY: see the impl.
+        Self(unsafe { _mm512_srai_epi32::<31>(self.0) })
     }
     ternary_logic!();
 }
