@@ -190,11 +190,43 @@ pub(crate) fn compress_flagged(state: &mut [u32; 5], w: &[u32; 80], mask: u32) -
         s, w; 65 66 67 68 69 70 71 72 73 74 75 76 77 78 79
     );
     *state = add(state, &s);
+    first_hit(w, mask, &at58, &at65, state)
+}
+
+/// The recompression test of each DV in `mask`, lowest first, on a block whose expanded
+/// message is `w`, whose states before steps 58 and 65 are `at58` and `at65` and whose
+/// output chaining value is `out`: the number of the first DV that hits.
+fn first_hit(
+    w: &[u32; 80],
+    mask: u32,
+    at58: &[u32; 5],
+    at65: &[u32; 5],
+    out: &[u32; 5],
+) -> Option<u8> {
     (0u8..32).zip(&DVS).find_map(|(n, dv)| {
-        let saved = if dv.step == 58 { &at58 } else { &at65 };
-        let hit = mask >> n & 1 == 1 && recompression_hits(&dv.dm, dv.step, w, saved, state);
+        let saved = if dv.step == 58 { at58 } else { at65 };
+        let hit = mask >> n & 1 == 1 && recompression_hits(&dv.dm, dv.step, w, saved, out);
         hit.then_some(n)
     })
+}
+
+/// A block the filter did not clear, already compressed (from `input` to `out`, on a SIMD
+/// backend): the states before steps 65 and 58 found from the state after step 79
+/// (`out - input`) by the rounds backwards (22 steps, where compressing again to save them
+/// is 65), then the recompression test of each DV in `mask`, as [`compress_flagged`].
+#[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
+#[cold]
+#[inline(never)]
+fn test_compressed(input: &[u32; 5], out: &[u32; 5], w: &[u32; 80], mask: u32) -> Option<u8> {
+    let mut s: [u32; 5] = core::array::from_fn(|i| out[i].wrapping_sub(input[i]));
+    unsteps!(
+        s, w; 79 78 77 76 75 74 73 72 71 70 69 68 67 66 65
+    );
+    let at65 = s;
+    unsteps!(
+        s, w; 64 63 62 61 60 59 58
+    );
+    first_hit(w, mask, &s, &at65, out)
 }
 
 /// The blocks [`compress_filtered`] filters before it compresses them: 4 KiB, which stay in
@@ -248,8 +280,8 @@ impl Filter {
 
 /// [`compress`] with the filter on `filter` and the compression on `kernel` (a SIMD
 /// backend's plain SHA-1): the masks of up to [`AHEAD`] blocks, then `kernel` over each
-/// run of blocks whose masks are empty, and each block between the runs on
-/// [`compress_flagged`].
+/// run of blocks whose masks are empty, and each block between the runs alone, then its
+/// recompression tests ([`test_compressed`]).
 #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
 pub(crate) fn compress_filtered(
     kernel: crate::sha1::Kernel,
@@ -272,7 +304,9 @@ pub(crate) fn compress_filtered(
                 i += run;
             }
             if i < ahead.len() {
-                if let Some(dv) = compress_flagged(state, &schedule(&ahead[i]), masks[i]) {
+                let input = *state;
+                kernel.compress(state, core::slice::from_ref(&ahead[i]));
+                if let Some(dv) = test_compressed(&input, state, &schedule(&ahead[i]), masks[i]) {
                     return Some((c * AHEAD + i, dv));
                 }
                 i += 1;
