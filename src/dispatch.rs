@@ -99,13 +99,16 @@ pub(crate) struct Table<K: 'static> {
     cache: AtomicU8,
     /// The automatic choice's kernel and backend, once resolved.
     chosen: Chosen<K>,
+    /// Each row's kernel, once an explicit choice of its backend has granted it (so that
+    /// a call on an explicit backend pays one load, as the automatic choice does).
+    granted: [Chosen<K>; crate::tuning::MAX],
 }
 
 const UNSET: u8 = u8::MAX;
 
-/// A kernel value resolved once: the automatic choice's kernel (its token granted, and
-/// what the kernel reads of the CPU's tuning row, such as the SHA-NI schedule form, read
-/// into it) with its backend, written by the first call that resolves it and read by
+/// A kernel value resolved once: the automatic choice's kernel, or one row's (its token
+/// granted, and what the kernel reads of the CPU's tuning row, such as the SHA-NI schedule
+/// form, read into it) with its backend, written by the first call that resolves it and read by
 /// every later one with one load of `state` and a copy.
 struct Chosen<K> {
     /// `EMPTY`, `WRITING` (one thread is writing `value`) or `READY`.
@@ -198,6 +201,7 @@ impl<K: Copy> Table<K> {
             portable,
             cache: AtomicU8::new(UNSET),
             chosen: Chosen::new(),
+            granted: [const { Chosen::new() }; crate::tuning::MAX],
         }
     }
 
@@ -298,6 +302,27 @@ impl<K: Copy> Table<K> {
                 algorithm: self.algorithm,
             });
         };
+        // (Test builds: as in `auto_kernel`, knobs set for this thread are read afresh.)
+        #[cfg(all(test, feature = "std"))]
+        if crate::tuning::KNOBS.with(core::cell::Cell::get).is_some() {
+            return self.grant_row(i);
+        }
+        match self.granted[i].get() {
+            Some(v) => Ok(v),
+            None => self.grant_and_keep(i),
+        }
+    }
+
+    #[cold]
+    fn grant_and_keep(&self, i: usize) -> Result<(K, Backend), Error> {
+        let v = self.grant_row(i)?;
+        self.granted[i].set(v);
+        Ok(v)
+    }
+
+    /// Row `i`'s kernel: `Err` if this CPU (or build) cannot run its backend.
+    fn grant_row(&self, i: usize) -> Result<(K, Backend), Error> {
+        let b = self.backends[i];
         if !b.is_available() {
             return Err(Error::BackendUnavailable(b));
         }
