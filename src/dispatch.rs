@@ -97,7 +97,8 @@ pub(crate) struct Table<K: 'static> {
     portable: K,
     /// The index of the automatic choice in `rows`, or `UNSET`.
     cache: AtomicU8,
-    /// The automatic choice's kernel and backend, once resolved.
+    /// The automatic choice's kernel and backend, once resolved (apart from its row's
+    /// entry in `granted`, so that an automatic call needs no index first).
     chosen: Chosen<K>,
     /// Each row's kernel, once an explicit choice of its backend has granted it (so that
     /// a call on an explicit backend pays one load, as the automatic choice does).
@@ -106,10 +107,21 @@ pub(crate) struct Table<K: 'static> {
 
 const UNSET: u8 = u8::MAX;
 
+/// Test builds: whether knobs set for this thread stand in for the CPU's tuning row, which
+/// a kernel value reads; then kernels are resolved afresh, not kept. Always false
+/// elsewhere.
+#[inline(always)]
+fn knobs_stand_in() -> bool {
+    #[cfg(all(test, feature = "std"))]
+    return crate::tuning::KNOBS.with(core::cell::Cell::get).is_some();
+    #[cfg(not(all(test, feature = "std")))]
+    false
+}
+
 /// A kernel value resolved once: the automatic choice's kernel, or one row's (its token
 /// granted, and what the kernel reads of the CPU's tuning row, such as the SHA-NI schedule
-/// form, read into it) with its backend, written by the first call that resolves it and read by
-/// every later one with one load of `state` and a copy.
+/// form, read into it) with its backend, written by the first call that resolves it and
+/// read by every later one with one load of `state` and a copy.
 struct Chosen<K> {
     /// `EMPTY`, `WRITING` (one thread is writing `value`) or `READY`.
     state: AtomicU8,
@@ -234,10 +246,7 @@ impl<K: Copy> Table<K> {
     /// The automatic choice's kernel and backend, resolved once ([`Chosen`]).
     #[inline]
     pub(crate) fn auto_kernel(&self) -> (K, Backend) {
-        // (Test builds: knobs set for this thread stand in for the CPU's tuning row, which
-        // the kernel value reads: resolved afresh, not kept.)
-        #[cfg(all(test, feature = "std"))]
-        if crate::tuning::KNOBS.with(core::cell::Cell::get).is_some() {
+        if knobs_stand_in() {
             return self.resolve();
         }
         match self.chosen.get() {
@@ -302,9 +311,7 @@ impl<K: Copy> Table<K> {
                 algorithm: self.algorithm,
             });
         };
-        // (Test builds: as in `auto_kernel`, knobs set for this thread are read afresh.)
-        #[cfg(all(test, feature = "std"))]
-        if crate::tuning::KNOBS.with(core::cell::Cell::get).is_some() {
+        if knobs_stand_in() {
             return self.grant_row(i);
         }
         match self.granted[i].get() {
