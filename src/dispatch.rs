@@ -97,16 +97,31 @@ pub(crate) struct Table<K: 'static> {
     portable: K,
     /// The index of the automatic choice in `rows`, or `UNSET`.
     cache: AtomicU8,
-    /// The automatic choice's kernel and backend, once resolved.
+    /// The automatic choice's kernel and backend, once resolved (apart from its row's
+    /// entry in `granted`, so that an automatic call needs no index first).
     chosen: Chosen<K>,
+    /// Each row's kernel, once an explicit choice of its backend has granted it (so that
+    /// a call on an explicit backend pays one load, as the automatic choice does).
+    granted: [Chosen<K>; crate::tuning::MAX],
 }
 
 const UNSET: u8 = u8::MAX;
 
-/// A kernel value resolved once: the automatic choice's kernel (its token granted, and
-/// what the kernel reads of the CPU's tuning row, such as the SHA-NI schedule form, read
-/// into it) with its backend, written by the first call that resolves it and read by
-/// every later one with one load of `state` and a copy.
+/// Test builds: whether knobs set for this thread stand in for the CPU's tuning row, which
+/// a kernel value reads; then kernels are resolved afresh, not kept. Always false
+/// elsewhere.
+#[inline(always)]
+fn knobs_stand_in() -> bool {
+    #[cfg(all(test, feature = "std"))]
+    return crate::tuning::KNOBS.with(core::cell::Cell::get).is_some();
+    #[cfg(not(all(test, feature = "std")))]
+    false
+}
+
+/// A kernel value resolved once: the automatic choice's kernel, or one row's (its token
+/// granted, and what the kernel reads of the CPU's tuning row, such as the SHA-NI schedule
+/// form, read into it) with its backend, written by the first call that resolves it and
+/// read by every later one with one load of `state` and a copy.
 struct Chosen<K> {
     /// `EMPTY`, `WRITING` (one thread is writing `value`) or `READY`.
     state: AtomicU8,
@@ -198,6 +213,7 @@ impl<K: Copy> Table<K> {
             portable,
             cache: AtomicU8::new(UNSET),
             chosen: Chosen::new(),
+            granted: [const { Chosen::new() }; crate::tuning::MAX],
         }
     }
 
@@ -230,10 +246,7 @@ impl<K: Copy> Table<K> {
     /// The automatic choice's kernel and backend, resolved once ([`Chosen`]).
     #[inline]
     pub(crate) fn auto_kernel(&self) -> (K, Backend) {
-        // (Test builds: knobs set for this thread stand in for the CPU's tuning row, which
-        // the kernel value reads: resolved afresh, not kept.)
-        #[cfg(all(test, feature = "std"))]
-        if crate::tuning::KNOBS.with(core::cell::Cell::get).is_some() {
+        if knobs_stand_in() {
             return self.resolve();
         }
         match self.chosen.get() {
@@ -298,6 +311,25 @@ impl<K: Copy> Table<K> {
                 algorithm: self.algorithm,
             });
         };
+        if knobs_stand_in() {
+            return self.grant_row(i);
+        }
+        match self.granted[i].get() {
+            Some(v) => Ok(v),
+            None => self.grant_and_keep(i),
+        }
+    }
+
+    #[cold]
+    fn grant_and_keep(&self, i: usize) -> Result<(K, Backend), Error> {
+        let v = self.grant_row(i)?;
+        self.granted[i].set(v);
+        Ok(v)
+    }
+
+    /// Row `i`'s kernel: `Err` if this CPU (or build) cannot run its backend.
+    fn grant_row(&self, i: usize) -> Result<(K, Backend), Error> {
+        let b = self.backends[i];
         if !b.is_available() {
             return Err(Error::BackendUnavailable(b));
         }

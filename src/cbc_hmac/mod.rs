@@ -256,23 +256,36 @@ impl CbcHmacSha1 {
         (bulk, chain)
     }
 
+    /// A message split as in [`CbcHmacSha1::seal_split`] through the stitched kernel `k`,
+    /// one call and its wipe: sealed (`seal`) or opened in place; the tag of the plaintext.
+    #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn stitched(
+        &self,
+        k: Stitched,
+        seal: bool,
+        iv: &Block,
+        buf: &mut [u8],
+        split: usize,
+    ) -> [u8; 20] {
+        let tag = k.crypt(stitch::Msg {
+            seal,
+            ks: &self.cbc.aes.ks,
+            iv,
+            buf,
+            split,
+            starts: &self.starts,
+        });
+        Stitched::wipe();
+        tag
+    }
+
     /// Seals `buf[..split]` (whole blocks) and then, with stealing, `buf[split..]` (16 to
     /// 32 bytes, or nothing): in one stitched kernel call, or one kernel after the other.
     pub(crate) fn seal_split(&self, iv: &Block, buf: &mut [u8], split: usize) -> [u8; 20] {
         match self.pass {
             #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
-            Pass::Stitched(k) => {
-                let tag = k.crypt(stitch::Msg {
-                    seal: true,
-                    ks: &self.cbc.aes.ks,
-                    iv,
-                    buf,
-                    split,
-                    starts: &self.starts,
-                });
-                Stitched::wipe();
-                return tag;
-            }
+            Pass::Stitched(k) => return self.stitched(k, true, iv, buf, split),
             Pass::Sequential => {}
         }
         let mut h = Sha1::from_parts(self.sha, self.sha_backend, [0; 5], 0);
@@ -310,18 +323,7 @@ impl CbcHmacSha1 {
     fn open_mac(&self, iv: &Block, buf: &mut [u8], split: usize) -> [u8; 20] {
         match self.pass {
             #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
-            Pass::Stitched(k) => {
-                let mac = k.crypt(stitch::Msg {
-                    seal: false,
-                    ks: &self.cbc.aes.ks,
-                    iv,
-                    buf,
-                    split,
-                    starts: &self.starts,
-                });
-                Stitched::wipe();
-                return mac;
-            }
+            Pass::Stitched(k) => return self.stitched(k, false, iv, buf, split),
             Pass::Sequential => {}
         }
         let mut h = Sha1::from_parts(self.sha, self.sha_backend, [0; 5], 0);

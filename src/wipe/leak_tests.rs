@@ -917,30 +917,39 @@ const HMAC_CALLS: [Named<HmacSha1Key>; 14] = [
     }),
     // (Through the `digest` traits' block core, as `hmac::Hmac<Sha1>` drives it; a build
     // without the `digest` feature has no core, and makes the call as `mac`.)
-    marked_call!("digest core: 1000 bytes, inner and outer finalization"; msg = kept(20, 1000);
-        |k| through_core(k, msg)),
-    marked_call!("digest core: 4096 bytes (long runs)"; msg = kept(20, 4096);
-        |k| through_core(k, msg)),
+    marked_call!("digest core: 1000 bytes, inner and outer finalization";
+        (msg, cores) = (kept(20, 1000), cores_of(k)); |k| through_core(k, cores, msg)),
+    marked_call!("digest core: 4096 bytes (long runs)";
+        (msg, cores) = (kept(20, 4096), cores_of(k)); |k| through_core(k, cores, msg)),
 ];
 
-/// An HMAC tag through `Sha1Core` on `k`'s backend, from `k`'s starting states: the
-/// message's whole blocks in one `update_blocks`, then each core's finalization (the
-/// buffered tail; the inner digest), as `hmac::Hmac` makes these calls. The cores are on
-/// the heap, where a caller of `hmac` would hold its state. Without the `digest` feature,
-/// `mac` (every call must wipe).
-#[cfg(feature = "sha1")]
+/// The inner and outer `Sha1Core`s on `k`'s backend, from `k`'s starting states, on the
+/// heap, where a caller of `hmac::Hmac` holds them from its keying on: made before the
+/// checked calls' mark (making them copies the states through this frame, which is the
+/// keying's, not the calls'). `()` without the `digest` feature.
+#[cfg(all(feature = "sha1", feature = "digest"))]
+fn cores_of(k: &HmacSha1Key) -> std::boxed::Box<[crate::Sha1Core; 2]> {
+    let (inner, outer) = k.starts();
+    std::boxed::Box::new([
+        crate::Sha1Core::resume_on(k.backend(), *inner, 1),
+        crate::Sha1Core::resume_on(k.backend(), *outer, 1),
+    ])
+}
+
+#[cfg(all(feature = "sha1", not(feature = "digest")))]
+fn cores_of(_: &HmacSha1Key) {}
+
+/// An HMAC tag through the `Sha1Core`s of [`cores_of`]: the message's whole blocks in one
+/// `update_blocks`, then each core's finalization (the buffered tail; the inner digest), as
+/// `hmac::Hmac` makes these calls. Without the `digest` feature, `k.mac` (every call must
+/// wipe).
+#[cfg(all(feature = "sha1", feature = "digest"))]
 #[inline(always)]
-fn through_core(k: &HmacSha1Key, msg: &[u8]) {
-    #[cfg(feature = "digest")]
+fn through_core(_: &HmacSha1Key, mut cores: std::boxed::Box<[crate::Sha1Core; 2]>, msg: &[u8]) {
     {
         use crate::Sha1Core;
         use digest::array::Array;
         use digest::block_api::{Buffer, FixedOutputCore, UpdateCore};
-        let (inner, outer) = k.starts();
-        let mut cores = std::boxed::Box::new([
-            Sha1Core::resume_on(k.backend(), *inner, 1),
-            Sha1Core::resume_on(k.backend(), *outer, 1),
-        ]);
         let (blocks, tail) = msg.as_chunks::<64>();
         cores[0].update_blocks(Array::cast_slice_from_core(blocks));
         let mut buffer = std::boxed::Box::new(Buffer::<Sha1Core>::new(tail));
@@ -951,7 +960,11 @@ fn through_core(k: &HmacSha1Key, msg: &[u8]) {
         cores[1].finalize_fixed_core(&mut buffer, &mut out);
         keep((cores, buffer, out));
     }
-    #[cfg(not(feature = "digest"))]
+}
+
+#[cfg(all(feature = "sha1", not(feature = "digest")))]
+#[inline(always)]
+fn through_core(k: &HmacSha1Key, (): (), msg: &[u8]) {
     keep(k.mac(msg));
 }
 
