@@ -128,6 +128,15 @@ fuzz_inputs! {
         flip: u8,
     }
 
+    /// Input of the `sha1dc` target.
+    sha1dc: "Sha1Dc" {
+        /// `update` chunk sizes; the rest goes in a last call.
+        splits: Vec<u16>,
+        ;
+        /// The message (the seeds: the published attacks).
+        data: Vec<u8>,
+    }
+
     /// Input of the `krb5` target.
     krb5: "CbcHmacSha1" {
         /// AES-256 (`key` whole; enctype 18) rather than AES-128 (its first 16 bytes; 17).

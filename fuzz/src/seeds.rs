@@ -7,12 +7,12 @@
 //! whatever `n` is.
 
 use crate::encode::{Encode, seed_bytes};
-use crate::{aes, cbc, krb5, sha1, xts};
+use crate::{aes, cbc, krb5, sha1, sha1dc, xts};
 use arbitrary::Arbitrary;
 use simdcrypt_testkit::{Record, Rng, try_hex as hex, try_records as records};
 
 /// The targets that have seeds, by name (`fuzz_targets/<name>.rs`).
-pub const TARGETS: [&str; 5] = ["aes", "xts", "cbc", "sha1", "krb5"];
+pub const TARGETS: [&str; 6] = ["aes", "xts", "cbc", "sha1", "sha1dc", "krb5"];
 
 /// One seed file: a descriptive name and the bytes.
 #[derive(Debug, Clone)]
@@ -29,6 +29,7 @@ pub fn for_target(target: &str) -> Result<Vec<Seed>, String> {
         "xts" => encode_all(xts_inputs()?),
         "cbc" => encode_all(cbc_inputs()?),
         "sha1" => encode_all(sha1_inputs()?),
+        "sha1dc" => encode_all(sha1dc_inputs()?),
         "krb5" => encode_all(krb5_inputs()?),
         _ => Err(format!("no seeds for target {target:?}")),
     }
@@ -860,6 +861,76 @@ pub fn sha1_inputs() -> Result<Vec<(String, sha1::Input)>, String> {
     Ok(out)
 }
 
+/// The published attacks of `vectors/sha1dc/` (SHAttered's first 320 bytes, whose
+/// colliding blocks are bytes 192..320; the SHA-mbles pair; the reduced-round collision,
+/// which is not flagged).
+pub const SHA1DC_FILES: [&str; 5] = [
+    "shattered-1-first320.bin",
+    "shattered-2-first320.bin",
+    "sha-mbles-1.bin",
+    "sha-mbles-2.bin",
+    "sha1_reducedsha_coll.bin",
+];
+
+/// `sha1dc`: every attack file as it is on every backend selector, in one piece and split
+/// at block boundaries around the colliding blocks; each file cut to 256 bytes (between
+/// SHAttered's two colliding blocks) and one byte short, and with a suffix; and a bit
+/// flipped at bytes 200, 250 and 300 (in SHAttered's colliding blocks, no longer an
+/// attack), so that mutations start next to the attack blocks.
+pub fn sha1dc_inputs() -> Result<Vec<(String, sha1dc::Input)>, String> {
+    let nb = simdcrypt::Sha1Dc::implemented_backends().len();
+    let mut out = Vec::new();
+    let mut rot = rotation(nb);
+    let splits: [&[u16]; 5] = [&[], &[64], &[192, 64], &[191, 1, 63, 65], &[320, 0, 64]];
+    for name in SHA1DC_FILES {
+        let path = simdcrypt_testkit::vector_path(&format!("sha1dc/{name}"));
+        let data = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let stem = name.trim_end_matches(".bin");
+        for b in selectors(nb) {
+            for (i, sp) in splits.iter().enumerate() {
+                let input = sha1dc::Input {
+                    backend: b,
+                    splits: sp.to_vec(),
+                    data: data.clone(),
+                };
+                out.push((format!("{stem}-b{b}-split{i}"), input));
+            }
+        }
+        let cuts = [256, data.len() - 1];
+        for cut in cuts {
+            let input = sha1dc::Input {
+                backend: rot(),
+                splits: vec![],
+                data: data[..cut.min(data.len())].to_vec(),
+            };
+            out.push((format!("{stem}-cut{cut}"), input));
+        }
+        let mut longer = data.clone();
+        longer.extend_from_slice(&pattern(200, 7));
+        out.push((
+            format!("{stem}-suffix"),
+            sha1dc::Input {
+                backend: rot(),
+                splits: vec![100],
+                data: longer,
+            },
+        ));
+        for byte in [200, 250, 300] {
+            let mut d = data.clone();
+            d[byte % data.len()] ^= 4;
+            out.push((
+                format!("{stem}-flip{byte}"),
+                sha1dc::Input {
+                    backend: rot(),
+                    splits: vec![],
+                    data: d,
+                },
+            ));
+        }
+    }
+    Ok(out)
+}
+
 /// MIT krb5's known ciphertexts (`src/lib/crypto/crypto_tests/t_decrypt.c`, enctypes 17
 /// and 18): (usage, key, ciphertext), so that `decrypt` seeds reach the success path.
 const MIT_DECRYPT: [(u32, &str, &str); 4] = [
@@ -971,6 +1042,26 @@ mod tests {
                 "no XTS unit of {len} bytes"
             );
         }
+    }
+
+    /// The `sha1dc` seeds start from the attacks: the four attack files as they are are
+    /// flagged whatever the splits, the reduced-round collision is not, and a bit flipped in
+    /// SHAttered's colliding blocks leaves no attack.
+    #[test]
+    fn sha1dc_seeds_hold_the_attacks() {
+        let nb = simdcrypt::Sha1Dc::implemented_backends().len();
+        let mut flagged = 0;
+        for (name, i) in sha1dc_inputs().unwrap() {
+            let hit = simdcrypt::sha1dc(&i.data).is_err();
+            if name.contains("-split") {
+                assert_eq!(hit, !name.starts_with("sha1_reduced"), "{name}");
+            }
+            if name.starts_with("shattered") && name.contains("-flip") {
+                assert!(!hit, "{name}");
+            }
+            flagged += usize::from(hit);
+        }
+        assert!(flagged >= 4 * 5 * nb, "{flagged} flagged seeds");
     }
 
     #[test]

@@ -1,0 +1,76 @@
+//! SHA-1 with collision detection: `Sha1Dc` on every available backend, with the data
+//! split into `update` chunks, and the one-shot `sha1dc_with`, `sha1dc` and `sha1dc_many`,
+//! against the authors' algorithm (the `sha1collisiondetection` crate) in its safe-hash and
+//! plain modes: the same verdict, `Ok` with the plain digest, or a `Collision` whose
+//! `digest()` is the plain digest and `safe_digest()` the safe-hash one. The backend the
+//! selector picks is also cloned after the first chunk and finished from the clone.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use sha1collisiondetection::{Output, Sha1CD};
+use simdcrypt::sha1::{Collision, sha1dc_with};
+use simdcrypt::{Backend, Sha1Dc};
+use simdcrypt_fuzz::sha1dc::Input;
+
+/// The reference's verdict and digests: `Ok(plain)` or `Err((plain, safe))`.
+type Verdict = Result<[u8; 20], ([u8; 20], [u8; 20])>;
+
+fn reference(data: &[u8]) -> Verdict {
+    let mut safe = Sha1CD::default();
+    safe.update(data);
+    let mut s = Output::default();
+    let hit = safe.finalize_into_dirty_cd(&mut s).is_err();
+    let mut plain = Sha1CD::configure().safe_hash(false).build();
+    plain.update(data);
+    let mut p = Output::default();
+    let hit_plain = plain.finalize_into_dirty_cd(&mut p).is_err();
+    assert_eq!(hit, hit_plain, "the reference's two modes disagree");
+    let (s, p): ([u8; 20], [u8; 20]) = (s.into(), p.into());
+    if hit { Err((p, s)) } else { Ok(p) }
+}
+
+fn verdict(r: Result<[u8; 20], Collision>) -> Verdict {
+    r.map_err(|c| (c.digest(), c.safe_digest()))
+}
+
+/// `data` cut at the `splits` (each a length, capped at what is left) then the rest.
+fn pieces<'a>(data: &'a [u8], splits: &[u16]) -> Vec<&'a [u8]> {
+    let mut rest = data;
+    let mut out = Vec::with_capacity(splits.len() + 1);
+    for s in splits {
+        let n = usize::from(*s).min(rest.len());
+        out.push(&rest[..n]);
+        rest = &rest[n..];
+    }
+    out.push(rest);
+    out
+}
+
+fuzz_target!(|inp: Input| {
+    let want = reference(&inp.data);
+    let backends: Vec<Backend> = Sha1Dc::available_backends().collect();
+    let chosen = backends[usize::from(inp.backend) % backends.len()];
+    let pieces = pieces(&inp.data, &inp.splits);
+    for &b in &backends {
+        let mut h = Sha1Dc::with_backend(b).unwrap();
+        assert_eq!(h.backend(), b);
+        h.update(pieces[0]);
+        let copy = (b == chosen).then(|| h.clone());
+        for p in &pieces[1..] {
+            h.update(p);
+        }
+        assert_eq!(verdict(h.finalize()), want, "{b} in {} pieces", pieces.len());
+        if let Some(mut c) = copy {
+            for p in &pieces[1..] {
+                c.update(p);
+            }
+            assert_eq!(verdict(c.finalize()), want, "{b} cloned after the first piece");
+        }
+        assert_eq!(verdict(sha1dc_with(b, &inp.data).unwrap()), want, "{b} one-shot");
+    }
+    assert_eq!(verdict(simdcrypt::sha1dc(&inp.data)), want, "automatic");
+    let mut out = [Ok([0u8; 20]); 2];
+    simdcrypt::sha1dc_many(&[&inp.data, pieces[0]], &mut out).unwrap();
+    assert_eq!(verdict(out[0]), want, "sha1dc_many");
+    assert_eq!(verdict(out[1]), reference(pieces[0]), "sha1dc_many, the first piece");
+});
