@@ -14,6 +14,8 @@ const PEER_CRATES: &[&str] = &[
     "sha1",
     "hmac",
     "pbkdf2",
+    "sha1dc",
+    "sha1collisiondetection",
     "aws-lc-rs",
     "aws-lc-sys",
     "openssl-src",

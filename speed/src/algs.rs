@@ -35,6 +35,11 @@ pub enum Who {
     Par(u16),
     /// The RustCrypto crates (`aes`, `xts-mode`, `cbc`, `sha1`, `hmac`).
     RustCrypto,
+    /// The `sha1dc` crate (SIMD SHA-1 with collision detection; the `sha1dc` rows only).
+    Sha1DcCrate,
+    /// The `sha1collisiondetection` crate (the authors' C, ported to Rust; the `sha1dc`
+    /// rows only).
+    Sha1Cd,
 }
 
 impl Who {
@@ -47,16 +52,20 @@ impl Who {
             Who::AwsLc => "aws-lc",
             Who::Par(n) => par_name(n),
             Who::RustCrypto => "rustcrypto",
+            Who::Sha1DcCrate => "sha1dc",
+            Who::Sha1Cd => "sha1collisiondetection",
         }
     }
 
-    /// `simdcrypt`, `openssl`, `aws-lc` or `rustcrypto`.
+    /// `simdcrypt`, `openssl`, `aws-lc`, `rustcrypto`, `sha1dc` or `sha1collisiondetection`.
     pub fn implementation(self) -> &'static str {
         match self {
             Who::Simdcrypt(_) | Who::Par(_) => "simdcrypt",
             Who::OpenSsl => "openssl",
             Who::AwsLc => "aws-lc",
             Who::RustCrypto => "rustcrypto",
+            Who::Sha1DcCrate => "sha1dc",
+            Who::Sha1Cd => "sha1collisiondetection",
         }
     }
 
@@ -89,7 +98,13 @@ pub fn par_threads(n: usize) -> Vec<u16> {
 }
 
 /// Every peer, in the order of the ratio columns.
-pub const PEERS: [Who; 3] = [Who::OpenSsl, Who::AwsLc, Who::RustCrypto];
+pub const PEERS: [Who; 5] = [
+    Who::OpenSsl,
+    Who::AwsLc,
+    Who::RustCrypto,
+    Who::Sha1DcCrate,
+    Who::Sha1Cd,
+];
 
 /// The peers compiled into this build (OpenSSL only where the oracle crate found it).
 pub fn peers_built() -> Vec<Who> {
@@ -101,6 +116,8 @@ pub fn peers_built() -> Vec<Who> {
         v.push(Who::AwsLc);
     }
     v.push(Who::RustCrypto);
+    v.push(Who::Sha1DcCrate);
+    v.push(Who::Sha1Cd);
     v
 }
 
@@ -137,6 +154,15 @@ pub enum Family {
     Sha1,
     /// SHA-1 of several independent messages at once.
     Sha1Many,
+    /// SHA-1 with collision detection of one message (`sha1dc` on the automatic backend,
+    /// `sha1dc_with` on the others; the `sha1dc` and `sha1collisiondetection` crates' one-shot
+    /// digests). The ceiling is plain SHA-1 (`simdcrypt::sha1`) of the same message.
+    Sha1Dc,
+    /// SHA-1 with collision detection of several independent messages per run
+    /// (`sha1dc_many` on the automatic backend, `sha1dc_with` on each message in turn on
+    /// the others; the peers one message after another). The ceiling is plain
+    /// `simdcrypt::sha1_many` of the same messages.
+    Sha1DcMany,
     /// HMAC-SHA1 of one message, keyed per message (each library's one-shot call where it
     /// has one: `hmac_sha1`, OpenSSL's `HMAC()`, AWS-LC's `hmac::Key::new` then `sign`;
     /// RustCrypto's `new_from_slice`, `update`, `finalize`).
@@ -207,6 +233,8 @@ impl Family {
                 | Family::Krb5Keys
                 | Family::HmacSha1Trait
                 | Family::Pbkdf2HmacSha1
+                | Family::Sha1Dc
+                | Family::Sha1DcMany
         )
     }
 
@@ -298,6 +326,7 @@ pub fn with_streams(alg: &'static Algorithm, streams: usize) -> &'static Algorit
         streams,
         ceiling: match alg.ceiling {
             Ceiling::Sha1Lanes(_) => Ceiling::Sha1Lanes(streams as u32),
+            Ceiling::PlainSha1(_) => Ceiling::PlainSha1(streams as u32),
             c => c,
         },
         ..*alg
@@ -341,6 +370,8 @@ pub fn catalog() -> &'static [Algorithm] {
         alg("aes-128-cbc-enc-many", CbcMany, 16, true, MANY, Parallel(10)),
         alg("sha1", Sha1, 0, true, 1, Sha1Latency),
         alg("sha1-many", Sha1Many, 0, true, MANY, Sha1Lanes(MANY as u32)),
+        alg("sha1dc", Sha1Dc, 0, true, 1, PlainSha1(1)),
+        alg("sha1dc-many", Sha1DcMany, 0, true, MANY, PlainSha1(MANY as u32)),
         alg("hmac-sha1", HmacSha1, 20, true, 1, Sha1Latency),
         alg("hmac-sha1-keyed", HmacSha1Keyed, 20, true, 1, Sha1Latency),
         alg("hmac-sha1-trait", HmacSha1Trait, 20, true, 1, Sha1Latency),
@@ -481,6 +512,8 @@ impl Algorithm {
             Family::XtsPar => size > 0 && size.is_multiple_of(XTS_SECTOR),
             Family::Sha1
             | Family::Sha1Many
+            | Family::Sha1Dc
+            | Family::Sha1DcMany
             | Family::HmacSha1
             | Family::HmacSha1Keyed
             | Family::HmacSha1Trait
@@ -535,6 +568,9 @@ impl Algorithm {
             Family::Sha1 | Family::Sha1Many | Family::HmacSha1 | Family::HmacSha1Keyed => {
                 simdcrypt::Sha1::available_backends().map(Some).collect()
             }
+            Family::Sha1Dc | Family::Sha1DcMany => {
+                simdcrypt::Sha1Dc::available_backends().map(Some).collect()
+            }
             // The trait route alone: `Hmac<simdcrypt::Sha1>` has no backend parameter.
             Family::HmacSha1Trait => vec![None],
             // The trait route, then simdcrypt's own PBKDF2 on each backend.
@@ -566,6 +602,8 @@ impl Algorithm {
             }
             // `sha1_many` has its own automatic choice of multi-lane kernel.
             Family::Sha1Many => Some(simdcrypt::sha1::sha1_many_backend()),
+            // `sha1dc` and `sha1dc_many` run on `Sha1Dc::new`'s choice.
+            Family::Sha1Dc | Family::Sha1DcMany => Some(simdcrypt::Sha1Dc::new().backend()),
             // `HmacSha1::new` uses SHA-1's automatic choice, and so do the digest traits.
             Family::Sha1
             | Family::HmacSha1
@@ -603,10 +641,19 @@ impl Algorithm {
                     | Family::HmacSha1Trait
                     | Family::Pbkdf2HmacSha1
                     | Family::Krb5Keys
+                    | Family::Sha1Dc
+                    | Family::Sha1DcMany
             ),
             // (Its key rows: `aes-*-key`, ECB keys.)
             Who::AwsLc => self.family.aws_lc_runs(),
-            Who::RustCrypto => !matches!(self.family, Family::Krb5 | Family::XtsPar),
+            // RustCrypto's `sha1` has no collision detection.
+            Who::RustCrypto => !matches!(
+                self.family,
+                Family::Krb5 | Family::XtsPar | Family::Sha1Dc | Family::Sha1DcMany
+            ),
+            Who::Sha1DcCrate | Who::Sha1Cd => {
+                matches!(self.family, Family::Sha1Dc | Family::Sha1DcMany)
+            }
             Who::Simdcrypt(_) | Who::Par(_) => false,
         }
     }
@@ -623,6 +670,32 @@ impl Algorithm {
             Who::AwsLc => self.make_awslc(&k, size),
             Who::Par(n) => self.make_par(n, &k, size),
             Who::RustCrypto => self.make_rustcrypto(&k, size),
+            Who::Sha1DcCrate | Who::Sha1Cd => self.make_sha1dc_peer(who, size),
+        }
+    }
+
+    /// The collision-detecting peers: each message in turn through the crate's one-shot
+    /// digest (`sha1dc::digest`; `sha1collisiondetection`'s `Sha1CD` in its default
+    /// safe-hash mode, `update` then `finalize_into_dirty_cd`), the plain digest out.
+    fn make_sha1dc_peer(&self, who: Who, size: usize) -> Option<Box<dyn Runner>> {
+        if !matches!(self.family, Family::Sha1Dc | Family::Sha1DcMany) {
+            return None;
+        }
+        let streams = self.streams;
+        match who {
+            Who::Sha1DcCrate => Some(Sha1Each::boxed(size, streams, |m, o| {
+                let d = sha1dc::digest(m).unwrap_or_else(|c| c.digest());
+                o.copy_from_slice(d.as_ref());
+            })),
+            Who::Sha1Cd => Some(Sha1Each::boxed(size, streams, |m, o| {
+                use sha1collisiondetection::{Output, Sha1CD};
+                let mut h = Sha1CD::default();
+                h.update(m);
+                let mut d = Output::default();
+                black_box(h.finalize_into_dirty_cd(&mut d).is_ok());
+                o.copy_from_slice(&d);
+            })),
+            _ => None,
         }
     }
 
@@ -684,6 +757,28 @@ impl Algorithm {
                 };
                 r.try_run().ok()?;
                 Some(Box::new(r))
+            }
+            Family::Sha1Dc => {
+                let backend = b?;
+                simdcrypt::Sha1Dc::with_backend(backend).ok()?;
+                Some(Box::new(OursSha1Dc {
+                    backend,
+                    automatic: auto,
+                    msg: message(size, 0),
+                    out: [0; 20],
+                }))
+            }
+            Family::Sha1DcMany => {
+                let backend = b?;
+                simdcrypt::Sha1Dc::with_backend(backend).ok()?;
+                Some(Box::new(OursSha1DcMany {
+                    backend,
+                    automatic: auto,
+                    msgs: messages(size, self.streams),
+                    size,
+                    res: vec![Ok([0; 20]); self.streams],
+                    out: vec![[0; 20]; self.streams],
+                }))
             }
             Family::HmacSha1Keyed => Some(Box::new(OursHmacKeyed {
                 key: simdcrypt::HmacSha1Key::with_backend(k, b?).ok()?,
@@ -924,7 +1019,11 @@ impl Algorithm {
                 let mut h = ossl::Sha1::try_new()?;
                 Sha1Each::boxed(size, streams, move |m, o| o.copy_from_slice(&h.digest(m)))
             }
-            Family::HmacSha1Keyed | Family::HmacSha1Trait | Family::Pbkdf2HmacSha1 => {
+            Family::HmacSha1Keyed
+            | Family::HmacSha1Trait
+            | Family::Pbkdf2HmacSha1
+            | Family::Sha1Dc
+            | Family::Sha1DcMany => {
                 return None;
             }
             Family::HmacSha1 => HmacRow::boxed(k.to_vec(), size, |key, msg, out| {
@@ -1220,6 +1319,85 @@ impl Runner for OursSha1 {
     fn output(&self) -> &[u8] {
         &self.out
     }
+}
+
+/// One message per run with collision detection: `simdcrypt::sha1dc` where the backend is
+/// the automatic choice (what users call), `sha1dc_with` on the others.
+struct OursSha1Dc {
+    backend: Backend,
+    automatic: bool,
+    msg: Vec<u8>,
+    out: [u8; 20],
+}
+
+impl Runner for OursSha1Dc {
+    fn process_one(&mut self) {
+        let msg = black_box(&self.msg[..]);
+        let r = if self.automatic {
+            simdcrypt::sha1dc(msg)
+        } else {
+            simdcrypt::sha1::sha1dc_with(self.backend, msg).expect("checked when made")
+        };
+        self.out = r.unwrap_or_else(|c| c.digest());
+    }
+    fn output(&self) -> &[u8] {
+        &self.out
+    }
+}
+
+/// `streams` messages per run with collision detection: through `sha1dc_many` where the
+/// backend is the automatic choice (it has no backend parameter), each message through
+/// `sha1dc_with` on the others.
+struct OursSha1DcMany {
+    backend: Backend,
+    automatic: bool,
+    msgs: Vec<u8>,
+    size: usize,
+    res: Vec<Result<[u8; 20], simdcrypt::Collision>>,
+    out: Vec<[u8; 20]>,
+}
+
+impl Runner for OursSha1DcMany {
+    fn process_one(&mut self) {
+        let inputs: Vec<&[u8]> = self.msgs.chunks_exact(self.size).collect();
+        if self.automatic {
+            simdcrypt::sha1dc_many(black_box(&inputs), &mut self.res).expect("as many results");
+        } else {
+            for (m, r) in inputs.iter().zip(self.res.iter_mut()) {
+                *r = simdcrypt::sha1::sha1dc_with(self.backend, black_box(m))
+                    .expect("checked when made");
+            }
+        }
+        for (r, o) in self.res.iter().zip(self.out.iter_mut()) {
+            *o = r.unwrap_or_else(|c| c.digest());
+        }
+    }
+    fn output(&self) -> &[u8] {
+        self.out.as_flattened()
+    }
+}
+
+/// The ceiling of the `sha1dc` rows ([`Ceiling::PlainSha1`]): plain SHA-1 of the same
+/// `streams` messages of `size` bytes on the automatic backend (`simdcrypt::sha1`, or
+/// `sha1_many` for several), with the bytes one run hashes.
+pub fn plain_sha1_probe(streams: u32, size: usize) -> (Box<dyn Runner>, f64) {
+    let streams = streams.max(1) as usize;
+    let r: Box<dyn Runner> = if streams == 1 {
+        Box::new(OursSha1 {
+            backend: simdcrypt::Sha1::new().backend(),
+            msg: message(size, 0),
+            out: [0; 20],
+        })
+    } else {
+        Box::new(OursSha1Many {
+            backend: simdcrypt::sha1::sha1_many_backend(),
+            automatic: true,
+            msgs: messages(size, streams),
+            size,
+            out: vec![[0; 20]; streams],
+        })
+    };
+    (r, (size * streams) as f64)
 }
 
 /// `streams` messages per run through `sha1_many` on the backend given; the automatic
@@ -2104,6 +2282,37 @@ mod tests {
         assert!(!by_name("hmac-sha1").family.is_trait_route());
     }
 
+    /// The `sha1dc` rows: simdcrypt's collision-detecting backends and the two
+    /// collision-detecting crates, no peer without detection; plain SHA-1 of the same
+    /// messages as the ceiling, its probe giving the rows' digests.
+    #[test]
+    fn sha1dc_rows() {
+        let by_name = |n: &str| base(n).unwrap();
+        let ours = simdcrypt::Sha1Dc::available_backends().count();
+        for (name, streams) in [("sha1dc", 1), ("sha1dc-many", MANY)] {
+            let a = by_name(name);
+            assert_eq!(a.streams, streams);
+            assert_eq!(a.ceiling, Ceiling::PlainSha1(streams as u32));
+            let who = a.contenders();
+            assert_eq!(who.len(), ours + 2, "{name}: {who:?}");
+            assert_eq!(&who[ours..], [Who::Sha1DcCrate, Who::Sha1Cd]);
+            assert_eq!(a.auto(), Some(simdcrypt::Sha1Dc::new().backend()));
+            let (mut probe, bytes) = plain_sha1_probe(streams as u32, 300);
+            assert_eq!(bytes, (300 * streams) as f64);
+            probe.process_one();
+            let mut row = a.make(Who::Sha1Cd, 300).unwrap();
+            row.process_one();
+            assert_eq!(probe.output(), row.output(), "{name}");
+            assert_eq!(probe.output().len(), 20 * streams);
+        }
+        let x3 = with_streams(by_name("sha1dc-many"), 3);
+        assert_eq!((x3.name, x3.ceiling), ("sha1dc-many-x3", Ceiling::PlainSha1(3)));
+        for peer in [Who::OpenSsl, Who::AwsLc, Who::RustCrypto] {
+            assert!(by_name("sha1dc").make(peer, 64).is_none(), "{peer:?}");
+        }
+        assert!(by_name("sha1").make(Who::Sha1DcCrate, 64).is_none());
+    }
+
     /// Every contender of every algorithm agrees after one run, at two sizes.
     #[test]
     fn contenders_agree() {
@@ -2137,13 +2346,14 @@ mod tests {
                     if matches!(
                         a.family,
                         Family::Sha1
+                            | Family::Sha1Dc
                             | Family::HmacSha1
                             | Family::HmacSha1Keyed
                             | Family::HmacSha1Trait
                             | Family::Pbkdf2HmacSha1
                     ) {
                         20
-                    } else if a.family == Family::Sha1Many {
+                    } else if matches!(a.family, Family::Sha1Many | Family::Sha1DcMany) {
                         20 * a.streams
                     } else if a.family.is_key_setup() {
                         // A block (AES, XTS) or a checksum (Kerberos) of the keyed value.

@@ -191,6 +191,11 @@ pub enum Ceiling {
     /// This many independent SHA-1 streams (lanes) at once: each a one-stream chain, the
     /// chains together at most the SHA-1 instruction's throughput.
     Sha1Lanes(u32),
+    /// No instruction: plain SHA-1 of the same messages (this many at once) on simdcrypt's
+    /// automatic backend, measured beside the contenders (`simdcrypt::sha1`, or
+    /// `sha1_many` for several; `algs::plain_sha1_probe`). What collision detection adds
+    /// to SHA-1 shows as the share of it that a `sha1dc` row reaches.
+    PlainSha1(u32),
     /// None measured (several threads: the one-core ceilings do not apply).
     None,
 }
@@ -254,7 +259,7 @@ impl Ceiling {
                     Some((chain, f64::from(n) * bytes))
                 }
             }
-            Ceiling::None => None,
+            Ceiling::PlainSha1(_) | Ceiling::None => None,
         }
     }
 
@@ -268,6 +273,10 @@ impl Ceiling {
         let instr = self.resolve_with(have).map(|(i, _)| i);
         match (self, instr) {
             (Ceiling::None, _) => "none (several threads)".into(),
+            (Ceiling::PlainSha1(1), _) => "plain SHA-1 (simdcrypt::sha1, automatic backend)".into(),
+            (Ceiling::PlainSha1(n), _) => {
+                format!("plain SHA-1 of {n} messages (simdcrypt::sha1_many, automatic backend)")
+            }
             (_, None) => "none (instruction absent)".into(),
             (Ceiling::Parallel(r), Some(Instr::VaesYmmThroughput)) => {
                 format!("32 B x vaesenc-ymm/s / {r}")

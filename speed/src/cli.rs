@@ -15,8 +15,9 @@ use crate::algs::{self, Algorithm, Who};
     version,
     about = "simdcrypt's kernels next to OpenSSL, AWS-LC, RustCrypto and the instruction ceilings",
     long_about = "Measures simdcrypt's kernels on this machine next to OpenSSL (feature `openssl`), \
-AWS-LC (feature `aws-lc`), RustCrypto and the instruction ceilings, all in one process, \
-interleaved round by round; every figure is the median over the rounds.",
+AWS-LC (feature `aws-lc`), RustCrypto (for SHA-1 with collision detection: the `sha1dc` and \
+`sha1collisiondetection` crates) and the instruction ceilings (plain SHA-1 for the `sha1dc` rows), \
+all in one process, interleaved round by round; every figure is the median over the rounds.",
     after_help = "Progress goes to stderr. Throughput columns are in 1000s of bytes per second, \
 as `openssl speed` prints them. Sizes take k (1024) and m (1048576): `--size 4k,1m`.",
     args_conflicts_with_subcommands = true
@@ -91,6 +92,10 @@ pub enum PeerArg {
     AwsLc,
     /// The RustCrypto crates.
     Rustcrypto,
+    /// The `sha1dc` crate (the `sha1dc` rows).
+    Sha1dc,
+    /// The `sha1collisiondetection` crate (the `sha1dc` rows).
+    Sha1collisiondetection,
     /// No peer.
     None,
 }
@@ -298,6 +303,8 @@ impl Options {
                         PeerArg::Openssl => Who::OpenSsl,
                         PeerArg::AwsLc => Who::AwsLc,
                         PeerArg::Rustcrypto => Who::RustCrypto,
+                        PeerArg::Sha1dc => Who::Sha1DcCrate,
+                        PeerArg::Sha1collisiondetection => Who::Sha1Cd,
                     };
                     if !algs::peers_built().contains(&who) {
                         let (name, feature) = match who {
@@ -409,7 +416,10 @@ mod tests {
                 "aes-128-cbc-enc-many-x40",
                 "sha1-many-x1",
                 "sha1-many",
-                "sha1-many-x40"
+                "sha1-many-x40",
+                "sha1dc-many-x1",
+                "sha1dc-many",
+                "sha1dc-many-x40"
             ]
         );
         assert_eq!(m.algs[2].streams, 40);

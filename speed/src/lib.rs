@@ -192,7 +192,7 @@ fn preference(w: Who) -> u8 {
     match w {
         Who::OpenSsl => 0,
         Who::AwsLc => 1,
-        Who::RustCrypto => 2,
+        Who::RustCrypto | Who::Sha1DcCrate | Who::Sha1Cd => 2,
         Who::Simdcrypt(Some(Backend::Portable)) => 3,
         Who::Par(1) => 3,
         Who::Simdcrypt(_) | Who::Par(_) => 4,
@@ -254,7 +254,7 @@ pub fn measure_group(
     let slice = Duration::from_secs_f64(seconds / rounds as f64);
     let n = entries.len();
     let (samples, ceiling_samples) = if threads <= 1 || alg.family == Family::XtsPar {
-        let mut probe = make_probe(alg);
+        let mut probe = make_probe(alg, size);
         run_rounds(&mut entries, probe.as_mut(), bytes, slice, rounds, None)
     } else {
         drop(entries);
@@ -268,7 +268,7 @@ pub fn measure_group(
                             .iter()
                             .map(|&w| (w, alg.make(w, size).expect("made before")))
                             .collect();
-                        let mut probe = make_probe(alg);
+                        let mut probe = make_probe(alg, size);
                         run_rounds(
                             &mut mine,
                             probe.as_mut(),
@@ -329,7 +329,10 @@ pub fn measure_group(
 type Samples = (Vec<Vec<f64>>, Vec<f64>);
 
 /// The probe of `alg`'s ceiling and the bytes one of its runs is worth.
-fn make_probe(alg: &Algorithm) -> Option<(Box<dyn Runner>, f64)> {
+fn make_probe(alg: &Algorithm, size: usize) -> Option<(Box<dyn Runner>, f64)> {
+    if let ceiling::Ceiling::PlainSha1(streams) = alg.ceiling {
+        return Some(algs::plain_sha1_probe(streams, size));
+    }
     alg.ceiling.resolve().and_then(|(instr, bytes_per_op)| {
         instr
             .probe()
@@ -660,7 +663,7 @@ pub fn markdown(alg: &Algorithm, sizes: &[usize], results: &[Measured]) -> Strin
 /// every ratio here being at least 1. Empty where nothing was compared.
 pub fn worst_ratios(results: &[Measured], alg: &str) -> Vec<(Who, f64, usize)> {
     let mut out = Vec::new();
-    for peer in [Who::OpenSsl, Who::AwsLc, Who::RustCrypto] {
+    for peer in PEERS {
         let worst = results
             .iter()
             .filter(|r| r.alg.name == alg && r.automatic)

@@ -151,6 +151,8 @@ pub fn family_name(f: Option<Family>) -> (&'static str, String) {
         CbcMany => "AES-CBC, many streams (encrypt_many)",
         Sha1 => "SHA-1, one message",
         Sha1Many => "SHA-1, many messages (sha1_many)",
+        Sha1Dc => "SHA-1 with collision detection, one message",
+        Sha1DcMany => "SHA-1 with collision detection, many messages (sha1dc_many)",
         HmacSha1 => "HMAC-SHA1, keyed per message",
         HmacSha1Keyed => "HMAC-SHA1, key set up once",
         HmacSha1Trait => "HMAC-SHA1 through RustCrypto's hmac, keyed per message",
