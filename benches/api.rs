@@ -1,5 +1,6 @@
 //! Criterion benches of the public API, on the automatic backend: each algorithm at 16 B,
-//! 1,500 B, 4 KiB and 64 KiB, and key setup. The side-by-side comparison with OpenSSL,
+//! 1,500 B, 4 KiB and 64 KiB, key setup, and SHA-1 with collision detection beside plain
+//! SHA-1 at 64 B, 1 KiB and 64 KiB (group `sha1dc`). The side-by-side comparison with OpenSSL,
 //! AWS-LC, RustCrypto and the instruction ceilings is the speed tool (speed/README.md).
 //!
 //! `cargo bench -p simdcrypt-benches` runs them all, `cargo bench -p simdcrypt-benches --
@@ -14,7 +15,7 @@ use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use simdcrypt::krb5::Aes256CtsHmacSha196;
-use simdcrypt::{Aes, Cbc, CbcHmacSha1, HmacSha1Key, Xts, hmac_sha1, sha1};
+use simdcrypt::{Aes, Cbc, CbcHmacSha1, HmacSha1Key, Xts, hmac_sha1, sha1, sha1dc};
 
 /// The message sizes: 16 B, a network packet, a page, a large buffer.
 const SIZES: [usize; 4] = [16, 1500, 4096, 65536];
@@ -79,6 +80,22 @@ fn sha1_and_hmac(c: &mut Criterion) {
         });
         g.bench_function(BenchmarkId::new("hmac-keyed-per-message", size), |b| {
             b.iter(|| hmac_sha1(b"an HMAC key", black_box(&buf)))
+        });
+    }
+    g.finish();
+}
+
+/// `sha1dc` (collision detection) and plain `sha1` of the same buffer: what detection costs.
+fn sha1dc_and_sha1(c: &mut Criterion) {
+    let mut g = c.benchmark_group("sha1dc");
+    for size in [64, 1024, 65536] {
+        let buf = vec![0u8; size];
+        g.throughput(Throughput::Bytes(size as u64));
+        g.bench_function(BenchmarkId::new("sha1dc", size), |b| {
+            b.iter(|| sha1dc(black_box(&buf)))
+        });
+        g.bench_function(BenchmarkId::new("sha1", size), |b| {
+            b.iter(|| sha1(black_box(&buf)))
         });
     }
     g.finish();
@@ -149,6 +166,6 @@ criterion_group! {
         .warm_up_time(Duration::from_millis(200))
         .measurement_time(Duration::from_millis(800))
         .sample_size(20);
-    targets = xts, cbc, sha1_and_hmac, cbc_hmac_and_krb5, key_setup
+    targets = xts, cbc, sha1_and_hmac, sha1dc_and_sha1, cbc_hmac_and_krb5, key_setup
 }
 criterion_main!(benches);
