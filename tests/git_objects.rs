@@ -150,7 +150,11 @@ fn one_shot_gives_the_ids_on_every_backend() {
     let objects = objects();
     for b in backends::<Sha1Dc>() {
         for o in objects {
-            check(o, sha1dc_with(b, &o.form).unwrap(), &format!("{b} one-shot"));
+            check(
+                o,
+                sha1dc_with(b, &o.form).unwrap(),
+                &format!("{b} one-shot"),
+            );
         }
     }
 }

@@ -2306,7 +2306,10 @@ mod tests {
             assert_eq!(probe.output().len(), 20 * streams);
         }
         let x3 = with_streams(by_name("sha1dc-many"), 3);
-        assert_eq!((x3.name, x3.ceiling), ("sha1dc-many-x3", Ceiling::PlainSha1(3)));
+        assert_eq!(
+            (x3.name, x3.ceiling),
+            ("sha1dc-many-x3", Ceiling::PlainSha1(3))
+        );
         for peer in [Who::OpenSsl, Who::AwsLc, Who::RustCrypto] {
             assert!(by_name("sha1dc").make(peer, 64).is_none(), "{peer:?}");
         }
