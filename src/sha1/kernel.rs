@@ -95,7 +95,7 @@ impl Kernel {
     }
 
     /// Compresses whole blocks into the state.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn compress(self, state: &mut [u32; 5], blocks: &[[u8; 64]]) {
         match self.on_run(blocks.len()) {
             Kernel::Portable => super::soft::compress(state, blocks),

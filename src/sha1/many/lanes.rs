@@ -13,22 +13,25 @@ use crate::tuning::Sha1Many;
 /// (docs/design.md, "Dispatch and per-CPU tuning").
 const SIXTEEN_FROM: usize = 9;
 
-/// One lane's message: whole blocks still to do, then its padding blocks.
+/// One lane's message: whole blocks still to do, then its padding blocks. The padding
+/// blocks first, on a cache line of their own: their 16-byte stores and loads never
+/// straddle a line (or a page, where the stack puts a pool across one).
 #[derive(Clone, Copy)]
+#[repr(C, align(64))]
 struct Lane<'a> {
+    tail: [[u8; 64]; 2],
     /// The output slot, or `None` when idle.
     slot: Option<usize>,
     main: &'a [[u8; 64]],
-    tail: [[u8; 64]; 2],
     tail_pos: usize,
     tail_end: usize,
 }
 
 impl<'a> Lane<'a> {
     const IDLE: Lane<'static> = Lane {
+        tail: [[0; 64]; 2],
         slot: None,
         main: &[],
-        tail: [[0; 64]; 2],
         tail_pos: 0,
         tail_end: 0,
     };
