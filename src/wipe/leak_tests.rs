@@ -946,20 +946,18 @@ fn cores_of(_: &HmacSha1Key) {}
 #[cfg(all(feature = "sha1", feature = "digest"))]
 #[inline(always)]
 fn through_core(_: &HmacSha1Key, mut cores: std::boxed::Box<[crate::Sha1Core; 2]>, msg: &[u8]) {
-    {
-        use crate::Sha1Core;
-        use digest::array::Array;
-        use digest::block_api::{Buffer, FixedOutputCore, UpdateCore};
-        let (blocks, tail) = msg.as_chunks::<64>();
-        cores[0].update_blocks(Array::cast_slice_from_core(blocks));
-        let mut buffer = std::boxed::Box::new(Buffer::<Sha1Core>::new(tail));
-        let mut out = std::boxed::Box::new(Array::default());
-        cores[0].finalize_fixed_core(&mut buffer, &mut out);
-        buffer.reset();
-        buffer.digest_blocks(&out[..], |b| cores[1].update_blocks(b));
-        cores[1].finalize_fixed_core(&mut buffer, &mut out);
-        keep((cores, buffer, out));
-    }
+    use crate::Sha1Core;
+    use digest::array::Array;
+    use digest::block_api::{Buffer, FixedOutputCore, UpdateCore};
+    let (blocks, tail) = msg.as_chunks::<64>();
+    cores[0].update_blocks(Array::cast_slice_from_core(blocks));
+    let mut buffer = std::boxed::Box::new(Buffer::<Sha1Core>::new(tail));
+    let mut out = std::boxed::Box::new(Array::default());
+    cores[0].finalize_fixed_core(&mut buffer, &mut out);
+    buffer.reset();
+    buffer.digest_blocks(&out[..], |b| cores[1].update_blocks(b));
+    cores[1].finalize_fixed_core(&mut buffer, &mut out);
+    keep((cores, buffer, out));
 }
 
 #[cfg(all(feature = "sha1", not(feature = "digest")))]

@@ -13,18 +13,19 @@ use crate::tuning::Sha1Many;
 /// (docs/design.md, "Dispatch and per-CPU tuning").
 const SIXTEEN_FROM: usize = 9;
 
-/// One lane's message: whole blocks still to do, then its padding blocks. The padding
-/// blocks first, on a cache line of their own: their 16-byte stores and loads never
-/// straddle a line (or a page, where the stack puts a pool across one).
+/// One lane's message: whole blocks still to do, then its padding blocks. The lane is
+/// 64-byte aligned and its padding blocks 16-byte aligned within it, so that their
+/// 16-byte stores and loads never straddle a line (or a page, where the stack puts a pool
+/// across one); docs/design.md, "Dispatch and per-CPU tuning", has the layout's figures.
 #[derive(Clone, Copy)]
 #[repr(C, align(64))]
 struct Lane<'a> {
-    tail: [[u8; 64]; 2],
     /// The output slot, or `None` when idle.
     slot: Option<usize>,
     main: &'a [[u8; 64]],
     tail_pos: usize,
     tail_end: usize,
+    tail: [[u8; 64]; 2],
 }
 
 impl<'a> Lane<'a> {
@@ -226,7 +227,8 @@ fn compress_busy(
     }
 }
 
-/// [`drive`] on two interleaved SHA-NI streams.
+/// [`drive`] on two interleaved SHA-NI streams: the kernel matched once, not once per
+/// step (the intrinsics' arm has the kernel's variant fixed in its loop).
 fn drive_pair<'a>(
     pool: &mut Pool<'a, 2>,
     inputs: &[&'a [u8]],
@@ -234,9 +236,14 @@ fn drive_pair<'a>(
     out: &mut [[u8; 20]],
     pair: Kernel,
 ) {
-    drive(pool, inputs, next, out, 0, |s, b, busy| {
-        compress_busy(pair, s, b, busy)
-    });
+    match pair {
+        Kernel::ShaNi(f) => drive(pool, inputs, next, out, 0, |s, b, busy| {
+            compress_busy(Kernel::ShaNi(f), s, b, busy)
+        }),
+        k => drive(pool, inputs, next, out, 0, |s, b, busy| {
+            compress_busy(k, s, b, busy)
+        }),
+    }
 }
 
 /// Finishes every busy lane of `pool` on the one-stream kernel `single`; where that is
@@ -388,8 +395,20 @@ fn avx512_lanes(
 }
 
 /// One message after another on a single-stream kernel, each on the one-shot path of
-/// [`crate::sha1()`].
+/// [`crate::sha1()`]: the kernel matched once, each arm a loop with its variant fixed.
 fn sequential(kernel: Kernel, inputs: &[&[u8]], out: &mut [[u8; 20]]) {
+    match kernel {
+        Kernel::Ssse3(t) => each(Kernel::Ssse3(t), inputs, out),
+        Kernel::Avx2(t) => each(Kernel::Avx2(t), inputs, out),
+        #[cfg(simdcrypt_asm)]
+        Kernel::Avx2Asm(t) => each(Kernel::Avx2Asm(t), inputs, out),
+        k => each(k, inputs, out),
+    }
+}
+
+/// [`sequential`]'s loop, inlined into each arm.
+#[inline(always)]
+fn each(kernel: Kernel, inputs: &[&[u8]], out: &mut [[u8; 20]]) {
     for (m, o) in inputs.iter().zip(out.iter_mut()) {
         *o = digest_from(kernel, IV, 0, m);
     }
