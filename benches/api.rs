@@ -1,6 +1,7 @@
 //! Criterion benches of the public API, on the automatic backend: each algorithm at 16 B,
 //! 1,500 B, 4 KiB and 64 KiB, key setup, and SHA-1 with collision detection beside plain
-//! SHA-1 at 64 B, 1 KiB and 64 KiB (group `sha1dc`). The side-by-side comparison with OpenSSL,
+//! SHA-1 at 64 B, 1 KiB and 64 KiB (group `sha1dc`), and `sha1dc_many` beside one call
+//! per message on 64 objects of 200 B to 12 KiB (group `sha1dc-many`). The side-by-side comparison with OpenSSL,
 //! AWS-LC, RustCrypto and the instruction ceilings is the speed tool (speed/README.md).
 //!
 //! `cargo bench -p simdcrypt-benches` runs them all, `cargo bench -p simdcrypt-benches --
@@ -101,6 +102,36 @@ fn sha1dc_and_sha1(c: &mut Criterion) {
     g.finish();
 }
 
+/// 64 objects of 200 B to 12 KiB (sizes spread evenly on a log scale, as a repository's
+/// blobs and trees are), through `sha1dc_many` and one by one through `sha1dc`.
+fn sha1dc_many_objects(c: &mut Criterion) {
+    let objects: Vec<Vec<u8>> = (0..64u32)
+        .map(|i| {
+            let size =
+                (200.0 * (12288.0f64 / 200.0).powf(f64::from((i * 37) % 64) / 63.0)) as usize;
+            (0..size)
+                .map(|k| (k as u32 ^ i.wrapping_mul(0x9e37_79b9)) as u8)
+                .collect()
+        })
+        .collect();
+    let msgs: Vec<&[u8]> = objects.iter().map(Vec::as_slice).collect();
+    let bytes: usize = msgs.iter().map(|m| m.len()).sum();
+    let mut out = vec![Ok([0u8; 20]); msgs.len()];
+    let mut g = c.benchmark_group("sha1dc-many");
+    g.throughput(Throughput::Bytes(bytes as u64));
+    g.bench_function("64 objects 200 B-12 KiB/sha1dc_many", |b| {
+        b.iter(|| simdcrypt::sha1dc_many(black_box(&msgs), &mut out))
+    });
+    g.bench_function("64 objects 200 B-12 KiB/one by one", |b| {
+        b.iter(|| {
+            for (m, o) in msgs.iter().zip(out.iter_mut()) {
+                *o = sha1dc(black_box(m));
+            }
+        })
+    });
+    g.finish();
+}
+
 fn cbc_hmac_and_krb5(c: &mut Criterion) {
     let stitched = CbcHmacSha1::new(&[7u8; 16], b"an HMAC key").unwrap();
     let krb5 = Aes256CtsHmacSha196::new(&[3u8; 32]).unwrap().usage_keys(24);
@@ -166,6 +197,6 @@ criterion_group! {
         .warm_up_time(Duration::from_millis(200))
         .measurement_time(Duration::from_millis(800))
         .sample_size(20);
-    targets = xts, cbc, sha1_and_hmac, sha1dc_and_sha1, cbc_hmac_and_krb5, key_setup
+    targets = xts, cbc, sha1_and_hmac, sha1dc_and_sha1, sha1dc_many_objects, cbc_hmac_and_krb5, key_setup
 }
 criterion_main!(benches);

@@ -9,7 +9,7 @@ simdcrypt_testkit::backend_helpers!();
 simdcrypt_testkit::algorithm_helpers!(Sha1Dc);
 
 use hex_literal::hex;
-use simdcrypt::sha1::{Collision, sha1dc_with};
+use simdcrypt::sha1::{Collision, sha1dc_many_with, sha1dc_with};
 use simdcrypt::{Backend, Error, Sha1Dc, sha1, sha1dc, sha1dc_many};
 use simdcrypt_testkit::{Rng, records, vector_path};
 
@@ -240,6 +240,74 @@ fn random_blocks_and_embedded_attacks_match_the_reference() {
             assert_eq!(ours(b, &msg, 1 + i), want, "{b} message {i}");
         }
     }
+}
+
+/// `sha1dc_many` (and its hook on every backend) against the reference, message by
+/// message: on the lanes a flagged message that ends in them (equal lengths, all eight
+/// finishing together) and one that ends as a straggler on one stream (the longest),
+/// attacks in several lanes at once, and random counts and lengths.
+#[test]
+fn many_messages_against_the_reference() {
+    let attacks = [
+        file("shattered-1-first320.bin"),
+        file("shattered-2-first320.bin"),
+        file("sha-mbles-1.bin"),
+        file("sha-mbles-2.bin"),
+    ];
+    let mut rng = Rng(4303);
+    // (An attack's blocks collide from the chaining value its prefix leaves: first.)
+    let with_attack = |rng: &mut Rng, len: usize, which: usize| {
+        let mut m = attacks[which % attacks.len()].clone();
+        m.extend(rng.bytes(len));
+        m
+    };
+    let mut sets: Vec<Vec<Vec<u8>>> = Vec::new();
+    // Sixteen of 2000 bytes, attacks in lanes 3 and 4 of the first eight and in the last.
+    sets.push(
+        (0..16)
+            .map(|i| match i {
+                3 | 4 | 15 => with_attack(&mut rng, 2000 - attacks[i % 4].len(), i),
+                _ => rng.bytes(2000),
+            })
+            .collect(),
+    );
+    // Eight short ones and a long attack that the lanes leave to one stream.
+    let mut set: Vec<Vec<u8>> = (0..8).map(|_| rng.bytes(100)).collect();
+    set.push(with_attack(&mut rng, 5000, 1));
+    sets.push(set);
+    for round in 0..30 {
+        let count = 1 + rng.next() as usize % 40;
+        sets.push(
+            (0..count)
+                .map(|i| {
+                    let len = rng.next() as usize % if round % 3 == 0 { 12_288 } else { 1500 };
+                    if rng.next().is_multiple_of(5) {
+                        with_attack(&mut rng, len, i)
+                    } else {
+                        rng.bytes(len)
+                    }
+                })
+                .collect(),
+        );
+    }
+    let bs = backends::<Sha1Dc>();
+    let mut flagged = 0;
+    for (n, set) in sets.iter().enumerate() {
+        let msgs: Vec<&[u8]> = set.iter().map(Vec::as_slice).collect();
+        let want: Vec<Verdict> = msgs.iter().map(|m| reference(m)).collect();
+        flagged += want.iter().filter(|v| v.is_err()).count();
+        let mut out = vec![Ok([0u8; 20]); msgs.len()];
+        sha1dc_many(&msgs, &mut out).unwrap();
+        let got: Vec<Verdict> = out.iter().map(|&r| verdict(r)).collect();
+        assert_eq!(got, want, "set {n}: sha1dc_many");
+        for &b in &bs {
+            out.fill(Ok([0u8; 20]));
+            sha1dc_many_with(b, &msgs, &mut out).unwrap();
+            let got: Vec<Verdict> = out.iter().map(|&r| verdict(r)).collect();
+            assert_eq!(got, want, "set {n}: sha1dc_many_with({b})");
+        }
+    }
+    assert!(flagged >= 40, "only {flagged} flagged messages");
 }
 
 #[test]

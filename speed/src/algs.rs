@@ -159,8 +159,8 @@ pub enum Family {
     /// digests). The ceiling is plain SHA-1 (`simdcrypt::sha1`) of the same message.
     Sha1Dc,
     /// SHA-1 with collision detection of several independent messages per run
-    /// (`sha1dc_many` on the automatic backend, `sha1dc_with` on each message in turn on
-    /// the others; the peers one message after another). The ceiling is plain
+    /// (`sha1dc_many` on the automatic backend, `sha1dc_many_with` on the others; the peers
+    /// one message after another). The ceiling is plain
     /// `simdcrypt::sha1_many` of the same messages.
     Sha1DcMany,
     /// HMAC-SHA1 of one message, keyed per message (each library's one-shot call where it
@@ -1346,8 +1346,7 @@ impl Runner for OursSha1Dc {
 }
 
 /// `streams` messages per run with collision detection: through `sha1dc_many` where the
-/// backend is the automatic choice (it has no backend parameter), each message through
-/// `sha1dc_with` on the others.
+/// backend is the automatic choice, `sha1dc_many_with` on the others.
 struct OursSha1DcMany {
     backend: Backend,
     automatic: bool,
@@ -1363,10 +1362,8 @@ impl Runner for OursSha1DcMany {
         if self.automatic {
             simdcrypt::sha1dc_many(black_box(&inputs), &mut self.res).expect("as many results");
         } else {
-            for (m, r) in inputs.iter().zip(self.res.iter_mut()) {
-                *r = simdcrypt::sha1::sha1dc_with(self.backend, black_box(m))
-                    .expect("checked when made");
-            }
+            simdcrypt::sha1::sha1dc_many_with(self.backend, black_box(&inputs), &mut self.res)
+                .expect("checked when made");
         }
         for (r, o) in self.res.iter().zip(self.out.iter_mut()) {
             *o = r.unwrap_or_else(|c| c.digest());

@@ -12,6 +12,8 @@ use crate::{Backend, Error};
 /// The lanes of the SIMD backends: the pools of messages, and when to leave them.
 #[cfg(simdcrypt_x86_64)]
 mod lanes;
+#[cfg(simdcrypt_x86_64)]
+pub(crate) use lanes::dc::hash as sha1dc_on_lanes;
 
 /// Hashes on `lanes`' multi-lane kernel (if it has one), finishing stragglers on `single`.
 /// Every kernel is named (no wildcard arm): a new one does not compile until it says here

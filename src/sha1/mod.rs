@@ -32,9 +32,9 @@ mod kernel;
 mod many;
 pub(crate) mod soft;
 
-#[doc(hidden)]
-pub use dc::sha1dc_with;
 pub use dc::{Collision, Sha1Dc, sha1dc, sha1dc_many};
+#[doc(hidden)]
+pub use dc::{sha1dc_many_with, sha1dc_with};
 pub use hmac::{HmacSha1, HmacSha1Key, hmac_sha1, hmac_with};
 #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
 pub(crate) use kernel::Run;

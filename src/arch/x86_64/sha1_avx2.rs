@@ -98,7 +98,7 @@ fn rounds20<V: U32x>(
 /// The 80 rounds of one block over all lanes: `s` (the five state vectors) updated in
 /// place, `w` (the sixteen schedule vectors) consumed.
 #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-fn block<V: U32x>(t: V::Token, s: &mut [V; 5], mut w: [V; 16]) {
+pub(super) fn block<V: U32x>(t: V::Token, s: &mut [V; 5], mut w: [V; 16]) {
     let x = rounds20(V::ch, V::splat(t, K[0]), &mut w, 0, *s);
     let x = rounds20(V::parity, V::splat(t, K[1]), &mut w, 20, x);
     let x = rounds20(V::maj, V::splat(t, K[2]), &mut w, 40, x);
@@ -117,6 +117,19 @@ pub(super) fn lanes<V: Lanes<L>, const L: usize>(
     blocks: [&[[u8; 64]]; L],
 ) {
     let n = blocks.iter().map(|b| b.len()).min().unwrap_or(0);
+    let mut s = load_states::<V, L>(t, states);
+    for i in 0..n {
+        block(t, &mut s, V::words(t, &blocks, i));
+    }
+    store_states::<V, L>(&s, states);
+}
+
+/// The lanes' chaining values, word `k` of every lane in `s[k]`.
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+pub(super) fn load_states<V: Lanes<L>, const L: usize>(
+    t: V::Token,
+    states: &[[u32; 5]; L],
+) -> [V; 5] {
     // (Loops, not closures: a closure is compiled with the entry's target features only
     // where it is inlined.)
     let mut s = [V::splat(t, 0); 5];
@@ -127,9 +140,12 @@ pub(super) fn lanes<V: Lanes<L>, const L: usize>(
         }
         *s = V::load(t, &col);
     }
-    for i in 0..n {
-        block(t, &mut s, V::words(t, &blocks, i));
-    }
+    s
+}
+
+/// [`load_states`] undone.
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+pub(super) fn store_states<V: Lanes<L>, const L: usize>(s: &[V; 5], states: &mut [[u32; 5]; L]) {
     for (k, v) in s.iter().enumerate() {
         let mut col = [0u32; L];
         v.store(&mut col);

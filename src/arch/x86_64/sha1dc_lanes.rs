@@ -14,6 +14,7 @@
 //! mask in any order, and a vector row costs a lane what a scalar row costs a block.
 //! Words no row reads are dropped when compiled.
 
+use crate::arch::x86_64::sha1_avx2;
 use crate::arch::x86_64::simd::u32x::{Lanes, U32x8, U32x16};
 use crate::cpu::{Avx2Token, Avx512Token};
 use crate::sha1::dc::data::{CONDITIONS, Condition};
@@ -22,8 +23,16 @@ use crate::sha1::dc::data::{CONDITIONS, Condition};
 #[inline(always)]
 fn group<V: Lanes<L>, const L: usize>(t: V::Token, blocks: &[[u8; 64]; L]) -> [u32; L] {
     let lanes: [&[[u8; 64]]; L] = core::array::from_fn(|l| core::slice::from_ref(&blocks[l]));
+    let mut out = [0u32; L];
+    mask_of::<V, L>(t, V::words(t, &lanes, 0)).store(&mut out);
+    out
+}
+
+/// The masks of the blocks whose first sixteen words are `words`, one block per lane.
+#[inline(always)]
+fn mask_of<V: Lanes<L>, const L: usize>(t: V::Token, words: [V; 16]) -> V {
     let mut w = [V::splat(t, 0); 80];
-    w[..16].copy_from_slice(&V::words(t, &lanes, 0));
+    w[..16].copy_from_slice(&words);
     macro_rules! expand {
         ($($t:literal)*) => {$(
             w[$t] = V::xor3(w[$t - 3], w[$t - 8], w[$t - 14]).xor(w[$t - 16]).rol::<1, 31>();
@@ -56,9 +65,100 @@ fn group<V: Lanes<L>, const L: usize>(t: V::Token, blocks: &[[u8; 64]; L]) -> [u
         148 149 150 151 152 153 154 155
     );
     const { assert!(CONDITIONS.len() == 156) };
-    let mut out = [0u32; L];
-    bad.xor(V::splat(t, u32::MAX)).store(&mut out);
-    out
+    bad.xor(V::splat(t, u32::MAX))
+}
+
+/// A block of the lanes that the filter did not clear in a busy lane: its index in the
+/// run, every lane's mask, and the lanes' chaining values before it.
+pub(crate) struct Hit<const L: usize> {
+    pub(crate) at: usize,
+    pub(crate) masks: [u32; L],
+    pub(crate) before: [[u32; 5]; L],
+}
+
+/// Compresses `n = min(len)` blocks of `L` streams at once (`blocks[l]` into
+/// `states[l]`) with the filter on the same words, up to and including the first block
+/// whose mask is non-zero in a lane of `busy` (bit `l`: lane `l`): that block's [`Hit`],
+/// or `None` with all `n` compressed.
+#[inline(always)]
+fn compress_lanes<V: Lanes<L>, const L: usize>(
+    t: V::Token,
+    states: &mut [[u32; 5]; L],
+    blocks: [&[[u8; 64]]; L],
+    busy: u32,
+) -> Option<Hit<L>> {
+    let n = blocks.iter().map(|b| b.len()).min().unwrap_or(0);
+    let mut s = sha1_avx2::load_states::<V, L>(t, states);
+    for i in 0..n {
+        let words = V::words(t, &blocks, i);
+        let mask = mask_of::<V, L>(t, words);
+        let before = s;
+        sha1_avx2::block(t, &mut s, words);
+        let mut masks = [0u32; L];
+        mask.store(&mut masks);
+        if (0..L).any(|l| busy >> l & 1 == 1 && masks[l] != 0) {
+            sha1_avx2::store_states::<V, L>(&s, states);
+            let mut b = [[0u32; 5]; L];
+            sha1_avx2::store_states::<V, L>(&before, &mut b);
+            return Some(Hit {
+                at: i,
+                masks,
+                before: b,
+            });
+        }
+    }
+    sha1_avx2::store_states::<V, L>(&s, states);
+    None
+}
+
+#[inline(never)]
+#[target_feature(enable = "avx2")]
+fn compress8_avx2(
+    t: Avx2Token,
+    states: &mut [[u32; 5]; 8],
+    blocks: [&[[u8; 64]]; 8],
+    busy: u32,
+) -> Option<Hit<8>> {
+    compress_lanes::<U32x8, 8>(t, states, blocks, busy)
+}
+
+/// The same source compiled with AVX-512 VL: the rows' three-input XORs become
+/// `vpternlogd`, the rotates `vprold`.
+#[inline(never)]
+#[target_feature(enable = "avx2,avx512f,avx512vl")]
+fn compress8_avx512vl(
+    t: Avx512Token,
+    states: &mut [[u32; 5]; 8],
+    blocks: [&[[u8; 64]]; 8],
+    busy: u32,
+) -> Option<Hit<8>> {
+    compress_lanes::<U32x8, 8>(t.avx2(), states, blocks, busy)
+}
+
+/// `sha1dc_many`'s kernel: [`compress_lanes`] on eight lanes of ymm registers.
+#[derive(Clone, Copy)]
+pub(crate) enum Lanes8 {
+    Avx2(Avx2Token),
+    /// Compiled with AVX-512 VL.
+    Avx512(Avx512Token),
+}
+
+impl Lanes8 {
+    /// [`compress_lanes`] on eight lanes.
+    pub(crate) fn compress(
+        self,
+        states: &mut [[u32; 5]; 8],
+        blocks: [&[[u8; 64]]; 8],
+        busy: u32,
+    ) -> Option<Hit<8>> {
+        match self {
+            // SAFETY: the token proves the CPU has AVX2, with YMM state enabled.
+            Lanes8::Avx2(t) => unsafe { compress8_avx2(t, states, blocks, busy) },
+            // SAFETY: the token proves AVX2, AVX-512 F and VL, with YMM and ZMM state
+            // enabled.
+            Lanes8::Avx512(t) => unsafe { compress8_avx512vl(t, states, blocks, busy) },
+        }
+    }
 }
 
 /// `out[i]` = the mask of `blocks[i]`, `L` blocks at a time (the last group filled out

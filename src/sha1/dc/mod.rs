@@ -63,7 +63,7 @@ impl DcKernel {
     /// Compresses `blocks` into `state` with detection, up to the first flagged block: its
     /// index and the number of the DV whose test flagged it (that block compressed once,
     /// the ones after it not), or `None` with every block compressed.
-    fn compress(self, state: &mut [u32; 5], blocks: &[[u8; 64]]) -> Option<(usize, u8)> {
+    pub(crate) fn compress(self, state: &mut [u32; 5], blocks: &[[u8; 64]]) -> Option<(usize, u8)> {
         match self {
             DcKernel::Portable => soft::compress(state, blocks),
             #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
@@ -72,7 +72,7 @@ impl DcKernel {
     }
 
     /// The plain SHA-1 kernel of the same backend.
-    fn plain(self) -> Kernel {
+    pub(crate) fn plain(self) -> Kernel {
         match self {
             DcKernel::Portable => Kernel::Portable,
             #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
@@ -336,7 +336,7 @@ pub fn sha1dc(data: &[u8]) -> Result<[u8; 20], Collision> {
 }
 
 /// [`sha1dc`] on the kernel given: whole blocks straight from `data`, then the tail.
-fn digest_on(kernel: DcKernel, data: &[u8]) -> Result<[u8; 20], Collision> {
+pub(crate) fn digest_on(kernel: DcKernel, data: &[u8]) -> Result<[u8; 20], Collision> {
     let mut chain = Chain::new(kernel);
     let (blocks, tail) = data.as_chunks::<64>();
     chain.blocks(blocks);
@@ -350,8 +350,10 @@ pub fn sha1dc_with(backend: Backend, data: &[u8]) -> Result<Result<[u8; 20], Col
     Ok(digest_on(kernel, data))
 }
 
-/// [`sha1dc`] of many independent messages, one after another on the automatic backend:
-/// `out[i]` receives the result of `inputs[i]`.
+/// [`sha1dc`] of many independent messages: `out[i]` receives the result of `inputs[i]`.
+/// As [`sha1_many`](crate::sha1_many) hashes them, on eight AVX2 (or AVX-512) lanes where
+/// the CPU has them, the filter on the same lanes, the last few on the one-stream
+/// backend; elsewhere one after another.
 ///
 /// `Err(LengthMismatch)` (and `out` untouched) if `inputs` and `out` differ in length.
 ///
@@ -363,18 +365,57 @@ pub fn sha1dc_with(backend: Backend, data: &[u8]) -> Result<Result<[u8; 20], Col
 /// # Ok::<(), simdcrypt::Error>(())
 /// ```
 pub fn sha1dc_many(inputs: &[&[u8]], out: &mut [Result<[u8; 20], Collision>]) -> Result<(), Error> {
-    if inputs.len() != out.len() {
-        return Err(Error::LengthMismatch {
+    check(inputs, out)?;
+    let (kernel, _) = SHA1DC.auto_kernel();
+    #[cfg(simdcrypt_x86_64)]
+    let (lanes, _) = crate::dispatch::SHA1_MANY.auto_kernel();
+    #[cfg(not(simdcrypt_x86_64))]
+    let lanes = kernel.plain();
+    many_on(lanes, kernel, inputs, out);
+    Ok(())
+}
+
+/// [`sha1dc_many`] on the backend given (`avx2` and `avx512` on their lanes, the rest one
+/// after another on the backend's one-stream kernel): a hook for tests and the speed tool.
+#[doc(hidden)]
+pub fn sha1dc_many_with(
+    backend: Backend,
+    inputs: &[&[u8]],
+    out: &mut [Result<[u8; 20], Collision>],
+) -> Result<(), Error> {
+    check(inputs, out)?;
+    let (kernel, _) = SHA1DC.select(backend)?;
+    many_on(kernel.plain(), kernel, inputs, out);
+    Ok(())
+}
+
+fn check(inputs: &[&[u8]], out: &[Result<[u8; 20], Collision>]) -> Result<(), Error> {
+    if inputs.len() == out.len() {
+        Ok(())
+    } else {
+        Err(Error::LengthMismatch {
             what: "inputs and out counts",
             left: inputs.len(),
             right: out.len(),
-        });
+        })
     }
-    let (kernel, _) = SHA1DC.auto_kernel();
+}
+
+/// The messages on `lanes`' lanes where it has them, else one after another on `kernel`.
+fn many_on(
+    lanes: Kernel,
+    kernel: DcKernel,
+    inputs: &[&[u8]],
+    out: &mut [Result<[u8; 20], Collision>],
+) {
+    #[cfg(simdcrypt_x86_64)]
+    if super::many::sha1dc_on_lanes(lanes, kernel, inputs, out) {
+        return;
+    }
+    let _ = lanes;
     for (m, o) in inputs.iter().zip(out.iter_mut()) {
         *o = digest_on(kernel, m);
     }
-    Ok(())
 }
 
 #[cfg(test)]

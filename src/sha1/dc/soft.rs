@@ -229,6 +229,13 @@ fn test_compressed(input: &[u32; 5], out: &[u32; 5], w: &[u32; 80], mask: u32) -
     first_hit(w, mask, &s, &at65, out)
 }
 
+/// The DV whose recompression test flags `block`, compressed (on a SIMD backend) from
+/// `input` to `out` after the filter left `mask`; `None` if none does.
+#[cfg(simdcrypt_x86_64)]
+pub(crate) fn flagged(input: &[u32; 5], out: &[u32; 5], block: &[u8; 64], mask: u32) -> Option<u8> {
+    test_compressed(input, out, &schedule(block), mask)
+}
+
 /// The blocks [`compress_filtered`] filters before it compresses them: 4 KiB, which stay in
 /// the L1 cache between the two passes.
 #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]

@@ -149,7 +149,22 @@ fn drive<'a, const N: usize>(
     next: &mut usize,
     out: &mut [[u8; 20]],
     stop_below: usize,
+    kernel: impl FnMut(&mut [[u32; 5]; N], [&[[u8; 64]]; N], [bool; N]),
+) {
+    drive_with(pool, inputs, next, stop_below, kernel, |_, slot, state| {
+        out[slot] = digest_bytes(state);
+    });
+}
+
+/// [`drive`], each message's final state handed to `done(lane, slot, state)`.
+#[inline(always)]
+fn drive_with<'a, const N: usize>(
+    pool: &mut Pool<'a, N>,
+    inputs: &[&'a [u8]],
+    next: &mut usize,
+    stop_below: usize,
     mut kernel: impl FnMut(&mut [[u32; 5]; N], [&[[u8; 64]]; N], [bool; N]),
+    mut done: impl FnMut(usize, usize, &[u32; 5]),
 ) {
     let Pool {
         lanes,
@@ -185,11 +200,11 @@ fn drive<'a, const N: usize>(
             });
             kernel(states, blocks, busy);
         }
-        for (lane, state) in lanes.iter_mut().zip(states.iter()) {
+        for (i, (lane, state)) in lanes.iter_mut().zip(states.iter()).enumerate() {
             if let Some(slot) = lane.slot {
                 lane.advance(n);
                 if lane.done() {
-                    out[slot] = digest_bytes(state);
+                    done(i, slot, state);
                     lane.slot = None;
                 }
             }
@@ -413,6 +428,9 @@ fn each(kernel: Kernel, inputs: &[&[u8]], out: &mut [[u8; 20]]) {
         *o = digest_from(kernel, IV, 0, m);
     }
 }
+
+/// `sha1dc_many` on these lanes.
+pub(crate) mod dc;
 
 #[cfg(test)]
 mod tests;
