@@ -1,5 +1,6 @@
 //! SHA-1 with collision detection: `Sha1Dc` on every available backend, with the data
-//! split into `update` chunks, and the one-shot `sha1dc_with`, `sha1dc` and `sha1dc_many`,
+//! split into `update` chunks, the one-shot `sha1dc_with` and `sha1dc`, and `sha1dc_many`
+//! (and `sha1dc_many_with` on every backend) over the data and its pieces,
 //! against the authors' algorithm (the `sha1collisiondetection` crate) in its safe-hash and
 //! plain modes: the same verdict, `Ok` with the plain digest, or a `Collision` whose
 //! `digest()` is the plain digest and `safe_digest()` the safe-hash one. The backend the
@@ -8,7 +9,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use sha1collisiondetection::{Output, Sha1CD};
-use simdcrypt::sha1::{Collision, sha1dc_with};
+use simdcrypt::sha1::{Collision, sha1dc_many_with, sha1dc_with};
 use simdcrypt::{Backend, Sha1Dc};
 use simdcrypt_fuzz::sha1dc::Input;
 
@@ -69,8 +70,22 @@ fuzz_target!(|inp: Input| {
         assert_eq!(verdict(sha1dc_with(b, &inp.data).unwrap()), want, "{b} one-shot");
     }
     assert_eq!(verdict(simdcrypt::sha1dc(&inp.data)), want, "automatic");
-    let mut out = [Ok([0u8; 20]); 2];
-    simdcrypt::sha1dc_many(&[&inp.data, pieces[0]], &mut out).unwrap();
-    assert_eq!(verdict(out[0]), want, "sha1dc_many");
-    assert_eq!(verdict(out[1]), reference(pieces[0]), "sha1dc_many, the first piece");
+    // Many messages: the data four times (lanes that end together) and each piece (lanes
+    // that end apart, stragglers), on the lanes where the CPU has them.
+    let mut msgs: Vec<&[u8]> = vec![&inp.data; 4];
+    msgs.extend(&pieces);
+    let wants: Vec<Verdict> = msgs
+        .iter()
+        .enumerate()
+        .map(|(i, m)| if i < 4 { want } else { reference(m) })
+        .collect();
+    let mut out = vec![Ok([0u8; 20]); msgs.len()];
+    simdcrypt::sha1dc_many(&msgs, &mut out).unwrap();
+    let got: Vec<Verdict> = out.iter().map(|&r| verdict(r)).collect();
+    assert_eq!(got, wants, "sha1dc_many");
+    for &b in &backends {
+        sha1dc_many_with(b, &msgs, &mut out).unwrap();
+        let got: Vec<Verdict> = out.iter().map(|&r| verdict(r)).collect();
+        assert_eq!(got, wants, "sha1dc_many_with({b})");
+    }
 });
