@@ -125,7 +125,9 @@ pub fn sha1_many_with(
     Ok(())
 }
 
-fn check(inputs: &[&[u8]], out: &[[u8; 20]]) -> Result<(), Error> {
+/// `Err(LengthMismatch)` unless there are as many outputs as inputs (`sha1_many`,
+/// `sha1dc_many`).
+pub(crate) fn check<T>(inputs: &[&[u8]], out: &[T]) -> Result<(), Error> {
     if inputs.len() == out.len() {
         Ok(())
     } else {

@@ -365,7 +365,7 @@ pub fn sha1dc_with(backend: Backend, data: &[u8]) -> Result<Result<[u8; 20], Col
 /// # Ok::<(), simdcrypt::Error>(())
 /// ```
 pub fn sha1dc_many(inputs: &[&[u8]], out: &mut [Result<[u8; 20], Collision>]) -> Result<(), Error> {
-    check(inputs, out)?;
+    super::many::check(inputs, out)?;
     let (kernel, _) = SHA1DC.auto_kernel();
     #[cfg(simdcrypt_x86_64)]
     let (lanes, _) = crate::dispatch::SHA1_MANY.auto_kernel();
@@ -383,22 +383,10 @@ pub fn sha1dc_many_with(
     inputs: &[&[u8]],
     out: &mut [Result<[u8; 20], Collision>],
 ) -> Result<(), Error> {
-    check(inputs, out)?;
+    super::many::check(inputs, out)?;
     let (kernel, _) = SHA1DC.select(backend)?;
     many_on(kernel.plain(), kernel, inputs, out);
     Ok(())
-}
-
-fn check(inputs: &[&[u8]], out: &[Result<[u8; 20], Collision>]) -> Result<(), Error> {
-    if inputs.len() == out.len() {
-        Ok(())
-    } else {
-        Err(Error::LengthMismatch {
-            what: "inputs and out counts",
-            left: inputs.len(),
-            right: out.len(),
-        })
-    }
 }
 
 /// The messages on `lanes`' lanes where it has them, else one after another on `kernel`.
