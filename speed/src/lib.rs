@@ -506,8 +506,15 @@ pub fn table(alg: &Algorithm, sizes: &[usize], results: &[Measured]) -> String {
         alg.name,
         alg.ceiling.describe()
     );
+    // The label column: LABEL, or wider where a name (or a peer's "vs" title) needs it.
+    let lw = whos
+        .iter()
+        .map(|&(w, a)| label(w, a).len() + if w.is_peer() { 4 } else { 1 })
+        .max()
+        .unwrap_or(0)
+        .max(LABEL);
     let header = |out: &mut String, title: &str| {
-        let _ = write!(out, "{title:<LABEL$}");
+        let _ = write!(out, "{title:<lw$}");
         for s in sizes {
             let _ = write!(out, "{:>COL$}", format!("{s} bytes"));
         }
@@ -516,7 +523,7 @@ pub fn table(alg: &Algorithm, sizes: &[usize], results: &[Measured]) -> String {
     let find = |w: Who, s: usize| mine.iter().find(|r| r.who == w && r.size == s);
     header(&mut out, "type");
     for &(w, a) in &whos {
-        let _ = write!(out, "{:<LABEL$}", label(w, a));
+        let _ = write!(out, "{:<lw$}", label(w, a));
         for &s in sizes {
             match find(w, s) {
                 Some(r) => {
@@ -540,7 +547,7 @@ pub fn table(alg: &Algorithm, sizes: &[usize], results: &[Measured]) -> String {
         }
         header(out, title);
         for &(w, a) in rows {
-            let _ = write!(out, "{:<LABEL$}", label(w, a));
+            let _ = write!(out, "{:<lw$}", label(w, a));
             for &s in sizes {
                 let cell = find(w, s).and_then(|r| f(r)).map(|v| {
                     if pct {
