@@ -11,29 +11,12 @@ simdcrypt_testkit::algorithm_helpers!(Sha1Dc);
 use hex_literal::hex;
 use simdcrypt::sha1::{Collision, sha1dc_many_with, sha1dc_with};
 use simdcrypt::{Backend, Error, Sha1Dc, sha1, sha1dc, sha1dc_many};
+use simdcrypt_testkit::sha1dc::{Verdict, reference};
 use simdcrypt_testkit::{Rng, records, vector_path};
 
 fn file(name: &str) -> Vec<u8> {
     let p = vector_path(&format!("sha1dc/{name}"));
     std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
-}
-
-/// The reference's verdict and digests: `Ok(plain)` or `Err((plain, safe))`.
-type Verdict = Result<[u8; 20], ([u8; 20], [u8; 20])>;
-
-fn reference(data: &[u8]) -> Verdict {
-    use sha1collisiondetection::{Output, Sha1CD};
-    let mut safe = Sha1CD::default();
-    safe.update(data);
-    let mut s = Output::default();
-    let hit = safe.finalize_into_dirty_cd(&mut s).is_err();
-    let mut plain = Sha1CD::configure().safe_hash(false).build();
-    plain.update(data);
-    let mut p = Output::default();
-    let hit_plain = plain.finalize_into_dirty_cd(&mut p).is_err();
-    assert_eq!(hit, hit_plain, "the reference's two modes disagree");
-    let (s, p): ([u8; 20], [u8; 20]) = (s.into(), p.into());
-    if hit { Err((p, s)) } else { Ok(p) }
 }
 
 fn verdict(r: Result<[u8; 20], Collision>) -> Verdict {

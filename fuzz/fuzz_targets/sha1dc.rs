@@ -8,27 +8,10 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use sha1collisiondetection::{Output, Sha1CD};
 use simdcrypt::sha1::{Collision, sha1dc_many_with, sha1dc_with};
 use simdcrypt::{Backend, Sha1Dc};
 use simdcrypt_fuzz::sha1dc::Input;
-
-/// The reference's verdict and digests: `Ok(plain)` or `Err((plain, safe))`.
-type Verdict = Result<[u8; 20], ([u8; 20], [u8; 20])>;
-
-fn reference(data: &[u8]) -> Verdict {
-    let mut safe = Sha1CD::default();
-    safe.update(data);
-    let mut s = Output::default();
-    let hit = safe.finalize_into_dirty_cd(&mut s).is_err();
-    let mut plain = Sha1CD::configure().safe_hash(false).build();
-    plain.update(data);
-    let mut p = Output::default();
-    let hit_plain = plain.finalize_into_dirty_cd(&mut p).is_err();
-    assert_eq!(hit, hit_plain, "the reference's two modes disagree");
-    let (s, p): ([u8; 20], [u8; 20]) = (s.into(), p.into());
-    if hit { Err((p, s)) } else { Ok(p) }
-}
+use simdcrypt_testkit::sha1dc::{Verdict, reference};
 
 fn verdict(r: Result<[u8; 20], Collision>) -> Verdict {
     r.map_err(|c| (c.digest(), c.safe_digest()))

@@ -50,6 +50,8 @@ pub mod require;
 pub mod rerun;
 #[cfg(feature = "sha1")]
 pub mod sha1;
+#[cfg(feature = "sha1")]
+pub mod sha1dc;
 #[cfg(feature = "proptest")]
 pub mod strategies;
 pub mod vectors;
