@@ -320,13 +320,10 @@ fn guarded_lists_partition_the_rows() {
     }
 }
 
-/// Every vector filter this CPU runs gives the portable masks: on the attack files' blocks
-/// and each of their one-bit neighbours, and on 20,003 random blocks (a count that leaves
-/// a partial last group of every width).
+/// The attack files' blocks and each of their one-bit neighbours, then 20,003 random
+/// blocks (a count that leaves a partial last group of every width).
 #[cfg(simdcrypt_x86_64)]
-#[test]
-fn vector_filters_give_the_portable_masks() {
-    use soft::Filter;
+fn filter_test_blocks() -> std::vec::Vec<[u8; 64]> {
     let mut blocks = std::vec::Vec::new();
     for data in [
         &include_bytes!("../../../vectors/sha1dc/shattered-1-first320.bin")[..],
@@ -353,6 +350,15 @@ fn vector_filters_give_the_portable_masks() {
         });
         blocks.push(b);
     }
+    blocks
+}
+
+/// Every vector filter this CPU runs gives the portable masks on [`filter_test_blocks`].
+#[cfg(simdcrypt_x86_64)]
+#[test]
+fn vector_filters_give_the_portable_masks() {
+    use soft::Filter;
+    let blocks = filter_test_blocks();
     let mut want = std::vec![0; blocks.len()];
     Filter::Portable.masks(&blocks, &mut want);
     assert!(want.iter().filter(|&&m| m != 0).count() > 1000);
@@ -380,6 +386,77 @@ fn vector_filters_give_the_portable_masks() {
             let mut got = std::vec![0; len];
             f.masks(&blocks[..len], &mut got);
             assert_eq!(got, want[..len], "{f:?}, {len} blocks");
+        }
+    }
+}
+
+/// `sha1dc_many`'s lane kernels: over eight lanes of those blocks (each lane its own run,
+/// some lanes idle), every call stops at the first block whose portable mask is non-zero
+/// in a busy lane, with every lane's masks of that block and the lanes' states before it,
+/// and the states are plain SHA-1's compression throughout.
+#[cfg(simdcrypt_x86_64)]
+#[test]
+fn lane_kernels_stop_at_the_filters_blocks() {
+    use crate::arch::x86_64::sha1dc_lanes::Lanes8;
+    let blocks = filter_test_blocks();
+    let mut kernels = std::vec::Vec::new();
+    if let Some(t) = crate::cpu::Avx2Token::get() {
+        kernels.push(Lanes8::Avx2(t));
+    }
+    if let Some(t) = crate::cpu::Avx512Token::get() {
+        kernels.push(Lanes8::Avx512(t));
+    }
+    let required = std::env::var("SIMDCRYPT_REQUIRE").unwrap_or_default();
+    assert!(
+        !kernels.is_empty() || !required.split(',').any(|r| r == "avx2"),
+        "avx2 required, missing"
+    );
+    let n = 300;
+    let lanes: [&[[u8; 64]]; 8] =
+        core::array::from_fn(|l| &blocks[(2000 * l) % (blocks.len() - n)..][..n]);
+    let masks: std::vec::Vec<[u32; 8]> = (0..n)
+        .map(|i| core::array::from_fn(|l| soft::ubc_mask(&soft::schedule(&lanes[l][i]))))
+        .collect();
+    for kernel in kernels {
+        for busy in [0xff_u32, 0x01, 0x80, 0x5a] {
+            let mut states = [crate::sha1::IV; 8];
+            let mut want = [crate::sha1::IV; 8];
+            let mut at = 0;
+            let mut hits = 0;
+            loop {
+                let rest: [&[[u8; 64]]; 8] = core::array::from_fn(|l| &lanes[l][at..]);
+                let hit = kernel.compress(&mut states, rest, busy);
+                let stop =
+                    (at..n).find(|&i| (0..8).any(|l| busy >> l & 1 == 1 && masks[i][l] != 0));
+                match (hit, stop) {
+                    (None, None) => {
+                        for (w, l) in want.iter_mut().zip(lanes) {
+                            crate::sha1::soft::compress(w, &l[at..]);
+                        }
+                        assert_eq!(states, want, "{busy:#x}: the states at the end");
+                        break;
+                    }
+                    (Some(h), Some(i)) => {
+                        assert_eq!(at + h.at, i, "{busy:#x}: the block it stopped at");
+                        assert_eq!(h.masks, masks[i], "{busy:#x}: block {i}'s masks");
+                        for (w, l) in want.iter_mut().zip(lanes) {
+                            crate::sha1::soft::compress(w, &l[at..i]);
+                        }
+                        assert_eq!(h.before, want, "{busy:#x}: the states before block {i}");
+                        for (w, l) in want.iter_mut().zip(lanes) {
+                            crate::sha1::soft::compress(w, &l[i..=i]);
+                        }
+                        assert_eq!(states, want, "{busy:#x}: the states after block {i}");
+                        at = i + 1;
+                        hits += 1;
+                    }
+                    (h, s) => panic!(
+                        "{busy:#x} from {at}: stopped at {:?}, the masks say {s:?}",
+                        h.map(|h| at + h.at)
+                    ),
+                }
+            }
+            assert!(hits > 3, "{busy:#x}: only {hits} stops");
         }
     }
 }
