@@ -117,7 +117,7 @@ pub(crate) static SHA1DC: Table<crate::sha1::dc::DcKernel> = {
             ShaNiAsm => |t| DcKernel::Filtered(crate::sha1::Kernel::ShaNiAsm(Form::new(t)), Filter::widest()),
         }
         #[cfg(simdcrypt_x86_64)] {
-            ShaNi => |t| DcKernel::Filtered(crate::sha1::Kernel::ShaNi(Form::new(t)), Filter::widest()),
+            ShaNi => |t| DcKernel::ShaNi(Form::new(t)),
         }
         #[cfg(simdcrypt_asm)] {
             Avx2Asm => |t| DcKernel::Filtered(crate::sha1::Kernel::Avx2Asm(t), Filter::Avx2(t)),

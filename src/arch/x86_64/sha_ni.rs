@@ -194,7 +194,7 @@ pub(crate) fn ring(first: [__m128i; 4]) -> [__m128i; 8] {
 
 /// A block's four 16-byte pieces, raw (big-endian) as loaded.
 #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-fn pieces(b: &[u8; 64]) -> [__m128i; 4] {
+pub(crate) fn pieces(b: &[u8; 64]) -> [__m128i; 4] {
     [load(b, 0), load(b, 1), load(b, 2), load(b, 3)]
 }
 

@@ -57,6 +57,10 @@ pub(crate) enum DcKernel {
     /// ([`soft::compress_filtered`]).
     #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
     Filtered(Kernel, soft::Filter),
+    /// SHA-NI with the filter on the schedule its rounds compute, block by block
+    /// (`arch::x86_64::sha1dc_shani`).
+    #[cfg(simdcrypt_x86_64)]
+    ShaNi(crate::arch::x86_64::sha_ni::Form),
 }
 
 impl DcKernel {
@@ -68,6 +72,10 @@ impl DcKernel {
             DcKernel::Portable => soft::compress(state, blocks),
             #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
             DcKernel::Filtered(k, f) => soft::compress_filtered(k, f, state, blocks),
+            #[cfg(simdcrypt_x86_64)]
+            DcKernel::ShaNi(form) => {
+                crate::arch::x86_64::sha1dc_shani::compress(form, state, blocks)
+            }
         }
     }
 
@@ -77,6 +85,8 @@ impl DcKernel {
             DcKernel::Portable => Kernel::Portable,
             #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
             DcKernel::Filtered(k, _) => k,
+            #[cfg(simdcrypt_x86_64)]
+            DcKernel::ShaNi(form) => Kernel::ShaNi(form),
         }
     }
 }

@@ -460,3 +460,76 @@ fn lane_kernels_stop_at_the_filters_blocks() {
         }
     }
 }
+
+/// The one-stream SHA-NI kernel (`sha1dc_shani`, the filter one block behind the rounds)
+/// in every schedule form this CPU runs gives the portable kernel's result and state: on
+/// the attack files from the IV and two blocks after them, cut into calls at every block
+/// (so that the flagged block comes first, in the middle and last in a call), and on runs of the filter's test blocks
+/// (attack blocks, their neighbours, random blocks) from a fixed state.
+#[cfg(simdcrypt_x86_64)]
+#[test]
+fn sha_ni_kernel_gives_the_portable_verdicts() {
+    use crate::arch::x86_64::sha_ni::Form;
+    use crate::arch::x86_64::sha1dc_shani::compress as compress_dc;
+    let Some(t) = crate::cpu::ShaNiToken::get() else {
+        let required = std::env::var("SIMDCRYPT_REQUIRE").unwrap_or_default();
+        assert!(
+            !required.split(',').any(|r| r == "sha-ni"),
+            "sha-ni required, missing"
+        );
+        return;
+    };
+    let mut forms = std::vec![Form::ShaUnit(t), Form::Rol2(t)];
+    if let Some(v) = crate::cpu::Avx512Token::get() {
+        forms.push(Form::Vector(t, v));
+    }
+    /// A detecting compression kernel: the portable one or SHA-NI in one form.
+    type Kernel<'a> = &'a dyn Fn(&mut [u32; 5], &[[u8; 64]]) -> Option<(usize, u8)>;
+    let run = |kernel: Kernel, state: [u32; 5], blocks: &[[u8; 64]]| {
+        let mut s = state;
+        let r = kernel(&mut s, blocks);
+        (r, s)
+    };
+    let mut hits = 0;
+    for data in [
+        &include_bytes!("../../../vectors/sha1dc/shattered-1-first320.bin")[..],
+        include_bytes!("../../../vectors/sha1dc/shattered-2-first320.bin"),
+        include_bytes!("../../../vectors/sha1dc/sha-mbles-1.bin"),
+        include_bytes!("../../../vectors/sha1dc/sha-mbles-2.bin"),
+    ] {
+        // Two blocks after the attack's, so that the flagged block is not always the last.
+        let mut blocks = data.as_chunks::<64>().0.to_vec();
+        blocks.extend_from_slice(&[[0x5a; 64], [0xa5; 64]]);
+        for from in 0..blocks.len() {
+            let mut state = crate::sha1::IV;
+            crate::sha1::soft::compress(&mut state, &blocks[..from]);
+            for to in from + 1..=blocks.len() {
+                let part = &blocks[from..to];
+                let want = run(&soft::compress, state, part);
+                hits += usize::from(want.0.is_some());
+                for &form in &forms {
+                    let got = run(&|s, b| compress_dc(form, s, b), state, part);
+                    assert_eq!(got, want, "{form:?}, blocks {from}..{to}");
+                }
+            }
+        }
+    }
+    assert!(hits >= 8, "{hits}");
+    let blocks = filter_test_blocks();
+    let state = [
+        0x6745_2301,
+        0xefcd_ab89,
+        0x98ba_dcfe,
+        0x1032_5476,
+        0xc3d2_e1f0,
+    ];
+    for len in [1, 2, 3, 17, 64, 1000] {
+        for part in blocks.chunks(len).take(40) {
+            let want = run(&soft::compress, state, part);
+            for &form in &forms {
+                let got = run(&|s, b| compress_dc(form, s, b), state, part);
+                assert_eq!(got, want, "{form:?}, {len} blocks");
+            }
+        }
+    }
+}
