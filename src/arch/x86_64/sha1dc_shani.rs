@@ -1,15 +1,18 @@
-//! SHA-1 collision detection on SHA-NI, one stream: the filter on the schedule the rounds
-//! compute, in the integer units the `sha1rnds4` chain leaves idle, one block behind the
-//! rounds.
+//! SHA-1 collision detection on SHA-NI, one stream: the whole filter, branch-free, on the
+//! schedule the rounds compute, one block behind the rounds.
 //!
 //! ```text
+//! WINDOWS = the 156 rows, four of one shape (bits, eq, distance j - i) on four
+//!           consecutive word indices a window: 53 windows           (when compiled)
 //! for each block n:
 //!     the 80 rounds on SHA-NI (sha_ni's quads, in the CPU's schedule form), each message
-//!     vector M[j] stored as it is made (word t at index t ^ 3 of this block's buffer)
-//!     after quad j, slice j of the 47 unguarded rows on block n-1's buffer (scalar)
-//!     then block n-1's mask: the guarded rows of the DVs left (soft::guarded), and for a
-//!     non-zero mask (about one random block in 20) its recompression tests
-//! after the last block: its own filter and tests
+//!     vector M[j] stored in order as it is made, in this block's buffer
+//!     after quad j, slice j of the windows on block n-1's buffer:
+//!         A = W[t..t+4], B = W[t+k..t+k+4] (two loads), B's bit bj moved to bit bi,
+//!         bad |= the lanes' DVs where bit bi of A ^ B differs from eq        (xmm)
+//!     then block n-1's mask = !(OR of bad's lanes): exact; non-zero (about one random
+//!     block in 20): its recompression tests, out of line
+//! after the last block: its own windows and tests
 //! ```
 //!
 //! The filter of a block depends on its words only, never on a chaining value, and so
@@ -17,68 +20,206 @@
 //! order, each slice between two quads: the reorder buffer retires in order, and a whole
 //! block's filter after its rounds fills it behind the rounds' chain. An empty `asm!`
 //! that takes the round state and the slice's result keeps LLVM's scheduler from moving
-//! the slices together; the rows read the stored words with volatile loads, which keeps
-//! LLVM from reading them out of the vector registers (`pextrd`, on the ports the rounds
-//! use).
+//! the slices together; the windows load through a pointer LLVM cannot see through, which
+//! keeps it from holding the stored vectors in registers for them (and spilling the
+//! rounds' registers). No row branches: the mask is exact after the windows, so only the
+//! rare non-zero mask takes a branch the predictor can miss. Why so (and the scalar
+//! shapes measured against it): docs/design.md, "SHA-1 collision detection".
 
 use core::arch::x86_64::*;
 
 use super::sha_ni::{Form, bswap128, forms, load_state, pieces, quad, ring, store_state};
-use crate::sha1::dc::data::{CONDITIONS, UNGUARDED};
+use crate::sha1::dc::data::{CONDITIONS, Condition};
 use crate::sha1::dc::soft;
 use crate::sha1::twenty;
 
-/// A block's 80 expanded words as the message vectors hold them, one vector after
-/// another: word `t` at index `t ^ 3`.
+/// A block's 80 expanded words in order.
 #[repr(C, align(16))]
 struct Spill([u32; 80]);
 
 impl Spill {
-    /// Stores message vector `M[j]` (words `4j..4j + 4`).
+    /// Stores message vector `M[j]` (words `4j..4j + 4`, word `4j` in its top lane) in
+    /// order.
     #[inline(always)]
     fn put(&mut self, j: usize, v: __m128i) {
         let q: &mut [u32; 4] = (&mut self.0[4 * j..4 * j + 4]).try_into().expect("4 words");
         // SAFETY: `q` is 16 writable bytes, 16-byte aligned (`Spill` is, and `q` starts
         // 16j bytes into it); SSE2 is part of x86-64.
-        unsafe { _mm_store_si128(q.as_mut_ptr().cast(), v) }
+        unsafe { _mm_store_si128(q.as_mut_ptr().cast(), _mm_shuffle_epi32::<0x1b>(v)) }
     }
 
-    /// Word `t` of the block, loaded from memory.
+    /// The words, through a pointer the compiler cannot see through: their loads then
+    /// read memory (the load ports), where LLVM would otherwise keep the stored vectors
+    /// in registers for them, out of registers the rounds need.
     #[inline(always)]
-    fn word(&self, t: usize) -> u32 {
-        let r = &self.0[t ^ 3];
-        // SAFETY: `r` is a reference to an initialised `u32`, valid and aligned.
-        unsafe { core::ptr::read_volatile(r) }
-    }
-
-    /// The words in order.
-    fn words(&self) -> [u32; 80] {
-        core::array::from_fn(|t| self.0[t ^ 3])
+    fn opaque(&self) -> Words<'_> {
+        Words(
+            core::hint::black_box(self.0.as_ptr()),
+            core::marker::PhantomData,
+        )
     }
 }
 
-/// Slice `J` of 20 of the unguarded rows (`soft::ubc_mask`'s first pass): the DVs they
-/// rule out on `w`, ORed into `bad`.
+/// A [`Spill`]'s words behind a pointer ([`Spill::opaque`]).
+struct Words<'a>(*const u32, core::marker::PhantomData<&'a Spill>);
+
+impl Words<'_> {
+    /// Words `t..t + 4` (`t <= 76`), word `t` in the bottom lane.
+    #[inline(always)]
+    fn window(&self, t: usize) -> __m128i {
+        assert!(t <= 76);
+        // SAFETY: the pointer is to the 80 words of the `Spill` this borrows, so
+        // `t..t + 4` lie inside it; `loadu` has no alignment requirement; SSE2 is part of
+        // x86-64.
+        unsafe { _mm_loadu_si128(self.0.add(t).cast()) }
+    }
+}
+
+/// Four rows of the filter that differ only in their words: row `l` (lane `l`) tests bit
+/// `bi` of `W[t + l]` against bit `bj` of `W[t + l + k]` (XOR `eq`) and rules out
+/// `dvs[l]` (0 where the lane holds no row).
+#[derive(Clone, Copy)]
+struct Window {
+    t: u8,
+    k: u8,
+    bi: u8,
+    bj: u8,
+    eq: u8,
+    dvs: [u32; 4],
+}
+
+/// The most windows [`WINDOWS`] may need.
+const MAX_WINDOWS: usize = 64;
+
+/// Whether two rows differ only in their words' index (the same distance between them).
+const fn same_shape(a: &Condition, b: &Condition) -> bool {
+    a.bi == b.bi && a.bj == b.bj && a.eq == b.eq && a.j - a.i == b.j - b.i
+}
+
+/// Every row of [`CONDITIONS`] in a [`Window`], and how many windows: for the first row
+/// not yet placed, the rows of its shape from the least word index not yet placed, four
+/// word indices a window.
+const WINDOWS: ([Window; MAX_WINDOWS], usize) = {
+    let none = Window {
+        t: 0,
+        k: 0,
+        bi: 0,
+        bj: 0,
+        eq: 0,
+        dvs: [0; 4],
+    };
+    let mut out = [none; MAX_WINDOWS];
+    let mut placed = [false; CONDITIONS.len()];
+    let mut n = 0;
+    let mut r = 0;
+    while r < CONDITIONS.len() {
+        if placed[r] {
+            r += 1;
+            continue;
+        }
+        let c = &CONDITIONS[r];
+        assert!(c.j >= c.i);
+        let mut t = c.i;
+        let mut q = 0;
+        while q < CONDITIONS.len() {
+            if !placed[q] && same_shape(&CONDITIONS[q], c) && CONDITIONS[q].i < t {
+                t = CONDITIONS[q].i;
+            }
+            q += 1;
+        }
+        let k = c.j - c.i;
+        assert!(t as usize + 3 + (k as usize) < 80);
+        out[n] = Window {
+            t,
+            k,
+            bi: c.bi,
+            bj: c.bj,
+            eq: c.eq,
+            dvs: [0; 4],
+        };
+        let mut q = 0;
+        while q < CONDITIONS.len() {
+            let d = &CONDITIONS[q];
+            if !placed[q] && same_shape(d, c) && d.i >= t && d.i < t + 4 {
+                out[n].dvs[(d.i - t) as usize] |= d.dvs;
+                placed[q] = true;
+            }
+            q += 1;
+        }
+        n += 1;
+    }
+    assert!(n <= MAX_WINDOWS);
+    (out, n)
+};
+
+/// Windows `J * n / 20 .. (J + 1) * n / 20` of the `n` in [`WINDOWS`] (slice `J` of 20):
+/// the DVs they rule out on `w`, ORed lane by lane into `bad`.
 #[inline(always)]
-fn slice<const J: usize>(w: &Spill, bad: &mut u32) {
-    let (lo, hi) = (J * UNGUARDED.len() / 20, (J + 1) * UNGUARDED.len() / 20);
-    for &k in &UNGUARDED[lo..hi] {
-        let c = &CONDITIONS[usize::from(k)];
-        *bad |= soft::row_fails(c, w.word(c.i.into()), w.word(c.j.into()));
+fn slice<const J: usize>(w: &Words<'_>, bad: &mut __m128i) {
+    let n = WINDOWS.1;
+    let (lo, hi) = (J * n / 20, (J + 1) * n / 20);
+    macro_rules! windows {
+        ($($n:literal)*) => {$(
+            if $n >= lo && $n < hi {
+                const WD: Window = WINDOWS.0[$n];
+                // SAFETY: SSE2 is part of x86-64.
+                unsafe {
+                    let a = w.window(WD.t.into());
+                    let b = w.window(usize::from(WD.t) + usize::from(WD.k));
+                    // Bit bj of each word of `b` moved to bit bi.
+                    const UP: i32 = (WD.bi.wrapping_sub(WD.bj) & 31) as i32;
+                    let b = if WD.bi > WD.bj {
+                        _mm_slli_epi32::<UP>(b)
+                    } else if WD.bi < WD.bj {
+                        _mm_srli_epi32::<{ 32 - UP }>(b)
+                    } else {
+                        b
+                    };
+                    let bit = _mm_set1_epi32(1 << WD.bi);
+                    // All ones where the two bits are equal (their XOR is 0).
+                    let x = _mm_and_si128(_mm_xor_si128(a, b), bit);
+                    let same = _mm_cmpeq_epi32(x, _mm_setzero_si128());
+                    let dvs = _mm_loadu_si128(WD.dvs.as_ptr().cast());
+                    // Ruled out: where the bits differ (eq 0) or are equal (eq 1).
+                    let f = if WD.eq == 1 {
+                        _mm_and_si128(same, dvs)
+                    } else {
+                        _mm_andnot_si128(same, dvs)
+                    };
+                    *bad = _mm_or_si128(*bad, f);
+                }
+            }
+        )*};
+    }
+    windows!(
+        0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31
+        32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59
+        60 61 62 63
+    );
+}
+
+/// The OR of the four lanes.
+#[inline(always)]
+fn or_lanes(v: __m128i) -> u32 {
+    // SAFETY: SSE2 is part of x86-64.
+    unsafe {
+        let h = _mm_or_si128(v, _mm_shuffle_epi32::<0x4e>(v));
+        let h = _mm_or_si128(h, _mm_shuffle_epi32::<0xb1>(h));
+        _mm_cvtsi128_si32(h) as u32
     }
 }
 
-/// The mask of the block in `w` from what its unguarded rows ruled out (`bad`), and, if
-/// it is non-zero, its recompression tests: the block compressed from `before` to `after`.
+/// The mask of the block in `w` from what its windows ruled out (`bad`, lane by lane),
+/// and, if it is non-zero, its recompression tests: the block compressed from `before` to `after`.
 /// The DV of the first hit, if one hits.
 #[inline(always)]
 fn finish_block(
     w: &Spill,
-    bad: u32,
+    bad: __m128i,
     before: (__m128i, __m128i),
     after: (__m128i, __m128i),
 ) -> Option<u8> {
-    let mask = soft::guarded::<3>(&w.0, !bad);
+    let mask = !or_lanes(bad);
     if mask == 0 {
         return None;
     }
@@ -95,16 +236,21 @@ fn test(w: &Spill, mask: u32, before: (__m128i, __m128i), after: (__m128i, __m12
         store_state(&mut input, before.0, before.1);
         store_state(&mut output, after.0, after.1);
     }
-    soft::test_compressed(&input, &output, &w.words(), mask)
+    soft::test_compressed(&input, &output, &w.0, mask)
 }
 
-/// Compresses `blocks` into `state` with collision detection, up to the first block that
-/// a recompression test flags: its index and the DV's number (that block compressed once,
+/// Compresses `head` and then `rest` (one sequence of blocks: a message's whole blocks
+/// and its padded last ones) into `state` with collision detection, up to the first block
+/// that a recompression test flags: its index and the DV's number (that block compressed once,
 /// the ones after it not), or `None` with every block compressed. `FORM` is the
 /// schedule's form (`sha_ni::forms`).
 #[inline]
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-fn compress_impl<const FORM: u8>(state: &mut [u32; 5], blocks: &[[u8; 64]]) -> Option<(usize, u8)> {
+fn compress_impl<const FORM: u8>(
+    state: &mut [u32; 5],
+    [head, rest]: [&[[u8; 64]]; 2],
+) -> Option<(usize, u8)> {
+    let len = head.len() + rest.len();
     let (mut abcd, mut e) = load_state(state);
     // Each block's words go to one buffer while the rows read the other's.
     let (mut w0, mut w1) = (Spill([0; 80]), Spill([0; 80]));
@@ -112,7 +258,8 @@ fn compress_impl<const FORM: u8>(state: &mut [u32; 5], blocks: &[[u8; 64]]) -> O
     macro_rules! one {
         ($at:expr, $w:ident, $prev:ident) => {{
             let at: usize = $at;
-            let mut m = ring(pieces(&blocks[at]).map(|v| bswap128(v)));
+            let block = if at < head.len() { &head[at] } else { &rest[at - head.len()] };
+            let mut m = ring(pieces(block).map(|v| bswap128(v)));
             for (j, v) in m[..4].iter().enumerate() {
                 $w.put(j, *v);
             }
@@ -120,21 +267,22 @@ fn compress_impl<const FORM: u8>(state: &mut [u32; 5], blocks: &[[u8; 64]]) -> O
             let mut s = abcd;
             let mut x = _mm_add_epi32(e0, m[0]);
             let mut last = s;
-            let mut bad = 0u32;
+            let mut bad = _mm_setzero_si128();
+            let pw = $prev.opaque();
             macro_rules! step {
                         ($j:literal, $f:literal) => {
                             quad!($j, $f, s, x, m, last, FORM);
                             if $j >= 3 && $j < 19 {
                                 $w.put($j + 1, m[($j + 1) % 8]);
                             }
-                            slice::<$j>(&$prev, &mut bad);
+                            slice::<$j>(&pw, &mut bad);
                             // SAFETY: an empty template: it only ties the slice's result and the
                             // round state to one point in the instruction order.
                             unsafe {
                                 core::arch::asm!(
-                                    "/* {0:x} {1:e} */",
+                                    "/* {0:x} {1:x} */",
                                     inout(xmm_reg) s,
-                                    inout(reg) bad,
+                                    inout(xmm_reg) bad,
                                     options(pure, nomem, nostack, preserves_flags),
                                 )
                             };
@@ -154,10 +302,10 @@ fn compress_impl<const FORM: u8>(state: &mut [u32; 5], blocks: &[[u8; 64]]) -> O
         }};
     }
     let mut at = 0;
-    while at < blocks.len() {
+    while at < len {
         one!(at, w0, w1);
         at += 1;
-        if at == blocks.len() {
+        if at == len {
             break;
         }
         one!(at, w1, w0);
@@ -165,19 +313,11 @@ fn compress_impl<const FORM: u8>(state: &mut [u32; 5], blocks: &[[u8; 64]]) -> O
     }
     if at > 0 {
         let w = if at % 2 == 1 { &w0 } else { &w1 };
-        let mut bad = 0;
+        let mut bad = _mm_setzero_si128();
+        let pw = w.opaque();
         macro_rules! all {
             ($j:literal, $f:literal) => {
-                slice::<$j>(w, &mut bad);
-                // SAFETY: an empty template: the rows stay scalar (LLVM would gather
-                // them into vectors with `pinsrd`).
-                unsafe {
-                    core::arch::asm!(
-                        "/* {0:e} */",
-                        inout(reg) bad,
-                        options(pure, nomem, nostack, preserves_flags),
-                    )
-                };
+                slice::<$j>(&pw, &mut bad);
             };
         }
         twenty!(all);
@@ -196,8 +336,8 @@ macro_rules! entry {
         $(#[$doc])*
         #[inline(never)]
         #[target_feature(enable = $features)]
-        fn $name(state: &mut [u32; 5], blocks: &[[u8; 64]]) -> Option<(usize, u8)> {
-            compress_impl::<{ $form }>(state, blocks)
+        fn $name(state: &mut [u32; 5], parts: [&[[u8; 64]]; 2]) -> Option<(usize, u8)> {
+            compress_impl::<{ $form }>(state, parts)
         }
     };
 }
@@ -229,13 +369,39 @@ pub(crate) fn compress(
     state: &mut [u32; 5],
     blocks: &[[u8; 64]],
 ) -> Option<(usize, u8)> {
+    compress_parts(form, state, [blocks, &[]])
+}
+
+/// [`compress`] over `parts[0]` and then `parts[1]`, in one call (index into the two).
+pub(crate) fn compress_parts(
+    form: Form,
+    state: &mut [u32; 5],
+    parts: [&[[u8; 64]]; 2],
+) -> Option<(usize, u8)> {
     match form {
         // SAFETY: the `ShaNiToken` proves the CPU has SHA, SSSE3 and SSE4.1, and the
         // `Avx512Token` AVX, AVX2 and AVX-512 F/VL.
-        Form::Vector(..) => unsafe { vector(state, blocks) },
+        Form::Vector(..) => unsafe { vector(state, parts) },
         // SAFETY: the `ShaNiToken` proves the CPU has SHA, SSSE3 and SSE4.1.
-        Form::Rol2(_) => unsafe { rol2(state, blocks) },
+        Form::Rol2(_) => unsafe { rol2(state, parts) },
         // SAFETY: as for `Rol2`.
-        Form::ShaUnit(_) => unsafe { sha_unit(state, blocks) },
+        Form::ShaUnit(_) => unsafe { sha_unit(state, parts) },
     }
+}
+
+/// The mask [`WINDOWS`] give on the expanded message `w` (what the kernel's slices find,
+/// all at once), for the tests.
+#[cfg(test)]
+pub(crate) fn windows_mask(w: &[u32; 80]) -> u32 {
+    let spill = Spill(*w);
+    let words = spill.opaque();
+    // SAFETY: SSE2 is part of x86-64.
+    let mut bad = unsafe { _mm_setzero_si128() };
+    macro_rules! all {
+        ($j:literal, $f:literal) => {
+            slice::<$j>(&words, &mut bad);
+        };
+    }
+    twenty!(all);
+    !or_lanes(bad)
 }

@@ -47,44 +47,27 @@ pub(crate) fn schedule(block: &[u8; 64]) -> [u32; 80] {
 /// Two passes, whose AND of the rows' outcomes is the source's: the [`UNGUARDED`] rows
 /// unrolled with their constants (no bounds checks, shifts by immediates), each applied
 /// without a branch on its outcome; then, for each DV still in the mask (one or two on
-/// data that is no attack), its other rows ([`GUARDED`]) up to the first it fails
-/// ([`guarded`]).
+/// data that is no attack), its other rows ([`GUARDED`]) up to the first it fails.
 #[inline(always)]
 pub(crate) fn ubc_mask(w: &[u32; 80]) -> u32 {
     let mut mask = u32::MAX;
     macro_rules! unguarded {
         ($($k:literal)*) => {$({
             const C: Condition = CONDITIONS[UNGUARDED[$k] as usize];
-            mask &= !row_fails(&C, w[C.i as usize], w[C.j as usize]);
+            let x = (w[C.i as usize] >> C.bi ^ w[C.j as usize] >> C.bj) & 1;
+            mask &= !(C.dvs & (x ^ C.eq as u32).wrapping_neg());
         })*};
     }
     unguarded!(
         0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29
         30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46
     );
-    guarded::<0>(w, mask)
-}
-
-/// The DVs that row `c` rules out on words `wi` (`W[c.i]`) and `wj` (`W[c.j]`): `c.dvs`
-/// where the bits' XOR differs from `c.eq`, else 0; no branch.
-#[inline(always)]
-pub(crate) fn row_fails(c: &Condition, wi: u32, wj: u32) -> u32 {
-    let x = (wi >> c.bi ^ wj >> c.bj) & 1;
-    c.dvs & (x ^ u32::from(c.eq)).wrapping_neg()
-}
-
-/// The second pass of [`ubc_mask`]: of the DVs in `mask` (what the [`UNGUARDED`] rows
-/// left), those whose other rows ([`GUARDED`]) hold too, on an expanded message whose
-/// word `t` is `w[t ^ SWAP]` (`SWAP` 0: the words in order; 3: as SHA-NI's message
-/// vectors hold them, word `4j` in the top lane of vector `j`, one vector after another).
-#[inline(always)]
-pub(crate) fn guarded<const SWAP: usize>(w: &[u32; 80], mut mask: u32) -> u32 {
     let mut left = mask;
     while left != 0 {
         let d = left.trailing_zeros() as usize;
         left &= left - 1;
         let (rows, n) = &GUARDED[d];
-        if rows[..*n].iter().any(|c| !holds::<SWAP>(c, w)) {
+        if rows[..*n].iter().any(|c| !holds(c, w)) {
             mask &= !(1 << d);
         }
     }
@@ -93,8 +76,9 @@ pub(crate) fn guarded<const SWAP: usize>(w: &[u32; 80], mut mask: u32) -> u32 {
 
 /// Whether `w` meets the condition `c`.
 #[inline(always)]
-fn holds<const SWAP: usize>(c: &Condition, w: &[u32; 80]) -> bool {
-    row_fails(c, w[usize::from(c.i) ^ SWAP], w[usize::from(c.j) ^ SWAP]) == 0
+fn holds(c: &Condition, w: &[u32; 80]) -> bool {
+    let x = (w[usize::from(c.i)] >> c.bi ^ w[usize::from(c.j)] >> c.bj) & 1;
+    x == u32::from(c.eq)
 }
 
 /// The boolean function of step `t`.

@@ -390,6 +390,22 @@ fn vector_filters_give_the_portable_masks() {
     }
 }
 
+/// The SHA-NI kernel's windows (four rows of one shape on consecutive words each) give
+/// the portable masks on [`filter_test_blocks`], and hold every row once.
+#[cfg(simdcrypt_x86_64)]
+#[test]
+fn sha_ni_windows_give_the_portable_masks() {
+    use crate::arch::x86_64::sha1dc_shani::windows_mask;
+    let mut nonzero = 0;
+    for b in filter_test_blocks() {
+        let w = soft::schedule(&b);
+        let want = soft::ubc_mask(&w);
+        nonzero += usize::from(want != 0);
+        assert_eq!(windows_mask(&w), want, "{b:02x?}");
+    }
+    assert!(nonzero > 1000, "{nonzero}");
+}
+
 /// `sha1dc_many`'s lane kernels: over eight lanes of those blocks (each lane its own run,
 /// some lanes idle), every call stops at the first block whose portable mask is non-zero
 /// in a busy lane, with every lane's masks of that block and the lanes' states before it,
