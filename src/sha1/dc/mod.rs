@@ -345,20 +345,52 @@ pub fn sha1dc(data: &[u8]) -> Result<[u8; 20], Collision> {
     digest_on(kernel, data)
 }
 
+/// The most whole blocks of a message that [`digest_on`] copies beside its padded blocks
+/// for one call of a filtered kernel.
+#[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
+const SHORT: usize = 14;
+
+/// [`digest_on`] of a short message (`blocks`, at most [`SHORT`], and its padded `last`
+/// ones) on a filtered kernel, in one call; `None` if a block was flagged.
+#[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
+#[inline(never)]
+fn short_filtered(kernel: DcKernel, blocks: &[[u8; 64]], last: &[[u8; 64]]) -> Option<[u8; 20]> {
+    let mut all = [[0u8; 64]; SHORT + 2];
+    let n = blocks.len() + last.len();
+    all[..blocks.len()].copy_from_slice(blocks);
+    all[blocks.len()..n].copy_from_slice(last);
+    let mut state = super::IV;
+    kernel
+        .compress(&mut state, &all[..n])
+        .is_none()
+        .then(|| digest_bytes(&state))
+}
+
 /// [`sha1dc`] on the kernel given: whole blocks straight from `data`, then the tail.
 pub(crate) fn digest_on(kernel: DcKernel, data: &[u8]) -> Result<[u8; 20], Collision> {
     let (blocks, tail) = data.as_chunks::<64>();
-    #[cfg(simdcrypt_x86_64)]
-    if let DcKernel::ShaNi(form) = kernel {
-        // The whole blocks and the padded ones in one call, so that only the last block's
-        // filter runs after the rounds; an input with a flagged block (an attack) is
-        // hashed again below, which gives both digests.
+    // The whole blocks and the padded ones in one call, so that the filter sees them
+    // together (on SHA-NI one block's filter runs after the rounds, not two; the lane
+    // filters fill one group, not two); an input with a flagged block (an attack) is
+    // hashed again below, which gives both digests.
+    #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
+    {
         let mut last = [[0u8; 64]; 2];
         let n = pad_into(&mut last, tail, data.len() as u64);
-        let mut state = super::IV;
-        let parts = [blocks, &last[..n]];
-        if crate::arch::x86_64::sha1dc_shani::compress_parts(form, &mut state, parts).is_none() {
-            return Ok(digest_bytes(&state));
+        #[cfg(simdcrypt_x86_64)]
+        if let DcKernel::ShaNi(form) = kernel {
+            let mut state = super::IV;
+            let parts = [blocks, &last[..n]];
+            if crate::arch::x86_64::sha1dc_shani::compress_parts(form, &mut state, parts).is_none()
+            {
+                return Ok(digest_bytes(&state));
+            }
+        }
+        if let DcKernel::Filtered(..) = kernel
+            && blocks.len() <= SHORT
+            && let Some(digest) = short_filtered(kernel, blocks, &last[..n])
+        {
+            return Ok(digest);
         }
     }
     let mut chain = Chain::new(kernel);
