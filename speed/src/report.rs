@@ -20,6 +20,7 @@ pub const HEADLINES: &[(&str, &str, usize)] = &[
     ("CBC-128 decrypt 4 KiB", "aes-128-cbc-dec", 4096),
     ("CBC-128 encrypt 4 KiB", "aes-128-cbc-enc", 4096),
     ("SHA-1 4 KiB", "sha1", 4096),
+    ("SHA-1 with collision detection 4 KiB", "sha1dc", 4096),
     ("HMAC-SHA1 64 B", "hmac-sha1", 64),
     (
         "CBC-128-HMAC-SHA1 seal 4 KiB",
