@@ -18,6 +18,7 @@ pub(crate) mod sha1_shani_asm;
 pub(crate) mod sha1_ssse3;
 #[cfg(feature = "sha1")]
 pub(crate) mod sha1dc_lanes;
+#[cfg(feature = "sha1")]
 pub(crate) mod sha1dc_shani;
 #[cfg(feature = "sha1")]
 pub(crate) mod sha_ni;

@@ -262,8 +262,8 @@ pub(crate) enum Filter {
 
 #[cfg(any(simdcrypt_x86_64, simdcrypt_aarch64))]
 impl Filter {
-    /// The widest filter this CPU runs.
-    #[cfg(simdcrypt_x86_64)]
+    /// The widest filter this CPU runs (the assembly SHA-NI backend's).
+    #[cfg(simdcrypt_asm)]
     pub(crate) fn widest() -> Filter {
         if let Some(t) = crate::cpu::Avx512Token::get() {
             Filter::Avx512(t)
