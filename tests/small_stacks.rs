@@ -1,4 +1,5 @@
-//! Every public keyed call, on every backend this CPU runs, completes on a small thread
+//! Every public keyed call, and SHA-1 with collision detection (whose kernels are the
+//! deepest unkeyed ones), on every backend this CPU runs, completes on a small thread
 //! stack: 32 KiB where the crate is optimised (opt-level 1, 2, 3, `s`, `z`), 128 KiB where
 //! it is not (opt-level 0, a plain `cargo build`). A call whose frames or stack wipe
 //! went deeper would overflow the stack, and the process would abort.
@@ -190,6 +191,49 @@ fn sha1_and_hmac_calls_fit() {
         out.push(digests.concat());
         out.push(simdcrypt::sha1(&msg).to_vec());
         out.push(simdcrypt::hmac_sha1(b"key", &msg).to_vec());
+        out
+    })
+}
+
+/// SHA-1 with collision detection, on every backend: an attack (its flagged block's
+/// recompression tests and safe-hash recompressions) and random data, one-shot, streamed
+/// and in lanes.
+#[cfg(feature = "sha1")]
+#[test]
+fn sha1dc_calls_fit() {
+    fits("SHA-1 with collision detection", || {
+        let attack = std::fs::read(simdcrypt_testkit::vector_path(
+            "sha1dc/shattered-1-first320.bin",
+        ))
+        .unwrap();
+        let msg = bytes(8, 5000);
+        let verdict = |r: Result<[u8; 20], simdcrypt::sha1::Collision>| match r {
+            Ok(d) => [&[0u8][..], &d].concat(),
+            Err(c) => [&[1u8][..], &c.digest(), &c.safe_digest()].concat(),
+        };
+        let mut out = Vec::new();
+        for b in simdcrypt::Sha1Dc::available_backends() {
+            for data in [&attack[..], &msg[..], &msg[..900]] {
+                out.push(verdict(simdcrypt::sha1::sha1dc_with(b, data).unwrap()));
+                let mut h = simdcrypt::Sha1Dc::with_backend(b).unwrap();
+                h.update(&data[..3]);
+                h.update(&data[3..]);
+                out.push(verdict(h.finalize()));
+            }
+            let inputs: Vec<&[u8]> = (0..9)
+                .map(|i| {
+                    if i % 3 == 0 {
+                        &attack[..]
+                    } else {
+                        &msg[..100 * i + 3]
+                    }
+                })
+                .collect();
+            let mut r = [Ok([0; 20]); 9];
+            simdcrypt::sha1::sha1dc_many_with(b, &inputs, &mut r).unwrap();
+            out.extend(r.into_iter().map(verdict));
+        }
+        assert_eq!(out[0][0], 1, "the attack is flagged");
         out
     })
 }

@@ -35,7 +35,7 @@ fn mask_of<V: Lanes<L>, const L: usize>(t: V::Token, words: [V; 16]) -> V {
     w[..16].copy_from_slice(&words);
     macro_rules! expand {
         ($($t:literal)*) => {$(
-            w[$t] = V::xor3(w[$t - 3], w[$t - 8], w[$t - 14]).xor(w[$t - 16]).rol::<1, 31>();
+            expand_word::<V, L>(&mut w, $t);
         )*};
     }
     expand!(
@@ -43,16 +43,13 @@ fn mask_of<V: Lanes<L>, const L: usize>(t: V::Token, words: [V; 16]) -> V {
         42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63 64 65 66 67
         68 69 70 71 72 73 74 75 76 77 78 79
     );
-    let top = V::splat(t, 1 << 31);
     let mut bad = V::splat(t, 0);
     macro_rules! rows {
         ($($k:literal)*) => {$({
             const C: Condition = CONDITIONS[$k];
-            let a = w[C.i as usize].shl::<{ 31 - C.bi as i32 }>();
-            let b = w[C.j as usize].shl::<{ 31 - C.bj as i32 }>();
-            // Top bit: the two bits' XOR differs from `eq`, the row fails.
-            let x = if C.eq == 1 { V::xor3(a, b, top) } else { a.xor(b) };
-            bad = bad.or(x.sign().and(V::splat(t, C.dvs)));
+            row::<V, L, { 31 - C.bi as i32 }, { 31 - C.bj as i32 }, { C.eq == 1 }>(
+                t, &w[C.i as usize], &w[C.j as usize], C.dvs, &mut bad,
+            );
         })*};
     }
     rows!(
@@ -66,6 +63,39 @@ fn mask_of<V: Lanes<L>, const L: usize>(t: V::Token, words: [V; 16]) -> V {
     );
     const { assert!(CONDITIONS.len() == 156) };
     bad.xor(V::splat(t, u32::MAX))
+}
+
+// The schedule's words and the rows are each one call where the crate is unoptimised
+// (`simdcrypt_unoptimised`), so that `mask_of`'s frame holds no row's temporaries: inlined,
+// a hundred and fifty-six rows' of them would need more stack than a small thread has.
+
+/// `w[t]` of the schedule, from the words before it.
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+fn expand_word<V: Lanes<L>, const L: usize>(w: &mut [V; 80], t: usize) {
+    w[t] = V::xor3(w[t - 3], w[t - 8], w[t - 14])
+        .xor(w[t - 16])
+        .rol::<1, 31>();
+}
+
+/// One row on the lanes' words `wi` and `wj`, with `SI = 31 - bi`, `SJ = 31 - bj`, `EQ`
+/// its `eq`: its `dvs` ORed into `bad` in the lanes where it fails.
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+fn row<V: Lanes<L>, const L: usize, const SI: i32, const SJ: i32, const EQ: bool>(
+    t: V::Token,
+    wi: &V,
+    wj: &V,
+    dvs: u32,
+    bad: &mut V,
+) {
+    let a = wi.shl::<SI>();
+    let b = wj.shl::<SJ>();
+    // Top bit: the two bits' XOR differs from `eq`, the row fails.
+    let x = if EQ {
+        V::xor3(a, b, V::splat(t, 1 << 31))
+    } else {
+        a.xor(b)
+    };
+    *bad = bad.or(x.sign().and(V::splat(t, dvs)));
 }
 
 /// A block of the lanes that the filter did not clear in a busy lane: its index in the

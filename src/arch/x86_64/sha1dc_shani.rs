@@ -40,7 +40,7 @@ struct Spill([u32; 80]);
 impl Spill {
     /// Stores message vector `M[j]` (words `4j..4j + 4`, word `4j` in its top lane) in
     /// order.
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn put(&mut self, j: usize, v: __m128i) {
         let q: &mut [u32; 4] = (&mut self.0[4 * j..4 * j + 4]).try_into().expect("4 words");
         // SAFETY: `q` is 16 writable bytes, 16-byte aligned (`Spill` is, and `q` starts
@@ -51,7 +51,7 @@ impl Spill {
     /// The words, through a pointer the compiler cannot see through: their loads then
     /// read memory (the load ports), where LLVM would otherwise keep the stored vectors
     /// in registers for them, out of registers the rounds need.
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn opaque(&self) -> Words<'_> {
         Words(
             core::hint::black_box(self.0.as_ptr()),
@@ -65,7 +65,7 @@ struct Words<'a>(*const u32, core::marker::PhantomData<&'a Spill>);
 
 impl Words<'_> {
     /// Words `t..t + 4` (`t <= 76`), word `t` in the bottom lane.
-    #[inline(always)]
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn window(&self, t: usize) -> __m128i {
         assert!(t <= 76);
         // SAFETY: the pointer is to the 80 words of the `Spill` this borrows, so
@@ -152,50 +152,63 @@ const WINDOWS: ([Window; MAX_WINDOWS], usize) = {
     (out, n)
 };
 
+/// [`WINDOWS`]' windows, where [`window`] reads them: a static, so that an unoptimised
+/// build indexes it in place (a `const` indexed at run time is copied whole first).
+static TABLE: [Window; MAX_WINDOWS] = WINDOWS.0;
+
+/// The most windows in one of the 20 slices ([`slice`]).
+const PER_SLICE: usize = 3;
+const _: () = assert!(WINDOWS.1.div_ceil(20) <= PER_SLICE);
+
 /// Windows `J * n / 20 .. (J + 1) * n / 20` of the `n` in [`WINDOWS`] (slice `J` of 20):
 /// the DVs they rule out on `w`, ORed lane by lane into `bad`.
-#[inline(always)]
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 fn slice<const J: usize>(w: &Words<'_>, bad: &mut __m128i) {
     let n = WINDOWS.1;
     let (lo, hi) = (J * n / 20, (J + 1) * n / 20);
-    macro_rules! windows {
-        ($($n:literal)*) => {$(
-            if $n >= lo && $n < hi {
-                const WD: Window = WINDOWS.0[$n];
-                // SAFETY: SSE2 is part of x86-64.
-                unsafe {
-                    let a = w.window(WD.t.into());
-                    let b = w.window(usize::from(WD.t) + usize::from(WD.k));
-                    // Bit bj of each word of `b` moved to bit bi.
-                    const UP: i32 = (WD.bi.wrapping_sub(WD.bj) & 31) as i32;
-                    let b = if WD.bi > WD.bj {
-                        _mm_slli_epi32::<UP>(b)
-                    } else if WD.bi < WD.bj {
-                        _mm_srli_epi32::<{ 32 - UP }>(b)
-                    } else {
-                        b
-                    };
-                    let bit = _mm_set1_epi32(1 << WD.bi);
-                    // All ones where the two bits are equal (their XOR is 0).
-                    let x = _mm_and_si128(_mm_xor_si128(a, b), bit);
-                    let same = _mm_cmpeq_epi32(x, _mm_setzero_si128());
-                    let dvs = _mm_loadu_si128(WD.dvs.as_ptr().cast());
-                    // Ruled out: where the bits differ (eq 0) or are equal (eq 1).
-                    let f = if WD.eq == 1 {
-                        _mm_and_si128(same, dvs)
-                    } else {
-                        _mm_andnot_si128(same, dvs)
-                    };
-                    *bad = _mm_or_si128(*bad, f);
-                }
-            }
-        )*};
+    // Constant conditions and indexes: optimised, each window folds to its instructions.
+    let mut i = 0;
+    while i < PER_SLICE {
+        if lo + i < hi {
+            window(w, lo + i, bad);
+        }
+        i += 1;
     }
-    windows!(
-        0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31
-        32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59
-        60 61 62 63
-    );
+}
+
+/// Window `n` of [`TABLE`]: the DVs it rules out on `w`, ORed lane by lane into `bad`.
+/// Inlined with a constant `n` (from [`slice`]), its loads from the table, shifts and
+/// choices fold away; unoptimised, it is one call with one small frame, so that the
+/// kernel's frame stays small.
+#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+#[cfg_attr(simdcrypt_unoptimised, inline(never))]
+fn window(w: &Words<'_>, n: usize, bad: &mut __m128i) {
+    let wd = &TABLE[n];
+    // SAFETY: SSE2 is part of x86-64.
+    unsafe {
+        let a = w.window(wd.t.into());
+        let b = w.window(usize::from(wd.t) + usize::from(wd.k));
+        // Bit bj of each word of `b` moved to bit bi.
+        let b = if wd.bi > wd.bj {
+            _mm_sll_epi32(b, _mm_cvtsi32_si128(i32::from(wd.bi - wd.bj)))
+        } else if wd.bi < wd.bj {
+            _mm_srl_epi32(b, _mm_cvtsi32_si128(i32::from(wd.bj - wd.bi)))
+        } else {
+            b
+        };
+        let bit = _mm_set1_epi32(1 << wd.bi);
+        // All ones where the two bits are equal (their XOR is 0).
+        let x = _mm_and_si128(_mm_xor_si128(a, b), bit);
+        let same = _mm_cmpeq_epi32(x, _mm_setzero_si128());
+        let dvs = _mm_loadu_si128(wd.dvs.as_ptr().cast());
+        // Ruled out: where the bits differ (eq 0) or are equal (eq 1).
+        let f = if wd.eq == 1 {
+            _mm_and_si128(same, dvs)
+        } else {
+            _mm_andnot_si128(same, dvs)
+        };
+        *bad = _mm_or_si128(*bad, f);
+    }
 }
 
 /// The OR of the four lanes.
@@ -302,6 +315,9 @@ fn compress_impl<const FORM: u8>(
         }};
     }
     let mut at = 0;
+    // Optimised, the two buffers' roles are fixed in two copies of the loop body (their
+    // addresses constants); unoptimised, one copy picks them, which halves the frame.
+    #[cfg(not(simdcrypt_unoptimised))]
     while at < len {
         one!(at, w0, w1);
         at += 1;
@@ -309,6 +325,16 @@ fn compress_impl<const FORM: u8>(
             break;
         }
         one!(at, w1, w0);
+        at += 1;
+    }
+    #[cfg(simdcrypt_unoptimised)]
+    while at < len {
+        let (now, prev) = if at % 2 == 0 {
+            (&mut w0, &w1)
+        } else {
+            (&mut w1, &w0)
+        };
+        one!(at, now, prev);
         at += 1;
     }
     if at > 0 {
