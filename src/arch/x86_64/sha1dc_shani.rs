@@ -1,17 +1,19 @@
-//! SHA-1 collision detection on SHA-NI, one stream: the whole filter, branch-free, on the
-//! schedule the rounds compute, one block behind the rounds.
+//! SHA-1 collision detection on SHA-NI, one stream: the filter on the schedule the rounds
+//! compute, one block behind the rounds, its prefix branch-free between the quads.
 //!
 //! ```text
 //! WINDOWS = the 156 rows, four of one shape (bits, eq, distance j - i) on four
-//!           consecutive word indices a window: 53 windows           (when compiled)
+//!           consecutive word indices a window: 53 windows, ordered greedily by the DVs
+//!           they leave on random blocks                                (when compiled)
 //! for each block n:
 //!     the 80 rounds on SHA-NI (sha_ni's quads, in the CPU's schedule form), each message
 //!     vector M[j] stored in order as it is made, in this block's buffer
-//!     after quad j, slice j of the windows on block n-1's buffer:
+//!     after quad j, window j of the first 20 on block n-1's buffer:
 //!         A = W[t..t+4], B = W[t+k..t+k+4] (two loads), B's bit bj moved to bit bi,
 //!         bad |= the lanes' DVs where bit bi of A ^ B differs from eq        (xmm)
-//!     then block n-1's mask = !(OR of bad's lanes): exact; non-zero (about one random
-//!     block in 20): its recompression tests, out of line
+//!     then block n-1's mask = !(OR of bad's lanes); non-zero (about one random block in
+//!     5), out of line: each DV's rows the prefix left, up to the first that fails; still
+//!     non-zero (one in 20): its recompression tests
 //! after the last block: its own windows and tests
 //! ```
 //!
@@ -22,8 +24,8 @@
 //! that takes the round state and the slice's result keeps LLVM's scheduler from moving
 //! the slices together; the windows load through a pointer LLVM cannot see through, which
 //! keeps it from holding the stored vectors in registers for them (and spilling the
-//! rounds' registers). No row branches: the mask is exact after the windows, so only the
-//! rare non-zero mask takes a branch the predictor can miss. Why so (and the scalar
+//! rounds' registers). No row branches in the prefix: only the non-zero mask it leaves
+//! takes a branch the predictor can miss. Why so (and the scalar
 //! shapes measured against it): docs/design.md, "SHA-1 collision detection".
 
 use core::arch::x86_64::*;
@@ -64,20 +66,19 @@ impl Spill {
 struct Words<'a>(*const u32, core::marker::PhantomData<&'a Spill>);
 
 impl Words<'_> {
-    /// Words `t..t + 4` (`t <= 76`), word `t` in the bottom lane.
+    /// A pointer to words `t..t + N` (`t + N <= 80`), readable for `4 N` bytes.
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    fn window(&self, t: usize) -> __m128i {
-        assert!(t <= 76);
-        // SAFETY: the pointer is to the 80 words of the `Spill` this borrows, so
-        // `t..t + 4` lie inside it; `loadu` has no alignment requirement; SSE2 is part of
-        // x86-64.
-        unsafe { _mm_loadu_si128(self.0.add(t).cast()) }
+    fn load<const N: usize>(&self, t: usize) -> *const u32 {
+        assert!(t + N <= 80);
+        // SAFETY: the pointer is to the 80 words of the `Spill` this borrows, so `t`
+        // lies inside it.
+        unsafe { self.0.add(t) }
     }
 }
 
 /// Four rows of the filter that differ only in their words: row `l` (lane `l`) tests bit
-/// `bi` of `W[t + l]` against bit `bj` of `W[t + l + k]` (XOR `eq`) and rules out
-/// `dvs[l]` (0 where the lane holds no row).
+/// `bi` of `W[t + l]` against bit `bj` of `W[t + l + k]` (XOR `eq`) and rules out `dvs[l]`
+/// (0 where the lane holds no row).
 #[derive(Clone, Copy)]
 struct Window {
     t: u8,
@@ -88,84 +89,318 @@ struct Window {
     dvs: [u32; 4],
 }
 
-/// The most windows [`WINDOWS`] may need.
+/// The most windows a table may need.
 const MAX_WINDOWS: usize = 64;
+
+/// The rows of [`CONDITIONS`] grouped into windows of one register width, and the order
+/// in which the kernel runs them.
+#[derive(Clone, Copy)]
+struct Windows {
+    /// The windows, in the order they run: each next one the window that leaves the
+    /// fewest DVs expected on random blocks ([`Windows::new`]).
+    w: [Window; MAX_WINDOWS],
+    /// How many.
+    n: usize,
+    /// The window (its place in `w`) that holds each row of [`CONDITIONS`].
+    of: [u8; CONDITIONS.len()],
+}
 
 /// Whether two rows differ only in their words' index (the same distance between them).
 const fn same_shape(a: &Condition, b: &Condition) -> bool {
     a.bi == b.bi && a.bj == b.bj && a.eq == b.eq && a.j - a.i == b.j - b.i
 }
 
-/// Every row of [`CONDITIONS`] in a [`Window`], and how many windows: for the first row
-/// not yet placed, the rows of its shape from the least word index not yet placed, four
-/// word indices a window.
-const WINDOWS: ([Window; MAX_WINDOWS], usize) = {
-    let none = Window {
-        t: 0,
-        k: 0,
-        bi: 0,
-        bj: 0,
-        eq: 0,
-        dvs: [0; 4],
-    };
-    let mut out = [none; MAX_WINDOWS];
-    let mut placed = [false; CONDITIONS.len()];
-    let mut n = 0;
-    let mut r = 0;
-    while r < CONDITIONS.len() {
-        if placed[r] {
-            r += 1;
-            continue;
-        }
-        let c = &CONDITIONS[r];
-        assert!(c.j >= c.i);
-        let mut t = c.i;
-        let mut q = 0;
-        while q < CONDITIONS.len() {
-            if !placed[q] && same_shape(&CONDITIONS[q], c) && CONDITIONS[q].i < t {
-                t = CONDITIONS[q].i;
-            }
-            q += 1;
-        }
-        let k = c.j - c.i;
-        assert!(t as usize + 3 + (k as usize) < 80);
-        out[n] = Window {
-            t,
-            k,
-            bi: c.bi,
-            bj: c.bj,
-            eq: c.eq,
+/// Expected DVs left, in units of 2^-50, for a DV that `n` rows ruled out on random
+/// blocks: each of a DV's rows holds on half of them, independently (a DV's conditions
+/// are linearly independent).
+const fn left(n: u32) -> u64 {
+    if n >= 50 { 0 } else { 1 << (50 - n) }
+}
+
+impl Windows {
+    /// Every row of [`CONDITIONS`] in a window of `lanes` lanes: for the first row not yet
+    /// placed, the rows of its shape from the least word index not yet placed, `lanes`
+    /// word indices a window. Then ordered greedily: each next window the one that most
+    /// lowers the expected number of DVs left on random blocks.
+    const fn new(lanes: usize) -> Windows {
+        assert!(lanes <= 4);
+        let none = Window {
+            t: 0,
+            k: 0,
+            bi: 0,
+            bj: 0,
+            eq: 0,
             dvs: [0; 4],
         };
+        let mut w = [none; MAX_WINDOWS];
+        let mut of = [0u8; CONDITIONS.len()];
+        let mut placed = [false; CONDITIONS.len()];
+        let mut n = 0;
+        let mut r = 0;
+        while r < CONDITIONS.len() {
+            if placed[r] {
+                r += 1;
+                continue;
+            }
+            let c = &CONDITIONS[r];
+            assert!(c.j >= c.i);
+            let k = c.j - c.i;
+            let mut t = c.i;
+            let mut q = 0;
+            while q < CONDITIONS.len() {
+                if !placed[q] && same_shape(&CONDITIONS[q], c) && CONDITIONS[q].i < t {
+                    t = CONDITIONS[q].i;
+                }
+                q += 1;
+            }
+            // Both loads inside the 80 words.
+            if t as usize + lanes + k as usize > 80 {
+                t = (80 - lanes - k as usize) as u8;
+            }
+            w[n] = Window {
+                t,
+                k,
+                bi: c.bi,
+                bj: c.bj,
+                eq: c.eq,
+                dvs: [0; 4],
+            };
+            let mut q = 0;
+            while q < CONDITIONS.len() {
+                let d = &CONDITIONS[q];
+                if !placed[q] && same_shape(d, c) && d.i >= t && (d.i as usize) < t as usize + lanes
+                {
+                    w[n].dvs[(d.i - t) as usize] |= d.dvs;
+                    placed[q] = true;
+                    of[q] = n as u8;
+                }
+                q += 1;
+            }
+            n += 1;
+            assert!(n <= MAX_WINDOWS);
+        }
+        // The greedy order.
+        let mut out = [none; MAX_WINDOWS];
+        let mut at = [0u8; MAX_WINDOWS];
+        let mut taken = [false; MAX_WINDOWS];
+        let mut rows = [0u32; 32];
+        let mut p = 0;
+        while p < n {
+            let (mut best, mut gain) = (n, 0);
+            let mut x = 0;
+            while x < n {
+                if !taken[x] {
+                    let mut g = 0;
+                    let mut d = 0;
+                    while d < 32 {
+                        let mut c = 0;
+                        let mut l = 0;
+                        while l < lanes {
+                            c += w[x].dvs[l] >> d & 1;
+                            l += 1;
+                        }
+                        g += left(rows[d]) - left(rows[d] + c);
+                        d += 1;
+                    }
+                    if best == n || g > gain {
+                        (best, gain) = (x, g);
+                    }
+                }
+                x += 1;
+            }
+            taken[best] = true;
+            at[best] = p as u8;
+            out[p] = w[best];
+            let mut d = 0;
+            while d < 32 {
+                let mut l = 0;
+                while l < lanes {
+                    rows[d] += w[best].dvs[l] >> d & 1;
+                    l += 1;
+                }
+                d += 1;
+            }
+            p += 1;
+        }
         let mut q = 0;
         while q < CONDITIONS.len() {
-            let d = &CONDITIONS[q];
-            if !placed[q] && same_shape(d, c) && d.i >= t && d.i < t + 4 {
-                out[n].dvs[(d.i - t) as usize] |= d.dvs;
-                placed[q] = true;
-            }
+            of[q] = at[of[q] as usize];
             q += 1;
         }
-        n += 1;
+        Windows { w: out, n, of }
     }
-    assert!(n <= MAX_WINDOWS);
-    (out, n)
-};
+}
 
-/// [`WINDOWS`]' windows, where [`window`] reads them: a static, so that an unoptimised
-/// build indexes it in place (a `const` indexed at run time is copied whole first).
-static TABLE: [Window; MAX_WINDOWS] = WINDOWS.0;
+/// The most rows of one DV ([`Tail`]).
+const MAX_TAIL: usize = 16;
 
-/// The most windows in one of the 20 slices ([`slice`]).
-const PER_SLICE: usize = 3;
-const _: () = assert!(WINDOWS.1.div_ceil(20) <= PER_SLICE);
+/// Each DV's rows outside a width's prefix, and how many.
+type Tail = [([Condition; MAX_TAIL], usize); 32];
 
-/// Windows `J * n / 20 .. (J + 1) * n / 20` of the `n` in [`WINDOWS`] (slice `J` of 20):
-/// the DVs they rule out on `w`, ORed lane by lane into `bad`.
+/// The rows of each DV that the first `prefix` windows of `t` leave out.
+const fn tail(t: &Windows, prefix: usize) -> Tail {
+    let none = Condition {
+        i: 0,
+        bi: 0,
+        j: 0,
+        bj: 0,
+        eq: 0,
+        dvs: 0,
+    };
+    let mut out = [([none; MAX_TAIL], 0); 32];
+    let mut q = 0;
+    while q < CONDITIONS.len() {
+        if t.of[q] as usize >= prefix {
+            let mut d = 0;
+            while d < 32 {
+                if CONDITIONS[q].dvs >> d & 1 == 1 {
+                    let n = out[d].1;
+                    assert!(n < MAX_TAIL);
+                    out[d].0[n] = CONDITIONS[q];
+                    out[d].1 = n + 1;
+                }
+                d += 1;
+            }
+        }
+        q += 1;
+    }
+    out
+}
+
+/// A filter register of `N` lanes: words `t..t + N` of a window's two loads.
+trait Lanes: Copy {
+    /// The windows for this width ([`Windows::new`]).
+    const WINDOWS: Windows;
+    /// How many of them run on every block, between the quads ([`slice`]); the rest of
+    /// the rows run per DV, only for the DVs these leave ([`rest`]).
+    const PREFIX: usize;
+    /// [`Lanes::WINDOWS`]' windows, where [`window`] reads them: a static, so that an
+    /// unoptimised build indexes it in place (a `const` indexed at run time is copied
+    /// whole first).
+    fn table() -> &'static [Window; MAX_WINDOWS];
+    /// The rows after the prefix, per DV ([`tail`]).
+    fn tail() -> &'static Tail;
+    /// All lanes zero.
+    fn zero() -> Self;
+    /// The DVs that window `wd` rules out on `w`, ORed lane by lane into `self`.
+    fn rule_out(&mut self, w: &Words<'_>, wd: &Window);
+    /// The OR of the lanes.
+    fn or_lanes(self) -> u32;
+    /// Ties `self` and the round state `s` to one point in the instruction order (an empty
+    /// `asm!`).
+    fn tie(&mut self, s: &mut __m128i);
+}
+
+/// Four lanes (SSE2).
+#[derive(Clone, Copy)]
+struct X4(__m128i);
+
+const WINDOWS_4: Windows = Windows::new(4);
+static TABLE_4: [Window; MAX_WINDOWS] = WINDOWS_4.w;
+static TAIL_4: Tail = tail(&WINDOWS_4, X4::PREFIX);
+
+/// One window's test on registers of either width: `$a`, `$b` its two loads.
+macro_rules! rule_out {
+    ($acc:expr, $wd:expr, $a:expr, $b:expr, $sll:ident, $srl:ident, $set1:ident, $xor:ident,
+     $and:ident, $andnot:ident, $cmpeq:ident, $zero:ident, $or:ident, $dvs:expr) => {{
+        let wd: &Window = $wd;
+        let (a, b) = ($a, $b);
+        // Bit bj of each word of `b` moved to bit bi.
+        let b = if wd.bi > wd.bj {
+            $sll(b, _mm_cvtsi32_si128(i32::from(wd.bi - wd.bj)))
+        } else if wd.bi < wd.bj {
+            $srl(b, _mm_cvtsi32_si128(i32::from(wd.bj - wd.bi)))
+        } else {
+            b
+        };
+        let bit = $set1(1 << wd.bi);
+        // All ones where the two bits are equal (their XOR is 0).
+        let same = $cmpeq($and($xor(a, b), bit), $zero());
+        let dvs = $dvs;
+        // Ruled out: where the bits differ (eq 0) or are equal (eq 1).
+        let f = if wd.eq == 1 {
+            $and(same, dvs)
+        } else {
+            $andnot(same, dvs)
+        };
+        $acc = $or($acc, f);
+    }};
+}
+
+impl Lanes for X4 {
+    const WINDOWS: Windows = WINDOWS_4;
+    const PREFIX: usize = 20;
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn table() -> &'static [Window; MAX_WINDOWS] {
+        &TABLE_4
+    }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn tail() -> &'static Tail {
+        &TAIL_4
+    }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn zero() -> X4 {
+        // SAFETY: SSE2 is part of x86-64.
+        X4(unsafe { _mm_setzero_si128() })
+    }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn rule_out(&mut self, w: &Words<'_>, wd: &Window) {
+        let t = usize::from(wd.t);
+        let (a, b) = (w.load::<4>(t), w.load::<4>(t + usize::from(wd.k)));
+        // SAFETY: the loads are 16 bytes inside the 80 words (`Words::load`); SSE2 is
+        // part of x86-64.
+        unsafe {
+            rule_out!(
+                self.0,
+                wd,
+                _mm_loadu_si128(a.cast()),
+                _mm_loadu_si128(b.cast()),
+                _mm_sll_epi32,
+                _mm_srl_epi32,
+                _mm_set1_epi32,
+                _mm_xor_si128,
+                _mm_and_si128,
+                _mm_andnot_si128,
+                _mm_cmpeq_epi32,
+                _mm_setzero_si128,
+                _mm_or_si128,
+                _mm_loadu_si128(wd.dvs.as_ptr().cast())
+            )
+        }
+    }
+    #[inline(always)]
+    fn or_lanes(self) -> u32 {
+        // SAFETY: SSE2 is part of x86-64.
+        unsafe {
+            let h = _mm_or_si128(self.0, _mm_shuffle_epi32::<0x4e>(self.0));
+            let h = _mm_or_si128(h, _mm_shuffle_epi32::<0xb1>(h));
+            _mm_cvtsi128_si32(h) as u32
+        }
+    }
+    #[inline(always)]
+    fn tie(&mut self, s: &mut __m128i) {
+        // SAFETY: an empty template: it only ties the two values to one point in the
+        // instruction order.
+        unsafe {
+            core::arch::asm!(
+                "/* {0:x} {1:x} */",
+                inout(xmm_reg) *s,
+                inout(xmm_reg) self.0,
+                options(pure, nomem, nostack, preserves_flags),
+            )
+        };
+    }
+}
+
+/// The most prefix windows in one of the 20 slices ([`slice`]).
+const PER_SLICE: usize = 1;
+const _: () = assert!(X4::PREFIX.div_ceil(20) <= PER_SLICE && X4::PREFIX <= X4::WINDOWS.n);
+
+/// Prefix windows `J * P / 20 .. (J + 1) * P / 20` of `V` (slice `J` of 20): the DVs they
+/// rule out on `w`, ORed lane by lane into `bad`.
 #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-fn slice<const J: usize>(w: &Words<'_>, bad: &mut __m128i) {
-    let n = WINDOWS.1;
-    let (lo, hi) = (J * n / 20, (J + 1) * n / 20);
+fn slice<V: Lanes, const J: usize>(w: &Words<'_>, bad: &mut V) {
+    let (lo, hi) = (J * V::PREFIX / 20, (J + 1) * V::PREFIX / 20);
     // Constant conditions and indexes: optimised, each window folds to its instructions.
     let mut i = 0;
     while i < PER_SLICE {
@@ -176,63 +411,63 @@ fn slice<const J: usize>(w: &Words<'_>, bad: &mut __m128i) {
     }
 }
 
-/// Window `n` of [`TABLE`]: the DVs it rules out on `w`, ORed lane by lane into `bad`.
+/// Window `n` of `V`'s table: the DVs it rules out on `w`, ORed lane by lane into `bad`.
 /// Inlined with a constant `n` (from [`slice`]), its loads from the table, shifts and
 /// choices fold away; unoptimised, it is one call with one small frame, so that the
 /// kernel's frame stays small.
 #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 #[cfg_attr(simdcrypt_unoptimised, inline(never))]
-fn window(w: &Words<'_>, n: usize, bad: &mut __m128i) {
-    let wd = &TABLE[n];
-    // SAFETY: SSE2 is part of x86-64.
-    unsafe {
-        let a = w.window(wd.t.into());
-        let b = w.window(usize::from(wd.t) + usize::from(wd.k));
-        // Bit bj of each word of `b` moved to bit bi.
-        let b = if wd.bi > wd.bj {
-            _mm_sll_epi32(b, _mm_cvtsi32_si128(i32::from(wd.bi - wd.bj)))
-        } else if wd.bi < wd.bj {
-            _mm_srl_epi32(b, _mm_cvtsi32_si128(i32::from(wd.bj - wd.bi)))
-        } else {
-            b
-        };
-        let bit = _mm_set1_epi32(1 << wd.bi);
-        // All ones where the two bits are equal (their XOR is 0).
-        let x = _mm_and_si128(_mm_xor_si128(a, b), bit);
-        let same = _mm_cmpeq_epi32(x, _mm_setzero_si128());
-        let dvs = _mm_loadu_si128(wd.dvs.as_ptr().cast());
-        // Ruled out: where the bits differ (eq 0) or are equal (eq 1).
-        let f = if wd.eq == 1 {
-            _mm_and_si128(same, dvs)
-        } else {
-            _mm_andnot_si128(same, dvs)
-        };
-        *bad = _mm_or_si128(*bad, f);
-    }
+fn window<V: Lanes>(w: &Words<'_>, n: usize, bad: &mut V) {
+    bad.rule_out(w, &V::table()[n]);
 }
 
-/// The OR of the four lanes.
+/// The mask of the block in `w` from what its prefix windows ruled out (`bad`, lane by
+/// lane), and, if that leaves a DV (about one random block in 10), the rest: the DVs'
+/// other rows and the recompression tests of the block compressed from `before` to
+/// `after`. The DV of the first hit, if one hits.
 #[inline(always)]
-fn or_lanes(v: __m128i) -> u32 {
-    // SAFETY: SSE2 is part of x86-64.
-    unsafe {
-        let h = _mm_or_si128(v, _mm_shuffle_epi32::<0x4e>(v));
-        let h = _mm_or_si128(h, _mm_shuffle_epi32::<0xb1>(h));
-        _mm_cvtsi128_si32(h) as u32
-    }
-}
-
-/// The mask of the block in `w` from what its windows ruled out (`bad`, lane by lane),
-/// and, if it is non-zero, its recompression tests: the block compressed from `before` to `after`.
-/// The DV of the first hit, if one hits.
-#[inline(always)]
-fn finish_block(
+fn finish_block<V: Lanes>(
     w: &Spill,
-    bad: __m128i,
+    bad: V,
     before: (__m128i, __m128i),
     after: (__m128i, __m128i),
 ) -> Option<u8> {
-    let mask = !or_lanes(bad);
+    let mask = !bad.or_lanes();
+    if mask == 0 {
+        return None;
+    }
+    rest(w, V::tail(), mask, before, after)
+}
+
+/// The mask `mask` (the prefix's) narrowed to the exact one by the rows of each DV in it
+/// that the prefix left (`tail`): each DV's up to the first that fails.
+#[inline(always)]
+fn narrow(w: &[u32; 80], tail: &Tail, mask: u32) -> u32 {
+    let mut out = mask;
+    let mut left = mask;
+    while left != 0 {
+        let d = left.trailing_zeros() as usize;
+        left &= left - 1;
+        let (rows, n) = &tail[d];
+        if rows[..*n].iter().any(|c| {
+            (w[usize::from(c.i)] >> c.bi ^ w[usize::from(c.j)] >> c.bj) & 1 != u32::from(c.eq)
+        }) {
+            out &= !(1 << d);
+        }
+    }
+    out
+}
+
+/// [`finish_block`]'s rest, out of line.
+#[inline(never)]
+fn rest(
+    w: &Spill,
+    tail: &Tail,
+    mask: u32,
+    before: (__m128i, __m128i),
+    after: (__m128i, __m128i),
+) -> Option<u8> {
+    let mask = narrow(&w.0, tail, mask);
     if mask == 0 {
         return None;
     }
@@ -256,114 +491,121 @@ fn test(w: &Spill, mask: u32, before: (__m128i, __m128i), after: (__m128i, __m12
 /// and its padded last ones) into `state` with collision detection, up to the first block
 /// that a recompression test flags: its index and the DV's number (that block compressed once,
 /// the ones after it not), or `None` with every block compressed. `FORM` is the
-/// schedule's form (`sha_ni::forms`).
-#[inline]
-#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-fn compress_impl<const FORM: u8>(
+/// schedule's form (`sha_ni::forms`), `V` the filter's width.
+///
+/// Always inlined into its entries ([`entry!`]), which compile it with their features
+/// (LLVM would not inline a body this large into a caller with more features than its
+/// own, and the entries' features would then not reach it).
+///
+/// # Safety
+/// Only in a function compiled with SHA, SSSE3 and SSE4.1, on a CPU that has them.
+#[inline(always)]
+unsafe fn compress_impl<const FORM: u8, V: Lanes>(
     state: &mut [u32; 5],
     [head, rest]: [&[[u8; 64]]; 2],
 ) -> Option<(usize, u8)> {
-    let len = head.len() + rest.len();
-    let (mut abcd, mut e) = load_state(state);
-    // Each block's words go to one buffer while the rows read the other's.
-    let (mut w0, mut w1) = (Spill([0; 80]), Spill([0; 80]));
-    let mut before = (abcd, e);
-    macro_rules! one {
-        ($at:expr, $w:ident, $prev:ident) => {{
-            let at: usize = $at;
-            let block = if at < head.len() { &head[at] } else { &rest[at - head.len()] };
-            let mut m = ring(pieces(block).map(|v| bswap128(v)));
-            for (j, v) in m[..4].iter().enumerate() {
-                $w.put(j, *v);
-            }
-            let (abcd0, e0) = (abcd, e);
-            let mut s = abcd;
-            let mut x = _mm_add_epi32(e0, m[0]);
-            let mut last = s;
-            let mut bad = _mm_setzero_si128();
-            let pw = $prev.opaque();
-            macro_rules! step {
-                        ($j:literal, $f:literal) => {
-                            quad!($j, $f, s, x, m, last, FORM);
-                            if $j >= 3 && $j < 19 {
-                                $w.put($j + 1, m[($j + 1) % 8]);
-                            }
-                            slice::<$j>(&pw, &mut bad);
-                            // SAFETY: an empty template: it only ties the slice's result and the
-                            // round state to one point in the instruction order.
-                            unsafe {
-                                core::arch::asm!(
-                                    "/* {0:x} {1:x} */",
-                                    inout(xmm_reg) s,
-                                    inout(xmm_reg) bad,
-                                    options(pure, nomem, nostack, preserves_flags),
-                                )
-                            };
-                        };
-                    }
-            twenty!(step);
-            e = _mm_sha1nexte_epu32(last, e0);
-            abcd = _mm_add_epi32(s, abcd0);
-            if at > 0 {
-                // Block at - 1, compressed from `before` to (abcd0, e0).
-                if let Some(dv) = finish_block(&$prev, bad, before, (abcd0, e0)) {
-                    store_state(state, abcd0, e0);
-                    return Some((at - 1, dv));
+    // SAFETY: the caller's contract: the CPU has the features of every intrinsic and
+    // `#[target_feature]` function called here, and the code is compiled with them.
+    unsafe {
+        let len = head.len() + rest.len();
+        let (mut abcd, mut e) = load_state(state);
+        // Each block's words go to one buffer while the rows read the other's.
+        let (mut w0, mut w1) = (Spill([0; 80]), Spill([0; 80]));
+        let mut before = (abcd, e);
+        macro_rules! one {
+            ($at:expr, $w:ident, $prev:ident) => {{
+                let at: usize = $at;
+                let block = if at < head.len() {
+                    &head[at]
+                } else {
+                    &rest[at - head.len()]
+                };
+                let mut m = ring(pieces(block).map(|v| bswap128(v)));
+                for (j, v) in m[..4].iter().enumerate() {
+                    $w.put(j, *v);
                 }
+                let (abcd0, e0) = (abcd, e);
+                let mut s = abcd;
+                let mut x = _mm_add_epi32(e0, m[0]);
+                let mut last = s;
+                let mut bad = V::zero();
+                let pw = $prev.opaque();
+                macro_rules! step {
+                    ($j:literal, $f:literal) => {
+                        quad!($j, $f, s, x, m, last, FORM);
+                        if $j >= 3 && $j < 19 {
+                            $w.put($j + 1, m[($j + 1) % 8]);
+                        }
+                        slice::<V, $j>(&pw, &mut bad);
+                        bad.tie(&mut s);
+                    };
+                }
+                twenty!(step);
+                e = _mm_sha1nexte_epu32(last, e0);
+                abcd = _mm_add_epi32(s, abcd0);
+                if at > 0 {
+                    // Block at - 1, compressed from `before` to (abcd0, e0).
+                    if let Some(dv) = finish_block(&$prev, bad, before, (abcd0, e0)) {
+                        store_state(state, abcd0, e0);
+                        return Some((at - 1, dv));
+                    }
+                }
+                before = (abcd0, e0);
+            }};
+        }
+        let mut at = 0;
+        // Optimised, the two buffers' roles are fixed in two copies of the loop body (their
+        // addresses constants); unoptimised, one copy picks them, which halves the frame.
+        #[cfg(not(simdcrypt_unoptimised))]
+        while at < len {
+            one!(at, w0, w1);
+            at += 1;
+            if at == len {
+                break;
             }
-            before = (abcd0, e0);
-        }};
-    }
-    let mut at = 0;
-    // Optimised, the two buffers' roles are fixed in two copies of the loop body (their
-    // addresses constants); unoptimised, one copy picks them, which halves the frame.
-    #[cfg(not(simdcrypt_unoptimised))]
-    while at < len {
-        one!(at, w0, w1);
-        at += 1;
-        if at == len {
-            break;
+            one!(at, w1, w0);
+            at += 1;
         }
-        one!(at, w1, w0);
-        at += 1;
-    }
-    #[cfg(simdcrypt_unoptimised)]
-    while at < len {
-        let (now, prev) = if at % 2 == 0 {
-            (&mut w0, &w1)
-        } else {
-            (&mut w1, &w0)
-        };
-        one!(at, now, prev);
-        at += 1;
-    }
-    if at > 0 {
-        let w = if at % 2 == 1 { &w0 } else { &w1 };
-        let mut bad = _mm_setzero_si128();
-        let pw = w.opaque();
-        macro_rules! all {
-            ($j:literal, $f:literal) => {
-                slice::<$j>(&pw, &mut bad);
+        #[cfg(simdcrypt_unoptimised)]
+        while at < len {
+            let (now, prev) = if at % 2 == 0 {
+                (&mut w0, &w1)
+            } else {
+                (&mut w1, &w0)
             };
+            one!(at, now, prev);
+            at += 1;
         }
-        twenty!(all);
-        if let Some(dv) = finish_block(w, bad, before, (abcd, e)) {
-            store_state(state, abcd, e);
-            return Some((at - 1, dv));
+        if at > 0 {
+            let w = if at % 2 == 1 { &w0 } else { &w1 };
+            let mut bad = V::zero();
+            let pw = w.opaque();
+            macro_rules! all {
+                ($j:literal, $f:literal) => {
+                    slice::<V, $j>(&pw, &mut bad);
+                };
+            }
+            twenty!(all);
+            if let Some(dv) = finish_block(w, bad, before, (abcd, e)) {
+                store_state(state, abcd, e);
+                return Some((at - 1, dv));
+            }
         }
+        store_state(state, abcd, e);
+        None
     }
-    store_state(state, abcd, e);
-    None
 }
 
 /// [`compress_impl`] in each schedule form, compiled with the features it needs.
 macro_rules! entry {
-    ($(#[$doc:meta])* $name:ident, $form:expr, $features:literal) => {
+    ($(#[$doc:meta])* $name:ident, $form:expr, $lanes:ty, $features:literal) => {
         $(#[$doc])*
         #[inline(never)]
         #[target_feature(enable = $features)]
         fn $name(state: &mut [u32; 5], parts: [&[[u8; 64]]; 2]) -> Option<(usize, u8)> {
-            compress_impl::<{ $form }>(state, parts)
+            // SAFETY: this function is compiled with the features `compress_impl` needs,
+            // and its callers hold the tokens that prove them (`compress_parts`).
+            unsafe { compress_impl::<{ $form }, $lanes>(state, parts) }
         }
     };
 }
@@ -372,18 +614,21 @@ entry!(
     /// The vector form, with AVX-512 VL.
     vector,
     forms::VECTOR,
+    X4,
     "sha,sse2,ssse3,sse4.1,avx,avx2,avx512f,avx512vl"
 );
 entry!(
     /// The `rol2` form (SSE).
     rol2,
     forms::ROL2,
+    X4,
     "sha,sse2,ssse3,sse4.1"
 );
 entry!(
     /// The whole schedule on the SHA unit.
     sha_unit,
     forms::SHA_UNIT,
+    X4,
     "sha,sse2,ssse3,sse4.1"
 );
 
@@ -415,19 +660,33 @@ pub(crate) fn compress_parts(
     }
 }
 
-/// The mask [`WINDOWS`] give on the expanded message `w` (what the kernel's slices find,
-/// all at once), for the tests.
+/// What the kernel's filter gives on the expanded message `w`, for the tests: the mask after the prefix windows, after all
+/// windows, and after the prefix and the kernel's per-DV rest ([`narrow`]), the exact one.
 #[cfg(test)]
-pub(crate) fn windows_mask(w: &[u32; 80]) -> u32 {
-    let spill = Spill(*w);
-    let words = spill.opaque();
-    // SAFETY: SSE2 is part of x86-64.
-    let mut bad = unsafe { _mm_setzero_si128() };
-    macro_rules! all {
-        ($j:literal, $f:literal) => {
-            slice::<$j>(&words, &mut bad);
-        };
+pub(crate) fn windows_masks(w: &[u32; 80]) -> [u32; 3] {
+    fn masks<V: Lanes>(w: &[u32; 80]) -> [u32; 3] {
+        let spill = Spill(*w);
+        let words = spill.opaque();
+        let mut bad = V::zero();
+        macro_rules! all {
+            ($j:literal, $f:literal) => {
+                slice::<V, $j>(&words, &mut bad);
+            };
+        }
+        twenty!(all);
+        let prefix = !bad.or_lanes();
+        let mut every = bad;
+        for n in V::PREFIX..V::WINDOWS.n {
+            window(&words, n, &mut every);
+        }
+        [prefix, !every.or_lanes(), narrow(w, V::tail(), prefix)]
     }
-    twenty!(all);
-    !or_lanes(bad)
+    masks::<X4>(w)
+}
+
+/// How many windows the kernel has, and how many of them run on every block, for the
+/// tests.
+#[cfg(test)]
+pub(crate) fn window_counts() -> (usize, usize) {
+    (X4::WINDOWS.n, X4::PREFIX)
 }
