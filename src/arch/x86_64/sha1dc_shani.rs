@@ -76,9 +76,9 @@ impl Words<'_> {
     }
 }
 
-/// Four rows of the filter that differ only in their words: row `l` (lane `l`) tests bit
-/// `bi` of `W[t + l]` against bit `bj` of `W[t + l + k]` (XOR `eq`) and rules out `dvs[l]`
-/// (0 where the lane holds no row).
+/// Up to eight rows of the filter that differ only in their words: row `l` (lane `l`)
+/// tests bit `bi` of `W[t + l]` against bit `bj` of `W[t + l + k]` (XOR `eq`) and rules
+/// out `dvs[l]` (0 where the lane holds no row). A four-lane table uses `dvs[..4]`.
 #[derive(Clone, Copy)]
 struct Window {
     t: u8,
@@ -86,7 +86,7 @@ struct Window {
     bi: u8,
     bj: u8,
     eq: u8,
-    dvs: [u32; 4],
+    dvs: [u32; 8],
 }
 
 /// The most windows a table may need.
@@ -123,14 +123,14 @@ impl Windows {
     /// word indices a window. Then ordered greedily: each next window the one that most
     /// lowers the expected number of DVs left on random blocks.
     const fn new(lanes: usize) -> Windows {
-        assert!(lanes <= 4);
+        assert!(lanes <= 8);
         let none = Window {
             t: 0,
             k: 0,
             bi: 0,
             bj: 0,
             eq: 0,
-            dvs: [0; 4],
+            dvs: [0; 8],
         };
         let mut w = [none; MAX_WINDOWS];
         let mut of = [0u8; CONDITIONS.len()];
@@ -163,7 +163,7 @@ impl Windows {
                 bi: c.bi,
                 bj: c.bj,
                 eq: c.eq,
-                dvs: [0; 4],
+                dvs: [0; 8],
             };
             let mut q = 0;
             while q < CONDITIONS.len() {
@@ -274,16 +274,13 @@ trait Lanes: Copy {
     /// How many of them run on every block, between the quads ([`slice`]); the rest of
     /// the rows run per DV, only for the DVs these leave ([`rest`]).
     const PREFIX: usize;
-    /// [`Lanes::WINDOWS`]' windows, where [`window`] reads them: a static, so that an
-    /// unoptimised build indexes it in place (a `const` indexed at run time is copied
-    /// whole first).
-    fn table() -> &'static [Window; MAX_WINDOWS];
     /// The rows after the prefix, per DV ([`tail`]).
     fn tail() -> &'static Tail;
     /// All lanes zero.
     fn zero() -> Self;
-    /// The DVs that window `wd` rules out on `w`, ORed lane by lane into `self`.
-    fn rule_out(&mut self, w: &Words<'_>, wd: &Window);
+    /// Prefix windows `J * P / 20 .. (J + 1) * P / 20` (slice `J` of 20, `P` the prefix,
+    /// at most one a slice): the DVs they rule out on `w`, ORed lane by lane into `self`.
+    fn slice<const J: usize>(&mut self, w: &Words<'_>);
     /// The OR of the lanes.
     fn or_lanes(self) -> u32;
     /// Ties `self` and the round state `s` to one point in the instruction order (an empty
@@ -331,10 +328,6 @@ impl Lanes for X4 {
     const WINDOWS: Windows = WINDOWS_4;
     const PREFIX: usize = 20;
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-    fn table() -> &'static [Window; MAX_WINDOWS] {
-        &TABLE_4
-    }
-    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn tail() -> &'static Tail {
         &TAIL_4
     }
@@ -343,6 +336,40 @@ impl Lanes for X4 {
         // SAFETY: SSE2 is part of x86-64.
         X4(unsafe { _mm_setzero_si128() })
     }
+    #[inline(always)]
+    fn or_lanes(self) -> u32 {
+        // SAFETY: SSE2 is part of x86-64.
+        unsafe {
+            let h = _mm_or_si128(self.0, _mm_shuffle_epi32::<0x4e>(self.0));
+            let h = _mm_or_si128(h, _mm_shuffle_epi32::<0xb1>(h));
+            _mm_cvtsi128_si32(h) as u32
+        }
+    }
+    #[inline(always)]
+    fn tie(&mut self, s: &mut __m128i) {
+        // SAFETY: an empty template: it only ties the two values to one point in the
+        // instruction order.
+        unsafe {
+            core::arch::asm!(
+                "/* {0:x} {1:x} */",
+                inout(xmm_reg) *s,
+                inout(xmm_reg) self.0,
+                options(pure, nomem, nostack, preserves_flags),
+            )
+        };
+    }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn slice<const J: usize>(&mut self, w: &Words<'_>) {
+        let (lo, hi) = (J * Self::PREFIX / 20, (J + 1) * Self::PREFIX / 20);
+        // A constant condition and index: optimised, the window folds to its instructions.
+        if lo < hi {
+            window(w, lo, self);
+        }
+    }
+}
+
+impl X4 {
+    /// The DVs that window `wd` rules out on `w`, ORed lane by lane into `self`.
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn rule_out(&mut self, w: &Words<'_>, wd: &Window) {
         let t = usize::from(wd.t);
@@ -368,57 +395,138 @@ impl Lanes for X4 {
             )
         }
     }
+}
+
+/// Eight lanes on AVX-512 VL, the accumulator four (its lanes' ORs in pairs): each window
+/// one `asm!` on ymm16-ymm19 and `k1`. The SHA instructions have legacy-SSE encodings
+/// only, and a VEX.256 write to ymm0-ymm15 between them makes every switch cost some
+/// hundred nanoseconds (docs/design.md, "SHA-1 collision detection"); ymm16-ymm31, which
+/// legacy SSE cannot name, do not, and LLVM cannot be asked to keep to them.
+#[derive(Clone, Copy)]
+struct Z8(__m128i);
+
+const WINDOWS_8: Windows = Windows::new(8);
+static TAIL_8: Tail = tail(&WINDOWS_8, Z8::PREFIX);
+
+/// A window of eight lanes as [`Z8`]'s `asm!` reads it (offsets fixed by `repr(C)`).
+#[repr(C, align(64))]
+struct Window8 {
+    /// The lanes' DVs.
+    dvs: [u32; 8],
+    /// Bit `bi`.
+    bit: u32,
+    /// Bit `bi` if `eq`, else 0: `A ^ rol(B, bi - bj) ^ eq_bit` has bit `bi` set where the
+    /// row fails.
+    eq_bit: u32,
+}
+
+/// [`WINDOWS_8`] as the `asm!` reads it.
+static TABLE_8: [Window8; MAX_WINDOWS] = {
+    let mut out = [const {
+        Window8 {
+            dvs: [0; 8],
+            bit: 0,
+            eq_bit: 0,
+        }
+    }; MAX_WINDOWS];
+    let mut n = 0;
+    while n < WINDOWS_8.n {
+        let w = &WINDOWS_8.w[n];
+        out[n] = Window8 {
+            dvs: w.dvs,
+            bit: 1 << w.bi,
+            eq_bit: (w.eq as u32) << w.bi,
+        };
+        n += 1;
+    }
+    out
+};
+
+impl Lanes for Z8 {
+    const WINDOWS: Windows = WINDOWS_8;
+    const PREFIX: usize = 16;
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn tail() -> &'static Tail {
+        &TAIL_8
+    }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn zero() -> Z8 {
+        Z8(X4::zero().0)
+    }
     #[inline(always)]
     fn or_lanes(self) -> u32 {
-        // SAFETY: SSE2 is part of x86-64.
-        unsafe {
-            let h = _mm_or_si128(self.0, _mm_shuffle_epi32::<0x4e>(self.0));
-            let h = _mm_or_si128(h, _mm_shuffle_epi32::<0xb1>(h));
-            _mm_cvtsi128_si32(h) as u32
-        }
+        X4(self.0).or_lanes()
     }
     #[inline(always)]
     fn tie(&mut self, s: &mut __m128i) {
-        // SAFETY: an empty template: it only ties the two values to one point in the
-        // instruction order.
-        unsafe {
-            core::arch::asm!(
-                "/* {0:x} {1:x} */",
-                inout(xmm_reg) *s,
-                inout(xmm_reg) self.0,
-                options(pure, nomem, nostack, preserves_flags),
-            )
-        };
+        let mut x = X4(self.0);
+        x.tie(s);
+        self.0 = x.0;
     }
-}
-
-/// The most prefix windows in one of the 20 slices ([`slice`]).
-const PER_SLICE: usize = 1;
-const _: () = assert!(X4::PREFIX.div_ceil(20) <= PER_SLICE && X4::PREFIX <= X4::WINDOWS.n);
-
-/// Prefix windows `J * P / 20 .. (J + 1) * P / 20` of `V` (slice `J` of 20): the DVs they
-/// rule out on `w`, ORed lane by lane into `bad`.
-#[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
-fn slice<V: Lanes, const J: usize>(w: &Words<'_>, bad: &mut V) {
-    let (lo, hi) = (J * V::PREFIX / 20, (J + 1) * V::PREFIX / 20);
-    // Constant conditions and indexes: optimised, each window folds to its instructions.
-    let mut i = 0;
-    while i < PER_SLICE {
-        if lo + i < hi {
-            window(w, lo + i, bad);
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn slice<const J: usize>(&mut self, w: &Words<'_>) {
+        if J * Self::PREFIX / 20 < (J + 1) * Self::PREFIX / 20 {
+            // SAFETY: a `Z8` runs only inside the entry that enables AVX-512 F/VL
+            // (`vector`), on a CPU whose token proves them.
+            unsafe { z8_window::<J>(w.load::<8>(0), &mut self.0) }
         }
-        i += 1;
     }
 }
 
-/// Window `n` of `V`'s table: the DVs it rules out on `w`, ORed lane by lane into `bad`.
-/// Inlined with a constant `n` (from [`slice`]), its loads from the table, shifts and
-/// choices fold away; unoptimised, it is one call with one small frame, so that the
-/// kernel's frame stays small.
+/// Window `J * P / 20` of [`TABLE_8`] (`P` = [`Z8::PREFIX`]) on the words at `w`, ORed into
+/// `acc`: `A = W[t..t+8]`, `B = W[t+k..t+k+8]` rotated left by `bi - bj` (bit `bj` to bit
+/// `bi`), `k1` = the lanes where bit `bi` of `A ^ B ^ eq_bit` is set (the row fails), their
+/// DVs loaded under `k1`, the two halves ORed into `acc`.
+///
+/// # Safety
+/// The CPU has AVX-512 F and VL; `w` points to the 80 words of a [`Spill`].
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl")]
+unsafe fn z8_window<const J: usize>(w: *const u32, acc: &mut __m128i) {
+    // SAFETY: the caller's contract; the window's loads lie inside the 80 words (`t + k +
+    // 8 <= 80`, `Windows::new`) and the table's inside `TABLE_8`; the asm writes only the
+    // registers it names.
+    unsafe {
+        core::arch::asm!(
+            "vmovdqu32 ymm16, ymmword ptr [{w} + {a}]",
+            "vprold ymm17, ymmword ptr [{w} + {b}], {r}",
+            "vpternlogd ymm16, ymm17, dword ptr [rip + {tab} + {eq}]{{1to8}}, 0x96",
+            "vptestmd k1, ymm16, dword ptr [rip + {tab} + {bit}]{{1to8}}",
+            "vmovdqu32 ymm18{{k1}}{{z}}, ymmword ptr [rip + {tab} + {dvs}]",
+            "vextracti32x4 xmm19, ymm18, 1",
+            "vpternlogd {acc}, xmm18, xmm19, 0xfe",
+            w = in(reg) w,
+            acc = inout(xmm_reg) *acc,
+            tab = sym TABLE_8,
+            a = const 4 * WINDOWS_8.w[J * Z8::PREFIX / 20].t as usize,
+            b = const 4 * (WINDOWS_8.w[J * Z8::PREFIX / 20].t as usize
+                + WINDOWS_8.w[J * Z8::PREFIX / 20].k as usize),
+            r = const (32 + WINDOWS_8.w[J * Z8::PREFIX / 20].bi as u32
+                - WINDOWS_8.w[J * Z8::PREFIX / 20].bj as u32) % 32,
+            eq = const 64 * (J * Z8::PREFIX / 20) + 36,
+            bit = const 64 * (J * Z8::PREFIX / 20) + 32,
+            dvs = const 64 * (J * Z8::PREFIX / 20),
+            out("ymm16") _,
+            out("ymm17") _,
+            out("ymm18") _,
+            out("ymm19") _,
+            out("k1") _,
+            options(pure, readonly, nostack, preserves_flags),
+        )
+    };
+}
+
+const _: () = assert!(X4::PREFIX <= 20 && X4::PREFIX <= X4::WINDOWS.n);
+const _: () = assert!(Z8::PREFIX <= 20 && Z8::PREFIX <= Z8::WINDOWS.n);
+
+/// Window `n` of the four-lane table: the DVs it rules out on `w`, ORed lane by lane into
+/// `bad`. Inlined with a constant `n` (from [`X4::slice`]), its loads from the table,
+/// shifts and choices fold away; unoptimised, it is one call with one small frame, so that
+/// the kernel's frame stays small.
 #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
 #[cfg_attr(simdcrypt_unoptimised, inline(never))]
-fn window<V: Lanes>(w: &Words<'_>, n: usize, bad: &mut V) {
-    bad.rule_out(w, &V::table()[n]);
+fn window(w: &Words<'_>, n: usize, bad: &mut X4) {
+    bad.rule_out(w, &TABLE_4[n]);
 }
 
 /// The mask of the block in `w` from what its prefix windows ruled out (`bad`, lane by
@@ -536,7 +644,7 @@ unsafe fn compress_impl<const FORM: u8, V: Lanes>(
                         if $j >= 3 && $j < 19 {
                             $w.put($j + 1, m[($j + 1) % 8]);
                         }
-                        slice::<V, $j>(&pw, &mut bad);
+                        bad.slice::<$j>(&pw);
                         bad.tie(&mut s);
                     };
                 }
@@ -582,7 +690,7 @@ unsafe fn compress_impl<const FORM: u8, V: Lanes>(
             let pw = w.opaque();
             macro_rules! all {
                 ($j:literal, $f:literal) => {
-                    slice::<V, $j>(&pw, &mut bad);
+                    bad.slice::<$j>(&pw);
                 };
             }
             twenty!(all);
@@ -614,7 +722,7 @@ entry!(
     /// The vector form, with AVX-512 VL.
     vector,
     forms::VECTOR,
-    X4,
+    Z8,
     "sha,sse2,ssse3,sse4.1,avx,avx2,avx512f,avx512vl"
 );
 entry!(
@@ -660,33 +768,67 @@ pub(crate) fn compress_parts(
     }
 }
 
-/// What the kernel's filter gives on the expanded message `w`, for the tests: the mask after the prefix windows, after all
-/// windows, and after the prefix and the kernel's per-DV rest ([`narrow`]), the exact one.
+/// What a table's first `n` windows rule out on `w`, row by row in scalar code: the mask
+/// they leave.
 #[cfg(test)]
-pub(crate) fn windows_masks(w: &[u32; 80]) -> [u32; 3] {
-    fn masks<V: Lanes>(w: &[u32; 80]) -> [u32; 3] {
+fn table_mask(t: &Windows, n: usize, w: &[u32; 80]) -> u32 {
+    let mut bad = 0;
+    for wd in &t.w[..n] {
+        for (l, dvs) in wd.dvs.iter().enumerate() {
+            let (i, j) = (usize::from(wd.t) + l, usize::from(wd.t + wd.k) + l);
+            if *dvs != 0 && (w[i] >> wd.bi ^ w[j] >> wd.bj) & 1 != u32::from(wd.eq) {
+                bad |= dvs;
+            }
+        }
+    }
+    !bad
+}
+
+/// What the filter of the eight-lane kernel (`eight`, AVX-512 VL: the caller checks it)
+/// or the four-lane kernels gives on the expanded message `w`, for the tests: the mask
+/// after the kernel's prefix windows, the same from its table in scalar code, after all
+/// the table's windows in scalar code, and after the prefix and the per-DV rest
+/// ([`narrow`]), the exact mask.
+#[cfg(test)]
+pub(crate) fn windows_masks(eight: bool, w: &[u32; 80]) -> [u32; 4] {
+    fn masks<V: Lanes>(w: &[u32; 80]) -> [u32; 4] {
         let spill = Spill(*w);
         let words = spill.opaque();
         let mut bad = V::zero();
         macro_rules! all {
             ($j:literal, $f:literal) => {
-                slice::<V, $j>(&words, &mut bad);
+                bad.slice::<$j>(&words);
             };
         }
         twenty!(all);
         let prefix = !bad.or_lanes();
-        let mut every = bad;
-        for n in V::PREFIX..V::WINDOWS.n {
-            window(&words, n, &mut every);
-        }
-        [prefix, !every.or_lanes(), narrow(w, V::tail(), prefix)]
+        [
+            prefix,
+            table_mask(&V::WINDOWS, V::PREFIX, w),
+            table_mask(&V::WINDOWS, V::WINDOWS.n, w),
+            narrow(w, V::tail(), prefix),
+        ]
     }
-    masks::<X4>(w)
+    #[target_feature(enable = "avx512f,avx512vl")]
+    fn eight_lanes(w: &[u32; 80]) -> [u32; 4] {
+        masks::<Z8>(w)
+    }
+    if eight {
+        assert!(crate::cpu::Avx512Token::get().is_some());
+        // SAFETY: the CPU has AVX-512 F and VL (the token's detection).
+        unsafe { eight_lanes(w) }
+    } else {
+        masks::<X4>(w)
+    }
 }
 
-/// How many windows the kernel has, and how many of them run on every block, for the
-/// tests.
+/// How many windows the eight-lane (`eight`) or four-lane kernels have, and how many of
+/// them run on every block, for the tests.
 #[cfg(test)]
-pub(crate) fn window_counts() -> (usize, usize) {
-    (X4::WINDOWS.n, X4::PREFIX)
+pub(crate) fn window_counts(eight: bool) -> (usize, usize) {
+    if eight {
+        (Z8::WINDOWS.n, Z8::PREFIX)
+    } else {
+        (X4::WINDOWS.n, X4::PREFIX)
+    }
 }

@@ -390,36 +390,49 @@ fn vector_filters_give_the_portable_masks() {
     }
 }
 
-/// The SHA-NI kernel's windows (rows of one shape on four consecutive words each) on
-/// [`filter_test_blocks`]: all of them give the portable masks (each row is in one), the
-/// prefix that runs on every block never rules out a DV the portable mask keeps and leaves
-/// a DV in under 22% of the random blocks (the rest of the rows run out of line, for the
-/// DVs it leaves), and the prefix with that rest gives the portable masks.
+/// The SHA-NI kernels' windows (rows of one shape on four or eight consecutive words
+/// each), of each width this CPU runs, on [`filter_test_blocks`]: all of a table's give
+/// the portable masks (each row is in one), the prefix that runs on every block gives its
+/// table's mask, never rules out a DV the portable mask keeps and leaves a DV in under
+/// 22% of the random blocks (the rest of the rows run out of line, for the DVs it leaves),
+/// and the prefix with that rest gives the portable masks.
 #[cfg(simdcrypt_x86_64)]
 #[test]
 fn sha_ni_windows_give_the_portable_masks() {
     use crate::arch::x86_64::sha1dc_shani::{window_counts, windows_masks};
     let blocks = filter_test_blocks();
     let random = blocks.len() - 20_003..;
-    let (mut nonzero, mut left) = (0, 0);
-    for (n, b) in blocks.iter().enumerate() {
-        let w = soft::schedule(b);
-        let want = soft::ubc_mask(&w);
-        let [prefix, all, kernel] = windows_masks(&w);
-        assert_eq!(all, want, "all windows, {b:02x?}");
-        assert_eq!(kernel, want, "prefix and rest, {b:02x?}");
-        assert_eq!(prefix & want, want, "prefix, {b:02x?}");
-        if random.contains(&n) {
-            nonzero += usize::from(want != 0);
-            left += usize::from(prefix != 0);
-        }
-    }
-    let (windows, prefix) = window_counts();
-    assert!(nonzero > 800, "{nonzero}");
+    let avx512 = crate::cpu::Avx512Token::get().is_some();
+    let required = std::env::var("SIMDCRYPT_REQUIRE").unwrap_or_default();
     assert!(
-        left * 100 < 22 * 20_003,
-        "the prefix of {prefix} of {windows} windows leaves {left} random blocks"
+        avx512 || !required.split(',').any(|r| r == "avx512"),
+        "avx512 required, missing"
     );
+    for eight in [false, true] {
+        if eight && !avx512 {
+            continue;
+        }
+        let (mut nonzero, mut left) = (0, 0);
+        for (n, b) in blocks.iter().enumerate() {
+            let w = soft::schedule(b);
+            let want = soft::ubc_mask(&w);
+            let [prefix, table_prefix, all, kernel] = windows_masks(eight, &w);
+            assert_eq!(all, want, "eight {eight}: all windows, {b:02x?}");
+            assert_eq!(prefix, table_prefix, "eight {eight}: prefix, {b:02x?}");
+            assert_eq!(prefix & want, want, "eight {eight}: prefix, {b:02x?}");
+            assert_eq!(kernel, want, "eight {eight}: prefix and rest, {b:02x?}");
+            if random.contains(&n) {
+                nonzero += usize::from(want != 0);
+                left += usize::from(prefix != 0);
+            }
+        }
+        let (windows, prefix) = window_counts(eight);
+        assert!(nonzero > 800, "{nonzero}");
+        assert!(
+            left * 100 < 22 * 20_003,
+            "eight {eight}: the prefix of {prefix} of {windows} windows leaves {left} random blocks"
+        );
+    }
 }
 
 /// `sha1dc_many`'s lane kernels: over eight lanes of those blocks (each lane its own run,
