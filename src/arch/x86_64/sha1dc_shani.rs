@@ -281,6 +281,11 @@ trait Lanes: Copy {
     /// Prefix windows `J * P / 20 .. (J + 1) * P / 20` (slice `J` of 20, `P` the prefix,
     /// at most one a slice): the DVs they rule out on `w`, ORed lane by lane into `self`.
     fn slice<const J: usize>(&mut self, w: &Words<'_>);
+    /// [`Lanes::slice`] where no rounds run beside it (the last block's filter).
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn alone<const J: usize>(&mut self, w: &Words<'_>) {
+        self.slice::<J>(w);
+    }
     /// The OR of the lanes.
     fn or_lanes(self) -> u32;
     /// Ties `self` and the round state `s` to one point in the instruction order (an empty
@@ -397,13 +402,27 @@ impl X4 {
     }
 }
 
-/// Eight lanes on AVX-512 VL, the accumulator four (its lanes' ORs in pairs): each window
-/// one `asm!` on ymm16-ymm19 and `k1`. The SHA instructions have legacy-SSE encodings
-/// only, and a VEX.256 write to ymm0-ymm15 between them makes every switch cost some
-/// hundred nanoseconds (docs/design.md, "SHA-1 collision detection"); ymm16-ymm31, which
-/// legacy SSE cannot name, do not, and LLVM cannot be asked to keep to them.
+/// Eight lanes on AVX-512 VL: each window one `asm!` on ymm16-ymm19 (and `k1`). The SHA
+/// instructions have legacy-SSE encodings only, and a VEX.256 write to ymm0-ymm15 between
+/// them makes every switch cost some hundred nanoseconds (docs/design.md, "SHA-1
+/// collision detection"); ymm16-ymm31, which legacy SSE cannot name, do not, and LLVM
+/// cannot be asked to keep to them. Between the rounds the windows OR into memory
+/// ([`z8_window`]: no `vptestmd` and no lane crossing, which measured slower there);
+/// alone, into a register ([`z8_window_alone`]: the memory form's store-to-load chain is
+/// its latency there).
 #[derive(Clone, Copy)]
-struct Z8(__m128i);
+struct Z8 {
+    /// What the windows between the rounds ruled out.
+    mem: Acc8,
+    /// What the windows of a block with no rounds beside them ruled out (lanes ORed in
+    /// pairs).
+    reg: __m128i,
+}
+
+/// [`Z8`]'s accumulator, in memory.
+#[derive(Clone, Copy)]
+#[repr(C, align(32))]
+struct Acc8([u32; 8]);
 
 const WINDOWS_8: Windows = Windows::new(8);
 static TAIL_8: Tail = tail(&WINDOWS_8, Z8::PREFIX);
@@ -451,30 +470,93 @@ impl Lanes for Z8 {
     }
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn zero() -> Z8 {
-        Z8(X4::zero().0)
+        Z8 {
+            mem: Acc8([0; 8]),
+            reg: X4::zero().0,
+        }
     }
     #[inline(always)]
     fn or_lanes(self) -> u32 {
-        X4(self.0).or_lanes()
+        self.mem
+            .0
+            .iter()
+            .fold(X4(self.reg).or_lanes(), |a, b| a | b)
     }
     #[inline(always)]
     fn tie(&mut self, s: &mut __m128i) {
-        let mut x = X4(self.0);
-        x.tie(s);
-        self.0 = x.0;
+        // SAFETY: an empty template: it only ties the round state and the accumulator's
+        // last write (the window's `asm!` before it) to one point in the instruction order.
+        unsafe {
+            core::arch::asm!(
+                "/* {0:x} {1} */",
+                inout(xmm_reg) *s,
+                in(reg) self.mem.0.as_ptr(),
+                options(nostack, preserves_flags),
+            )
+        };
     }
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn slice<const J: usize>(&mut self, w: &Words<'_>) {
         if J * Self::PREFIX / 20 < (J + 1) * Self::PREFIX / 20 {
             // SAFETY: a `Z8` runs only inside the entry that enables AVX-512 F/VL
             // (`vector`), on a CPU whose token proves them.
-            unsafe { z8_window::<J>(w.load::<8>(0), &mut self.0) }
+            unsafe { z8_window::<J>(w.load::<8>(0), &mut self.mem) }
+        }
+    }
+    #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
+    fn alone<const J: usize>(&mut self, w: &Words<'_>) {
+        if J * Self::PREFIX / 20 < (J + 1) * Self::PREFIX / 20 {
+            // SAFETY: as in `slice`.
+            unsafe { z8_window_alone::<J>(w.load::<8>(0), &mut self.reg) }
         }
     }
 }
 
-/// Window `J * P / 20` of [`TABLE_8`] (`P` = [`Z8::PREFIX`]) on the words at `w`, ORed into
-/// `acc`: `A = W[t..t+8]`, `B = W[t+k..t+k+8]` rotated left by `bi - bj` (bit `bj` to bit
+/// Window `J * P / 20` of [`WINDOWS_8`] (`P` = [`Z8::PREFIX`]) on the words at `w`, ORed
+/// into `acc`: `A = W[t..t+8]` rotated to put bit `bi` on top, `B = W[t+k..t+k+8]` bit
+/// `bj`, their XOR spread down (all ones where the bits differ), and `acc |= dvs` where
+/// that fails the row (`eq` 0: where they differ).
+///
+/// # Safety
+/// The CPU has AVX-512 F and VL; `w` points to the 80 words of a [`Spill`].
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl")]
+unsafe fn z8_window<const J: usize>(w: *const u32, acc: &mut Acc8) {
+    // SAFETY: the caller's contract; the window's loads lie inside the 80 words (`t + k +
+    // 8 <= 80`, `Windows::new`), the table's inside `TABLE_8`, and `acc` is 32 writable
+    // bytes; the asm writes only the registers it names and `acc`.
+    unsafe {
+        core::arch::asm!(
+            "vprold ymm16, ymmword ptr [{w} + {a}], {ra}",
+            "vprold ymm17, ymmword ptr [{w} + {b}], {rb}",
+            "vpxord ymm16, ymm16, ymm17",
+            "vpsrad ymm16, ymm16, 31",
+            "vmovdqa32 ymm18, ymmword ptr [{acc}]",
+            "vpternlogd ymm18, ymm16, ymmword ptr [rip + {tab} + {dvs}], {imm}",
+            "vmovdqa32 ymmword ptr [{acc}], ymm18",
+            w = in(reg) w,
+            acc = in(reg) acc.0.as_mut_ptr(),
+            tab = sym TABLE_8,
+            a = const 4 * WINDOWS_8.w[J * Z8::PREFIX / 20].t as usize,
+            b = const 4 * (WINDOWS_8.w[J * Z8::PREFIX / 20].t as usize
+                + WINDOWS_8.w[J * Z8::PREFIX / 20].k as usize),
+            ra = const 31 - WINDOWS_8.w[J * Z8::PREFIX / 20].bi as u32,
+            rb = const 31 - WINDOWS_8.w[J * Z8::PREFIX / 20].bj as u32,
+            dvs = const 64 * (J * Z8::PREFIX / 20),
+            // acc | (differ & dvs) where the row needs the bits equal, else
+            // acc | (!differ & dvs).
+            imm = const if WINDOWS_8.w[J * Z8::PREFIX / 20].eq == 0 { 0xf8 } else { 0xf2 },
+            out("ymm16") _,
+            out("ymm17") _,
+            out("ymm18") _,
+            options(nostack, preserves_flags),
+        )
+    };
+}
+
+/// [`z8_window`] where no rounds run beside it (the last block's filter), ORed into an
+/// xmm register, not memory (whose store-to-load chain would then be the window's
+/// latency): `A = W[t..t+8]`, `B = W[t+k..t+k+8]` rotated left by `bi - bj` (bit `bj` to bit
 /// `bi`), `k1` = the lanes where bit `bi` of `A ^ B ^ eq_bit` is set (the row fails), their
 /// DVs loaded under `k1`, the two halves ORed into `acc`.
 ///
@@ -482,7 +564,7 @@ impl Lanes for Z8 {
 /// The CPU has AVX-512 F and VL; `w` points to the 80 words of a [`Spill`].
 #[inline]
 #[target_feature(enable = "avx512f,avx512vl")]
-unsafe fn z8_window<const J: usize>(w: *const u32, acc: &mut __m128i) {
+unsafe fn z8_window_alone<const J: usize>(w: *const u32, acc: &mut __m128i) {
     // SAFETY: the caller's contract; the window's loads lie inside the 80 words (`t + k +
     // 8 <= 80`, `Windows::new`) and the table's inside `TABLE_8`; the asm writes only the
     // registers it names.
@@ -601,7 +683,7 @@ fn test(w: &Spill, mask: u32, before: (__m128i, __m128i), after: (__m128i, __m12
 /// the ones after it not), or `None` with every block compressed. `FORM` is the
 /// schedule's form (`sha_ni::forms`), `V` the filter's width.
 ///
-/// Always inlined into its entries ([`entry!`]), which compile it with their features
+/// Always inlined into its entries (`entry!`), which compile it with their features
 /// (LLVM would not inline a body this large into a caller with more features than its
 /// own, and the entries' features would then not reach it).
 ///
@@ -690,7 +772,7 @@ unsafe fn compress_impl<const FORM: u8, V: Lanes>(
             let pw = w.opaque();
             macro_rules! all {
                 ($j:literal, $f:literal) => {
-                    bad.slice::<$j>(&pw);
+                    bad.alone::<$j>(&pw);
                 };
             }
             twenty!(all);
@@ -786,7 +868,7 @@ fn table_mask(t: &Windows, n: usize, w: &[u32; 80]) -> u32 {
 
 /// What the filter of the eight-lane kernel (`eight`, AVX-512 VL: the caller checks it)
 /// or the four-lane kernels gives on the expanded message `w`, for the tests: the mask
-/// after the kernel's prefix windows, the same from its table in scalar code, after all
+/// after the kernel's prefix windows (between the rounds, and alone: asserted equal), the same from its table in scalar code, after all
 /// the table's windows in scalar code, and after the prefix and the per-DV rest
 /// ([`narrow`]), the exact mask.
 #[cfg(test)]
@@ -794,14 +876,20 @@ pub(crate) fn windows_masks(eight: bool, w: &[u32; 80]) -> [u32; 4] {
     fn masks<V: Lanes>(w: &[u32; 80]) -> [u32; 4] {
         let spill = Spill(*w);
         let words = spill.opaque();
-        let mut bad = V::zero();
+        let (mut bad, mut alone) = (V::zero(), V::zero());
         macro_rules! all {
             ($j:literal, $f:literal) => {
                 bad.slice::<$j>(&words);
+                alone.alone::<$j>(&words);
             };
         }
         twenty!(all);
         let prefix = !bad.or_lanes();
+        assert_eq!(
+            !alone.or_lanes(),
+            prefix,
+            "the windows alone and between the rounds"
+        );
         [
             prefix,
             table_mask(&V::WINDOWS, V::PREFIX, w),
