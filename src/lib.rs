@@ -103,8 +103,8 @@
 //! | `avx2` | SIMD message schedule, two blocks at once, BMI2 rounds; 8 lanes for `sha1_many` | | | | 5 | 2 | 5 | |
 //! | `avx2-asm` | the same, hand-written assembly (`asm/sha1_avx2.S`) | | | | 3 | | 3 | |
 //! | `avx512` | the AVX2 schedule kernel built with AVX-512 VL (`vprold`, `vpternlogd`); 16 zmm or 8 ymm lanes for `sha1_many` | | | | 4 | 1 | 4 | |
-//! | `sha-ni` | SHA extensions | | | | 2 | 4 | 2 | |
-//! | `sha-ni-asm` | the same, hand-written assembly, one and two streams (`asm/sha1_shani.S`); runs of under 16 blocks and padded tails go through the intrinsics | | | | 1 | 3 | 1 | |
+//! | `sha-ni` | SHA extensions; for `Sha1Dc`, the filter between the rounds | | | | 2 | 4 | 1 | |
+//! | `sha-ni-asm` | the same, hand-written assembly, one and two streams (`asm/sha1_shani.S`); runs of under 16 blocks and padded tails go through the intrinsics | | | | 1 | 3 | 2 | |
 //! | `aesni-sha-ni` | AES-NI and SHA-NI stitched in one loop (`CbcHmacSha1`, `krb5` only) | | | | | | | 1 |
 //! | `armv8-aes` | AArch64: the ARMv8 AES and PMULL instructions on NEON registers | 4 | 4 | 4 | | | | 5 |
 //! | `armv8-sha1` | AArch64: the ARMv8 SHA-1 instructions; two interleaved streams for HMAC keying and `sha1_many` pairs | | | | 7 | 6 | 7 | |
