@@ -113,16 +113,74 @@ const fn same_shape(a: &Condition, b: &Condition) -> bool {
 /// Expected DVs left, in units of 2^-50, for a DV that `n` rows ruled out on random
 /// blocks: each of a DV's rows holds on half of them, independently (a DV's conditions
 /// are linearly independent).
+#[cfg(test)]
 const fn left(n: u32) -> u64 {
     if n >= 50 { 0 } else { 1 << (50 - n) }
+}
+
+/// How many padding blocks order the windows ([`padding_blocks`]).
+#[cfg(test)]
+const PADDING: usize = 64;
+
+/// The expanded words of padding blocks, which a message whose length is a multiple of 64
+/// bytes, or leaves 56 to 63 in its last block, ends with (the marker and the length, or
+/// the length alone): for the lengths 0 to 15 and 16 spread up to 2^40, each with and
+/// without the marker. The same block ends every such message of that length, so a prefix
+/// that leaves a DV on it sends every call out of line ([`Windows::new`] orders for them
+/// first; on random lengths up to 2^40 it then leaves about as many as on random blocks).
+#[cfg(test)]
+const fn padding_blocks() -> [[u32; 80]; PADDING] {
+    let mut out = [[0; 80]; PADDING];
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut n = 0;
+    while n < PADDING / 2 {
+        let len = if n < 16 {
+            n as u64
+        } else {
+            x = x
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            x >> 24
+        };
+        let mut marker = 0;
+        while marker < 2 {
+            let w = &mut out[2 * n + marker];
+            w[0] = if marker == 1 { 0x8000_0000 } else { 0 };
+            w[14] = ((8 * len) >> 32) as u32;
+            w[15] = (8 * len) as u32;
+            let mut t = 16;
+            while t < 80 {
+                w[t] = (w[t - 3] ^ w[t - 8] ^ w[t - 14] ^ w[t - 16]).rotate_left(1);
+                t += 1;
+            }
+            marker += 1;
+        }
+        n += 1;
+    }
+    out
+}
+
+/// The DVs that window `wd` (of `lanes` lanes) rules out on the expanded words `w`.
+#[cfg(test)]
+const fn rules_out(wd: &Window, lanes: usize, w: &[u32; 80]) -> u32 {
+    let mut bad = 0;
+    let mut l = 0;
+    while l < lanes {
+        let (i, j) = (wd.t as usize + l, (wd.t + wd.k) as usize + l);
+        if wd.dvs[l] != 0 && (w[i] >> wd.bi ^ w[j] >> wd.bj) & 1 != wd.eq as u32 {
+            bad |= wd.dvs[l];
+        }
+        l += 1;
+    }
+    bad
 }
 
 impl Windows {
     /// Every row of [`CONDITIONS`] in a window of `lanes` lanes: for the first row not yet
     /// placed, the rows of its shape from the least word index not yet placed, `lanes`
-    /// word indices a window. Then ordered greedily: each next window the one that most
-    /// lowers the expected number of DVs left on random blocks.
-    const fn new(lanes: usize) -> Windows {
+    /// word indices a window; then in `order` (window `order[p]` of these runs `p`th:
+    /// [`ORDER_4`], [`ORDER_8`]).
+    const fn new(lanes: usize, order: &[u8]) -> Windows {
         assert!(lanes <= 8);
         let none = Window {
             t: 0,
@@ -179,47 +237,16 @@ impl Windows {
             n += 1;
             assert!(n <= MAX_WINDOWS);
         }
-        // The greedy order.
+        // The order, checked to be one of the `n` windows each.
+        assert!(order.len() >= n);
         let mut out = [none; MAX_WINDOWS];
-        let mut at = [0u8; MAX_WINDOWS];
-        let mut taken = [false; MAX_WINDOWS];
-        let mut rows = [0u32; 32];
+        let mut at = [u8::MAX; MAX_WINDOWS];
         let mut p = 0;
         while p < n {
-            let (mut best, mut gain) = (n, 0);
-            let mut x = 0;
-            while x < n {
-                if !taken[x] {
-                    let mut g = 0;
-                    let mut d = 0;
-                    while d < 32 {
-                        let mut c = 0;
-                        let mut l = 0;
-                        while l < lanes {
-                            c += w[x].dvs[l] >> d & 1;
-                            l += 1;
-                        }
-                        g += left(rows[d]) - left(rows[d] + c);
-                        d += 1;
-                    }
-                    if best == n || g > gain {
-                        (best, gain) = (x, g);
-                    }
-                }
-                x += 1;
-            }
-            taken[best] = true;
-            at[best] = p as u8;
-            out[p] = w[best];
-            let mut d = 0;
-            while d < 32 {
-                let mut l = 0;
-                while l < lanes {
-                    rows[d] += w[best].dvs[l] >> d & 1;
-                    l += 1;
-                }
-                d += 1;
-            }
+            let x = order[p] as usize;
+            assert!(x < n && at[x] == u8::MAX);
+            at[x] = p as u8;
+            out[p] = w[x];
             p += 1;
         }
         let mut q = 0;
@@ -229,6 +256,69 @@ impl Windows {
         }
         Windows { w: out, n, of }
     }
+}
+
+/// The greedy order of a width's windows (the `n` of `w`, `lanes` lanes, in the order
+/// [`Windows::new`] groups them): each next window the one that leaves the fewest DVs on
+/// the [`padding_blocks`], then the one that most lowers the expected number of DVs left
+/// on random blocks. [`ORDER_4`] and [`ORDER_8`] are its output, checked by the tests (a
+/// generator run when compiled would cost every build seconds).
+#[cfg(test)]
+fn greedy_order(w: &[Window; MAX_WINDOWS], n: usize, lanes: usize) -> std::vec::Vec<u8> {
+    let pads = padding_blocks();
+    let mut order = std::vec::Vec::new();
+    let mut taken = [false; MAX_WINDOWS];
+    let mut rows = [0u32; 32];
+    let mut ruled = [0u32; PADDING];
+    let mut p = 0;
+    while p < n {
+        let (mut best, mut left_pads, mut gain) = (n, 0, 0);
+        let mut x = 0;
+        while x < n {
+            if !taken[x] {
+                let mut g = 0;
+                let mut d = 0;
+                while d < 32 {
+                    let mut c = 0;
+                    let mut l = 0;
+                    while l < lanes {
+                        c += w[x].dvs[l] >> d & 1;
+                        l += 1;
+                    }
+                    g += left(rows[d]) - left(rows[d] + c);
+                    d += 1;
+                }
+                let mut lp = 0;
+                let mut b = 0;
+                while b < PADDING {
+                    lp += (!(ruled[b] | rules_out(&w[x], lanes, &pads[b]))).count_ones();
+                    b += 1;
+                }
+                if best == n || lp < left_pads || (lp == left_pads && g > gain) {
+                    (best, left_pads, gain) = (x, lp, g);
+                }
+            }
+            x += 1;
+        }
+        taken[best] = true;
+        order.push(best as u8);
+        let mut d = 0;
+        while d < 32 {
+            let mut l = 0;
+            while l < lanes {
+                rows[d] += w[best].dvs[l] >> d & 1;
+                l += 1;
+            }
+            d += 1;
+        }
+        let mut b = 0;
+        while b < PADDING {
+            ruled[b] |= rules_out(&w[best], lanes, &pads[b]);
+            b += 1;
+        }
+        p += 1;
+    }
+    order
 }
 
 /// The most rows of one DV ([`Tail`]).
@@ -278,8 +368,8 @@ trait Lanes: Copy {
     fn tail() -> &'static Tail;
     /// All lanes zero.
     fn zero() -> Self;
-    /// Prefix windows `J * P / 20 .. (J + 1) * P / 20` (slice `J` of 20, `P` the prefix,
-    /// at most one a slice): the DVs they rule out on `w`, ORed lane by lane into `self`.
+    /// Prefix windows `J * P / 20 .. (J + 1) * P / 20` (slice `J` of 20, `P` the prefix):
+    /// the DVs they rule out on `w`, ORed lane by lane into `self`.
     fn slice<const J: usize>(&mut self, w: &Words<'_>);
     /// [`Lanes::slice`] where no rounds run beside it (the last block's filter).
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
@@ -297,7 +387,14 @@ trait Lanes: Copy {
 #[derive(Clone, Copy)]
 struct X4(__m128i);
 
-const WINDOWS_4: Windows = Windows::new(4);
+/// The order of the four-lane windows ([`greedy_order`]'s).
+#[rustfmt::skip]
+const ORDER_4: [u8; 53] = [
+    15, 10, 1, 16, 9, 14, 42, 11, 2, 25, 13, 6, 35, 4, 26, 0, 5, 12, 41, 32, 7, 37, 28, 43, 3,
+    21, 27, 44, 23, 45, 20, 46, 8, 19, 38, 22, 18, 17, 33, 30, 34, 50, 40, 36, 24, 49, 31, 39,
+    47, 52, 29, 51, 48,
+];
+const WINDOWS_4: Windows = Windows::new(4, &ORDER_4);
 static TABLE_4: [Window; MAX_WINDOWS] = WINDOWS_4.w;
 static TAIL_4: Tail = tail(&WINDOWS_4, X4::PREFIX);
 
@@ -331,7 +428,7 @@ macro_rules! rule_out {
 
 impl Lanes for X4 {
     const WINDOWS: Windows = WINDOWS_4;
-    const PREFIX: usize = 20;
+    const PREFIX: usize = 28;
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn tail() -> &'static Tail {
         &TAIL_4
@@ -366,9 +463,11 @@ impl Lanes for X4 {
     #[cfg_attr(not(simdcrypt_unoptimised), inline(always))]
     fn slice<const J: usize>(&mut self, w: &Words<'_>) {
         let (lo, hi) = (J * Self::PREFIX / 20, (J + 1) * Self::PREFIX / 20);
-        // A constant condition and index: optimised, the window folds to its instructions.
-        if lo < hi {
-            window(w, lo, self);
+        // Constant conditions and indexes: optimised, each window folds to its instructions.
+        let mut n = lo;
+        while n < hi {
+            window(w, n, self);
+            n += 1;
         }
     }
 }
@@ -424,7 +523,13 @@ struct Z8 {
 #[repr(C, align(32))]
 struct Acc8([u32; 8]);
 
-const WINDOWS_8: Windows = Windows::new(8);
+/// The order of the eight-lane windows ([`greedy_order`]'s).
+#[rustfmt::skip]
+const ORDER_8: [u8; 37] = [
+    6, 8, 5, 1, 9, 17, 0, 16, 7, 29, 3, 2, 26, 18, 13, 21, 23, 4, 25, 15, 12, 11, 31, 10, 32,
+    20, 22, 28, 34, 24, 14, 33, 27, 30, 36, 19, 35,
+];
+const WINDOWS_8: Windows = Windows::new(8, &ORDER_8);
 static TAIL_8: Tail = tail(&WINDOWS_8, Z8::PREFIX);
 
 /// A window of eight lanes as [`Z8`]'s `asm!` reads it (offsets fixed by `repr(C)`).
@@ -598,7 +703,7 @@ unsafe fn z8_window_alone<const J: usize>(w: *const u32, acc: &mut __m128i) {
     };
 }
 
-const _: () = assert!(X4::PREFIX <= 20 && X4::PREFIX <= X4::WINDOWS.n);
+const _: () = assert!(X4::PREFIX <= X4::WINDOWS.n);
 const _: () = assert!(Z8::PREFIX <= 20 && Z8::PREFIX <= Z8::WINDOWS.n);
 
 /// Window `n` of the four-lane table: the DVs it rules out on `w`, ORed lane by lane into
@@ -908,6 +1013,16 @@ pub(crate) fn windows_masks(eight: bool, w: &[u32; 80]) -> [u32; 4] {
     } else {
         masks::<X4>(w)
     }
+}
+
+/// [`greedy_order`] for the eight-lane (`eight`) or four-lane windows, and the order
+/// the kernels use ([`ORDER_8`], [`ORDER_4`]), for the tests.
+#[cfg(test)]
+pub(crate) fn window_orders(eight: bool) -> (std::vec::Vec<u8>, std::vec::Vec<u8>) {
+    let (lanes, order): (usize, &[u8]) = if eight { (8, &ORDER_8) } else { (4, &ORDER_4) };
+    let identity: std::vec::Vec<u8> = (0..MAX_WINDOWS as u8).collect();
+    let grouped = Windows::new(lanes, &identity);
+    (greedy_order(&grouped.w, grouped.n, lanes), order.to_vec())
 }
 
 /// How many windows the eight-lane (`eight`) or four-lane kernels have, and how many of
